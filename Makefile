@@ -1,0 +1,70 @@
+# wasp — build with `make`, test with `make check`.
+# Outputs: build/bin/wasp (the command), build/lib/libwasp.so (the JVMTI agent).
+
+CC      ?= cc
+JAVA_HOME ?= $(shell dirname $$(dirname $$(readlink -f $$(command -v javac))))
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE -fPIC -Wall -Wextra -Werror -fvisibility=hidden \
+           -I src -I $(JAVA_HOME)/include -I $(JAVA_HOME)/include/linux
+LDLIBS_CORE  = -lZydis -lZycore -lz -lm
+LDLIBS_AGENT = $(LDLIBS_CORE) -lpfm -lnuma -ldl -lpthread -lrt
+
+B = build
+# Code that needs a JVM (JVMTI glue) or runs only inside the agent.
+AGENT_SRCS := $(filter-out src/agent/options.c,$(wildcard src/agent/*.c)) $(wildcard src/sample/*.c)
+# Everything the command, the agent and the unit tests share.
+CORE_SRCS  := $(wildcard src/common/*.c src/isa/*.c src/profile/*.c src/watch/*.c src/analysis/*.c) src/agent/options.c
+CLI_SRCS   := $(wildcard src/cli/*.c)
+UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
+
+obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
+CORE_OBJS  := $(call obj,$(CORE_SRCS))
+AGENT_OBJS := $(call obj,$(AGENT_SRCS))
+CLI_OBJS   := $(call obj,$(CLI_SRCS))
+UNIT_BINS  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+
+.PHONY: all check unit integration workloads bench clean
+all: $(B)/bin/wasp $(B)/lib/libwasp.so workloads
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/lib/libwaspcore.a: $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(B)/lib/libwasp.so: $(AGENT_OBJS) $(B)/lib/libwaspcore.a
+	$(CC) -shared -o $@ $(AGENT_OBJS) $(B)/lib/libwaspcore.a $(LDLIBS_AGENT)
+
+$(B)/bin/wasp: $(CLI_OBJS) $(B)/lib/libwaspcore.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $(CLI_OBJS) $(B)/lib/libwaspcore.a $(LDLIBS_CORE)
+
+$(B)/tests/%: tests/unit/%.c $(B)/lib/libwaspcore.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libwaspcore.a -lcmocka $(LDLIBS_CORE) -lpthread
+
+# Java workloads with planted inefficiencies (ground truth for the tests).
+WORKLOAD_SRCS := $(wildcard tests/workloads/*.java examples/*.java)
+workloads: $(B)/workloads/.stamp
+$(B)/workloads/.stamp: $(WORKLOAD_SRCS)
+	@mkdir -p $(dir $@)
+	$(if $(WORKLOAD_SRCS),$(JAVA_HOME)/bin/javac -g -d $(B)/workloads $(WORKLOAD_SRCS))
+	@touch $@
+
+unit: $(UNIT_BINS)
+	@sh tests/unit/run.sh $(UNIT_BINS)
+
+integration: all
+	@python3 tests/integration/run.py
+
+check: all unit integration
+
+bench: all
+	@python3 bench/overhead.py
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,25 @@
+#!/bin/sh
+# Installs what wasp needs to build and test on Debian 12 (bookworm).
+# Idempotent: packages already installed are left as they are.
+# Run as root; when not root, sudo is used if it exists.
+set -eu
+
+PACKAGES="build-essential make pkg-config libzydis-dev libzycore-dev libpfm4-dev \
+libnuma-dev libcmocka-dev zlib1g-dev openjdk-17-jdk-headless python3"
+
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+else
+    echo "install-deps: must run as root (and sudo is not available)" >&2
+    exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC2086
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -qq update
+# shellcheck disable=SC2086
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -qq install -y --no-install-recommends $PACKAGES >/dev/null
+
+echo "install-deps: done ($(javac -version 2>&1), $(python3 --version 2>&1))"

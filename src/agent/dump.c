@@ -1,0 +1,228 @@
+/*
+ * Writing the profile: every thread's records (sampling stopped first) are
+ * turned into one wasp_profile — jmethodIDs resolved to names and lines, leaf
+ * instructions formatted, native leaves named by symbol — and written
+ * atomically. Not async-signal-safe; runs once, at the end of the run.
+ */
+#include "agent/dump.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent/jvm.h"
+#include "agent/log.h"
+#include "agent/threads.h"
+#include "isa/isa.h"
+#include "watch/runtime.h"
+
+/* jmethodID -> resolved names, so each method is asked about once. */
+typedef struct method_entry {
+    void *method;
+    uint32_t name, file;
+} method_entry;
+
+typedef struct method_cache {
+    method_entry *e;
+    size_t cap, n;
+} method_cache;
+
+static method_entry *method_lookup(method_cache *c, wasp_profile *p, void *m)
+{
+    if (c->n * 2 >= c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 1024;
+        method_entry *e = calloc(cap, sizeof *e);
+        if (!e)
+            return NULL;
+        for (size_t i = 0; i < c->cap; i++) {
+            if (!c->e[i].method)
+                continue;
+            size_t j = ((uintptr_t)c->e[i].method >> 3) & (cap - 1);
+            while (e[j].method)
+                j = (j + 1) & (cap - 1);
+            e[j] = c->e[i];
+        }
+        free(c->e);
+        c->e = e;
+        c->cap = cap;
+    }
+    size_t j = ((uintptr_t)m >> 3) & (c->cap - 1);
+    while (c->e[j].method && c->e[j].method != m)
+        j = (j + 1) & (c->cap - 1);
+    if (!c->e[j].method) {
+        char name[1024], file[512];
+        wasp_jvm_method_names((jmethodID)m, name, sizeof name, file, sizeof file);
+        c->e[j].method = m;
+        c->e[j].name = wasp_profile_intern_string(p, name);
+        c->e[j].file = file[0] ? wasp_profile_intern_string(p, file) : 0;
+        c->n++;
+    }
+    return &c->e[j];
+}
+
+static const char *agct_reason(int status)
+{
+    switch (status) {
+    case 0: return "no Java frames (thread in native or VM code)";
+    case -1: return "class loading events not enabled";
+    case -2: return "garbage collection in progress";
+    case -3: return "unknown frame, not Java";
+    case -4: return "stack not walkable, not Java";
+    case -5: return "unknown Java frame";
+    case -6: return "stack not walkable";
+    case -7: return "unknown thread state";
+    case -8: return "deoptimization in progress";
+    case -9: return "at a safepoint";
+    case -100: return "no stack walker (AsyncGetCallTrace unavailable)";
+    default: return "stack walk failed";
+    }
+}
+
+/* A frame for a leaf PC outside Java code: a native symbol or a JVM stub. */
+static int leaf_native_frame(wasp_profile *p, uint64_t pc, wasp_frame *f)
+{
+    char buf[512];
+    Dl_info info;
+    if (dladdr((void *)(uintptr_t)pc, &info) && info.dli_fname) {
+        const char *lib = strrchr(info.dli_fname, '/');
+        lib = lib ? lib + 1 : info.dli_fname;
+        snprintf(buf, sizeof buf, "%s`%s", lib, info.dli_sname ? info.dli_sname : "??");
+        f->kind = WASP_FRAME_NATIVE;
+        f->name = wasp_profile_intern_string(p, buf);
+        f->file = wasp_profile_intern_string(p, info.dli_fname);
+        f->line = -1;
+        return 1;
+    }
+    const char *stub = wasp_jvm_code_name(pc);
+    if (stub && strcmp(stub, "Interpreter") != 0) {
+        f->kind = WASP_FRAME_STUB;
+        f->name = wasp_profile_intern_string(p, stub);
+        f->file = 0;
+        f->line = -1;
+        return 1;
+    }
+    return 0;
+}
+
+static uint32_t convert_context(wasp_profile *p, method_cache *mc, const wasp_records *r,
+                                uint32_t id)
+{
+    const wasp_rcontext *c = &r->contexts[id - 1];
+    uint32_t ids[4096];
+    uint32_t n = 0;
+    const wasp_rtrace *t = c->trace != UINT32_MAX ? &r->traces[c->trace - 1] : NULL;
+    if (!t || t->nframes == 0) {
+        char buf[160];
+        snprintf(buf, sizeof buf, "[stack unavailable: %s]", agct_reason(t ? t->status : -100));
+        wasp_frame f = {.kind = WASP_FRAME_UNKNOWN, .name = wasp_profile_intern_string(p, buf),
+                        .file = 0, .line = -1};
+        ids[n++] = wasp_profile_intern_frame(p, &f);
+    } else {
+        /* Captured leaf first; the profile stores root first. */
+        for (int i = t->nframes - 1; i >= 0 && n < 4095; i--) {
+            const wasp_rframe *rf = &r->frames[t->first + (uint32_t)i];
+            method_entry *m = method_lookup(mc, p, rf->method);
+            wasp_frame f = {.kind = WASP_FRAME_JAVA, .name = m ? m->name : 0,
+                            .file = m ? m->file : 0,
+                            .line = wasp_jvm_line((jmethodID)rf->method, rf->bci)};
+            ids[n++] = wasp_profile_intern_frame(p, &f);
+        }
+    }
+    wasp_frame leaf;
+    if (leaf_native_frame(p, c->pc, &leaf))
+        ids[n++] = wasp_profile_intern_frame(p, &leaf);
+    char text[160], line[200];
+    uint32_t insn = 0;
+    if (c->insn_len && wasp_isa_format_att(c->insn, c->insn_len, c->pc, text, sizeof text)) {
+        snprintf(line, sizeof line, "0x%llx: %s", (unsigned long long)c->pc, text);
+        insn = wasp_profile_intern_string(p, line);
+    }
+    return wasp_profile_intern_context(p, ids, n, insn);
+}
+
+static void add_thread(wasp_profile *p, method_cache *mc, const wasp_thread *t)
+{
+    const wasp_records *r = &t->rec;
+    for (uint32_t i = 0; i < r->cap_pairs && r->npairs; i++) {
+        const wasp_rpair *rp = &r->pairs[i];
+        if (!rp->watch_ctx)
+            continue;
+        uint32_t w = convert_context(p, mc, r, rp->watch_ctx);
+        uint32_t tr = convert_context(p, mc, r, rp->trap_ctx);
+        wasp_profile_add_pair(p, (wasp_analysis)rp->analysis, rp->flags, w, tr, rp->bytes,
+                              rp->count);
+    }
+    for (int a = 0; a < WASP_AN_COUNT; a++)
+        wasp_profile_add_totals(p, (wasp_analysis)a, &r->totals[a]);
+    for (int c = 0; c < WASP_C_COUNT; c++)
+        if (r->counters[c])
+            wasp_profile_add_counter(p, wasp_counter_name((wasp_counter_id)c), r->counters[c]);
+}
+
+static void set_meta_num(wasp_profile *p, const char *key, double v, const char *fmt)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, fmt, v);
+    wasp_profile_set_meta(p, key, buf);
+}
+
+int wasp_dump_write(const wasp_dump_info *info)
+{
+    wasp_threads_quiesce();
+    wasp_profile *p = wasp_profile_new();
+    if (!p)
+        return -1;
+    method_cache mc = {0};
+    uint32_t nthreads = wasp_rt.nthreads < WASP_MAX_THREADS ? wasp_rt.nthreads : WASP_MAX_THREADS;
+    uint32_t profiled = 0, busy = 0;
+    double cpu = 0;
+    for (uint32_t i = 0; i < nthreads; i++) {
+        const wasp_thread *t = wasp_rt.threads[i];
+        if (!t || !t->rec.pairs)
+            continue;
+        profiled++;
+        double s = wasp_thread_cpu_seconds(t);
+        cpu += s;
+        if (s >= 0.1)
+            busy++;
+        add_thread(p, &mc, t);
+    }
+    free(mc.e);
+
+    wasp_profile_set_meta(p, "events", info->events);
+    wasp_profile_set_meta(p, "sampler", info->sampler);
+    wasp_profile_set_meta(p, "sampler_detail", info->sampler_detail);
+    wasp_profile_set_meta(p, "period", info->period);
+    if (info->disabled_reason[0])
+        wasp_profile_set_meta(p, "disabled_reason", info->disabled_reason);
+    wasp_profile_set_meta(p, "java_command", wasp_jvm_property("sun.java.command", "?"));
+    char jvm[512];
+    snprintf(jvm, sizeof jvm, "%s %s", wasp_jvm_property("java.vm.name", "?"),
+             wasp_jvm_property("java.vm.version", "?"));
+    wasp_profile_set_meta(p, "jvm", jvm);
+    set_meta_num(p, "pid", (double)getpid(), "%.0f");
+    double wall = (double)(time(NULL) - info->start_time);
+    set_meta_num(p, "duration_seconds", wall, "%.0f");
+    set_meta_num(p, "threads", profiled, "%.0f");
+    set_meta_num(p, "busy_threads", busy, "%.0f");
+    set_meta_num(p, "cpu_seconds", cpu, "%.3f");
+    uint64_t samples = wasp_profile_get_counter(p, "samples");
+    uint64_t classified = wasp_profile_get_counter(p, "classified");
+    if (cpu > 0) {
+        set_meta_num(p, "samples_per_second", (double)samples / cpu, "%.1f");
+        set_meta_num(p, "classified_per_cpu_second", (double)classified / cpu, "%.1f");
+    }
+    char err[512];
+    int rc = wasp_profile_write(p, info->path, err, sizeof err);
+    if (rc == 0)
+        wasp_log("profile written to %s (%u threads, %llu samples, %llu pairs classified)",
+                 info->path, profiled, (unsigned long long)samples,
+                 (unsigned long long)classified);
+    else
+        wasp_log("could not write the profile: %s", err);
+    wasp_profile_free(p);
+    return rc;
+}

@@ -1,0 +1,24 @@
+/*
+ * Writing the profile at the end of a run (dump.c). Not for signal handlers.
+ */
+#ifndef WASP_DUMP_H
+#define WASP_DUMP_H
+
+#include <time.h>
+
+#include "agent/options.h"
+
+typedef struct wasp_dump_info {
+    char path[WASP_PATH_MAX];
+    char events[128];
+    char sampler[16];
+    char sampler_detail[256];
+    char period[64];
+    char disabled_reason[512]; /* why nothing was profiled, "" when it was */
+    time_t start_time;
+} wasp_dump_info;
+
+/* Stop sampling, gather every thread's records and write the file. */
+int wasp_dump_write(const wasp_dump_info *info);
+
+#endif

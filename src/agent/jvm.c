@@ -1,0 +1,153 @@
+/*
+ * JVMTI helpers (see jvm.h). Not async-signal-safe.
+ */
+#include "agent/jvm.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+jvmtiEnv *wasp_jvmti;
+
+void wasp_jvm_prepare_class(jvmtiEnv *jvmti, jclass klass)
+{
+    jint n = 0;
+    jmethodID *methods = NULL;
+    /* Creating the IDs is the point; the array is not needed. */
+    if ((*jvmti)->GetClassMethods(jvmti, klass, &n, &methods) == JVMTI_ERROR_NONE)
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)methods);
+}
+
+void wasp_jvm_prepare_loaded_classes(jvmtiEnv *jvmti, JNIEnv *env)
+{
+    jint n = 0;
+    jclass *classes = NULL;
+    if ((*jvmti)->GetLoadedClasses(jvmti, &n, &classes) != JVMTI_ERROR_NONE)
+        return;
+    for (jint i = 0; i < n; i++) {
+        wasp_jvm_prepare_class(jvmti, classes[i]);
+        (*env)->DeleteLocalRef(env, classes[i]);
+    }
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)classes);
+}
+
+/* ---- generated code ------------------------------------------------------- */
+
+typedef struct code_block {
+    uint64_t start, end;
+    char *name;
+} code_block;
+
+static pthread_mutex_t code_lock = PTHREAD_MUTEX_INITIALIZER;
+static code_block *blocks;
+static size_t nblocks, cap_blocks;
+
+void wasp_jvm_add_code(const char *name, const void *addr, jint length)
+{
+    pthread_mutex_lock(&code_lock);
+    if (nblocks == cap_blocks) {
+        size_t cap = cap_blocks ? cap_blocks * 2 : 256;
+        code_block *b = realloc(blocks, cap * sizeof *b);
+        if (!b) {
+            pthread_mutex_unlock(&code_lock);
+            return;
+        }
+        blocks = b;
+        cap_blocks = cap;
+    }
+    char *copy = strdup(name ? name : "?");
+    if (copy) {
+        blocks[nblocks].start = (uint64_t)(uintptr_t)addr;
+        blocks[nblocks].end = (uint64_t)(uintptr_t)addr + (uint64_t)length;
+        blocks[nblocks].name = copy;
+        nblocks++;
+    }
+    pthread_mutex_unlock(&code_lock);
+}
+
+const char *wasp_jvm_code_name(uint64_t pc)
+{
+    const char *name = NULL;
+    pthread_mutex_lock(&code_lock);
+    /* Newest first: code can be regenerated at an address. */
+    for (size_t i = nblocks; i-- > 0;) {
+        if (pc >= blocks[i].start && pc < blocks[i].end) {
+            name = blocks[i].name;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&code_lock);
+    return name;
+}
+
+/* ---- names and lines ------------------------------------------------------ */
+
+/* "Ljava/util/TreeMap;" -> "java.util.TreeMap" */
+static void class_name(const char *sig, char *out, size_t outlen)
+{
+    size_t n = 0;
+    if (*sig == 'L')
+        sig++;
+    for (; *sig && *sig != ';' && n + 1 < outlen; sig++)
+        out[n++] = *sig == '/' ? '.' : *sig;
+    out[n] = 0;
+}
+
+void wasp_jvm_method_names(jmethodID m, char *name, size_t namelen, char *file, size_t filelen)
+{
+    jvmtiEnv *j = wasp_jvmti;
+    snprintf(name, namelen, "<unknown method>");
+    file[0] = 0;
+    if (!j || !m)
+        return;
+    jclass klass = NULL;
+    char *mname = NULL, *sig = NULL, *src = NULL;
+    char cname[512] = "?";
+    if ((*j)->GetMethodDeclaringClass(j, m, &klass) != JVMTI_ERROR_NONE)
+        return; /* class unloaded since the sample */
+    if ((*j)->GetClassSignature(j, klass, &sig, NULL) == JVMTI_ERROR_NONE) {
+        class_name(sig, cname, sizeof cname);
+        (*j)->Deallocate(j, (unsigned char *)sig);
+    }
+    if ((*j)->GetMethodName(j, m, &mname, NULL, NULL) == JVMTI_ERROR_NONE) {
+        snprintf(name, namelen, "%s.%s", cname, mname);
+        (*j)->Deallocate(j, (unsigned char *)mname);
+    }
+    if ((*j)->GetSourceFileName(j, klass, &src) == JVMTI_ERROR_NONE) {
+        snprintf(file, filelen, "%s", src);
+        (*j)->Deallocate(j, (unsigned char *)src);
+    }
+}
+
+int wasp_jvm_line(jmethodID m, int bci)
+{
+    jvmtiEnv *j = wasp_jvmti;
+    jint n = 0;
+    jvmtiLineNumberEntry *table = NULL;
+    if (!j || bci < 0 || (*j)->GetLineNumberTable(j, m, &n, &table) != JVMTI_ERROR_NONE)
+        return -1;
+    int line = -1;
+    jlocation best = -1;
+    for (jint i = 0; i < n; i++) {
+        if (table[i].start_location <= bci && table[i].start_location > best) {
+            best = table[i].start_location;
+            line = table[i].line_number;
+        }
+    }
+    (*j)->Deallocate(j, (unsigned char *)table);
+    return line;
+}
+
+const char *wasp_jvm_property(const char *key, const char *def)
+{
+    static char buf[4][1024];
+    static int next;
+    char *v = NULL;
+    if (!wasp_jvmti || (*wasp_jvmti)->GetSystemProperty(wasp_jvmti, key, &v) != JVMTI_ERROR_NONE)
+        return def;
+    char *out = buf[next++ & 3];
+    snprintf(out, sizeof buf[0], "%s", v);
+    (*wasp_jvmti)->Deallocate(wasp_jvmti, (unsigned char *)v);
+    return out;
+}

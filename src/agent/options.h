@@ -1,0 +1,70 @@
+/*
+ * Agent options: the string after "-agentpath:libwasp.so=". The wasp command
+ * builds this string; people who wire the agent up themselves write it.
+ *
+ *   events=deadstore+silentstore+silentload   analyses to run (default: all three)
+ *   file=PATH          profile file (default: wasp-<pid>.wprof in the working directory)
+ *   sampler=auto|soft|pmu   address source (default auto: pmu when the machine has one)
+ *   period=DURATION    software sampler: thread CPU time between samples,
+ *                      with unit ns|us|ms (default 1ms)
+ *   pmu-period=N       PMU sampler: memory events between samples (default 20011)
+ *   pmu-event=NAME     libpfm4 event name for the PMU sampler (default: chosen per CPU)
+ *   watchpoints=N      debug registers used per thread, 1..4 (default 4)
+ *   float-threshold=X  relative difference under which floats count as equal,
+ *                      as a fraction in [0, 1) (default 0.01)
+ *   max-frames=N       deepest Java stack recorded, 1..2048 (default 256)
+ *   log=PATH|stderr|none  where the agent logs (default stderr)
+ *   seed=N             seed of the reservoir RNG (default: time-based)
+ *
+ * Options are separated by commas. Parsing never exits: errors come back as a
+ * one-line message naming the option and the accepted values.
+ */
+#ifndef WASP_OPTIONS_H
+#define WASP_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum wasp_sampler_choice {
+    WASP_SAMPLER_AUTO = 0,
+    WASP_SAMPLER_SOFT = 1,
+    WASP_SAMPLER_PMU = 2
+} wasp_sampler_choice;
+
+enum { WASP_PATH_MAX = 4096, WASP_NAME_MAX = 128 };
+
+typedef struct wasp_options {
+    uint32_t events;           /* bit (1u << wasp_analysis) per analysis */
+    char file[WASP_PATH_MAX];  /* "" means the default name */
+    wasp_sampler_choice sampler;
+    uint64_t period_ns;
+    uint64_t pmu_period;
+    char pmu_event[WASP_NAME_MAX]; /* "" means chosen per CPU */
+    uint32_t watchpoints;
+    double float_threshold;
+    uint32_t max_frames;
+    char log[WASP_PATH_MAX]; /* "stderr", "none" or a path */
+    uint64_t seed;           /* 0 means time-based */
+} wasp_options;
+
+void wasp_options_defaults(wasp_options *o);
+
+/* Parse an agent option string (NULL or "" gives the defaults) into o.
+ * Returns 0, or -1 with a message in err such as
+ * "wasp: bad option 'watchpoints=9': expected a number from 1 to 4". */
+int wasp_options_parse(const char *s, wasp_options *o, char *err, size_t errlen);
+
+/* Parse one event list "deadstore,silentstore" or "deadstore+silentstore"
+ * (either separator) into a bitmask. Returns 0 or -1 with err set. */
+int wasp_options_parse_events(const char *list, uint32_t *events, char *err, size_t errlen);
+
+/* Parse "500us", "2ms", "100000ns", "1s"; a bare number means ns.
+ * Returns 0 or -1. */
+int wasp_options_parse_duration(const char *s, uint64_t *ns);
+
+/* Render o back as an agent option string (only non-default values need to
+ * appear, but everything that is set must round-trip through parse).
+ * Returns the length, or -1 if buf is too small. */
+int wasp_options_format(const wasp_options *o, char *buf, size_t buflen);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * Profiled threads: creating a thread's profiling state when it starts,
+ * quieting it when it ends or when the run ends. The state itself
+ * (watch/thread_state.h) stays until the profile is written.
+ * Not for signal handlers.
+ */
+#ifndef WASP_THREADS_H
+#define WASP_THREADS_H
+
+#include <jvmti.h>
+
+#include "agent/options.h"
+#include "watch/thread_state.h"
+
+void wasp_threads_init(const wasp_options *o);
+/* Start profiling the calling thread. Failures are logged once and leave the
+ * thread unprofiled. */
+void wasp_thread_begin(JNIEnv *env, const char *name);
+/* Stop profiling the calling thread (it is ending). */
+void wasp_thread_finish(void);
+/* Stop every thread's sampling and wait until no handler is running. */
+void wasp_threads_quiesce(void);
+/* CPU seconds the thread ran (so far, or until it ended). */
+double wasp_thread_cpu_seconds(const wasp_thread *t);
+
+#endif

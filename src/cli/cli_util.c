@@ -1,0 +1,68 @@
+#include "cli/cli_util.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int wasp_cli_parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!s || *s == '\0')
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    if (v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int wasp_cli_abs_path(const char *cwd, const char *path, char *out, size_t outlen)
+{
+    int n;
+    if (!path || !*path)
+        return -1;
+    if (path[0] == '/')
+        n = snprintf(out, outlen, "%s", path);
+    else if (cwd[0] && cwd[strlen(cwd) - 1] == '/') /* cwd "/" */
+        n = snprintf(out, outlen, "%s%s", cwd, path);
+    else
+        n = snprintf(out, outlen, "%s/%s", cwd, path);
+    return (n < 0 || (size_t)n >= outlen) ? -1 : 0;
+}
+
+int wasp_cli_exe_dir(char *out, size_t outlen)
+{
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (!slash)
+        return -1;
+    if (slash == buf) /* executable in "/" */
+        slash++;
+    *slash = '\0';
+    int w = snprintf(out, outlen, "%s", buf);
+    return (w < 0 || (size_t)w >= outlen) ? -1 : 0;
+}
+
+const char *wasp_cli_option_detail(const char *msg, const char *item)
+{
+    static const char bad[] = "wasp: bad option '";
+    size_t blen = sizeof bad - 1, ilen = strlen(item);
+    if (strncmp(msg, bad, blen) == 0 && strncmp(msg + blen, item, ilen) == 0 &&
+        strncmp(msg + blen + ilen, "': ", 3) == 0)
+        return msg + blen + ilen + 3;
+    if (strncmp(msg, "wasp: ", 6) == 0)
+        return msg + 6;
+    return msg;
+}

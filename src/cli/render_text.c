@@ -1,0 +1,283 @@
+/*
+ * The text report: what ran and how it was sampled, the sampler's counters,
+ * then per analysis F_prog and the top pairs, each context printed like a
+ * Java stack trace (leaf first) with the leaf instruction above it, as in
+ * JXPerf's Figure 4.
+ */
+#include "cli/render.h"
+#include "cli/units.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { TEXT_MAX_FRAMES = 12 }; /* frames per context before "... N more" */
+
+static const char *const titles[WASP_AN_COUNT] = {"Dead stores", "Silent stores",
+                                                  "Silent loads"};
+static const char *const verbs[WASP_AN_COUNT] = {"stored", "stored", "loaded"};
+static const char *const adjectives[WASP_AN_COUNT] = {"dead", "silent", "silent"};
+
+/* ---- header ---- */
+
+static void line(FILE *out, const char *label, const char *text)
+{
+    fprintf(out, "  %-10s %s\n", label, text);
+}
+
+static void header_sampler(const wasp_profile *p, FILE *out)
+{
+    const char *s = wasp_profile_get_meta(p, "sampler");
+    const char *detail = wasp_profile_get_meta(p, "sampler_detail");
+    const char *period = wasp_profile_get_meta(p, "period");
+    const char *rate = wasp_profile_get_meta(p, "samples_per_second");
+    if (!s && !detail && !period && !rate)
+        return;
+    fprintf(out, "  %-10s %s", "sampler", s ? s : "unknown");
+    if (detail)
+        fprintf(out, " (%s)", detail);
+    if (period)
+        fprintf(out, ", period %s", period);
+    if (rate)
+        fprintf(out, ", %s samples/s", rate);
+    fputc('\n', out);
+}
+
+static void header_run(const wasp_profile *p, FILE *out)
+{
+    char buf[WASP_UNIT_BUF], text[128] = "";
+    const char *dur_ns = wasp_profile_get_meta(p, "duration_ns");
+    const char *dur = wasp_profile_get_meta(p, "duration");
+    if (dur_ns && *dur_ns) {
+        char *end;
+        unsigned long long ns = strtoull(dur_ns, &end, 10);
+        snprintf(text, sizeof text, "%s", *end ? dur_ns : wasp_fmt_duration_ns(ns, buf, sizeof buf));
+    } else if (dur) {
+        snprintf(text, sizeof text, "%s", dur);
+    }
+    const char *threads = wasp_profile_get_meta(p, "threads");
+    if (wasp_has_counter(p, "threads"))
+        threads = wasp_fmt_u64(wasp_profile_get_counter(p, "threads"), buf, sizeof buf);
+    if (threads) {
+        size_t n = strlen(text);
+        snprintf(text + n, sizeof text - n, "%s%s thread%s", n ? ", " : "", threads,
+                 strcmp(threads, "1") ? "s" : "");
+    }
+    if (*text)
+        line(out, "run", text);
+    if (p->merged > 1) {
+        snprintf(text, sizeof text, "%" PRIu32 " profiles", p->merged);
+        line(out, "merged", text);
+    }
+}
+
+static bool is_main_counter(const char *name)
+{
+    static const char *const main_counters[] = {"samples", "samples.memory", "armed",
+                                                "trapped", "threads"};
+    for (size_t i = 0; i < sizeof main_counters / sizeof *main_counters; i++)
+        if (strcmp(name, main_counters[i]) == 0)
+            return true;
+    return strncmp(name, "dropped.", 8) == 0;
+}
+
+static void header_counters(const wasp_profile *p, FILE *out)
+{
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], d[WASP_UNIT_BUF];
+    fprintf(out, "  %-10s %s taken, %s with a memory access, %s armed, %s trapped\n", "samples",
+            wasp_fmt_u64(wasp_profile_get_counter(p, "samples"), a, sizeof a),
+            wasp_fmt_u64(wasp_profile_get_counter(p, "samples.memory"), b, sizeof b),
+            wasp_fmt_u64(wasp_profile_get_counter(p, "armed"), c, sizeof c),
+            wasp_fmt_u64(wasp_profile_get_counter(p, "trapped"), d, sizeof d));
+
+    uint64_t dropped = 0;
+    for (uint32_t i = 0; i < p->ncounters; i++)
+        if (strncmp(p->counters[i].name, "dropped.", 8) == 0)
+            dropped += p->counters[i].value;
+    fprintf(out, "  %-10s %s", "dropped", dropped ? wasp_fmt_u64(dropped, a, sizeof a) : "none");
+    const char *sep = ": ";
+    for (uint32_t i = 0; i < p->ncounters; i++) {
+        const wasp_counter *k = &p->counters[i];
+        if (strncmp(k->name, "dropped.", 8) == 0 && k->value) {
+            fprintf(out, "%s%s %s", sep, wasp_fmt_u64(k->value, a, sizeof a), k->name + 8);
+            sep = ", ";
+        }
+    }
+    fputc('\n', out);
+
+    sep = "";
+    for (uint32_t i = 0; i < p->ncounters; i++) {
+        const wasp_counter *k = &p->counters[i];
+        if (is_main_counter(k->name))
+            continue;
+        if (!*sep)
+            fprintf(out, "  %-10s ", "counters");
+        fprintf(out, "%s%s %s", sep, k->name, wasp_fmt_u64(k->value, a, sizeof a));
+        sep = ", ";
+    }
+    if (*sep)
+        fputc('\n', out);
+}
+
+static void header(const wasp_profile *p, FILE *out)
+{
+    const char *cmd = wasp_profile_get_meta(p, "java_command");
+    fprintf(out, "wasp profile of %s\n", cmd && *cmd ? cmd : "(command not recorded)");
+    const char *jvm = wasp_profile_get_meta(p, "jvm");
+    if (jvm)
+        line(out, "jvm", jvm);
+    header_sampler(p, out);
+    header_run(p, out);
+    header_counters(p, out);
+}
+
+/* ---- contexts ---- */
+
+/* One frame the way a Java stack trace shows it, without the "at ". */
+static void frame_text(const wasp_profile *p, const wasp_frame *f, FILE *out)
+{
+    const char *name = wasp_profile_string(p, f->name);
+    const char *file = f->file ? wasp_profile_string(p, f->file) : NULL;
+    if (!name || !*name)
+        name = "<unknown>";
+    switch (f->kind) {
+    case WASP_FRAME_JAVA:
+        if (!file)
+            fprintf(out, "%s(Unknown Source)", name);
+        else if (f->line >= 0)
+            fprintf(out, "%s(%s:%" PRId32 ")", name, file, f->line);
+        else
+            fprintf(out, "%s(%s)", name, file);
+        break;
+    case WASP_FRAME_NATIVE: {
+        /* "libc.so.6`memset" reads as "libc.so.6 memset". */
+        const char *tick = strchr(name, '`');
+        if (tick)
+            fprintf(out, "%.*s %s", (int)(tick - name), name, tick + 1);
+        else if (file) {
+            const char *base = strrchr(file, '/');
+            fprintf(out, "%s %s", base ? base + 1 : file, name);
+        } else
+            fputs(name, out);
+        break;
+    }
+    case WASP_FRAME_STUB:
+        fprintf(out, "%s [jvm stub]", name);
+        break;
+    default:
+        fputs(name, out);
+        break;
+    }
+}
+
+static void context_text(const wasp_profile *p, const char *label, uint32_t id, FILE *out)
+{
+    const wasp_context *c = &p->contexts[id];
+    const char *insn = c->insn ? wasp_profile_string(p, c->insn) : NULL;
+    if (insn && *insn)
+        fprintf(out, "      %-12s%s\n", label, insn);
+    else
+        fprintf(out, "      %s\n", label);
+    if (c->nframes == 0)
+        fputs("        (no frames recorded)\n", out);
+    uint32_t shown = c->nframes < TEXT_MAX_FRAMES ? c->nframes : TEXT_MAX_FRAMES;
+    for (uint32_t k = 0; k < shown; k++) {
+        uint32_t fid = p->frame_refs[c->first + c->nframes - 1 - k]; /* leaf first */
+        fputs("        at ", out);
+        frame_text(p, &p->frames[fid], out);
+        fputc('\n', out);
+    }
+    if (c->nframes > shown)
+        fprintf(out, "        ... %" PRIu32 " more\n", c->nframes - shown);
+}
+
+/* ---- analyses ---- */
+
+/* One line saying why an analysis has no pairs, from the sampler's counters. */
+static void why_no_pairs(const wasp_profile *p, wasp_analysis a, FILE *out)
+{
+    char buf[WASP_UNIT_BUF];
+    const char *why;
+    if (wasp_profile_get_counter(p, "samples") == 0)
+        why = "no pairs classified: no samples were taken";
+    else if (wasp_has_counter(p, "samples.memory") &&
+             wasp_profile_get_counter(p, "samples.memory") == 0)
+        why = "no pairs classified: no sample landed on a memory access";
+    else if (wasp_profile_get_counter(p, "armed") == 0)
+        why = "no pairs classified: no samples were armed";
+    else if (wasp_profile_get_counter(p, "trapped") == 0)
+        why = "no pairs classified: no watchpoint trapped";
+    else if (p->totals[a].pairs > 0) {
+        fprintf(out, "  no %s pairs: none of the %s classified pairs was %s\n", adjectives[a],
+                wasp_fmt_count(p->totals[a].pairs, buf, sizeof buf), adjectives[a]);
+        return;
+    } else
+        why = "no pairs classified for this analysis";
+    fprintf(out, "  %s \xe2\x80\x94 see counters\n", why);
+}
+
+static void pair_text(const wasp_profile *p, const wasp_pair *q, uint32_t rank, int rank_width,
+                      FILE *out)
+{
+    char f[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF];
+    fprintf(out, "\n  #%-*" PRIu32 " %6s  %9s  %s sample%s%s\n", rank_width, rank,
+            wasp_fmt_percent(wasp_fraction_pair(p, q), f, sizeof f),
+            wasp_fmt_bytes(q->bytes, b, sizeof b), wasp_fmt_count(q->count, c, sizeof c),
+            q->count == 1 ? "" : "s",
+            q->flags & WASP_PAIR_APPROX ? "  (approximate: float/double within threshold)" : "");
+    context_text(p, "watched:", q->watch_ctx, out);
+    context_text(p, "trapped at:", q->trap_ctx, out);
+}
+
+static int analysis_text(const wasp_profile *p, wasp_analysis a, int top, FILE *out)
+{
+    const wasp_totals *t = &p->totals[a];
+    char f[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF];
+    fprintf(out, "\n%s: %s of %s %s (F_prog)\n", titles[a],
+            wasp_fmt_percent(wasp_fraction_prog(p, a), f, sizeof f),
+            wasp_fmt_bytes(t->bytes, b, sizeof b), verbs[a]);
+    double exact = t->bytes > 0 ? t->wasted / t->bytes : 0;
+    fprintf(out, "  exact %s (%s)", wasp_fmt_percent(exact, f, sizeof f),
+            wasp_fmt_bytes(t->wasted, b, sizeof b));
+    if (a != WASP_AN_DEADSTORE || t->wasted_approx != 0) {
+        double approx = t->bytes > 0 ? t->wasted_approx / t->bytes : 0;
+        fprintf(out, ", approximate (float/double within threshold) %s (%s)",
+                wasp_fmt_percent(approx, f, sizeof f),
+                wasp_fmt_bytes(t->wasted_approx, b, sizeof b));
+    }
+    fprintf(out, "; %s pairs classified\n", wasp_fmt_count(t->pairs, c, sizeof c));
+
+    uint32_t n;
+    uint32_t *order = wasp_profile_sorted_pairs(p, a, &n);
+    if (!order)
+        return -1;
+    if (n == 0)
+        why_no_pairs(p, a, out);
+    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    int width = snprintf(NULL, 0, "%" PRIu32, shown);
+    for (uint32_t i = 0; i < shown; i++)
+        pair_text(p, &p->pairs[order[i]], i + 1, width, out);
+    if (n > shown)
+        fprintf(out, "\n  ... %" PRIu32 " more pair%s (--top N shows more)\n", n - shown,
+                n - shown == 1 ? "" : "s");
+    free(order);
+    return 0;
+}
+
+int wasp_render_text(const wasp_profile *p, int top, FILE *out)
+{
+    bool enabled[WASP_AN_COUNT];
+    wasp_report_enabled(p, enabled);
+    header(p, out);
+    bool any = false;
+    for (int a = 0; a < WASP_AN_COUNT; a++) {
+        if (!enabled[a])
+            continue;
+        any = true;
+        if (analysis_text(p, (wasp_analysis)a, top, out) != 0)
+            return -1;
+    }
+    if (!any)
+        fputs("\nno analysis enabled and no data recorded\n", out);
+    return 0;
+}

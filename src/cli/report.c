@@ -1,0 +1,183 @@
+/*
+ * `wasp report`: options, reading and merging the profile files, choosing
+ * the renderer. argv[0] is the subcommand's name ("report"); options and
+ * files follow.
+ */
+#include "cli/report.h"
+#include "cli/render.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { EXIT_USAGE = 2, TEXT_DEFAULT_TOP = 10 };
+
+int wasp_report_render(const wasp_profile *p, const wasp_report_opts *o, FILE *out)
+{
+    int top = o->top > 0 ? o->top : o->format == WASP_FORMAT_TEXT ? TEXT_DEFAULT_TOP : 0;
+    int rc = o->format == WASP_FORMAT_JSON ? wasp_render_json(p, top, out)
+                                           : wasp_render_text(p, top, out);
+    if (fflush(out) != 0 || ferror(out))
+        rc = -1;
+    return rc;
+}
+
+static void usage(FILE *out)
+{
+    fputs("usage: wasp report [--format text|json] [--top N] [-o OUT] FILE...\n"
+          "\n"
+          "Reads wasp profiles (merging them when there are several) and prints\n"
+          "the report: the sampler's counters, then per analysis the fraction of\n"
+          "wasteful bytes (F_prog) and the top context pairs.\n"
+          "\n"
+          "  --format text|json  text for people (default), json for tools\n"
+          "                      (schema: docs/report-json.md)\n"
+          "  --top N             pairs shown per analysis (default: 10 in text, all in json)\n"
+          "  -o, --output OUT    write the report to OUT instead of standard output\n"
+          "  -h, --help          show this help\n"
+          "\n"
+          "Exit status: 0 on success, 1 when a file cannot be read or written,\n"
+          "2 on a usage error.\n",
+          out);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("wasp report: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry 'wasp report --help'.\n", stderr);
+    return EXIT_USAGE;
+}
+
+/* "--name VALUE" or "--name=VALUE": the value, advancing *i; NULL if absent. */
+static const char *option_value(int argc, char **argv, int *i, const char *name, bool *matched)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+    *matched = false;
+    if (strncmp(a, name, n) != 0 || (a[n] != 0 && a[n] != '='))
+        return NULL;
+    *matched = true;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (*i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+struct report_args {
+    wasp_report_opts opts;
+    const char *output;
+    char **files;
+    int nfiles;
+};
+
+/* 0 to go on, or an exit code (help printed: 0 is returned via *done). */
+static int parse_args(int argc, char **argv, struct report_args *r, bool *done)
+{
+    *done = false;
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i], *v;
+        bool m;
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (a[0] != '-' || a[1] == 0)
+            break;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            *done = true;
+            return 0;
+        }
+        if ((v = option_value(argc, argv, &i, "--format", &m)) || m) {
+            if (v && strcmp(v, "text") == 0)
+                r->opts.format = WASP_FORMAT_TEXT;
+            else if (v && strcmp(v, "json") == 0)
+                r->opts.format = WASP_FORMAT_JSON;
+            else
+                return usage_error("--format expects 'text' or 'json', not '%s'", v ? v : "");
+        } else if ((v = option_value(argc, argv, &i, "--top", &m)) || m) {
+            char *end;
+            errno = 0;
+            long n = v ? strtol(v, &end, 10) : 0;
+            if (!v || !*v || *end || errno || n < 1 || n > 1000000000)
+                return usage_error("--top expects a positive number, not '%s'", v ? v : "");
+            r->opts.top = (int)n;
+        } else if ((v = option_value(argc, argv, &i, "-o", &m)) || m ||
+                   (v = option_value(argc, argv, &i, "--output", &m)) || m) {
+            if (!v || !*v)
+                return usage_error("%s expects a file name", a);
+            r->output = v;
+        } else {
+            return usage_error("unknown option '%s'", a);
+        }
+    }
+    r->files = argv + i;
+    r->nfiles = argc - i;
+    if (r->nfiles == 0)
+        return usage_error("%s", "no profile given");
+    return 0;
+}
+
+/* Reads every file (reporting each bad one) and merges them into the first. */
+static wasp_profile *load(char **files, int n)
+{
+    wasp_profile *all = NULL;
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        char err[256];
+        wasp_profile *p = wasp_profile_read(files[i], err, sizeof err);
+        if (!p) {
+            fprintf(stderr, "wasp report: %s: %s\n", files[i], err);
+            ok = false;
+        } else if (!all) {
+            all = p;
+        } else {
+            if (wasp_profile_merge(all, p) != 0) {
+                fprintf(stderr, "wasp report: %s: out of memory while merging\n", files[i]);
+                ok = false;
+            }
+            wasp_profile_free(p);
+        }
+    }
+    if (!ok) {
+        wasp_profile_free(all);
+        return NULL;
+    }
+    return all;
+}
+
+int wasp_cmd_report(int argc, char **argv)
+{
+    struct report_args r = {0};
+    bool done;
+    int rc = parse_args(argc, argv, &r, &done);
+    if (rc != 0 || done)
+        return rc;
+
+    wasp_profile *p = load(r.files, r.nfiles);
+    if (!p)
+        return 1;
+
+    bool to_stdout = !r.output || strcmp(r.output, "-") == 0;
+    FILE *out = to_stdout ? stdout : fopen(r.output, "w");
+    if (!out) {
+        fprintf(stderr, "wasp report: %s: %s\n", r.output, strerror(errno));
+        wasp_profile_free(p);
+        return 1;
+    }
+    errno = 0;
+    rc = wasp_report_render(p, &r.opts, out);
+    int saved = errno;
+    if (!to_stdout && fclose(out) != 0 && rc == 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc != 0)
+        fprintf(stderr, "wasp report: %s: %s\n", to_stdout ? "standard output" : r.output,
+                saved ? strerror(saved) : "write error");
+    wasp_profile_free(p);
+    return rc != 0 ? 1 : 0;
+}

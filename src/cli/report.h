@@ -1,0 +1,19 @@
+/*
+ * `wasp report`: read profile files, merge them, render them as text or JSON
+ * (docs/report-json.md is the JSON contract).
+ */
+#ifndef WASP_CLI_REPORT_H
+#define WASP_CLI_REPORT_H
+
+#include <stdio.h>
+
+#include "profile/profile.h"
+
+typedef enum { WASP_FORMAT_TEXT = 0, WASP_FORMAT_JSON = 1 } wasp_format;
+typedef struct wasp_report_opts { wasp_format format; int top; /* pairs per analysis; <=0: default (10 text, all json) */ } wasp_report_opts;
+/* Render p to out. Returns 0 or -1 on write error. */
+int wasp_report_render(const wasp_profile *p, const wasp_report_opts *o, FILE *out);
+/* `wasp report [--format text|json] [--top N] [-o OUT] FILE...`: reads (and merges) the files, renders. Returns the process exit code; prints errors to stderr ("wasp report: FILE: not a wasp profile (bad magic)" etc.). Handles --help. */
+int wasp_cmd_report(int argc, char **argv);
+
+#endif

@@ -1,0 +1,642 @@
+/*
+ * `wasp run`: parse options, start the java launcher with -agentpath, wait,
+ * then render the profile it wrote.
+ *
+ * Every agent option is validated here by the agent's own parser
+ * (wasp_options_parse) so a mistake is reported before java starts, in the
+ * same words the agent would use.
+ */
+#include "cli/run.h"
+
+#include "cli/cli_util.h"
+#include "profile/profile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TOP_MAX 1000000u
+
+/* ------------------------------------------------------------------ */
+/* Option parsing (pure)                                               */
+
+enum flag_kind { F_AGENT, F_EVENTS, F_OUTPUT, F_FORMAT, F_TOP, F_QUIET, F_AGENTPATH, F_HELP };
+
+static const struct flag {
+    const char *name; /* long name without "--" */
+    char shrt;        /* short letter or 0 */
+    enum flag_kind kind;
+    const char *key;  /* agent option key for F_AGENT/F_EVENTS/F_OUTPUT */
+} flags[] = {
+    {"events", 'e', F_EVENTS, "events"},
+    {"output", 'o', F_OUTPUT, "file"},
+    {"period", 0, F_AGENT, "period"},
+    {"sampler", 0, F_AGENT, "sampler"},
+    {"pmu-event", 0, F_AGENT, "pmu-event"},
+    {"pmu-period", 0, F_AGENT, "pmu-period"},
+    {"watchpoints", 0, F_AGENT, "watchpoints"},
+    {"float-threshold", 0, F_AGENT, "float-threshold"},
+    {"max-frames", 0, F_AGENT, "max-frames"},
+    {"format", 0, F_FORMAT, NULL},
+    {"top", 0, F_TOP, NULL},
+    {"quiet", 'q', F_QUIET, NULL},
+    {"agent", 0, F_AGENTPATH, NULL},
+    {"help", 'h', F_HELP, NULL},
+};
+#define NFLAGS (sizeof flags / sizeof *flags)
+
+static int takes_value(const struct flag *f)
+{
+    return f->kind != F_QUIET && f->kind != F_HELP;
+}
+
+static void accepted_flags(char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < NFLAGS && len < n; i++) {
+        int w;
+        if (flags[i].shrt)
+            w = snprintf(buf + len, n - len, "%s-%c/--%s", i ? ", " : "", flags[i].shrt,
+                         flags[i].name);
+        else
+            w = snprintf(buf + len, n - len, "%s--%s", i ? ", " : "", flags[i].name);
+        if (w < 0)
+            return;
+        len += (size_t)w;
+    }
+}
+
+/* Copy the field that agent option `key` sets from src to dst. */
+static void copy_agent_field(wasp_options *dst, const wasp_options *src, const char *key)
+{
+    if (!strcmp(key, "events"))
+        dst->events = src->events;
+    else if (!strcmp(key, "file"))
+        memcpy(dst->file, src->file, sizeof dst->file);
+    else if (!strcmp(key, "sampler"))
+        dst->sampler = src->sampler;
+    else if (!strcmp(key, "period"))
+        dst->period_ns = src->period_ns;
+    else if (!strcmp(key, "pmu-period"))
+        dst->pmu_period = src->pmu_period;
+    else if (!strcmp(key, "pmu-event"))
+        memcpy(dst->pmu_event, src->pmu_event, sizeof dst->pmu_event);
+    else if (!strcmp(key, "watchpoints"))
+        dst->watchpoints = src->watchpoints;
+    else if (!strcmp(key, "float-threshold"))
+        dst->float_threshold = src->float_threshold;
+    else if (!strcmp(key, "max-frames"))
+        dst->max_frames = src->max_frames;
+}
+
+/* Validate one agent-backed flag with the agent's parser. `shown` is how the
+ * user wrote the flag ("-e", "--period"). */
+static int set_agent_flag(wasp_run_config *cfg, const struct flag *f, const char *shown,
+                          const char *value, char *err, size_t errlen)
+{
+    char item[WASP_PATH_MAX + 32];
+    char msg[1024];
+    wasp_options tmp;
+    int rc;
+
+    if (f->kind == F_OUTPUT && strchr(value, ',')) {
+        snprintf(err, errlen,
+                 "wasp run: bad option '%s %s': expected a path without commas (the agent "
+                 "option string cannot carry one)",
+                 shown, value);
+        return -1;
+    }
+    snprintf(item, sizeof item, "%s=%s", f->key, value);
+    if (f->kind == F_EVENTS) {
+        /* The CLI also takes commas here, which the agent string cannot. */
+        wasp_options_defaults(&tmp);
+        rc = wasp_options_parse_events(value, &tmp.events, msg, sizeof msg);
+    } else {
+        rc = wasp_options_parse(item, &tmp, msg, sizeof msg);
+    }
+    if (rc < 0) {
+        if (*value == '\0') {
+            /* "key=" yields the "expected ..." text for a missing value. */
+            snprintf(err, errlen, "wasp run: bad option '%s': missing value, %s", shown,
+                     wasp_cli_option_detail(msg, item));
+        } else {
+            snprintf(err, errlen, "wasp run: bad option '%s %s': %s", shown, value,
+                     wasp_cli_option_detail(msg, item));
+        }
+        return -1;
+    }
+    copy_agent_field(&cfg->agent, &tmp, f->key);
+    return 0;
+}
+
+static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *shown,
+                    const char *value, char *err, size_t errlen)
+{
+    uint64_t n;
+    switch (f->kind) {
+    case F_AGENT:
+    case F_EVENTS:
+    case F_OUTPUT:
+        return set_agent_flag(cfg, f, shown, value, err, errlen);
+    case F_FORMAT:
+        if (!strcmp(value, "text"))
+            cfg->report.format = WASP_FORMAT_TEXT;
+        else if (!strcmp(value, "json"))
+            cfg->report.format = WASP_FORMAT_JSON;
+        else {
+            snprintf(err, errlen, "wasp run: bad option '%s %s': expected text or json", shown,
+                     value);
+            return -1;
+        }
+        return 0;
+    case F_TOP:
+        if (wasp_cli_parse_uint(value, 1, TOP_MAX, &n) < 0) {
+            snprintf(err, errlen, "wasp run: bad option '%s %s': expected a number from 1 to %u",
+                     shown, value, TOP_MAX);
+            return -1;
+        }
+        cfg->report.top = (int)n;
+        return 0;
+    case F_AGENTPATH:
+        if (!*value) {
+            snprintf(err, errlen, "wasp run: bad option '%s': expected the path of libwasp.so",
+                     shown);
+            return -1;
+        }
+        cfg->agent_path = value;
+        return 0;
+    case F_QUIET:
+        cfg->quiet = 1;
+        return 0;
+    case F_HELP:
+        return 0;
+    }
+    return 0;
+}
+
+static const struct flag *find_long(const char *name, size_t len)
+{
+    for (size_t i = 0; i < NFLAGS; i++)
+        if (strlen(flags[i].name) == len && !strncmp(flags[i].name, name, len))
+            return &flags[i];
+    return NULL;
+}
+
+static const struct flag *find_short(char c)
+{
+    for (size_t i = 0; i < NFLAGS; i++)
+        if (flags[i].shrt == c)
+            return &flags[i];
+    return NULL;
+}
+
+static int unknown_flag(const char *arg, char *err, size_t errlen)
+{
+    char acc[512];
+    accepted_flags(acc, sizeof acc);
+    snprintf(err, errlen, "wasp run: unknown option '%s' (accepted: %s)", arg, acc);
+    return WASP_RUN_ERROR;
+}
+
+int wasp_run_parse_args(int argc, char **argv, wasp_run_config *cfg, char *err, size_t errlen)
+{
+    memset(cfg, 0, sizeof *cfg);
+    wasp_options_defaults(&cfg->agent);
+    strcpy(cfg->agent.file, WASP_RUN_DEFAULT_OUTPUT);
+    cfg->report.format = WASP_FORMAT_TEXT;
+    cfg->report.top = 0;
+
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--"))
+            break;
+        if (arg[0] != '-' || arg[1] == '\0') {
+            snprintf(err, errlen,
+                     "wasp run: unexpected argument '%s': put the command after '--', e.g. "
+                     "wasp run -- java -jar app.jar",
+                     arg);
+            return WASP_RUN_ERROR;
+        }
+        const struct flag *f;
+        const char *inline_value = NULL; /* "--name=value" or "-eVALUE" */
+        char shown[64];
+        if (arg[1] == '-') {
+            const char *name = arg + 2, *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            f = find_long(name, len);
+            if (!f) {
+                snprintf(shown, sizeof shown, "--%.*s", (int)(len < 40 ? len : 40), name);
+                return unknown_flag(shown, err, errlen);
+            }
+            snprintf(shown, sizeof shown, "--%s", f->name);
+            if (eq)
+                inline_value = eq + 1;
+        } else {
+            f = find_short(arg[1]);
+            if (!f) {
+                snprintf(shown, sizeof shown, "-%c", arg[1]);
+                return unknown_flag(shown, err, errlen);
+            }
+            snprintf(shown, sizeof shown, "-%c", f->shrt);
+            if (arg[2])
+                inline_value = arg + 2;
+        }
+        if (f->kind == F_HELP)
+            return WASP_RUN_HELP;
+        const char *value = NULL;
+        if (takes_value(f)) {
+            if (inline_value)
+                value = inline_value;
+            else if (i + 1 < argc && strcmp(argv[i + 1], "--") != 0)
+                value = argv[++i];
+            else
+                value = ""; /* reported as a missing value */
+        } else if (inline_value) {
+            snprintf(err, errlen, "wasp run: bad option '%s': %s takes no value", arg, shown);
+            return WASP_RUN_ERROR;
+        }
+        if (set_flag(cfg, f, shown, value, err, errlen) < 0)
+            return WASP_RUN_ERROR;
+    }
+    if (i >= argc) {
+        snprintf(err, errlen,
+                 "wasp run: missing '--' and the command to profile, e.g. "
+                 "wasp run -- java -jar app.jar");
+        return WASP_RUN_ERROR;
+    }
+    if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+        snprintf(err, errlen,
+                 "wasp run: no command after '--', e.g. wasp run -- java -jar app.jar");
+        return WASP_RUN_ERROR;
+    }
+    cfg->cmd_argc = argc - (i + 1);
+    cfg->cmd_argv = argv + i + 1;
+
+    /* The CLI and the agent must agree: the string the agent will get has to
+     * parse back to the same options. */
+    char s1[3 * WASP_PATH_MAX], s2[3 * WASP_PATH_MAX], msg[1024];
+    wasp_options back;
+    if (wasp_options_format(&cfg->agent, s1, sizeof s1) < 0 ||
+        wasp_options_parse(s1, &back, msg, sizeof msg) < 0 ||
+        wasp_options_format(&back, s2, sizeof s2) < 0 || strcmp(s1, s2) != 0) {
+        snprintf(err, errlen, "wasp run: internal error: agent options do not round-trip ('%.200s')",
+                 s1);
+        return WASP_RUN_ERROR;
+    }
+    return WASP_RUN_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Child argv (pure)                                                   */
+
+void wasp_run_free_argv(char **argv)
+{
+    if (!argv)
+        return;
+    free(argv[1]); /* the only string we allocated: -agentpath:... */
+    free(argv);
+}
+
+int wasp_run_build_argv(const wasp_run_config *cfg, const char *agent_abs, char ***out_argv,
+                        char *err, size_t errlen)
+{
+    *out_argv = NULL;
+    if (cfg->cmd_argc < 1) {
+        snprintf(err, errlen, "wasp run: no command to run");
+        return -1;
+    }
+    if (strchr(agent_abs, '=')) {
+        snprintf(err, errlen,
+                 "wasp run: the agent path '%s' contains '=', which -agentpath cannot carry; "
+                 "move libwasp.so or pass --agent PATH",
+                 agent_abs);
+        return -1;
+    }
+    if (strchr(cfg->agent.file, ',')) {
+        snprintf(err, errlen,
+                 "wasp run: the output path '%s' contains a comma, which the agent option "
+                 "string cannot carry; choose another with -o",
+                 cfg->agent.file);
+        return -1;
+    }
+    char opts[3 * WASP_PATH_MAX];
+    int olen = wasp_options_format(&cfg->agent, opts, sizeof opts);
+    if (olen < 0) {
+        snprintf(err, errlen, "wasp run: cannot build the agent option string");
+        return -1;
+    }
+    size_t len = strlen("-agentpath:") + strlen(agent_abs) + 1 + (size_t)olen + 1;
+    char *ap = malloc(len);
+    char **argv = calloc((size_t)cfg->cmd_argc + 2, sizeof *argv);
+    if (!ap || !argv) {
+        free(ap);
+        free(argv);
+        snprintf(err, errlen, "wasp run: out of memory");
+        return -1;
+    }
+    snprintf(ap, len, "-agentpath:%s%s%s", agent_abs, olen ? "=" : "", opts);
+    argv[0] = cfg->cmd_argv[0];
+    argv[1] = ap;
+    for (int k = 1; k < cfg->cmd_argc; k++)
+        argv[k + 1] = cfg->cmd_argv[k];
+    argv[cfg->cmd_argc + 1] = NULL;
+    *out_argv = argv;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Usage                                                               */
+
+void wasp_run_usage(FILE *out)
+{
+    fputs(
+        "Usage: wasp run [options] -- java [java options] MainClass|-jar app.jar [args]\n"
+        "\n"
+        "Runs the Java program with the wasp agent, then prints the report of the\n"
+        "profile it wrote. wasp adds -agentpath:<libwasp.so>=<options> right after\n"
+        "the launcher (the first word after --), so that word must be java (or a\n"
+        "launcher that takes JVM options first).\n"
+        "\n"
+        "Options:\n"
+        "  -e, --events LIST        analyses to run, joined by ',' or '+': deadstore,\n"
+        "                           silentstore, silentload or all (default: all)\n"
+        "  -o, --output FILE        profile file (default: wasp.wprof in the current\n"
+        "                           directory; it is overwritten). No commas.\n"
+        "      --period DURATION    software sampler: thread CPU time between samples,\n"
+        "                           10us..10s, unit ns|us|ms|s, a bare number is ns\n"
+        "                           (default: 1ms)\n"
+        "      --sampler auto|soft|pmu\n"
+        "                           address source: soft = CPU-time timer + decoding,\n"
+        "                           pmu = hardware PEBS/IBS (default: auto, pmu when\n"
+        "                           the machine has one)\n"
+        "      --pmu-event NAME     libpfm4 event for the PMU sampler (default: chosen\n"
+        "                           per CPU)\n"
+        "      --pmu-period N       PMU sampler: memory events between samples,\n"
+        "                           1..1000000000 (default: 20011)\n"
+        "      --watchpoints N      debug registers used per thread, 1..4 (default: 4)\n"
+        "      --float-threshold X  relative difference under which floats count as\n"
+        "                           equal: a fraction in [0, 1) or a percentage, e.g.\n"
+        "                           0.01 or 1% (default: 0.01)\n"
+        "      --max-frames N       deepest Java stack recorded, 1..2048 (default: 256)\n"
+        "      --format text|json   report format (default: text)\n"
+        "      --top N              context pairs shown per analysis (default: 10 in\n"
+        "                           text, all in json)\n"
+        "  -q, --quiet              print no report (the profile is still written)\n"
+        "      --agent PATH         the agent library (default: ../lib/libwasp.so\n"
+        "                           next to the wasp executable)\n"
+        "  -h, --help               this help\n"
+        "\n"
+        "Options also take the form --name=value. The agent logs to stderr.\n"
+        "\n"
+        "Exit status: the program's own (128+N when it was killed by signal N);\n"
+        "2 when wasp could not start it (bad option, agent not found); 127 when the\n"
+        "launcher cannot be executed; 1 (or the program's non-zero status) when no\n"
+        "profile was written.\n"
+        "\n"
+        "Examples:\n"
+        "  wasp run -- java -cp app.jar com.example.Main\n"
+        "  wasp run -e deadstore --period 500us -o dead.wprof -- java -jar app.jar\n"
+        "  wasp run -q -o run1.wprof -- java Main && wasp report --top 5 run1.wprof\n",
+        out);
+}
+
+/* ------------------------------------------------------------------ */
+/* Running the child                                                   */
+
+static volatile sig_atomic_t child_pid;
+
+/* SIGTERM/SIGHUP go to wasp alone (a `kill`, a closed terminal): pass them on
+ * so the JVM can shut down and write its profile. */
+static void forward_signal(int sig)
+{
+    pid_t p = (pid_t)child_pid;
+    if (p > 0)
+        kill(p, sig);
+}
+
+struct saved_signals {
+    struct sigaction intr, quit, term, hup;
+    sigset_t mask;
+};
+
+/* Spawn argv; report exec failure through a close-on-exec pipe so the parent
+ * can tell "could not start" from "started and failed". Returns the child's
+ * exit status as a shell would show it, or -1 with exec_errno set. */
+static int spawn_and_wait(char **argv, int *exec_errno)
+{
+    int pfd[2];
+    if (pipe2(pfd, O_CLOEXEC) < 0) {
+        *exec_errno = errno;
+        return -1;
+    }
+    /* Block the signals we handle until the handlers are in place, so none
+     * arrives in the window between fork and sigaction. */
+    struct saved_signals old;
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGQUIT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old.mask);
+
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        *exec_errno = errno;
+        sigprocmask(SIG_SETMASK, &old.mask, NULL);
+        close(pfd[0]);
+        close(pfd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        sigprocmask(SIG_SETMASK, &old.mask, NULL);
+        close(pfd[0]);
+        execvp(argv[0], argv);
+        int e = errno;
+        ssize_t w = write(pfd[1], &e, sizeof e);
+        (void)w;
+        _exit(127);
+    }
+    close(pfd[1]);
+
+    /* The terminal sends SIGINT/SIGQUIT to the whole process group: java
+     * gets them itself, and wasp must survive to print the report. */
+    struct sigaction ign = {0}, fwd = {0};
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    fwd.sa_handler = forward_signal;
+    sigemptyset(&fwd.sa_mask);
+    fwd.sa_flags = SA_RESTART;
+    child_pid = pid;
+    sigaction(SIGINT, &ign, &old.intr);
+    sigaction(SIGQUIT, &ign, &old.quit);
+    sigaction(SIGTERM, &fwd, &old.term);
+    sigaction(SIGHUP, &fwd, &old.hup);
+    sigprocmask(SIG_SETMASK, &old.mask, NULL);
+
+    int e = 0;
+    ssize_t r;
+    do
+        r = read(pfd[0], &e, sizeof e);
+    while (r < 0 && errno == EINTR);
+    close(pfd[0]);
+
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    child_pid = 0;
+    sigaction(SIGINT, &old.intr, NULL);
+    sigaction(SIGQUIT, &old.quit, NULL);
+    sigaction(SIGTERM, &old.term, NULL);
+    sigaction(SIGHUP, &old.hup, NULL);
+
+    if (r == (ssize_t)sizeof e) {
+        *exec_errno = e;
+        return -1;
+    }
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    return 1;
+}
+
+/* The agent writes atomically (temp file + rename), so a fresh profile is a
+ * different inode or a newer mtime than whatever was there before. */
+struct file_id {
+    int exists;
+    struct stat st;
+};
+
+static struct file_id file_id_of(const char *path)
+{
+    struct file_id id = {0};
+    id.exists = stat(path, &id.st) == 0;
+    return id;
+}
+
+static int file_is_new(const struct file_id *before, const char *path)
+{
+    struct file_id now = file_id_of(path);
+    if (!now.exists)
+        return 0;
+    if (!before->exists)
+        return 1;
+    return now.st.st_ino != before->st.st_ino || now.st.st_dev != before->st.st_dev ||
+           now.st.st_mtim.tv_sec != before->st.st_mtim.tv_sec ||
+           now.st.st_mtim.tv_nsec != before->st.st_mtim.tv_nsec;
+}
+
+static int locate_agent(const wasp_run_config *cfg, char *out, size_t outlen)
+{
+    char guess[PATH_MAX + 32];
+    if (cfg->agent_path) {
+        snprintf(guess, sizeof guess, "%s", cfg->agent_path);
+    } else {
+        char dir[PATH_MAX];
+        if (wasp_cli_exe_dir(dir, sizeof dir) < 0) {
+            fprintf(stderr, "wasp run: cannot find the wasp executable (/proc/self/exe): %s; "
+                            "pass --agent PATH\n", strerror(errno));
+            return -1;
+        }
+        snprintf(guess, sizeof guess, "%s/../lib/libwasp.so", dir);
+    }
+    char real[PATH_MAX];
+    struct stat st;
+    const char *why = NULL;
+    if (!realpath(guess, real) || stat(real, &st) < 0)
+        why = strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file";
+    if (why) {
+        fprintf(stderr, "wasp run: cannot find the agent library %s: %s (%s)\n", guess, why,
+                cfg->agent_path ? "check --agent" : "build it with make, or pass --agent PATH");
+        return -1;
+    }
+    snprintf(out, outlen, "%s", real);
+    return 0;
+}
+
+/* Read and render the profile; returns 0 or -1 (message printed). */
+static int show_report(const wasp_run_config *cfg)
+{
+    char err[512];
+    wasp_profile *p = wasp_profile_read(cfg->agent.file, err, sizeof err);
+    if (!p) {
+        fprintf(stderr, "wasp run: cannot read the profile %s: %s\n", cfg->agent.file, err);
+        return -1;
+    }
+    int rc = wasp_report_render(p, &cfg->report, stdout);
+    wasp_profile_free(p);
+    if (fflush(stdout) != 0 || rc != 0) {
+        fprintf(stderr, "wasp run: cannot print the report of %s\n", cfg->agent.file);
+        return -1;
+    }
+    return 0; /* the agent already logged where the profile went */
+}
+
+int wasp_cmd_run(int argc, char **argv)
+{
+    wasp_run_config cfg;
+    char err[WASP_PATH_MAX + 512];
+    int rc = wasp_run_parse_args(argc, argv, &cfg, err, sizeof err);
+    if (rc == WASP_RUN_HELP) {
+        wasp_run_usage(stdout);
+        return 0;
+    }
+    if (rc != WASP_RUN_OK) {
+        fprintf(stderr, "%s\nTry 'wasp run --help'.\n", err);
+        return 2;
+    }
+
+    char agent_abs[PATH_MAX];
+    if (locate_agent(&cfg, agent_abs, sizeof agent_abs) < 0)
+        return 2;
+
+    /* The output path is relative to wasp's cwd; make it absolute now so
+     * neither the agent nor the messages depend on the JVM's cwd. */
+    char cwd[PATH_MAX], abs_out[WASP_PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd)) {
+        fprintf(stderr, "wasp run: cannot get the current directory: %s\n", strerror(errno));
+        return 2;
+    }
+    if (wasp_cli_abs_path(cwd, cfg.agent.file, abs_out, sizeof abs_out) < 0) {
+        fprintf(stderr, "wasp run: output path too long: %s\n", cfg.agent.file);
+        return 2;
+    }
+    memcpy(cfg.agent.file, abs_out, sizeof abs_out);
+
+    char **child_argv;
+    if (wasp_run_build_argv(&cfg, agent_abs, &child_argv, err, sizeof err) < 0) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+
+    struct file_id before = file_id_of(cfg.agent.file);
+    int exec_errno = 0;
+    int status = spawn_and_wait(child_argv, &exec_errno);
+    wasp_run_free_argv(child_argv);
+    if (status < 0) {
+        fprintf(stderr, "wasp run: cannot start '%s': %s\n", cfg.cmd_argv[0],
+                strerror(exec_errno));
+        return 127;
+    }
+
+    if (!file_is_new(&before, cfg.agent.file)) {
+        fprintf(stderr, "wasp run: no profile written to %s (the agent log above says why)\n",
+                cfg.agent.file);
+        return status ? status : 1;
+    }
+    if (!cfg.quiet && show_report(&cfg) < 0)
+        return status ? status : 1;
+    return status;
+}

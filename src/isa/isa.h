@@ -1,0 +1,77 @@
+/*
+ * x86-64 memory-access decoding on Zydis.
+ *
+ * ASYNC-SIGNAL-SAFE: everything declared here except wasp_isa_format_att()
+ * runs inside the SIGTRAP handler. No allocation, no locks, no stdio, and no
+ * read of memory that might fault (callers pass instruction bytes they have
+ * already copied with wasp_safe_read()).
+ */
+#ifndef WASP_ISA_H
+#define WASP_ISA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <ucontext.h>
+
+/* Register file in hardware encoding order:
+ * rax rcx rdx rbx rsp rbp rsi rdi r8 .. r15. */
+enum { WASP_REG_COUNT = 16 };
+typedef struct wasp_regs {
+    uint64_t gpr[WASP_REG_COUNT];
+    uint64_t rip;
+} wasp_regs;
+
+enum wasp_access_kind {
+    WASP_ACCESS_LOAD = 1,
+    WASP_ACCESS_STORE = 2, /* read-modify-write instructions have both bits */
+};
+
+/* The longest x86 instruction. */
+enum { WASP_MAX_INSN = 15 };
+
+typedef struct wasp_access {
+    uint64_t addr;        /* effective address of the memory operand */
+    uint32_t size;        /* bytes accessed: 1, 2, 4, 8, 16, 32, 64 */
+    uint8_t kind;         /* WASP_ACCESS_LOAD | WASP_ACCESS_STORE */
+    uint8_t len;          /* instruction length in bytes */
+    uint8_t float_size;   /* 4 or 8 when the element type is float/double, else 0 */
+    uint8_t rip_relative; /* 1 when the operand is RIP-relative */
+    uint8_t addr_known;   /* 1 when addr was computed from registers that still hold
+                             their pre-instruction values (always 1 for decode_access) */
+} wasp_access;
+
+/* Fill regs from a signal context. */
+void wasp_isa_regs_from_ucontext(const ucontext_t *uc, wasp_regs *regs);
+
+/* Decode the instruction in bytes[0..n) located at pc and, if it has an explicit
+ * memory operand whose address can be computed from regs (not LEA, not fs/gs,
+ * not VSIB, not string or stack instructions), fill out.
+ * Returns 1 on a memory access, 0 for an instruction without one, -1 when the
+ * bytes do not decode. regs must hold the state *before* the instruction runs. */
+int wasp_isa_decode_access(const uint8_t *bytes, size_t n, uint64_t pc,
+                           const wasp_regs *regs, wasp_access *out);
+
+/* Trap-PC recovery. A data watchpoint traps after the access, so trap_pc is the
+ * address just past the instruction that touched [watch_addr, watch_addr+watch_len).
+ * `before` holds the n (<= WASP_MAX_INSN) bytes that end at trap_pc, i.e. the
+ * bytes at trap_pc-n .. trap_pc-1. regs is the state after the instruction.
+ * Finds the instruction of length k that ends exactly at trap_pc, preferring a
+ * candidate whose recomputed address overlaps the watched range; fills out
+ * (out->len is its length, its start is trap_pc - out->len).
+ * Returns 1 when found, 0 otherwise. */
+int wasp_isa_recover_trap(const uint8_t *before, size_t n, uint64_t trap_pc,
+                          const wasp_regs *regs, uint64_t watch_addr,
+                          uint32_t watch_len, wasp_access *out);
+
+/* Format one instruction in AT&T syntax, e.g. "movl %eax, 0x10(%rbx)".
+ * Not for signal handlers (used when the profile is written).
+ * Returns the string length, 0 when the bytes do not decode. */
+size_t wasp_isa_format_att(const uint8_t *bytes, size_t n, uint64_t pc,
+                           char *buf, size_t buflen);
+
+/* Copy n bytes at addr into dst without ever faulting (process_vm_readv on our
+ * own pid). Returns the number of bytes copied: a short count means the rest is
+ * unmapped. Async-signal-safe. */
+size_t wasp_safe_read(uint64_t addr, void *dst, size_t n);
+
+#endif

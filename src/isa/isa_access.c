@@ -1,0 +1,216 @@
+/*
+ * ASYNC-SIGNAL-SAFE: runs inside the SIGTRAP/timer handlers. No malloc, no
+ * stdio, no locks, and no memory reads except the instruction bytes the caller
+ * already copied. Zydis decoding is pure (no allocation, no global state).
+ *
+ * Effective-address computation for the instruction at a sampled PC
+ * (wasp_isa_decode_access) and recovery of the instruction that ended at a
+ * watchpoint's trap PC (wasp_isa_recover_trap). Both live here because they
+ * share the decoding helper below.
+ */
+#include "isa/isa.h"
+
+#include <Zydis/Zydis.h>
+
+/* One decoded instruction with its explicit data-memory operand. */
+typedef struct decoded {
+    ZydisDecodedInstruction insn;
+    ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+    const ZydisDecodedOperand *mem; /* NULL when there is no data access */
+} decoded;
+
+void wasp_isa_regs_from_ucontext(const ucontext_t *uc, wasp_regs *regs)
+{
+    /* gregs uses the kernel's sigcontext order; regs uses hardware encoding order. */
+    static const int map[WASP_REG_COUNT] = {
+        REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
+        REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15,
+    };
+    for (int i = 0; i < WASP_REG_COUNT; i++)
+        regs->gpr[i] = (uint64_t)uc->uc_mcontext.gregs[map[i]];
+    regs->rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+}
+
+/* Instructions whose memory operand is not a data access we can watch:
+ * address hints, cache control, and stack/string instructions whose accesses
+ * are implicit (or, for push/pop of memory, computed around an RSP update). */
+static int is_excluded(const ZydisDecodedInstruction *insn)
+{
+    switch (insn->meta.category) {
+    case ZYDIS_CATEGORY_NOP:
+    case ZYDIS_CATEGORY_WIDENOP: /* nopw 0x0(%rax,%rax,1) */
+    case ZYDIS_CATEGORY_PREFETCH:
+    case ZYDIS_CATEGORY_PREFETCHWT1:
+    case ZYDIS_CATEGORY_CLFLUSHOPT:
+    case ZYDIS_CATEGORY_CLWB:
+    case ZYDIS_CATEGORY_CLDEMOTE:
+    case ZYDIS_CATEGORY_CLZERO:
+    case ZYDIS_CATEGORY_PUSH:
+    case ZYDIS_CATEGORY_POP:
+    case ZYDIS_CATEGORY_CALL:
+    case ZYDIS_CATEGORY_RET:
+    case ZYDIS_CATEGORY_STRINGOP:
+    case ZYDIS_CATEGORY_IOSTRINGOP:
+    case ZYDIS_CATEGORY_GATHER:
+    case ZYDIS_CATEGORY_SCATTER:
+    case ZYDIS_CATEGORY_AVX2GATHER:
+        return 1;
+    default:
+        break;
+    }
+    switch (insn->mnemonic) {
+    case ZYDIS_MNEMONIC_CLFLUSH: /* category MISC in Zydis */
+    case ZYDIS_MNEMONIC_PREFETCHW:
+    case ZYDIS_MNEMONIC_ENTER:
+    case ZYDIS_MNEMONIC_LEAVE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Decode exactly the bytes given. Returns -1 when they do not decode, else 0
+ * with d->mem pointing at the explicit data-memory operand or NULL. */
+static int decode(const uint8_t *bytes, size_t n, decoded *d)
+{
+    ZydisDecoder dec;
+    if (n > WASP_MAX_INSN)
+        n = WASP_MAX_INSN;
+    /* Init is a few stores; doing it per call avoids any shared state. */
+    if (!ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)))
+        return -1;
+    if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&dec, bytes, n, &d->insn, d->ops)))
+        return -1;
+    d->mem = NULL;
+    if (is_excluded(&d->insn))
+        return 0;
+    for (unsigned i = 0; i < d->insn.operand_count; i++) {
+        const ZydisDecodedOperand *op = &d->ops[i];
+        /* EXPLICIT only: hidden stack slots and string operands are skipped;
+         * MEM only: LEA/AGEN, MIB (bndldx) and VSIB are not plain accesses. */
+        if (op->type != ZYDIS_OPERAND_TYPE_MEMORY || op->visibility != ZYDIS_OPERAND_VISIBILITY_EXPLICIT ||
+            op->mem.type != ZYDIS_MEMOP_TYPE_MEM)
+            continue;
+        /* fs/gs bases are not in the register file (TLS, not heap data). */
+        if (op->mem.segment == ZYDIS_REGISTER_FS || op->mem.segment == ZYDIS_REGISTER_GS)
+            return 0;
+        /* op->size is in bits: beyond one zmm (fxsave, xsave...) is not something we watch. */
+        if (op->size == 0 || op->size > 512 || !(op->actions & (ZYDIS_OPERAND_ACTION_MASK_READ |
+                                                                 ZYDIS_OPERAND_ACTION_MASK_WRITE)))
+            return 0;
+        d->mem = op;
+        return 0;
+    }
+    return 0;
+}
+
+/* Index into wasp_regs.gpr of a general-purpose register of any width, or -1. */
+static int gpr_index(ZydisRegister r)
+{
+    ZydisRegister full = ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r);
+    if (full >= ZYDIS_REGISTER_RAX && full <= ZYDIS_REGISTER_R15)
+        return (int)(full - ZYDIS_REGISTER_RAX);
+    return -1;
+}
+
+/* Effective address of d->mem for an instruction at pc (RIP-relative operands
+ * are relative to the next instruction, pc + length). */
+static uint64_t effective_address(const decoded *d, uint64_t pc, const wasp_regs *regs)
+{
+    const ZydisDecodedOperandMem *m = &d->mem->mem;
+    uint64_t ea = (uint64_t)m->disp.value;
+    int b = gpr_index(m->base), x = gpr_index(m->index);
+    if (m->base == ZYDIS_REGISTER_RIP || m->base == ZYDIS_REGISTER_EIP)
+        ea += pc + d->insn.length;
+    else if (b >= 0)
+        ea += regs->gpr[b];
+    if (x >= 0)
+        ea += regs->gpr[x] * (m->scale ? m->scale : 1);
+    if (d->insn.address_width == 32) /* 0x67 prefix: the address wraps at 4 GiB */
+        ea &= 0xffffffffu;
+    return ea;
+}
+
+static void fill(const decoded *d, uint64_t pc, const wasp_regs *regs, wasp_access *out)
+{
+    const ZydisDecodedOperand *op = d->mem;
+    out->addr = effective_address(d, pc, regs);
+    out->size = op->size / 8u;
+    out->kind = (uint8_t)(((op->actions & ZYDIS_OPERAND_ACTION_MASK_READ) ? WASP_ACCESS_LOAD : 0) |
+                          ((op->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) ? WASP_ACCESS_STORE : 0));
+    out->len = d->insn.length;
+    out->float_size = op->element_type == ZYDIS_ELEMENT_TYPE_FLOAT32   ? 4
+                      : op->element_type == ZYDIS_ELEMENT_TYPE_FLOAT64 ? 8
+                                                                        : 0;
+    out->rip_relative = (op->mem.base == ZYDIS_REGISTER_RIP || op->mem.base == ZYDIS_REGISTER_EIP);
+    out->addr_known = 1;
+}
+
+int wasp_isa_decode_access(const uint8_t *bytes, size_t n, uint64_t pc, const wasp_regs *regs,
+                           wasp_access *out)
+{
+    decoded d;
+    if (decode(bytes, n, &d) < 0)
+        return -1;
+    if (!d.mem)
+        return 0;
+    fill(&d, pc, regs, out);
+    return 1;
+}
+
+/* Which writes of the instruction hit a register its own address uses:
+ * returns the action mask (WRITE and/or CONDWRITE) or 0. Then the
+ * post-instruction registers may not reproduce the address. */
+static unsigned clobbers_address(const decoded *d)
+{
+    int b = gpr_index(d->mem->mem.base), x = gpr_index(d->mem->mem.index);
+    unsigned writes = 0;
+    for (unsigned i = 0; i < d->insn.operand_count; i++) {
+        const ZydisDecodedOperand *op = &d->ops[i];
+        if (op->type != ZYDIS_OPERAND_TYPE_REGISTER)
+            continue;
+        int r = gpr_index(op->reg.value);
+        if (r >= 0 && (r == b || r == x))
+            writes |= op->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE;
+    }
+    return writes;
+}
+
+int wasp_isa_recover_trap(const uint8_t *before, size_t n, uint64_t trap_pc, const wasp_regs *regs,
+                          uint64_t watch_addr, uint32_t watch_len, wasp_access *out)
+{
+    /* Best candidate so far: tier 2 = address recomputed and overlapping the
+     * watch, tier 1 = address lost because the instruction overwrote its own
+     * base/index. Ties go to the longer length (iterated last), which keeps
+     * prefixes such as REX with their instruction. */
+    int best_tier = 0;
+    if (n > WASP_MAX_INSN) { /* keep the window ending at trap_pc */
+        before += n - WASP_MAX_INSN;
+        n = WASP_MAX_INSN;
+    }
+    for (size_t k = 1; k <= n; k++) {
+        decoded d;
+        /* Give the decoder exactly k bytes so it cannot run past trap_pc. */
+        if (decode(before + (n - k), k, &d) < 0 || d.insn.length != k || !d.mem)
+            continue;
+        wasp_access a;
+        fill(&d, trap_pc - k, regs, &a);
+        unsigned clobber = clobbers_address(&d);
+        int overlaps = a.addr < watch_addr + watch_len && watch_addr < a.addr + a.size;
+        int tier;
+        if (overlaps && !(clobber & ZYDIS_OPERAND_ACTION_WRITE)) {
+            tier = 2; /* a conditional write (cmpxchg) may have left the base intact */
+        } else if (clobber) {
+            tier = 1;
+            a.addr = watch_addr;
+            a.addr_known = 0;
+        } else {
+            continue;
+        }
+        if (tier >= best_tier) {
+            best_tier = tier;
+            *out = a;
+        }
+    }
+    return best_tier > 0;
+}

@@ -1,0 +1,364 @@
+/*
+ * The in-memory profile model: interning of strings, frames and contexts,
+ * pair accumulation, totals, metadata and counters. Interning goes through
+ * hash indices (hindex.c) so that merging large profiles stays linear.
+ */
+#include "profile/internal.h"
+#include "profile/hindex.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const analysis_names[WASP_AN_COUNT] = {"deadstore", "silentstore",
+                                                          "silentload"};
+
+const char *wasp_analysis_name(wasp_analysis a)
+{
+    return (unsigned)a < WASP_AN_COUNT ? analysis_names[a] : NULL;
+}
+
+int wasp_analysis_from_name(const char *name)
+{
+    for (int i = 0; name && i < WASP_AN_COUNT; i++)
+        if (strcmp(name, analysis_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+int wasp_grow(void *arr, uint32_t *cap, uint32_t need, size_t el)
+{
+    /* arr points at some T*; memcpy moves the pointer without aliasing it as void*. */
+    if (need <= *cap)
+        return 0;
+    uint64_t ncap = *cap ? (uint64_t)*cap * 2 : 16;
+    while (ncap < need)
+        ncap *= 2;
+    if (ncap > UINT32_MAX)
+        ncap = UINT32_MAX;
+    if (ncap > SIZE_MAX / el)
+        return -1;
+    void *old;
+    memcpy(&old, arr, sizeof old);
+    void *n = realloc(old, (size_t)ncap * el);
+    if (!n)
+        return -1;
+    memcpy(arr, &n, sizeof n);
+    *cap = (uint32_t)ncap;
+    return 0;
+}
+
+wasp_profile *wasp_profile_new(void)
+{
+    wasp_profile *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->merged = 1;
+    p->string_index = wasp_hindex_new();
+    p->frame_index = wasp_hindex_new();
+    p->context_index = wasp_hindex_new();
+    p->pair_index = wasp_hindex_new();
+    if (!p->string_index || !p->frame_index || !p->context_index || !p->pair_index ||
+        wasp_profile_intern_string(p, "") != 0) {
+        wasp_profile_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void wasp_profile_free(wasp_profile *p)
+{
+    if (!p)
+        return;
+    for (uint32_t i = 0; i < p->nstrings; i++)
+        free(p->strings[i]);
+    free(p->strings);
+    free(p->frames);
+    free(p->frame_refs);
+    free(p->contexts);
+    free(p->pairs);
+    for (uint32_t i = 0; i < p->nmeta; i++) {
+        free(p->meta[i].key);
+        free(p->meta[i].value);
+    }
+    free(p->meta);
+    for (uint32_t i = 0; i < p->ncounters; i++)
+        free(p->counters[i].name);
+    free(p->counters);
+    wasp_hindex_free(p->string_index);
+    wasp_hindex_free(p->frame_index);
+    wasp_hindex_free(p->context_index);
+    wasp_hindex_free(p->pair_index);
+    free(p);
+}
+
+/* ---- strings ---- */
+
+struct string_key {
+    const wasp_profile *p;
+    const char *s;
+};
+
+static bool string_eq(const void *ctx, uint32_t id)
+{
+    const struct string_key *k = ctx;
+    return strcmp(k->p->strings[id], k->s) == 0;
+}
+
+uint32_t wasp_profile_intern_string(wasp_profile *p, const char *s)
+{
+    if (!s)
+        s = "";
+    size_t len = strlen(s);
+    uint32_t h = wasp_fnv1a(WASP_FNV_INIT, s, len);
+    struct string_key k = {p, s};
+    uint32_t id = wasp_hindex_find(p->string_index, h, string_eq, &k);
+    if (id != WASP_HINDEX_NONE)
+        return id;
+    if (p->nstrings == WASP_NOID - 1 ||
+        wasp_grow(&p->strings, &p->cap_strings, p->nstrings + 1, sizeof *p->strings) != 0)
+        return WASP_NOID;
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return WASP_NOID;
+    memcpy(copy, s, len + 1);
+    id = p->nstrings;
+    if (wasp_hindex_add(p->string_index, h, id) != 0) {
+        free(copy);
+        return WASP_NOID;
+    }
+    p->strings[p->nstrings++] = copy;
+    return id;
+}
+
+const char *wasp_profile_string(const wasp_profile *p, uint32_t id)
+{
+    return id < p->nstrings ? p->strings[id] : NULL;
+}
+
+/* ---- frames ---- */
+
+static uint32_t frame_hash(const wasp_frame *f)
+{
+    uint32_t h = wasp_fnv1a_u32(WASP_FNV_INIT, f->kind);
+    h = wasp_fnv1a_u32(h, f->name);
+    h = wasp_fnv1a_u32(h, f->file);
+    return wasp_fnv1a_u32(h, (uint32_t)f->line);
+}
+
+struct frame_key {
+    const wasp_profile *p;
+    const wasp_frame *f;
+};
+
+static bool frame_eq(const void *ctx, uint32_t id)
+{
+    const struct frame_key *k = ctx;
+    const wasp_frame *a = &k->p->frames[id], *b = k->f;
+    return a->kind == b->kind && a->name == b->name && a->file == b->file && a->line == b->line;
+}
+
+uint32_t wasp_profile_intern_frame(wasp_profile *p, const wasp_frame *f)
+{
+    if (f->name >= p->nstrings || f->file >= p->nstrings)
+        return WASP_NOID;
+    uint32_t h = frame_hash(f);
+    struct frame_key k = {p, f};
+    uint32_t id = wasp_hindex_find(p->frame_index, h, frame_eq, &k);
+    if (id != WASP_HINDEX_NONE)
+        return id;
+    if (p->nframes == WASP_NOID - 1 ||
+        wasp_grow(&p->frames, &p->cap_frames, p->nframes + 1, sizeof *p->frames) != 0)
+        return WASP_NOID;
+    id = p->nframes;
+    if (wasp_hindex_add(p->frame_index, h, id) != 0)
+        return WASP_NOID;
+    p->frames[p->nframes++] = *f;
+    return id;
+}
+
+/* ---- contexts ---- */
+
+struct context_key {
+    const wasp_profile *p;
+    const uint32_t *frames;
+    uint32_t nframes, insn;
+};
+
+static bool context_eq(const void *ctx, uint32_t id)
+{
+    const struct context_key *k = ctx;
+    const wasp_context *c = &k->p->contexts[id];
+    return c->nframes == k->nframes && c->insn == k->insn &&
+           (k->nframes == 0 ||
+            memcmp(&k->p->frame_refs[c->first], k->frames, k->nframes * sizeof(uint32_t)) == 0);
+}
+
+uint32_t wasp_profile_intern_context(wasp_profile *p, const uint32_t *frame_ids,
+                                     uint32_t nframes, uint32_t insn)
+{
+    if (insn >= p->nstrings)
+        return WASP_NOID;
+    uint32_t h = wasp_fnv1a_u32(WASP_FNV_INIT, insn);
+    h = wasp_fnv1a_u32(h, nframes);
+    for (uint32_t i = 0; i < nframes; i++) {
+        if (frame_ids[i] >= p->nframes)
+            return WASP_NOID;
+        h = wasp_fnv1a_u32(h, frame_ids[i]);
+    }
+    struct context_key k = {p, frame_ids, nframes, insn};
+    uint32_t id = wasp_hindex_find(p->context_index, h, context_eq, &k);
+    if (id != WASP_HINDEX_NONE)
+        return id;
+    if (nframes > UINT32_MAX - p->nframe_refs || p->ncontexts == WASP_NOID - 1 ||
+        wasp_grow(&p->frame_refs, &p->cap_frame_refs, p->nframe_refs + nframes,
+                  sizeof *p->frame_refs) != 0 ||
+        wasp_grow(&p->contexts, &p->cap_contexts, p->ncontexts + 1, sizeof *p->contexts) != 0)
+        return WASP_NOID;
+    id = p->ncontexts;
+    if (wasp_hindex_add(p->context_index, h, id) != 0)
+        return WASP_NOID;
+    if (nframes)
+        memcpy(&p->frame_refs[p->nframe_refs], frame_ids, nframes * sizeof *frame_ids);
+    p->contexts[id] = (wasp_context){.first = p->nframe_refs, .nframes = nframes, .insn = insn};
+    p->nframe_refs += nframes;
+    p->ncontexts++;
+    return id;
+}
+
+/* ---- pairs and totals ---- */
+
+struct pair_key {
+    const wasp_profile *p;
+    uint32_t analysis, flags, watch, trap;
+};
+
+static bool pair_eq(const void *ctx, uint32_t id)
+{
+    const struct pair_key *k = ctx;
+    const wasp_pair *q = &k->p->pairs[id];
+    return q->analysis == k->analysis && q->flags == k->flags && q->watch_ctx == k->watch &&
+           q->trap_ctx == k->trap;
+}
+
+int wasp_profile_add_pair_checked(wasp_profile *p, wasp_analysis a, uint32_t flags,
+                                  uint32_t watch_ctx, uint32_t trap_ctx, double bytes,
+                                  double count)
+{
+    if ((unsigned)a >= WASP_AN_COUNT || watch_ctx >= p->ncontexts || trap_ctx >= p->ncontexts)
+        return -1;
+    struct pair_key k = {p, (uint32_t)a, flags, watch_ctx, trap_ctx};
+    uint32_t h = wasp_fnv1a_u32(WASP_FNV_INIT, k.analysis);
+    h = wasp_fnv1a_u32(h, flags);
+    h = wasp_fnv1a_u32(h, watch_ctx);
+    h = wasp_fnv1a_u32(h, trap_ctx);
+    uint32_t id = wasp_hindex_find(p->pair_index, h, pair_eq, &k);
+    if (id == WASP_HINDEX_NONE) {
+        if (p->npairs == WASP_NOID - 1 ||
+            wasp_grow(&p->pairs, &p->cap_pairs, p->npairs + 1, sizeof *p->pairs) != 0)
+            return -1;
+        id = p->npairs;
+        if (wasp_hindex_add(p->pair_index, h, id) != 0)
+            return -1;
+        p->pairs[p->npairs++] = (wasp_pair){.analysis = k.analysis, .flags = flags,
+                                            .watch_ctx = watch_ctx, .trap_ctx = trap_ctx};
+    }
+    p->pairs[id].bytes += bytes;
+    p->pairs[id].count += count;
+    return 0;
+}
+
+void wasp_profile_add_pair(wasp_profile *p, wasp_analysis a, uint32_t flags,
+                           uint32_t watch_ctx, uint32_t trap_ctx, double bytes, double count)
+{
+    /* No way to report failure through this signature; the pair is dropped
+     * (bad ids are a caller bug, allocation failure leaves the profile as it was). */
+    (void)wasp_profile_add_pair_checked(p, a, flags, watch_ctx, trap_ctx, bytes, count);
+}
+
+void wasp_profile_add_totals(wasp_profile *p, wasp_analysis a, const wasp_totals *t)
+{
+    if ((unsigned)a >= WASP_AN_COUNT)
+        return;
+    wasp_totals *d = &p->totals[a];
+    d->bytes += t->bytes;
+    d->wasted += t->wasted;
+    d->wasted_approx += t->wasted_approx;
+    d->pairs += t->pairs;
+}
+
+/* ---- metadata and counters (few entries: linear search is fine) ---- */
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *c = malloc(n);
+    if (c)
+        memcpy(c, s, n);
+    return c;
+}
+
+int wasp_profile_set_meta_checked(wasp_profile *p, const char *key, const char *value)
+{
+    char *v = dupstr(value ? value : "");
+    if (!v)
+        return -1;
+    for (uint32_t i = 0; i < p->nmeta; i++) {
+        if (strcmp(p->meta[i].key, key) == 0) {
+            free(p->meta[i].value);
+            p->meta[i].value = v;
+            return 0;
+        }
+    }
+    char *k = dupstr(key);
+    if (!k || wasp_grow(&p->meta, &p->cap_meta, p->nmeta + 1, sizeof *p->meta) != 0) {
+        free(k);
+        free(v);
+        return -1;
+    }
+    p->meta[p->nmeta++] = (wasp_kv){k, v};
+    return 0;
+}
+
+void wasp_profile_set_meta(wasp_profile *p, const char *key, const char *value)
+{
+    (void)wasp_profile_set_meta_checked(p, key, value);
+}
+
+const char *wasp_profile_get_meta(const wasp_profile *p, const char *key)
+{
+    for (uint32_t i = 0; i < p->nmeta; i++)
+        if (strcmp(p->meta[i].key, key) == 0)
+            return p->meta[i].value;
+    return NULL;
+}
+
+int wasp_profile_add_counter_checked(wasp_profile *p, const char *name, uint64_t v)
+{
+    for (uint32_t i = 0; i < p->ncounters; i++) {
+        if (strcmp(p->counters[i].name, name) == 0) {
+            p->counters[i].value += v;
+            return 0;
+        }
+    }
+    char *n = dupstr(name);
+    if (!n ||
+        wasp_grow(&p->counters, &p->cap_counters, p->ncounters + 1, sizeof *p->counters) != 0) {
+        free(n);
+        return -1;
+    }
+    p->counters[p->ncounters++] = (wasp_counter){n, v};
+    return 0;
+}
+
+void wasp_profile_add_counter(wasp_profile *p, const char *name, uint64_t v)
+{
+    (void)wasp_profile_add_counter_checked(p, name, v);
+}
+
+uint64_t wasp_profile_get_counter(const wasp_profile *p, const char *name)
+{
+    for (uint32_t i = 0; i < p->ncounters; i++)
+        if (strcmp(p->counters[i].name, name) == 0)
+            return p->counters[i].value;
+    return 0;
+}

@@ -1,0 +1,161 @@
+/*
+ * The wasp profile: calling contexts, context pairs with their metrics, totals
+ * per analysis, counters and metadata. One in-memory model, written to and read
+ * from the versioned profile file (docs/profile-format.md), merged across
+ * threads, runs and hosts.
+ *
+ * Not async-signal-safe: this allocates. The agent builds a wasp_profile from
+ * its per-thread signal-safe tables only when it writes the file.
+ */
+#ifndef WASP_PROFILE_H
+#define WASP_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum wasp_analysis {
+    WASP_AN_DEADSTORE = 0,
+    WASP_AN_SILENTSTORE = 1,
+    WASP_AN_SILENTLOAD = 2,
+    WASP_AN_COUNT = 3
+} wasp_analysis;
+
+/* "deadstore", "silentstore", "silentload"; NULL when out of range. */
+const char *wasp_analysis_name(wasp_analysis a);
+/* Inverse of wasp_analysis_name; -1 when unknown. */
+int wasp_analysis_from_name(const char *name);
+
+typedef enum wasp_frame_kind {
+    WASP_FRAME_JAVA = 0,   /* name "pkg.Class.method", file "Class.java", line >= 1 or -1 */
+    WASP_FRAME_NATIVE = 1, /* name is a symbol ("libc.so.6`memset"), file is the object path or 0 */
+    WASP_FRAME_STUB = 2,   /* JVM-generated code: stub or interpreter ("StubRoutines::arraycopy") */
+    WASP_FRAME_UNKNOWN = 3 /* e.g. "[no Java frames: AsyncGetCallTrace -2]" */
+} wasp_frame_kind;
+
+/* String ids index the profile's string table; id 0 is always the empty string. */
+typedef struct wasp_frame {
+    uint32_t kind; /* wasp_frame_kind */
+    uint32_t name; /* string id */
+    uint32_t file; /* string id, 0 when unknown */
+    int32_t line;  /* source line, -1 when unknown */
+} wasp_frame;
+
+/* A calling context: frames root first, leaf last, and the leaf machine
+ * instruction in AT&T syntax (string id, 0 when unknown). */
+typedef struct wasp_context {
+    uint32_t first; /* index into frame_refs */
+    uint32_t nframes;
+    uint32_t insn;  /* string id, e.g. "0x7f3a2c10: movl %eax, 0x10(%rbx)" */
+} wasp_context;
+
+enum wasp_pair_flags {
+    WASP_PAIR_APPROX = 1 /* values compared as float/double within the threshold */
+};
+
+/* <C_watch, C_trap> for one analysis. bytes: wasteful bytes (dead / silent)
+ * credited to the pair; count: the (proportionally attributed) number of
+ * samples behind them. */
+typedef struct wasp_pair {
+    uint32_t analysis; /* wasp_analysis */
+    uint32_t flags;    /* wasp_pair_flags */
+    uint32_t watch_ctx;
+    uint32_t trap_ctx;
+    double bytes;
+    double count;
+} wasp_pair;
+
+/* Per analysis: the denominators and numerators of F_prog (JXPerf Sec. 4).
+ * bytes: all bytes stored (loaded) in classified pairs, wasteful or not;
+ * wasted: exact (integer) wasteful bytes; wasted_approx: float/double ones. */
+typedef struct wasp_totals {
+    double bytes;
+    double wasted;
+    double wasted_approx;
+    double pairs; /* classified pairs (weighted) */
+} wasp_totals;
+
+typedef struct wasp_kv {
+    char *key;
+    char *value;
+} wasp_kv;
+
+typedef struct wasp_counter {
+    char *name; /* e.g. "samples", "armed", "trapped", "dropped.gc" */
+    uint64_t value;
+} wasp_counter;
+
+typedef struct wasp_profile {
+    /* string table: strings[0] == "" */
+    char **strings;
+    uint32_t nstrings, cap_strings;
+    void *string_index; /* private hash index */
+
+    wasp_frame *frames;
+    uint32_t nframes, cap_frames;
+    void *frame_index;
+
+    uint32_t *frame_refs; /* context frame lists, concatenated */
+    uint32_t nframe_refs, cap_frame_refs;
+
+    wasp_context *contexts;
+    uint32_t ncontexts, cap_contexts;
+    void *context_index;
+
+    wasp_pair *pairs;
+    uint32_t npairs, cap_pairs;
+    void *pair_index;
+
+    wasp_totals totals[WASP_AN_COUNT];
+
+    wasp_kv *meta;
+    uint32_t nmeta, cap_meta;
+
+    wasp_counter *counters;
+    uint32_t ncounters, cap_counters;
+
+    uint32_t merged; /* how many profiles were merged into this one (1 for a fresh one) */
+} wasp_profile;
+
+wasp_profile *wasp_profile_new(void);
+void wasp_profile_free(wasp_profile *p);
+
+uint32_t wasp_profile_intern_string(wasp_profile *p, const char *s);
+const char *wasp_profile_string(const wasp_profile *p, uint32_t id);
+uint32_t wasp_profile_intern_frame(wasp_profile *p, const wasp_frame *f);
+uint32_t wasp_profile_intern_context(wasp_profile *p, const uint32_t *frame_ids,
+                                     uint32_t nframes, uint32_t insn);
+/* Adds bytes/count to the pair with the same (analysis, flags, watch, trap),
+ * creating it when new. */
+void wasp_profile_add_pair(wasp_profile *p, wasp_analysis a, uint32_t flags,
+                           uint32_t watch_ctx, uint32_t trap_ctx, double bytes,
+                           double count);
+void wasp_profile_add_totals(wasp_profile *p, wasp_analysis a, const wasp_totals *t);
+
+/* Metadata: set replaces; get returns NULL when absent. */
+void wasp_profile_set_meta(wasp_profile *p, const char *key, const char *value);
+const char *wasp_profile_get_meta(const wasp_profile *p, const char *key);
+/* Counters: add sums into the named counter (creating it at 0). */
+void wasp_profile_add_counter(wasp_profile *p, const char *name, uint64_t v);
+uint64_t wasp_profile_get_counter(const wasp_profile *p, const char *name);
+
+/* dst += src: strings, frames and contexts re-interned, pairs with equal keys
+ * summed, totals and counters summed, metadata kept from dst where both have a
+ * key (src-only keys are copied). Returns 0, or -1 on allocation failure. */
+int wasp_profile_merge(wasp_profile *dst, const wasp_profile *src);
+
+/* F_prog (JXPerf Sec. 4): (wasted + wasted_approx) / bytes, 0 when no bytes. */
+double wasp_fraction_prog(const wasp_profile *p, wasp_analysis a);
+/* F_<watch,trap>: pair bytes / total bytes of its analysis, 0 when no bytes. */
+double wasp_fraction_pair(const wasp_profile *p, const wasp_pair *pair);
+
+/* Indices of p's pairs of analysis a sorted by bytes, descending (ties broken
+ * by watch then trap context id, so the order is deterministic). Caller frees.
+ * *n receives the count. */
+uint32_t *wasp_profile_sorted_pairs(const wasp_profile *p, wasp_analysis a, uint32_t *n);
+
+/* The file. Write is atomic: a temporary file in the same directory, fsync,
+ * rename. Both return 0 / NULL on failure with a one-line reason in err. */
+int wasp_profile_write(const wasp_profile *p, const char *path, char *err, size_t errlen);
+wasp_profile *wasp_profile_read(const char *path, char *err, size_t errlen);
+
+#endif

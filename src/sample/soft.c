@@ -1,0 +1,79 @@
+/*
+ * The software address source: a per-thread CPU-time clock (perf
+ * PERF_COUNT_SW_TASK_CLOCK) interrupts the thread every `period` ns of its own
+ * CPU time with a synchronous SIGTRAP. The instruction at the interrupted PC
+ * has not executed yet; the handler decodes it and computes its address from
+ * the saved registers. Works where there is no hardware PMU (most VMs).
+ *
+ * take() is ASYNC-SIGNAL-SAFE; init/open/close run on ordinary threads.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "sample/source.h"
+
+static int soft_init(wasp_source *s, const wasp_options *o, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    s->period = o->period_ns;
+    snprintf(s->detail, sizeof s->detail,
+             "software: thread CPU-time timer every %llu us, instruction decoded at the "
+             "interrupted PC",
+             (unsigned long long)(o->period_ns / 1000));
+    return 0;
+}
+
+static int soft_open(wasp_source *s, wasp_thread *t, char *err, size_t errlen)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.type = PERF_TYPE_SOFTWARE;
+    a.size = sizeof a;
+    a.config = PERF_COUNT_SW_TASK_CLOCK;
+    a.sample_period = s->period;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    a.sigtrap = 1;
+    a.remove_on_exec = 1;
+    a.sig_data = wasp_sig_data(t->index, WASP_EV_SAMPLE, 0);
+    int fd = wasp_perf_open(&a, t->tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "perf_event_open(task-clock, sigtrap) failed: %s", strerror(errno));
+        return -1;
+    }
+    t->sample_fd = fd;
+    return 0;
+}
+
+static void soft_close(wasp_source *s, wasp_thread *t)
+{
+    (void)s;
+    if (t->sample_fd >= 0) {
+        ioctl(t->sample_fd, PERF_EVENT_IOC_DISABLE, 0);
+        close(t->sample_fd);
+        t->sample_fd = -1;
+    }
+}
+
+static int soft_take(wasp_source *s, wasp_thread *t, const ucontext_t *uc,
+                     wasp_address_sample *out)
+{
+    (void)s, (void)t;
+    out->pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    out->addr = 0;
+    out->has_addr = 0;
+    out->executed = 0;
+    return 1;
+}
+
+wasp_source wasp_soft_source = {
+    .name = "soft",
+    .init = soft_init,
+    .open_thread = soft_open,
+    .close_thread = soft_close,
+    .take = soft_take,
+};

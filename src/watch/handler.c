@@ -1,0 +1,370 @@
+/*
+ * The SIGTRAP handler: address samples arm watchpoints, watchpoint traps
+ * classify pairs. Every perf event wasp opens delivers a synchronous SIGTRAP
+ * (attr.sigtrap) whose sig_data names the thread, the event kind and the slot;
+ * any other SIGTRAP goes to the handler that was installed before ours.
+ *
+ * ASYNC-SIGNAL-SAFE: everything in this file runs in the handler. No malloc,
+ * no stdio, no locks; memory the program owns is only read via wasp_safe_read;
+ * errno is preserved.
+ */
+#include "watch/handler.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "isa/isa.h"
+#include "watch/runtime.h"
+#include "watch/slots.h"
+
+wasp_runtime wasp_rt;
+
+static struct sigaction previous;
+static volatile int installed;
+
+/* glibc 2.36 lacks si_perf_*: they follow si_addr in the kernel's layout. */
+struct perf_siginfo_tail {
+    unsigned long data;
+    uint32_t type;
+    uint32_t flags;
+};
+enum { WASP_TRAP_PERF = 6, WASP_TRAP_PERF_FLAG_ASYNC = 1 };
+
+static const struct perf_siginfo_tail *perf_tail(const siginfo_t *si)
+{
+    return (const struct perf_siginfo_tail *)((const char *)si + offsetof(siginfo_t, si_addr) +
+                                              sizeof(void *));
+}
+
+/* ---- calling contexts ---------------------------------------------------- */
+
+typedef struct {
+    void *env;
+    int num_frames;
+    wasp_rframe *frames;
+} agct_trace;
+
+/* Context of the instruction at pc, walking the stack described by uc. */
+static uint32_t capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
+                                const uint8_t *insn, uint8_t insn_len)
+{
+    int n = -100;
+    if (wasp_rt.agct && t->jni_env) {
+        /* Walk from the instruction itself, not the PC after it, so the line
+         * is the access's own. */
+        ucontext_t copy = *uc;
+        copy.uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
+        agct_trace trace = {.env = t->jni_env, .num_frames = 0, .frames = t->scratch};
+        wasp_rt.agct(&trace, (int)wasp_rt.max_frames, &copy);
+        n = trace.num_frames;
+    }
+    if (n <= 0)
+        t->rec.counters[WASP_C_AGCT_FAILED]++;
+    uint32_t trace = wasp_records_trace(&t->rec, t->scratch, n > 0 ? n : (n == 0 ? -100 : n));
+    return wasp_records_context(&t->rec, trace, pc, insn, insn_len);
+}
+
+/* ---- slots ---------------------------------------------------------------- */
+
+static void free_slot(wasp_thread *t, int i, wasp_counter_id reason)
+{
+    if (t->slots[i].state != WASP_SLOT_FREE) {
+        wasp_slot_disarm(t, i);
+        if (reason < WASP_C_COUNT)
+            t->rec.counters[reason]++;
+    }
+    wasp_reservoir_release(&t->reservoir[i]);
+}
+
+/* Watchpoints never outlive a GC epoch (JXPerf Sec. 5.3). */
+static int epoch_check(wasp_thread *t)
+{
+    uint32_t now = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
+    if (t->epoch == now)
+        return 0;
+    for (int i = 0; i < t->nslots; i++)
+        free_slot(t, i, WASP_C_DROP_GC);
+    t->epoch = now;
+    return 1;
+}
+
+static uint64_t read_value(uint64_t addr, int len, int *ok)
+{
+    uint64_t v = 0;
+    *ok = wasp_safe_read(addr, &v, (size_t)len) == (size_t)len;
+    return v;
+}
+
+/* ---- samples -------------------------------------------------------------- */
+
+static const wasp_analysis_client *pick_client(wasp_thread *t, int kind)
+{
+    const wasp_analysis_client *c[2 * WASP_AN_COUNT];
+    int n = 0;
+    if (kind & WASP_ACCESS_STORE)
+        for (int i = 0; i < wasp_rt.nstore_clients; i++)
+            c[n++] = wasp_rt.store_clients[i];
+    if (kind & WASP_ACCESS_LOAD)
+        for (int i = 0; i < wasp_rt.nload_clients; i++)
+            c[n++] = wasp_rt.load_clients[i];
+    if (n == 0)
+        return NULL;
+    return c[n == 1 ? 0 : wasp_rng_next(&t->rng) % (uint64_t)n];
+}
+
+/* Accesses wasp does not watch: implicit null checks and other faulting
+ * low addresses, and the thread's own stack (spills, interpreter locals). */
+static int uninteresting(uint64_t addr, const ucontext_t *uc)
+{
+    uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
+    return addr < 65536 || (addr + 4096 >= sp && addr < sp + (1u << 20));
+}
+
+static void on_sample(wasp_thread *t, const ucontext_t *uc)
+{
+    wasp_address_sample s;
+    t->rec.counters[WASP_C_SAMPLES]++;
+    if (!wasp_rt.source->take(wasp_rt.source, t, uc, &s))
+        return;
+
+    uint8_t insn[WASP_MAX_INSN];
+    size_t n = wasp_safe_read(s.pc, insn, sizeof insn);
+    wasp_regs regs;
+    wasp_isa_regs_from_ucontext(uc, &regs);
+    wasp_access acc;
+    int rc = n ? wasp_isa_decode_access(insn, n, s.pc, &regs, &acc) : -1;
+    if (rc != 1) {
+        t->rec.counters[rc == 0 ? WASP_C_SAMPLES_NOMEM : WASP_C_SAMPLES_UNDECODABLE]++;
+        return;
+    }
+    if (s.has_addr)
+        acc.addr = s.addr;
+    const wasp_analysis_client *client = pick_client(t, acc.kind);
+    if (!client) {
+        t->rec.counters[WASP_C_SAMPLES_NOMEM]++;
+        return;
+    }
+    if (uninteresting(acc.addr, uc)) {
+        t->rec.counters[WASP_C_SAMPLES_IGNORED]++;
+        return;
+    }
+    t->rec.counters[WASP_C_SAMPLES_MEMORY]++;
+    epoch_check(t);
+
+    wasp_reservoir_result r = wasp_reservoir_offer(t->reservoir, t->nslots, client->id, &t->rng);
+    if (r.slot < 0) {
+        t->rec.counters[WASP_C_DROP_RESERVOIR]++;
+        return;
+    }
+    wasp_slot *slot = &t->slots[r.slot];
+    if (r.replaced && slot->state != WASP_SLOT_FREE)
+        t->rec.counters[WASP_C_DROP_REPLACED]++;
+
+    uint64_t waddr;
+    int wlen;
+    wasp_watch_span(acc.addr, acc.size, &waddr, &wlen);
+    if (wasp_slot_arm(t, r.slot, waddr, wlen, client->watch_loads) != 0) {
+        slot->state = WASP_SLOT_FREE;
+        wasp_reservoir_release(&t->reservoir[r.slot]);
+        t->rec.counters[WASP_C_DROP_ARM_FAILED]++;
+        return;
+    }
+    t->rec.counters[WASP_C_ARMED]++;
+    slot->addr = waddr;
+    slot->access_size = acc.size;
+    slot->watch_loads = client->watch_loads;
+    slot->epoch = t->epoch;
+    slot->first_end = s.pc + acc.len;
+    memset(&slot->watch, 0, sizeof slot->watch);
+    slot->watch.len = (uint8_t)wlen;
+    slot->watch.float_size = acc.float_size;
+    slot->watch_ctx = capture_context(t, uc, s.pc, insn, acc.len);
+
+    int ok;
+    uint64_t now = read_value(waddr, wlen, &ok);
+    client->on_sample(&slot->watch, now, ok);
+    if (s.executed) {
+        /* The PMU reports accesses that already happened: no first trap. */
+        client->on_first_trap(&slot->watch, now);
+        slot->state = WASP_SLOT_ARMED;
+    } else {
+        slot->state = WASP_SLOT_FIRST;
+    }
+}
+
+/* ---- traps ---------------------------------------------------------------- */
+
+/* The instruction that ended at trap_pc (cached per thread by trap PC). */
+static int trap_instruction(wasp_thread *t, const wasp_slot *slot, uint64_t trap_pc,
+                            const wasp_regs *regs, wasp_access *acc, uint8_t *insn)
+{
+    unsigned h = (unsigned)(trap_pc ^ (trap_pc >> 7)) & 63;
+    if (t->trap_cache_pc[h] == trap_pc) {
+        uint8_t len = t->trap_cache_len[h];
+        if (wasp_safe_read(trap_pc - len, insn, len) == len) {
+            wasp_regs before = *regs;
+            before.rip = trap_pc - len;
+            if (wasp_isa_decode_access(insn, len, trap_pc - len, &before, acc) == 1 &&
+                acc->len == len) {
+                acc->kind = t->trap_cache_kind[h];
+                return 1;
+            }
+        }
+    }
+    uint8_t buf[WASP_MAX_INSN];
+    size_t n = wasp_safe_read(trap_pc - sizeof buf, buf, sizeof buf);
+    if (n != sizeof buf)
+        return 0;
+    if (!wasp_isa_recover_trap(buf, n, trap_pc, regs, slot->addr, slot->watch.len, acc))
+        return 0;
+    memcpy(insn, buf + sizeof buf - acc->len, acc->len);
+    t->trap_cache_pc[h] = trap_pc;
+    t->trap_cache_len[h] = acc->len;
+    t->trap_cache_kind[h] = acc->kind;
+    return 1;
+}
+
+static void classify(wasp_thread *t, int i, const wasp_analysis_client *client,
+                     wasp_verdict v, int approx, const ucontext_t *uc, uint64_t insn_pc,
+                     const uint8_t *insn, uint8_t insn_len)
+{
+    wasp_slot *slot = &t->slots[i];
+    double weight = wasp_reservoir_release(&t->reservoir[i]);
+    wasp_slot_disarm(t, i);
+    double bytes = weight * (double)slot->access_size;
+    wasp_totals *tot = &t->rec.totals[client->id];
+    tot->bytes += bytes;
+    tot->pairs += weight;
+    t->rec.counters[WASP_C_CLASSIFIED]++;
+    if (v != WASP_VERDICT_WASTE)
+        return;
+    if (approx)
+        tot->wasted_approx += bytes;
+    else
+        tot->wasted += bytes;
+    uint32_t trap_ctx = capture_context(t, uc, insn_pc, insn, insn_len);
+    wasp_records_pair(&t->rec, client->id, approx ? WASP_PAIR_APPROX : 0, slot->watch_ctx,
+                      trap_ctx, bytes, weight);
+}
+
+static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, const siginfo_t *si)
+{
+    if (i >= t->nslots)
+        return;
+    wasp_slot *slot = &t->slots[i];
+    if (slot->state == WASP_SLOT_FREE)
+        return; /* a signal that raced with disarming */
+    t->rec.counters[WASP_C_TRAPPED]++;
+    if (epoch_check(t))
+        return;
+    if (perf_tail(si)->flags & WASP_TRAP_PERF_FLAG_ASYNC) {
+        free_slot(t, i, WASP_C_DROP_ASYNC);
+        return;
+    }
+    const wasp_analysis_client *client =
+        wasp_analysis_client_for((wasp_analysis)t->reservoir[i].analysis);
+    int ok;
+    uint64_t after = read_value(slot->addr, slot->watch.len, &ok);
+    if (!ok) {
+        free_slot(t, i, WASP_C_DROP_UNREADABLE);
+        return;
+    }
+    uint64_t trap_pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    if (slot->state == WASP_SLOT_FIRST) {
+        if (trap_pc != slot->first_end) {
+            free_slot(t, i, WASP_C_DROP_FIRST_TRAP);
+            return;
+        }
+        client->on_first_trap(&slot->watch, after);
+        slot->state = WASP_SLOT_ARMED;
+        return;
+    }
+
+    wasp_regs regs;
+    wasp_isa_regs_from_ucontext(uc, &regs);
+    wasp_access acc;
+    uint8_t insn[WASP_MAX_INSN];
+    if (!trap_instruction(t, slot, trap_pc, &regs, &acc, insn)) {
+        free_slot(t, i, WASP_C_DROP_TRAP_DECODE);
+        return;
+    }
+    int approx = 0;
+    wasp_verdict v = client->on_trap(&slot->watch, acc.kind, after, wasp_rt.float_threshold,
+                                     &approx);
+    switch (v) {
+    case WASP_VERDICT_WAIT:
+        return;
+    case WASP_VERDICT_DROP:
+        free_slot(t, i, (acc.kind & WASP_ACCESS_LOAD) ? WASP_C_DROP_UNREADABLE
+                                                       : WASP_C_DROP_STORE_CHAIN);
+        return;
+    default:
+        classify(t, i, client, v, approx, uc, trap_pc - acc.len, insn, acc.len);
+    }
+}
+
+/* ---- dispatch ------------------------------------------------------------- */
+
+static void chain(int sig, siginfo_t *si, void *uc)
+{
+    if (previous.sa_flags & SA_SIGINFO) {
+        if (previous.sa_sigaction)
+            previous.sa_sigaction(sig, si, uc);
+    } else if (previous.sa_handler != SIG_IGN && previous.sa_handler != SIG_DFL) {
+        previous.sa_handler(sig);
+    } else if (previous.sa_handler == SIG_DFL) {
+        /* Not ours and nobody else's: behave as if we were not here. */
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+}
+
+static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
+{
+    int saved = errno;
+    uint64_t data = si->si_code == WASP_TRAP_PERF ? perf_tail(si)->data : 0;
+    if (!wasp_sig_data_valid(data)) {
+        chain(sig, si, ucv);
+        errno = saved;
+        return;
+    }
+    uint32_t index = (uint32_t)((data >> 8) & 0xffffff);
+    int kind = (int)((data >> 4) & 0xf), slot = (int)(data & 0xf);
+    wasp_thread *t = index < WASP_MAX_THREADS ? wasp_rt.threads[index] : NULL;
+    if (t && t->active && wasp_rt.sampling) {
+        t->in_handler = 1;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        if (t->active) {
+            if (kind == WASP_EV_SAMPLE)
+                on_sample(t, (const ucontext_t *)ucv);
+            else if (kind == WASP_EV_WATCH)
+                on_watch(t, slot, (const ucontext_t *)ucv, si);
+        }
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        t->in_handler = 0;
+    }
+    errno = saved;
+}
+
+int wasp_handler_install(void)
+{
+    if (installed)
+        return 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigtrap;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGTRAP, &sa, &previous) != 0)
+        return -1;
+    installed = 1;
+    return 0;
+}
+
+void wasp_thread_release_slots(wasp_thread *t)
+{
+    for (int i = 0; i < t->nslots; i++)
+        free_slot(t, i, WASP_C_DROP_EXIT);
+}

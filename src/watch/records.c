@@ -1,0 +1,194 @@
+/*
+ * Per-thread measurement records (see records.h).
+ *
+ * ASYNC-SIGNAL-SAFE: wasp_records_trace/context/pair run in the SIGTRAP handler
+ * of the owning thread only. No allocation, no locks: open addressing in tables
+ * reserved by wasp_records_init.
+ */
+#include "watch/records.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+enum {
+    TRACE_CAP = 1u << 12,
+    CONTEXT_CAP = 1u << 13,
+    PAIR_CAP = 1u << 14,
+    AVG_FRAMES = 48 /* frame arena sized for this average depth */
+};
+
+static const char *const counter_names[WASP_C_COUNT] = {
+    [WASP_C_SAMPLES] = "samples",
+    [WASP_C_SAMPLES_MEMORY] = "samples.memory",
+    [WASP_C_SAMPLES_NOMEM] = "samples.no_memory_operand",
+    [WASP_C_SAMPLES_UNDECODABLE] = "samples.undecodable",
+    [WASP_C_SAMPLES_IGNORED] = "samples.stack_or_null",
+    [WASP_C_ARMED] = "armed",
+    [WASP_C_TRAPPED] = "trapped",
+    [WASP_C_CLASSIFIED] = "classified",
+    [WASP_C_DROP_RESERVOIR] = "dropped.reservoir",
+    [WASP_C_DROP_REPLACED] = "dropped.replaced",
+    [WASP_C_DROP_GC] = "dropped.gc",
+    [WASP_C_DROP_ARM_FAILED] = "dropped.arm_failed",
+    [WASP_C_DROP_FIRST_TRAP] = "dropped.first_trap_mismatch",
+    [WASP_C_DROP_TRAP_DECODE] = "dropped.trap_decode",
+    [WASP_C_DROP_UNREADABLE] = "dropped.unreadable",
+    [WASP_C_DROP_ASYNC] = "dropped.async_trap",
+    [WASP_C_DROP_TABLE_FULL] = "dropped.table_full",
+    [WASP_C_DROP_STORE_CHAIN] = "dropped.store_chain",
+    [WASP_C_DROP_EXIT] = "dropped.unfinished",
+    [WASP_C_AGCT_FAILED] = "stack.no_java_frames",
+};
+
+const char *wasp_counter_name(wasp_counter_id id)
+{
+    return (unsigned)id < WASP_C_COUNT ? counter_names[id] : "?";
+}
+
+static void *reserve(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void release(void *p, size_t bytes)
+{
+    if (p)
+        munmap(p, bytes);
+}
+
+int wasp_records_init(wasp_records *r, uint32_t max_frames)
+{
+    memset(r, 0, sizeof *r);
+    r->cap_traces = TRACE_CAP;
+    r->cap_contexts = CONTEXT_CAP;
+    r->cap_pairs = PAIR_CAP;
+    r->cap_frames = TRACE_CAP * AVG_FRAMES;
+    if (r->cap_frames < max_frames)
+        r->cap_frames = max_frames;
+    r->frames = reserve(sizeof(wasp_rframe) * r->cap_frames);
+    r->traces = reserve(sizeof(wasp_rtrace) * r->cap_traces);
+    r->contexts = reserve(sizeof(wasp_rcontext) * r->cap_contexts);
+    r->pairs = reserve(sizeof(wasp_rpair) * r->cap_pairs);
+    if (!r->frames || !r->traces || !r->contexts || !r->pairs) {
+        wasp_records_free(r);
+        return -1;
+    }
+    return 0;
+}
+
+void wasp_records_free(wasp_records *r)
+{
+    release(r->frames, sizeof(wasp_rframe) * r->cap_frames);
+    release(r->traces, sizeof(wasp_rtrace) * r->cap_traces);
+    release(r->contexts, sizeof(wasp_rcontext) * r->cap_contexts);
+    release(r->pairs, sizeof(wasp_rpair) * r->cap_pairs);
+    memset(r, 0, sizeof *r);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdull;
+}
+
+static uint64_t trace_hash(const wasp_rframe *f, int n, int status)
+{
+    uint64_t h = mix(0x12345, (uint64_t)(uint32_t)status);
+    for (int i = 0; i < n; i++)
+        h = mix(mix(h, (uint64_t)(uintptr_t)f[i].method), (uint64_t)(uint32_t)f[i].bci);
+    return h | 1; /* 0 marks an empty slot */
+}
+
+uint32_t wasp_records_trace(wasp_records *r, const wasp_rframe *frames, int nframes)
+{
+    int status = nframes > 0 ? 0 : nframes;
+    if (nframes < 0)
+        nframes = 0;
+    uint64_t h = trace_hash(frames, nframes, status);
+    uint32_t mask = r->cap_traces - 1;
+    for (uint32_t i = (uint32_t)h & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
+        wasp_rtrace *t = &r->traces[i];
+        if (t->hash == 0) {
+            /* Keep a little room so lookups always end at an empty slot. */
+            if (r->ntraces + 1 >= r->cap_traces - (r->cap_traces >> 3) ||
+                r->nframes + (uint32_t)nframes > r->cap_frames) {
+                r->counters[WASP_C_DROP_TABLE_FULL]++;
+                return 0;
+            }
+            memcpy(&r->frames[r->nframes], frames, sizeof(wasp_rframe) * (size_t)nframes);
+            t->first = r->nframes;
+            t->nframes = (uint16_t)nframes;
+            t->status = (int16_t)status;
+            t->hash = h;
+            r->nframes += (uint32_t)nframes;
+            r->ntraces++;
+            return i + 1;
+        }
+        if (t->hash == h && t->nframes == nframes && t->status == status &&
+            memcmp(&r->frames[t->first], frames, sizeof(wasp_rframe) * (size_t)nframes) == 0)
+            return i + 1;
+    }
+    r->counters[WASP_C_DROP_TABLE_FULL]++;
+    return 0;
+}
+
+uint32_t wasp_records_context(wasp_records *r, uint32_t trace, uint64_t pc,
+                              const uint8_t *insn, uint8_t insn_len)
+{
+    if (insn_len > sizeof r->contexts[0].insn)
+        insn_len = sizeof r->contexts[0].insn;
+    uint32_t mask = r->cap_contexts - 1;
+    uint64_t h = mix(mix(7, pc), trace);
+    for (uint32_t i = (uint32_t)h & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
+        wasp_rcontext *c = &r->contexts[i];
+        if (c->trace == 0) {
+            if (r->ncontexts + 1 >= r->cap_contexts - (r->cap_contexts >> 3)) {
+                r->counters[WASP_C_DROP_TABLE_FULL]++;
+                return 0;
+            }
+            c->pc = pc;
+            c->insn_len = insn_len;
+            memcpy(c->insn, insn, insn_len);
+            c->trace = trace ? trace : UINT32_MAX; /* UINT32_MAX: no trace */
+            r->ncontexts++;
+            return i + 1;
+        }
+        if (c->pc == pc && c->trace == (trace ? trace : UINT32_MAX))
+            return i + 1;
+    }
+    r->counters[WASP_C_DROP_TABLE_FULL]++;
+    return 0;
+}
+
+int wasp_records_pair(wasp_records *r, wasp_analysis a, uint16_t flags,
+                      uint32_t watch_ctx, uint32_t trap_ctx, double bytes, double count)
+{
+    if (watch_ctx == 0 || trap_ctx == 0) {
+        r->counters[WASP_C_DROP_TABLE_FULL]++;
+        return -1;
+    }
+    uint32_t mask = r->cap_pairs - 1;
+    uint64_t h = mix(mix(mix(3, watch_ctx), trap_ctx), ((uint64_t)a << 16) | flags);
+    for (uint32_t i = (uint32_t)h & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
+        wasp_rpair *p = &r->pairs[i];
+        if (p->watch_ctx == 0) {
+            if (r->npairs + 1 >= r->cap_pairs - (r->cap_pairs >> 3))
+                break;
+            p->trap_ctx = trap_ctx;
+            p->analysis = (uint16_t)a;
+            p->flags = flags;
+            p->watch_ctx = watch_ctx;
+            r->npairs++;
+        } else if (p->watch_ctx != watch_ctx || p->trap_ctx != trap_ctx ||
+                   p->analysis != a || p->flags != flags) {
+            continue;
+        }
+        p->bytes += bytes;
+        p->count += count;
+        return 0;
+    }
+    r->counters[WASP_C_DROP_TABLE_FULL]++;
+    return -1;
+}

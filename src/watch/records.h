@@ -1,0 +1,105 @@
+/*
+ * Per-thread measurement records: calling contexts and context pairs, kept in
+ * fixed-size tables that the owning thread's signal handler fills and the dump
+ * reads after sampling has stopped.
+ *
+ * ASYNC-SIGNAL-SAFE: the insert/add functions run in the SIGTRAP handler. The
+ * tables are allocated once (records_init, outside any handler); inserting never
+ * allocates, never locks, and a full table counts a drop instead of growing.
+ */
+#ifndef WASP_RECORDS_H
+#define WASP_RECORDS_H
+
+#include <stdint.h>
+
+#include "profile/profile.h"
+
+/* One Java frame as AsyncGetCallTrace returns it (same layout as
+ * ASGCT_CallFrame: the bci, then the jmethodID). */
+typedef struct wasp_rframe {
+    int32_t bci;
+    void *method;
+} wasp_rframe;
+
+/* A stack trace: frames leaf first, as captured. nframes == 0 means the walk
+ * failed and status holds AsyncGetCallTrace's error code. */
+typedef struct wasp_rtrace {
+    uint64_t hash;
+    uint32_t first;
+    uint16_t nframes;
+    int16_t status;
+} wasp_rtrace;
+
+/* A calling context: a trace plus the leaf instruction (its bytes are copied
+ * because JIT code may be gone by the time the profile is written). */
+typedef struct wasp_rcontext {
+    uint64_t pc;
+    uint32_t trace; /* index + 1 into traces; 0 = empty slot */
+    uint8_t insn_len;
+    uint8_t insn[15];
+} wasp_rcontext;
+
+typedef struct wasp_rpair {
+    uint32_t watch_ctx; /* index + 1; 0 = empty slot */
+    uint32_t trap_ctx;
+    uint16_t analysis;
+    uint16_t flags;
+    double bytes;
+    double count;
+} wasp_rpair;
+
+/* Counters the handler bumps; named in records.c for the profile. */
+typedef enum wasp_counter_id {
+    WASP_C_SAMPLES,          /* address-source samples taken */
+    WASP_C_SAMPLES_MEMORY,   /* ... that were a memory access of a wanted kind */
+    WASP_C_SAMPLES_NOMEM,    /* ... at an instruction without a usable memory operand */
+    WASP_C_SAMPLES_UNDECODABLE, /* ... whose instruction could not be read or decoded */
+    WASP_C_SAMPLES_IGNORED,  /* ... accessing the stack or low (null-check) addresses */
+    WASP_C_ARMED,            /* watchpoints armed */
+    WASP_C_TRAPPED,          /* watchpoint traps (all) */
+    WASP_C_CLASSIFIED,       /* pairs classified */
+    WASP_C_DROP_RESERVOIR,   /* sample not armed: reservoir kept older watchpoints */
+    WASP_C_DROP_REPLACED,    /* armed watchpoint replaced before it trapped */
+    WASP_C_DROP_GC,          /* watchpoint discarded by a GC epoch change */
+    WASP_C_DROP_ARM_FAILED,  /* the kernel refused to arm a debug register */
+    WASP_C_DROP_FIRST_TRAP,  /* first trap was not the sampled instruction */
+    WASP_C_DROP_TRAP_DECODE, /* trap PC could not be mapped to an instruction */
+    WASP_C_DROP_UNREADABLE,  /* watched value could not be read */
+    WASP_C_DROP_ASYNC,       /* trap delivered late (signal was blocked) */
+    WASP_C_DROP_TABLE_FULL,  /* a per-thread table was full */
+    WASP_C_DROP_STORE_CHAIN, /* silent-load watch ended by too many stores */
+    WASP_C_DROP_EXIT,        /* still armed when the thread or the run ended */
+    WASP_C_AGCT_FAILED,      /* AsyncGetCallTrace found no Java frames */
+    WASP_C_COUNT
+} wasp_counter_id;
+
+const char *wasp_counter_name(wasp_counter_id id);
+
+typedef struct wasp_records {
+    wasp_rframe *frames;
+    uint32_t nframes, cap_frames;
+    wasp_rtrace *traces;
+    uint32_t ntraces, cap_traces; /* cap is a power of two (open addressing) */
+    wasp_rcontext *contexts;
+    uint32_t ncontexts, cap_contexts;
+    wasp_rpair *pairs;
+    uint32_t npairs, cap_pairs;
+    wasp_totals totals[WASP_AN_COUNT];
+    uint64_t counters[WASP_C_COUNT];
+} wasp_records;
+
+/* Reserve the tables (mmap: pages cost memory only once touched).
+ * Returns 0 or -1. Not for signal handlers. */
+int wasp_records_init(wasp_records *r, uint32_t max_frames);
+void wasp_records_free(wasp_records *r);
+
+/* Intern a trace (frames leaf first). Returns its index + 1, 0 when full. */
+uint32_t wasp_records_trace(wasp_records *r, const wasp_rframe *frames, int nframes);
+/* Intern a context. Returns its index + 1, 0 when full. */
+uint32_t wasp_records_context(wasp_records *r, uint32_t trace, uint64_t pc,
+                              const uint8_t *insn, uint8_t insn_len);
+/* Add to pair <watch, trap> of analysis a. Returns 0, -1 when full. */
+int wasp_records_pair(wasp_records *r, wasp_analysis a, uint16_t flags,
+                      uint32_t watch_ctx, uint32_t trap_ctx, double bytes, double count);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * The reservoir policy for debug registers (JXPerf Sec. 5.2) with
+ * proportional attribution (Witch): each slot keeps how many samples it has
+ * seen since it was last free and the weight — the number of samples — its
+ * current watchpoint stands for. A trap credits the pair with that weight, so
+ * replaced samples are not lost from the fractions.
+ *
+ * Slots are shared by analyses; a sample's weight is shared only among slots
+ * of its own analysis, so each analysis's fractions stay unbiased.
+ *
+ * ASYNC-SIGNAL-SAFE: pure arithmetic on caller-owned arrays.
+ */
+#ifndef WASP_RESERVOIR_H
+#define WASP_RESERVOIR_H
+
+#include <stdint.h>
+
+typedef struct wasp_reservoir_slot {
+    uint8_t in_use;
+    uint8_t analysis;
+    uint64_t seen;  /* samples offered since this slot was last free */
+    double weight;  /* samples the current watchpoint represents */
+} wasp_reservoir_slot;
+
+typedef struct wasp_reservoir_result {
+    int slot;              /* slot to arm for the new sample, -1 for none */
+    int replaced;          /* 1 when slot held a live watchpoint */
+    double dropped_weight; /* weight lost (no slot of the sample's analysis, or
+                              a replaced watchpoint of another analysis) */
+} wasp_reservoir_result;
+
+/* xorshift64*: a per-thread generator, state must be non-zero. */
+uint64_t wasp_rng_next(uint64_t *state);
+
+/* Offer a new sample of `analysis` to n slots. Updates seen/weight and, when
+ * the result names a slot, sets that slot up for the new sample (in_use=1);
+ * the caller arms the debug register (or calls wasp_reservoir_release if that
+ * fails). */
+wasp_reservoir_result wasp_reservoir_offer(wasp_reservoir_slot *slots, int n,
+                                           int analysis, uint64_t *rng);
+
+/* A slot's watchpoint trapped or was discarded: returns its weight and frees it
+ * (probability back to 1.0). */
+double wasp_reservoir_release(wasp_reservoir_slot *slot);
+
+#endif

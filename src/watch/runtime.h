@@ -1,0 +1,37 @@
+/*
+ * Process-wide profiler state the signal handler reads: the thread registry,
+ * the GC epoch, the enabled analyses and settings. Written before sampling
+ * starts (settings) or with atomic stores (registry, epoch, on/off).
+ *
+ * ASYNC-SIGNAL-SAFE: read by the SIGTRAP handler.
+ */
+#ifndef WASP_RUNTIME_H
+#define WASP_RUNTIME_H
+
+#include <stdint.h>
+
+#include "analysis/analysis.h"
+#include "sample/source.h"
+#include "watch/thread_state.h"
+
+typedef void (*wasp_agct_fn)(void *trace, int depth, void *ucontext);
+
+typedef struct wasp_runtime {
+    wasp_thread *volatile threads[WASP_MAX_THREADS];
+    volatile uint32_t nthreads;
+    volatile uint32_t epoch;   /* GC epoch: bumped at every GC start and finish */
+    volatile int sampling;     /* 0: handlers ignore everything */
+    const wasp_analysis_client *store_clients[WASP_AN_COUNT];
+    int nstore_clients;
+    const wasp_analysis_client *load_clients[WASP_AN_COUNT];
+    int nload_clients;
+    double float_threshold;
+    uint32_t max_frames;
+    int nslots;
+    wasp_agct_fn agct;
+    wasp_source *source;
+} wasp_runtime;
+
+extern wasp_runtime wasp_rt;
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * What one profiled thread owns: its address-source event, its debug-register
+ * slots and its records. Created by the agent when the thread starts, used
+ * afterwards only by that thread's signal handler, read by the dump once the
+ * handler is quiescent.
+ *
+ * ASYNC-SIGNAL-SAFE: the handler reads and writes these structures; nothing
+ * here allocates.
+ */
+#ifndef WASP_THREAD_STATE_H
+#define WASP_THREAD_STATE_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "analysis/analysis.h"
+#include "watch/records.h"
+#include "watch/reservoir.h"
+
+enum { WASP_MAX_SLOTS = 4, WASP_MAX_THREADS = 1u << 14 };
+
+typedef enum wasp_slot_state {
+    WASP_SLOT_FREE = 0,
+    WASP_SLOT_FIRST, /* waiting for the sampled instruction's own trap */
+    WASP_SLOT_ARMED  /* waiting for the next access */
+} wasp_slot_state;
+
+typedef struct wasp_slot {
+    int fd;             /* perf breakpoint event, -1 when unavailable */
+    uint8_t state;      /* wasp_slot_state */
+    uint8_t watch_loads;
+    uint32_t access_size;  /* bytes of the sampled access (credited per sample) */
+    uint64_t addr;         /* watched address */
+    uint64_t first_end;    /* expected trap PC of the sampled instruction */
+    uint32_t watch_ctx;    /* records context id of C_watch */
+    uint32_t epoch;        /* GC epoch when armed */
+    wasp_watch watch;
+} wasp_slot;
+
+typedef struct wasp_thread {
+    uint32_t index;        /* position in the registry; encoded in sig_data */
+    pid_t tid;
+    void *jni_env;         /* for AsyncGetCallTrace */
+    volatile int active;   /* 0: the handler ignores this thread's signals */
+    volatile int in_handler;
+    int sample_fd;         /* address-source event, -1 when none */
+    void *sample_ring;     /* mmap ring for sources that carry addresses */
+    size_t sample_ring_size;
+    uint64_t ring_tail;    /* next ring-buffer byte to read */
+    int nslots;
+    wasp_slot slots[WASP_MAX_SLOTS];
+    wasp_reservoir_slot reservoir[WASP_MAX_SLOTS];
+    uint32_t epoch;        /* GC epoch this thread's slots belong to */
+    uint64_t rng;
+    uint64_t trap_cache_pc[64];  /* trap PC -> instruction length cache */
+    uint8_t trap_cache_len[64];
+    uint8_t trap_cache_kind[64];
+    uint64_t cpu_ns_start;
+    wasp_rframe *scratch;  /* AsyncGetCallTrace output, max_frames long */
+    wasp_records rec;
+    char name[64];
+} wasp_thread;
+
+/* sig_data layout: thread index, event kind, slot. */
+enum { WASP_EV_SAMPLE = 1, WASP_EV_WATCH = 2 };
+static inline uint64_t wasp_sig_data(uint32_t index, int kind, int slot)
+{
+    return 0x5741535000000000ull | ((uint64_t)index << 8) | ((uint64_t)kind << 4) | (uint64_t)slot;
+}
+static inline int wasp_sig_data_valid(uint64_t d)
+{
+    return (d >> 32) == 0x57415350ull;
+}
+
+#endif

@@ -1,0 +1,325 @@
+/*
+ * Unit tests for src/isa: wasp_isa_decode_access, wasp_isa_format_att,
+ * wasp_isa_regs_from_ucontext and wasp_safe_read.
+ * Instruction bytes were produced with GNU as + objdump -d on x86-64; the
+ * comment next to each shows objdump's AT&T text.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "isa/isa.h"
+
+#define PC 0x7f0000001000ull
+
+/* Registers with distinct values: gpr[i] = 0x10000 * (i + 1). */
+static wasp_regs regs(void)
+{
+    wasp_regs r = {0};
+    for (int i = 0; i < WASP_REG_COUNT; i++)
+        r.gpr[i] = 0x10000ull * (uint64_t)(i + 1);
+    r.rip = PC;
+    return r;
+}
+enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15 };
+
+/* Bytes as a compound literal plus its length: decode(&a, B(0x8b, 0x43, 0x10)). */
+#define B(...) (const uint8_t[]){__VA_ARGS__}, sizeof((const uint8_t[]){__VA_ARGS__})
+
+/* Decode at PC with regs(); poison out first so stale fields cannot pass. */
+static int decode(wasp_access *out, const uint8_t *bytes, size_t n)
+{
+    wasp_regs r = regs();
+    memset(out, 0xa5, sizeof *out);
+    return wasp_isa_decode_access(bytes, n, PC, &r, out);
+}
+
+static void check(const wasp_access *a, uint64_t addr, uint32_t size, unsigned kind, unsigned len,
+                  unsigned float_size)
+{
+    assert_int_equal(a->addr, addr);
+    assert_int_equal(a->size, size);
+    assert_int_equal(a->kind, kind);
+    assert_int_equal(a->len, len);
+    assert_int_equal(a->float_size, float_size);
+    assert_int_equal(a->addr_known, 1);
+}
+
+static void test_load_store_rmw(void **state)
+{
+    (void)state;
+    wasp_regs r = regs();
+    wasp_access a;
+    /* mov 0x10(%rbx),%eax */
+    assert_int_equal(decode(&a, B(0x8b, 0x43, 0x10)), 1);
+    check(&a, r.gpr[RBX] + 0x10, 4, WASP_ACCESS_LOAD, 3, 0);
+    assert_int_equal(a.rip_relative, 0);
+    /* mov %eax,0x10(%rbx) */
+    assert_int_equal(decode(&a, B(0x89, 0x43, 0x10)), 1);
+    check(&a, r.gpr[RBX] + 0x10, 4, WASP_ACCESS_STORE, 3, 0);
+    /* movb $0x1,(%rax) */
+    assert_int_equal(decode(&a, B(0xc6, 0x00, 0x01)), 1);
+    check(&a, r.gpr[RAX], 1, WASP_ACCESS_STORE, 3, 0);
+    /* add %eax,(%rbx) */
+    assert_int_equal(decode(&a, B(0x01, 0x03)), 1);
+    check(&a, r.gpr[RBX], 4, WASP_ACCESS_LOAD | WASP_ACCESS_STORE, 2, 0);
+    /* incl (%rax) */
+    assert_int_equal(decode(&a, B(0xff, 0x00)), 1);
+    check(&a, r.gpr[RAX], 4, WASP_ACCESS_LOAD | WASP_ACCESS_STORE, 2, 0);
+    /* xchg %rax,(%rbx) */
+    assert_int_equal(decode(&a, B(0x48, 0x87, 0x03)), 1);
+    check(&a, r.gpr[RBX], 8, WASP_ACCESS_LOAD | WASP_ACCESS_STORE, 3, 0);
+    /* lock cmpxchg %ecx,(%rdx) */
+    assert_int_equal(decode(&a, B(0xf0, 0x0f, 0xb1, 0x0a)), 1);
+    check(&a, r.gpr[RDX], 4, WASP_ACCESS_LOAD | WASP_ACCESS_STORE, 4, 0);
+}
+
+static void test_compare_is_load(void **state)
+{
+    (void)state;
+    wasp_regs r = regs();
+    wasp_access a;
+    /* cmp %eax,0x8(%rbx) */
+    assert_int_equal(decode(&a, B(0x39, 0x43, 0x08)), 1);
+    check(&a, r.gpr[RBX] + 8, 4, WASP_ACCESS_LOAD, 3, 0);
+    /* test %ecx,(%rdx) */
+    assert_int_equal(decode(&a, B(0x85, 0x0a)), 1);
+    check(&a, r.gpr[RDX], 4, WASP_ACCESS_LOAD, 2, 0);
+    /* cmpl $0x0,0xc(%r12,%r11,8) */
+    assert_int_equal(decode(&a, B(0x43, 0x83, 0x7c, 0xdc, 0x0c, 0x00)), 1);
+    check(&a, r.gpr[R12] + r.gpr[R11] * 8 + 0xc, 4, WASP_ACCESS_LOAD, 6, 0);
+}
+
+static void test_addressing_modes(void **state)
+{
+    (void)state;
+    wasp_regs r = regs();
+    wasp_access a;
+    /* mov %rcx,-0x20(%rdx,%rsi,8) */
+    assert_int_equal(decode(&a, B(0x48, 0x89, 0x4c, 0xf2, 0xe0)), 1);
+    check(&a, r.gpr[RDX] + r.gpr[RSI] * 8 - 0x20, 8, WASP_ACCESS_STORE, 5, 0);
+    /* compressed oop: mov 0x10(%r12,%r11,8),%eax */
+    assert_int_equal(decode(&a, B(0x43, 0x8b, 0x44, 0xdc, 0x10)), 1);
+    check(&a, r.gpr[R12] + r.gpr[R11] * 8 + 0x10, 4, WASP_ACCESS_LOAD, 5, 0);
+}
+
+static void test_address_size_override(void **state)
+{
+    (void)state;
+    static const uint8_t b[] = {0x67, 0x89, 0x44, 0x8b, 0x10}; /* mov %eax,0x10(%ebx,%ecx,4) */
+    wasp_regs r = regs();
+    /* Upper halves must be ignored, and the sum must wrap at 4 GiB. */
+    r.gpr[RBX] = 0xdead0000fffffff0ull;
+    r.gpr[RCX] = 0xbeef000000000001ull;
+    wasp_access a;
+    assert_int_equal(wasp_isa_decode_access(b, sizeof b, PC, &r, &a), 1);
+    check(&a, (0xfffffff0ull + 4 + 0x10) & 0xffffffffull, 4, WASP_ACCESS_STORE, 5, 0);
+    /* mov (%eax),%ecx */
+    static const uint8_t c[] = {0x67, 0x8b, 0x08};
+    r.gpr[RAX] = 0x1234567887654321ull;
+    assert_int_equal(wasp_isa_decode_access(c, sizeof c, PC, &r, &a), 1);
+    check(&a, 0x87654321ull, 4, WASP_ACCESS_LOAD, 3, 0);
+}
+
+static void test_rip_relative(void **state)
+{
+    (void)state;
+    wasp_access a;
+    /* mov 0x1234(%rip),%rax */
+    assert_int_equal(decode(&a, B(0x48, 0x8b, 0x05, 0x34, 0x12, 0x00, 0x00)), 1);
+    check(&a, PC + 7 + 0x1234, 8, WASP_ACCESS_LOAD, 7, 0);
+    assert_int_equal(a.rip_relative, 1);
+    /* mov %eax,-0x100(%rip) */
+    assert_int_equal(decode(&a, B(0x89, 0x05, 0x00, 0xff, 0xff, 0xff)), 1);
+    check(&a, PC + 6 - 0x100, 4, WASP_ACCESS_STORE, 6, 0);
+    assert_int_equal(a.rip_relative, 1);
+}
+
+static void test_sse_float(void **state)
+{
+    (void)state;
+    wasp_regs r = regs();
+    wasp_access a;
+    /* movsd (%rax),%xmm0 */
+    assert_int_equal(decode(&a, B(0xf2, 0x0f, 0x10, 0x00)), 1);
+    check(&a, r.gpr[RAX], 8, WASP_ACCESS_LOAD, 4, 8);
+    /* movsd %xmm1,0x8(%rdi) */
+    assert_int_equal(decode(&a, B(0xf2, 0x0f, 0x11, 0x4f, 0x08)), 1);
+    check(&a, r.gpr[RDI] + 8, 8, WASP_ACCESS_STORE, 5, 8);
+    /* movss (%rax),%xmm0 */
+    assert_int_equal(decode(&a, B(0xf3, 0x0f, 0x10, 0x00)), 1);
+    check(&a, r.gpr[RAX], 4, WASP_ACCESS_LOAD, 4, 4);
+    /* addsd 0x10(%rsi),%xmm2 */
+    assert_int_equal(decode(&a, B(0xf2, 0x0f, 0x58, 0x56, 0x10)), 1);
+    check(&a, r.gpr[RSI] + 0x10, 8, WASP_ACCESS_LOAD, 5, 8);
+    /* movaps (%rax),%xmm0: packed floats */
+    assert_int_equal(decode(&a, B(0x0f, 0x28, 0x00)), 1);
+    check(&a, r.gpr[RAX], 16, WASP_ACCESS_LOAD, 3, 4);
+    /* movq %xmm0,(%rax): integer, not float */
+    assert_int_equal(decode(&a, B(0x66, 0x0f, 0xd6, 0x00)), 1);
+    check(&a, r.gpr[RAX], 8, WASP_ACCESS_STORE, 4, 0);
+}
+
+static void test_vector(void **state)
+{
+    (void)state;
+    wasp_regs r = regs();
+    wasp_access a;
+    /* vmovdqu %ymm0,(%rdi) */
+    assert_int_equal(decode(&a, B(0xc5, 0xfe, 0x7f, 0x07)), 1);
+    check(&a, r.gpr[RDI], 32, WASP_ACCESS_STORE, 4, 0);
+    /* vmovdqu64 %zmm1,0x40(%rax) */
+    assert_int_equal(decode(&a, B(0x62, 0xf1, 0xfe, 0x48, 0x7f, 0x48, 0x01)), 1);
+    check(&a, r.gpr[RAX] + 0x40, 64, WASP_ACCESS_STORE, 7, 0);
+    /* vaddps (%rax){1to16},%zmm1,%zmm2: a broadcast reads one element */
+    assert_int_equal(decode(&a, B(0x62, 0xf1, 0x74, 0x58, 0x58, 0x10)), 1);
+    check(&a, r.gpr[RAX], 4, WASP_ACCESS_LOAD, 6, 4);
+}
+
+static void test_not_accesses(void **state)
+{
+    (void)state;
+    wasp_access a;
+    assert_int_equal(decode(&a, B(0x48, 0x8d, 0x43, 0x10)), 0);             /* lea 0x10(%rbx),%rax */
+    assert_int_equal(decode(&a, B(0x0f, 0x18, 0x08)), 0);                   /* prefetcht0 (%rax) */
+    assert_int_equal(decode(&a, B(0x0f, 0x0d, 0x48, 0x40)), 0);             /* prefetchw 0x40(%rax) */
+    assert_int_equal(decode(&a, B(0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00)), 0); /* nopw 0x0(%rax,%rax,1) */
+    assert_int_equal(decode(&a, B(0x0f, 0xae, 0x38)), 0);                   /* clflush (%rax) */
+    assert_int_equal(decode(&a, B(0x50)), 0);                               /* push %rax */
+    assert_int_equal(decode(&a, B(0xff, 0x70, 0x08)), 0);                   /* push 0x8(%rax) */
+    assert_int_equal(decode(&a, B(0x5b)), 0);                               /* pop %rbx */
+    assert_int_equal(decode(&a, B(0xc3)), 0);                               /* ret */
+    assert_int_equal(decode(&a, B(0xa4)), 0);                               /* movsb %ds:(%rsi),%es:(%rdi) */
+    assert_int_equal(decode(&a, B(0xab)), 0);                               /* stos %eax,%es:(%rdi) */
+    assert_int_equal(decode(&a, B(0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0x00, 0x00, 0x00)),
+                     0);                                                /* mov %fs:0x28,%rax */
+    assert_int_equal(decode(&a, B(0x65, 0x8b, 0x00)), 0);                   /* mov %gs:(%rax),%eax */
+    assert_int_equal(decode(&a, B(0xc4, 0xe2, 0x69, 0x90, 0x04, 0x88)),
+                     0);                                  /* vpgatherdd %xmm2,(%rax,%xmm1,4),%xmm0 */
+    assert_int_equal(decode(&a, B(0x48, 0x89, 0xf7)), 0);     /* mov %rsi,%rdi */
+    /* xlat %ds:(%rbx) reads (%rbx,%al) through a hidden operand: not explicit. */
+    assert_int_equal(decode(&a, B(0xd7)), 0);
+}
+
+static void test_undecodable(void **state)
+{
+    (void)state;
+    wasp_access a;
+    assert_int_equal(decode(&a, B(0x06)), -1);             /* push %es: invalid in 64-bit mode */
+    assert_int_equal(decode(&a, B(0x8b, 0x43)), -1);       /* mov 0x10(%rbx),%eax cut short */
+    assert_int_equal(decode(&a, B(0x0f, 0x0b)), 0); /* ud2 decodes, no access */
+    wasp_regs r = regs();
+    assert_int_equal(wasp_isa_decode_access((const uint8_t *)"", 0, PC, &r, &a), -1);
+}
+
+static void test_format(void **state)
+{
+    (void)state;
+    char buf[96];
+    static const uint8_t st[] = {0x89, 0x43, 0x10}; /* mov %eax,0x10(%rbx) */
+    size_t len = wasp_isa_format_att(st, sizeof st, PC, buf, sizeof buf);
+    /* Zydis omits the size suffix when a register operand implies it. */
+    assert_string_equal(buf, "mov %eax, 0x10(%rbx)");
+    assert_int_equal(len, strlen(buf));
+    /* RIP-relative: the target prints as an absolute address. */
+    static const uint8_t rip[] = {0x48, 0x8b, 0x05, 0x34, 0x12, 0x00, 0x00}; /* mov 0x1234(%rip),%rax */
+    assert_true(wasp_isa_format_att(rip, sizeof rip, 0x400000, buf, sizeof buf) > 0);
+    assert_non_null(strstr(buf, "0x40123b"));
+    assert_non_null(strstr(buf, "%rax"));
+    /* Undecodable bytes give 0 and an empty string. */
+    static const uint8_t bad[] = {0x06};
+    assert_int_equal(wasp_isa_format_att(bad, sizeof bad, PC, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    /* A buffer too small fails cleanly. */
+    assert_int_equal(wasp_isa_format_att(st, sizeof st, PC, buf, 4), 0);
+}
+
+static void test_regs_from_ucontext(void **state)
+{
+    (void)state;
+    ucontext_t uc;
+    memset(&uc, 0, sizeof uc);
+    for (int i = 0; i < NGREG; i++)
+        uc.uc_mcontext.gregs[i] = 0x100 + i;
+    static const int order[WASP_REG_COUNT] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP,
+                                              REG_RSI, REG_RDI, REG_R8,  REG_R9,  REG_R10, REG_R11,
+                                              REG_R12, REG_R13, REG_R14, REG_R15};
+    wasp_regs r;
+    wasp_isa_regs_from_ucontext(&uc, &r);
+    for (int i = 0; i < WASP_REG_COUNT; i++)
+        assert_int_equal(r.gpr[i], 0x100 + order[i]);
+    assert_int_equal(r.rip, 0x100 + REG_RIP);
+    /* The mapping must be a permutation: no register read twice. */
+    for (int i = 0; i < WASP_REG_COUNT; i++)
+        for (int j = i + 1; j < WASP_REG_COUNT; j++)
+            assert_int_not_equal(r.gpr[i], r.gpr[j]);
+}
+
+static void test_safe_read_mapped(void **state)
+{
+    (void)state;
+    char src[100], dst[100];
+    for (int i = 0; i < 100; i++)
+        src[i] = (char)(i * 7);
+    memset(dst, 0, sizeof dst);
+    errno = 1234;
+    assert_int_equal(wasp_safe_read((uint64_t)(uintptr_t)src, dst, sizeof src), sizeof src);
+    assert_memory_equal(src, dst, sizeof src);
+    assert_int_equal(errno, 1234);
+    assert_int_equal(wasp_safe_read((uint64_t)(uintptr_t)src, dst, 0), 0);
+}
+
+static void test_safe_read_unmapped(void **state)
+{
+    (void)state;
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    char *p = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(p != MAP_FAILED);
+    assert_int_equal(munmap(p, pg), 0);
+    char dst[16];
+    errno = 77;
+    assert_int_equal(wasp_safe_read((uint64_t)(uintptr_t)p + 8, dst, sizeof dst), 0);
+    assert_int_equal(errno, 77); /* EFAULT must not leak to the interrupted code */
+    assert_int_equal(wasp_safe_read(0, dst, sizeof dst), 0);
+}
+
+static void test_safe_read_prefix(void **state)
+{
+    (void)state;
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    char *p = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(p != MAP_FAILED);
+    memset(p, 'x', 2 * pg);
+    assert_int_equal(mprotect(p + 2 * pg, pg, PROT_NONE), 0);
+    static char dst[8192];
+    /* 100 bytes before the PROT_NONE page, 200 bytes into it. */
+    assert_int_equal(wasp_safe_read((uint64_t)(uintptr_t)(p + 2 * pg - 100), dst, 300), 100);
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(dst[i], 'x');
+    /* Spanning two mapped pages and then the guard page. */
+    size_t want = pg + 50 + 10;
+    assert_true(want <= sizeof dst);
+    assert_int_equal(wasp_safe_read((uint64_t)(uintptr_t)(p + pg - 50), dst, want), pg + 50);
+    munmap(p, 3 * pg);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_load_store_rmw),    cmocka_unit_test(test_compare_is_load),
+        cmocka_unit_test(test_addressing_modes),  cmocka_unit_test(test_address_size_override),
+        cmocka_unit_test(test_rip_relative),      cmocka_unit_test(test_sse_float),
+        cmocka_unit_test(test_vector),            cmocka_unit_test(test_not_accesses),
+        cmocka_unit_test(test_undecodable),       cmocka_unit_test(test_format),
+        cmocka_unit_test(test_regs_from_ucontext), cmocka_unit_test(test_safe_read_mapped),
+        cmocka_unit_test(test_safe_read_unmapped), cmocka_unit_test(test_safe_read_prefix),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
