@@ -22,6 +22,7 @@
 #include "agent/log.h"
 #include "agent/options.h"
 #include "agent/threads.h"
+#include "agent/vmflags.h"
 #include "isa/isa.h"
 #include "watch/handler.h"
 #include "watch/runtime.h"
@@ -225,6 +226,9 @@ static int enable_jvmti(JavaVM *vm)
     caps.can_get_line_numbers = 1;
     caps.can_get_source_file_name = 1;
     caps.can_generate_garbage_collection_events = 1;
+    /* Also makes HotSpot keep debug info at non-safepoint PCs, so samples in
+     * JIT code map to their own line (DebugNonSafepoints). */
+    caps.can_generate_compiled_method_load_events = 1;
     if ((*jvmti)->AddCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE)
         return -1;
     jvmtiEventCallbacks cb;
@@ -270,6 +274,9 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     wasp_rt.agct = (wasp_agct_fn)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
     if (!wasp_rt.agct)
         wasp_log("AsyncGetCallTrace not found: contexts will have no Java frames");
+    if (wasp_vm_set_bool_flag("DebugNonSafepoints", 1) != 0)
+        wasp_log("cannot turn on DebugNonSafepoints: lines in JIT code may be off by a few; "
+                 "add -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints");
     setup_clients(&opts);
     wasp_threads_init(&opts);
 

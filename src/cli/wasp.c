@@ -21,7 +21,8 @@ static void usage(FILE *out)
           "  report [options] FILE...        print the report of saved profiles\n"
           "  attach PID                      (coming) profile a running JVM\n"
           "  detach PID                      (coming) stop profiling it, write the profile\n"
-          "  help [COMMAND]                  this help, or a command's help\n"
+          "  help [COMMAND|agent]            this help, a command's help, or the agent's\n"
+          "                                  options (for -agentpath by hand)\n"
           "  --version                       print the version\n"
           "\n"
           "Examples:\n"
@@ -29,9 +30,38 @@ static void usage(FILE *out)
           "  wasp run -e deadstore,silentstore -o app.wprof -- java -cp app.jar Main\n"
           "  wasp report --format json app.wprof\n"
           "\n"
-          "'wasp help run' and 'wasp help report' list every option with its default.\n"
-          "To load the agent without this command, see the comment in src/agent/options.h:\n"
-          "  java -agentpath:/path/to/libwasp.so=events=deadstore,file=out.wprof ...\n",
+          "'wasp help run' and 'wasp help report' list every option with its default;\n"
+          "'wasp help agent' describes loading libwasp.so without this command.\n",
+          out);
+}
+
+/* For people who add -agentpath themselves (mirrors src/agent/options.h). */
+static void agent_usage(FILE *out)
+{
+    fputs("Usage: java -agentpath:/path/to/libwasp.so[=OPTIONS] ...\n"
+          "\n"
+          "OPTIONS is key=value items separated by commas, so no value can contain a\n"
+          "comma (file and log paths included). A key given twice: the last one wins.\n"
+          "\n"
+          "  events=LIST            analyses joined by '+' or ':': deadstore, silentstore,\n"
+          "                         silentload or all (default: all)\n"
+          "  file=PATH              profile file (default: wasp-<pid>.wprof in the\n"
+          "                         working directory)\n"
+          "  sampler=auto|soft|pmu  address source (default: auto)\n"
+          "  period=DURATION        software sampler period, 10us..10s, unit ns|us|ms|s,\n"
+          "                         a bare number is ns (default: 1ms)\n"
+          "  pmu-period=N           PMU sampler period, 1..1000000000 (default: 20011)\n"
+          "  pmu-event=NAME         libpfm4 event (default: chosen per CPU)\n"
+          "  watchpoints=N          debug registers per thread, 1..4 (default: 4)\n"
+          "  float-threshold=X      fraction in [0, 1) or percentage (default: 0.01)\n"
+          "  max-frames=N           deepest Java stack recorded, 1..2048 (default: 256)\n"
+          "  log=stderr|none|PATH   where the agent logs (default: stderr)\n"
+          "  seed=N                 reservoir RNG seed, 0 = time-based (default: 0)\n"
+          "\n"
+          "Example:\n"
+          "  java -agentpath:/opt/wasp/lib/libwasp.so=events=deadstore+silentstore,"
+          "file=/tmp/app.wprof -jar app.jar\n"
+          "  wasp report /tmp/app.wprof\n",
           out);
 }
 
@@ -55,9 +85,14 @@ static int help(int argc, char **argv)
         char *args[] = {"report", "--help", NULL};
         return wasp_cmd_report(2, args);
     }
+    if (!strcmp(argv[1], "agent")) {
+        agent_usage(stdout);
+        return 0;
+    }
     if (!strcmp(argv[1], "attach") || !strcmp(argv[1], "detach"))
         return not_implemented(argv[1]);
-    fprintf(stderr, "wasp help: unknown command '%s' (accepted: run, report, attach, detach)\n",
+    fprintf(stderr,
+            "wasp help: unknown topic '%s' (accepted: run, report, agent, attach, detach)\n",
             argv[1]);
     return 2;
 }

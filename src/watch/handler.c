@@ -114,12 +114,15 @@ static const wasp_analysis_client *pick_client(wasp_thread *t, int kind)
     return c[n == 1 ? 0 : wasp_rng_next(&t->rng) % (uint64_t)n];
 }
 
-/* Accesses wasp does not watch: implicit null checks and other faulting
- * low addresses, and the thread's own stack (spills, interpreter locals). */
-static int uninteresting(uint64_t addr, const ucontext_t *uc)
+/* Accesses wasp does not watch: implicit null checks and other faulting low
+ * addresses, the thread's own stack (spills, stack banging, interpreter
+ * locals) and RIP-relative operands (constants in generated code): none of
+ * them is program data a developer can change. */
+static int uninteresting(const wasp_access *acc, const ucontext_t *uc)
 {
     uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
-    return addr < 65536 || (addr + 4096 >= sp && addr < sp + (1u << 20));
+    uint64_t dist = acc->addr > sp ? acc->addr - sp : sp - acc->addr;
+    return acc->addr < 65536 || dist < (1u << 20) || acc->rip_relative;
 }
 
 static void on_sample(wasp_thread *t, const ucontext_t *uc)
@@ -146,7 +149,7 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
         t->rec.counters[WASP_C_SAMPLES_NOMEM]++;
         return;
     }
-    if (uninteresting(acc.addr, uc)) {
+    if (uninteresting(&acc, uc)) {
         t->rec.counters[WASP_C_SAMPLES_IGNORED]++;
         return;
     }

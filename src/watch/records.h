@@ -54,7 +54,7 @@ typedef enum wasp_counter_id {
     WASP_C_SAMPLES_MEMORY,   /* ... that were a memory access of a wanted kind */
     WASP_C_SAMPLES_NOMEM,    /* ... at an instruction without a usable memory operand */
     WASP_C_SAMPLES_UNDECODABLE, /* ... whose instruction could not be read or decoded */
-    WASP_C_SAMPLES_IGNORED,  /* ... accessing the stack or low (null-check) addresses */
+    WASP_C_SAMPLES_IGNORED,  /* ... of the stack, constants or null-check addresses */
     WASP_C_ARMED,            /* watchpoints armed */
     WASP_C_TRAPPED,          /* watchpoint traps (all) */
     WASP_C_CLASSIFIED,       /* pairs classified */

@@ -1,0 +1,14 @@
+/*
+ * Setting a HotSpot boolean flag from inside the process, through the
+ * VMStructs tables libjvm exports for serviceability tools. wasp uses it to
+ * turn on DebugNonSafepoints, without which samples in JIT code map to the
+ * line of the nearest safepoint rather than their own.
+ * Not for signal handlers.
+ */
+#ifndef WASP_VMFLAGS_H
+#define WASP_VMFLAGS_H
+
+/* Returns 0 when the flag now has the value, -1 when it cannot be found. */
+int wasp_vm_set_bool_flag(const char *name, int value);
+
+#endif
