@@ -11,9 +11,10 @@ LDLIBS_AGENT = $(LDLIBS_CORE) -lpfm -lnuma -ldl -lpthread -lrt
 
 B = build
 # Code that needs a JVM (JVMTI glue) or runs only inside the agent.
-AGENT_SRCS := $(filter-out src/agent/options.c,$(wildcard src/agent/*.c)) $(wildcard src/sample/*.c)
+AGENT_SRCS := $(filter-out src/agent/options.c src/sample/perf.c,$(wildcard src/agent/*.c src/sample/*.c))
 # Everything the command, the agent and the unit tests share.
-CORE_SRCS  := $(wildcard src/common/*.c src/isa/*.c src/profile/*.c src/watch/*.c src/analysis/*.c) src/agent/options.c
+CORE_SRCS  := $(wildcard src/common/*.c src/isa/*.c src/profile/*.c src/watch/*.c src/analysis/*.c) \
+              src/agent/options.c src/sample/perf.c
 CLI_SRCS   := $(wildcard src/cli/*.c)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 

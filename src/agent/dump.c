@@ -89,10 +89,14 @@ static int leaf_native_frame(wasp_profile *p, uint64_t pc, wasp_frame *f)
     if (dladdr((void *)(uintptr_t)pc, &info) && info.dli_fname) {
         const char *lib = strrchr(info.dli_fname, '/');
         lib = lib ? lib + 1 : info.dli_fname;
-        snprintf(buf, sizeof buf, "%s`%s", lib, info.dli_sname ? info.dli_sname : "??");
+        if (info.dli_sname)
+            snprintf(buf, sizeof buf, "%s", info.dli_sname);
+        else /* a hidden symbol: the offset still lets addr2line name it */
+            snprintf(buf, sizeof buf, "+0x%llx",
+                     (unsigned long long)(pc - (uint64_t)(uintptr_t)info.dli_fbase));
         f->kind = WASP_FRAME_NATIVE;
         f->name = wasp_profile_intern_string(p, buf);
-        f->file = wasp_profile_intern_string(p, info.dli_fname);
+        f->file = wasp_profile_intern_string(p, lib);
         f->line = -1;
         return 1;
     }

@@ -58,7 +58,10 @@ int wasp_cli_exe_dir(char *out, size_t outlen)
 const char *wasp_cli_option_detail(const char *msg, const char *item)
 {
     static const char bad[] = "wasp: bad option '";
+    /* options.c quotes at most this many bytes of an item (ITEM_SHOWN). */
     size_t blen = sizeof bad - 1, ilen = strlen(item);
+    if (ilen > WASP_CLI_ITEM_SHOWN)
+        ilen = WASP_CLI_ITEM_SHOWN;
     if (strncmp(msg, bad, blen) == 0 && strncmp(msg + blen, item, ilen) == 0 &&
         strncmp(msg + blen + ilen, "': ", 3) == 0)
         return msg + blen + ilen + 3;

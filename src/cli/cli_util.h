@@ -21,6 +21,9 @@ int wasp_cli_abs_path(const char *cwd, const char *path, char *out, size_t outle
  * Returns 0 or -1. */
 int wasp_cli_exe_dir(char *out, size_t outlen);
 
+/* How much of a value messages quote back (as options.c does). */
+#define WASP_CLI_ITEM_SHOWN 200
+
 /* The part of an options.c message worth showing to a CLI user: for
  * "wasp: bad option 'ITEM': DETAIL" it is DETAIL, otherwise msg without its
  * "wasp: " prefix. Returns a pointer into msg. */

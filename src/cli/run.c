@@ -108,9 +108,9 @@ static int set_agent_flag(wasp_run_config *cfg, const struct flag *f, const char
 
     if (f->kind == F_OUTPUT && strchr(value, ',')) {
         snprintf(err, errlen,
-                 "wasp run: bad option '%s %s': expected a path without commas (the agent "
+                 "wasp run: bad option '%s %.*s': expected a path without commas (the agent "
                  "option string cannot carry one)",
-                 shown, value);
+                 shown, WASP_CLI_ITEM_SHOWN, value);
         return -1;
     }
     snprintf(item, sizeof item, "%s=%s", f->key, value);
@@ -127,8 +127,8 @@ static int set_agent_flag(wasp_run_config *cfg, const struct flag *f, const char
             snprintf(err, errlen, "wasp run: bad option '%s': missing value, %s", shown,
                      wasp_cli_option_detail(msg, item));
         } else {
-            snprintf(err, errlen, "wasp run: bad option '%s %s': %s", shown, value,
-                     wasp_cli_option_detail(msg, item));
+            snprintf(err, errlen, "wasp run: bad option '%s %.*s': %s", shown,
+                     WASP_CLI_ITEM_SHOWN, value, wasp_cli_option_detail(msg, item));
         }
         return -1;
     }
@@ -151,15 +151,16 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
         else if (!strcmp(value, "json"))
             cfg->report.format = WASP_FORMAT_JSON;
         else {
-            snprintf(err, errlen, "wasp run: bad option '%s %s': expected text or json", shown,
-                     value);
+            snprintf(err, errlen, "wasp run: bad option '%s%s%.200s': expected text or json",
+                     shown, *value ? " " : "", value);
             return -1;
         }
         return 0;
     case F_TOP:
         if (wasp_cli_parse_uint(value, 1, TOP_MAX, &n) < 0) {
-            snprintf(err, errlen, "wasp run: bad option '%s %s': expected a number from 1 to %u",
-                     shown, value, TOP_MAX);
+            snprintf(err, errlen,
+                     "wasp run: bad option '%s%s%.200s': expected a number from 1 to %u", shown,
+                     *value ? " " : "", value, TOP_MAX);
             return -1;
         }
         cfg->report.top = (int)n;
@@ -220,7 +221,7 @@ int wasp_run_parse_args(int argc, char **argv, wasp_run_config *cfg, char *err, 
             break;
         if (arg[0] != '-' || arg[1] == '\0') {
             snprintf(err, errlen,
-                     "wasp run: unexpected argument '%s': put the command after '--', e.g. "
+                     "wasp run: unexpected argument '%.200s': put the command after '--', e.g. "
                      "wasp run -- java -jar app.jar",
                      arg);
             return WASP_RUN_ERROR;
@@ -260,7 +261,7 @@ int wasp_run_parse_args(int argc, char **argv, wasp_run_config *cfg, char *err, 
             else
                 value = ""; /* reported as a missing value */
         } else if (inline_value) {
-            snprintf(err, errlen, "wasp run: bad option '%s': %s takes no value", arg, shown);
+            snprintf(err, errlen, "wasp run: bad option '%.200s': %s takes no value", arg, shown);
             return WASP_RUN_ERROR;
         }
         if (set_flag(cfg, f, shown, value, err, errlen) < 0)
@@ -287,8 +288,8 @@ int wasp_run_parse_args(int argc, char **argv, wasp_run_config *cfg, char *err, 
     if (wasp_options_format(&cfg->agent, s1, sizeof s1) < 0 ||
         wasp_options_parse(s1, &back, msg, sizeof msg) < 0 ||
         wasp_options_format(&back, s2, sizeof s2) < 0 || strcmp(s1, s2) != 0) {
-        snprintf(err, errlen, "wasp run: internal error: agent options do not round-trip ('%.200s')",
-                 s1);
+        snprintf(err, errlen,
+                 "wasp run: internal error: agent options do not round-trip ('%.200s')", s1);
         return WASP_RUN_ERROR;
     }
     return WASP_RUN_OK;

@@ -27,7 +27,7 @@ int wasp_analysis_from_name(const char *name);
 
 typedef enum wasp_frame_kind {
     WASP_FRAME_JAVA = 0,   /* name "pkg.Class.method", file "Class.java", line >= 1 or -1 */
-    WASP_FRAME_NATIVE = 1, /* name is a symbol ("libc.so.6`memset"), file is the object path or 0 */
+    WASP_FRAME_NATIVE = 1, /* name is a symbol ("memset", or "+0x1234" when hidden), file the library ("libc.so.6") */
     WASP_FRAME_STUB = 2,   /* JVM-generated code: stub or interpreter ("StubRoutines::arraycopy") */
     WASP_FRAME_UNKNOWN = 3 /* e.g. "[no Java frames: AsyncGetCallTrace -2]" */
 } wasp_frame_kind;

@@ -46,6 +46,13 @@ typedef struct {
     wasp_rframe *frames;
 } agct_trace;
 
+static int walk(wasp_thread *t, ucontext_t *uc)
+{
+    agct_trace trace = {.env = t->jni_env, .num_frames = 0, .frames = t->scratch};
+    wasp_rt.agct(&trace, (int)wasp_rt.max_frames, uc);
+    return trace.num_frames;
+}
+
 /* Context of the instruction at pc, walking the stack described by uc. */
 static uint32_t capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
                                 const uint8_t *insn, uint8_t insn_len)
@@ -56,13 +63,24 @@ static uint32_t capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t p
          * is the access's own. */
         ucontext_t copy = *uc;
         copy.uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
-        agct_trace trace = {.env = t->jni_env, .num_frames = 0, .frames = t->scratch};
-        wasp_rt.agct(&trace, (int)wasp_rt.max_frames, &copy);
-        n = trace.num_frames;
+        n = walk(t, &copy);
+        if (n < 0) {
+            /* Generated stubs (arraycopy, math intrinsics) have no frame of
+             * their own: retry from their caller, whose return address is on
+             * top of the stack. */
+            uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP], ret;
+            if (wasp_safe_read(sp, &ret, sizeof ret) == sizeof ret) {
+                copy.uc_mcontext.gregs[REG_RIP] = (greg_t)ret;
+                copy.uc_mcontext.gregs[REG_RSP] = (greg_t)(sp + 8);
+                int m = walk(t, &copy);
+                if (m > 0)
+                    n = m;
+            }
+        }
     }
     if (n <= 0)
         t->rec.counters[WASP_C_AGCT_FAILED]++;
-    uint32_t trace = wasp_records_trace(&t->rec, t->scratch, n > 0 ? n : (n == 0 ? -100 : n));
+    uint32_t trace = wasp_records_trace(&t->rec, t->scratch, n);
     return wasp_records_context(&t->rec, trace, pc, insn, insn_len);
 }
 

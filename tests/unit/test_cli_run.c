@@ -192,6 +192,16 @@ static void test_agent_option_errors(void **state)
     FAILS(("--max-frames=4096", "--", "java"), "'--max-frames 4096'", "1 to 2048");
     FAILS(("-o", "a,b.wprof", "--", "java"), "'-o a,b.wprof'", "without commas");
     FAILS(("-o", "", "--", "java"), "'-o'", "missing value", "a path");
+    /* A huge value is quoted back only in part, and the detail still shows. */
+    static char big[6000];
+    memset(big, 'p', sizeof big - 1);
+    wasp_run_config cfg;
+    char err[16384];
+    char *argv[] = {"run", "-o", big, "--", "java", NULL};
+    assert_int_equal(wasp_run_parse_args(5, argv, &cfg, err, sizeof err), WASP_RUN_ERROR);
+    assert_true(strlen(err) < 600);
+    assert_non_null(strstr(err, "': expected a path of at most 4095 bytes"));
+    assert_null(strstr(err, "bad option 'file="));
 }
 
 static void test_cli_option_errors(void **state)
@@ -201,6 +211,8 @@ static void test_cli_option_errors(void **state)
     FAILS(("--top", "0", "--", "java"), "'--top 0'", "expected a number from 1 to 1000000");
     FAILS(("--top", "-3", "--", "java"), "expected a number from 1");
     FAILS(("--agent", "", "--", "java"), "'--agent'", "libwasp.so");
+    FAILS(("--format", "--", "java"), "'--format'", "expected text or json");
+    FAILS(("--top"), "'--top'", "expected a number from 1");
     FAILS(("--foo", "--", "java"), "unknown option '--foo'",
           "(accepted: -e/--events, -o/--output, --period, --sampler, --pmu-event, "
           "--pmu-period, --watchpoints, --float-threshold, --max-frames, --format, --top, "

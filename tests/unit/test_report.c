@@ -1,0 +1,505 @@
+/* The reports: text (leaf-first stack traces) and JSON (the schema of
+ * docs/report-json.md), and the `wasp report` command. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The Makefile links unit tests against libwaspcore.a only, which holds no
+ * src/cli/ code; the renderers are compiled in here instead. */
+#include "cli/json_writer.c"
+#include "cli/render_common.c"
+#include "cli/render_json.c"
+#include "cli/render_text.c"
+#include "cli/report.c"
+#include "cli/units.c"
+
+static uint32_t jframe(wasp_profile *p, const char *m, const char *file, int line)
+{
+    wasp_frame f = {WASP_FRAME_JAVA, wasp_profile_intern_string(p, m),
+                    file ? wasp_profile_intern_string(p, file) : 0, line};
+    return wasp_profile_intern_frame(p, &f);
+}
+
+/* Dead stores: work:42 -> work:43 (big) and a deep native context (small);
+ * silent loads: one approximate pair. Silent stores enabled, empty. */
+static wasp_profile *sample(void)
+{
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "java_command", "java -cp w DeadStore");
+    wasp_profile_set_meta(p, "sampler", "soft");
+    wasp_profile_set_meta(p, "sampler_detail", "timer + decode");
+    wasp_profile_set_meta(p, "period", "1ms");
+    wasp_profile_set_meta(p, "events", "deadstore+silentstore+silentload");
+    wasp_profile_set_meta(p, "odd", "quote \" backslash \\ newline \n ctl \x01 bad \xff end");
+    wasp_profile_add_counter(p, "samples", 12345);
+    wasp_profile_add_counter(p, "samples.memory", 9000);
+    wasp_profile_add_counter(p, "armed", 8000);
+    wasp_profile_add_counter(p, "trapped", 7000);
+    wasp_profile_add_counter(p, "dropped.gc", 3);
+    uint32_t root = jframe(p, "pkg.Main.main", "Main.java", 10);
+    uint32_t w42 = jframe(p, "pkg.Main.work", "Main.java", 42);
+    uint32_t w43 = jframe(p, "pkg.Main.work", "Main.java", 43);
+    wasp_frame nf = {WASP_FRAME_NATIVE, wasp_profile_intern_string(p, "libc.so.6`memset"), 0, -1};
+    uint32_t nat = wasp_profile_intern_frame(p, &nf);
+    uint32_t c42f[] = {root, w42}, c43f[] = {root, w43};
+    uint32_t c42 = wasp_profile_intern_context(
+        p, c42f, 2, wasp_profile_intern_string(p, "0x7f3a2c10: movl %eax, 0x10(%rbx)"));
+    uint32_t c43 = wasp_profile_intern_context(p, c43f, 2, 0);
+    uint32_t deep[20];
+    for (int i = 0; i < 19; i++) {
+        char m[32];
+        snprintf(m, sizeof m, "pkg.Deep.d%d", i);
+        deep[i] = jframe(p, m, "Deep.java", 100 + i);
+    }
+    deep[19] = nat;
+    uint32_t cdeep = wasp_profile_intern_context(p, deep, 20, 0);
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c42, c43, 3000, 90);
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, cdeep, c42, 1000, 10);
+    wasp_profile_add_pair(p, WASP_AN_SILENTLOAD, WASP_PAIR_APPROX, c43, c43, 500, 5);
+    wasp_totals dt = {10000, 4000, 0, 100}, lt = {2000, 100, 500, 20};
+    wasp_profile_add_totals(p, WASP_AN_DEADSTORE, &dt);
+    wasp_profile_add_totals(p, WASP_AN_SILENTLOAD, &lt);
+    return p;
+}
+
+/* Renders into a malloc'd string. */
+static char *render(const wasp_profile *p, wasp_format fmt, int top)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    wasp_report_opts o = {fmt, top};
+    assert_int_equal(wasp_report_render(p, &o, f), 0);
+    fclose(f);
+    return buf;
+}
+
+/* Position of needle in hay, failing the test when absent. */
+static size_t at(const char *hay, const char *needle)
+{
+    const char *s = strstr(hay, needle);
+    if (!s)
+        fail_msg("\"%s\" not found in:\n%s", needle, hay);
+    return (size_t)(s - hay);
+}
+
+static void test_text_report(void **state)
+{
+    (void)state;
+    wasp_profile *p = sample();
+    char *t = render(p, WASP_FORMAT_TEXT, 0);
+    at(t, "java -cp w DeadStore");
+    at(t, "soft (timer + decode), period 1ms");
+    at(t, "12,345 taken, 9,000 with a memory access, 8,000 armed, 7,000 trapped");
+    at(t, "3: 3 gc");
+    /* F_prog = 4000 / 10000 */
+    size_t dead = at(t, "Dead stores: 40.0% of 10.0 kB stored (F_prog)");
+    size_t silent_st = at(t, "Silent stores: 0.0% of 0 B stored (F_prog)");
+    size_t silent_ld = at(t, "Silent loads: 30.0% of 2.0 kB loaded (F_prog)");
+    assert_true(dead < silent_st && silent_st < silent_ld);
+    at(t, "approximate (float/double within threshold) 25.0% (500 B)");
+    /* the biggest pair first, 3000 / 10000 = 30% */
+    size_t p1 = at(t, "#1  30.0%"), p2 = at(t, "#2  10.0%");
+    assert_true(dead < p1 && p1 < p2 && p2 < silent_st);
+    /* leaf first, instruction just above the leaf */
+    size_t insn = at(t + p1, "watched:    0x7f3a2c10: movl %eax, 0x10(%rbx)") + p1;
+    size_t leaf = at(t + p1, "at pkg.Main.work(Main.java:42)") + p1;
+    size_t root = at(t + p1, "at pkg.Main.main(Main.java:10)") + p1;
+    size_t trap = at(t + p1, "trapped at:") + p1;
+    size_t trap_leaf = at(t + p1, "at pkg.Main.work(Main.java:43)") + p1;
+    assert_true(insn < leaf && leaf < root && root < trap && trap < trap_leaf);
+    /* the deep context: native leaf first, 12 frames, then the rest counted */
+    size_t nat = at(t + p2, "at libc.so.6 memset") + p2;
+    size_t d18 = at(t + p2, "at pkg.Deep.d18(Deep.java:118)") + p2;
+    size_t d8 = at(t + p2, "at pkg.Deep.d8(Deep.java:108)") + p2;
+    size_t more = at(t + p2, "... 8 more") + p2;
+    assert_true(nat < d18 && d18 < d8 && d8 < more);
+    assert_null(strstr(t, "pkg.Deep.d7("));
+    at(t + silent_st, "no pairs classified for this analysis");
+    at(t + silent_ld, "(approximate: float/double within threshold)");
+    free(t);
+    wasp_profile_free(p);
+}
+
+static void test_text_top_and_reasons(void **state)
+{
+    (void)state;
+    wasp_profile *p = sample();
+    char *t = render(p, WASP_FORMAT_TEXT, 1);
+    at(t, "#1 ");
+    assert_null(strstr(t, "#2 "));
+    at(t, "... 1 more pair ");
+    free(t);
+    wasp_profile_free(p);
+
+    /* nothing armed: the report says so instead of showing an empty table */
+    p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "deadstore");
+    wasp_profile_add_counter(p, "samples", 100);
+    wasp_profile_add_counter(p, "samples.memory", 70);
+    wasp_profile_add_counter(p, "armed", 0);
+    t = render(p, WASP_FORMAT_TEXT, 0);
+    at(t, "Dead stores: 0.0% of 0 B stored (F_prog)");
+    at(t, "no pairs classified: no samples were armed");
+    assert_null(strstr(t, "Silent")); /* not enabled, no data */
+    free(t);
+    wasp_profile_free(p);
+
+    /* no "events": analyses with data only */
+    p = wasp_profile_new();
+    wasp_totals tt = {64, 8, 0, 2};
+    wasp_profile_add_totals(p, WASP_AN_SILENTSTORE, &tt);
+    t = render(p, WASP_FORMAT_TEXT, 0);
+    at(t, "Silent stores: 12.5% of 64 B stored");
+    at(t, "no pairs classified: no samples were taken");
+    assert_null(strstr(t, "Dead stores"));
+    assert_null(strstr(t, "Silent loads"));
+    free(t);
+    wasp_profile_free(p);
+}
+
+/* ---- a small JSON checker: validity plus a few lookups ---- */
+
+static const char *json_ws(const char *s)
+{
+    while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
+        s++;
+    return s;
+}
+
+static const char *json_value(const char *s);
+
+static const char *json_string(const char *s)
+{
+    if (*s++ != '"')
+        return NULL;
+    while (*s != '"') {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20)
+            return NULL;
+        if (c == '\\') {
+            s++;
+            if (*s == 'u') {
+                for (int i = 1; i <= 4; i++)
+                    if (!strchr("0123456789abcdefABCDEF", s[i]) || !s[i])
+                        return NULL;
+                s += 5;
+                continue;
+            }
+            if (!*s || !strchr("\"\\/bfnrt", *s))
+                return NULL;
+        }
+        s++;
+    }
+    return s + 1;
+}
+
+static const char *json_number(const char *s)
+{
+    const char *b = s;
+    if (*s == '-')
+        s++;
+    if (*s == '0')
+        s++;
+    else if (*s >= '1' && *s <= '9')
+        while (*s >= '0' && *s <= '9')
+            s++;
+    else
+        return NULL;
+    if (*s == '.') {
+        if (!(*++s >= '0' && *s <= '9'))
+            return NULL;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (!(*s >= '0' && *s <= '9'))
+            return NULL;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return s > b ? s : NULL;
+}
+
+static const char *json_container(const char *s, char close, int object)
+{
+    s = json_ws(s + 1);
+    if (*s == close)
+        return s + 1;
+    for (;;) {
+        if (object) {
+            if (!(s = json_string(s)))
+                return NULL;
+            s = json_ws(s);
+            if (*s++ != ':')
+                return NULL;
+        }
+        if (!(s = json_value(json_ws(s))))
+            return NULL;
+        s = json_ws(s);
+        if (*s == close)
+            return s + 1;
+        if (*s++ != ',')
+            return NULL;
+        s = json_ws(s);
+    }
+}
+
+static const char *json_value(const char *s)
+{
+    s = json_ws(s);
+    switch (*s) {
+    case '{': return json_container(s, '}', 1);
+    case '[': return json_container(s, ']', 0);
+    case '"': return json_string(s);
+    case 't': return strncmp(s, "true", 4) ? NULL : s + 4;
+    case 'f': return strncmp(s, "false", 5) ? NULL : s + 5;
+    case 'n': return strncmp(s, "null", 4) ? NULL : s + 4;
+    default: return json_number(s);
+    }
+}
+
+static void assert_valid_json(const char *doc)
+{
+    const char *end = json_value(doc);
+    if (!end || *json_ws(end))
+        fail_msg("invalid JSON near offset %ld:\n%s", end ? (long)(end - doc) : -1L, doc);
+}
+
+static void test_json_checker_rejects(void **state)
+{
+    (void)state; /* the checker itself must be able to say no */
+    const char *bad[] = {"{", "{\"a\" 1}", "[1,]", "{\"a\":1,}", "\"\x01\"", "01", "1.",
+                         "nul", "{\"a\":1} x", "[\"\\q\"]"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        const char *end = json_value(bad[i]);
+        if (end && !*json_ws(end))
+            fail_msg("checker accepted %s", bad[i]);
+    }
+    assert_valid_json("{\"a\": [1, -2.5e3, true, false, null, \"\\u00e9\"], \"b\": {}}");
+}
+
+static void test_json_report(void **state)
+{
+    (void)state;
+    wasp_profile *p = sample();
+    char *j = render(p, WASP_FORMAT_JSON, 0);
+    assert_valid_json(j);
+    at(j, "\"format\": \"wasp-report\"");
+    at(j, "\"version\": 1");
+    at(j, "\"merged_profiles\": 1");
+    at(j, "\"samples.memory\": 9000");
+    at(j, "\"dropped.gc\": 3");
+    at(j, "\"odd\": \"quote \\\" backslash \\\\ newline \\n ctl \\u0001 bad \\ufffd end\"");
+    size_t an = at(j, "\"analyses\"");
+    size_t ds = at(j, "\"deadstore\": {"), ss = at(j, "\"silentstore\": {"),
+           sl = at(j, "\"silentload\": {");
+    assert_true(an < ds && ds < ss && ss < sl);
+    at(j + ds, "\"fraction\": 0.4,");
+    at(j + ds, "\"bytes\": 10000.0,");
+    at(j + ds, "\"wasted_bytes\": 4000.0,");
+    at(j + ds, "\"wasted_bytes_approx\": 0.0,");
+    at(j + ds, "\"pairs_classified\": 100.0,");
+    /* pair 1 of dead stores: fraction 0.3, root first and leaf last */
+    size_t p1 = at(j + ds, "\"fraction\": 0.3,") + ds;
+    size_t watch = at(j + p1, "\"watch\": {") + p1;
+    size_t main_ = at(j + watch,
+                      "{\"kind\": \"java\", \"method\": \"pkg.Main.main\", \"file\": \"Main.java\", "
+                      "\"line\": 10}") + watch;
+    size_t work = at(j + watch, "\"method\": \"pkg.Main.work\", \"file\": \"Main.java\", \"line\": 42")
+                  + watch;
+    size_t insn = at(j + watch, "\"instruction\": \"0x7f3a2c10: movl %eax, 0x10(%rbx)\"") + watch;
+    size_t trap = at(j + p1, "\"trap\": {") + p1;
+    assert_true(main_ < work && work < insn && insn < trap);
+    at(j + trap, "\"instruction\": null");
+    size_t p2 = at(j + ds, "\"fraction\": 0.1,") + ds;
+    assert_true(p1 < p2 && p2 < ss);
+    /* the native leaf is the last frame */
+    size_t d18 = at(j + p2, "\"pkg.Deep.d18\"") + p2;
+    size_t nat = at(j + p2, "{\"kind\": \"native\", \"method\": \"libc.so.6`memset\", \"file\": null, "
+                            "\"line\": -1}") + p2;
+    assert_true(d18 < nat);
+    at(j + ss, "\"pairs\": []");
+    at(j + sl, "\"approximate\": true");
+    free(j);
+
+    j = render(p, WASP_FORMAT_JSON, 1); /* --top 1 */
+    assert_valid_json(j);
+    assert_null(strstr(j, "pkg.Deep.d18"));
+    free(j);
+    wasp_profile_free(p);
+}
+
+static void test_json_doubles_round_trip(void **state)
+{
+    (void)state;
+    double v[] = {0.1, 1.0 / 3, 1e300, 5e-324, 123456789.125, 2.5, 0};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        wasp_json jw;
+        wasp_json_init(&jw, f);
+        wasp_json_double(&jw, NULL, v[i]);
+        fclose(f);
+        assert_true(strtod(buf, NULL) == v[i]);
+        assert_valid_json(buf);
+        free(buf);
+    }
+}
+
+/* ---- the command ---- */
+
+static char dir[128];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/wasp-test-report-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Runs wasp_cmd_report with stderr captured into err (malloc'd). */
+static int run_report(char **err, int argc, ...)
+{
+    char *argv[16];
+    va_list ap;
+    va_start(ap, argc);
+    for (int i = 0; i < argc; i++)
+        argv[i] = va_arg(ap, char *);
+    va_end(ap);
+    argv[argc] = NULL;
+    char path[256];
+    snprintf(path, sizeof path, "%s/stderr", dir);
+    fflush(stderr);
+    int saved = dup(2), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 2);
+    close(fd);
+    int rc = wasp_cmd_report(argc, argv);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    FILE *f = fopen(path, "r");
+    *err = calloc(1, 4096);
+    size_t n = fread(*err, 1, 4095, f);
+    (*err)[n] = 0;
+    fclose(f);
+    return rc;
+}
+
+static char *slurp_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *buf = calloc(1, 1 << 20);
+    size_t n = fread(buf, 1, (1 << 20) - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}
+
+static void test_cmd_report(void **state)
+{
+    (void)state;
+    char a[256], b[256], junk[256], out[256], err[256];
+    snprintf(a, sizeof a, "%s/a.wprof", dir);
+    snprintf(b, sizeof b, "%s/b.wprof", dir);
+    snprintf(junk, sizeof junk, "%s/junk.txt", dir);
+    snprintf(out, sizeof out, "%s/out.json", dir);
+    wasp_profile *p = sample();
+    assert_int_equal(wasp_profile_write(p, a, err, sizeof err), 0);
+    assert_int_equal(wasp_profile_write(p, b, err, sizeof err), 0);
+    FILE *f = fopen(junk, "w");
+    fputs("definitely not a profile\n", f);
+    fclose(f);
+
+    char *e;
+    /* two profiles merged, JSON to a file */
+    assert_int_equal(run_report(&e, 6, "report", "--format", "json", "-o", out, a), 0);
+    free(e);
+    assert_int_equal(run_report(&e, 8, "report", "--format=json", "--top", "1", "-o", out, a, b),
+                     0);
+    free(e);
+    char *j = slurp_file(out);
+    assert_valid_json(j);
+    at(j, "\"merged_profiles\": 2");
+    at(j, "\"bytes\": 20000.0"); /* totals summed */
+    at(j, "\"count\": 180.0");   /* pairs summed */
+    assert_null(strstr(j, "pkg.Deep"));
+    free(j);
+
+    /* a foreign file: named, explained, exit 1 */
+    assert_int_equal(run_report(&e, 3, "report", a, junk), 1);
+    char want[512];
+    snprintf(want, sizeof want, "wasp report: %s: not a wasp profile (bad magic)\n", junk);
+    at(e, want);
+    free(e);
+
+    /* usage errors: exit 2 */
+    assert_int_equal(run_report(&e, 1, "report"), 2);
+    at(e, "no profile given");
+    free(e);
+    assert_int_equal(run_report(&e, 4, "report", "--top", "0", a), 2);
+    at(e, "--top expects a positive number");
+    free(e);
+    assert_int_equal(run_report(&e, 4, "report", "--format", "xml", a), 2);
+    at(e, "--format expects 'text' or 'json'");
+    free(e);
+    assert_int_equal(run_report(&e, 3, "report", "--bogus", a), 2);
+    at(e, "unknown option '--bogus'");
+    free(e);
+
+    /* output that cannot be written: exit 1 */
+    snprintf(want, sizeof want, "%s/no/such/dir/out.txt", dir);
+    assert_int_equal(run_report(&e, 4, "report", "-o", want, a), 1);
+    at(e, "No such file or directory");
+    free(e);
+    wasp_profile_free(p);
+}
+
+static void test_render_write_error(void **state)
+{
+    (void)state;
+    FILE *f = fopen("/dev/full", "w");
+    if (!f)
+        skip();
+    wasp_profile *p = sample();
+    wasp_report_opts o = {WASP_FORMAT_TEXT, 0};
+    assert_int_equal(wasp_report_render(p, &o, f), -1);
+    fclose(f);
+    wasp_profile_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_text_report),
+        cmocka_unit_test(test_text_top_and_reasons),
+        cmocka_unit_test(test_json_checker_rejects),
+        cmocka_unit_test(test_json_report),
+        cmocka_unit_test(test_json_doubles_round_trip),
+        cmocka_unit_test(test_cmd_report),
+        cmocka_unit_test(test_render_write_error),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,126 @@
+/* The reservoir policy: uniform choice among samples, weight conservation,
+ * and weight kept apart between analyses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "watch/reservoir.h"
+
+static void free_slots_fill_first(void **state)
+{
+    (void)state;
+    wasp_reservoir_slot s[4];
+    memset(s, 0, sizeof s);
+    uint64_t rng = 42;
+    for (int i = 0; i < 4; i++) {
+        wasp_reservoir_result r = wasp_reservoir_offer(s, 4, 0, &rng);
+        assert_int_equal(r.slot, i);
+        assert_int_equal(r.replaced, 0);
+        assert_true(s[i].in_use);
+    }
+    /* Each earlier slot has seen the later samples. */
+    assert_int_equal(s[0].seen, 4);
+    assert_int_equal(s[3].seen, 1);
+}
+
+/* With one register and k samples between traps, the survivor is each of the
+ * k samples with probability 1/k (JXPerf Sec. 5.2). */
+static void survivor_is_uniform(void **state)
+{
+    (void)state;
+    enum { K = 8, TRIALS = 40000 };
+    int hits[K] = {0};
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+    for (int t = 0; t < TRIALS; t++) {
+        wasp_reservoir_slot s[1];
+        memset(s, 0, sizeof s);
+        int occupant = -1;
+        for (int k = 0; k < K; k++) {
+            wasp_reservoir_result r = wasp_reservoir_offer(s, 1, 0, &rng);
+            if (r.slot == 0)
+                occupant = k;
+        }
+        assert_true(occupant >= 0);
+        hits[occupant]++;
+    }
+    for (int k = 0; k < K; k++) {
+        /* expected 5000 each; a replace-oldest or keep-first policy is far off */
+        assert_in_range(hits[k], 4600, 5400);
+    }
+}
+
+/* Every sample's weight ends up in a trap, a slot, or the dropped count. */
+static void weight_is_conserved(void **state)
+{
+    (void)state;
+    wasp_reservoir_slot s[4];
+    memset(s, 0, sizeof s);
+    uint64_t rng = 7;
+    double credited = 0, dropped = 0;
+    int offered = 0;
+    for (int i = 0; i < 100000; i++) {
+        int analysis = (int)(wasp_rng_next(&rng) % 3);
+        wasp_reservoir_result r = wasp_reservoir_offer(s, 4, analysis, &rng);
+        offered++;
+        dropped += r.dropped_weight;
+        if (wasp_rng_next(&rng) % 5 == 0) { /* a trap on a random slot */
+            int k = (int)(wasp_rng_next(&rng) % 4);
+            credited += wasp_reservoir_release(&s[k]);
+        }
+    }
+    double held = 0;
+    for (int k = 0; k < 4; k++)
+        held += s[k].in_use ? s[k].weight : 0;
+    assert_float_equal(credited + held + dropped, (double)offered, 1e-6 * offered);
+}
+
+static void other_analysis_weight_not_mixed(void **state)
+{
+    (void)state;
+    wasp_reservoir_slot s[1];
+    memset(s, 0, sizeof s);
+    uint64_t rng = 3;
+    wasp_reservoir_offer(s, 1, 0, &rng); /* analysis 0 holds the slot */
+    double weight0 = s[0].weight;
+    int placed = 0, kept = 0;
+    for (int i = 0; i < 200 && !placed; i++) {
+        wasp_reservoir_result r = wasp_reservoir_offer(s, 1, 1, &rng);
+        if (r.slot == 0) {
+            placed = 1;
+            /* The replaced watchpoint's weight is dropped, not inherited. */
+            assert_float_equal(r.dropped_weight, weight0, 1e-12);
+            assert_float_equal(s[0].weight, 1.0, 1e-12);
+            assert_int_equal(s[0].analysis, 1);
+        } else {
+            kept++;
+            assert_float_equal(r.dropped_weight, 1.0, 1e-12);
+            assert_float_equal(s[0].weight, weight0, 1e-12);
+        }
+    }
+    assert_true(placed);
+}
+
+static void release_resets(void **state)
+{
+    (void)state;
+    wasp_reservoir_slot s = {.in_use = 1, .analysis = 2, .seen = 9, .weight = 4.5};
+    assert_float_equal(wasp_reservoir_release(&s), 4.5, 1e-12);
+    assert_int_equal(s.in_use, 0);
+    assert_int_equal(s.seen, 0);
+    assert_float_equal(wasp_reservoir_release(&s), 0.0, 1e-12);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(free_slots_fill_first),
+        cmocka_unit_test(survivor_is_uniform),
+        cmocka_unit_test(weight_is_conserved),
+        cmocka_unit_test(other_analysis_weight_not_mixed),
+        cmocka_unit_test(release_resets),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
