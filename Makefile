@@ -7,7 +7,7 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -fPIC -Wall -Wextra -Werror -fvisibility=hidden \
            -I src -I $(JAVA_HOME)/include -I $(JAVA_HOME)/include/linux
 LDLIBS_CORE  = -lZydis -lZycore -lz -lm
-LDLIBS_AGENT = $(LDLIBS_CORE) -lpfm -lnuma -ldl -lpthread -lrt
+LDLIBS_AGENT = $(LDLIBS_CORE) -ldl -lpthread -lrt   # libpfm4 is dlopen'ed when a PMU is used
 
 B = build
 # Code that needs a JVM (JVMTI glue) or runs only inside the agent.

@@ -138,12 +138,12 @@ static uint32_t convert_context(wasp_profile *p, method_cache *mc, const wasp_re
     wasp_frame leaf;
     if (leaf_native_frame(p, c->pc, &leaf))
         ids[n++] = wasp_profile_intern_frame(p, &leaf);
-    char text[160], line[200];
+    /* The instruction without its address: the same access in another
+     * compiled copy of the method is the same context to a developer. */
+    char text[160];
     uint32_t insn = 0;
-    if (c->insn_len && wasp_isa_format_att(c->insn, c->insn_len, c->pc, text, sizeof text)) {
-        snprintf(line, sizeof line, "0x%llx: %s", (unsigned long long)c->pc, text);
-        insn = wasp_profile_intern_string(p, line);
-    }
+    if (c->insn_len && wasp_isa_format_att(c->insn, c->insn_len, c->pc, text, sizeof text))
+        insn = wasp_profile_intern_string(p, text);
     return wasp_profile_intern_context(p, ids, n, insn);
 }
 

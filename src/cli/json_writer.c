@@ -12,7 +12,10 @@ void wasp_json_init(wasp_json *j, FILE *out)
     j->first[0] = true;
 }
 
-static bool in_compact(const wasp_json *j) { return j->compact[j->depth]; }
+static bool in_compact(const wasp_json *j)
+{
+    return j->compact[j->depth];
+}
 
 /* Separator, newline and indentation before a value, then "key": . */
 static void member(wasp_json *j, const char *key)
@@ -66,12 +69,18 @@ void wasp_json_begin_object(wasp_json *j, const char *key, bool compact)
 {
     begin(j, key, compact, '{');
 }
-void wasp_json_end_object(wasp_json *j) { end(j, '}'); }
+void wasp_json_end_object(wasp_json *j)
+{
+    end(j, '}');
+}
 void wasp_json_begin_array(wasp_json *j, const char *key, bool compact)
 {
     begin(j, key, compact, '[');
 }
-void wasp_json_end_array(wasp_json *j) { end(j, ']'); }
+void wasp_json_end_array(wasp_json *j)
+{
+    end(j, ']');
+}
 
 void wasp_json_string(wasp_json *j, const char *key, const char *s)
 {

@@ -13,8 +13,7 @@
 
 enum { TEXT_MAX_FRAMES = 12 }; /* frames per context before "... N more" */
 
-static const char *const titles[WASP_AN_COUNT] = {"Dead stores", "Silent stores",
-                                                  "Silent loads"};
+static const char *const titles[WASP_AN_COUNT] = {"Dead stores", "Silent stores", "Silent loads"};
 static const char *const verbs[WASP_AN_COUNT] = {"stored", "stored", "loaded"};
 static const char *const adjectives[WASP_AN_COUNT] = {"dead", "silent", "silent"};
 
@@ -43,38 +42,76 @@ static void header_sampler(const wasp_profile *p, FILE *out)
     fputc('\n', out);
 }
 
+/* Appends ", text" (or text first) to a line being built. */
+static void append(char *line_buf, size_t n, const char *text)
+{
+    size_t len = strlen(line_buf);
+    snprintf(line_buf + len, n - len, "%s%s", len ? ", " : "", text);
+}
+
+/* Seconds from a metadata value, or -1 when absent or not a number. */
+static double meta_seconds(const wasp_profile *p, const char *key, double scale)
+{
+    const char *v = wasp_profile_get_meta(p, key);
+    char *end;
+    double d = v && *v ? strtod(v, &end) : -1;
+    return v && *v && !*end && d >= 0 ? d * scale : -1;
+}
+
+/* Wall time, CPU time, threads, pid: whichever the profile recorded. */
 static void header_run(const wasp_profile *p, FILE *out)
 {
-    char buf[WASP_UNIT_BUF], text[128] = "";
-    const char *dur_ns = wasp_profile_get_meta(p, "duration_ns");
-    const char *dur = wasp_profile_get_meta(p, "duration");
-    if (dur_ns && *dur_ns) {
-        char *end;
-        unsigned long long ns = strtoull(dur_ns, &end, 10);
-        snprintf(text, sizeof text, "%s", *end ? dur_ns : wasp_fmt_duration_ns(ns, buf, sizeof buf));
-    } else if (dur) {
-        snprintf(text, sizeof text, "%s", dur);
+    char buf[WASP_UNIT_BUF], item[96], text[256] = "";
+    /* duration_seconds is whole seconds: 0 means "under a second", not 0 ms */
+    double wall = meta_seconds(p, "duration_seconds", 1);
+    if (wall < 0)
+        wall = meta_seconds(p, "duration_ns", 1e-9);
+    else if (wall == 0)
+        wall = -2;
+    if (wall == -2) {
+        append(text, sizeof text, "<1 s wall");
+    } else if (wall >= 0) {
+        snprintf(item, sizeof item, "%s wall",
+                 wasp_fmt_duration_ns((uint64_t)(wall * 1e9), buf, sizeof buf));
+        append(text, sizeof text, item);
+    } else if (wasp_profile_get_meta(p, "duration")) {
+        append(text, sizeof text, wasp_profile_get_meta(p, "duration"));
+    }
+    double cpu = meta_seconds(p, "cpu_seconds", 1);
+    if (cpu >= 0) {
+        snprintf(item, sizeof item, "%s CPU",
+                 wasp_fmt_duration_ns((uint64_t)(cpu * 1e9), buf, sizeof buf));
+        append(text, sizeof text, item);
     }
     const char *threads = wasp_profile_get_meta(p, "threads");
-    if (wasp_has_counter(p, "threads"))
-        threads = wasp_fmt_u64(wasp_profile_get_counter(p, "threads"), buf, sizeof buf);
+    const char *busy = wasp_profile_get_meta(p, "busy_threads");
     if (threads) {
-        size_t n = strlen(text);
-        snprintf(text + n, sizeof text - n, "%s%s thread%s", n ? ", " : "", threads,
-                 strcmp(threads, "1") ? "s" : "");
+        snprintf(item, sizeof item, "%s thread%s", threads, strcmp(threads, "1") ? "s" : "");
+        if (busy)
+            snprintf(item + strlen(item), sizeof item - strlen(item), " (%s busy)", busy);
+        append(text, sizeof text, item);
+    }
+    const char *pid = wasp_profile_get_meta(p, "pid");
+    if (pid) {
+        snprintf(item, sizeof item, "pid %s", pid);
+        append(text, sizeof text, item);
     }
     if (*text)
         line(out, "run", text);
     if (p->merged > 1) {
-        snprintf(text, sizeof text, "%" PRIu32 " profiles", p->merged);
+        snprintf(text, sizeof text, "%" PRIu32 " profiles (metadata above from the first)",
+                 p->merged);
         line(out, "merged", text);
     }
+    const char *disabled = wasp_profile_get_meta(p, "disabled_reason");
+    if (disabled && *disabled)
+        line(out, "DISABLED", disabled);
 }
 
 static bool is_main_counter(const char *name)
 {
-    static const char *const main_counters[] = {"samples", "samples.memory", "armed",
-                                                "trapped", "threads"};
+    static const char *const main_counters[] = {"samples", "samples.memory", "armed", "trapped",
+                                                "classified"};
     for (size_t i = 0; i < sizeof main_counters / sizeof *main_counters; i++)
         if (strcmp(name, main_counters[i]) == 0)
             return true;
@@ -89,6 +126,9 @@ static void header_counters(const wasp_profile *p, FILE *out)
             wasp_fmt_u64(wasp_profile_get_counter(p, "samples.memory"), b, sizeof b),
             wasp_fmt_u64(wasp_profile_get_counter(p, "armed"), c, sizeof c),
             wasp_fmt_u64(wasp_profile_get_counter(p, "trapped"), d, sizeof d));
+    if (wasp_has_counter(p, "classified"))
+        fprintf(out, "  %-10s %s classified\n", "pairs",
+                wasp_fmt_u64(wasp_profile_get_counter(p, "classified"), a, sizeof a));
 
     uint64_t dropped = 0;
     for (uint32_t i = 0; i < p->ncounters; i++)
@@ -161,12 +201,8 @@ static void frame_text(const wasp_profile *p, const wasp_frame *f, FILE *out)
             fputs(name, out);
         break;
     }
-    case WASP_FRAME_STUB:
-        fprintf(out, "%s [jvm stub]", name);
-        break;
-    default:
-        fputs(name, out);
-        break;
+    case WASP_FRAME_STUB: fprintf(out, "%s [jvm stub]", name); break;
+    default: fputs(name, out); break;
     }
 }
 
@@ -198,6 +234,11 @@ static void why_no_pairs(const wasp_profile *p, wasp_analysis a, FILE *out)
 {
     char buf[WASP_UNIT_BUF];
     const char *why;
+    const char *disabled = wasp_profile_get_meta(p, "disabled_reason");
+    if (disabled && *disabled) {
+        fprintf(out, "  no pairs classified: profiling was disabled (%s)\n", disabled);
+        return;
+    }
     if (wasp_profile_get_counter(p, "samples") == 0)
         why = "no pairs classified: no samples were taken";
     else if (wasp_has_counter(p, "samples.memory") &&
@@ -245,7 +286,8 @@ static int analysis_text(const wasp_profile *p, wasp_analysis a, int top, FILE *
                 wasp_fmt_percent(approx, f, sizeof f),
                 wasp_fmt_bytes(t->wasted_approx, b, sizeof b));
     }
-    fprintf(out, "; %s pairs classified\n", wasp_fmt_count(t->pairs, c, sizeof c));
+    fprintf(out, "; %s pair%s classified\n", wasp_fmt_count(t->pairs, c, sizeof c),
+            t->pairs == 1 ? "" : "s");
 
     uint32_t n;
     uint32_t *order = wasp_profile_sorted_pairs(p, a, &n);

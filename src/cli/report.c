@@ -72,26 +72,27 @@ struct report_args {
     int nfiles;
 };
 
-/* 0 to go on, or an exit code (help printed: 0 is returned via *done). */
+/* Options may come before or after the files (until "--"). Returns 0 to go
+ * on, or an exit code; *done is set when --help was printed. r->files must
+ * have room for argc entries. */
 static int parse_args(int argc, char **argv, struct report_args *r, bool *done)
 {
     *done = false;
-    int i = 1;
-    for (; i < argc; i++) {
+    bool options = true;
+    for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         bool m;
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
+        if (!options || a[0] != '-' || a[1] == 0) {
+            r->files[r->nfiles++] = argv[i];
+            continue;
         }
-        if (a[0] != '-' || a[1] == 0)
-            break;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        if (strcmp(a, "--") == 0) {
+            options = false;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
             *done = true;
             return 0;
-        }
-        if ((v = option_value(argc, argv, &i, "--format", &m)) || m) {
+        } else if ((v = option_value(argc, argv, &i, "--format", &m)) || m) {
             if (v && strcmp(v, "text") == 0)
                 r->opts.format = WASP_FORMAT_TEXT;
             else if (v && strcmp(v, "json") == 0)
@@ -114,8 +115,6 @@ static int parse_args(int argc, char **argv, struct report_args *r, bool *done)
             return usage_error("unknown option '%s'", a);
         }
     }
-    r->files = argv + i;
-    r->nfiles = argc - i;
     if (r->nfiles == 0)
         return usage_error("%s", "no profile given");
     return 0;
@@ -151,13 +150,20 @@ static wasp_profile *load(char **files, int n)
 
 int wasp_cmd_report(int argc, char **argv)
 {
-    struct report_args r = {0};
+    struct report_args r = {.files = calloc(argc > 0 ? (size_t)argc : 1, sizeof(char *))};
+    if (!r.files) {
+        fputs("wasp report: out of memory\n", stderr);
+        return 1;
+    }
     bool done;
     int rc = parse_args(argc, argv, &r, &done);
-    if (rc != 0 || done)
+    if (rc != 0 || done) {
+        free(r.files);
         return rc;
+    }
 
     wasp_profile *p = load(r.files, r.nfiles);
+    free(r.files);
     if (!p)
         return 1;
 

@@ -71,11 +71,10 @@ const char *wasp_fmt_duration_ns(uint64_t ns, char *buf, size_t n)
     if (s < 1)
         snprintf(buf, n, "%.0f ms", s * 1000);
     else if (s < 60)
-        snprintf(buf, n, "%.2f s", s);
+        snprintf(buf, n, "%.3g s", s);
     else if (s < 3600)
         snprintf(buf, n, "%d min %02d s", (int)(s / 60), (int)fmod(s, 60));
     else
-        snprintf(buf, n, "%" PRIu64 " h %02d min", (uint64_t)(s / 3600),
-                 (int)fmod(s / 60, 60));
+        snprintf(buf, n, "%" PRIu64 " h %02d min", (uint64_t)(s / 3600), (int)fmod(s / 60, 60));
     return buf;
 }

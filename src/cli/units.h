@@ -17,7 +17,7 @@ const char *wasp_fmt_percent(double fraction, char *buf, size_t n);
 /* 12,345 (rounded); small non-integers keep one decimal: 0.5. */
 const char *wasp_fmt_count(double count, char *buf, size_t n);
 const char *wasp_fmt_u64(uint64_t v, char *buf, size_t n);
-/* 850 ms, 3.21 s, 2 min 05 s, 1 h 02 min. */
+/* 850 ms, 3.21 s, 12 s, 2 min 05 s, 1 h 02 min. */
 const char *wasp_fmt_duration_ns(uint64_t ns, char *buf, size_t n);
 
 #endif

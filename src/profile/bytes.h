@@ -39,7 +39,10 @@ uint64_t wasp_get_u64(wasp_rbuf *r);
 double wasp_get_f64(wasp_rbuf *r);
 /* A length-prefixed string, in place (not terminated); NULL past the end. */
 const char *wasp_get_str(wasp_rbuf *r, uint32_t *len);
-static inline size_t wasp_rbuf_left(const wasp_rbuf *r) { return r->len - r->off; }
+static inline size_t wasp_rbuf_left(const wasp_rbuf *r)
+{
+    return r->len - r->off;
+}
 
 uint32_t wasp_load_u32(const unsigned char *p);
 uint64_t wasp_load_u64(const unsigned char *p);

@@ -15,7 +15,6 @@ int wasp_profile_encode(const wasp_profile *p, wasp_wbuf *out, char *err, size_t
 
 /* Validates and decodes a whole file image. NULL with a one-line reason in
  * err ("not a wasp profile (bad magic)", "truncated", ...). */
-wasp_profile *wasp_profile_decode(const unsigned char *data, size_t len, char *err,
-                                  size_t errlen);
+wasp_profile *wasp_profile_decode(const unsigned char *data, size_t len, char *err, size_t errlen);
 
 #endif

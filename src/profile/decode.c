@@ -18,8 +18,8 @@
 enum { S_META, S_STRINGS, S_FRAMES, S_CONTEXTS, S_PAIRS, S_TOTALS, S_COUNTERS, S_MERGED, S_N };
 
 static const uint32_t section_tags[S_N] = {
-    WASP_SEC_META,   WASP_SEC_STRINGS, WASP_SEC_FRAMES,   WASP_SEC_CONTEXTS,
-    WASP_SEC_PAIRS,  WASP_SEC_TOTALS,  WASP_SEC_COUNTERS, WASP_SEC_MERGED,
+    WASP_SEC_META,  WASP_SEC_STRINGS, WASP_SEC_FRAMES,   WASP_SEC_CONTEXTS,
+    WASP_SEC_PAIRS, WASP_SEC_TOTALS,  WASP_SEC_COUNTERS, WASP_SEC_MERGED,
 };
 static const char *const section_names[S_N] = {"META", "STRS", "FRMS", "CTXS",
                                                "PAIR", "TOTL", "CNTR", "MRGD"};
@@ -30,18 +30,17 @@ struct decoder {
     wasp_rbuf sec[S_N]; /* payload of each known section; len 0 when absent */
     bool seen[S_N];
     wasp_profile *p;
-    uint32_t *str, nstr;   /* file string id -> profile string id */
-    uint32_t *frame, nfr;  /* file frame id -> profile frame id */
-    uint32_t *ctx, nctx;   /* file context id -> profile context id */
-    char *scratch;         /* a NUL-terminated copy of the current string */
+    uint32_t *str, nstr;  /* file string id -> profile string id */
+    uint32_t *frame, nfr; /* file frame id -> profile frame id */
+    uint32_t *ctx, nctx;  /* file context id -> profile context id */
+    char *scratch;        /* a NUL-terminated copy of the current string */
     size_t scratch_cap;
     char *err;
     size_t errlen;
 };
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
+static int fail(struct decoder *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static int fail(struct decoder *d, const char *fmt, ...)
 {
     va_list ap;
@@ -77,7 +76,7 @@ static int classify_damage(struct decoder *d)
         off += (size_t)n;
         if (tag == WASP_SEC_END)
             return d->len - off < WASP_PROF_CRC_LEN ? fail(d, "truncated")
-                                                     : fail(d, "corrupt (checksum)");
+                                                    : fail(d, "corrupt (checksum)");
     }
     return fail(d, "truncated");
 }
@@ -93,8 +92,8 @@ static int check_header(struct decoder *d)
         return fail(d, "truncated");
     uint32_t version = wasp_load_u32(d->data + WASP_PROF_MAGIC_LEN);
     if (version > WASP_PROF_VERSION)
-        return fail(d, "written by a newer wasp, format %u (this wasp reads format %d)",
-                    version, WASP_PROF_VERSION);
+        return fail(d, "written by a newer wasp, format %u (this wasp reads format %d)", version,
+                    WASP_PROF_VERSION);
     if (version == 0)
         return fail(d, "corrupt (format version 0)");
     if (d->len < WASP_PROF_HEADER_LEN + WASP_SEC_HEADER_LEN + WASP_PROF_CRC_LEN)
@@ -120,8 +119,7 @@ static int index_sections(struct decoder *d)
                         off - WASP_SEC_HEADER_LEN);
         if (tag == WASP_SEC_END) {
             if (off + n != end)
-                return fail(d, "corrupt (%zu bytes after the END section)",
-                            (size_t)(end - off));
+                return fail(d, "corrupt (%zu bytes after the END section)", (size_t)(end - off));
             return 0;
         }
         for (int s = 0; s < S_N; s++) {
@@ -268,8 +266,8 @@ static int read_contexts(struct decoder *d)
             break;
         }
         if (insn >= d->nstr) {
-            rc = fail(d, "corrupt (context %u: string id %u out of range, %u strings)", i,
-                      insn, d->nstr);
+            rc = fail(d, "corrupt (context %u: string id %u out of range, %u strings)", i, insn,
+                      d->nstr);
             break;
         }
         uint32_t *nr = realloc(refs, ((size_t)n + 1) * sizeof *refs);
@@ -364,8 +362,7 @@ static int read_merged(struct decoder *d)
     return section_done(d, S_MERGED);
 }
 
-wasp_profile *wasp_profile_decode(const unsigned char *data, size_t len, char *err,
-                                  size_t errlen)
+wasp_profile *wasp_profile_decode(const unsigned char *data, size_t len, char *err, size_t errlen)
 {
     struct decoder d = {.data = data, .len = len, .err = err, .errlen = errlen};
     int rc = check_header(&d);

@@ -15,7 +15,7 @@ enum { WASP_PROF_MAGIC_LEN = 8 };
 enum { WASP_PROF_VERSION = 1 };
 
 /* Section tags: four ASCII bytes, so they read well in a hex dump. */
-#define WASP_TAG(a, b, c, d) \
+#define WASP_TAG(a, b, c, d)                                                                       \
     ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
 enum wasp_section_tag {
     WASP_SEC_END = WASP_TAG('E', 'N', 'D', '_'),

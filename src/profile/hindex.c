@@ -3,7 +3,10 @@
 
 #include <stdlib.h>
 
-wasp_hindex *wasp_hindex_new(void) { return calloc(1, sizeof(wasp_hindex)); }
+wasp_hindex *wasp_hindex_new(void)
+{
+    return calloc(1, sizeof(wasp_hindex));
+}
 
 void wasp_hindex_free(wasp_hindex *h)
 {
@@ -14,8 +17,7 @@ void wasp_hindex_free(wasp_hindex *h)
     free(h);
 }
 
-uint32_t wasp_hindex_find(const wasp_hindex *h, uint32_t hash, wasp_hindex_eq eq,
-                          const void *ctx)
+uint32_t wasp_hindex_find(const wasp_hindex *h, uint32_t hash, wasp_hindex_eq eq, const void *ctx)
 {
     if (!h || h->cap == 0)
         return WASP_HINDEX_NONE;

@@ -29,8 +29,7 @@ wasp_hindex *wasp_hindex_new(void);
 void wasp_hindex_free(wasp_hindex *h);
 
 /* The id whose key equals (per eq), or WASP_HINDEX_NONE. */
-uint32_t wasp_hindex_find(const wasp_hindex *h, uint32_t hash, wasp_hindex_eq eq,
-                          const void *ctx);
+uint32_t wasp_hindex_find(const wasp_hindex *h, uint32_t hash, wasp_hindex_eq eq, const void *ctx);
 /* Records id under hash (the caller has checked it is not there). 0 or -1
  * when out of memory (the index is unchanged then). */
 int wasp_hindex_add(wasp_hindex *h, uint32_t hash, uint32_t id);

@@ -64,8 +64,8 @@ static int merge_values(wasp_profile *dst, const wasp_profile *src, const struct
     for (int a = 0; a < WASP_AN_COUNT; a++)
         wasp_profile_add_totals(dst, (wasp_analysis)a, &src->totals[a]);
     for (uint32_t i = 0; i < src->ncounters; i++)
-        if (wasp_profile_add_counter_checked(dst, src->counters[i].name,
-                                             src->counters[i].value) != 0)
+        if (wasp_profile_add_counter_checked(dst, src->counters[i].name, src->counters[i].value) !=
+            0)
             return -1;
     for (uint32_t i = 0; i < src->nmeta; i++)
         if (!wasp_profile_get_meta(dst, src->meta[i].key) &&

@@ -28,7 +28,10 @@ struct rank {
     uint32_t watch, trap, flags, index;
 };
 
-static int cmp_u32(uint32_t a, uint32_t b) { return (a > b) - (a < b); }
+static int cmp_u32(uint32_t a, uint32_t b)
+{
+    return (a > b) - (a < b);
+}
 
 static int rank_cmp(const void *x, const void *y)
 {

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const analysis_names[WASP_AN_COUNT] = {"deadstore", "silentstore",
-                                                          "silentload"};
+static const char *const analysis_names[WASP_AN_COUNT] = {"deadstore", "silentstore", "silentload"};
 
 const char *wasp_analysis_name(wasp_analysis a)
 {
@@ -193,8 +192,8 @@ static bool context_eq(const void *ctx, uint32_t id)
             memcmp(&k->p->frame_refs[c->first], k->frames, k->nframes * sizeof(uint32_t)) == 0);
 }
 
-uint32_t wasp_profile_intern_context(wasp_profile *p, const uint32_t *frame_ids,
-                                     uint32_t nframes, uint32_t insn)
+uint32_t wasp_profile_intern_context(wasp_profile *p, const uint32_t *frame_ids, uint32_t nframes,
+                                     uint32_t insn)
 {
     if (insn >= p->nstrings)
         return WASP_NOID;
@@ -241,8 +240,7 @@ static bool pair_eq(const void *ctx, uint32_t id)
 }
 
 int wasp_profile_add_pair_checked(wasp_profile *p, wasp_analysis a, uint32_t flags,
-                                  uint32_t watch_ctx, uint32_t trap_ctx, double bytes,
-                                  double count)
+                                  uint32_t watch_ctx, uint32_t trap_ctx, double bytes, double count)
 {
     if ((unsigned)a >= WASP_AN_COUNT || watch_ctx >= p->ncontexts || trap_ctx >= p->ncontexts)
         return -1;
@@ -259,16 +257,16 @@ int wasp_profile_add_pair_checked(wasp_profile *p, wasp_analysis a, uint32_t fla
         id = p->npairs;
         if (wasp_hindex_add(p->pair_index, h, id) != 0)
             return -1;
-        p->pairs[p->npairs++] = (wasp_pair){.analysis = k.analysis, .flags = flags,
-                                            .watch_ctx = watch_ctx, .trap_ctx = trap_ctx};
+        p->pairs[p->npairs++] = (wasp_pair){
+            .analysis = k.analysis, .flags = flags, .watch_ctx = watch_ctx, .trap_ctx = trap_ctx};
     }
     p->pairs[id].bytes += bytes;
     p->pairs[id].count += count;
     return 0;
 }
 
-void wasp_profile_add_pair(wasp_profile *p, wasp_analysis a, uint32_t flags,
-                           uint32_t watch_ctx, uint32_t trap_ctx, double bytes, double count)
+void wasp_profile_add_pair(wasp_profile *p, wasp_analysis a, uint32_t flags, uint32_t watch_ctx,
+                           uint32_t trap_ctx, double bytes, double count)
 {
     /* No way to report failure through this signature; the pair is dropped
      * (bad ids are a caller bug, allocation failure leaves the profile as it was). */

@@ -45,7 +45,7 @@ typedef struct wasp_frame {
 typedef struct wasp_context {
     uint32_t first; /* index into frame_refs */
     uint32_t nframes;
-    uint32_t insn;  /* string id, e.g. "0x7f3a2c10: movl %eax, 0x10(%rbx)" */
+    uint32_t insn;  /* string id, e.g. "mov %eax, 0x10(%rbx)" */
 } wasp_context;
 
 enum wasp_pair_flags {

@@ -12,6 +12,7 @@
  * take() is ASYNC-SIGNAL-SAFE (reads the ring, no system calls); init/open/
  * close run on ordinary threads.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib_perf_event.h>
@@ -28,6 +29,34 @@
 enum { RING_PAGES = 8 }; /* data pages, a power of two */
 
 static int executed_on_sample = 1;
+
+/* libpfm4 is loaded only when a PMU is used: its megabyte of relocated event
+ * tables would otherwise add to every profiled JVM's memory. */
+static struct {
+    int (*initialize)(void);
+    int (*encode)(const char *, int, pfm_os_t, void *);
+    const char *(*strerror)(int);
+} pfm;
+
+static int load_libpfm(char *err, size_t errlen)
+{
+    if (pfm.initialize)
+        return 0;
+    void *lib = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        snprintf(err, errlen, "libpfm4 not found (apt-get install libpfm4): %s", dlerror());
+        return -1;
+    }
+    pfm.initialize = (int (*)(void))dlsym(lib, "pfm_initialize");
+    pfm.encode = (int (*)(const char *, int, pfm_os_t, void *))dlsym(lib, "pfm_get_os_event_encoding");
+    pfm.strerror = (const char *(*)(int))dlsym(lib, "pfm_strerror");
+    if (!pfm.initialize || !pfm.encode || !pfm.strerror) {
+        snprintf(err, errlen, "libpfm4 lacks the functions wasp needs");
+        pfm.initialize = NULL;
+        return -1;
+    }
+    return 0;
+}
 
 static int read_sysfs_int(const char *path, int *v)
 {
@@ -66,10 +95,10 @@ static int encode_event(wasp_source *s, const char *name, char *err, size_t errl
     memset(&arg, 0, sizeof arg);
     arg.attr = &attr;
     arg.size = sizeof arg;
-    int rc = pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+    int rc = pfm.encode(name, PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
     if (rc != PFM_SUCCESS) {
         snprintf(err, errlen, "PMU event '%s': %s (list events with libpfm4's showevtinfo)", name,
-                 pfm_strerror(rc));
+                 pfm.strerror(rc));
         return -1;
     }
     s->pmu_config[0] = attr.type;
@@ -83,10 +112,14 @@ static int encode_event(wasp_source *s, const char *name, char *err, size_t errl
 static int pmu_init(wasp_source *s, const wasp_options *o, char *err, size_t errlen)
 {
     s->period = o->pmu_period;
-    int rc = pfm_initialize();
-    if (rc != PFM_SUCCESS && strcmp(o->pmu_event, "sw:page-faults") != 0) {
-        snprintf(err, errlen, "libpfm4 initialisation failed: %s", pfm_strerror(rc));
-        return -1;
+    if (strcmp(o->pmu_event, "sw:page-faults") != 0) {
+        if (load_libpfm(err, errlen) != 0)
+            return -1;
+        int rc = pfm.initialize();
+        if (rc != PFM_SUCCESS) {
+            snprintf(err, errlen, "libpfm4 initialisation failed: %s", pfm.strerror(rc));
+            return -1;
+        }
     }
     if (o->pmu_event[0]) {
         if (encode_event(s, o->pmu_event, err, errlen) != 0)

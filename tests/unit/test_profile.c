@@ -138,8 +138,8 @@ static void test_add_pair_sums(void **state)
     assert_true(p->pairs[0].bytes == 24);
     assert_true(p->pairs[0].count == 3.5);
     wasp_profile_add_pair(p, WASP_AN_DEADSTORE, WASP_PAIR_APPROX, w, t, 4, 1); /* other flags */
-    wasp_profile_add_pair(p, WASP_AN_SILENTSTORE, 0, w, t, 4, 1);             /* other analysis */
-    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, t, w, 4, 1);               /* swapped */
+    wasp_profile_add_pair(p, WASP_AN_SILENTSTORE, 0, w, t, 4, 1);              /* other analysis */
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, t, w, 4, 1);                /* swapped */
     assert_int_equal(p->npairs, 4);
     assert_true(p->pairs[0].bytes == 24);
     wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, w, 99, 4, 1); /* bad context: dropped */
@@ -185,12 +185,12 @@ static void test_sorted_pairs(void **state)
         int l[] = {i + 1};
         c[i] = ctx_of(p, NULL, 1, m, l);
     }
-    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c[0], c[0], 10, 1);   /* 0 */
-    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c[2], c[1], 30, 1);   /* 1 */
-    wasp_profile_add_pair(p, WASP_AN_SILENTLOAD, 0, c[3], c[3], 99, 1);  /* 2: other */
-    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c[1], c[3], 30, 1);   /* 3: tie, lower watch */
-    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c[1], c[2], 30, 1);   /* 4: tie, lower trap */
-    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c[3], c[0], 50, 1);   /* 5 */
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c[0], c[0], 10, 1);  /* 0 */
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c[2], c[1], 30, 1);  /* 1 */
+    wasp_profile_add_pair(p, WASP_AN_SILENTLOAD, 0, c[3], c[3], 99, 1); /* 2: other */
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c[1], c[3], 30, 1);  /* 3: tie, lower watch */
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c[1], c[2], 30, 1);  /* 4: tie, lower trap */
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c[3], c[0], 50, 1);  /* 5 */
     uint32_t n;
     uint32_t *o = wasp_profile_sorted_pairs(p, WASP_AN_DEADSTORE, &n);
     assert_non_null(o);
@@ -266,8 +266,8 @@ static void test_merge(void **state)
     wasp_profile_intern_string(b, "padding-2");
     uint32_t b50 = ctx_of(b, NULL, 2, m, l50);
     uint32_t b43 = ctx_of(b, NULL, 2, m, l43), b42 = ctx_of(b, "insnA", 2, m, l42);
-    wasp_profile_add_pair(b, WASP_AN_DEADSTORE, 0, b42, b43, 50, 5);  /* overlaps a's pair */
-    wasp_profile_add_pair(b, WASP_AN_DEADSTORE, 0, b50, b42, 7, 1);   /* new in a */
+    wasp_profile_add_pair(b, WASP_AN_DEADSTORE, 0, b42, b43, 50, 5); /* overlaps a's pair */
+    wasp_profile_add_pair(b, WASP_AN_DEADSTORE, 0, b50, b42, 7, 1);  /* new in a */
     wasp_profile_add_pair(b, WASP_AN_SILENTLOAD, WASP_PAIR_APPROX, b43, b50, 3, 1);
     wasp_profile_set_meta(b, "sampler", "pmu");
     wasp_profile_set_meta(b, "host", "b-host");
@@ -347,16 +347,11 @@ static void test_large_merge(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_analysis_names),
-        cmocka_unit_test(test_new_profile),
-        cmocka_unit_test(test_intern_string_dedup),
-        cmocka_unit_test(test_intern_frame_dedup),
-        cmocka_unit_test(test_intern_context_dedup),
-        cmocka_unit_test(test_add_pair_sums),
-        cmocka_unit_test(test_totals_and_fractions),
-        cmocka_unit_test(test_sorted_pairs),
-        cmocka_unit_test(test_meta_and_counters),
-        cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_analysis_names),       cmocka_unit_test(test_new_profile),
+        cmocka_unit_test(test_intern_string_dedup),  cmocka_unit_test(test_intern_frame_dedup),
+        cmocka_unit_test(test_intern_context_dedup), cmocka_unit_test(test_add_pair_sums),
+        cmocka_unit_test(test_totals_and_fractions), cmocka_unit_test(test_sorted_pairs),
+        cmocka_unit_test(test_meta_and_counters),    cmocka_unit_test(test_merge),
         cmocka_unit_test(test_large_merge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -240,8 +240,8 @@ static void test_truncated(void **state)
     assert_int_equal(wasp_profile_write(p, path, err, sizeof err), 0);
     size_t len;
     unsigned char *d = load(path, &len);
-    size_t at[] = {1, 7, 8, 11, 12, 13, 23, 24, 100, len / 2, len - 17, len - 16, len - 5,
-                   len - 4, len - 1};
+    size_t at[] = {1,   7,       8,        11,       12,      13,      23,     24,
+                   100, len / 2, len - 17, len - 16, len - 5, len - 4, len - 1};
     for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
         store(cut, d, at[i]);
         char e[256] = "";
@@ -312,8 +312,8 @@ static void test_unknown_section_skipped(void **state)
     size_t len;
     unsigned char *d = load(path, &len);
     /* Insert "OBJS" (7 payload bytes) before the END section, fix the CRC. */
-    static const unsigned char extra[] = {'O', 'B', 'J', 'S', 7, 0, 0, 0, 0, 0, 0, 0,
-                                          1,   2,   3,   4,   5, 6, 7};
+    static const unsigned char extra[] = {'O', 'B', 'J', 'S', 7, 0, 0, 0, 0, 0,
+                                          0,   0,   1,   2,   3, 4, 5, 6, 7};
     size_t end_at = len - 16, nlen = len + sizeof extra;
     unsigned char *n = malloc(nlen);
     memcpy(n, d, end_at);
@@ -420,6 +420,62 @@ static void test_out_of_range_ids(void **state)
     assert_int_equal(p->nstrings, 2);
     assert_string_equal(p->strings[1], "x");
     assert_int_equal(p->merged, 1);
+    wasp_profile_free(p);
+}
+
+/* Every id of a profile that was read must be in range (renderers index with them). */
+static void assert_consistent(const wasp_profile *p)
+{
+    for (uint32_t i = 0; i < p->nframes; i++)
+        assert_true(p->frames[i].name < p->nstrings && p->frames[i].file < p->nstrings);
+    for (uint32_t i = 0; i < p->ncontexts; i++) {
+        const wasp_context *c = &p->contexts[i];
+        assert_true(c->insn < p->nstrings);
+        assert_true(c->first <= p->nframe_refs && c->nframes <= p->nframe_refs - c->first);
+        for (uint32_t j = 0; j < c->nframes; j++)
+            assert_true(p->frame_refs[c->first + j] < p->nframes);
+    }
+    for (uint32_t i = 0; i < p->npairs; i++) {
+        assert_true(p->pairs[i].analysis < WASP_AN_COUNT);
+        assert_true(p->pairs[i].watch_ctx < p->ncontexts && p->pairs[i].trap_ctx < p->ncontexts);
+    }
+    assert_true(p->merged >= 1);
+}
+
+/* Damage that keeps the checksum valid (a buggy writer, not a bad disk): every
+ * byte changed in turn, CRC recomputed. The reader must refuse or return a
+ * consistent profile, never crash. */
+static void test_damage_behind_valid_crc(void **state)
+{
+    (void)state;
+    wasp_profile *p = sample();
+    char err[256];
+    const char *path = in_dir("base.wprof"), *bad = in_dir("mutant.wprof");
+    assert_int_equal(wasp_profile_write(p, path, err, sizeof err), 0);
+    size_t len;
+    unsigned char *orig = load(path, &len);
+    unsigned char *d = malloc(len);
+    static const unsigned char deltas[] = {0x01, 0x80, 0xff};
+    int accepted = 0, refused = 0;
+    for (size_t i = 12; i < len - 4; i++) {
+        for (size_t k = 0; k < sizeof deltas; k++) {
+            memcpy(d, orig, len);
+            d[i] ^= deltas[k];
+            put_crc(d, len);
+            store(bad, d, len);
+            wasp_profile *q = wasp_profile_read(bad, err, sizeof err);
+            if (q) {
+                assert_consistent(q);
+                wasp_profile_free(q);
+                accepted++;
+            } else {
+                refused++;
+            }
+        }
+    }
+    /* both outcomes happen: values change silently, structure does not */
+    assert_true(accepted > 0 && refused > 0);
+    free(d);
     wasp_profile_free(p);
 }
 
@@ -546,6 +602,7 @@ int main(void)
         cmocka_unit_test(test_newer_version),
         cmocka_unit_test(test_unknown_section_skipped),
         cmocka_unit_test(test_out_of_range_ids),
+        cmocka_unit_test(test_damage_behind_valid_crc),
         cmocka_unit_test(test_write_leaves_no_temp),
         cmocka_unit_test(test_write_nonexistent_dir),
         cmocka_unit_test(test_write_failure_keeps_old_file),

@@ -154,6 +154,24 @@ static void test_text_top_and_reasons(void **state)
     free(t);
     wasp_profile_free(p);
 
+    /* the run line from the agent's metadata; a disabled run says why */
+    p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "silentload");
+    wasp_profile_set_meta(p, "duration_seconds", "12");
+    wasp_profile_set_meta(p, "cpu_seconds", "2.500");
+    wasp_profile_set_meta(p, "threads", "3");
+    wasp_profile_set_meta(p, "busy_threads", "1");
+    wasp_profile_set_meta(p, "pid", "42");
+    wasp_profile_set_meta(p, "disabled_reason", "no debug registers");
+    wasp_profile_add_counter(p, "classified", 6900);
+    t = render(p, WASP_FORMAT_TEXT, 0);
+    at(t, "  run        12 s wall, 2.5 s CPU, 3 threads (1 busy), pid 42\n");
+    at(t, "  pairs      6,900 classified\n");
+    at(t, "DISABLED   no debug registers");
+    at(t, "no pairs classified: profiling was disabled (no debug registers)");
+    free(t);
+    wasp_profile_free(p);
+
     /* no "events": analyses with data only */
     p = wasp_profile_new();
     wasp_totals tt = {64, 8, 0, 2};
@@ -281,8 +299,8 @@ static void assert_valid_json(const char *doc)
 static void test_json_checker_rejects(void **state)
 {
     (void)state; /* the checker itself must be able to say no */
-    const char *bad[] = {"{", "{\"a\" 1}", "[1,]", "{\"a\":1,}", "\"\x01\"", "01", "1.",
-                         "nul", "{\"a\":1} x", "[\"\\q\"]"};
+    const char *bad[] = {"{",  "{\"a\" 1}", "[1,]", "{\"a\":1,}",  "\"\x01\"",
+                         "01", "1.",        "nul",  "{\"a\":1} x", "[\"\\q\"]"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         const char *end = json_value(bad[i]);
         if (end && !*json_ws(end))
@@ -315,11 +333,14 @@ static void test_json_report(void **state)
     /* pair 1 of dead stores: fraction 0.3, root first and leaf last */
     size_t p1 = at(j + ds, "\"fraction\": 0.3,") + ds;
     size_t watch = at(j + p1, "\"watch\": {") + p1;
-    size_t main_ = at(j + watch,
-                      "{\"kind\": \"java\", \"method\": \"pkg.Main.main\", \"file\": \"Main.java\", "
-                      "\"line\": 10}") + watch;
-    size_t work = at(j + watch, "\"method\": \"pkg.Main.work\", \"file\": \"Main.java\", \"line\": 42")
-                  + watch;
+    size_t main_ =
+        at(j + watch,
+           "{\"kind\": \"java\", \"method\": \"pkg.Main.main\", \"file\": \"Main.java\", "
+           "\"line\": 10}") +
+        watch;
+    size_t work =
+        at(j + watch, "\"method\": \"pkg.Main.work\", \"file\": \"Main.java\", \"line\": 42") +
+        watch;
     size_t insn = at(j + watch, "\"instruction\": \"0x7f3a2c10: movl %eax, 0x10(%rbx)\"") + watch;
     size_t trap = at(j + p1, "\"trap\": {") + p1;
     assert_true(main_ < work && work < insn && insn < trap);
@@ -328,8 +349,10 @@ static void test_json_report(void **state)
     assert_true(p1 < p2 && p2 < ss);
     /* the native leaf is the last frame */
     size_t d18 = at(j + p2, "\"pkg.Deep.d18\"") + p2;
-    size_t nat = at(j + p2, "{\"kind\": \"native\", \"method\": \"libc.so.6`memset\", \"file\": null, "
-                            "\"line\": -1}") + p2;
+    size_t nat =
+        at(j + p2, "{\"kind\": \"native\", \"method\": \"libc.so.6`memset\", \"file\": null, "
+                   "\"line\": -1}") +
+        p2;
     assert_true(d18 < nat);
     at(j + ss, "\"pairs\": []");
     at(j + sl, "\"approximate\": true");
@@ -446,6 +469,20 @@ static void test_cmd_report(void **state)
     at(j, "\"bytes\": 20000.0"); /* totals summed */
     at(j, "\"count\": 180.0");   /* pairs summed */
     assert_null(strstr(j, "pkg.Deep"));
+    free(j);
+
+    /* options after the files, and "--" before a file that looks like an option */
+    char dashed[256];
+    snprintf(dashed, sizeof dashed, "%s/-x.wprof", dir);
+    assert_int_equal(wasp_profile_write(p, dashed, err, sizeof err), 0);
+    assert_int_equal(chdir(dir), 0);
+    int rc = run_report(&e, 8, "report", a, "--format", "json", "-o", out, "--", "-x.wprof");
+    assert_int_equal(chdir("/"), 0);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, e);
+    free(e);
+    j = slurp_file(out);
+    at(j, "\"merged_profiles\": 2");
     free(j);
 
     /* a foreign file: named, explained, exit 1 */

@@ -13,7 +13,7 @@
  * different values equal). Expected: dead-store and silent-store fractions
  * near zero.
  *
- * Usage: java ControlStores [steps-in-thousands]   (default 2000, about 4 s)
+ * Usage: java ControlStores [steps-in-thousands]   (default 3000, about 4 s on JDK 17; JDK 25 vectorizes it: about 1.5 s)
  */
 public class ControlStores {
     static final int CELLS = 1024;
@@ -36,7 +36,7 @@ public class ControlStores {
     }
 
     public static void main(String[] args) {
-        int thousands = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
+        int thousands = args.length > 0 ? Integer.parseInt(args[0]) : 3000;
         long t0 = System.nanoTime();
         int[] state = new int[CELLS];
         int[] scratch = new int[CELLS];

@@ -20,7 +20,7 @@
  * Euler's Statevector) rather than in a double[], so the loops are neither
  * turned into fill stubs nor vectorized.
  *
- * Usage: java DeadStoreEuler [steps-in-thousands]   (default 400, about 4 s)
+ * Usage: java DeadStoreEuler [steps-in-thousands]   (default 500, about 4 s)
  */
 public class DeadStoreEuler {
     static final int CELLS = 1024;
@@ -48,7 +48,7 @@ public class DeadStoreEuler {
     }
 
     public static void main(String[] args) {
-        int thousands = args.length > 0 ? Integer.parseInt(args[0]) : 400;
+        int thousands = args.length > 0 ? Integer.parseInt(args[0]) : 500;
         long t0 = System.nanoTime();
         Statevector[] ug = new Statevector[CELLS];
         Statevector[] temp2 = new Statevector[CELLS];

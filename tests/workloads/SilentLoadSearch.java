@@ -15,7 +15,7 @@
  * the table's formula (table[i] = i * K), so the only loads in the hot loop
  * are the table loads on the planted line.
  *
- * Usage: java SilentLoadSearch [searches-in-thousands]   (default 1600, about 4 s)
+ * Usage: java SilentLoadSearch [searches-in-thousands]   (default 5000, about 4 s)
  */
 public class SilentLoadSearch {
     static final int SIZE = 4096;
@@ -29,7 +29,7 @@ public class SilentLoadSearch {
     }
 
     public static void main(String[] args) {
-        int thousands = args.length > 0 ? Integer.parseInt(args[0]) : 1600;
+        int thousands = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
         long t0 = System.nanoTime();
         int[] table = new int[SIZE];
         for (int i = 0; i < SIZE; i++) table[i] = i * K;

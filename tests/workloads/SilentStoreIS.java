@@ -19,7 +19,7 @@
  * builds the constant from its exponent without the pow stub, whose own stack
  * traffic would be a second, competing source of silent stores.
  *
- * Usage: java SilentStoreIS [keys-in-millions]   (default 24, about 4 s)
+ * Usage: java SilentStoreIS [keys-in-millions]   (default 100, about 4 s)
  */
 public class SilentStoreIS {
     static final int GENERATORS = 16;         // power of two
@@ -68,7 +68,7 @@ public class SilentStoreIS {
     }
 
     public static void main(String[] args) {
-        int millions = args.length > 0 ? Integer.parseInt(args[0]) : 24;
+        int millions = args.length > 0 ? Integer.parseInt(args[0]) : 100;
         long t0 = System.nanoTime();
         Randlc[] gens = new Randlc[GENERATORS];
         for (int i = 0; i < GENERATORS; i++) gens[i] = new Randlc(314159265.0 + 2 * i);

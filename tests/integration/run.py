@@ -1,0 +1,647 @@
+#!/usr/bin/env python3
+"""wasp integration tests: the real `wasp run` / `wasp report` on Java workloads
+with planted, known inefficiencies (tests/workloads/*.java).
+
+Run from anywhere after `make all`:
+
+    python3 tests/integration/run.py                 # everything, every JDK found
+    python3 tests/integration/run.py --list          # names of the tests
+    python3 tests/integration/run.py -k planted.deadstore --jdk 17
+    python3 tests/integration/run.py -k survival --keep   # keep profiles and logs
+
+Prints "PASS name [jdk]" or "FAIL name [jdk]: reason" per test and finally
+"integration: N passed, N failed"; exits 1 when a test failed.
+
+The expected source line of each planted inefficiency is read from the
+workload's `// WASP-EXPECT: <analysis>` marker; checksums are compared with a
+run of the same program without the profiler. Nothing expected is hard-coded
+here except the thresholds, each explained where it is defined.
+
+Environment: WASP_JDKS=/path/jdk1:/path/jdk2 replaces the JDK list;
+WASP_IT_TIMEOUT (seconds, default 180) is the limit for every command.
+"""
+
+import argparse
+import json
+import os
+import re
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WASP = os.path.join(ROOT, "build", "bin", "wasp")
+AGENT = os.path.join(ROOT, "build", "lib", "libwasp.so")
+CLASSES = os.path.join(ROOT, "build", "workloads")
+WORKLOAD_SRC = os.path.join(ROOT, "tests", "workloads")
+TIMEOUT = float(os.environ.get("WASP_IT_TIMEOUT", "180"))
+
+DEFAULT_JDKS = ["/usr/lib/jvm/java-17-openjdk-amd64", "/usr/lib/jvm/temurin-25-jdk-amd64"]
+ALL_EVENTS = "deadstore+silentstore+silentload"
+GC_HEAP = "-Xmx128m"  # small heap: GcStress then triggers ~40-110 collections per run
+
+# Statistical floors, so that an implementation that classifies a handful of
+# pairs by accident cannot pass: ~1 sample per ms of CPU over a ~4 s run gives
+# thousands of samples when the sampler works.
+MIN_SAMPLES = 300
+MIN_PAIRS = 100
+
+
+class Fail(Exception):
+    pass
+
+
+def check(cond, msg):
+    if not cond:
+        raise Fail(msg)
+
+
+def tail(text, n=6):
+    lines = [l for l in (text or "").strip().splitlines() if l.strip()]
+    return " | ".join(lines[-n:]) if lines else "(empty)"
+
+
+# ---------------------------------------------------------------- processes
+
+class Result:
+    def __init__(self, cmd, rc, out, err, seconds):
+        self.cmd, self.rc, self.out, self.err, self.seconds = cmd, rc, out, err, seconds
+
+
+def run(cmd, timeout=None, cwd=ROOT, env=None):
+    """Runs cmd in its own process group; on timeout kills that group and fails."""
+    timeout = timeout or TIMEOUT
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(p)
+        p.communicate()
+        raise Fail("timed out after %.0f s: %s" % (timeout, " ".join(cmd)))
+    return Result(cmd, p.returncode, out.decode(errors="replace"),
+                  err.decode(errors="replace"), time.monotonic() - t0)
+
+
+def kill_group(p):
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def checksum_of(text):
+    m = re.findall(r"^checksum: (\S+)\s*$", text, re.M)
+    return m[-1] if m else None
+
+
+# ---------------------------------------------------------------- workloads
+
+def expectation(workload):
+    """(analysis, line, "Class.method") from the workload's WASP-EXPECT marker."""
+    path = os.path.join(WORKLOAD_SRC, workload + ".java")
+    with open(path) as f:
+        lines = f.read().splitlines()
+    marks = [(i, m.group(1)) for i, l in enumerate(lines)
+             for m in [re.search(r"//\s*WASP-EXPECT:\s*(\w+)", l)] if m]
+    check(len(marks) == 1, "%s: expected exactly one WASP-EXPECT marker, found %d" % (path, len(marks)))
+    idx, analysis = marks[0]
+    decl = re.compile(r"^\s*(?:(?:public|private|protected|static|final|synchronized|strictfp)\s+)*"
+                      r"[\w.<>\[\], ]+?\s+(\w+)\s*\([^;]*$")
+    for j in range(idx, -1, -1):
+        m = decl.match(lines[j])
+        if m and m.group(1) not in ("if", "for", "while", "switch", "return", "new", "catch"):
+            return analysis, idx + 1, "%s.%s" % (workload, m.group(1))
+    raise Fail("%s: no method declaration above the WASP-EXPECT marker" % path)
+
+
+# ---------------------------------------------------------------- the test context
+
+class Jdk:
+    def __init__(self, home):
+        self.home = home
+        self.java = os.path.join(home, "bin", "java")
+        self.version = self._major()
+        self.name = "jdk%s" % self.version
+        self._gc_ok = {}
+
+    def _major(self):
+        try:
+            with open(os.path.join(self.home, "release")) as f:
+                m = re.search(r'JAVA_VERSION="(\d+)', f.read())
+                if m:
+                    return m.group(1)
+        except OSError:
+            pass
+        return os.path.basename(self.home)
+
+    def accepts(self, flag):
+        if flag not in self._gc_ok:
+            r = run([self.java, flag, "-version"], timeout=60)
+            self._gc_ok[flag] = r.rc == 0
+        return self._gc_ok[flag]
+
+
+class Ctx:
+    def __init__(self, tmp, keep):
+        self.tmp = tmp
+        self.keep = keep
+        self.baselines = {}
+        self.counter = 0
+
+    def path(self, name):
+        self.counter += 1
+        return os.path.join(self.tmp, "%03d-%s" % (self.counter, name))
+
+    def baseline(self, jdk, jvm_args, workload, args):
+        """Checksum of the workload run without the profiler (cached)."""
+        key = (jdk.home, tuple(jvm_args), workload, tuple(args))
+        if key not in self.baselines:
+            r = run([jdk.java] + list(jvm_args) + ["-cp", CLASSES, workload] + list(args))
+            check(r.rc == 0, "baseline run without the agent exited %d: %s" % (r.rc, tail(r.err)))
+            c = checksum_of(r.out)
+            check(c is not None, "baseline run printed no checksum: %s" % tail(r.out))
+            self.baselines[key] = c
+        return self.baselines[key]
+
+    def report(self, profile):
+        r = run([WASP, "report", "--format", "json", profile])
+        check(r.rc == 0, "wasp report exited %d: %s" % (r.rc, tail(r.err)))
+        try:
+            rep = json.loads(r.out)
+        except ValueError as e:
+            raise Fail("wasp report --format json printed no JSON (%s): %s" % (e, tail(r.out)))
+        check(isinstance(rep, dict) and rep.get("format") == "wasp-report",
+              "report JSON has no \"format\": \"wasp-report\"")
+        for key in ("meta", "counters", "analyses"):
+            check(isinstance(rep.get(key), dict), "report JSON has no object %r" % key)
+        return rep
+
+    def baseline_rc(self, jdk, workload, args, rc):
+        """Checksum of a run without the profiler that must exit with rc (cached)."""
+        key = (jdk.home, "rc", workload, tuple(args))
+        if key not in self.baselines:
+            r = run([jdk.java, "-cp", CLASSES, workload] + list(args))
+            check(r.rc == rc, "run without the agent exited %d (expected %d)" % (r.rc, rc))
+            c = checksum_of(r.out)
+            check(c is not None, "run without the agent printed no checksum")
+            self.baselines[key] = c
+        return self.baselines[key]
+
+    def profile(self, jdk, events, workload, args=(), jvm_args=(), expect_rc=0, tag=None):
+        """wasp run ... -- java ...; returns (Result, report JSON)."""
+        out = self.path("%s.wprof" % (tag or workload))
+        cmd = [WASP, "run", "-e", events, "-o", out, "--format", "json", "-q", "--",
+               jdk.java] + list(jvm_args) + ["-cp", CLASSES, workload] + list(args)
+        r = run(cmd)
+        with open(out + ".log", "w") as f:
+            f.write("$ %s\n--- stdout\n%s\n--- stderr\n%s" % (" ".join(cmd), r.out, r.err))
+        check(r.rc == expect_rc, "wasp run exited %d (expected %d): %s" % (r.rc, expect_rc, tail(r.err)))
+        check(os.path.isfile(out) and os.path.getsize(out) > 0, "no profile written at %s" % out)
+        return r, self.report(out)
+
+
+# ---------------------------------------------------------------- report helpers
+
+def analysis(rep, name):
+    a = rep["analyses"].get(name)
+    check(isinstance(a, dict), "analysis %r missing from the report (has: %s)"
+          % (name, ", ".join(sorted(rep["analyses"])) or "none"))
+    for key in ("fraction", "bytes", "pairs_classified", "pairs"):
+        check(key in a, "analysis %r has no %r" % (name, key))
+    return a
+
+
+def counter(rep, name):
+    v = rep["counters"].get(name)
+    check(isinstance(v, (int, float)), "counter %r missing from the report" % name)
+    return v
+
+
+def leaf(ctx):
+    frames = (ctx or {}).get("frames") or []
+    return frames[-1] if frames else None
+
+
+def where(frame):
+    if not frame:
+        return "(no frames)"
+    return "%s:%s" % (frame.get("method"), frame.get("line"))
+
+
+def at(frame, method, line):
+    return bool(frame) and frame.get("method") == method and frame.get("line") == line
+
+
+def enough_data(rep, a, name):
+    samples = counter(rep, "samples")
+    check(samples >= MIN_SAMPLES, "only %d samples (need >= %d)" % (samples, MIN_SAMPLES))
+    check(a["pairs_classified"] >= MIN_PAIRS, "only %.0f %s pairs classified (need >= %d)"
+          % (a["pairs_classified"], name, MIN_PAIRS))
+
+
+# ---------------------------------------------------------------- tests
+
+# Planted workloads and the program-level fraction F_prog each implies.
+#  - SilentStoreIS: 16 of the 21 stores per key are the planted silent stores
+#    (4 generator calls x 4 constants; the seed and histogram stores change
+#    value), so F ~ 0.75; we ask for > 0.4.
+#  - DeadStoreEuler: the planted sweep and the overwriting sweep are the same
+#    loop shape, one dead store for one live store, so F ~ 0.5; we ask for
+#    0.3 < F < 0.8 (the upper bound fails an analysis that calls live stores dead).
+#  - SilentLoadSearch: nearly every load is a table load of a search, and the
+#    table never changes, so F ~ 1; we ask for > 0.6.
+# PLANTED_SHARE: the pairs whose watch context is the planted line must carry
+# this share of all wasteful bytes of the analysis (the planted line dominates
+# the waste by construction; only JVM-internal activity competes).
+PLANTED = [
+    # (test name, workload, args, F_prog lower bound, upper bound)
+    ("planted.silentstore", "SilentStoreIS", [], 0.4, 1.0),
+    ("planted.deadstore", "DeadStoreEuler", [], 0.3, 0.8),
+    ("planted.silentload", "SilentLoadSearch", [], 0.6, 1.0),
+]
+PLANTED_SHARE = 0.6
+
+# Controls: the same shapes without waste; F_prog must stay below this.
+CONTROL_MAX = 0.1
+CONTROLS = [
+    ("control.stores.deadstore", "ControlStores", "deadstore"),
+    ("control.stores.silentstore", "ControlStores", "silentstore"),
+    ("control.loads.silentload", "ControlLoads", "silentload"),
+]
+
+
+def t_planted(ctx, jdk, workload, args, lo, hi):
+    an_name, line, method = expectation(workload)
+    r, rep = ctx.profile(jdk, an_name, workload, args)
+    check(checksum_of(r.out) == ctx.baseline(jdk, [], workload, args),
+          "checksum %s differs from the run without the agent (%s)"
+          % (checksum_of(r.out), ctx.baseline(jdk, [], workload, args)))
+    a = analysis(rep, an_name)
+    enough_data(rep, a, an_name)
+    pairs = a["pairs"]
+    check(len(pairs) > 0, "no %s pairs reported" % an_name)
+    top = pairs[0]
+    w, t = leaf(top.get("watch")), leaf(top.get("trap"))
+    check(at(w, method, line), "top %s pair's watch context ends at %s, expected %s:%d"
+          % (an_name, where(w), method, line))
+    if an_name in ("silentstore", "silentload"):
+        # The planted access is silent with respect to itself (the previous
+        # execution of the same line on the same location).
+        check(at(t, method, line), "top %s pair's trap context ends at %s, expected %s:%d"
+              % (an_name, where(t), method, line))
+    f = a["fraction"]
+    check(lo < f <= hi, "F_prog(%s) = %.3f, expected %s < F <= %s" % (an_name, f, lo, hi))
+    total = sum(p.get("bytes", 0.0) for p in pairs)
+    planted = sum(p.get("bytes", 0.0) for p in pairs if at(leaf(p.get("watch")), method, line))
+    share = planted / total if total > 0 else 0.0
+    check(share >= PLANTED_SHARE, "pairs watched at %s:%d carry %.0f%% of the wasteful bytes (need >= %.0f%%)"
+          % (method, line, 100 * share, 100 * PLANTED_SHARE))
+    return "F=%.3f, %d samples, %.0f pairs, planted share %.0f%%" % (
+        f, counter(rep, "samples"), a["pairs_classified"], 100 * share)
+
+
+def t_control(ctx, jdk, workload, an_name):
+    r, rep = ctx.profile(jdk, an_name, workload, [], tag="%s-%s" % (workload, an_name))
+    check(checksum_of(r.out) == ctx.baseline(jdk, [], workload, []),
+          "checksum differs from the run without the agent")
+    a = analysis(rep, an_name)
+    enough_data(rep, a, an_name)
+    f = a["fraction"]
+    detail = ""
+    if a["pairs"]:
+        p = a["pairs"][0]
+        detail = " (top pair %s -> %s)" % (where(leaf(p.get("watch"))), where(leaf(p.get("trap"))))
+    check(f < CONTROL_MAX, "F_prog(%s) = %.3f on a workload without waste, expected < %s%s"
+          % (an_name, f, CONTROL_MAX, detail))
+    return "F=%.3f, %.0f pairs" % (f, a["pairs_classified"])
+
+
+def thread_count(meta):
+    v = meta.get("threads")
+    if v is None:
+        return None
+    v = str(v).strip()
+    if v.isdigit():
+        return int(v)
+    return len([x for x in re.split(r"[,\s]+", v) if x])
+
+
+def survival_checks(ctx, jdk, jvm_args, args, tag):
+    base = ctx.baseline(jdk, [GC_HEAP], "GcStress", args)
+    r, rep = ctx.profile(jdk, ALL_EVENTS, "GcStress", args, jvm_args=[GC_HEAP] + list(jvm_args), tag=tag)
+    check(checksum_of(r.out) == base, "checksum %s differs from the run without the agent (%s)"
+          % (checksum_of(r.out), base))
+    samples = counter(rep, "samples")
+    check(samples >= MIN_SAMPLES, "only %d samples (need >= %d)" % (samples, MIN_SAMPLES))
+    classified = 0.0
+    for name in ALL_EVENTS.split("+"):
+        classified += analysis(rep, name)["pairs_classified"]
+    check(classified >= MIN_PAIRS, "only %.0f pairs classified over all analyses" % classified)
+    threads = thread_count(rep["meta"])
+    if threads is not None:
+        check(threads >= 2, "samples from %d thread(s) only (meta threads=%r)" % (threads, rep["meta"]["threads"]))
+    # A drop reason that swallows most samples means the profile is not about
+    # the program any more (e.g. every watchpoint lost to GC).
+    for k, v in rep["counters"].items():
+        if k.startswith("dropped") and isinstance(v, (int, float)):
+            check(v <= 0.75 * samples, "counter %s = %d is %.0f%% of %d samples"
+                  % (k, v, 100.0 * v / max(samples, 1), samples))
+    return "%d samples, %.0f pairs%s" % (samples, classified,
+                                          ", %d threads" % threads if threads is not None else "")
+
+
+def t_survival_gc(ctx, jdk, flag):
+    return survival_checks(ctx, jdk, [flag], [], "GcStress%s" % flag.replace("-XX:+Use", "-"))
+
+
+def t_survival_threads(ctx, jdk):
+    # 64 threads, one round, less work each: thread start/end under load.
+    return survival_checks(ctx, jdk, [], ["64", "1", "40"], "GcStress-64threads")
+
+
+def t_exit3(ctx, jdk):
+    r, rep = ctx.profile(jdk, ALL_EVENTS, "Lifecycle", ["exit3"], expect_rc=3)
+    check(checksum_of(r.out) == ctx.baseline_rc(jdk, "Lifecycle", ["exit3"], 3),
+          "checksum differs from the run without the agent")
+    samples = counter(rep, "samples")
+    check(samples > 0, "the profile written at System.exit(3) has no samples")
+    return "%d samples" % samples
+
+
+def t_sigterm(ctx, jdk):
+    out = ctx.path("Lifecycle-sigterm.wprof")
+    errpath = out + ".stderr"
+    cmd = [WASP, "run", "-e", ALL_EVENTS, "-o", out, "--format", "json", "-q", "--",
+           jdk.java, "-cp", CLASSES, "Lifecycle", "forever"]
+    with open(errpath, "wb") as err:
+        p = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=err, start_new_session=True)
+    try:
+        check(read_until(p, b"ready", TIMEOUT), "the workload never printed 'ready'; stderr: %s"
+              % tail(read_text(errpath)))
+        target = java_process_of(p.pid)
+        check(target is not None, "found no java process under wasp run (pid %d)" % p.pid)
+        os.kill(target, signal.SIGTERM)
+        try:
+            rc = p.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise Fail("wasp run did not end within %.0f s of SIGTERM to java" % TIMEOUT)
+    finally:
+        if p.poll() is None:
+            kill_group(p)
+            p.wait()
+        p.stdout.close()
+    # The JVM exits with 128+15 on SIGTERM; wasp run passes that on (or dies
+    # of the same signal itself).
+    check(rc in (143, -signal.SIGTERM), "wasp run exited %d after SIGTERM to java (expected 143): %s"
+          % (rc, tail(read_text(errpath))))
+    check(os.path.isfile(out) and os.path.getsize(out) > 0, "no profile written after SIGTERM")
+    rep = ctx.report(out)
+    samples = counter(rep, "samples")
+    check(samples > 0, "the profile written at SIGTERM has no samples")
+    return "%d samples" % samples
+
+
+def read_until(p, token, timeout):
+    """Reads p's stdout until a line equal to token; False on EOF or timeout."""
+    sel = selectors.DefaultSelector()
+    sel.register(p.stdout, selectors.EVENT_READ)
+    buf = b""
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not sel.select(left):
+                return False
+            chunk = os.read(p.stdout.fileno(), 4096)
+            if not chunk:
+                return False
+            buf += chunk
+            if any(l.strip() == token for l in buf.split(b"\n")[:-1]):
+                return True
+    finally:
+        sel.close()
+
+
+def read_text(path):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def children_of(pid):
+    kids = []
+    try:
+        for tid in os.listdir("/proc/%d/task" % pid):
+            try:
+                with open("/proc/%d/task/%s/children" % (pid, tid)) as f:
+                    kids += [int(x) for x in f.read().split()]
+            except OSError:
+                pass
+    except OSError:
+        pass
+    if not kids:  # kernels without CONFIG_PROC_CHILDREN: scan parents
+        for d in os.listdir("/proc"):
+            if d.isdigit():
+                try:
+                    with open("/proc/%s/stat" % d) as f:
+                        stat = f.read()
+                    if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                        kids.append(int(d))
+                except (OSError, ValueError, IndexError):
+                    pass
+    return kids
+
+
+def is_java(pid):
+    try:
+        return os.path.basename(os.readlink("/proc/%d/exe" % pid)) == "java"
+    except OSError:
+        return False
+
+
+def java_process_of(wasp_pid):
+    """The java process wasp run started: a child (or grandchild) of wasp, or
+    wasp itself if it exec'd java."""
+    if is_java(wasp_pid):
+        return wasp_pid
+    frontier = [wasp_pid]
+    for _ in range(3):
+        nxt = []
+        for pid in frontier:
+            for kid in children_of(pid):
+                if is_java(kid):
+                    return kid
+                nxt.append(kid)
+        frontier = nxt
+    return None
+
+
+def t_bad_agent_option(ctx, jdk):
+    r = run([jdk.java, "-agentpath:%s=bogus=1" % AGENT, "-version"], timeout=60)
+    both = r.out + r.err
+    check(r.rc != 0, "the JVM started (exit 0) with the bad agent option bogus=1")
+    check("bogus" in both, "no message naming the option 'bogus': %s" % tail(both))
+    check('version "' not in both, "the JVM ran (-version printed) despite the bad option")
+    return "exit %d" % r.rc
+
+
+def t_bad_watchpoints(ctx, jdk):
+    r = run([WASP, "run", "--watchpoints", "9", "--", jdk.java, "-version"], timeout=60)
+    check(r.rc != 0, "wasp run --watchpoints 9 exited 0")
+    check("watchpoints" in r.err, "stderr does not name 'watchpoints': %s" % tail(r.err))
+    check(re.search(r"\b1\s*(?:\.\.|-|–|to)\s*4\b", r.err),
+          "stderr does not state the accepted range 1..4: %s" % tail(r.err))
+    check('version "' not in r.out + r.err, "java ran despite the bad option")
+    return "exit %d" % r.rc
+
+
+def expect_report_error(path, what):
+    r = run([WASP, "report", "--format", "json", path], timeout=60)
+    check(r.rc != 0, "wasp report on %s exited 0" % what)
+    check(r.err.strip(), "wasp report on %s printed no message on stderr" % what)
+    return r
+
+
+def t_report_missing(ctx):
+    expect_report_error(os.path.join(ctx.tmp, "does-not-exist.wprof"), "a missing file")
+
+
+def t_report_not_profile(ctx):
+    path = "/etc/hostname"
+    if not os.path.isfile(path):
+        path = ctx.path("not-a-profile.txt")
+        with open(path, "w") as f:
+            f.write("just some text\n")
+    expect_report_error(path, "a file that is not a profile")
+
+
+def t_report_truncated(ctx, jdk):
+    good = ctx.path("good.wprof")
+    r = run([WASP, "run", "-e", "silentload", "-o", good, "-q", "--",
+             jdk.java, "-cp", CLASSES, "Lifecycle", "exit3", "300"])
+    check(r.rc == 3, "making a profile: wasp run exited %d: %s" % (r.rc, tail(r.err)))
+    check(os.path.isfile(good), "making a profile: none written")
+    ctx.report(good)  # the intact file must read, or the test below proves nothing
+    with open(good, "rb") as f:
+        data = f.read()
+    cuts = sorted({0, 16, len(data) // 2, len(data) - 1} - {len(data)})
+    for n in cuts:
+        bad = ctx.path("truncated-%d.wprof" % n)
+        with open(bad, "wb") as f:
+            f.write(data[:n])
+        expect_report_error(bad, "the profile cut to %d of %d bytes" % (n, len(data)))
+    return "cuts at %s of %d bytes" % (", ".join(map(str, cuts)), len(data))
+
+
+def build_tests(jdks):
+    """[(name, jdk-or-None, thunk(ctx))] in run order."""
+    tests = []
+    for jdk in jdks:
+        for name, wl, args, lo, hi in PLANTED:
+            tests.append((name, jdk, lambda c, j=jdk, w=wl, a=args, l=lo, h=hi: t_planted(c, j, w, a, l, h)))
+        for name, wl, an in CONTROLS:
+            tests.append((name, jdk, lambda c, j=jdk, w=wl, a=an: t_control(c, j, w, a)))
+        for gc in ("Serial", "Parallel", "G1", "Z"):
+            flag = "-XX:+Use%sGC" % gc
+            tests.append(("survival.gc.%s" % gc.lower(), jdk, lambda c, j=jdk, f=flag: (
+                t_survival_gc(c, j, f) if j.accepts(f) else skip("%s does not accept %s" % (j.name, f)))))
+        tests.append(("survival.threads64", jdk, lambda c, j=jdk: t_survival_threads(c, j)))
+        tests.append(("exit.code3", jdk, lambda c, j=jdk: t_exit3(c, j)))
+        tests.append(("exit.sigterm", jdk, lambda c, j=jdk: t_sigterm(c, j)))
+        tests.append(("badinput.agent-option", jdk, lambda c, j=jdk: t_bad_agent_option(c, j)))
+    if jdks:
+        j0 = jdks[0]
+        tests.append(("badinput.watchpoints", None, lambda c, j=j0: t_bad_watchpoints(c, j)))
+        tests.append(("badinput.report-truncated", None, lambda c, j=j0: t_report_truncated(c, j)))
+    tests.append(("badinput.report-missing", None, t_report_missing))
+    tests.append(("badinput.report-not-profile", None, t_report_not_profile))
+    return tests
+
+
+class Skip(Exception):
+    pass
+
+
+def skip(why):
+    raise Skip(why)
+
+
+def find_jdks():
+    homes = os.environ.get("WASP_JDKS")
+    homes = homes.split(":") if homes else DEFAULT_JDKS
+    return [Jdk(h) for h in homes if h and os.access(os.path.join(h, "bin", "java"), os.X_OK)]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-k", action="append", default=[], metavar="SUBSTRING",
+                    help="run only tests whose name contains SUBSTRING (repeatable)")
+    ap.add_argument("--jdk", action="append", default=[], metavar="NAME",
+                    help="run only on JDKs whose name (jdk17, jdk25) or home contains NAME")
+    ap.add_argument("--list", action="store_true", help="list the tests and exit")
+    ap.add_argument("--keep", action="store_true", help="keep the profiles and logs")
+    opts = ap.parse_args()
+
+    jdks = find_jdks()
+    if opts.jdk:
+        jdks = [j for j in jdks if any(s in j.name or s in j.home for s in opts.jdk)]
+    tests = [t for t in build_tests(jdks) if not opts.k or any(s in t[0] for s in opts.k)]
+    if opts.list:
+        for name, jdk, _ in tests:
+            print("%s [%s]" % (name, jdk.name if jdk else "-"))
+        return 0
+
+    setup = []
+    if not jdks:
+        setup.append("no JDK found (looked at %s)" % ", ".join(DEFAULT_JDKS))
+    for path in (WASP, AGENT, CLASSES):
+        if not os.path.exists(path):
+            setup.append("missing %s (run `make all` first)" % os.path.relpath(path, ROOT))
+    if setup:
+        for why in setup:
+            print("FAIL setup [-]: %s" % why)
+        print("integration: 0 passed, %d failed" % len(setup))
+        return 1
+
+    tmp = tempfile.mkdtemp(prefix="wasp-it-")
+    ctx = Ctx(tmp, opts.keep)
+    passed = failed = 0
+    t_all = time.monotonic()
+    for name, jdk, fn in tests:
+        label = "%s [%s]" % (name, jdk.name if jdk else "-")
+        t0 = time.monotonic()
+        try:
+            note = fn(ctx)
+        except Skip as e:
+            print("SKIP %s: %s" % (label, e), flush=True)
+            continue
+        except Fail as e:
+            failed += 1
+            print("FAIL %s: %s" % (label, e), flush=True)
+            continue
+        except Exception as e:  # a bug in the test or an unexpected report shape
+            failed += 1
+            print("FAIL %s: %s: %s" % (label, type(e).__name__, e), flush=True)
+            continue
+        passed += 1
+        print("PASS %s (%s%.1f s)" % (label, note + "; " if note else "", time.monotonic() - t0), flush=True)
+    if opts.keep or failed:
+        print("# profiles and logs kept in %s (%.0f s in all)" % (tmp, time.monotonic() - t_all))
+    else:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("integration: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
