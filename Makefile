@@ -11,10 +11,10 @@ LDLIBS_AGENT = $(LDLIBS_CORE) -ldl -lpthread -lrt   # libpfm4 is dlopen'ed when 
 
 B = build
 # Code that needs a JVM (JVMTI glue) or runs only inside the agent.
-AGENT_SRCS := $(filter-out src/agent/options.c src/sample/perf.c,$(wildcard src/agent/*.c src/sample/*.c))
+AGENT_SRCS := $(filter-out src/agent/options.c src/sample/perf.c src/sample/signal.c,$(wildcard src/agent/*.c src/sample/*.c))
 # Everything the command, the agent and the unit tests share.
 CORE_SRCS  := $(wildcard src/common/*.c src/isa/*.c src/profile/*.c src/watch/*.c src/analysis/*.c) \
-              src/agent/options.c src/sample/perf.c
+              src/agent/options.c src/sample/perf.c src/sample/signal.c
 CLI_SRCS   := $(wildcard src/cli/*.c)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 
@@ -27,13 +27,16 @@ UNIT_BINS  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 .PHONY: all check unit integration workloads bench clean
 all: $(B)/bin/wasp $(B)/lib/libwasp.so workloads
 
+# `make V=1` shows the full commands.
+Q = $(if $(V),,@)
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(if $(V),,@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/lib/libwaspcore.a: $(CORE_OBJS)
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 $(B)/lib/libwasp.so: $(AGENT_OBJS) $(B)/lib/libwaspcore.a
 	$(CC) -shared -o $@ $(AGENT_OBJS) $(B)/lib/libwaspcore.a $(LDLIBS_AGENT)

@@ -24,6 +24,7 @@
 #include "agent/threads.h"
 #include "agent/vmflags.h"
 #include "isa/isa.h"
+#include "sample/signal.h"
 #include "watch/handler.h"
 #include "watch/runtime.h"
 
@@ -145,8 +146,7 @@ static int probe_perf(char *why, size_t len)
     a.exclude_kernel = 1;
     a.exclude_hv = 1;
     a.disabled = 1;
-    a.sigtrap = 1;
-    a.remove_on_exec = 1;
+    wasp_perf_signal_attr(&a, 0);
     int fd = wasp_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
     if (fd >= 0) {
         close(fd);
@@ -281,7 +281,13 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
     wasp_threads_init(&opts);
 
     char why[512] = "";
-    if (choose_source(&opts, why, sizeof why) == 0 && probe_perf(why, sizeof why) == 0 &&
+    wasp_perf_signal_route_init(opts.signal == WASP_SIGNAL_FASYNC);
+    if (wasp_perf_fasync && opts.signal == WASP_SIGNAL_SIGTRAP)
+        snprintf(why, sizeof why, "signal=sigtrap: this kernel has no perf sigtrap (Linux 5.13+)");
+    else if (wasp_perf_fasync)
+        wasp_log("perf events signal through F_SETSIG%s",
+                 opts.signal == WASP_SIGNAL_FASYNC ? "" : " (this kernel has no perf sigtrap)");
+    if (!why[0] && choose_source(&opts, why, sizeof why) == 0 && probe_perf(why, sizeof why) == 0 &&
         wasp_handler_install() != 0)
         snprintf(why, sizeof why, "cannot install the SIGTRAP handler: %m");
     fill_dump_info(&opts);

@@ -332,6 +332,24 @@ static int set_log(wasp_options *o, const char *v, char *d, size_t n)
     return copy_str(o->log, sizeof o->log, v);
 }
 
+static const char *const signal_names[] = {
+    [WASP_SIGNAL_AUTO] = "auto",
+    [WASP_SIGNAL_SIGTRAP] = "sigtrap",
+    [WASP_SIGNAL_FASYNC] = "fasync",
+};
+
+static int set_signal(wasp_options *o, const char *v, char *d, size_t n)
+{
+    (void)d, (void)n;
+    for (size_t i = 0; i < sizeof signal_names / sizeof *signal_names; i++) {
+        if (strcmp(v, signal_names[i]) == 0) {
+            o->signal = (wasp_signal_choice)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 static int set_seed(wasp_options *o, const char *v, char *d, size_t n)
 {
     (void)d, (void)n;
@@ -358,11 +376,12 @@ static const struct spec {
     {"log", "stderr, none or a path of at most 4095 bytes (it cannot contain a comma)",
      set_log},
     {"seed", "a number from 0 to 18446744073709551615 (0 means time-based)", set_seed},
+    {"signal", "one of auto, sigtrap, fasync", set_signal},
 };
 #define NSPECS (sizeof specs / sizeof *specs)
 #define ACCEPTED_KEYS                                                                           \
     "accepted: events, file, sampler, period, pmu-period, pmu-event, watchpoints, "            \
-    "float-threshold, max-frames, log, seed"
+    "float-threshold, max-frames, log, seed, signal"
 
 /* One "key=value" item of length len (not NUL-terminated). */
 static int parse_item(const char *item, size_t len, wasp_options *o, char *err, size_t errlen)
@@ -549,6 +568,11 @@ int wasp_options_format(const wasp_options *o, char *buf, size_t buflen)
     }
     if (o->seed != d.seed)
         emit(&w, "seed=%llu", (unsigned long long)o->seed);
+    if (o->signal != d.signal) {
+        if ((unsigned)o->signal >= sizeof signal_names / sizeof *signal_names)
+            return -1;
+        emit(&w, "signal=%s", signal_names[o->signal]);
+    }
     if (o->file[0]) { /* last: it is the longest, and easiest to read at the end */
         if (!representable(o->file))
             return -1;

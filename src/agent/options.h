@@ -15,6 +15,9 @@
  *   max-frames=N       deepest Java stack recorded, 1..2048 (default 256)
  *   log=PATH|stderr|none  where the agent logs (default stderr)
  *   seed=N             seed of the reservoir RNG (default: time-based)
+ *   signal=auto|sigtrap|fasync  how perf events signal threads: sigtrap (Linux
+ *                      5.13+) or the older F_SETSIG route; auto picks sigtrap
+ *                      when the kernel has it (default auto)
  *
  * Options are separated by commas. Parsing never exits: errors come back as a
  * one-line message naming the option and the accepted values.
@@ -31,6 +34,12 @@ typedef enum wasp_sampler_choice {
     WASP_SAMPLER_PMU = 2
 } wasp_sampler_choice;
 
+typedef enum wasp_signal_choice {
+    WASP_SIGNAL_AUTO = 0,
+    WASP_SIGNAL_SIGTRAP = 1,
+    WASP_SIGNAL_FASYNC = 2
+} wasp_signal_choice;
+
 enum { WASP_PATH_MAX = 4096, WASP_NAME_MAX = 128 };
 
 typedef struct wasp_options {
@@ -45,6 +54,7 @@ typedef struct wasp_options {
     uint32_t max_frames;
     char log[WASP_PATH_MAX]; /* "stderr", "none" or a path */
     uint64_t seed;           /* 0 means time-based */
+    wasp_signal_choice signal;
 } wasp_options;
 
 void wasp_options_defaults(wasp_options *o);

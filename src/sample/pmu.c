@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "profile/profile.h"
+#include "sample/signal.h"
 #include "sample/source.h"
 
 enum { RING_PAGES = 8 }; /* data pages, a power of two */
@@ -164,9 +165,8 @@ static int pmu_open(wasp_source *s, wasp_thread *t, char *err, size_t errlen)
     a.precise_ip = (uint64_t)s->pmu_precise;
     a.exclude_kernel = 1;
     a.exclude_hv = 1;
-    a.sigtrap = 1;
-    a.remove_on_exec = 1;
-    a.sig_data = wasp_sig_data(t->index, WASP_EV_SAMPLE, 0);
+    a.disabled = 1; /* enabled once its signal is wired up */
+    wasp_perf_signal_attr(&a, wasp_sig_data(t->index, WASP_EV_SAMPLE, 0));
     int fd = wasp_perf_open(&a, t->tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0 && a.precise_ip) {
         a.precise_ip = 1; /* some CPUs take only the lower precision level */
@@ -183,6 +183,13 @@ static int pmu_open(wasp_source *s, wasp_thread *t, char *err, size_t errlen)
         close(fd);
         return -1;
     }
+    if (wasp_perf_signal_fd(fd, t->tid, wasp_sig_data(t->index, WASP_EV_SAMPLE, 0)) != 0 ||
+        wasp_perf_enable(fd) != 0) {
+        snprintf(err, errlen, "cannot start the PMU event: %s", strerror(errno));
+        munmap(ring, size);
+        close(fd);
+        return -1;
+    }
     t->sample_fd = fd;
     t->sample_ring = ring;
     t->sample_ring_size = size;
@@ -194,6 +201,7 @@ static void pmu_close(wasp_source *s, wasp_thread *t)
     (void)s;
     if (t->sample_fd >= 0) {
         ioctl(t->sample_fd, PERF_EVENT_IOC_DISABLE, 0);
+        wasp_perf_signal_forget(t->sample_fd);
         close(t->sample_fd);
         t->sample_fd = -1;
     }

@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "sample/signal.h"
 #include "sample/source.h"
 
 static int soft_init(wasp_source *s, const wasp_options *o, char *err, size_t errlen)
@@ -37,12 +38,17 @@ static int soft_open(wasp_source *s, wasp_thread *t, char *err, size_t errlen)
     a.sample_period = s->period;
     a.exclude_kernel = 1;
     a.exclude_hv = 1;
-    a.sigtrap = 1;
-    a.remove_on_exec = 1;
-    a.sig_data = wasp_sig_data(t->index, WASP_EV_SAMPLE, 0);
+    a.disabled = 1; /* enabled once its signal is wired up */
+    wasp_perf_signal_attr(&a, wasp_sig_data(t->index, WASP_EV_SAMPLE, 0));
     int fd = wasp_perf_open(&a, t->tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0) {
         snprintf(err, errlen, "perf_event_open(task-clock, sigtrap) failed: %s", strerror(errno));
+        return -1;
+    }
+    if (wasp_perf_signal_fd(fd, t->tid, wasp_sig_data(t->index, WASP_EV_SAMPLE, 0)) != 0 ||
+        wasp_perf_enable(fd) != 0) {
+        snprintf(err, errlen, "cannot start the sampling timer: %s", strerror(errno));
+        close(fd);
         return -1;
     }
     t->sample_fd = fd;
@@ -54,6 +60,7 @@ static void soft_close(wasp_source *s, wasp_thread *t)
     (void)s;
     if (t->sample_fd >= 0) {
         ioctl(t->sample_fd, PERF_EVENT_IOC_DISABLE, 0);
+        wasp_perf_signal_forget(t->sample_fd);
         close(t->sample_fd);
         t->sample_fd = -1;
     }

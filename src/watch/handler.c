@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "isa/isa.h"
+#include "sample/signal.h"
 #include "watch/runtime.h"
 #include "watch/slots.h"
 
@@ -24,18 +25,14 @@ wasp_runtime wasp_rt;
 static struct sigaction previous;
 static volatile int installed;
 
-/* glibc 2.36 lacks si_perf_*: they follow si_addr in the kernel's layout. */
-struct perf_siginfo_tail {
-    unsigned long data;
-    uint32_t type;
-    uint32_t flags;
-};
-enum { WASP_TRAP_PERF = 6, WASP_TRAP_PERF_FLAG_ASYNC = 1 };
-
-static const struct perf_siginfo_tail *perf_tail(const siginfo_t *si)
+/* glibc 2.36 lacks si_perf_flags: it follows si_addr, the data and the type
+ * in the kernel's layout. */
+enum { WASP_TRAP_PERF_FLAG_ASYNC = 1 };
+static int trap_was_async(const siginfo_t *si)
 {
-    return (const struct perf_siginfo_tail *)((const char *)si + offsetof(siginfo_t, si_addr) +
-                                              sizeof(void *));
+    const char *tail = (const char *)si + offsetof(siginfo_t, si_addr) + sizeof(void *);
+    return !wasp_perf_fasync &&
+           (*(const uint32_t *)(tail + sizeof(unsigned long) + 4) & WASP_TRAP_PERF_FLAG_ASYNC);
 }
 
 /* ---- calling contexts ---------------------------------------------------- */
@@ -280,7 +277,7 @@ static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, const siginfo_
     t->rec.counters[WASP_C_TRAPPED]++;
     if (epoch_check(t))
         return;
-    if (perf_tail(si)->flags & WASP_TRAP_PERF_FLAG_ASYNC) {
+    if (trap_was_async(si)) {
         free_slot(t, i, WASP_C_DROP_ASYNC);
         return;
     }
@@ -345,8 +342,8 @@ static void chain(int sig, siginfo_t *si, void *uc)
 static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
 {
     int saved = errno;
-    uint64_t data = si->si_code == WASP_TRAP_PERF ? perf_tail(si)->data : 0;
-    if (!wasp_sig_data_valid(data)) {
+    uint64_t data;
+    if (!wasp_perf_signal_data(si, &data)) {
         chain(sig, si, ucv);
         errno = saved;
         return;

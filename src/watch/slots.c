@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "sample/signal.h"
 #include "sample/source.h"
 
 static void breakpoint_attr(struct perf_event_attr *a, const wasp_thread *t, int slot,
@@ -28,9 +29,7 @@ static void breakpoint_attr(struct perf_event_attr *a, const wasp_thread *t, int
     a->sample_period = 1;
     a->exclude_kernel = 1;
     a->exclude_hv = 1;
-    a->sigtrap = 1;
-    a->remove_on_exec = 1;
-    a->sig_data = wasp_sig_data(t->index, WASP_EV_WATCH, slot);
+    wasp_perf_signal_attr(a, wasp_sig_data(t->index, WASP_EV_WATCH, slot));
 }
 
 int wasp_slots_open(wasp_thread *t, int n, char *err, size_t errlen)
@@ -42,6 +41,10 @@ int wasp_slots_open(wasp_thread *t, int n, char *err, size_t errlen)
         breakpoint_attr(&a, t, i, (uint64_t)(uintptr_t)&parking, 8, 0);
         a.disabled = 1;
         int fd = wasp_perf_open(&a, t->tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+        if (fd >= 0 && wasp_perf_signal_fd(fd, t->tid, wasp_sig_data(t->index, WASP_EV_WATCH, i))) {
+            close(fd);
+            fd = -1;
+        }
         if (fd < 0) {
             if (i == 0)
                 snprintf(err, errlen, "perf_event_open(breakpoint) failed: %s", strerror(errno));
@@ -61,6 +64,7 @@ void wasp_slots_close(wasp_thread *t)
     for (int i = 0; i < WASP_MAX_SLOTS; i++) {
         if (t->slots[i].fd >= 0) {
             ioctl(t->slots[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+            wasp_perf_signal_forget(t->slots[i].fd);
             close(t->slots[i].fd);
             t->slots[i].fd = -1;
         }
@@ -76,7 +80,7 @@ int wasp_slot_arm(wasp_thread *t, int slot, uint64_t addr, int len, int loads_to
     int fd = t->slots[slot].fd;
     if (ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &a) != 0)
         return -1;
-    return ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) == 0 ? 0 : -1;
+    return wasp_perf_enable(fd) == 0 ? 0 : -1;
 }
 
 void wasp_slot_disarm(wasp_thread *t, int slot)

@@ -19,66 +19,74 @@
  * builds the constant from its exponent without the pow stub, whose own stack
  * traffic would be a second, competing source of silent stores.
  *
- * Usage: java SilentStoreIS [keys-in-millions]   (default 100, about 4 s)
+ * Usage: java SilentStoreIS [keys-in-millions]   (default 18, about 4 s)
  */
 public class SilentStoreIS {
     static final int GENERATORS = 16;         // power of two
     static final int MAX_KEY = 1 << 11;
 
+    /* The generator's constants. NPB keeps them in locals and recomputes them
+     * on every call; here they live in the generator object, so recomputing
+     * them means storing them again. */
     static final class Randlc {
-        double r23, r46, t23, t46; // constants, recomputed on every call
-        double x;                  // the seed: changes on every call
-        Randlc(double seed) { x = seed; }
+        final double t23, t46;   // 2^23 and 2^46, set once
+        double r23, r46;         // 2^-23 and 2^-46, recomputed on every call
+        Randlc() {
+            t23 = 8388608.0;
+            t46 = t23 * t23;
+        }
     }
 
-    static double pow2(int e) {
-        return Double.longBitsToDouble((long) (e + 1023) << 52);
-    }
-
-    /* The NPB linear congruential generator x <- a*x mod 2^46, in doubles. */
-    static double randlc(Randlc g, double a) {
-        g.r23 = pow2(-23); g.r46 = pow2(-46); g.t23 = pow2(23); g.t46 = pow2(46); // WASP-EXPECT: silentstore
+    /* One step of the NPB linear congruential generator x <- a*x mod 2^46,
+     * in doubles; returns the new seed (the random number is x * 2^-46). */
+    static double randlc(Randlc g, double x, double a) {
+        g.r23 = 1.0 / g.t23; g.r46 = g.r23 * g.r23; // WASP-EXPECT: silentstore
         double t1 = g.r23 * a;
         double a1 = (int) t1;
         double a2 = a - g.t23 * a1;
-        t1 = g.r23 * g.x;
+        t1 = g.r23 * x;
         double x1 = (int) t1;
-        double x2 = g.x - g.t23 * x1;
+        double x2 = x - g.t23 * x1;
         t1 = a1 * x2 + a2 * x1;
         double t2 = (int) (g.r23 * t1);
         double z = t1 - g.t23 * t2;
         double t3 = g.t23 * z + a2 * x2;
         double t4 = (int) (g.r46 * t3);
-        g.x = t3 - g.t46 * t4;
-        return g.r46 * g.x;
+        return t3 - g.t46 * t4;
     }
 
-    /* create_seq: each key is the scaled sum of four random numbers. */
-    static void createSeq(Randlc[] gens, int[] keyCount, int nkeys, double a) {
+    /* create_seq: each key is the scaled sum of four random numbers. The
+     * generator object for each number is picked by the previous number. */
+    static double createSeq(Randlc[] gens, int[] keyCount, int nkeys, double seed, double a) {
         int m = gens.length - 1;
+        double x = seed;
         for (int i = 0; i < nkeys; i++) {
-            int j = 4 * i;
-            double x = randlc(gens[j & m], a);
-            x += randlc(gens[(j + 1) & m], a);
-            x += randlc(gens[(j + 2) & m], a);
-            x += randlc(gens[(j + 3) & m], a);
-            int k = (int) (MAX_KEY / 4 * x);
+            x = randlc(gens[(int) (x * 0x1p-42) & m], x, a);
+            double r = x;
+            x = randlc(gens[(int) (x * 0x1p-42) & m], x, a);
+            r += x;
+            x = randlc(gens[(int) (x * 0x1p-42) & m], x, a);
+            r += x;
+            x = randlc(gens[(int) (x * 0x1p-42) & m], x, a);
+            r += x;
+            int k = (int) (MAX_KEY / 4 * 0x1p-46 * r);
             keyCount[k]++;
         }
+        return x;
     }
 
     public static void main(String[] args) {
-        int millions = args.length > 0 ? Integer.parseInt(args[0]) : 100;
+        int millions = args.length > 0 ? Integer.parseInt(args[0]) : 18;
         long t0 = System.nanoTime();
         Randlc[] gens = new Randlc[GENERATORS];
-        for (int i = 0; i < GENERATORS; i++) gens[i] = new Randlc(314159265.0 + 2 * i);
+        for (int i = 0; i < GENERATORS; i++) gens[i] = new Randlc();
         int[] keyCount = new int[MAX_KEY];
+        double seed = 314159265.0;
         for (int round = 0; round < millions; round++) {
-            createSeq(gens, keyCount, 1_000_000, 1220703125.0);
+            seed = createSeq(gens, keyCount, 1_000_000, seed, 1220703125.0);
         }
-        long sum = 0;
+        long sum = Double.doubleToLongBits(seed);
         for (int k = 0; k < MAX_KEY; k++) sum = sum * 31 + keyCount[k];
-        for (Randlc g : gens) sum = sum * 31 + Double.doubleToLongBits(g.x);
         System.out.println("checksum: " + Long.toHexString(sum));
         System.err.printf("SilentStoreIS: %d M keys in %.2f s%n", millions, (System.nanoTime() - t0) / 1e9);
     }
