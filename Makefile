@@ -24,7 +24,7 @@ AGENT_OBJS := $(call obj,$(AGENT_SRCS))
 CLI_OBJS   := $(call obj,$(CLI_SRCS))
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all check unit integration workloads bench clean
+.PHONY: all check unit integration workloads bench demo clean
 all: $(B)/bin/wasp $(B)/lib/libwasp.so workloads
 
 # `make V=1` shows the full commands.
@@ -67,6 +67,10 @@ check: all unit integration
 
 bench: all
 	@python3 bench/overhead.py
+
+# Profile the bundled example and print the report.
+demo: all
+	$(B)/bin/wasp run -- $(JAVA_HOME)/bin/java -cp $(B)/workloads WastefulExample
 
 clean:
 	rm -rf $(B)

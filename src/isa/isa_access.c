@@ -69,6 +69,21 @@ static int is_excluded(const ZydisDecodedInstruction *insn)
     }
 }
 
+/* HotSpot's safepoint poll, `test %eax, (%reg)`: a load from the VM's
+ * polling page, not program data. Java field and array accesses always have a
+ * displacement (the object header), so they never take this exact form. */
+static int is_safepoint_poll(const ZydisDecodedInstruction *insn, const ZydisDecodedOperand *ops,
+                             const ZydisDecodedOperand *mem)
+{
+    if (insn->mnemonic != ZYDIS_MNEMONIC_TEST || mem->mem.index != ZYDIS_REGISTER_NONE ||
+        mem->mem.disp.value != 0 || mem->mem.base == ZYDIS_REGISTER_NONE)
+        return 0;
+    for (unsigned i = 0; i < insn->operand_count_visible; i++)
+        if (ops[i].type == ZYDIS_OPERAND_TYPE_REGISTER && ops[i].reg.value == ZYDIS_REGISTER_EAX)
+            return 1;
+    return 0;
+}
+
 /* Decode exactly the bytes given. Returns -1 when they do not decode, else 0
  * with d->mem pointing at the explicit data-memory operand or NULL. */
 static int decode(const uint8_t *bytes, size_t n, decoded *d)
@@ -97,6 +112,8 @@ static int decode(const uint8_t *bytes, size_t n, decoded *d)
         /* op->size is in bits: beyond one zmm (fxsave, xsave...) is not something we watch. */
         if (op->size == 0 || op->size > 512 || !(op->actions & (ZYDIS_OPERAND_ACTION_MASK_READ |
                                                                  ZYDIS_OPERAND_ACTION_MASK_WRITE)))
+            return 0;
+        if (is_safepoint_poll(&d->insn, d->ops, op))
             return 0;
         d->mem = op;
         return 0;

@@ -206,6 +206,11 @@ static void test_not_accesses(void **state)
     assert_int_equal(decode(&a, B(0x48, 0x89, 0xf7)), 0);     /* mov %rsi,%rdi */
     /* xlat %ds:(%rbx) reads (%rbx,%al) through a hidden operand: not explicit. */
     assert_int_equal(decode(&a, B(0xd7)), 0);
+    /* HotSpot's safepoint poll is not program data... */
+    assert_int_equal(decode(&a, B(0x41, 0x85, 0x02)), 0); /* test %eax,(%r10) */
+    /* ...but a test of a field is a load. */
+    assert_int_equal(decode(&a, B(0x41, 0x85, 0x42, 0x10)), 1); /* test %eax,0x10(%r10) */
+    assert_int_equal(a.kind, WASP_ACCESS_LOAD);
 }
 
 static void test_undecodable(void **state)

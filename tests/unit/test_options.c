@@ -160,7 +160,7 @@ static void test_exact_messages(void **state)
     assert_int_equal(wasp_options_parse("foo", &o, err, sizeof err), -1);
     assert_string_equal(err, "wasp: unknown option 'foo' (accepted: events, file, sampler, "
                              "period, pmu-period, pmu-event, watchpoints, float-threshold, "
-                             "max-frames, log, seed)");
+                             "max-frames, log, seed, signal)");
     assert_int_equal(wasp_options_parse("events=deadstor", &o, err, sizeof err), -1);
     assert_string_equal(err, "wasp: bad option 'events=deadstor': unknown analysis 'deadstor' "
                              "(accepted: deadstore, silentstore, silentload, all)");
@@ -179,9 +179,10 @@ static void test_error_messages(void **state)
     parse_fails("watchpoints=", "'watchpoints='", wp, NULL);
     parse_fails("watchpoints", "'watchpoints'", "missing '=value'", wp, NULL);
     parse_fails("watchpoints=99999999999999999999999", wp, NULL);
+    parse_fails("signal=sigio", "'signal=sigio'", "one of auto, sigtrap, fasync", NULL);
 
     const char *keys = "(accepted: events, file, sampler, period, pmu-period, pmu-event, "
-                       "watchpoints, float-threshold, max-frames, log, seed)";
+                       "watchpoints, float-threshold, max-frames, log, seed, signal)";
     parse_fails("foo=1", "unknown option 'foo'", keys, NULL);
     parse_fails("Events=all", "unknown option 'Events'", keys, NULL);
     parse_fails("=1", "unknown option ''", keys, NULL);
@@ -311,6 +312,7 @@ static void assert_same_options(const wasp_options *a, const wasp_options *b)
     assert_int_equal(a->max_frames, b->max_frames);
     assert_string_equal(a->log, b->log);
     assert_int_equal(a->seed, b->seed);
+    assert_int_equal(a->signal, b->signal);
 }
 
 static void round_trip(const wasp_options *o)
@@ -352,12 +354,13 @@ static void test_format_every_field(void **state)
     o.max_frames = 2048;
     strcpy(o.log, "/tmp/wasp.log");
     o.seed = UINT64_MAX;
+    o.signal = WASP_SIGNAL_FASYNC;
     char buf[1024];
     assert_true(wasp_options_format(&o, buf, sizeof buf) > 0);
     assert_string_equal(buf, "events=silentstore+silentload,sampler=pmu,period=250us,"
                              "pmu-period=4093,pmu-event=MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=3,"
                              "watchpoints=1,float-threshold=0.125,max-frames=2048,"
-                             "log=/tmp/wasp.log,seed=18446744073709551615,"
+                             "log=/tmp/wasp.log,seed=18446744073709551615,signal=fasync,"
                              "file=/tmp/dir=x/out.wprof");
     round_trip(&o);
 }

@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""Overhead of the wasp agent: wall time and peak RSS with and without it.
+
+For each configuration (deadstore, silentstore, silentload, all three) at
+default settings, runs a compute-heavy Java workload R times with the agent and
+R times without it, interleaved (each repetition runs the baseline and every
+configuration once, in a rotating order, so drift of the machine hits all of
+them alike). java is started directly with -agentpath (not through `wasp run`)
+so that os.wait4() gives the java process's own peak RSS.
+
+Reports per configuration the median of the paired ratios agent/baseline (and
+their min-max spread), and the pairs classified per second per busy thread,
+read from the profile through `wasp report --format json`. Prints a markdown
+table and writes it to docs/overhead.md.
+
+    python3 bench/overhead.py                  # 5 repetitions, JDK 17
+    python3 bench/overhead.py -r 3 --jdk /usr/lib/jvm/temurin-25-jdk-amd64
+    python3 bench/overhead.py --workload SilentLoadSearch --args 2000 --threads 1
+
+Exit status: 0 when every run succeeded, 1 when some agent run failed (the
+table says which), 2 when nothing could be measured (no agent, no JDK, the
+workload does not run).
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+AGENT = os.path.join(ROOT, "build", "lib", "libwasp.so")
+WASP = os.path.join(ROOT, "build", "bin", "wasp")
+BENCH_SRC = os.path.join(ROOT, "bench")
+BENCH_CLASSES = os.path.join(ROOT, "build", "bench")
+WORKLOAD_CLASSES = os.path.join(ROOT, "build", "workloads")
+DEFAULT_JDK = "/usr/lib/jvm/java-17-openjdk-amd64"
+CONFIGS = [
+    ("deadstore", "deadstore"),
+    ("silentstore", "silentstore"),
+    ("silentload", "silentload"),
+    ("all three", "deadstore+silentstore+silentload"),
+]
+TIMEOUT = 600
+
+
+def die(msg, code=2):
+    print("overhead: " + msg, file=sys.stderr)
+    sys.exit(code)
+
+
+def run_measured(cmd, timeout=TIMEOUT):
+    """Runs cmd as a direct child; returns (rc, wall s, peak RSS KiB, stdout, stderr).
+    The peak RSS is the child's own (os.wait4), so cmd must be java itself."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=ROOT)
+        killer = threading.Timer(timeout, p.kill)
+        killer.start()
+        try:
+            _, status, ru = os.wait4(p.pid, 0)
+        finally:
+            killer.cancel()
+        wall = time.monotonic() - t0
+        rc = os.waitstatus_to_exitcode(status)
+        p.returncode = rc  # reaped by wait4: keep Popen from waiting again
+        out.seek(0)
+        err.seek(0)
+        return rc, wall, ru.ru_maxrss, out.read().decode(errors="replace"), err.read().decode(errors="replace")
+
+
+def checksum_of(text):
+    m = re.findall(r"^checksum: (\S+)\s*$", text, re.M)
+    return m[-1] if m else None
+
+
+def compile_bench(jdk):
+    javac = os.path.join(jdk, "bin", "javac")
+    srcs = sorted(os.path.join(BENCH_SRC, f) for f in os.listdir(BENCH_SRC) if f.endswith(".java"))
+    stamp = os.path.join(BENCH_CLASSES, ".stamp")
+    if os.path.exists(stamp) and all(os.path.getmtime(s) <= os.path.getmtime(stamp) for s in srcs):
+        return
+    os.makedirs(BENCH_CLASSES, exist_ok=True)
+    # --release 17: classes that every JDK we test (17 and later) can run.
+    r = subprocess.run([javac, "--release", "17", "-g", "-d", BENCH_CLASSES] + srcs,
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        die("javac failed:\n" + r.stderr)
+    open(stamp, "w").close()
+
+
+def report_json(profile):
+    r = subprocess.run([WASP, "report", "--format", "json", profile], capture_output=True,
+                       text=True, timeout=TIMEOUT)
+    if r.returncode != 0:
+        raise RuntimeError("wasp report exited %d: %s" % (r.returncode, r.stderr.strip()[-300:]))
+    return json.loads(r.stdout)
+
+
+def fmt_ratio(xs):
+    if not xs:
+        return "-"
+    return "%.2fx (%.2f-%.2f)" % (statistics.median(xs), min(xs), max(xs))
+
+
+def fmt_num(xs, unit="", scale=1.0, digits=1):
+    if not xs:
+        return "-"
+    return "%.*f%s" % (digits, statistics.median(xs) * scale, unit)
+
+
+def machine():
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            m = re.search(r"^model name\s*:\s*(.+)$", f.read(), re.M)
+            cpu = m.group(1).strip() if m else cpu
+    except OSError:
+        pass
+    mem = ""
+    try:
+        with open("/proc/meminfo") as f:
+            kb = int(re.search(r"MemTotal:\s+(\d+)", f.read()).group(1))
+            mem = ", %.0f GiB RAM" % (kb / 1048576)
+    except (OSError, AttributeError):
+        pass
+    virt = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            if " hypervisor" in f.read():
+                virt = ", virtual machine"
+    except OSError:
+        pass
+    return "%s, %d cores%s%s; %s %s" % (cpu, os.cpu_count() or 0, mem, virt,
+                                        platform.system(), platform.release())
+
+
+def jdk_version(java):
+    r = subprocess.run([java, "-version"], capture_output=True, text=True)
+    lines = (r.stderr or r.stdout).strip().splitlines()
+    return lines[1].strip() if len(lines) > 1 else (lines[0] if lines else "unknown")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-r", "--reps", type=int, default=5, help="repetitions (default 5)")
+    ap.add_argument("--jdk", default=os.environ.get("WASP_BENCH_JDK", DEFAULT_JDK),
+                    help="JDK home (default %s)" % DEFAULT_JDK)
+    ap.add_argument("--workload", default="BenchMix",
+                    help="main class: BenchMix (bench/) or a tests/workloads class (default BenchMix)")
+    ap.add_argument("--args", default=None,
+                    help="workload arguments (default for BenchMix: '<threads> 40')")
+    ap.add_argument("--threads", type=int, default=2,
+                    help="busy threads of the workload, for pairs/s/thread (default 2)")
+    ap.add_argument("--jvm-arg", action="append", default=[], help="extra JVM option (repeatable)")
+    ap.add_argument("--agent", default=AGENT, help="agent library (default build/lib/libwasp.so)")
+    ap.add_argument("--only", action="append", default=[],
+                    help="run only configurations whose name contains this (repeatable)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "overhead.md"),
+                    help="markdown file to write (default docs/overhead.md; '-' for none)")
+    opts = ap.parse_args()
+
+    java = os.path.join(opts.jdk, "bin", "java")
+    if not os.access(java, os.X_OK):
+        die("no java at %s" % java)
+    if not os.path.isfile(opts.agent):
+        die("agent %s not found: build it with `make all`" % opts.agent)
+    if not os.access(WASP, os.X_OK):
+        die("%s not found: build it with `make all`" % WASP)
+    if opts.reps < 1:
+        die("--reps must be at least 1")
+    configs = [c for c in CONFIGS if not opts.only or any(s in c[0] for s in opts.only)]
+    if not configs:
+        die("--only matched no configuration")
+
+    if opts.workload == "BenchMix":
+        compile_bench(opts.jdk)
+        cp = BENCH_CLASSES
+        wl_args = shlex.split(opts.args) if opts.args is not None else [str(opts.threads), "40"]
+    else:
+        cp = WORKLOAD_CLASSES
+        wl_args = shlex.split(opts.args or "")
+    base_cmd = [java] + opts.jvm_arg + ["-cp", cp, opts.workload] + wl_args
+
+    tmp = tempfile.mkdtemp(prefix="wasp-bench-")
+    print("# java %s; %d repetitions; %s" % (" ".join(base_cmd[1:]), opts.reps, jdk_version(java)), flush=True)
+
+    # A warm-up run (not measured) fills the page cache and checks the workload.
+    rc, wall, rss, out, err = run_measured(base_cmd)
+    if rc != 0:
+        die("the workload fails without the agent (exit %d): %s" % (rc, err.strip()[-500:]))
+    expected = checksum_of(out)
+
+    names = ["baseline"] + [c[0] for c in configs]
+    events = dict(configs)
+    res = {n: {"wall": [], "rss": [], "tratio": [], "rratio": [], "pps": [], "samples": [],
+               "failures": []} for n in names}
+    for rep in range(opts.reps):
+        k = rep % len(names)
+        order = names[k:] + names[:k]  # rotate, so no configuration always runs first
+        walls = {}
+        for name in order:
+            if name == "baseline":
+                cmd = base_cmd
+                profile = None
+            else:
+                profile = os.path.join(tmp, "%s-%d.wprof" % (name.replace(" ", "_"), rep))
+                cmd = [java, "-agentpath:%s=events=%s,file=%s" % (opts.agent, events[name], profile)] + base_cmd[1:]
+            rc, wall, rss, out, err = run_measured(cmd)
+            r = res[name]
+            why = None
+            if rc != 0:
+                msg = (err.strip() or out.strip()).splitlines() or ["(no output)"]
+                why = "exit %d: %s" % (rc, " / ".join(msg[-2:])[:240])
+            elif expected is not None and checksum_of(out) != expected:
+                why = "checksum %s differs from the baseline's %s" % (checksum_of(out), expected)
+            elif profile and not os.path.isfile(profile):
+                why = "no profile written"
+            if why:
+                r["failures"].append(why)
+                print("  rep %d %-12s FAILED: %s" % (rep + 1, name, why), flush=True)
+                continue
+            r["wall"].append(wall)
+            r["rss"].append(rss)
+            walls[name] = (wall, rss)
+            note = ""
+            if profile:
+                try:
+                    rep_json = report_json(profile)
+                    classified = sum(a.get("pairs_classified", 0.0) for a in rep_json["analyses"].values())
+                    r["pps"].append(classified / wall / max(opts.threads, 1))
+                    r["samples"].append(rep_json["counters"].get("samples", 0))
+                    note = ", %.0f pairs classified" % classified
+                except (RuntimeError, ValueError, KeyError) as e:
+                    r["failures"].append("report: %s" % e)
+                    note = ", report failed: %s" % e
+            print("  rep %d %-12s %6.2f s %8.1f MiB%s" % (rep + 1, name, wall, rss / 1024.0, note), flush=True)
+        if "baseline" in walls:
+            bw, br = walls["baseline"]
+            for name, (w, rss) in walls.items():
+                if name != "baseline":
+                    res[name]["tratio"].append(w / bw)
+                    res[name]["rratio"].append(rss / br)
+
+    rows = ["| configuration | time (median) | time ratio, median (min-max) | peak RSS (median) "
+            "| RSS ratio, median (min-max) | pairs/s per busy thread | samples | failed runs |",
+            "|---|---|---|---|---|---|---|---|"]
+    for name in names:
+        r = res[name]
+        rows.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            name, fmt_num(r["wall"], " s", digits=2),
+            "1.00x" if name == "baseline" else fmt_ratio(r["tratio"]),
+            fmt_num(r["rss"], " MiB", 1 / 1024.0),
+            "1.00x" if name == "baseline" else fmt_ratio(r["rratio"]),
+            "-" if name == "baseline" else fmt_num(r["pps"], digits=0),
+            "-" if name == "baseline" else fmt_num(r["samples"], digits=0),
+            "%d of %d" % (len(r["failures"]), opts.reps) if r["failures"] else "0"))
+    table = "\n".join(rows)
+    failures = ["- %s: %s" % (n, f) for n in names for f in sorted(set(res[n]["failures"]))]
+
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    doc = [
+        "# wasp overhead",
+        "",
+        "Generated by `bench/overhead.py`; rerun it to refresh (see bench/README.md).",
+        "",
+        "- command: `python3 bench/overhead.py %s`" % " ".join(shlex.quote(a) for a in sys.argv[1:]),
+        "- date: %s" % now,
+        "- machine: %s" % machine(),
+        "- JDK: %s (%s)" % (jdk_version(java), opts.jdk),
+        "- workload: `%s` (%d busy threads)" % (" ".join(["java"] + base_cmd[1:]).replace(ROOT + "/", ""), opts.threads),
+        "- agent: default settings (`-agentpath:libwasp.so=events=...,file=...`), %d repetitions, "
+        "runs interleaved with the baseline; ratios are per repetition (agent run / baseline run "
+        "of the same repetition)" % opts.reps,
+        "",
+        table,
+        "",
+    ]
+    if failures:
+        doc += ["Failed runs:", ""] + failures + [""]
+    text = "\n".join(doc)
+    print()
+    print(table)
+    if failures:
+        print("\nFailed runs:\n" + "\n".join(failures))
+    measured = any(res[n]["tratio"] for n in names if n != "baseline")
+    if not measured:
+        print("\nno agent run succeeded: %s left as it was" % opts.out, file=sys.stderr)
+        return 2
+    if opts.out != "-":
+        with open(opts.out, "w") as f:
+            f.write(text)
+        print("\nwritten to %s" % os.path.abspath(opts.out))
+    return 1 if any(res[n]["failures"] for n in names) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
