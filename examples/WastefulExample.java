@@ -50,7 +50,7 @@ public class WastefulExample {
     }
 
     public static void main(String[] args) {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 14000;
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 20000;
         long t0 = System.nanoTime();
         Settings settings = new Settings();
         Settings[] perChannel = new Settings[8];

@@ -5,6 +5,7 @@
  */
 #include "cli/report.h"
 #include "cli/render.h"
+#include "profile/group.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -15,8 +16,12 @@ enum { EXIT_USAGE = 2, TEXT_DEFAULT_TOP = 10 };
 int wasp_report_render(const wasp_profile *p, const wasp_report_opts *o, FILE *out)
 {
     int top = o->top > 0 ? o->top : o->format == WASP_FORMAT_TEXT ? TEXT_DEFAULT_TOP : 0;
+    wasp_profile *grouped = NULL;
+    if (o->by == WASP_BY_LINE && !(p = grouped = wasp_profile_group_by_line(p)))
+        return -1;
     int rc = o->format == WASP_FORMAT_JSON ? wasp_render_json(p, top, out)
                                            : wasp_render_text(p, top, out);
+    wasp_profile_free(grouped);
     if (fflush(out) != 0 || ferror(out))
         rc = -1;
     return rc;
@@ -24,7 +29,8 @@ int wasp_report_render(const wasp_profile *p, const wasp_report_opts *o, FILE *o
 
 static void usage(FILE *out)
 {
-    fputs("usage: wasp report [--format text|json] [--top N] [-o OUT] FILE...\n"
+    fputs("usage: wasp report [--format text|json] [--top N] [--by line|instruction]\n"
+          "                   [-o OUT] FILE...\n"
           "\n"
           "Reads wasp profiles (merging them when there are several) and prints\n"
           "the report: the sampler's counters, then per analysis the fraction of\n"
@@ -33,6 +39,11 @@ static void usage(FILE *out)
           "  --format text|json  text for people (default), json for tools\n"
           "                      (schema: docs/report-json.md)\n"
           "  --top N             pairs shown per analysis (default: 10 in text, all in json)\n"
+          "  --by line|instruction\n"
+          "                      line: pairs that differ only in the leaf machine\n"
+          "                      instruction summed into one, showing the heaviest\n"
+          "                      instruction and \"(+N more instructions)\"; instruction:\n"
+          "                      every pair as recorded (default: line)\n"
           "  -o, --output OUT    write the report to OUT instead of standard output\n"
           "  -h, --help          show this help\n"
           "\n"
@@ -106,6 +117,13 @@ static int parse_args(int argc, char **argv, struct report_args *r, bool *done)
             if (!v || !*v || *end || errno || n < 1 || n > 1000000000)
                 return usage_error("--top expects a positive number, not '%s'", v ? v : "");
             r->opts.top = (int)n;
+        } else if ((v = option_value(argc, argv, &i, "--by", &m)) || m) {
+            if (v && strcmp(v, "line") == 0)
+                r->opts.by = WASP_BY_LINE;
+            else if (v && strcmp(v, "instruction") == 0)
+                r->opts.by = WASP_BY_INSTRUCTION;
+            else
+                return usage_error("--by expects 'line' or 'instruction', not '%s'", v ? v : "");
         } else if ((v = option_value(argc, argv, &i, "-o", &m)) || m ||
                    (v = option_value(argc, argv, &i, "--output", &m)) || m) {
             if (!v || !*v)

@@ -10,10 +10,18 @@
 #include "profile/profile.h"
 
 typedef enum { WASP_FORMAT_TEXT = 0, WASP_FORMAT_JSON = 1 } wasp_format;
-typedef struct wasp_report_opts { wasp_format format; int top; /* pairs per analysis; <=0: default (10 text, all json) */ } wasp_report_opts;
-/* Render p to out. Returns 0 or -1 on write error. */
+/* How pairs are keyed: by source line (contexts differing only in the leaf
+ * instruction merged, wasp_profile_group_by_line) or as recorded. */
+typedef enum { WASP_BY_LINE = 0, WASP_BY_INSTRUCTION = 1 } wasp_report_by;
+typedef struct wasp_report_opts {
+    wasp_format format;
+    int top;           /* pairs per analysis; <=0: default (10 text, all json) */
+    wasp_report_by by; /* zero: WASP_BY_LINE, the default */
+} wasp_report_opts;
+/* Render p to out, grouped first when o->by is WASP_BY_LINE. Returns 0, or -1
+ * on write error or when out of memory. */
 int wasp_report_render(const wasp_profile *p, const wasp_report_opts *o, FILE *out);
-/* `wasp report [--format text|json] [--top N] [-o OUT] FILE...`: reads (and merges) the files, renders. Returns the process exit code; prints errors to stderr ("wasp report: FILE: not a wasp profile (bad magic)" etc.). Handles --help. */
+/* `wasp report [--format text|json] [--top N] [--by line|instruction] [-o OUT] FILE...`: reads (and merges) the files, renders. Returns the process exit code; prints errors to stderr ("wasp report: FILE: not a wasp profile (bad magic)" etc.). Handles --help. */
 int wasp_cmd_report(int argc, char **argv);
 
 #endif

@@ -26,7 +26,7 @@
 /* ------------------------------------------------------------------ */
 /* Option parsing (pure)                                               */
 
-enum flag_kind { F_AGENT, F_EVENTS, F_OUTPUT, F_FORMAT, F_TOP, F_QUIET, F_AGENTPATH, F_HELP };
+enum flag_kind { F_AGENT, F_EVENTS, F_OUTPUT, F_FORMAT, F_TOP, F_BY, F_QUIET, F_AGENTPATH, F_HELP };
 
 static const struct flag {
     const char *name; /* long name without "--" */
@@ -45,6 +45,7 @@ static const struct flag {
     {"max-frames", 0, F_AGENT, "max-frames"},
     {"format", 0, F_FORMAT, NULL},
     {"top", 0, F_TOP, NULL},
+    {"by", 0, F_BY, NULL},
     {"quiet", 'q', F_QUIET, NULL},
     {"agent", 0, F_AGENTPATH, NULL},
     {"help", 'h', F_HELP, NULL},
@@ -165,6 +166,18 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
         }
         cfg->report.top = (int)n;
         return 0;
+    case F_BY:
+        if (!strcmp(value, "line"))
+            cfg->report.by = WASP_BY_LINE;
+        else if (!strcmp(value, "instruction"))
+            cfg->report.by = WASP_BY_INSTRUCTION;
+        else {
+            snprintf(err, errlen,
+                     "wasp run: bad option '%s%s%.200s': expected line or instruction", shown,
+                     *value ? " " : "", value);
+            return -1;
+        }
+        return 0;
     case F_AGENTPATH:
         if (!*value) {
             snprintf(err, errlen, "wasp run: bad option '%s': expected the path of libwasp.so",
@@ -213,6 +226,7 @@ int wasp_run_parse_args(int argc, char **argv, wasp_run_config *cfg, char *err, 
     strcpy(cfg->agent.file, WASP_RUN_DEFAULT_OUTPUT);
     cfg->report.format = WASP_FORMAT_TEXT;
     cfg->report.top = 0;
+    cfg->report.by = WASP_BY_LINE;
 
     int i = 1;
     for (; i < argc; i++) {
@@ -390,6 +404,10 @@ void wasp_run_usage(FILE *out)
         "      --format text|json   report format (default: text)\n"
         "      --top N              context pairs shown per analysis (default: 10 in\n"
         "                           text, all in json)\n"
+        "      --by line|instruction\n"
+        "                           report pairs per source line (those differing\n"
+        "                           only in the leaf machine instruction summed) or\n"
+        "                           per instruction (default: line)\n"
         "  -q, --quiet              print no report (the profile is still written)\n"
         "      --agent PATH         the agent library (default: ../lib/libwasp.so\n"
         "                           next to the wasp executable)\n"

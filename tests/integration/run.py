@@ -104,21 +104,41 @@ def checksum_of(text):
 # ---------------------------------------------------------------- workloads
 
 def expectation(workload):
-    """(analysis, line, "Class.method") from the workload's WASP-EXPECT marker."""
+    """What the workload's markers promise, as a dict: analysis, line and method
+    ("Class.method") of the `// WASP-EXPECT: <analysis>` line (the watched
+    access S1/L1), and trap_line / trap_method of the access that reveals the
+    waste (S2/L2): the `// WASP-TRAP: <analysis>` line when there is one, else
+    for silent stores and loads the planted line itself (the next execution of
+    the same line), else None (not checked)."""
     path = os.path.join(WORKLOAD_SRC, workload + ".java")
     with open(path) as f:
         lines = f.read().splitlines()
-    marks = [(i, m.group(1)) for i, l in enumerate(lines)
-             for m in [re.search(r"//\s*WASP-EXPECT:\s*(\w+)", l)] if m]
-    check(len(marks) == 1, "%s: expected exactly one WASP-EXPECT marker, found %d" % (path, len(marks)))
-    idx, analysis = marks[0]
-    decl = re.compile(r"^\s*(?:(?:public|private|protected|static|final|synchronized|strictfp)\s+)*"
-                      r"[\w.<>\[\], ]+?\s+(\w+)\s*\([^;]*$")
-    for j in range(idx, -1, -1):
-        m = decl.match(lines[j])
-        if m and m.group(1) not in ("if", "for", "while", "switch", "return", "new", "catch"):
-            return analysis, idx + 1, "%s.%s" % (workload, m.group(1))
-    raise Fail("%s: no method declaration above the WASP-EXPECT marker" % path)
+
+    def marks(tag):
+        return [(i, m.group(1)) for i, l in enumerate(lines)
+                for m in [re.search(r"//\s*%s:\s*(\w+)" % tag, l)] if m]
+
+    def method_at(idx):
+        decl = re.compile(r"^\s*(?:(?:public|private|protected|static|final|synchronized|strictfp)\s+)*"
+                          r"[\w.<>\[\], ]+?\s+(\w+)\s*\([^;]*$")
+        for j in range(idx, -1, -1):
+            m = decl.match(lines[j])
+            if m and m.group(1) not in ("if", "for", "while", "switch", "return", "new", "catch"):
+                return "%s.%s" % (workload, m.group(1))
+        raise Fail("%s:%d: no method declaration above the marker" % (path, idx + 1))
+
+    expect = marks("WASP-EXPECT")
+    check(len(expect) == 1, "%s: expected exactly one WASP-EXPECT marker, found %d" % (path, len(expect)))
+    idx, analysis = expect[0]
+    e = {"analysis": analysis, "line": idx + 1, "method": method_at(idx),
+         "trap_line": None, "trap_method": None}
+    traps = [(i, a) for i, a in marks("WASP-TRAP") if a == analysis]
+    check(len(traps) <= 1, "%s: more than one WASP-TRAP marker for %s" % (path, analysis))
+    if traps:
+        e["trap_line"], e["trap_method"] = traps[0][0] + 1, method_at(traps[0][0])
+    elif analysis in ("silentstore", "silentload"):
+        e["trap_line"], e["trap_method"] = e["line"], e["method"]
+    return e
 
 
 # ---------------------------------------------------------------- the test context
@@ -278,7 +298,8 @@ CONTROLS = [
 
 
 def t_planted(ctx, jdk, workload, args, lo, hi):
-    an_name, line, method = expectation(workload)
+    e = expectation(workload)
+    an_name, line, method = e["analysis"], e["line"], e["method"]
     r, rep = ctx.profile(jdk, an_name, workload, args)
     check(checksum_of(r.out) == ctx.baseline(jdk, [], workload, args),
           "checksum %s differs from the run without the agent (%s)"
@@ -291,11 +312,12 @@ def t_planted(ctx, jdk, workload, args, lo, hi):
     w, t = leaf(top.get("watch")), leaf(top.get("trap"))
     check(at(w, method, line), "top %s pair's watch context ends at %s, expected %s:%d"
           % (an_name, where(w), method, line))
-    if an_name in ("silentstore", "silentload"):
-        # The planted access is silent with respect to itself (the previous
-        # execution of the same line on the same location).
-        check(at(t, method, line), "top %s pair's trap context ends at %s, expected %s:%d"
-              % (an_name, where(t), method, line))
+    if e["trap_line"] is not None:
+        # Silent stores and loads: the planted access is silent with respect to
+        # the previous execution of the same line on the same location. Dead
+        # stores: the overwriting store marked WASP-TRAP.
+        check(at(t, e["trap_method"], e["trap_line"]), "top %s pair's trap context ends at %s, expected %s:%d"
+              % (an_name, where(t), e["trap_method"], e["trap_line"]))
     f = a["fraction"]
     check(lo < f <= hi, "F_prog(%s) = %.3f, expected %s < F <= %s" % (an_name, f, lo, hi))
     total = sum(p.get("bytes", 0.0) for p in pairs)

@@ -90,6 +90,7 @@ static void test_defaults(void **state)
     assert_int_equal(cfg.agent.watchpoints, d.watchpoints);
     assert_int_equal(cfg.report.format, WASP_FORMAT_TEXT);
     assert_int_equal(cfg.report.top, 0);
+    assert_int_equal(cfg.report.by, WASP_BY_LINE);
     assert_int_equal(cfg.quiet, 0);
     assert_null(cfg.agent_path);
     assert_int_equal(cfg.cmd_argc, 2);
@@ -104,8 +105,8 @@ static void test_every_flag(void **state)
     PARSE_OK(&cfg, "-e", "deadstore,silentload", "-o", "out.wprof", "--period", "500us",
              "--sampler", "soft", "--pmu-event", "MEM:ALL", "--pmu-period", "5000",
              "--watchpoints", "2", "--float-threshold", "5%", "--max-frames", "64", "--format",
-             "json", "--top", "7", "-q", "--agent", "/opt/wasp/lib/libwasp.so", "--", "java",
-             "-Xmx1g", "-jar", "app.jar");
+             "json", "--top", "7", "--by", "instruction", "-q", "--agent",
+             "/opt/wasp/lib/libwasp.so", "--", "java", "-Xmx1g", "-jar", "app.jar");
     assert_int_equal(cfg.agent.events, 1u << WASP_AN_DEADSTORE | 1u << WASP_AN_SILENTLOAD);
     assert_string_equal(cfg.agent.file, "out.wprof");
     assert_int_equal(cfg.agent.period_ns, 500000);
@@ -117,6 +118,7 @@ static void test_every_flag(void **state)
     assert_int_equal(cfg.agent.max_frames, 64);
     assert_int_equal(cfg.report.format, WASP_FORMAT_JSON);
     assert_int_equal(cfg.report.top, 7);
+    assert_int_equal(cfg.report.by, WASP_BY_INSTRUCTION);
     assert_int_equal(cfg.quiet, 1);
     assert_string_equal(cfg.agent_path, "/opt/wasp/lib/libwasp.so");
     assert_int_equal(cfg.cmd_argc, 4);
@@ -133,10 +135,13 @@ static void test_flag_spellings(void **state)
     assert_string_equal(cfg.agent.file, "a.wprof");
     assert_int_equal(cfg.quiet, 1);
     assert_true(cfg.agent.float_threshold == 0.02);
-    PARSE_OK(&cfg, "-eall", "-ob.wprof", "--format", "text", "--", "java");
+    PARSE_OK(&cfg, "-eall", "-ob.wprof", "--format", "text", "--by=instruction", "--", "java");
     assert_int_equal(cfg.agent.events, 7u);
     assert_string_equal(cfg.agent.file, "b.wprof");
     assert_int_equal(cfg.report.format, WASP_FORMAT_TEXT);
+    assert_int_equal(cfg.report.by, WASP_BY_INSTRUCTION);
+    PARSE_OK(&cfg, "--by", "instruction", "--by", "line", "--", "java");
+    assert_int_equal(cfg.report.by, WASP_BY_LINE);
     /* Last one wins, as in the agent string. */
     PARSE_OK(&cfg, "--watchpoints", "1", "--watchpoints", "3", "--", "java");
     assert_int_equal(cfg.agent.watchpoints, 3);
@@ -213,10 +218,12 @@ static void test_cli_option_errors(void **state)
     FAILS(("--agent", "", "--", "java"), "'--agent'", "libwasp.so");
     FAILS(("--format", "--", "java"), "'--format'", "expected text or json");
     FAILS(("--top"), "'--top'", "expected a number from 1");
+    FAILS(("--by", "file", "--", "java"), "'--by file'", "expected line or instruction");
+    FAILS(("--by", "--", "java"), "'--by'", "expected line or instruction");
     FAILS(("--foo", "--", "java"), "unknown option '--foo'",
           "(accepted: -e/--events, -o/--output, --period, --sampler, --pmu-event, "
           "--pmu-period, --watchpoints, --float-threshold, --max-frames, --format, --top, "
-          "-q/--quiet, --agent, -h/--help)");
+          "--by, -q/--quiet, --agent, -h/--help)");
     FAILS(("--foo=1", "--", "java"), "unknown option '--foo'");
     FAILS(("-x", "--", "java"), "unknown option '-x'", "-e/--events");
     FAILS(("--quiet=yes", "--", "java"), "'--quiet=yes'", "takes no value");
@@ -459,11 +466,13 @@ static void test_run_writes_and_renders(void **state)
     unlink(out);
     make_java("write_profile \"$1\"\nexit 0");
     assert_int_equal(RUN("--agent", fx.agent, "-o", out, "--format", "json", "--top", "3",
-                         "--watchpoints", "2", "--", fx.java, "-cp", "x", "Main"),
+                         "--by", "instruction", "--watchpoints", "2", "--", fx.java, "-cp", "x",
+                         "Main"),
                      0);
     assert_int_equal(render_calls, 1);
     assert_int_equal(render_opts.format, WASP_FORMAT_JSON);
     assert_int_equal(render_opts.top, 3);
+    assert_int_equal(render_opts.by, WASP_BY_INSTRUCTION);
     assert_string_equal(render_meta, "fixture");
     /* argv[1] is -agentpath, then the user's arguments unchanged. */
     assert_non_null(read_line(fx.args, 0, line, sizeof line));

@@ -71,16 +71,22 @@ static wasp_profile *sample(void)
 }
 
 /* Renders into a malloc'd string. */
-static char *render(const wasp_profile *p, wasp_format fmt, int top)
+static char *render_by(const wasp_profile *p, wasp_format fmt, int top, wasp_report_by by)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    wasp_report_opts o = {fmt, top};
+    wasp_report_opts o = {fmt, top, by};
     assert_int_equal(wasp_report_render(p, &o, f), 0);
     fclose(f);
     return buf;
+}
+
+/* With the default grouping, by line (sample() has one instruction per line). */
+static char *render(const wasp_profile *p, wasp_format fmt, int top)
+{
+    return render_by(p, fmt, top, WASP_BY_LINE);
 }
 
 /* Position of needle in hay, failing the test when absent. */
@@ -365,6 +371,60 @@ static void test_json_report(void **state)
     wasp_profile_free(p);
 }
 
+/* One loop line, two machine loads (an unrolled loop): one entry by line, two by instruction. */
+static wasp_profile *unrolled(void)
+{
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "silentload");
+    uint32_t f[] = {jframe(p, "S.main", "S.java", 44), jframe(p, "S.indexOf", "S.java", 26)};
+    uint32_t a = wasp_profile_intern_context(p, f, 2, wasp_profile_intern_string(p, "mov 0x14"));
+    uint32_t b = wasp_profile_intern_context(p, f, 2, wasp_profile_intern_string(p, "mov 0x1c"));
+    wasp_profile_add_pair(p, WASP_AN_SILENTLOAD, 0, a, a, 300, 30);
+    wasp_profile_add_pair(p, WASP_AN_SILENTLOAD, 0, b, b, 100, 10);
+    wasp_totals t = {1000, 400, 0, 40};
+    wasp_profile_add_totals(p, WASP_AN_SILENTLOAD, &t);
+    return p;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *s = hay; (s = strstr(s, needle)); s++)
+        n++;
+    return n;
+}
+
+static void test_report_by(void **state)
+{
+    (void)state;
+    wasp_profile *p = unrolled();
+    char *t = render(p, WASP_FORMAT_TEXT, 0);
+    at(t, "#1  40.0%      400 B  40 samples");
+    at(t, "watched:    mov 0x14 (+1 more instruction)\n        at S.indexOf(S.java:26)");
+    at(t, "trapped at: mov 0x14 (+1 more instruction)\n");
+    assert_null(strstr(t, "#2"));
+    free(t);
+    t = render_by(p, WASP_FORMAT_TEXT, 0, WASP_BY_INSTRUCTION);
+    size_t p1 = at(t, "#1  30.0%      300 B  30 samples"), p2 = at(t, "#2  10.0%      100 B");
+    assert_true(p1 < p2);
+    at(t + p2, "watched:    mov 0x1c\n");
+    assert_null(strstr(t, "more instruction"));
+    free(t);
+
+    char *j = render(p, WASP_FORMAT_JSON, 0);
+    assert_valid_json(j);
+    assert_int_equal(count(j, "\"watch\""), 1);
+    at(j, "\"bytes\": 400.0,\n");
+    at(j, "\"instruction\": \"mov 0x14 (+1 more instruction)\"");
+    free(j);
+    j = render_by(p, WASP_FORMAT_JSON, 0, WASP_BY_INSTRUCTION);
+    assert_valid_json(j);
+    assert_int_equal(count(j, "\"watch\""), 2);
+    at(j, "\"instruction\": \"mov 0x1c\"");
+    free(j);
+    wasp_profile_free(p);
+}
+
 static void test_json_doubles_round_trip(void **state)
 {
     (void)state;
@@ -485,6 +545,28 @@ static void test_cmd_report(void **state)
     at(j, "\"merged_profiles\": 2");
     free(j);
 
+    /* --by: line (the default) merges the unrolled loads, instruction keeps them */
+    wasp_profile *u = unrolled();
+    assert_int_equal(wasp_profile_write(u, b, err, sizeof err), 0);
+    wasp_profile_free(u);
+    assert_int_equal(run_report(&e, 7, "report", "--format=json", "-o", out, "--by", "line", b),
+                     0);
+    free(e);
+    j = slurp_file(out);
+    assert_int_equal(count(j, "\"watch\""), 1);
+    free(j);
+    assert_int_equal(run_report(&e, 6, "report", "--format=json", "--by=instruction", "-o", out, b),
+                     0);
+    free(e);
+    j = slurp_file(out);
+    assert_int_equal(count(j, "\"watch\""), 2);
+    free(j);
+    assert_int_equal(run_report(&e, 5, "report", "--format=json", "-o", out, b), 0);
+    free(e);
+    j = slurp_file(out);
+    assert_int_equal(count(j, "\"watch\""), 1);
+    free(j);
+
     /* a foreign file: named, explained, exit 1 */
     assert_int_equal(run_report(&e, 3, "report", a, junk), 1);
     char want[512];
@@ -501,6 +583,9 @@ static void test_cmd_report(void **state)
     free(e);
     assert_int_equal(run_report(&e, 4, "report", "--format", "xml", a), 2);
     at(e, "--format expects 'text' or 'json'");
+    free(e);
+    assert_int_equal(run_report(&e, 4, "report", "--by", "method", a), 2);
+    at(e, "--by expects 'line' or 'instruction', not 'method'");
     free(e);
     assert_int_equal(run_report(&e, 3, "report", "--bogus", a), 2);
     at(e, "unknown option '--bogus'");
@@ -521,7 +606,7 @@ static void test_render_write_error(void **state)
     if (!f)
         skip();
     wasp_profile *p = sample();
-    wasp_report_opts o = {WASP_FORMAT_TEXT, 0};
+    wasp_report_opts o = {WASP_FORMAT_TEXT, 0, WASP_BY_LINE};
     assert_int_equal(wasp_report_render(p, &o, f), -1);
     fclose(f);
     wasp_profile_free(p);
@@ -532,6 +617,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_report),
         cmocka_unit_test(test_text_top_and_reasons),
+        cmocka_unit_test(test_report_by),
         cmocka_unit_test(test_json_checker_rejects),
         cmocka_unit_test(test_json_report),
         cmocka_unit_test(test_json_doubles_round_trip),

@@ -9,7 +9,7 @@
  * the element was modified in between. The rewrite loop computes its values
  * in registers and loads nothing. Expected: silent-load fraction near zero.
  *
- * Usage: java ControlLoads [searches-in-thousands]   (default 1200, about 4 s)
+ * Usage: java ControlLoads [searches-in-thousands]   (default 1800, about 4 s)
  */
 public class ControlLoads {
     static final int SIZE = 4096;
@@ -29,7 +29,7 @@ public class ControlLoads {
     }
 
     public static void main(String[] args) {
-        int thousands = args.length > 0 ? Integer.parseInt(args[0]) : 1200;
+        int thousands = args.length > 0 ? Integer.parseInt(args[0]) : 1800;
         long t0 = System.nanoTime();
         int[] table = new int[SIZE];
         long checksum = 0;

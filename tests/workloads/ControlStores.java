@@ -15,7 +15,7 @@
  * different doubles count as equal does not apply). Expected: dead-store and
  * silent-store fractions near zero.
  *
- * Usage: java ControlStores [steps-in-thousands]   (default 1100, about 4 s)
+ * Usage: java ControlStores [steps-in-thousands]   (default 1600, about 4 s)
  */
 public class ControlStores {
     static final int CELLS = 1024;
@@ -41,7 +41,7 @@ public class ControlStores {
     }
 
     public static void main(String[] args) {
-        int thousands = args.length > 0 ? Integer.parseInt(args[0]) : 1100;
+        int thousands = args.length > 0 ? Integer.parseInt(args[0]) : 1600;
         long t0 = System.nanoTime();
         Cell[] ug = new Cell[CELLS];
         Cell[] temp = new Cell[CELLS];

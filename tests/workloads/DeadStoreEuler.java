@@ -9,7 +9,8 @@
  * stores temp2[j].a for every cell (the planted line); the second sweep
  * overwrites every temp2[j].a before any read; only the third sweep reads them.
  * So each store of the first sweep is followed by a store of the second sweep
- * to the same location: a dead store pair <planted line, second sweep>. The
+ * to the same location: a dead store pair <planted line, second sweep> (the
+ * second sweep's line carries the WASP-TRAP marker). The
  * second sweep's stores are read by the third sweep (not dead), so about half
  * of the stores executed in the hot method are dead.
  *
@@ -20,7 +21,7 @@
  * Euler's Statevector) rather than in a double[], so the loops are neither
  * turned into fill stubs nor vectorized.
  *
- * Usage: java DeadStoreEuler [steps-in-thousands]   (default 500, about 4 s)
+ * Usage: java DeadStoreEuler [steps-in-thousands]   (default 600, about 4 s)
  */
 public class DeadStoreEuler {
     static final int CELLS = 1024;
@@ -38,7 +39,7 @@ public class DeadStoreEuler {
             temp2[j].a = 3.0 * (ug[j].a - ug[j + 1].a); // WASP-EXPECT: deadstore
         }
         for (int j = 1; j < n - 2; j++) {
-            temp2[j].a = 3.0 * (ug[j - 1].a - ug[j].a);
+            temp2[j].a = 3.0 * (ug[j - 1].a - ug[j].a); // WASP-TRAP: deadstore
         }
         double s = 0.0;
         for (int j = 1; j < n - 2; j++) {
@@ -48,7 +49,7 @@ public class DeadStoreEuler {
     }
 
     public static void main(String[] args) {
-        int thousands = args.length > 0 ? Integer.parseInt(args[0]) : 500;
+        int thousands = args.length > 0 ? Integer.parseInt(args[0]) : 600;
         long t0 = System.nanoTime();
         Statevector[] ug = new Statevector[CELLS];
         Statevector[] temp2 = new Statevector[CELLS];

@@ -2,22 +2,31 @@
  * Planted inefficiency: SILENT STORES (JXPerf, Sec. 7 "NPB-3.0 IS: Silent Stores").
  *
  * NPB IS generates its keys with randlc(), which recomputes the constants
- * 2^-23, 2^-46, 2^23 and 2^46 (Math.pow in the original) on every call and
- * stores them again, although they never change: every such store writes the
- * value that is already in memory. JXPerf found 70% of IS's stores silent.
+ * 2^-23 and 2^-46 (and 2^23, 2^46; Math.pow in the original) on every call
+ * although they never change. JXPerf found 70% of IS's stores silent.
  *
- * Here each key draws four numbers from four generator objects (round robin
- * over GENERATORS objects), and randlc() stores the four constants into the
- * generator before using them (the planted line). The next store to the same
- * field of the same generator, a few keys later, is the same line writing the
- * same value: a silent store pair <planted line, planted line>. The other
- * stores (the seed g.x and the key histogram) change value every time.
+ * Here the constants live in the generator object, and randlc() recomputes
+ * them from the generator's 2^23 and stores them again on every call (the
+ * planted line): every such store writes the value already in memory. The next
+ * store to the same field of the same generator object is the same line in a
+ * later call, writing the same value: a silent store pair <planted line,
+ * planted line>. The only other store in the hot loop is the key histogram's
+ * increment, which changes the value every time.
  *
- * Shaped against the JIT: the generator is loaded from an array on every call,
- * so C2 can neither prove two calls touch the same object (and delete the
- * earlier store) nor sink the store out of the loop as loop-invariant. pow2()
- * builds the constant from its exponent without the pow stub, whose own stack
- * traffic would be a second, competing source of silent stores.
+ * Shaped against the JIT and for the sampler:
+ *  - the generator object is loaded from an array on every call, so C2 can
+ *    neither prove two calls store to the same object (and delete the earlier
+ *    store) nor sink the store out of the loop as loop-invariant;
+ *  - each number picks the generator object for the next one (a shuffled
+ *    multi-stream generator), so the planted division and store sit on the
+ *    loop's critical dependency chain. A CPU-time timer interrupt lands on the
+ *    instruction after the one that held up retirement; the store right after
+ *    the division is therefore sampled often. When the constants did not
+ *    depend on the chain, C2 computed them early, off the critical path, and
+ *    the timer almost never landed on their stores (5% of samples were
+ *    memory accesses, nearly all of them the seed store);
+ *  - no Math.pow: the pow stub's own stack stores would be a second,
+ *    competing source of silent stores attributed to a stub frame.
  *
  * Usage: java SilentStoreIS [keys-in-millions]   (default 18, about 4 s)
  */

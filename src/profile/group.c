@@ -1,0 +1,239 @@
+/*
+ * Grouping by source line (group.h). Every context a pair uses gets a class:
+ * its frame list. p's frames are interned, so equal frame lists are equal id
+ * sequences and the class index can compare ids. Each class becomes one
+ * context of the new profile, and the pairs are re-added through it, which
+ * sums the ones that now share a key.
+ */
+#include "profile/group.h"
+#include "profile/hindex.h"
+#include "profile/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct group {
+    const wasp_profile *p;
+    wasp_profile *q;
+    wasp_hindex *index;     /* frame list -> class */
+    uint32_t *cls;          /* p context -> class; WASP_NOID while no pair uses it */
+    double *weight;         /* p context -> bytes of the pairs using it */
+    uint32_t *member;       /* class -> a p context of it (the index's key) */
+    uint32_t *shown;        /* class -> the p context whose instruction it shows */
+    uint32_t *ninsn;        /* class -> distinct known instructions */
+    uint32_t *out;          /* class -> q context */
+    uint32_t *str, *frame;  /* p id -> q id; WASP_NOID until interned */
+    uint32_t *refs;         /* room for the deepest context's frames */
+    uint32_t nclasses;
+};
+
+/* The ids the code below follows must be in range (as wasp_profile_merge checks). */
+static bool consistent(const wasp_profile *p, uint32_t *maxdepth)
+{
+    *maxdepth = 1;
+    for (uint32_t i = 0; i < p->nframes; i++)
+        if (p->frames[i].name >= p->nstrings || p->frames[i].file >= p->nstrings)
+            return false;
+    for (uint32_t i = 0; i < p->ncontexts; i++) {
+        const wasp_context *c = &p->contexts[i];
+        if (c->insn >= p->nstrings || c->first > p->nframe_refs ||
+            c->nframes > p->nframe_refs - c->first)
+            return false;
+        for (uint32_t k = 0; k < c->nframes; k++)
+            if (p->frame_refs[c->first + k] >= p->nframes)
+                return false;
+        if (c->nframes > *maxdepth)
+            *maxdepth = c->nframes;
+    }
+    for (uint32_t i = 0; i < p->npairs; i++)
+        if (p->pairs[i].watch_ctx >= p->ncontexts || p->pairs[i].trap_ctx >= p->ncontexts)
+            return false;
+    return true;
+}
+
+struct class_key {
+    const struct group *g;
+    const uint32_t *frames;
+    uint32_t n;
+};
+
+static bool class_eq(const void *ctx, uint32_t cls)
+{
+    const struct class_key *k = ctx;
+    const wasp_profile *p = k->g->p;
+    const wasp_context *c = &p->contexts[k->g->member[cls]];
+    return c->nframes == k->n &&
+           (k->n == 0 ||
+            memcmp(&p->frame_refs[c->first], k->frames, k->n * sizeof *k->frames) == 0);
+}
+
+/* The class of p context ctx, created on first use; WASP_NOID when out of memory. */
+static uint32_t class_of(struct group *g, uint32_t ctx)
+{
+    if (g->cls[ctx] != WASP_NOID)
+        return g->cls[ctx];
+    const wasp_context *c = &g->p->contexts[ctx];
+    struct class_key k = {g, &g->p->frame_refs[c->first], c->nframes};
+    uint32_t h = wasp_fnv1a_u32(WASP_FNV_INIT, k.n);
+    for (uint32_t i = 0; i < k.n; i++)
+        h = wasp_fnv1a_u32(h, k.frames[i]);
+    uint32_t id = wasp_hindex_find(g->index, h, class_eq, &k);
+    if (id == WASP_HINDEX_NONE) {
+        id = g->nclasses;
+        if (wasp_hindex_add(g->index, h, id) != 0)
+            return WASP_NOID;
+        g->member[id] = ctx;
+        g->shown[id] = WASP_NOID;
+        g->ninsn[id] = 0;
+        g->nclasses++;
+    }
+    /* p's contexts are interned: the members of a class differ in instruction. */
+    g->ninsn[id] += c->insn != 0;
+    return g->cls[ctx] = id;
+}
+
+/* Does p context a make a better face for its class than b? */
+static bool better(const struct group *g, uint32_t a, uint32_t b)
+{
+    if (b == WASP_NOID)
+        return true;
+    bool ka = g->p->contexts[a].insn != 0, kb = g->p->contexts[b].insn != 0;
+    if (ka != kb)
+        return ka;
+    return g->weight[a] > g->weight[b]; /* ties: b, the lower id, stays */
+}
+
+static uint32_t qstr(struct group *g, uint32_t id)
+{
+    if (g->str[id] == WASP_NOID)
+        g->str[id] = wasp_profile_intern_string(g->q, g->p->strings[id]);
+    return g->str[id];
+}
+
+static uint32_t qframe(struct group *g, uint32_t id)
+{
+    if (g->frame[id] == WASP_NOID) {
+        wasp_frame f = g->p->frames[id];
+        f.name = qstr(g, f.name);
+        f.file = qstr(g, f.file);
+        if (f.name != WASP_NOID && f.file != WASP_NOID)
+            g->frame[id] = wasp_profile_intern_frame(g->q, &f);
+    }
+    return g->frame[id];
+}
+
+/* The instruction string a class shows: the chosen one, plus how many others it stands for. */
+static uint32_t class_insn(struct group *g, uint32_t cls)
+{
+    uint32_t insn = g->p->contexts[g->shown[cls]].insn;
+    uint32_t more = g->ninsn[cls] > 1 ? g->ninsn[cls] - 1 : 0;
+    if (insn == 0 || more == 0)
+        return qstr(g, insn);
+    const char *s = g->p->strings[insn];
+    size_t n = strlen(s) + 48;
+    char *buf = malloc(n);
+    if (!buf)
+        return WASP_NOID;
+    snprintf(buf, n, "%s (+%u more instruction%s)", s, (unsigned)more, more == 1 ? "" : "s");
+    uint32_t id = wasp_profile_intern_string(g->q, buf);
+    free(buf);
+    return id;
+}
+
+static int class_context(struct group *g, uint32_t cls)
+{
+    const wasp_context *c = &g->p->contexts[g->member[cls]];
+    for (uint32_t k = 0; k < c->nframes; k++)
+        if ((g->refs[k] = qframe(g, g->p->frame_refs[c->first + k])) == WASP_NOID)
+            return -1;
+    uint32_t insn = class_insn(g, cls);
+    if (insn == WASP_NOID)
+        return -1;
+    g->out[cls] = wasp_profile_intern_context(g->q, g->refs, c->nframes, insn);
+    return g->out[cls] == WASP_NOID ? -1 : 0;
+}
+
+static int build(struct group *g)
+{
+    const wasp_profile *p = g->p;
+    wasp_profile *q = g->q;
+    for (uint32_t i = 0; i < p->nmeta; i++)
+        if (wasp_profile_set_meta_checked(q, p->meta[i].key, p->meta[i].value) != 0)
+            return -1;
+    for (uint32_t i = 0; i < p->ncounters; i++)
+        if (wasp_profile_add_counter_checked(q, p->counters[i].name, p->counters[i].value) != 0)
+            return -1;
+    memcpy(q->totals, p->totals, sizeof q->totals);
+    q->merged = p->merged;
+
+    for (uint32_t i = 0; i < p->npairs; i++) {
+        const wasp_pair *r = &p->pairs[i];
+        if (class_of(g, r->watch_ctx) == WASP_NOID || class_of(g, r->trap_ctx) == WASP_NOID)
+            return -1;
+        g->weight[r->watch_ctx] += r->bytes;
+        if (r->trap_ctx != r->watch_ctx)
+            g->weight[r->trap_ctx] += r->bytes;
+    }
+    for (uint32_t i = 0; i < p->ncontexts; i++) /* ascending ids: ties keep the lower */
+        if (g->cls[i] != WASP_NOID && better(g, i, g->shown[g->cls[i]]))
+            g->shown[g->cls[i]] = i;
+    for (uint32_t c = 0; c < g->nclasses; c++)
+        if (class_context(g, c) != 0)
+            return -1;
+    for (uint32_t i = 0; i < p->npairs; i++) {
+        const wasp_pair *r = &p->pairs[i];
+        if (wasp_profile_add_pair_checked(q, (wasp_analysis)r->analysis, r->flags,
+                                          g->out[g->cls[r->watch_ctx]],
+                                          g->out[g->cls[r->trap_ctx]], r->bytes, r->count) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static uint32_t *ids(uint32_t n)
+{
+    uint32_t *a = malloc(((size_t)n + 1) * sizeof *a);
+    if (a)
+        memset(a, 0xff, ((size_t)n + 1) * sizeof *a); /* every entry WASP_NOID */
+    return a;
+}
+
+wasp_profile *wasp_profile_group_by_line(const wasp_profile *p)
+{
+    uint32_t maxdepth;
+    if (!consistent(p, &maxdepth))
+        return NULL;
+    uint32_t n = p->ncontexts;
+    struct group g = {
+        .p = p,
+        .q = wasp_profile_new(),
+        .index = wasp_hindex_new(),
+        .cls = ids(n),
+        .weight = calloc((size_t)n + 1, sizeof(double)),
+        .member = ids(n),
+        .shown = ids(n),
+        .ninsn = ids(n),
+        .out = ids(n),
+        .str = ids(p->nstrings),
+        .frame = ids(p->nframes),
+        .refs = ids(maxdepth),
+    };
+    bool ok = g.q && g.index && g.cls && g.weight && g.member && g.shown && g.ninsn && g.out &&
+              g.str && g.frame && g.refs && build(&g) == 0;
+    wasp_hindex_free(g.index);
+    free(g.cls);
+    free(g.weight);
+    free(g.member);
+    free(g.shown);
+    free(g.ninsn);
+    free(g.out);
+    free(g.str);
+    free(g.frame);
+    free(g.refs);
+    if (!ok) {
+        wasp_profile_free(g.q);
+        return NULL;
+    }
+    return g.q;
+}

@@ -1,0 +1,22 @@
+/*
+ * Grouping by source line. A profile keys contexts by their frames and their
+ * leaf machine instruction, so one source-level pair can show up many times:
+ * the loads of an unrolled loop, the C1 and C2 copies of a method. A Java
+ * developer wants those as one entry; `wasp report --by line` shows this view.
+ */
+#ifndef WASP_PROFILE_GROUP_H
+#define WASP_PROFILE_GROUP_H
+
+#include "profile/profile.h"
+
+/* A new profile with p's metadata, counters, totals and merged count, whose
+ * contexts are p's re-interned by frames only and whose pairs with equal
+ * (analysis, flags, watch frames, trap frames) are summed. A grouped context
+ * shows the instruction of its heaviest original context (most bytes over
+ * the pairs using it; a known instruction beats an unknown one; ties go to
+ * the lower context id), suffixed " (+N more instruction[s])" when N other
+ * known instructions were merged into it. NULL when out of memory or when p
+ * is inconsistent (ids out of range). Free with wasp_profile_free. */
+wasp_profile *wasp_profile_group_by_line(const wasp_profile *p);
+
+#endif
