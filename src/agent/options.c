@@ -19,6 +19,7 @@
  */
 #include "agent/options.h"
 
+#include "common/parse.h"
 #include "profile/profile.h"
 
 #include <locale.h>
@@ -80,23 +81,6 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 
 /* ---- value parsers: all take a NUL-terminated value ---- */
 
-/* Unsigned decimal, digits only (no sign, no spaces), no overflow. */
-static int parse_u64(const char *s, uint64_t *out)
-{
-    uint64_t v = 0;
-    if (*s == '\0')
-        return -1;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return -1;
-        unsigned d = (unsigned)(*s - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return -1;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return 0;
-}
 
 int wasp_options_parse_duration(const char *s, uint64_t *ns)
 {
@@ -111,7 +95,7 @@ int wasp_options_parse_duration(const char *s, uint64_t *ns)
     memcpy(digits, s, n);
     digits[n] = '\0';
     uint64_t v, mult;
-    if (parse_u64(digits, &v) < 0)
+    if (wasp_parse_u64(digits, &v) < 0)
         return -1;
     const char *unit = s + n;
     if (*unit == '\0' || strcmp(unit, "ns") == 0)
@@ -275,7 +259,7 @@ static int set_period(wasp_options *o, const char *v, char *d, size_t n)
 static int set_u64_range(uint64_t *dst, const char *v, uint64_t lo, uint64_t hi)
 {
     uint64_t x;
-    if (parse_u64(v, &x) < 0 || x < lo || x > hi)
+    if (wasp_parse_u64(v, &x) < 0 || x < lo || x > hi)
         return -1;
     *dst = x;
     return 0;

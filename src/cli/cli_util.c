@@ -3,22 +3,14 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "common/parse.h"
 #include <unistd.h>
 
 int wasp_cli_parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-    uint64_t v = 0;
-    if (!s || *s == '\0')
-        return -1;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return -1;
-        unsigned d = (unsigned)(*s - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return -1;
-        v = v * 10 + d;
-    }
-    if (v < lo || v > hi)
+    uint64_t v;
+    if (wasp_parse_u64(s, &v) < 0 || v < lo || v > hi)
         return -1;
     *out = v;
     return 0;

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -183,8 +182,7 @@ static int pmu_open(wasp_source *s, wasp_thread *t, char *err, size_t errlen)
         close(fd);
         return -1;
     }
-    if (wasp_perf_signal_fd(fd, t->tid, wasp_sig_data(t->index, WASP_EV_SAMPLE, 0)) != 0 ||
-        wasp_perf_enable(fd) != 0) {
+    if (wasp_perf_start(fd, t->tid, wasp_sig_data(t->index, WASP_EV_SAMPLE, 0)) != 0) {
         snprintf(err, errlen, "cannot start the PMU event: %s", strerror(errno));
         munmap(ring, size);
         close(fd);
@@ -199,12 +197,7 @@ static int pmu_open(wasp_source *s, wasp_thread *t, char *err, size_t errlen)
 static void pmu_close(wasp_source *s, wasp_thread *t)
 {
     (void)s;
-    if (t->sample_fd >= 0) {
-        ioctl(t->sample_fd, PERF_EVENT_IOC_DISABLE, 0);
-        wasp_perf_signal_forget(t->sample_fd);
-        close(t->sample_fd);
-        t->sample_fd = -1;
-    }
+    wasp_perf_close(&t->sample_fd);
     if (t->sample_ring) {
         munmap(t->sample_ring, t->sample_ring_size);
         t->sample_ring = NULL;

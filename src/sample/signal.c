@@ -79,6 +79,23 @@ int wasp_perf_enable(int fd)
     return ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 
+int wasp_perf_start(int fd, pid_t tid, uint64_t sig_data)
+{
+    if (wasp_perf_signal_fd(fd, tid, sig_data) != 0)
+        return -1;
+    return wasp_perf_enable(fd);
+}
+
+void wasp_perf_close(int *fd)
+{
+    if (*fd < 0)
+        return;
+    ioctl(*fd, PERF_EVENT_IOC_DISABLE, 0);
+    wasp_perf_signal_forget(*fd);
+    close(*fd);
+    *fd = -1;
+}
+
 /* glibc 2.36 lacks si_perf_data: it follows si_addr in the kernel's layout. */
 static uint64_t sigtrap_data(const siginfo_t *si)
 {

@@ -35,6 +35,12 @@ void wasp_perf_signal_forget(int fd);
 /* Start an event (one ioctl). */
 int wasp_perf_enable(int fd);
 
+/* Wire a freshly opened, disabled thread event to its thread and start it.
+ * Returns 0, or -1 with errno set. */
+int wasp_perf_start(int fd, pid_t tid, uint64_t sig_data);
+/* Stop and close an event; *fd becomes -1. Does nothing when *fd < 0. */
+void wasp_perf_close(int *fd);
+
 /* In the handler: the sig_data of a wasp event's signal. Returns 1 when the
  * signal is one of wasp's. */
 int wasp_perf_signal_data(const siginfo_t *si, uint64_t *data);

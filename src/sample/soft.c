@@ -11,7 +11,6 @@
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "sample/signal.h"
@@ -45,8 +44,7 @@ static int soft_open(wasp_source *s, wasp_thread *t, char *err, size_t errlen)
         snprintf(err, errlen, "perf_event_open(task-clock, sigtrap) failed: %s", strerror(errno));
         return -1;
     }
-    if (wasp_perf_signal_fd(fd, t->tid, wasp_sig_data(t->index, WASP_EV_SAMPLE, 0)) != 0 ||
-        wasp_perf_enable(fd) != 0) {
+    if (wasp_perf_start(fd, t->tid, wasp_sig_data(t->index, WASP_EV_SAMPLE, 0)) != 0) {
         snprintf(err, errlen, "cannot start the sampling timer: %s", strerror(errno));
         close(fd);
         return -1;
@@ -58,12 +56,7 @@ static int soft_open(wasp_source *s, wasp_thread *t, char *err, size_t errlen)
 static void soft_close(wasp_source *s, wasp_thread *t)
 {
     (void)s;
-    if (t->sample_fd >= 0) {
-        ioctl(t->sample_fd, PERF_EVENT_IOC_DISABLE, 0);
-        wasp_perf_signal_forget(t->sample_fd);
-        close(t->sample_fd);
-        t->sample_fd = -1;
-    }
+    wasp_perf_close(&t->sample_fd);
 }
 
 static int soft_take(wasp_source *s, wasp_thread *t, const ucontext_t *uc,

@@ -62,12 +62,7 @@ int wasp_slots_open(wasp_thread *t, int n, char *err, size_t errlen)
 void wasp_slots_close(wasp_thread *t)
 {
     for (int i = 0; i < WASP_MAX_SLOTS; i++) {
-        if (t->slots[i].fd >= 0) {
-            ioctl(t->slots[i].fd, PERF_EVENT_IOC_DISABLE, 0);
-            wasp_perf_signal_forget(t->slots[i].fd);
-            close(t->slots[i].fd);
-            t->slots[i].fd = -1;
-        }
+        wasp_perf_close(&t->slots[i].fd);
         t->slots[i].state = WASP_SLOT_FREE;
     }
     t->nslots = 0;
