@@ -9,6 +9,7 @@
  * Not async-signal-safe (JVMTI callbacks only).
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <jvmti.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
@@ -152,19 +153,29 @@ static int probe_perf(char *why, size_t len)
         close(fd);
         return 0;
     }
-    int paranoid = -1;
+    int err = errno, paranoid = -1;
     FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
     if (f) {
         if (fscanf(f, "%d", &paranoid) != 1)
             paranoid = -1;
         fclose(f);
     }
-    snprintf(why, len,
-             "the kernel refuses hardware watchpoints (perf_event_open: %m; "
-             "kernel.perf_event_paranoid=%d). wasp needs per-thread perf events with sigtrap "
-             "(Linux 5.13+): set kernel.perf_event_paranoid to 2 or lower, or grant CAP_PERFMON; "
-             "in a container, allow perf_event_open in its seccomp profile",
-             paranoid);
+    const char *what;
+    if ((err == EACCES || err == EPERM) && paranoid > 2)
+        what = "forbidden by kernel.perf_event_paranoid: set it to 2 or lower "
+               "(sysctl -w kernel.perf_event_paranoid=2) or grant the JVM CAP_PERFMON";
+    else if (err == EACCES || err == EPERM)
+        what = "denied although kernel.perf_event_paranoid allows it: a seccomp filter (as in "
+               "containers) or a security module blocks perf_event_open; allow it";
+    else if (err == ENOSYS)
+        what = "this kernel has no perf events (CONFIG_PERF_EVENTS)";
+    else if (err == ENOSPC || err == EBUSY)
+        what = "every debug register is taken (is a debugger attached?)";
+    else
+        what = "this machine exposes no usable hardware debug registers (some hypervisors hide "
+               "them), or the kernel predates Linux 5.13's perf sigtrap";
+    snprintf(why, len, "cannot use hardware watchpoints (perf_event_open: %s; "
+             "kernel.perf_event_paranoid=%d): %s", strerror(err), paranoid, what);
     return -1;
 }
 

@@ -236,7 +236,7 @@ static void why_no_pairs(const wasp_profile *p, wasp_analysis a, FILE *out)
     const char *why;
     const char *disabled = wasp_profile_get_meta(p, "disabled_reason");
     if (disabled && *disabled) {
-        fprintf(out, "  no pairs classified: profiling was disabled (%s)\n", disabled);
+        fputs("  no pairs classified: profiling was disabled (the header says why)\n", out);
         return;
     }
     if (wasp_profile_get_counter(p, "samples") == 0)
