@@ -51,6 +51,22 @@ void wasp_isa_regs_from_ucontext(const ucontext_t *uc, wasp_regs *regs);
 int wasp_isa_decode_access(const uint8_t *bytes, size_t n, uint64_t pc,
                            const wasp_regs *regs, wasp_access *out);
 
+/* Whether an access touches program data a developer could change: not an
+ * implicit null check (addresses below 64 KiB), not the thread's stack (within
+ * 1 MiB of sp: spills, stack banging, interpreter locals), not a RIP-relative
+ * constant in generated code. */
+int wasp_isa_is_program_data(const wasp_access *a, uint64_t sp);
+
+/* Scan forward from pc over at most max_insns straight-line instructions
+ * (bytes[0..n) is the code at pc, regs the state before the instruction at
+ * pc) for the first program-data access whose kind intersects `wanted` and
+ * whose address is still computable: no instruction before it in the scan
+ * wrote its base or index register. Stops at any control transfer.
+ * Returns 1 with out filled and *at set to that instruction's address, 0 when
+ * there is none, -1 when the instruction at pc does not decode. */
+int wasp_isa_find_access(const uint8_t *bytes, size_t n, uint64_t pc, const wasp_regs *regs,
+                         int wanted, int max_insns, wasp_access *out, uint64_t *at);
+
 /* Trap-PC recovery. A data watchpoint traps after the access, so trap_pc is the
  * address just past the instruction that touched [watch_addr, watch_addr+watch_len).
  * `before` holds the n (<= WASP_MAX_INSN) bytes that end at trap_pc, i.e. the

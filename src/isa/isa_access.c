@@ -4,9 +4,10 @@
  * already copied. Zydis decoding is pure (no allocation, no global state).
  *
  * Effective-address computation for the instruction at a sampled PC
- * (wasp_isa_decode_access) and recovery of the instruction that ended at a
- * watchpoint's trap PC (wasp_isa_recover_trap). Both live here because they
- * share the decoding helper below.
+ * (wasp_isa_decode_access), the forward scan to the next computable access
+ * (wasp_isa_find_access), and recovery of the instruction that ended at a
+ * watchpoint's trap PC (wasp_isa_recover_trap). They live together because
+ * they share the decoding helpers below.
  */
 #include "isa/isa.h"
 
@@ -173,6 +174,77 @@ int wasp_isa_decode_access(const uint8_t *bytes, size_t n, uint64_t pc, const wa
         return 0;
     fill(&d, pc, regs, out);
     return 1;
+}
+
+int wasp_isa_is_program_data(const wasp_access *a, uint64_t sp)
+{
+    uint64_t dist = a->addr > sp ? a->addr - sp : sp - a->addr;
+    return a->addr >= 65536 && dist >= (1u << 20) && !a->rip_relative;
+}
+
+/* Instructions after which the next one in memory may not be the next to run. */
+static int transfers_control(const ZydisDecodedInstruction *insn)
+{
+    switch (insn->meta.category) {
+    case ZYDIS_CATEGORY_COND_BR:
+    case ZYDIS_CATEGORY_UNCOND_BR:
+    case ZYDIS_CATEGORY_CALL:
+    case ZYDIS_CATEGORY_RET:
+    case ZYDIS_CATEGORY_SYSCALL:
+    case ZYDIS_CATEGORY_SYSRET:
+    case ZYDIS_CATEGORY_INTERRUPT:
+    case ZYDIS_CATEGORY_SYSTEM:
+        return 1;
+    default:
+        return insn->mnemonic == ZYDIS_MNEMONIC_UD0 || insn->mnemonic == ZYDIS_MNEMONIC_UD1 ||
+               insn->mnemonic == ZYDIS_MNEMONIC_UD2 || insn->mnemonic == ZYDIS_MNEMONIC_HLT;
+    }
+}
+
+/* Bit mask (by wasp_regs index) of the general-purpose registers the
+ * instruction may write, explicitly or implicitly. */
+static unsigned written_gprs(const decoded *d)
+{
+    unsigned mask = 0;
+    for (unsigned i = 0; i < d->insn.operand_count; i++) {
+        const ZydisDecodedOperand *op = &d->ops[i];
+        if (op->type != ZYDIS_OPERAND_TYPE_REGISTER || !(op->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE))
+            continue;
+        int r = gpr_index(op->reg.value);
+        if (r >= 0)
+            mask |= 1u << r;
+    }
+    return mask;
+}
+
+static int address_uses(const decoded *d, unsigned mask)
+{
+    int b = gpr_index(d->mem->mem.base), x = gpr_index(d->mem->mem.index);
+    return (b >= 0 && (mask >> b & 1)) || (x >= 0 && (mask >> x & 1));
+}
+
+int wasp_isa_find_access(const uint8_t *bytes, size_t n, uint64_t pc, const wasp_regs *regs,
+                         int wanted, int max_insns, wasp_access *out, uint64_t *at)
+{
+    unsigned dirty = 0;
+    size_t off = 0;
+    for (int i = 0; i < max_insns && off < n; i++) {
+        decoded d;
+        if (decode(bytes + off, n - off, &d) < 0)
+            return i == 0 ? -1 : 0;
+        if (d.mem && !address_uses(&d, dirty)) {
+            fill(&d, pc + off, regs, out);
+            if ((out->kind & wanted) && wasp_isa_is_program_data(out, regs->gpr[4])) {
+                *at = pc + off;
+                return 1;
+            }
+        }
+        if (transfers_control(&d.insn))
+            return 0;
+        dirty |= written_gprs(&d);
+        off += d.insn.length;
+    }
+    return 0;
 }
 
 /* Which writes of the instruction hit a register its own address uses:

@@ -129,15 +129,60 @@ static const wasp_analysis_client *pick_client(wasp_thread *t, int kind)
     return c[n == 1 ? 0 : wasp_rng_next(&t->rng) % (uint64_t)n];
 }
 
-/* Accesses wasp does not watch: implicit null checks and other faulting low
- * addresses, the thread's own stack (spills, stack banging, interpreter
- * locals) and RIP-relative operands (constants in generated code): none of
- * them is program data a developer can change. */
-static int uninteresting(const wasp_access *acc, const ucontext_t *uc)
+enum { SCAN_BYTES = 128, SCAN_INSNS = 24 };
+
+/* The access a sample names, and the analysis that takes it.
+ *
+ * Software samples: the analysis is chosen first, so each enabled analysis
+ * gets an equal share of samples whatever the program's mix of loads and
+ * stores; then the thread's next access of that kind is taken — the one at the
+ * interrupted PC or a few straight-line instructions later, as long as its
+ * address can still be computed from the registers now.
+ * PMU samples name an access that already ran; the analysis is chosen among
+ * those that take its kind. */
+static const wasp_analysis_client *locate(wasp_thread *t, const ucontext_t *uc,
+                                          const wasp_address_sample *s, wasp_access *acc,
+                                          uint64_t *at, uint8_t *insn)
 {
-    uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
-    uint64_t dist = acc->addr > sp ? acc->addr - sp : sp - acc->addr;
-    return acc->addr < 65536 || dist < (1u << 20) || acc->rip_relative;
+    uint8_t code[SCAN_BYTES];
+    wasp_regs regs;
+    wasp_isa_regs_from_ucontext(uc, &regs);
+    const wasp_analysis_client *client;
+    int rc;
+    if (!s->has_addr) {
+        client = pick_client(t, WASP_ACCESS_LOAD | WASP_ACCESS_STORE);
+        size_t n = wasp_safe_read(s->pc, code, sizeof code);
+        rc = n ? wasp_isa_find_access(code, n, s->pc, &regs, client->samples, SCAN_INSNS, acc, at)
+               : -1;
+        if (rc == 0) {
+            /* Nothing of that kind ahead (a loop without stores, say): give
+             * the sample to an analysis of the other kind. */
+            int other = client->samples ^ (WASP_ACCESS_LOAD | WASP_ACCESS_STORE);
+            client = pick_client(t, other);
+            if (client)
+                rc = wasp_isa_find_access(code, n, s->pc, &regs, other, SCAN_INSNS, acc, at);
+        }
+    } else {
+        size_t n = wasp_safe_read(s->pc, code, WASP_MAX_INSN);
+        rc = n ? wasp_isa_decode_access(code, n, s->pc, &regs, acc) : -1;
+        *at = s->pc;
+        if (rc == 1) {
+            acc->addr = s->addr;
+            client = pick_client(t, acc->kind);
+            if (!client)
+                rc = 0;
+            else if (!wasp_isa_is_program_data(acc, regs.gpr[4]))
+                rc = 2;
+        }
+    }
+    if (rc != 1) {
+        t->rec.counters[rc == 0   ? WASP_C_SAMPLES_NOMEM
+                        : rc == 2 ? WASP_C_SAMPLES_IGNORED
+                                  : WASP_C_SAMPLES_UNDECODABLE]++;
+        return NULL;
+    }
+    memcpy(insn, code + (*at - s->pc), acc->len);
+    return client;
 }
 
 static void on_sample(wasp_thread *t, const ucontext_t *uc)
@@ -147,27 +192,12 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
     if (!wasp_rt.source->take(wasp_rt.source, t, uc, &s))
         return;
 
-    uint8_t insn[WASP_MAX_INSN];
-    size_t n = wasp_safe_read(s.pc, insn, sizeof insn);
-    wasp_regs regs;
-    wasp_isa_regs_from_ucontext(uc, &regs);
     wasp_access acc;
-    int rc = n ? wasp_isa_decode_access(insn, n, s.pc, &regs, &acc) : -1;
-    if (rc != 1) {
-        t->rec.counters[rc == 0 ? WASP_C_SAMPLES_NOMEM : WASP_C_SAMPLES_UNDECODABLE]++;
+    uint8_t insn[WASP_MAX_INSN];
+    uint64_t at;
+    const wasp_analysis_client *client = locate(t, uc, &s, &acc, &at, insn);
+    if (!client)
         return;
-    }
-    if (s.has_addr)
-        acc.addr = s.addr;
-    const wasp_analysis_client *client = pick_client(t, acc.kind);
-    if (!client) {
-        t->rec.counters[WASP_C_SAMPLES_NOMEM]++;
-        return;
-    }
-    if (uninteresting(&acc, uc)) {
-        t->rec.counters[WASP_C_SAMPLES_IGNORED]++;
-        return;
-    }
     t->rec.counters[WASP_C_SAMPLES_MEMORY]++;
     epoch_check(t);
 
@@ -194,11 +224,11 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
     slot->access_size = acc.size;
     slot->watch_loads = client->watch_loads;
     slot->epoch = t->epoch;
-    slot->first_end = s.pc + acc.len;
+    slot->first_end = at + acc.len;
     memset(&slot->watch, 0, sizeof slot->watch);
     slot->watch.len = (uint8_t)wlen;
     slot->watch.float_size = acc.float_size;
-    slot->watch_ctx = capture_context(t, uc, s.pc, insn, acc.len);
+    slot->watch_ctx = capture_context(t, uc, at, insn, acc.len);
 
     int ok;
     uint64_t now = read_value(waddr, wlen, &ok);

@@ -626,6 +626,9 @@ def main():
     setup = []
     if not jdks:
         setup.append("no JDK found (looked at %s)" % ", ".join(DEFAULT_JDKS))
+    elif not os.environ.get("WASP_JDKS") and not opts.jdk and DEFAULT_JDKS[0] not in [j.home for j in jdks]:
+        setup.append("the baseline JDK 17 is missing at %s (scripts/install-deps.sh installs it)"
+                     % DEFAULT_JDKS[0])
     for path in (WASP, AGENT, CLASSES):
         if not os.path.exists(path):
             setup.append("missing %s (run `make all` first)" % os.path.relpath(path, ROOT))
