@@ -54,7 +54,7 @@ WORKLOAD_SRCS := $(wildcard tests/workloads/*.java examples/*.java)
 workloads: $(B)/workloads/.stamp
 $(B)/workloads/.stamp: $(WORKLOAD_SRCS)
 	@mkdir -p $(dir $@)
-	$(if $(WORKLOAD_SRCS),$(JAVA_HOME)/bin/javac -g -d $(B)/workloads $(WORKLOAD_SRCS))
+	$(if $(WORKLOAD_SRCS),$(JAVA_HOME)/bin/javac --release 17 -g -d $(B)/workloads $(WORKLOAD_SRCS))
 	@touch $@
 
 unit: $(UNIT_BINS)

@@ -51,8 +51,9 @@ extern const wasp_analysis_client wasp_silentload_client;
 /* The client for an analysis id, NULL when out of range. */
 const wasp_analysis_client *wasp_analysis_client_for(wasp_analysis a);
 
-/* Value equality for silent accesses: integers bitwise; float/double within a
- * relative threshold (then *approx = 1). */
+/* Value equality for silent accesses: integers and bit-identical values
+ * exactly; other float/double values within a relative threshold (then
+ * *approx = 1, and the pair is reported as approximate). */
 int wasp_values_equal(uint64_t a, uint64_t b, uint8_t len, uint8_t float_size,
                       double threshold, int *approx);
 

@@ -26,16 +26,20 @@ int wasp_values_equal(uint64_t a, uint64_t b, uint8_t len, uint8_t float_size,
         double x, y;
         memcpy(&x, &a, 8);
         memcpy(&y, &b, 8);
+        if (a == b)
+            return 1; /* bit-identical: an exact match */
         *approx = 1;
-        return a == b || within(x, y, threshold);
+        return within(x, y, threshold);
     }
     if (float_size == 4 && len == 4) {
         float x, y;
         uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
         memcpy(&x, &ua, 4);
         memcpy(&y, &ub, 4);
+        if (ua == ub)
+            return 1;
         *approx = 1;
-        return ua == ub || within(x, y, threshold);
+        return within(x, y, threshold);
     }
     uint64_t mask = len >= 8 ? ~0ull : ((1ull << (8 * len)) - 1);
     return (a & mask) == (b & mask);

@@ -1,6 +1,8 @@
 /*
  * Grouping by source line (group.h). Every context a pair uses gets a class:
- * its frame list. p's frames are interned, so equal frame lists are equal id
+ * its frame list within one analysis (so a dead-store entry shows a store
+ * instruction even when a silent-load entry on the same line shows a load).
+ * Contexts are numbered per analysis here: v = context * WASP_AN_COUNT + analysis. p's frames are interned, so equal frame lists are equal id
  * sequences and the class index can compare ids. Each class becomes one
  * context of the new profile, and the pairs are re-added through it, which
  * sums the ones that now share a key.
@@ -17,10 +19,10 @@ struct group {
     const wasp_profile *p;
     wasp_profile *q;
     wasp_hindex *index;     /* frame list -> class */
-    uint32_t *cls;          /* p context -> class; WASP_NOID while no pair uses it */
-    double *weight;         /* p context -> bytes of the pairs using it */
-    uint32_t *member;       /* class -> a p context of it (the index's key) */
-    uint32_t *shown;        /* class -> the p context whose instruction it shows */
+    uint32_t *cls;          /* v -> class; WASP_NOID while no pair uses it */
+    double *weight;         /* v -> bytes of the pairs using it */
+    uint32_t *member;       /* class -> a v of it (the index's key) */
+    uint32_t *shown;        /* class -> the v whose instruction it shows */
     uint32_t *ninsn;        /* class -> distinct known instructions */
     uint32_t *out;          /* class -> q context */
     uint32_t *str, *frame;  /* p id -> q id; WASP_NOID until interned */
@@ -47,7 +49,8 @@ static bool consistent(const wasp_profile *p, uint32_t *maxdepth)
             *maxdepth = c->nframes;
     }
     for (uint32_t i = 0; i < p->npairs; i++)
-        if (p->pairs[i].watch_ctx >= p->ncontexts || p->pairs[i].trap_ctx >= p->ncontexts)
+        if (p->pairs[i].watch_ctx >= p->ncontexts || p->pairs[i].trap_ctx >= p->ncontexts ||
+            p->pairs[i].analysis >= WASP_AN_COUNT)
             return false;
     return true;
 }
@@ -56,26 +59,34 @@ struct class_key {
     const struct group *g;
     const uint32_t *frames;
     uint32_t n;
+    uint32_t analysis;
 };
+
+static const wasp_context *vcontext(const struct group *g, uint32_t v)
+{
+    return &g->p->contexts[v / WASP_AN_COUNT];
+}
 
 static bool class_eq(const void *ctx, uint32_t cls)
 {
     const struct class_key *k = ctx;
     const wasp_profile *p = k->g->p;
-    const wasp_context *c = &p->contexts[k->g->member[cls]];
-    return c->nframes == k->n &&
+    const wasp_context *c = vcontext(k->g, k->g->member[cls]);
+    return c->nframes == k->n && k->g->member[cls] % WASP_AN_COUNT == k->analysis &&
            (k->n == 0 ||
             memcmp(&p->frame_refs[c->first], k->frames, k->n * sizeof *k->frames) == 0);
 }
 
-/* The class of p context ctx, created on first use; WASP_NOID when out of memory. */
-static uint32_t class_of(struct group *g, uint32_t ctx)
+/* The class of p context ctx in analysis a, created on first use; WASP_NOID
+ * when out of memory. */
+static uint32_t class_of(struct group *g, uint32_t ctx, uint32_t a)
 {
-    if (g->cls[ctx] != WASP_NOID)
-        return g->cls[ctx];
+    uint32_t v = ctx * WASP_AN_COUNT + a;
+    if (g->cls[v] != WASP_NOID)
+        return g->cls[v];
     const wasp_context *c = &g->p->contexts[ctx];
-    struct class_key k = {g, &g->p->frame_refs[c->first], c->nframes};
-    uint32_t h = wasp_fnv1a_u32(WASP_FNV_INIT, k.n);
+    struct class_key k = {g, &g->p->frame_refs[c->first], c->nframes, a};
+    uint32_t h = wasp_fnv1a_u32(wasp_fnv1a_u32(WASP_FNV_INIT, a), k.n);
     for (uint32_t i = 0; i < k.n; i++)
         h = wasp_fnv1a_u32(h, k.frames[i]);
     uint32_t id = wasp_hindex_find(g->index, h, class_eq, &k);
@@ -83,14 +94,14 @@ static uint32_t class_of(struct group *g, uint32_t ctx)
         id = g->nclasses;
         if (wasp_hindex_add(g->index, h, id) != 0)
             return WASP_NOID;
-        g->member[id] = ctx;
+        g->member[id] = v;
         g->shown[id] = WASP_NOID;
         g->ninsn[id] = 0;
         g->nclasses++;
     }
     /* p's contexts are interned: the members of a class differ in instruction. */
     g->ninsn[id] += c->insn != 0;
-    return g->cls[ctx] = id;
+    return g->cls[v] = id;
 }
 
 /* Does p context a make a better face for its class than b? */
@@ -98,7 +109,7 @@ static bool better(const struct group *g, uint32_t a, uint32_t b)
 {
     if (b == WASP_NOID)
         return true;
-    bool ka = g->p->contexts[a].insn != 0, kb = g->p->contexts[b].insn != 0;
+    bool ka = vcontext(g, a)->insn != 0, kb = vcontext(g, b)->insn != 0;
     if (ka != kb)
         return ka;
     return g->weight[a] > g->weight[b]; /* ties: b, the lower id, stays */
@@ -126,7 +137,7 @@ static uint32_t qframe(struct group *g, uint32_t id)
 /* The instruction string a class shows: the chosen one, plus how many others it stands for. */
 static uint32_t class_insn(struct group *g, uint32_t cls)
 {
-    uint32_t insn = g->p->contexts[g->shown[cls]].insn;
+    uint32_t insn = vcontext(g, g->shown[cls])->insn;
     uint32_t more = g->ninsn[cls] > 1 ? g->ninsn[cls] - 1 : 0;
     if (insn == 0 || more == 0)
         return qstr(g, insn);
@@ -143,7 +154,7 @@ static uint32_t class_insn(struct group *g, uint32_t cls)
 
 static int class_context(struct group *g, uint32_t cls)
 {
-    const wasp_context *c = &g->p->contexts[g->member[cls]];
+    const wasp_context *c = vcontext(g, g->member[cls]);
     for (uint32_t k = 0; k < c->nframes; k++)
         if ((g->refs[k] = qframe(g, g->p->frame_refs[c->first + k])) == WASP_NOID)
             return -1;
@@ -169,23 +180,26 @@ static int build(struct group *g)
 
     for (uint32_t i = 0; i < p->npairs; i++) {
         const wasp_pair *r = &p->pairs[i];
-        if (class_of(g, r->watch_ctx) == WASP_NOID || class_of(g, r->trap_ctx) == WASP_NOID)
+        if (class_of(g, r->watch_ctx, r->analysis) == WASP_NOID ||
+            class_of(g, r->trap_ctx, r->analysis) == WASP_NOID)
             return -1;
-        g->weight[r->watch_ctx] += r->bytes;
+        g->weight[r->watch_ctx * WASP_AN_COUNT + r->analysis] += r->bytes;
         if (r->trap_ctx != r->watch_ctx)
-            g->weight[r->trap_ctx] += r->bytes;
+            g->weight[r->trap_ctx * WASP_AN_COUNT + r->analysis] += r->bytes;
     }
-    for (uint32_t i = 0; i < p->ncontexts; i++) /* ascending ids: ties keep the lower */
-        if (g->cls[i] != WASP_NOID && better(g, i, g->shown[g->cls[i]]))
-            g->shown[g->cls[i]] = i;
+    /* ascending ids: ties keep the lower */
+    for (uint32_t v = 0; v < p->ncontexts * WASP_AN_COUNT; v++)
+        if (g->cls[v] != WASP_NOID && better(g, v, g->shown[g->cls[v]]))
+            g->shown[g->cls[v]] = v;
     for (uint32_t c = 0; c < g->nclasses; c++)
         if (class_context(g, c) != 0)
             return -1;
     for (uint32_t i = 0; i < p->npairs; i++) {
         const wasp_pair *r = &p->pairs[i];
         if (wasp_profile_add_pair_checked(q, (wasp_analysis)r->analysis, r->flags,
-                                          g->out[g->cls[r->watch_ctx]],
-                                          g->out[g->cls[r->trap_ctx]], r->bytes, r->count) != 0)
+                                          g->out[g->cls[r->watch_ctx * WASP_AN_COUNT + r->analysis]],
+                                          g->out[g->cls[r->trap_ctx * WASP_AN_COUNT + r->analysis]],
+                                          r->bytes, r->count) != 0)
             return -1;
     }
     return 0;
@@ -204,7 +218,7 @@ wasp_profile *wasp_profile_group_by_line(const wasp_profile *p)
     uint32_t maxdepth;
     if (!consistent(p, &maxdepth))
         return NULL;
-    uint32_t n = p->ncontexts;
+    uint32_t n = p->ncontexts * WASP_AN_COUNT;
     struct group g = {
         .p = p,
         .q = wasp_profile_new(),

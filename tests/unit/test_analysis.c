@@ -47,9 +47,13 @@ static void floats_compare_within_threshold(void **state)
     assert_int_equal(approx, 1);
     assert_false(wasp_values_equal(fbits(1.0f), fbits(-1.0f), 4, 4, 0.01, &approx));
     assert_true(wasp_values_equal(dbits(0.0), dbits(0.0), 8, 8, 0.0, &approx));
+    assert_int_equal(approx, 0); /* bit-identical doubles are an exact match */
+    assert_true(wasp_values_equal(fbits(2.5f), fbits(2.5f), 4, 4, 0.01, &approx));
+    assert_int_equal(approx, 0);
     /* NaN equals itself bitwise only. */
     uint64_t nan = dbits(__builtin_nan(""));
     assert_true(wasp_values_equal(nan, nan, 8, 8, 0.01, &approx));
+    assert_int_equal(approx, 0);
     assert_false(wasp_values_equal(nan, dbits(1.0), 8, 8, 0.01, &approx));
 }
 

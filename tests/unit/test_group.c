@@ -182,6 +182,26 @@ static void test_what_stays_apart(void **state)
     wasp_profile_free(p);
 }
 
+/* One line's dead-store entry shows a store even when the same line's loads
+ * weigh more in another analysis. */
+static void test_instruction_per_analysis(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    uint32_t load = ctx(p, 34, "mov 0x1c(%rax), %r11d"), store = ctx(p, 34, "mov %r9d, 0x1c(%rax)");
+    uint32_t later = ctx(p, 37, "mov %r8d, 0x1c(%rax)");
+    wasp_profile_add_pair(p, WASP_AN_SILENTLOAD, 0, load, load, 500, 50);
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, store, later, 40, 4);
+    wasp_profile *q = wasp_profile_group_by_line(p);
+    assert_non_null(q);
+    const wasp_pair *dead = find(q, WASP_AN_DEADSTORE, 0, 34, 37);
+    assert_string_equal(insn(q, dead->watch_ctx), "mov %r9d, 0x1c(%rax)");
+    const wasp_pair *silent = find(q, WASP_AN_SILENTLOAD, 0, 34, 34);
+    assert_string_equal(insn(q, silent->watch_ctx), "mov 0x1c(%rax), %r11d");
+    wasp_profile_free(q);
+    wasp_profile_free(p);
+}
+
 static void test_header_kept(void **state)
 {
     (void)state;
@@ -239,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_heaviest_by_sum_and_ties),
         cmocka_unit_test(test_unknown_instructions),
         cmocka_unit_test(test_what_stays_apart),
+        cmocka_unit_test(test_instruction_per_analysis),
         cmocka_unit_test(test_header_kept),
         cmocka_unit_test(test_empty_and_bad),
     };
