@@ -60,7 +60,12 @@ $(B)/workloads/.stamp: $(WORKLOAD_SRCS)
 unit: $(UNIT_BINS)
 	@sh tests/unit/run.sh $(UNIT_BINS)
 
-integration: all
+# Fault-injection fixture for the integration tests.
+$(B)/tests/noperf.so: tests/integration/noperf.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $< -ldl
+
+integration: all $(B)/tests/noperf.so
 	@python3 tests/integration/run.py
 
 check: all unit integration

@@ -195,6 +195,12 @@ int wasp_dump_write(const wasp_dump_info *info)
         add_thread(p, &mc, t);
     }
     free(mc.e);
+    /* The core counters are always there, zero included: "0 samples" says
+     * something a missing counter does not. */
+    static const wasp_counter_id core[] = {WASP_C_SAMPLES, WASP_C_SAMPLES_MEMORY, WASP_C_ARMED,
+                                           WASP_C_TRAPPED, WASP_C_CLASSIFIED};
+    for (size_t i = 0; i < sizeof core / sizeof core[0]; i++)
+        wasp_profile_add_counter(p, wasp_counter_name(core[i]), 0);
 
     wasp_profile_set_meta(p, "events", info->events);
     wasp_profile_set_meta(p, "sampler", info->sampler);

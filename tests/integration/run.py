@@ -565,6 +565,68 @@ def t_report_truncated(ctx, jdk):
     return "cuts at %s of %d bytes" % (", ".join(map(str, cuts)), len(data))
 
 
+NOPERF = os.path.join(ROOT, "build", "tests", "noperf.so")
+
+
+def t_perf_refused(ctx, jdk):
+    """A machine that refuses perf events: one clear message, the program runs
+    unprofiled and correctly, and the profile says why."""
+    check(os.path.isfile(NOPERF), "missing %s (make integration builds it)" % NOPERF)
+    out = ctx.path("refused.wprof")
+    env = dict(os.environ, LD_PRELOAD=NOPERF)
+    r = run([WASP, "run", "-o", out, "-q", "--", jdk.java, "-cp", CLASSES, "SilentLoadSearch"],
+            env=env)
+    check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, tail(r.err)))
+    check(checksum_of(r.out) == ctx.baseline(jdk, [], "SilentLoadSearch", []),
+          "the unprofiled program computed a different checksum")
+    msgs = [l for l in r.err.splitlines() if "perf_event_open" in l]
+    check(len(msgs) == 1, "expected one message naming perf_event_open, got %d: %s" % (len(msgs), tail(r.err)))
+    check("seccomp" in msgs[0] and "without profiling" in msgs[0],
+          "the message does not say what to do and that the program runs on: %s" % msgs[0])
+    rep = ctx.report(out)
+    check("perf_event_open" in rep["meta"].get("disabled_reason", ""),
+          "the profile does not record why it is empty: meta %r" % rep["meta"])
+    check(counter(rep, "samples") == 0, "samples were taken although perf events were refused")
+    return "refused, ran unprofiled"
+
+
+def t_fasync_route(ctx, jdk):
+    """The F_SETSIG route (kernels without perf sigtrap) finds the planted silent loads too."""
+    e = expectation("SilentLoadSearch")
+    out = ctx.path("fasync.wprof")
+    r = run([jdk.java, "-agentpath:%s=signal=fasync,events=silentload,file=%s" % (AGENT, out),
+             "-cp", CLASSES, "SilentLoadSearch"])
+    check(r.rc == 0, "java exited %d: %s" % (r.rc, tail(r.err)))
+    check("F_SETSIG" in r.err, "the agent did not say it uses F_SETSIG: %s" % tail(r.err))
+    rep = ctx.report(out)
+    a = analysis(rep, "silentload")
+    enough_data(rep, a, "silentload")
+    check(a["fraction"] > 0.6, "F_prog(silentload) = %.3f over the F_SETSIG route" % a["fraction"])
+    w = leaf(a["pairs"][0].get("watch"))
+    check(at(w, e["method"], e["line"]), "top pair watched at %s, expected %s:%d"
+          % (where(w), e["method"], e["line"]))
+    return "F=%.3f, %.0f pairs" % (a["fraction"], a["pairs_classified"])
+
+
+def t_pmu_ring(ctx, jdk):
+    """The PMU source's ring-buffer path, driven by the software page-fault
+    event (it carries data addresses): samples arrive with addresses, are armed
+    and classified, and the report names the PMU source."""
+    out = ctx.path("pmu-ring.wprof")
+    r = run([WASP, "run", "--sampler", "pmu", "--pmu-event", "sw:page-faults", "--pmu-period", "4",
+             "-o", out, "-q", "--", jdk.java, GC_HEAP, "-cp", CLASSES, "GcStress"])
+    check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, tail(r.err)))
+    rep = ctx.report(out)
+    check(rep["meta"].get("sampler") == "pmu", "sampler is %r, expected pmu" % rep["meta"].get("sampler"))
+    check("page-faults" in rep["meta"].get("sampler_detail", ""), "the report does not name the event")
+    samples, armed = counter(rep, "samples"), counter(rep, "armed")
+    check(samples >= 50, "only %d page-fault samples" % samples)
+    check(armed >= samples // 4, "only %d of %d samples armed a watchpoint" % (armed, samples))
+    classified = sum(analysis(rep, n)["pairs_classified"] for n in ALL_EVENTS.split("+"))
+    check(classified >= 10, "only %.0f pairs classified from the ring buffer's samples" % classified)
+    return "%d samples, %d armed, %.0f classified" % (samples, armed, classified)
+
+
 def build_tests(jdks):
     """[(name, jdk-or-None, thunk(ctx))] in run order."""
     tests = []
@@ -581,6 +643,9 @@ def build_tests(jdks):
         tests.append(("exit.code3", jdk, lambda c, j=jdk: t_exit3(c, j)))
         tests.append(("exit.sigterm", jdk, lambda c, j=jdk: t_sigterm(c, j)))
         tests.append(("badinput.agent-option", jdk, lambda c, j=jdk: t_bad_agent_option(c, j)))
+        tests.append(("faults.perf-refused", jdk, lambda c, j=jdk: t_perf_refused(c, j)))
+        tests.append(("route.fasync", jdk, lambda c, j=jdk: t_fasync_route(c, j)))
+        tests.append(("source.pmu-ring", jdk, lambda c, j=jdk: t_pmu_ring(c, j)))
     if jdks:
         j0 = jdks[0]
         tests.append(("badinput.watchpoints", None, lambda c, j=j0: t_bad_watchpoints(c, j)))
