@@ -7,6 +7,7 @@
 #include "agent/dump.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,28 +174,46 @@ static void set_meta_num(wasp_profile *p, const char *key, double v, const char 
     wasp_profile_set_meta(p, key, buf);
 }
 
+/* Everything gathered so far: threads fold in here when they end (so their
+ * tables can be freed) and the live ones when the profile is written. */
+static struct {
+    pthread_mutex_t lock;
+    wasp_profile *profile;
+    method_cache methods;
+    uint32_t threads, busy;
+    double cpu;
+} acc = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void wasp_dump_fold_thread(const wasp_thread *t)
+{
+    if (!t->rec.pairs)
+        return;
+    double s = wasp_thread_cpu_seconds(t);
+    pthread_mutex_lock(&acc.lock);
+    if (!acc.profile)
+        acc.profile = wasp_profile_new();
+    if (acc.profile) {
+        add_thread(acc.profile, &acc.methods, t);
+        acc.threads++;
+        acc.cpu += s;
+        acc.busy += s >= 0.1;
+    }
+    pthread_mutex_unlock(&acc.lock);
+}
+
 int wasp_dump_write(const wasp_dump_info *info)
 {
-    wasp_threads_quiesce();
-    wasp_profile *p = wasp_profile_new();
+    wasp_threads_stop_all(wasp_dump_fold_thread);
+    pthread_mutex_lock(&acc.lock);
+    wasp_profile *p = acc.profile ? acc.profile : wasp_profile_new();
+    acc.profile = NULL;
+    uint32_t profiled = acc.threads, busy = acc.busy;
+    double cpu = acc.cpu;
+    free(acc.methods.e);
+    memset(&acc.methods, 0, sizeof acc.methods);
+    pthread_mutex_unlock(&acc.lock);
     if (!p)
         return -1;
-    method_cache mc = {0};
-    uint32_t nthreads = wasp_rt.nthreads < WASP_MAX_THREADS ? wasp_rt.nthreads : WASP_MAX_THREADS;
-    uint32_t profiled = 0, busy = 0;
-    double cpu = 0;
-    for (uint32_t i = 0; i < nthreads; i++) {
-        const wasp_thread *t = wasp_rt.threads[i];
-        if (!t || !t->rec.pairs)
-            continue;
-        profiled++;
-        double s = wasp_thread_cpu_seconds(t);
-        cpu += s;
-        if (s >= 0.1)
-            busy++;
-        add_thread(p, &mc, t);
-    }
-    free(mc.e);
     /* The core counters are always there, zero included: "0 samples" says
      * something a missing counter does not. */
     static const wasp_counter_id core[] = {WASP_C_SAMPLES, WASP_C_SAMPLES_MEMORY, WASP_C_ARMED,

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "agent/options.h"
+#include "watch/thread_state.h"
 
 typedef struct wasp_dump_info {
     char path[WASP_PATH_MAX];
@@ -17,6 +18,10 @@ typedef struct wasp_dump_info {
     char disabled_reason[512]; /* why nothing was profiled, "" when it was */
     time_t start_time;
 } wasp_dump_info;
+
+/* Fold a quiet thread's records into the profile being gathered (at thread
+ * end, so its tables can be freed; and for live threads at the end). */
+void wasp_dump_fold_thread(const wasp_thread *t);
 
 /* Stop sampling, gather every thread's records and write the file. */
 int wasp_dump_write(const wasp_dump_info *info);

@@ -14,12 +14,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent/dump.h"
 #include "agent/log.h"
 #include "watch/handler.h"
 #include "watch/runtime.h"
 #include "watch/slots.h"
 
 static pthread_key_t self_key;
+/* Serialises thread end (which frees a thread's state) with the end of the
+ * run (which walks every thread's state). Never taken in a handler. */
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t seed;
 static int warned_slots, warned_source, warned_full;
 
@@ -111,18 +115,34 @@ void wasp_thread_finish(void)
         return;
     pthread_setspecific(self_key, NULL);
     double used = thread_cpu_now() - (double)t->cpu_ns_start / 1e9;
+    pthread_mutex_lock(&registry_lock);
     quiet(t);
     t->cpu_ns_start = (uint64_t)(used * 1e9) | (1ull << 63); /* finished: holds CPU used */
+    __atomic_store_n(&wasp_rt.threads[t->index], NULL, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&registry_lock);
+    /* Keep its measurements, not its tables: long-running programs start
+     * threads without end. Nothing else can reach t any more: no handler (this
+     * thread is here and its events are closed), nor the end of the run (t is
+     * out of the registry). Folding happens outside the lock because it asks
+     * the JVM for method names. */
+    wasp_dump_fold_thread(t);
+    discard(t);
 }
 
-void wasp_threads_quiesce(void)
+void wasp_threads_stop_all(void (*visit)(const wasp_thread *t))
 {
+    pthread_mutex_lock(&registry_lock);
     uint32_t n = wasp_rt.nthreads < WASP_MAX_THREADS ? wasp_rt.nthreads : WASP_MAX_THREADS;
     for (uint32_t i = 0; i < n; i++) {
         wasp_thread *t = __atomic_load_n(&wasp_rt.threads[i], __ATOMIC_ACQUIRE);
-        if (t && !(t->cpu_ns_start >> 63))
+        if (!t)
+            continue;
+        if (!(t->cpu_ns_start >> 63))
             quiet(t);
+        if (visit)
+            visit(t);
     }
+    pthread_mutex_unlock(&registry_lock);
 }
 
 double wasp_thread_cpu_seconds(const wasp_thread *t)

@@ -18,8 +18,9 @@ void wasp_threads_init(const wasp_options *o);
 void wasp_thread_begin(JNIEnv *env, const char *name);
 /* Stop profiling the calling thread (it is ending). */
 void wasp_thread_finish(void);
-/* Stop every thread's sampling and wait until no handler is running. */
-void wasp_threads_quiesce(void);
+/* Stop every thread's sampling, wait until no handler is running, then call
+ * visit (if not NULL) on each thread still registered. */
+void wasp_threads_stop_all(void (*visit)(const wasp_thread *t));
 /* CPU seconds the thread ran (so far, or until it ended). */
 double wasp_thread_cpu_seconds(const wasp_thread *t);
 

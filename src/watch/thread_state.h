@@ -17,7 +17,9 @@
 #include "watch/records.h"
 #include "watch/reservoir.h"
 
-enum { WASP_MAX_SLOTS = 4, WASP_MAX_THREADS = 1u << 14 };
+/* Thread indices are never reused (a late signal cannot reach the wrong
+ * thread); 2^20 of them fit the 24 bits sig_data gives the index. */
+enum { WASP_MAX_SLOTS = 4, WASP_MAX_THREADS = 1u << 20 };
 
 typedef enum wasp_slot_state {
     WASP_SLOT_FREE = 0,
