@@ -7,13 +7,13 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -fPIC -Wall -Wextra -Werror -fvisibility=hidden \
            -I src -I $(JAVA_HOME)/include -I $(JAVA_HOME)/include/linux
 LDLIBS_CORE  = -lZydis -lZycore -lz -lm
-LDLIBS_AGENT = $(LDLIBS_CORE) -ldl -lpthread -lrt   # libpfm4 is dlopen'ed when a PMU is used
+LDLIBS_AGENT = $(LDLIBS_CORE) -lnuma -ldl -lpthread -lrt   # libpfm4 is dlopened when a PMU is used
 
 B = build
 # Code that needs a JVM (JVMTI glue) or runs only inside the agent.
 AGENT_SRCS := $(filter-out src/agent/options.c src/sample/perf.c src/sample/signal.c,$(wildcard src/agent/*.c src/sample/*.c))
 # Everything the command, the agent and the unit tests share.
-CORE_SRCS  := $(wildcard src/common/*.c src/isa/*.c src/profile/*.c src/watch/*.c src/analysis/*.c) \
+CORE_SRCS  := $(wildcard src/common/*.c src/isa/*.c src/profile/*.c src/watch/*.c src/analysis/*.c src/heap/*.c) \
               src/agent/options.c src/sample/perf.c src/sample/signal.c
 CLI_SRCS   := $(wildcard src/cli/*.c)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)

@@ -1,27 +1,28 @@
 /*
- * The JVMTI agent's lifecycle: options, capabilities and events, choosing
- * the address source, starting and stopping threads, GC epochs, and writing
- * the profile when the VM dies (normal exit, System.exit, SIGTERM/SIGINT).
+ * The JVMTI agent's lifecycle: options, capabilities and events, starting and
+ * stopping threads, GC epochs, and writing the profile — when the VM dies
+ * (normal exit, System.exit, SIGTERM/SIGINT) or, for an agent loaded into a
+ * running JVM (wasp attach), when told to stop (wasp detach), after which the
+ * JVM runs on with nothing of wasp left active.
  *
- * Failures never take the JVM down: bad options stop the JVM before it runs
+ * Failures never take the JVM down: bad options stop a JVM before it runs
  * (one message naming the option); a machine that refuses perf events runs
  * the program unprofiled with one message saying what is missing.
  * Not async-signal-safe (JVMTI callbacks only).
  */
 #include <dlfcn.h>
-#include <errno.h>
 #include <jvmti.h>
-#include <linux/hw_breakpoint.h>
-#include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "agent/alloc.h"
 #include "agent/dump.h"
 #include "agent/jvm.h"
 #include "agent/log.h"
 #include "agent/options.h"
+#include "agent/probe.h"
 #include "agent/threads.h"
 #include "agent/vmflags.h"
 #include "isa/isa.h"
@@ -31,7 +32,9 @@
 
 static wasp_options opts;
 static wasp_dump_info dump_info;
-static int dumped;
+static int dumped;      /* the profile of this session is written */
+static int active;      /* a session is running (between start and stop) */
+static int attached;    /* loaded into a running JVM */
 
 static void JNICALL on_gc_start(jvmtiEnv *jvmti)
 {
@@ -41,8 +44,9 @@ static void JNICALL on_gc_start(jvmtiEnv *jvmti)
 
 static void JNICALL on_gc_finish(jvmtiEnv *jvmti)
 {
-    (void)jvmti;
     __atomic_add_fetch(&wasp_rt.epoch, 1, __ATOMIC_RELEASE);
+    if (wasp_rt.objects)
+        wasp_alloc_on_gc_finish(jvmti);
 }
 
 static void JNICALL on_class_load(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, jclass klass)
@@ -68,7 +72,9 @@ static void begin_thread(jvmtiEnv *jvmti, JNIEnv *env, jthread thread)
     jvmtiThreadInfo info;
     memset(&info, 0, sizeof info);
     int named = thread && (*jvmti)->GetThreadInfo(jvmti, thread, &info) == JVMTI_ERROR_NONE;
-    wasp_thread_begin(env, named && info.name ? info.name : "?");
+    const char *name = named && info.name ? info.name : "?";
+    if (!wasp_alloc_is_keeper(name)) /* wasp's own thread is not the program */
+        wasp_thread_begin(env, name);
     if (named) {
         (*jvmti)->Deallocate(jvmti, (unsigned char *)info.name);
         if (info.thread_group)
@@ -89,38 +95,75 @@ static void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *env, jthread thread)
     wasp_thread_finish();
 }
 
-static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *env, jthread thread)
+/* Everything that needs the live phase: jmethodIDs for the classes loaded
+ * so far, names of generated code, thread events, the objects keeper. */
+static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
 {
     wasp_jvm_prepare_loaded_classes(jvmti, env);
     (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL);
+    if (wasp_rt.objects) {
+        char why[256];
+        if (wasp_alloc_start(jvmti, env, why, sizeof why) != 0) {
+            wasp_log("objects analysis off: %s", why);
+            wasp_rt.objects = 0;
+        }
+    }
+}
+
+static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *env, jthread thread)
+{
+    if (!wasp_rt.sampling)
+        return;
+    start_live(jvmti, env);
     begin_thread(jvmti, env, thread);
+}
+
+/* Stop sampling everywhere, write the profile, and leave nothing active:
+ * events closed, JVMTI events off, the handler inert. */
+static void stop_and_write(jvmtiEnv *jvmti)
+{
+    if (__atomic_exchange_n(&dumped, 1, __ATOMIC_ACQ_REL))
+        return;
+    __atomic_store_n(&wasp_rt.sampling, 0, __ATOMIC_RELEASE);
+    if (wasp_rt.objects)
+        wasp_alloc_stop(jvmti);
+    wasp_dump_write(&dump_info);
+    static const jvmtiEvent events[] = {
+        JVMTI_EVENT_THREAD_START,  JVMTI_EVENT_THREAD_END,
+        JVMTI_EVENT_CLASS_LOAD,    JVMTI_EVENT_CLASS_PREPARE,
+        JVMTI_EVENT_DYNAMIC_CODE_GENERATED,
+        JVMTI_EVENT_GARBAGE_COLLECTION_START, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH,
+    };
+    for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
+        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, events[i], NULL);
+    active = 0;
 }
 
 static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *env)
 {
-    (void)jvmti, (void)env;
-    if (__atomic_exchange_n(&dumped, 1, __ATOMIC_ACQ_REL))
-        return;
-    __atomic_store_n(&wasp_rt.sampling, 0, __ATOMIC_RELEASE);
-    wasp_dump_write(&dump_info);
+    (void)env;
+    if (active)
+        stop_and_write(jvmti);
 }
 
 static void events_string(uint32_t events, char *buf, size_t len)
 {
     buf[0] = 0;
-    for (int a = 0; a < WASP_AN_COUNT; a++) {
+    for (int a = 0; a < WASP_EVENT_COUNT; a++) {
         if (!(events & (1u << a)))
             continue;
         if (buf[0])
             strncat(buf, "+", len - strlen(buf) - 1);
-        strncat(buf, wasp_analysis_name((wasp_analysis)a), len - strlen(buf) - 1);
+        strncat(buf, a == WASP_EVENT_OBJECTS ? "objects" : wasp_analysis_name((wasp_analysis)a),
+                len - strlen(buf) - 1);
     }
 }
 
 static void setup_clients(const wasp_options *o)
 {
+    wasp_rt.nstore_clients = wasp_rt.nload_clients = 0;
     for (int a = 0; a < WASP_AN_COUNT; a++) {
         if (!(o->events & (1u << a)))
             continue;
@@ -132,82 +175,12 @@ static void setup_clients(const wasp_options *o)
     }
 }
 
-/* Can this thread open the events every profiled thread needs? */
-static int probe_perf(char *why, size_t len)
-{
-    static uint64_t target;
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.type = PERF_TYPE_BREAKPOINT;
-    a.size = sizeof a;
-    a.bp_type = HW_BREAKPOINT_W;
-    a.bp_addr = (uint64_t)(uintptr_t)&target;
-    a.bp_len = 8;
-    a.sample_period = 1;
-    a.exclude_kernel = 1;
-    a.exclude_hv = 1;
-    a.disabled = 1;
-    wasp_perf_signal_attr(&a, 0);
-    int fd = wasp_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-    if (fd >= 0) {
-        close(fd);
-        return 0;
-    }
-    int err = errno, paranoid = -1;
-    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-    if (f) {
-        if (fscanf(f, "%d", &paranoid) != 1)
-            paranoid = -1;
-        fclose(f);
-    }
-    const char *what;
-    if ((err == EACCES || err == EPERM) && paranoid > 2)
-        what = "forbidden by kernel.perf_event_paranoid: set it to 2 or lower "
-               "(sysctl -w kernel.perf_event_paranoid=2) or grant the JVM CAP_PERFMON";
-    else if (err == EACCES || err == EPERM)
-        what = "denied although kernel.perf_event_paranoid allows it: a seccomp filter (as in "
-               "containers) or a security module blocks perf_event_open; allow it";
-    else if (err == ENOSYS)
-        what = "this kernel has no perf events (CONFIG_PERF_EVENTS)";
-    else if (err == ENOSPC || err == EBUSY)
-        what = "every debug register is taken (is a debugger attached?)";
-    else
-        what = "this machine exposes no usable hardware debug registers (some hypervisors hide "
-               "them), or the kernel predates Linux 5.13's perf sigtrap";
-    snprintf(why, len, "cannot use hardware watchpoints (perf_event_open: %s; "
-             "kernel.perf_event_paranoid=%d): %s", strerror(err), paranoid, what);
-    return -1;
-}
-
-static int choose_source(const wasp_options *o, char *why, size_t len)
-{
-    char err[256] = "";
-    if (o->sampler != WASP_SAMPLER_SOFT) {
-        if (wasp_pmu_available() || o->pmu_event[0]) {
-            if (wasp_pmu_source.init(&wasp_pmu_source, o, err, sizeof err) == 0) {
-                wasp_rt.source = &wasp_pmu_source;
-                return 0;
-            }
-            if (o->sampler == WASP_SAMPLER_PMU) {
-                snprintf(why, len, "sampler=pmu: %s", err);
-                return -1;
-            }
-            wasp_log("PMU unusable (%s); using the software sampler", err);
-        } else if (o->sampler == WASP_SAMPLER_PMU) {
-            snprintf(why, len,
-                     "sampler=pmu: this machine has no hardware PMU (no cpu event source in "
-                     "/sys/bus/event_source/devices); use sampler=soft or auto");
-            return -1;
-        }
-    }
-    wasp_soft_source.init(&wasp_soft_source, o, err, sizeof err);
-    wasp_rt.source = &wasp_soft_source;
-    return 0;
-}
-
 static void fill_dump_info(const wasp_options *o)
 {
+    memset(&dump_info, 0, sizeof dump_info);
     dump_info.start_time = time(NULL);
+    dump_info.min_size = o->min_size;
+    dump_info.alloc_interval = o->alloc_interval;
     if (o->file[0])
         snprintf(dump_info.path, sizeof dump_info.path, "%s", o->file);
     else
@@ -226,22 +199,39 @@ static void fill_dump_info(const wasp_options *o)
     }
 }
 
+/* Capabilities one at a time: in a running JVM some may be refused, and a
+ * missing one costs a feature, not the whole profile. */
+static void add_capabilities(jvmtiEnv *jvmti)
+{
+    static const struct {
+        size_t offset_bit;
+        const char *what;
+    } wanted[] = {{0, "line numbers"}, {1, "source file names"}, {2, "GC events"},
+                  {3, "compiled-method events (exact lines in JIT code)"}};
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
+        jvmtiCapabilities caps;
+        memset(&caps, 0, sizeof caps);
+        switch (wanted[i].offset_bit) {
+        case 0: caps.can_get_line_numbers = 1; break;
+        case 1: caps.can_get_source_file_name = 1; break;
+        case 2: caps.can_generate_garbage_collection_events = 1; break;
+        /* Also makes HotSpot keep debug info at non-safepoint PCs. */
+        default: caps.can_generate_compiled_method_load_events = 1; break;
+        }
+        if ((*jvmti)->AddCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE)
+            wasp_log("this JVM refuses %s; profiling goes on without them", wanted[i].what);
+    }
+}
+
 static int enable_jvmti(JavaVM *vm)
 {
-    jvmtiEnv *jvmti = NULL;
-    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK || !jvmti)
-        return -1;
-    wasp_jvmti = jvmti;
-    jvmtiCapabilities caps;
-    memset(&caps, 0, sizeof caps);
-    caps.can_get_line_numbers = 1;
-    caps.can_get_source_file_name = 1;
-    caps.can_generate_garbage_collection_events = 1;
-    /* Also makes HotSpot keep debug info at non-safepoint PCs, so samples in
-     * JIT code map to their own line (DebugNonSafepoints). */
-    caps.can_generate_compiled_method_load_events = 1;
-    if ((*jvmti)->AddCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE)
-        return -1;
+    jvmtiEnv *jvmti = wasp_jvmti;
+    if (!jvmti) {
+        if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1_2) != JNI_OK || !jvmti)
+            return -1;
+        wasp_jvmti = jvmti;
+        add_capabilities(jvmti);
+    }
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.VMInit = on_vm_init;
@@ -253,6 +243,7 @@ static int enable_jvmti(JavaVM *vm)
     cb.GarbageCollectionStart = on_gc_start;
     cb.GarbageCollectionFinish = on_gc_finish;
     cb.DynamicCodeGenerated = on_code;
+    cb.SampledObjectAlloc = wasp_alloc_on_object;
     if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb) != JVMTI_ERROR_NONE)
         return -1;
     static const jvmtiEvent events[] = {
@@ -266,19 +257,34 @@ static int enable_jvmti(JavaVM *vm)
     return 0;
 }
 
-JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
+/* The objects analysis: allocation tracking and what it needs. */
+static void setup_objects(const wasp_options *o)
 {
-    (void)reserved;
-    char err[1024];
-    if (wasp_options_parse(options, &opts, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
-        return JNI_ERR; /* the JVM stops here: never half-profiled */
+    wasp_rt.objects = 0;
+    wasp_rt.heap_address_mask = ~0ull;
+    if (!(o->events & (1u << WASP_EVENT_OBJECTS)))
+        return;
+    char why[256];
+    if (wasp_probe_heap_addresses(why, sizeof why) != 0 ||
+        wasp_alloc_init(wasp_jvmti, o, why, sizeof why) != 0) {
+        wasp_log("objects analysis off: %s", why);
+        return;
     }
+    wasp_rt.numa_nodes = wasp_probe_numa_nodes();
+    wasp_rt.objects = 1;
+}
+
+/* Everything both entry points do: returns 0 when profiling may start; else
+ * why[] says why not (the program runs unprofiled). */
+static int setup(JavaVM *vm, char *why, size_t len)
+{
+    why[0] = 0;
     wasp_log_open(opts.log);
     if (enable_jvmti(vm) != 0) {
-        wasp_log("JVMTI unavailable: this JVM is not profiled");
-        return JNI_OK;
+        snprintf(why, len, "JVMTI unavailable");
+        return -1;
     }
+    wasp_rt.jvm = vm;
     wasp_rt.float_threshold = opts.float_threshold;
     wasp_rt.max_frames = opts.max_frames;
     wasp_rt.nslots = (int)opts.watchpoints;
@@ -289,25 +295,91 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
         wasp_log("cannot turn on DebugNonSafepoints: lines in JIT code may be off by a few; "
                  "add -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints");
     setup_clients(&opts);
+    setup_objects(&opts);
     wasp_threads_init(&opts);
 
-    char why[512] = "";
     wasp_perf_signal_route_init(opts.signal == WASP_SIGNAL_FASYNC);
     if (wasp_perf_fasync && opts.signal == WASP_SIGNAL_SIGTRAP)
-        snprintf(why, sizeof why, "signal=sigtrap: this kernel has no perf sigtrap (Linux 5.13+)");
+        snprintf(why, len, "signal=sigtrap: this kernel has no perf sigtrap (Linux 5.13+)");
     else if (wasp_perf_fasync)
         wasp_log("perf events signal through F_SETSIG%s",
                  opts.signal == WASP_SIGNAL_FASYNC ? "" : " (this kernel has no perf sigtrap)");
-    if (!why[0] && choose_source(&opts, why, sizeof why) == 0 && probe_perf(why, sizeof why) == 0 &&
+    if (!why[0] && wasp_probe_source(&opts, why, len) == 0 && wasp_probe_perf(why, len) == 0 &&
         wasp_handler_install() != 0)
-        snprintf(why, sizeof why, "cannot install the SIGTRAP handler: %m");
+        snprintf(why, len, "cannot install the SIGTRAP handler");
     fill_dump_info(&opts);
     if (why[0]) {
         snprintf(dump_info.disabled_reason, sizeof dump_info.disabled_reason, "%s", why);
+        return -1;
+    }
+    return 0;
+}
+
+JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
+{
+    (void)reserved;
+    char err[1024];
+    if (wasp_options_parse(options, &opts, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return JNI_ERR; /* the JVM stops here: never half-profiled */
+    }
+    if (opts.action == WASP_ACTION_STOP) {
+        fprintf(stderr, "wasp: action=stop is for an agent loaded into a running JVM "
+                        "(wasp detach)\n");
+        return JNI_ERR;
+    }
+    active = 1;
+    char why[512];
+    if (setup(vm, why, sizeof why) != 0) {
         wasp_log("%s. The program runs without profiling.", why);
-        return JNI_OK;
+        return JNI_OK; /* still writes a profile that says why it is empty */
     }
     __atomic_store_n(&wasp_rt.sampling, 1, __ATOMIC_RELEASE);
+    return JNI_OK;
+}
+
+/* wasp attach / wasp detach: loaded (again) into a running JVM. Returns 0 on
+ * success; the attach reply carries a non-zero code and the log says why. */
+JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
+{
+    (void)reserved;
+    char err[1024];
+    wasp_options o;
+    if (wasp_options_parse(options, &o, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return JNI_ERR;
+    }
+    if (o.action == WASP_ACTION_STOP) {
+        if (!active || !attached) {
+            fprintf(stderr, "wasp: detach: this JVM is not being profiled by wasp attach\n");
+            return JNI_ERR;
+        }
+        stop_and_write(wasp_jvmti);
+        wasp_log("detached; the JVM runs on unprofiled");
+        return JNI_OK;
+    }
+    if (active) {
+        fprintf(stderr, "wasp: attach: this JVM is already being profiled by wasp\n");
+        return JNI_ERR;
+    }
+    opts = o;
+    char why[512];
+    if (setup(vm, why, sizeof why) != 0) {
+        wasp_log("%s. Nothing is profiled.", why);
+        return JNI_ERR;
+    }
+    JNIEnv *env = NULL;
+    if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK || !env) {
+        wasp_log("attach: no JNI environment on the attach thread. Nothing is profiled.");
+        return JNI_ERR;
+    }
+    active = attached = 1;
+    dumped = 0;
+    __atomic_store_n(&wasp_rt.sampling, 1, __ATOMIC_RELEASE);
+    start_live(wasp_jvmti, env);
+    int n = wasp_threads_adopt_existing();
+    wasp_log("attached: profiling %d running threads and those started from now on; "
+             "the profile goes to %s", n, dump_info.path);
     return JNI_OK;
 }
 

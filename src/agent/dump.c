@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent/alloc.h"
 #include "agent/jvm.h"
 #include "agent/log.h"
 #include "agent/threads.h"
@@ -112,30 +113,39 @@ static int leaf_native_frame(wasp_profile *p, uint64_t pc, wasp_frame *f)
     return 0;
 }
 
+/* Java frames (captured leaf first) as profile frame ids, root first, into
+ * ids; a failed walk (status) becomes one explanatory frame. Returns the count. */
+static uint32_t java_frames(wasp_profile *p, method_cache *mc, const wasp_rframe *frames,
+                            uint32_t nframes, int status, uint32_t *ids, uint32_t cap)
+{
+    uint32_t n = 0;
+    if (nframes == 0) {
+        char buf[160];
+        snprintf(buf, sizeof buf, "[stack unavailable: %s]", agct_reason(status));
+        wasp_frame f = {.kind = WASP_FRAME_UNKNOWN, .name = wasp_profile_intern_string(p, buf),
+                        .file = 0, .line = -1};
+        ids[n++] = wasp_profile_intern_frame(p, &f);
+        return n;
+    }
+    for (int i = (int)nframes - 1; i >= 0 && n < cap; i--) {
+        const wasp_rframe *rf = &frames[i];
+        method_entry *m = method_lookup(mc, p, rf->method);
+        wasp_frame f = {.kind = WASP_FRAME_JAVA, .name = m ? m->name : 0,
+                        .file = m ? m->file : 0,
+                        .line = wasp_jvm_line((jmethodID)rf->method, rf->bci)};
+        ids[n++] = wasp_profile_intern_frame(p, &f);
+    }
+    return n;
+}
+
 static uint32_t convert_context(wasp_profile *p, method_cache *mc, const wasp_records *r,
                                 uint32_t id)
 {
     const wasp_rcontext *c = &r->contexts[id - 1];
     uint32_t ids[4096];
-    uint32_t n = 0;
     const wasp_rtrace *t = c->trace != UINT32_MAX ? &r->traces[c->trace - 1] : NULL;
-    if (!t || t->nframes == 0) {
-        char buf[160];
-        snprintf(buf, sizeof buf, "[stack unavailable: %s]", agct_reason(t ? t->status : -100));
-        wasp_frame f = {.kind = WASP_FRAME_UNKNOWN, .name = wasp_profile_intern_string(p, buf),
-                        .file = 0, .line = -1};
-        ids[n++] = wasp_profile_intern_frame(p, &f);
-    } else {
-        /* Captured leaf first; the profile stores root first. */
-        for (int i = t->nframes - 1; i >= 0 && n < 4095; i--) {
-            const wasp_rframe *rf = &r->frames[t->first + (uint32_t)i];
-            method_entry *m = method_lookup(mc, p, rf->method);
-            wasp_frame f = {.kind = WASP_FRAME_JAVA, .name = m ? m->name : 0,
-                            .file = m ? m->file : 0,
-                            .line = wasp_jvm_line((jmethodID)rf->method, rf->bci)};
-            ids[n++] = wasp_profile_intern_frame(p, &f);
-        }
-    }
+    uint32_t n = t ? java_frames(p, mc, &r->frames[t->first], t->nframes, t->status, ids, 4095)
+                   : java_frames(p, mc, NULL, 0, -100, ids, 4095);
     wasp_frame leaf;
     if (leaf_native_frame(p, c->pc, &leaf))
         ids[n++] = wasp_profile_intern_frame(p, &leaf);
@@ -146,6 +156,16 @@ static uint32_t convert_context(wasp_profile *p, method_cache *mc, const wasp_re
     if (c->insn_len && wasp_isa_format_att(c->insn, c->insn_len, c->pc, text, sizeof text))
         insn = wasp_profile_intern_string(p, text);
     return wasp_profile_intern_context(p, ids, n, insn);
+}
+
+/* The profile site of allocation site id (allocation contexts have no
+ * instruction: JVMTI reports bytecode positions). */
+static uint32_t convert_site(wasp_profile *p, method_cache *mc, const wasp_alloc_site *s)
+{
+    uint32_t ids[4096];
+    uint32_t n = java_frames(p, mc, s->frames, s->nframes, 0, ids, 4096);
+    uint32_t ctx = wasp_profile_intern_context(p, ids, n, 0);
+    return wasp_profile_intern_site(p, ctx, wasp_profile_intern_string(p, s->class_name));
 }
 
 static void add_thread(wasp_profile *p, method_cache *mc, const wasp_thread *t)
@@ -160,6 +180,15 @@ static void add_thread(wasp_profile *p, method_cache *mc, const wasp_thread *t)
         wasp_profile_add_pair(p, (wasp_analysis)rp->analysis, rp->flags, w, tr, rp->bytes,
                               rp->count);
     }
+    for (uint32_t i = 0; i < r->cap_accesses && r->naccesses; i++) {
+        const wasp_raccess *ra = &r->accesses[i];
+        wasp_alloc_site site;
+        if (!ra->site || wasp_alloc_site_get(ra->site - 1, &site) != 0)
+            continue;
+        uint32_t ps = convert_site(p, mc, &site);
+        uint32_t ctx = convert_context(p, mc, r, ra->access_ctx);
+        wasp_profile_add_site_access(p, ps, ctx, ra->samples, ra->remote);
+    }
     for (int a = 0; a < WASP_AN_COUNT; a++)
         wasp_profile_add_totals(p, (wasp_analysis)a, &r->totals[a]);
     for (int c = 0; c < WASP_C_COUNT; c++)
@@ -172,6 +201,18 @@ static void set_meta_num(wasp_profile *p, const char *key, double v, const char 
     char buf[64];
     snprintf(buf, sizeof buf, fmt, v);
     wasp_profile_set_meta(p, key, buf);
+}
+
+struct site_visit {
+    wasp_profile *p;
+    method_cache mc;
+};
+
+static void add_site_allocs(uint32_t id, const wasp_alloc_site *s, void *arg)
+{
+    (void)id;
+    struct site_visit *v = arg;
+    wasp_profile_add_site_allocs(v->p, convert_site(v->p, &v->mc, s), s->allocations, s->bytes);
 }
 
 /* Everything gathered so far: threads fold in here when they end (so their
@@ -221,6 +262,22 @@ int wasp_dump_write(const wasp_dump_info *info)
     for (size_t i = 0; i < sizeof core / sizeof core[0]; i++)
         wasp_profile_add_counter(p, wasp_counter_name(core[i]), 0);
 
+    if (wasp_rt.objects || wasp_profile_get_counter(p, "objects.samples")) {
+        struct site_visit v = {.p = p, .mc = {0}};
+        wasp_alloc_each_site(add_site_allocs, &v);
+        free(v.mc.e);
+        static const wasp_counter_id obj[] = {WASP_C_OBJ_SAMPLES, WASP_C_OBJ_UNATTRIBUTED,
+                                              WASP_C_OBJ_STALE};
+        for (size_t i = 0; i < sizeof obj / sizeof obj[0]; i++)
+            wasp_profile_add_counter(p, wasp_counter_name(obj[i]), 0);
+        wasp_profile_set_meta(p, "objects.metric",
+                              wasp_rt.source == &wasp_pmu_source
+                                  ? "PMU memory-access samples"
+                                  : "software address samples weighted by thread CPU time");
+        set_meta_num(p, "objects.min_size", info->min_size, "%.0f");
+        set_meta_num(p, "objects.sampling_interval", info->alloc_interval, "%.0f");
+        set_meta_num(p, "numa_nodes", wasp_rt.numa_nodes > 0 ? wasp_rt.numa_nodes : 1, "%.0f");
+    }
     wasp_profile_set_meta(p, "events", info->events);
     wasp_profile_set_meta(p, "sampler", info->sampler);
     wasp_profile_set_meta(p, "sampler_detail", info->sampler_detail);

@@ -17,6 +17,7 @@ typedef struct wasp_dump_info {
     char period[64];
     char disabled_reason[512]; /* why nothing was profiled, "" when it was */
     time_t start_time;
+    double min_size, alloc_interval; /* objects analysis settings */
 } wasp_dump_info;
 
 /* Fold a quiet thread's records into the profile being gathered (at thread

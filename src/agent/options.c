@@ -28,7 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ALL_EVENTS ((1u << WASP_AN_COUNT) - 1u)
+#define DEFAULT_EVENTS ((1u << WASP_AN_COUNT) - 1u) /* the three JXPerf analyses */
+#define ALL_EVENTS ((1u << WASP_EVENT_COUNT) - 1u)
+#define DEFAULT_MIN_SIZE 1024u
+#define DEFAULT_ALLOC_INTERVAL (256u * 1024u)
+#define SIZE_MAX_OPTION 0x7fffffffu
 #define DEFAULT_PERIOD_NS 1000000ull /* 1ms */
 #define DEFAULT_PMU_PERIOD 20011ull
 #define DEFAULT_WATCHPOINTS 4u
@@ -40,13 +44,15 @@
 #define MAX_FRAMES_MAX 2048u
 #define ITEM_SHOWN 200 /* longest piece of an item quoted back in a message */
 
-/* Indexed by wasp_analysis so the bit numbering matches the profile's. */
-static const char *const analysis_names[WASP_AN_COUNT] = {
+/* Indexed by wasp_analysis so the bit numbering matches the profile's; the
+ * object-centric analysis follows them. */
+static const char *const analysis_names[WASP_EVENT_COUNT] = {
     [WASP_AN_DEADSTORE] = "deadstore",
     [WASP_AN_SILENTSTORE] = "silentstore",
     [WASP_AN_SILENTLOAD] = "silentload",
+    [WASP_EVENT_OBJECTS] = "objects",
 };
-#define ACCEPTED_EVENTS "accepted: deadstore, silentstore, silentload, all"
+#define ACCEPTED_EVENTS "accepted: deadstore, silentstore, silentload, objects, all"
 
 static const char *const sampler_names[] = {
     [WASP_SAMPLER_AUTO] = "auto",
@@ -57,7 +63,9 @@ static const char *const sampler_names[] = {
 void wasp_options_defaults(wasp_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->events = ALL_EVENTS;
+    o->events = DEFAULT_EVENTS;
+    o->min_size = DEFAULT_MIN_SIZE;
+    o->alloc_interval = DEFAULT_ALLOC_INTERVAL;
     o->sampler = WASP_SAMPLER_AUTO;
     o->period_ns = DEFAULT_PERIOD_NS;
     o->pmu_period = DEFAULT_PMU_PERIOD;
@@ -179,7 +187,7 @@ static int events_detail(const char *list, uint32_t *events, char *detail, size_
             bits |= ALL_EVENTS;
             found = 0;
         }
-        for (int a = 0; found < 0 && a < WASP_AN_COUNT; a++)
+        for (int a = 0; found < 0 && a < WASP_EVENT_COUNT; a++)
             if (strlen(analysis_names[a]) == len && strncmp(p, analysis_names[a], len) == 0) {
                 bits |= 1u << a;
                 found = a;
@@ -334,6 +342,43 @@ static int set_signal(wasp_options *o, const char *v, char *d, size_t n)
     return -1;
 }
 
+static const char *const action_names[] = {
+    [WASP_ACTION_START] = "start",
+    [WASP_ACTION_STOP] = "stop",
+};
+
+static int set_action(wasp_options *o, const char *v, char *d, size_t n)
+{
+    (void)d, (void)n;
+    for (size_t i = 0; i < sizeof action_names / sizeof *action_names; i++) {
+        if (strcmp(v, action_names[i]) == 0) {
+            o->action = (wasp_action)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int set_min_size(wasp_options *o, const char *v, char *d, size_t n)
+{
+    (void)d, (void)n;
+    uint64_t x;
+    if (set_u64_range(&x, v, 0, SIZE_MAX_OPTION) < 0)
+        return -1;
+    o->min_size = (uint32_t)x;
+    return 0;
+}
+
+static int set_alloc_interval(wasp_options *o, const char *v, char *d, size_t n)
+{
+    (void)d, (void)n;
+    uint64_t x;
+    if (set_u64_range(&x, v, 0, SIZE_MAX_OPTION) < 0)
+        return -1;
+    o->alloc_interval = (uint32_t)x;
+    return 0;
+}
+
 static int set_seed(wasp_options *o, const char *v, char *d, size_t n)
 {
     (void)d, (void)n;
@@ -361,11 +406,15 @@ static const struct spec {
      set_log},
     {"seed", "a number from 0 to 18446744073709551615 (0 means time-based)", set_seed},
     {"signal", "one of auto, sigtrap, fasync", set_signal},
+    {"action", "start or stop (for an agent loaded into a running JVM)", set_action},
+    {"min-size", "a size in bytes from 0 to 2147483647", set_min_size},
+    {"alloc-interval", "a size in bytes from 0 to 2147483647 (0: every allocation)",
+     set_alloc_interval},
 };
 #define NSPECS (sizeof specs / sizeof *specs)
 #define ACCEPTED_KEYS                                                                           \
     "accepted: events, file, sampler, period, pmu-period, pmu-event, watchpoints, "            \
-    "float-threshold, max-frames, log, seed, signal"
+    "float-threshold, max-frames, log, seed, signal, action, min-size, alloc-interval"
 
 /* One "key=value" item of length len (not NUL-terminated). */
 static int parse_item(const char *item, size_t len, wasp_options *o, char *err, size_t errlen)
@@ -511,7 +560,7 @@ int wasp_options_format(const wasp_options *o, char *buf, size_t buflen)
         if (o->events == 0 || (o->events & ~ALL_EVENTS))
             return -1;
         char list[64] = "";
-        for (int a = 0; a < WASP_AN_COUNT; a++)
+        for (int a = 0; a < WASP_EVENT_COUNT; a++)
             if (o->events & (1u << a)) {
                 if (list[0])
                     strcat(list, "+");
@@ -552,6 +601,15 @@ int wasp_options_format(const wasp_options *o, char *buf, size_t buflen)
     }
     if (o->seed != d.seed)
         emit(&w, "seed=%llu", (unsigned long long)o->seed);
+    if (o->min_size != d.min_size)
+        emit(&w, "min-size=%u", (unsigned)o->min_size);
+    if (o->alloc_interval != d.alloc_interval)
+        emit(&w, "alloc-interval=%u", (unsigned)o->alloc_interval);
+    if (o->action != d.action) {
+        if ((unsigned)o->action >= sizeof action_names / sizeof *action_names)
+            return -1;
+        emit(&w, "action=%s", action_names[o->action]);
+    }
     if (o->signal != d.signal) {
         if ((unsigned)o->signal >= sizeof signal_names / sizeof *signal_names)
             return -1;

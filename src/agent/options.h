@@ -2,7 +2,9 @@
  * Agent options: the string after "-agentpath:libwasp.so=". The wasp command
  * builds this string; people who wire the agent up themselves write it.
  *
- *   events=deadstore+silentstore+silentload   analyses to run (default: all three)
+ *   events=LIST        analyses joined by '+': deadstore, silentstore, silentload,
+ *                      objects (object-centric, DJXPerf), or all (every one);
+ *                      default: deadstore+silentstore+silentload
  *   file=PATH          profile file (default: wasp-<pid>.wprof in the working directory)
  *   sampler=auto|soft|pmu   address source (default auto: pmu when the machine has one)
  *   period=DURATION    software sampler: thread CPU time between samples,
@@ -15,6 +17,13 @@
  *   max-frames=N       deepest Java stack recorded, 1..2048 (default 256)
  *   log=PATH|stderr|none  where the agent logs (default stderr)
  *   seed=N             seed of the reservoir RNG (default: time-based)
+ *   min-size=BYTES     objects analysis: smallest object tracked (default 1024)
+ *   alloc-interval=BYTES  objects analysis: JVMTI heap sampling interval, the
+ *                      mean bytes allocated between tracked allocations
+ *                      (default 262144; 0 tracks every allocation)
+ *   action=start|stop  for an agent loaded into a running JVM (wasp attach /
+ *                      wasp detach): start profiling, or stop and write the
+ *                      profile (default start)
  *   signal=auto|sigtrap|fasync  how perf events signal threads: sigtrap (Linux
  *                      5.13+) or the older F_SETSIG route; auto picks sigtrap
  *                      when the kernel has it (default auto)
@@ -34,6 +43,11 @@ typedef enum wasp_sampler_choice {
     WASP_SAMPLER_PMU = 2
 } wasp_sampler_choice;
 
+/* Event bits beyond the wasp_analysis ones. */
+enum { WASP_EVENT_OBJECTS = 3, WASP_EVENT_COUNT = 4 };
+
+typedef enum wasp_action { WASP_ACTION_START = 0, WASP_ACTION_STOP = 1 } wasp_action;
+
 typedef enum wasp_signal_choice {
     WASP_SIGNAL_AUTO = 0,
     WASP_SIGNAL_SIGTRAP = 1,
@@ -43,7 +57,7 @@ typedef enum wasp_signal_choice {
 enum { WASP_PATH_MAX = 4096, WASP_NAME_MAX = 128 };
 
 typedef struct wasp_options {
-    uint32_t events;           /* bit (1u << wasp_analysis) per analysis */
+    uint32_t events;           /* bit (1u << wasp_analysis) per analysis, WASP_EVENT_OBJECTS */
     char file[WASP_PATH_MAX];  /* "" means the default name */
     wasp_sampler_choice sampler;
     uint64_t period_ns;
@@ -55,6 +69,9 @@ typedef struct wasp_options {
     char log[WASP_PATH_MAX]; /* "stderr", "none" or a path */
     uint64_t seed;           /* 0 means time-based */
     wasp_signal_choice signal;
+    wasp_action action;
+    uint32_t min_size;
+    uint32_t alloc_interval;
 } wasp_options;
 
 void wasp_options_defaults(wasp_options *o);

@@ -6,6 +6,7 @@
  */
 #include "agent/threads.h"
 
+#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -47,39 +48,37 @@ static void discard(wasp_thread *t)
     free(t);
 }
 
-void wasp_thread_begin(JNIEnv *env, const char *name)
+/* Create and publish the state of thread tid; NULL when it stays unprofiled. */
+static wasp_thread *create(pid_t tid, JNIEnv *env, const char *name)
 {
-    if (!wasp_rt.sampling || pthread_getspecific(self_key))
-        return;
     uint32_t index = __atomic_fetch_add(&wasp_rt.nthreads, 1, __ATOMIC_ACQ_REL);
     if (index >= WASP_MAX_THREADS) {
         if (!warned_full++)
             wasp_log("more than %u threads: later threads are not profiled", WASP_MAX_THREADS);
-        return;
+        return NULL;
     }
     wasp_thread *t = calloc(1, sizeof *t);
     if (!t)
-        return;
+        return NULL;
     t->index = index;
-    t->tid = gettid();
-    t->jni_env = env;
+    t->tid = tid;
+    t->jni_env = env; /* NULL for adopted threads: the handler asks the JVM */
     t->sample_fd = -1;
     t->rng = (seed ^ ((uint64_t)t->tid * 0x9e3779b97f4a7c15ull)) | 1;
     t->epoch = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
-    t->cpu_ns_start = (uint64_t)(thread_cpu_now() * 1e9);
     snprintf(t->name, sizeof t->name, "%s", name ? name : "?");
     t->scratch = calloc(wasp_rt.max_frames, sizeof *t->scratch);
     if (!t->scratch || wasp_records_init(&t->rec, wasp_rt.max_frames) != 0) {
         wasp_log("thread '%s' not profiled: out of memory for its tables", t->name);
         discard(t);
-        return;
+        return NULL;
     }
     char err[256] = "";
     if (wasp_slots_open(t, wasp_rt.nslots, err, sizeof err) == 0) {
         if (!warned_slots++)
             wasp_log("debug registers unavailable (%s): threads are not profiled", err);
         discard(t);
-        return;
+        return NULL;
     }
     /* Publish before the first signal can arrive. */
     __atomic_store_n(&wasp_rt.threads[index], t, __ATOMIC_RELEASE);
@@ -91,9 +90,85 @@ void wasp_thread_begin(JNIEnv *env, const char *name)
             wasp_log("address sampling unavailable (%s): thread '%s' and later ones are not "
                      "profiled",
                      err, t->name);
-        return; /* stays in the registry (empty) so the index is never reused */
+        return NULL; /* stays in the registry (empty) so the index is never reused */
     }
-    pthread_setspecific(self_key, t);
+    return t;
+}
+
+void wasp_thread_begin(JNIEnv *env, const char *name)
+{
+    if (!wasp_rt.sampling || pthread_getspecific(self_key))
+        return;
+    wasp_thread *t = create(gettid(), env, name);
+    if (t) {
+        t->cpu_ns_start = (uint64_t)(thread_cpu_now() * 1e9);
+        pthread_setspecific(self_key, t);
+    }
+}
+
+/* JVM-internal threads by their kernel name (15 characters at most): never
+ * profiled, GC threads above all. Application threads carry their Java name. */
+static int internal_thread(const char *comm)
+{
+    static const char *const prefixes[] = {
+        "VM Thread", "GC Thread", "G1 ", "VM Periodic", "C1 Compiler", "C2 Compiler",
+        "Sweeper", "Service Thread", "Monitor Deflati", "Signal Dispatch", "Finalizer",
+        "Reference Handl", "Common-Cleaner", "Notification Th", "Attach Listener", "Z",
+        "Shenandoah", "VM Operation", "Parallel GC", "Concurrent", "JFR ", "wasp-",
+        "process reaper",
+    };
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(comm, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* CPU time a thread has used so far, from /proc (for threads other than the caller). */
+static double task_cpu_seconds(pid_t tid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", (int)tid);
+    FILE *f = fopen(path, "r");
+    unsigned long long ns = 0;
+    if (f) {
+        if (fscanf(f, "%llu", &ns) != 1)
+            ns = 0;
+        fclose(f);
+    }
+    return (double)ns / 1e9;
+}
+
+int wasp_threads_adopt_existing(void)
+{
+    DIR *dir = opendir("/proc/self/task");
+    if (!dir)
+        return 0;
+    int adopted = 0;
+    pid_t self = gettid();
+    for (struct dirent *e; (e = readdir(dir));) {
+        pid_t tid = (pid_t)atoi(e->d_name);
+        if (tid <= 0 || tid == self)
+            continue;
+        char path[64], comm[32] = "";
+        snprintf(path, sizeof path, "/proc/self/task/%d/comm", (int)tid);
+        FILE *f = fopen(path, "r");
+        if (f) {
+            if (!fgets(comm, sizeof comm, f))
+                comm[0] = 0;
+            fclose(f);
+        }
+        comm[strcspn(comm, "\n")] = 0;
+        if (internal_thread(comm))
+            continue;
+        wasp_thread *t = create(tid, NULL, comm);
+        if (t) {
+            t->adopted = 1;
+            t->cpu_ns_start = (uint64_t)(task_cpu_seconds(tid) * 1e9);
+            adopted++;
+        }
+    }
+    closedir(dir);
+    return adopted;
 }
 
 static void quiet(wasp_thread *t)
@@ -108,15 +183,34 @@ static void quiet(wasp_thread *t)
     wasp_slots_close(t);
 }
 
+/* A thread adopted at attach has no thread-local pointer: find it by tid. */
+static wasp_thread *find_adopted(pid_t tid)
+{
+    uint32_t n = wasp_rt.nthreads < WASP_MAX_THREADS ? wasp_rt.nthreads : WASP_MAX_THREADS;
+    for (uint32_t i = 0; i < n; i++) {
+        wasp_thread *t = __atomic_load_n(&wasp_rt.threads[i], __ATOMIC_ACQUIRE);
+        if (t && t->adopted && t->tid == tid)
+            return t;
+    }
+    return NULL;
+}
+
 void wasp_thread_finish(void)
 {
     wasp_thread *t = pthread_getspecific(self_key);
-    if (!t)
-        return;
+    if (!t) {
+        pthread_mutex_lock(&registry_lock);
+        t = find_adopted(gettid());
+        pthread_mutex_unlock(&registry_lock);
+        if (!t)
+            return;
+    }
     pthread_setspecific(self_key, NULL);
     double used = thread_cpu_now() - (double)t->cpu_ns_start / 1e9;
     pthread_mutex_lock(&registry_lock);
     quiet(t);
+    if (t->adopted) /* its start was measured from /proc, in the same clock */
+        used = task_cpu_seconds(t->tid) - (double)t->cpu_ns_start / 1e9;
     t->cpu_ns_start = (uint64_t)(used * 1e9) | (1ull << 63); /* finished: holds CPU used */
     __atomic_store_n(&wasp_rt.threads[t->index], NULL, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&registry_lock);
@@ -149,16 +243,6 @@ double wasp_thread_cpu_seconds(const wasp_thread *t)
 {
     if (t->cpu_ns_start >> 63)
         return (double)(t->cpu_ns_start & ~(1ull << 63)) / 1e9;
-    /* Still running: its CPU time so far, from /proc. */
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", (int)t->tid);
-    FILE *f = fopen(path, "r");
-    unsigned long long ns = 0;
-    if (f) {
-        if (fscanf(f, "%llu", &ns) != 1)
-            ns = 0;
-        fclose(f);
-    }
-    double s = (double)ns / 1e9 - (double)t->cpu_ns_start / 1e9;
+    double s = task_cpu_seconds(t->tid) - (double)t->cpu_ns_start / 1e9;
     return s > 0 ? s : 0;
 }

@@ -16,6 +16,9 @@ void wasp_threads_init(const wasp_options *o);
 /* Start profiling the calling thread. Failures are logged once and leave the
  * thread unprofiled. */
 void wasp_thread_begin(JNIEnv *env, const char *name);
+/* Start profiling the threads that already run (agent loaded by attach),
+ * except JVM-internal ones. Returns how many. */
+int wasp_threads_adopt_existing(void);
 /* Stop profiling the calling thread (it is ending). */
 void wasp_thread_finish(void);
 /* Stop every thread's sampling, wait until no handler is running, then call

@@ -63,7 +63,8 @@ static int vm_type_size(const char *type, uint64_t *size)
     }
 }
 
-int wasp_vm_set_bool_flag(const char *name, int value)
+/* The address of a boolean flag's value, NULL when it cannot be found. */
+static _Bool *bool_flag(const char *name)
 {
     /* The flag table's type is "JVMFlag" since JDK 14, "Flag" before. */
     static const char *const types[] = {"JVMFlag", "Flag"};
@@ -81,14 +82,27 @@ int wasp_vm_set_bool_flag(const char *name, int value)
         for (size_t k = 0; table && k < count; k++) {
             char *flag = table + k * size;
             const char *n = *(const char **)(flag + name_off);
-            if (n && strcmp(n, name) == 0) {
-                _Bool *addr = *(_Bool **)(flag + addr_off);
-                if (!addr)
-                    return -1;
-                *addr = value != 0;
-                return 0;
-            }
+            if (n && strcmp(n, name) == 0)
+                return *(_Bool **)(flag + addr_off);
         }
     }
-    return -1;
+    return NULL;
+}
+
+int wasp_vm_set_bool_flag(const char *name, int value)
+{
+    _Bool *addr = bool_flag(name);
+    if (!addr)
+        return -1;
+    *addr = value != 0;
+    return 0;
+}
+
+int wasp_vm_get_bool_flag(const char *name, int *value)
+{
+    _Bool *addr = bool_flag(name);
+    if (!addr)
+        return -1;
+    *value = *addr;
+    return 0;
 }

@@ -1,5 +1,5 @@
 /*
- * Setting a HotSpot boolean flag from inside the process, through the
+ * Reading and setting HotSpot boolean flags from inside the process, through the
  * VMStructs tables libjvm exports for serviceability tools. wasp uses it to
  * turn on DebugNonSafepoints, without which samples in JIT code map to the
  * line of the nearest safepoint rather than their own.
@@ -10,5 +10,7 @@
 
 /* Returns 0 when the flag now has the value, -1 when it cannot be found. */
 int wasp_vm_set_bool_flag(const char *name, int value);
+/* Returns 0 with *value set, -1 when the flag cannot be found. */
+int wasp_vm_get_bool_flag(const char *name, int *value);
 
 #endif

@@ -5,12 +5,13 @@
 #include "cli/json_writer.h"
 #include "cli/render.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
-static void json_context(wasp_json *j, const wasp_profile *p, const char *key, uint32_t id)
+/* The "frames" member: the context's frames, root first. */
+static void json_frames(wasp_json *j, const wasp_profile *p, const wasp_context *c)
 {
-    const wasp_context *c = &p->contexts[id];
-    wasp_json_begin_object(j, key, false);
     wasp_json_begin_array(j, "frames", false);
     for (uint32_t k = 0; k < c->nframes; k++) {
         const wasp_frame *f = &p->frames[p->frame_refs[c->first + k]];
@@ -22,6 +23,13 @@ static void json_context(wasp_json *j, const wasp_profile *p, const char *key, u
         wasp_json_end_object(j);
     }
     wasp_json_end_array(j);
+}
+
+static void json_context(wasp_json *j, const wasp_profile *p, const char *key, uint32_t id)
+{
+    const wasp_context *c = &p->contexts[id];
+    wasp_json_begin_object(j, key, false);
+    json_frames(j, p, c);
     wasp_json_string(j, "instruction", c->insn ? wasp_profile_string(p, c->insn) : NULL);
     wasp_json_end_object(j);
 }
@@ -58,6 +66,120 @@ static int json_analysis(wasp_json *j, const wasp_profile *p, wasp_analysis a, i
     return 0;
 }
 
+/* ---- objects ---- */
+
+/* A counter, null when the profile does not have it. */
+static void json_counter(wasp_json *j, const wasp_profile *p, const char *key, const char *name)
+{
+    if (wasp_has_counter(p, name))
+        wasp_json_u64(j, key, wasp_profile_get_counter(p, name));
+    else
+        wasp_json_null(j, key);
+}
+
+/* A metadata value that is a number (of nodes, of bytes); null when absent
+ * or not a number. */
+static void json_meta_number(wasp_json *j, const wasp_profile *p, const char *key,
+                             const char *meta)
+{
+    const char *v = wasp_profile_get_meta(p, meta);
+    char *end;
+    double d = v && *v ? strtod(v, &end) : NAN;
+    if (!v || !*v || *end || !isfinite(d))
+        wasp_json_null(j, key);
+    else if (d >= 0 && d < 1e18 && d == floor(d))
+        wasp_json_u64(j, key, (uint64_t)d);
+    else
+        wasp_json_double(j, key, d);
+}
+
+static double json_share(double part, double whole)
+{
+    return whole > 0 ? part / whole : 0;
+}
+
+static int json_site(wasp_json *j, const wasp_profile *p, uint32_t id, double total,
+                     bool single_node, int top)
+{
+    const wasp_site *s = &p->sites[id];
+    double remote, samples = wasp_profile_site_samples(p, id, &remote);
+    uint32_t n;
+    uint32_t *order = wasp_profile_sorted_site_accesses(p, id, &n);
+    if (!order)
+        return -1;
+    wasp_json_begin_object(j, NULL, false);
+    wasp_json_double(j, "share", json_share(samples, total));
+    wasp_json_string(j, "class", wasp_profile_string(p, s->class_name));
+    wasp_json_double(j, "allocations", s->allocations);
+    wasp_json_double(j, "bytes", s->bytes);
+    wasp_json_double(j, "samples", samples);
+    if (single_node)
+        wasp_json_null(j, "remote_share");
+    else
+        wasp_json_double(j, "remote_share", json_share(remote, samples));
+    wasp_json_begin_object(j, "allocation", false);
+    json_frames(j, p, &p->contexts[s->ctx]);
+    wasp_json_end_object(j);
+    wasp_json_begin_array(j, "accesses", false);
+    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    for (uint32_t i = 0; i < shown; i++) {
+        const wasp_site_access *a = &p->accesses[order[i]];
+        const wasp_context *c = &p->contexts[a->access_ctx];
+        wasp_json_begin_object(j, NULL, false);
+        wasp_json_double(j, "share", json_share(a->samples, samples));
+        wasp_json_double(j, "samples", a->samples);
+        if (single_node)
+            wasp_json_null(j, "remote_share");
+        else
+            wasp_json_double(j, "remote_share", json_share(a->remote, a->samples));
+        json_frames(j, p, c);
+        wasp_json_string(j, "instruction", c->insn ? wasp_profile_string(p, c->insn) : NULL);
+        wasp_json_end_object(j);
+    }
+    wasp_json_end_array(j);
+    wasp_json_end_object(j);
+    free(order);
+    return 0;
+}
+
+static int json_objects(wasp_json *j, const wasp_profile *p, int top)
+{
+    uint32_t n;
+    uint32_t *order = wasp_profile_sorted_sites(p, &n);
+    if (!order)
+        return -1;
+    bool single_node = wasp_profile_objects_single_node(p);
+    double total = 0, remote = 0;
+    for (uint32_t i = 0; i < p->naccesses; i++) {
+        total += p->accesses[i].samples;
+        remote += p->accesses[i].remote;
+    }
+    wasp_json_begin_object(j, "objects", false);
+    wasp_json_string(j, "metric", wasp_profile_get_meta(p, "objects.metric"));
+    json_counter(j, p, "samples", "objects.samples");
+    json_counter(j, p, "unattributed", "objects.unattributed");
+    json_counter(j, p, "stale", "objects.stale");
+    wasp_json_double(j, "attributed", total);
+    if (single_node)
+        wasp_json_null(j, "remote_share");
+    else
+        wasp_json_double(j, "remote_share", json_share(remote, total));
+    json_meta_number(j, p, "numa_nodes", "numa_nodes");
+    json_meta_number(j, p, "min_size", "objects.min_size");
+    json_meta_number(j, p, "sampling_interval", "objects.sampling_interval");
+    wasp_json_begin_array(j, "sites", false);
+    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    int rc = 0;
+    for (uint32_t i = 0; i < shown && rc == 0; i++)
+        rc = json_site(j, p, order[i], total, single_node, top);
+    free(order);
+    if (rc != 0)
+        return -1;
+    wasp_json_end_array(j);
+    wasp_json_end_object(j);
+    return 0;
+}
+
 int wasp_render_json(const wasp_profile *p, int top, FILE *out)
 {
     wasp_json j;
@@ -88,6 +210,8 @@ int wasp_render_json(const wasp_profile *p, int top, FILE *out)
     if (rc != 0)
         return -1; /* the output is cut short; the caller reports the failure */
     wasp_json_end_object(&j);
+    if (wasp_profile_has_objects(p) && json_objects(&j, p, top) != 0)
+        return -1;
     wasp_json_end_object(&j);
     return 0;
 }

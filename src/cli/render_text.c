@@ -2,7 +2,10 @@
  * The text report: what ran and how it was sampled, the sampler's counters,
  * then per analysis F_prog and the top pairs, each context printed like a
  * Java stack trace (leaf first) with the leaf instruction above it, as in
- * JXPerf's Figure 4.
+ * JXPerf's Figure 4; then, when the objects analysis ran, the allocation
+ * sites ranked by their share of the sampled memory accesses, each with its
+ * allocation context and the contexts that accessed its objects (DJXPerf's
+ * object-centric view, its Figure 5).
  */
 #include "cli/render.h"
 #include "cli/units.h"
@@ -12,6 +15,7 @@
 #include <string.h>
 
 enum { TEXT_MAX_FRAMES = 12 }; /* frames per context before "... N more" */
+enum { TEXT_ACCESSES_PER_SITE = 5 }; /* access contexts shown per allocation site */
 
 static const char *const titles[WASP_AN_COUNT] = {"Dead stores", "Silent stores", "Silent loads"};
 static const char *const verbs[WASP_AN_COUNT] = {"stored", "stored", "loaded"};
@@ -118,14 +122,26 @@ static bool is_main_counter(const char *name)
     return strncmp(name, "dropped.", 8) == 0;
 }
 
-static void header_counters(const wasp_profile *p, FILE *out)
+/* objects: the objects section shows the "objects." counters, so the
+ * generic counters line leaves them out. pairs: a pair analysis is shown;
+ * without one (an objects-only run) no watchpoint is armed, and the
+ * samples line does not count them. */
+static void header_counters(const wasp_profile *p, bool objects, bool pairs, FILE *out)
 {
     char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], d[WASP_UNIT_BUF];
-    fprintf(out, "  %-10s %s taken, %s with a memory access, %s armed, %s trapped\n", "samples",
-            wasp_fmt_u64(wasp_profile_get_counter(p, "samples"), a, sizeof a),
-            wasp_fmt_u64(wasp_profile_get_counter(p, "samples.memory"), b, sizeof b),
-            wasp_fmt_u64(wasp_profile_get_counter(p, "armed"), c, sizeof c),
-            wasp_fmt_u64(wasp_profile_get_counter(p, "trapped"), d, sizeof d));
+    if (pairs || !objects)
+        fprintf(out, "  %-10s %s taken, %s with a memory access, %s armed, %s trapped\n",
+                "samples", wasp_fmt_u64(wasp_profile_get_counter(p, "samples"), a, sizeof a),
+                wasp_fmt_u64(wasp_profile_get_counter(p, "samples.memory"), b, sizeof b),
+                wasp_fmt_u64(wasp_profile_get_counter(p, "armed"), c, sizeof c),
+                wasp_fmt_u64(wasp_profile_get_counter(p, "trapped"), d, sizeof d));
+    else if (wasp_has_counter(p, "samples.memory"))
+        fprintf(out, "  %-10s %s taken, %s with a memory access\n", "samples",
+                wasp_fmt_u64(wasp_profile_get_counter(p, "samples"), a, sizeof a),
+                wasp_fmt_u64(wasp_profile_get_counter(p, "samples.memory"), b, sizeof b));
+    else
+        fprintf(out, "  %-10s %s taken\n", "samples",
+                wasp_fmt_u64(wasp_profile_get_counter(p, "samples"), a, sizeof a));
     if (wasp_has_counter(p, "classified"))
         fprintf(out, "  %-10s %s classified\n", "pairs",
                 wasp_fmt_u64(wasp_profile_get_counter(p, "classified"), a, sizeof a));
@@ -148,7 +164,7 @@ static void header_counters(const wasp_profile *p, FILE *out)
     sep = "";
     for (uint32_t i = 0; i < p->ncounters; i++) {
         const wasp_counter *k = &p->counters[i];
-        if (is_main_counter(k->name))
+        if (is_main_counter(k->name) || (objects && strncmp(k->name, "objects.", 8) == 0))
             continue;
         if (!*sep)
             fprintf(out, "  %-10s ", "counters");
@@ -159,7 +175,7 @@ static void header_counters(const wasp_profile *p, FILE *out)
         fputc('\n', out);
 }
 
-static void header(const wasp_profile *p, FILE *out)
+static void header(const wasp_profile *p, bool pairs, FILE *out)
 {
     const char *cmd = wasp_profile_get_meta(p, "java_command");
     fprintf(out, "wasp profile of %s\n", cmd && *cmd ? cmd : "(command not recorded)");
@@ -168,7 +184,7 @@ static void header(const wasp_profile *p, FILE *out)
         line(out, "jvm", jvm);
     header_sampler(p, out);
     header_run(p, out);
-    header_counters(p, out);
+    header_counters(p, wasp_profile_has_objects(p), pairs, out);
 }
 
 /* ---- contexts ---- */
@@ -206,25 +222,38 @@ static void frame_text(const wasp_profile *p, const wasp_frame *f, FILE *out)
     }
 }
 
-static void context_text(const wasp_profile *p, const char *label, uint32_t id, FILE *out)
+/* The context's frames, leaf first, each line indented by indent spaces. */
+static void frames_text(const wasp_profile *p, const wasp_context *c, int indent, FILE *out)
 {
-    const wasp_context *c = &p->contexts[id];
-    const char *insn = c->insn ? wasp_profile_string(p, c->insn) : NULL;
-    if (insn && *insn)
-        fprintf(out, "      %-12s%s\n", label, insn);
-    else
-        fprintf(out, "      %s\n", label);
     if (c->nframes == 0)
-        fputs("        (no frames recorded)\n", out);
+        fprintf(out, "%*s(no frames recorded)\n", indent, "");
     uint32_t shown = c->nframes < TEXT_MAX_FRAMES ? c->nframes : TEXT_MAX_FRAMES;
     for (uint32_t k = 0; k < shown; k++) {
         uint32_t fid = p->frame_refs[c->first + c->nframes - 1 - k]; /* leaf first */
-        fputs("        at ", out);
+        fprintf(out, "%*sat ", indent, "");
         frame_text(p, &p->frames[fid], out);
         fputc('\n', out);
     }
     if (c->nframes > shown)
-        fprintf(out, "        ... %" PRIu32 " more\n", c->nframes - shown);
+        fprintf(out, "%*s... %" PRIu32 " more\n", indent, "", c->nframes - shown);
+}
+
+/* The leaf instruction, NULL when unknown. */
+static const char *context_insn(const wasp_profile *p, const wasp_context *c)
+{
+    const char *insn = c->insn ? wasp_profile_string(p, c->insn) : NULL;
+    return insn && *insn ? insn : NULL;
+}
+
+static void context_text(const wasp_profile *p, const char *label, uint32_t id, FILE *out)
+{
+    const wasp_context *c = &p->contexts[id];
+    const char *insn = context_insn(p, c);
+    if (insn)
+        fprintf(out, "      %-12s%s\n", label, insn);
+    else
+        fprintf(out, "      %s\n", label);
+    frames_text(p, c, 8, out);
 }
 
 /* ---- analyses ---- */
@@ -306,17 +335,170 @@ static int analysis_text(const wasp_profile *p, wasp_analysis a, int top, FILE *
     return 0;
 }
 
+/* ---- objects (DJXPerf's object-centric view) ---- */
+
+/* A metadata value that is a number of bytes: "1.0 kB"; the value verbatim
+ * when it is not a number; NULL when absent. */
+static const char *meta_bytes(const wasp_profile *p, const char *key, char *buf, size_t n)
+{
+    const char *v = wasp_profile_get_meta(p, key);
+    if (!v || !*v)
+        return NULL;
+    char *end;
+    double d = strtod(v, &end);
+    if (*end || d < 0)
+        return v;
+    return wasp_fmt_bytes(d, buf, n);
+}
+
+static void objects_header(const wasp_profile *p, bool single_node, FILE *out)
+{
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
+    const char *metric = wasp_profile_get_meta(p, "objects.metric");
+    if (metric && *metric)
+        fprintf(out, "\nObjects by memory-access cost (%s)\n", metric);
+    else
+        fputs("\nObjects by memory-access cost\n", out);
+    if (wasp_has_counter(p, "objects.samples")) {
+        uint64_t taken = wasp_profile_get_counter(p, "objects.samples");
+        uint64_t unattr = wasp_profile_get_counter(p, "objects.unattributed");
+        uint64_t stale = wasp_profile_get_counter(p, "objects.stale");
+        fprintf(out, "  %-10s %s taken", "samples", wasp_fmt_u64(taken, a, sizeof a));
+        if (taken) {
+            fprintf(out, "; %s hit no tracked object",
+                    wasp_fmt_percent((double)unattr / (double)taken, a, sizeof a));
+            fprintf(out, ", %s while the object map was stale (after a GC)",
+                    wasp_fmt_percent((double)stale / (double)taken, a, sizeof a));
+        }
+        fputc('\n', out);
+    }
+    const char *min = meta_bytes(p, "objects.min_size", a, sizeof a);
+    const char *interval = meta_bytes(p, "objects.sampling_interval", b, sizeof b);
+    if (min || interval) {
+        fprintf(out, "  %-10s ", "tracking");
+        if (min)
+            fprintf(out, "objects of %s or more", min);
+        if (interval)
+            fprintf(out, "%sone allocation sampled per %s allocated", min ? ", " : "", interval);
+        fputc('\n', out);
+    }
+    const char *nodes = wasp_profile_get_meta(p, "numa_nodes");
+    if (single_node)
+        fputs("  NUMA: single node \xe2\x80\x94 no remote accesses possible\n", out);
+    else if (nodes && *nodes)
+        fprintf(out, "  %-10s %s node%s; remote: the page's node is not the accessing CPU's\n",
+                "NUMA", nodes, strcmp(nodes, "1") ? "s" : "");
+}
+
+/* One line saying why there are no sites. */
+static void why_no_sites(const wasp_profile *p, FILE *out)
+{
+    char a[WASP_UNIT_BUF];
+    const char *disabled = wasp_profile_get_meta(p, "disabled_reason");
+    uint64_t taken = wasp_profile_get_counter(p, "objects.samples");
+    if (disabled && *disabled)
+        fputs("  no objects: profiling was disabled (the header says why)\n", out);
+    else if (taken == 0)
+        fputs("  no objects: no address samples were taken\n", out);
+    else
+        fprintf(out, "  no objects: none of the %s address samples hit a tracked object\n",
+                wasp_fmt_u64(taken, a, sizeof a));
+}
+
+static double share(double part, double whole)
+{
+    return whole > 0 ? part / whole : 0;
+}
+
+static int site_text(const wasp_profile *p, uint32_t id, uint32_t rank, int rank_width,
+                     double total, bool single_node, FILE *out)
+{
+    char f[WASP_UNIT_BUF], c[WASP_UNIT_BUF], b[WASP_UNIT_BUF], r[WASP_UNIT_BUF];
+    const wasp_site *s = &p->sites[id];
+    double remote, samples = wasp_profile_site_samples(p, id, &remote);
+    const char *cls = wasp_profile_string(p, s->class_name);
+    fprintf(out, "\n  #%-*" PRIu32 " %6s of accesses   %s   %s allocation%s (%s)", rank_width, rank,
+            wasp_fmt_percent(share(samples, total), f, sizeof f),
+            cls && *cls ? cls : "<unknown class>", wasp_fmt_count(s->allocations, c, sizeof c),
+            s->allocations == 1 ? "" : "s", wasp_fmt_bytes(s->bytes, b, sizeof b));
+    if (!single_node)
+        fprintf(out, "   remote %s", wasp_fmt_percent(share(remote, samples), r, sizeof r));
+    fputc('\n', out);
+    fputs("      allocated at:\n", out);
+    frames_text(p, &p->contexts[s->ctx], 8, out);
+
+    uint32_t n;
+    uint32_t *order = wasp_profile_sorted_site_accesses(p, id, &n);
+    if (!order)
+        return -1;
+    if (n == 0)
+        fputs("      accessed from: no sample hit its objects\n", out);
+    else
+        fputs("      accessed from:\n", out);
+    uint32_t shown = n < TEXT_ACCESSES_PER_SITE ? n : TEXT_ACCESSES_PER_SITE;
+    for (uint32_t i = 0; i < shown; i++) {
+        const wasp_site_access *a = &p->accesses[order[i]];
+        const wasp_context *ctx = &p->contexts[a->access_ctx];
+        const char *insn = context_insn(p, ctx);
+        fprintf(out, "        %-6s  %s sample%s", wasp_fmt_percent(share(a->samples, samples), f, sizeof f),
+                wasp_fmt_count(a->samples, c, sizeof c), a->samples == 1 ? "" : "s");
+        if (!single_node)
+            fprintf(out, ", remote %s", wasp_fmt_percent(share(a->remote, a->samples), r, sizeof r));
+        if (insn)
+            fprintf(out, "   %s", insn);
+        fputc('\n', out);
+        frames_text(p, ctx, 10, out);
+    }
+    if (n > shown)
+        fprintf(out, "        ... %" PRIu32 " more access context%s\n", n - shown,
+                n - shown == 1 ? "" : "s");
+    free(order);
+    return 0;
+}
+
+static int objects_text(const wasp_profile *p, int top, FILE *out)
+{
+    bool single_node = wasp_profile_objects_single_node(p);
+    objects_header(p, single_node, out);
+    double total = 0; /* samples attributed to a site */
+    for (uint32_t i = 0; i < p->naccesses; i++)
+        total += p->accesses[i].samples;
+    uint32_t n;
+    uint32_t *order = wasp_profile_sorted_sites(p, &n);
+    if (!order)
+        return -1;
+    if (n == 0)
+        why_no_sites(p, out);
+    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    int width = snprintf(NULL, 0, "%" PRIu32, shown);
+    int rc = 0;
+    for (uint32_t i = 0; i < shown && rc == 0; i++)
+        rc = site_text(p, order[i], i + 1, width, total, single_node, out);
+    if (rc == 0 && n > shown)
+        fprintf(out, "\n  ... %" PRIu32 " more site%s (--top N shows more)\n", n - shown,
+                n - shown == 1 ? "" : "s");
+    free(order);
+    return rc;
+}
+
 int wasp_render_text(const wasp_profile *p, int top, FILE *out)
 {
-    bool enabled[WASP_AN_COUNT];
+    bool enabled[WASP_AN_COUNT], pairs = false;
     wasp_report_enabled(p, enabled);
-    header(p, out);
+    for (int a = 0; a < WASP_AN_COUNT; a++)
+        pairs |= enabled[a];
+    header(p, pairs, out);
     bool any = false;
     for (int a = 0; a < WASP_AN_COUNT; a++) {
         if (!enabled[a])
             continue;
         any = true;
         if (analysis_text(p, (wasp_analysis)a, top, out) != 0)
+            return -1;
+    }
+    if (wasp_profile_has_objects(p)) {
+        any = true;
+        if (objects_text(p, top, out) != 0)
             return -1;
     }
     if (!any)

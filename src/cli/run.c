@@ -2,6 +2,11 @@
  * `wasp run`: parse options, start the java launcher with -agentpath, wait,
  * then render the profile it wrote.
  *
+ * The option machinery here (flag table, validation, the agent option
+ * string, locating the agent, rendering the profile) also serves `wasp
+ * attach` and `wasp detach` (cli/attach.c): wasp_cli_parse_args takes the
+ * subcommand, and messages name it ("wasp attach: bad option ...").
+ *
  * Every agent option is validated here by the agent's own parser
  * (wasp_options_parse) so a mistake is reported before java starts, in the
  * same words the agent would use.
@@ -26,7 +31,9 @@
 /* ------------------------------------------------------------------ */
 /* Option parsing (pure)                                               */
 
-enum flag_kind { F_AGENT, F_EVENTS, F_OUTPUT, F_FORMAT, F_TOP, F_BY, F_QUIET, F_AGENTPATH, F_HELP };
+enum flag_kind {
+    F_AGENT, F_EVENTS, F_OUTPUT, F_FORMAT, F_TOP, F_BY, F_QUIET, F_AGENTPATH, F_DURATION, F_HELP
+};
 
 static const struct flag {
     const char *name; /* long name without "--" */
@@ -48,6 +55,7 @@ static const struct flag {
     {"by", 0, F_BY, NULL},
     {"quiet", 'q', F_QUIET, NULL},
     {"agent", 0, F_AGENTPATH, NULL},
+    {"duration", 'd', F_DURATION, NULL}, /* attach only */
     {"help", 'h', F_HELP, NULL},
 };
 #define NFLAGS (sizeof flags / sizeof *flags)
@@ -57,17 +65,35 @@ static int takes_value(const struct flag *f)
     return f->kind != F_QUIET && f->kind != F_HELP;
 }
 
-static void accepted_flags(char *buf, size_t n)
+const char *wasp_cli_cmd_name(wasp_cli_cmd cmd)
+{
+    return cmd == WASP_CLI_ATTACH ? "attach" : cmd == WASP_CLI_DETACH ? "detach" : "run";
+}
+
+/* run and attach take every agent option; detach only reads the profile
+ * (-o says which) and talks to the agent already running; -d is attach's. */
+static int flag_allowed(wasp_cli_cmd cmd, const struct flag *f)
+{
+    if (f->kind == F_DURATION)
+        return cmd == WASP_CLI_ATTACH;
+    if (f->kind == F_AGENT || f->kind == F_EVENTS)
+        return cmd != WASP_CLI_DETACH;
+    return 1;
+}
+
+static void accepted_flags(wasp_cli_cmd cmd, char *buf, size_t n)
 {
     size_t len = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < NFLAGS && len < n; i++) {
         int w;
+        if (!flag_allowed(cmd, &flags[i]))
+            continue;
         if (flags[i].shrt)
-            w = snprintf(buf + len, n - len, "%s-%c/--%s", i ? ", " : "", flags[i].shrt,
+            w = snprintf(buf + len, n - len, "%s-%c/--%s", len ? ", " : "", flags[i].shrt,
                          flags[i].name);
         else
-            w = snprintf(buf + len, n - len, "%s--%s", i ? ", " : "", flags[i].name);
+            w = snprintf(buf + len, n - len, "%s--%s", len ? ", " : "", flags[i].name);
         if (w < 0)
             return;
         len += (size_t)w;
@@ -109,9 +135,9 @@ static int set_agent_flag(wasp_run_config *cfg, const struct flag *f, const char
 
     if (f->kind == F_OUTPUT && strchr(value, ',')) {
         snprintf(err, errlen,
-                 "wasp run: bad option '%s %.*s': expected a path without commas (the agent "
+                 "wasp %s: bad option '%s %.*s': expected a path without commas (the agent "
                  "option string cannot carry one)",
-                 shown, WASP_CLI_ITEM_SHOWN, value);
+                 wasp_cli_cmd_name(cfg->cmd), shown, WASP_CLI_ITEM_SHOWN, value);
         return -1;
     }
     snprintf(item, sizeof item, "%s=%s", f->key, value);
@@ -125,15 +151,18 @@ static int set_agent_flag(wasp_run_config *cfg, const struct flag *f, const char
     if (rc < 0) {
         if (*value == '\0') {
             /* "key=" yields the "expected ..." text for a missing value. */
-            snprintf(err, errlen, "wasp run: bad option '%s': missing value, %s", shown,
-                     wasp_cli_option_detail(msg, item));
+            snprintf(err, errlen, "wasp %s: bad option '%s': missing value, %s",
+                     wasp_cli_cmd_name(cfg->cmd), shown, wasp_cli_option_detail(msg, item));
         } else {
-            snprintf(err, errlen, "wasp run: bad option '%s %.*s': %s", shown,
-                     WASP_CLI_ITEM_SHOWN, value, wasp_cli_option_detail(msg, item));
+            snprintf(err, errlen, "wasp %s: bad option '%s %.*s': %s",
+                     wasp_cli_cmd_name(cfg->cmd), shown, WASP_CLI_ITEM_SHOWN, value,
+                     wasp_cli_option_detail(msg, item));
         }
         return -1;
     }
     copy_agent_field(&cfg->agent, &tmp, f->key);
+    if (f->kind == F_OUTPUT)
+        cfg->output_given = 1;
     return 0;
 }
 
@@ -141,6 +170,7 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
                     const char *value, char *err, size_t errlen)
 {
     uint64_t n;
+    const char *cmd = wasp_cli_cmd_name(cfg->cmd);
     switch (f->kind) {
     case F_AGENT:
     case F_EVENTS:
@@ -152,16 +182,16 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
         else if (!strcmp(value, "json"))
             cfg->report.format = WASP_FORMAT_JSON;
         else {
-            snprintf(err, errlen, "wasp run: bad option '%s%s%.200s': expected text or json",
-                     shown, *value ? " " : "", value);
+            snprintf(err, errlen, "wasp %s: bad option '%s%s%.200s': expected text or json",
+                     cmd, shown, *value ? " " : "", value);
             return -1;
         }
         return 0;
     case F_TOP:
         if (wasp_cli_parse_uint(value, 1, TOP_MAX, &n) < 0) {
             snprintf(err, errlen,
-                     "wasp run: bad option '%s%s%.200s': expected a number from 1 to %u", shown,
-                     *value ? " " : "", value, TOP_MAX);
+                     "wasp %s: bad option '%s%s%.200s': expected a number from 1 to %u", cmd,
+                     shown, *value ? " " : "", value, TOP_MAX);
             return -1;
         }
         cfg->report.top = (int)n;
@@ -173,18 +203,28 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
             cfg->report.by = WASP_BY_INSTRUCTION;
         else {
             snprintf(err, errlen,
-                     "wasp run: bad option '%s%s%.200s': expected line or instruction", shown,
-                     *value ? " " : "", value);
+                     "wasp %s: bad option '%s%s%.200s': expected line or instruction", cmd,
+                     shown, *value ? " " : "", value);
             return -1;
         }
         return 0;
     case F_AGENTPATH:
         if (!*value) {
-            snprintf(err, errlen, "wasp run: bad option '%s': expected the path of libwasp.so",
-                     shown);
+            snprintf(err, errlen, "wasp %s: bad option '%s': expected the path of libwasp.so",
+                     cmd, shown);
             return -1;
         }
         cfg->agent_path = value;
+        return 0;
+    case F_DURATION:
+        if (wasp_cli_parse_uint(value, 1, INT_MAX, &n) < 0) {
+            snprintf(err, errlen,
+                     "wasp %s: bad option '%s%s%.200s': expected a whole number of seconds, "
+                     "1 or more",
+                     cmd, shown, *value ? " " : "", value);
+            return -1;
+        }
+        cfg->duration_s = (unsigned)n;
         return 0;
     case F_QUIET:
         cfg->quiet = 1;
@@ -195,42 +235,80 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
     return 0;
 }
 
-static const struct flag *find_long(const char *name, size_t len)
+static const struct flag *find_long(wasp_cli_cmd cmd, const char *name, size_t len)
 {
     for (size_t i = 0; i < NFLAGS; i++)
         if (strlen(flags[i].name) == len && !strncmp(flags[i].name, name, len))
-            return &flags[i];
+            return flag_allowed(cmd, &flags[i]) ? &flags[i] : NULL;
     return NULL;
 }
 
-static const struct flag *find_short(char c)
+static const struct flag *find_short(wasp_cli_cmd cmd, char c)
 {
     for (size_t i = 0; i < NFLAGS; i++)
         if (flags[i].shrt == c)
-            return &flags[i];
+            return flag_allowed(cmd, &flags[i]) ? &flags[i] : NULL;
     return NULL;
 }
 
-static int unknown_flag(const char *arg, char *err, size_t errlen)
+static int unknown_flag(wasp_cli_cmd cmd, const char *arg, char *err, size_t errlen)
 {
     char acc[512];
-    accepted_flags(acc, sizeof acc);
-    snprintf(err, errlen, "wasp run: unknown option '%s' (accepted: %s)", arg, acc);
+    accepted_flags(cmd, acc, sizeof acc);
+    snprintf(err, errlen, "wasp %s: unknown option '%s' (accepted: %s)", wasp_cli_cmd_name(cmd),
+             arg, acc);
     return WASP_RUN_ERROR;
+}
+
+/* attach/detach: the one operand, the JVM's pid. */
+static int set_pid(wasp_run_config *cfg, const char *arg, char *err, size_t errlen)
+{
+    const char *cmd = wasp_cli_cmd_name(cfg->cmd);
+    uint64_t n;
+    if (cfg->pid) {
+        snprintf(err, errlen, "wasp %s: unexpected argument '%.200s': give one PID", cmd, arg);
+        return -1;
+    }
+    if (wasp_cli_parse_uint(arg, 1, INT_MAX, &n) < 0) {
+        snprintf(err, errlen, "wasp %s: bad PID '%.200s': expected a process id (a number)",
+                 cmd, arg);
+        return -1;
+    }
+    cfg->pid = (int)n;
+    return 0;
 }
 
 int wasp_run_parse_args(int argc, char **argv, wasp_run_config *cfg, char *err, size_t errlen)
 {
+    return wasp_cli_parse_args(WASP_CLI_RUN, argc, argv, cfg, err, errlen);
+}
+
+int wasp_cli_parse_args(wasp_cli_cmd command, int argc, char **argv, wasp_run_config *cfg,
+                        char *err, size_t errlen)
+{
     memset(cfg, 0, sizeof *cfg);
+    cfg->cmd = command;
+    const char *cmd = wasp_cli_cmd_name(command);
     wasp_options_defaults(&cfg->agent);
     strcpy(cfg->agent.file, WASP_RUN_DEFAULT_OUTPUT);
     cfg->report.format = WASP_FORMAT_TEXT;
     cfg->report.top = 0;
     cfg->report.by = WASP_BY_LINE;
 
-    int i = 1;
+    int i = 1, operands_only = 0;
     for (; i < argc; i++) {
         const char *arg = argv[i];
+        if (command != WASP_CLI_RUN) { /* attach, detach: options and one PID */
+            if (!operands_only && !strcmp(arg, "--")) {
+                operands_only = 1;
+                continue;
+            }
+            if (operands_only || arg[0] != '-' || arg[1] == '\0') {
+                if (set_pid(cfg, arg, err, errlen) < 0)
+                    return WASP_RUN_ERROR;
+                continue;
+            }
+        }
         if (!strcmp(arg, "--"))
             break;
         if (arg[0] != '-' || arg[1] == '\0') {
@@ -246,19 +324,19 @@ int wasp_run_parse_args(int argc, char **argv, wasp_run_config *cfg, char *err, 
         if (arg[1] == '-') {
             const char *name = arg + 2, *eq = strchr(name, '=');
             size_t len = eq ? (size_t)(eq - name) : strlen(name);
-            f = find_long(name, len);
+            f = find_long(command, name, len);
             if (!f) {
                 snprintf(shown, sizeof shown, "--%.*s", (int)(len < 40 ? len : 40), name);
-                return unknown_flag(shown, err, errlen);
+                return unknown_flag(command, shown, err, errlen);
             }
             snprintf(shown, sizeof shown, "--%s", f->name);
             if (eq)
                 inline_value = eq + 1;
         } else {
-            f = find_short(arg[1]);
+            f = find_short(command, arg[1]);
             if (!f) {
                 snprintf(shown, sizeof shown, "-%c", arg[1]);
-                return unknown_flag(shown, err, errlen);
+                return unknown_flag(command, shown, err, errlen);
             }
             snprintf(shown, sizeof shown, "-%c", f->shrt);
             if (arg[2])
@@ -275,25 +353,38 @@ int wasp_run_parse_args(int argc, char **argv, wasp_run_config *cfg, char *err, 
             else
                 value = ""; /* reported as a missing value */
         } else if (inline_value) {
-            snprintf(err, errlen, "wasp run: bad option '%.200s': %s takes no value", arg, shown);
+            snprintf(err, errlen, "wasp %s: bad option '%.200s': %s takes no value", cmd, arg,
+                     shown);
             return WASP_RUN_ERROR;
         }
         if (set_flag(cfg, f, shown, value, err, errlen) < 0)
             return WASP_RUN_ERROR;
     }
-    if (i >= argc) {
+    if (command != WASP_CLI_RUN) {
+        if (!cfg->pid) {
+            snprintf(err, errlen, "wasp %s: missing the PID of the JVM, e.g. wasp %s%s 1234", cmd,
+                     cmd, command == WASP_CLI_ATTACH ? " -d 30" : "");
+            return WASP_RUN_ERROR;
+        }
+        if (!cfg->output_given) {
+            if (command == WASP_CLI_ATTACH)
+                snprintf(cfg->agent.file, sizeof cfg->agent.file, "wasp-%d.wprof", cfg->pid);
+            else
+                cfg->agent.file[0] = '\0'; /* detach: the file recorded at attach */
+        }
+    } else if (i >= argc) {
         snprintf(err, errlen,
                  "wasp run: missing '--' and the command to profile, e.g. "
                  "wasp run -- java -jar app.jar");
         return WASP_RUN_ERROR;
-    }
-    if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+    } else if (i + 1 >= argc || argv[i + 1][0] == '\0') {
         snprintf(err, errlen,
                  "wasp run: no command after '--', e.g. wasp run -- java -jar app.jar");
         return WASP_RUN_ERROR;
+    } else {
+        cfg->cmd_argc = argc - (i + 1);
+        cfg->cmd_argv = argv + i + 1;
     }
-    cfg->cmd_argc = argc - (i + 1);
-    cfg->cmd_argv = argv + i + 1;
 
     /* The CLI and the agent must agree: the string the agent will get has to
      * parse back to the same options. */
@@ -303,7 +394,7 @@ int wasp_run_parse_args(int argc, char **argv, wasp_run_config *cfg, char *err, 
         wasp_options_parse(s1, &back, msg, sizeof msg) < 0 ||
         wasp_options_format(&back, s2, sizeof s2) < 0 || strcmp(s1, s2) != 0) {
         snprintf(err, errlen,
-                 "wasp run: internal error: agent options do not round-trip ('%.200s')", s1);
+                 "wasp %s: internal error: agent options do not round-trip ('%.200s')", cmd, s1);
         return WASP_RUN_ERROR;
     }
     return WASP_RUN_OK;
@@ -318,6 +409,25 @@ void wasp_run_free_argv(char **argv)
         return;
     free(argv[1]); /* the only string we allocated: -agentpath:... */
     free(argv);
+}
+
+int wasp_run_agent_options(const wasp_run_config *cfg, char *buf, size_t buflen, char *err,
+                           size_t errlen)
+{
+    const char *cmd = wasp_cli_cmd_name(cfg->cmd);
+    if (strchr(cfg->agent.file, ',')) {
+        snprintf(err, errlen,
+                 "wasp %s: the output path '%s' contains a comma, which the agent option "
+                 "string cannot carry; choose another with -o",
+                 cmd, cfg->agent.file);
+        return -1;
+    }
+    int olen = wasp_options_format(&cfg->agent, buf, buflen);
+    if (olen < 0) {
+        snprintf(err, errlen, "wasp %s: cannot build the agent option string", cmd);
+        return -1;
+    }
+    return olen;
 }
 
 int wasp_run_build_argv(const wasp_run_config *cfg, const char *agent_abs, char ***out_argv,
@@ -335,19 +445,10 @@ int wasp_run_build_argv(const wasp_run_config *cfg, const char *agent_abs, char 
                  agent_abs);
         return -1;
     }
-    if (strchr(cfg->agent.file, ',')) {
-        snprintf(err, errlen,
-                 "wasp run: the output path '%s' contains a comma, which the agent option "
-                 "string cannot carry; choose another with -o",
-                 cfg->agent.file);
-        return -1;
-    }
     char opts[3 * WASP_PATH_MAX];
-    int olen = wasp_options_format(&cfg->agent, opts, sizeof opts);
-    if (olen < 0) {
-        snprintf(err, errlen, "wasp run: cannot build the agent option string");
+    int olen = wasp_run_agent_options(cfg, opts, sizeof opts, err, errlen);
+    if (olen < 0)
         return -1;
-    }
     size_t len = strlen("-agentpath:") + strlen(agent_abs) + 1 + (size_t)olen + 1;
     char *ap = malloc(len);
     char **argv = calloc((size_t)cfg->cmd_argc + 2, sizeof *argv);
@@ -370,6 +471,33 @@ int wasp_run_build_argv(const wasp_run_config *cfg, const char *agent_abs, char 
 /* ------------------------------------------------------------------ */
 /* Usage                                                               */
 
+/* Help lines shared with attach (the agent options) and detach (the report). */
+const char wasp_run_help_agent_flags[] =
+    "      --period DURATION    software sampler: thread CPU time between samples,\n"
+    "                           10us..10s, unit ns|us|ms|s, a bare number is ns\n"
+    "                           (default: 1ms)\n"
+    "      --sampler auto|soft|pmu\n"
+    "                           address source: soft = CPU-time timer + decoding,\n"
+    "                           pmu = hardware PEBS/IBS (default: auto, pmu when\n"
+    "                           the machine has one)\n"
+    "      --pmu-event NAME     libpfm4 event for the PMU sampler (default: chosen\n"
+    "                           per CPU)\n"
+    "      --pmu-period N       PMU sampler: memory events between samples,\n"
+    "                           1..1000000000 (default: 20011)\n"
+    "      --watchpoints N      debug registers used per thread, 1..4 (default: 4)\n"
+    "      --float-threshold X  relative difference under which floats count as\n"
+    "                           equal: a fraction in [0, 1) or a percentage, e.g.\n"
+    "                           0.01 or 1% (default: 0.01)\n"
+    "      --max-frames N       deepest Java stack recorded, 1..2048 (default: 256)\n";
+const char wasp_run_help_report_flags[] =
+    "      --format text|json   report format (default: text)\n"
+    "      --top N              context pairs shown per analysis (default: 10 in\n"
+    "                           text, all in json)\n"
+    "      --by line|instruction\n"
+    "                           report pairs per source line (those differing\n"
+    "                           only in the leaf machine instruction summed) or\n"
+    "                           per instruction (default: line)\n";
+
 void wasp_run_usage(FILE *out)
 {
     fputs(
@@ -384,30 +512,11 @@ void wasp_run_usage(FILE *out)
         "  -e, --events LIST        analyses to run, joined by ',' or '+': deadstore,\n"
         "                           silentstore, silentload or all (default: all)\n"
         "  -o, --output FILE        profile file (default: wasp.wprof in the current\n"
-        "                           directory; it is overwritten). No commas.\n"
-        "      --period DURATION    software sampler: thread CPU time between samples,\n"
-        "                           10us..10s, unit ns|us|ms|s, a bare number is ns\n"
-        "                           (default: 1ms)\n"
-        "      --sampler auto|soft|pmu\n"
-        "                           address source: soft = CPU-time timer + decoding,\n"
-        "                           pmu = hardware PEBS/IBS (default: auto, pmu when\n"
-        "                           the machine has one)\n"
-        "      --pmu-event NAME     libpfm4 event for the PMU sampler (default: chosen\n"
-        "                           per CPU)\n"
-        "      --pmu-period N       PMU sampler: memory events between samples,\n"
-        "                           1..1000000000 (default: 20011)\n"
-        "      --watchpoints N      debug registers used per thread, 1..4 (default: 4)\n"
-        "      --float-threshold X  relative difference under which floats count as\n"
-        "                           equal: a fraction in [0, 1) or a percentage, e.g.\n"
-        "                           0.01 or 1% (default: 0.01)\n"
-        "      --max-frames N       deepest Java stack recorded, 1..2048 (default: 256)\n"
-        "      --format text|json   report format (default: text)\n"
-        "      --top N              context pairs shown per analysis (default: 10 in\n"
-        "                           text, all in json)\n"
-        "      --by line|instruction\n"
-        "                           report pairs per source line (those differing\n"
-        "                           only in the leaf machine instruction summed) or\n"
-        "                           per instruction (default: line)\n"
+        "                           directory; it is overwritten). No commas.\n",
+        out);
+    fputs(wasp_run_help_agent_flags, out);
+    fputs(wasp_run_help_report_flags, out);
+    fputs(
         "  -q, --quiet              print no report (the profile is still written)\n"
         "      --agent PATH         the agent library (default: ../lib/libwasp.so\n"
         "                           next to the wasp executable)\n"
@@ -531,21 +640,16 @@ static int spawn_and_wait(char **argv, int *exec_errno)
 
 /* The agent writes atomically (temp file + rename), so a fresh profile is a
  * different inode or a newer mtime than whatever was there before. */
-struct file_id {
-    int exists;
-    struct stat st;
-};
-
-static struct file_id file_id_of(const char *path)
+wasp_file_id wasp_file_id_of(const char *path)
 {
-    struct file_id id = {0};
+    wasp_file_id id = {0};
     id.exists = stat(path, &id.st) == 0;
     return id;
 }
 
-static int file_is_new(const struct file_id *before, const char *path)
+int wasp_file_is_new(const wasp_file_id *before, const char *path)
 {
-    struct file_id now = file_id_of(path);
+    wasp_file_id now = wasp_file_id_of(path);
     if (!now.exists)
         return 0;
     if (!before->exists)
@@ -555,16 +659,17 @@ static int file_is_new(const struct file_id *before, const char *path)
            now.st.st_mtim.tv_nsec != before->st.st_mtim.tv_nsec;
 }
 
-static int locate_agent(const wasp_run_config *cfg, char *out, size_t outlen)
+int wasp_run_locate_agent(const wasp_run_config *cfg, char *out, size_t outlen)
 {
+    const char *cmd = wasp_cli_cmd_name(cfg->cmd);
     char guess[PATH_MAX + 32];
     if (cfg->agent_path) {
         snprintf(guess, sizeof guess, "%s", cfg->agent_path);
     } else {
         char dir[PATH_MAX];
         if (wasp_cli_exe_dir(dir, sizeof dir) < 0) {
-            fprintf(stderr, "wasp run: cannot find the wasp executable (/proc/self/exe): %s; "
-                            "pass --agent PATH\n", strerror(errno));
+            fprintf(stderr, "wasp %s: cannot find the wasp executable (/proc/self/exe): %s; "
+                            "pass --agent PATH\n", cmd, strerror(errno));
             return -1;
         }
         snprintf(guess, sizeof guess, "%s/../lib/libwasp.so", dir);
@@ -577,7 +682,7 @@ static int locate_agent(const wasp_run_config *cfg, char *out, size_t outlen)
     else if (!S_ISREG(st.st_mode))
         why = "not a regular file";
     if (why) {
-        fprintf(stderr, "wasp run: cannot find the agent library %s: %s (%s)\n", guess, why,
+        fprintf(stderr, "wasp %s: cannot find the agent library %s: %s (%s)\n", cmd, guess, why,
                 cfg->agent_path ? "check --agent" : "build it with make, or pass --agent PATH");
         return -1;
     }
@@ -585,19 +690,19 @@ static int locate_agent(const wasp_run_config *cfg, char *out, size_t outlen)
     return 0;
 }
 
-/* Read and render the profile; returns 0 or -1 (message printed). */
-static int show_report(const wasp_run_config *cfg)
+int wasp_run_show_report(const wasp_run_config *cfg)
 {
+    const char *cmd = wasp_cli_cmd_name(cfg->cmd);
     char err[512];
     wasp_profile *p = wasp_profile_read(cfg->agent.file, err, sizeof err);
     if (!p) {
-        fprintf(stderr, "wasp run: cannot read the profile %s: %s\n", cfg->agent.file, err);
+        fprintf(stderr, "wasp %s: cannot read the profile %s: %s\n", cmd, cfg->agent.file, err);
         return -1;
     }
     int rc = wasp_report_render(p, &cfg->report, stdout);
     wasp_profile_free(p);
     if (fflush(stdout) != 0 || rc != 0) {
-        fprintf(stderr, "wasp run: cannot print the report of %s\n", cfg->agent.file);
+        fprintf(stderr, "wasp %s: cannot print the report of %s\n", cmd, cfg->agent.file);
         return -1;
     }
     return 0; /* the agent already logged where the profile went */
@@ -618,7 +723,7 @@ int wasp_cmd_run(int argc, char **argv)
     }
 
     char agent_abs[PATH_MAX];
-    if (locate_agent(&cfg, agent_abs, sizeof agent_abs) < 0)
+    if (wasp_run_locate_agent(&cfg, agent_abs, sizeof agent_abs) < 0)
         return 2;
 
     /* The output path is relative to wasp's cwd; make it absolute now so
@@ -640,7 +745,7 @@ int wasp_cmd_run(int argc, char **argv)
         return 2;
     }
 
-    struct file_id before = file_id_of(cfg.agent.file);
+    wasp_file_id before = wasp_file_id_of(cfg.agent.file);
     int exec_errno = 0;
     int status = spawn_and_wait(child_argv, &exec_errno);
     wasp_run_free_argv(child_argv);
@@ -650,12 +755,12 @@ int wasp_cmd_run(int argc, char **argv)
         return 127;
     }
 
-    if (!file_is_new(&before, cfg.agent.file)) {
+    if (!wasp_file_is_new(&before, cfg.agent.file)) {
         fprintf(stderr, "wasp run: no profile written to %s (the agent log above says why)\n",
                 cfg.agent.file);
         return status ? status : 1;
     }
-    if (!cfg.quiet && show_report(&cfg) < 0)
+    if (!cfg.quiet && wasp_run_show_report(&cfg) < 0)
         return status ? status : 1;
     return status;
 }

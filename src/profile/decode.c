@@ -15,14 +15,26 @@
 #include <string.h>
 #include <zlib.h>
 
-enum { S_META, S_STRINGS, S_FRAMES, S_CONTEXTS, S_PAIRS, S_TOTALS, S_COUNTERS, S_MERGED, S_N };
+enum {
+    S_META,
+    S_STRINGS,
+    S_FRAMES,
+    S_CONTEXTS,
+    S_PAIRS,
+    S_TOTALS,
+    S_COUNTERS,
+    S_MERGED,
+    S_SITES,
+    S_ACCESSES,
+    S_N
+};
 
 static const uint32_t section_tags[S_N] = {
-    WASP_SEC_META,  WASP_SEC_STRINGS, WASP_SEC_FRAMES,   WASP_SEC_CONTEXTS,
-    WASP_SEC_PAIRS, WASP_SEC_TOTALS,  WASP_SEC_COUNTERS, WASP_SEC_MERGED,
+    WASP_SEC_META,  WASP_SEC_STRINGS, WASP_SEC_FRAMES,   WASP_SEC_CONTEXTS, WASP_SEC_PAIRS,
+    WASP_SEC_TOTALS, WASP_SEC_COUNTERS, WASP_SEC_MERGED, WASP_SEC_SITES,   WASP_SEC_ACCESSES,
 };
-static const char *const section_names[S_N] = {"META", "STRS", "FRMS", "CTXS",
-                                               "PAIR", "TOTL", "CNTR", "MRGD"};
+static const char *const section_names[S_N] = {"META", "STRS", "FRMS", "CTXS", "PAIR",
+                                               "TOTL", "CNTR", "MRGD", "SITE", "SACC"};
 
 struct decoder {
     const unsigned char *data;
@@ -33,6 +45,7 @@ struct decoder {
     uint32_t *str, nstr;  /* file string id -> profile string id */
     uint32_t *frame, nfr; /* file frame id -> profile frame id */
     uint32_t *ctx, nctx;  /* file context id -> profile context id */
+    uint32_t *site, nsite; /* file site id -> profile site id */
     char *scratch;        /* a NUL-terminated copy of the current string */
     size_t scratch_cap;
     char *err;
@@ -352,6 +365,53 @@ static int read_counters(struct decoder *d)
     return section_done(d, S_COUNTERS);
 }
 
+static int read_sites(struct decoder *d)
+{
+    wasp_rbuf *r = &d->sec[S_SITES];
+    if (get_count(d, S_SITES, 24, &d->nsite) != 0)
+        return -1;
+    d->site = malloc(((size_t)d->nsite + 1) * sizeof *d->site);
+    if (!d->site)
+        return fail(d, "out of memory");
+    for (uint32_t i = 0; i < d->nsite; i++) {
+        uint32_t ctx = wasp_get_u32(r), cls = wasp_get_u32(r);
+        double allocations = wasp_get_f64(r), bytes = wasp_get_f64(r);
+        if (ctx >= d->nctx)
+            return fail(d, "corrupt (site %u: context id %u out of range, %u contexts)", i, ctx,
+                        d->nctx);
+        if (cls >= d->nstr)
+            return fail(d, "corrupt (site %u: string id %u out of range, %u strings)", i, cls,
+                        d->nstr);
+        d->site[i] = wasp_profile_intern_site(d->p, d->ctx[ctx], d->str[cls]);
+        if (d->site[i] == WASP_NOID ||
+            wasp_profile_add_site_allocs_checked(d->p, d->site[i], allocations, bytes) != 0)
+            return fail(d, "out of memory");
+    }
+    return section_done(d, S_SITES);
+}
+
+static int read_accesses(struct decoder *d)
+{
+    wasp_rbuf *r = &d->sec[S_ACCESSES];
+    uint32_t n;
+    if (get_count(d, S_ACCESSES, 24, &n) != 0)
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t site = wasp_get_u32(r), ctx = wasp_get_u32(r);
+        double samples = wasp_get_f64(r), remote = wasp_get_f64(r);
+        if (site >= d->nsite)
+            return fail(d, "corrupt (site access %u: site id %u out of range, %u sites)", i, site,
+                        d->nsite);
+        if (ctx >= d->nctx)
+            return fail(d, "corrupt (site access %u: context id %u out of range, %u contexts)", i,
+                        ctx, d->nctx);
+        if (wasp_profile_add_site_access_checked(d->p, d->site[site], d->ctx[ctx], samples,
+                                                 remote) != 0)
+            return fail(d, "out of memory");
+    }
+    return section_done(d, S_ACCESSES);
+}
+
 static int read_merged(struct decoder *d)
 {
     if (!d->seen[S_MERGED])
@@ -387,9 +447,14 @@ wasp_profile *wasp_profile_decode(const unsigned char *data, size_t len, char *e
         rc = read_counters(&d);
     if (rc == 0)
         rc = read_merged(&d);
+    if (rc == 0)
+        rc = read_sites(&d);
+    if (rc == 0)
+        rc = read_accesses(&d);
     free(d.str);
     free(d.frame);
     free(d.ctx);
+    free(d.site);
     free(d.scratch);
     if (rc != 0) {
         wasp_profile_free(d.p);

@@ -95,6 +95,34 @@ static void put_counters(wasp_wbuf *b, const wasp_profile *p)
     wasp_section_end(b, s);
 }
 
+/* Sites and accesses only when there are some: a profile without object data
+ * stays byte for byte what wasp wrote before these sections existed. */
+static void put_objects(wasp_wbuf *b, const wasp_profile *p)
+{
+    if (!p->nsites && !p->naccesses)
+        return;
+    size_t s = wasp_section_begin(b, WASP_SEC_SITES);
+    wasp_put_u32(b, p->nsites);
+    for (uint32_t i = 0; i < p->nsites; i++) {
+        const wasp_site *q = &p->sites[i];
+        wasp_put_u32(b, q->ctx);
+        wasp_put_u32(b, q->class_name);
+        wasp_put_f64(b, q->allocations);
+        wasp_put_f64(b, q->bytes);
+    }
+    wasp_section_end(b, s);
+    s = wasp_section_begin(b, WASP_SEC_ACCESSES);
+    wasp_put_u32(b, p->naccesses);
+    for (uint32_t i = 0; i < p->naccesses; i++) {
+        const wasp_site_access *a = &p->accesses[i];
+        wasp_put_u32(b, a->site);
+        wasp_put_u32(b, a->access_ctx);
+        wasp_put_f64(b, a->samples);
+        wasp_put_f64(b, a->remote);
+    }
+    wasp_section_end(b, s);
+}
+
 /* The writer checks what the reader will reject, so that a bad id becomes an
  * error now rather than an unreadable file later. */
 static int check_ids(const wasp_profile *p, char *err, size_t errlen)
@@ -122,6 +150,16 @@ static int check_ids(const wasp_profile *p, char *err, size_t errlen)
             snprintf(err, errlen, "pair %u refers to a missing context", i);
             return -1;
         }
+    for (uint32_t i = 0; i < p->nsites; i++)
+        if (p->sites[i].ctx >= p->ncontexts || p->sites[i].class_name >= p->nstrings) {
+            snprintf(err, errlen, "site %u refers to a missing context or string", i);
+            return -1;
+        }
+    for (uint32_t i = 0; i < p->naccesses; i++)
+        if (p->accesses[i].site >= p->nsites || p->accesses[i].access_ctx >= p->ncontexts) {
+            snprintf(err, errlen, "site access %u refers to a missing site or context", i);
+            return -1;
+        }
     return 0;
 }
 
@@ -139,6 +177,7 @@ int wasp_profile_encode(const wasp_profile *p, wasp_wbuf *b, char *err, size_t e
     put_pairs(b, p);
     put_totals(b, p);
     put_counters(b, p);
+    put_objects(b, p);
     size_t s = wasp_section_begin(b, WASP_SEC_MERGED);
     wasp_put_u32(b, p->merged);
     wasp_section_end(b, s);

@@ -27,6 +27,9 @@ enum wasp_section_tag {
     WASP_SEC_TOTALS = WASP_TAG('T', 'O', 'T', 'L'),
     WASP_SEC_COUNTERS = WASP_TAG('C', 'N', 'T', 'R'),
     WASP_SEC_MERGED = WASP_TAG('M', 'R', 'G', 'D'),
+    /* Object-centric data, optional (written only when there is some). */
+    WASP_SEC_SITES = WASP_TAG('S', 'I', 'T', 'E'),
+    WASP_SEC_ACCESSES = WASP_TAG('S', 'A', 'C', 'C'),
 };
 
 /* magic + version; a section header is tag + length; the trailer is the CRC. */

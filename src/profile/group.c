@@ -1,10 +1,12 @@
 /*
  * Grouping by source line (group.h). Every context a pair uses gets a class:
- * its frame list within one analysis (so a dead-store entry shows a store
- * instruction even when a silent-load entry on the same line shows a load).
- * Contexts are numbered per analysis here: v = context * WASP_AN_COUNT + analysis. p's frames are interned, so equal frame lists are equal id
- * sequences and the class index can compare ids. Each class becomes one
- * context of the new profile, and the pairs are re-added through it, which
+ * its frame list within one slot, a slot being an analysis (so a dead-store
+ * entry shows a store instruction even when a silent-load entry on the same
+ * line shows a load), the object accesses, or the allocation sites.
+ * Contexts are numbered per slot here: v = context * NSLOTS + slot. p's
+ * frames are interned, so equal frame lists are equal id sequences and the
+ * class index can compare ids. Each class becomes one context of the new
+ * profile, and the pairs, sites and accesses are re-added through it, which
  * sums the ones that now share a key.
  */
 #include "profile/group.h"
@@ -15,18 +17,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Slots 0 .. WASP_AN_COUNT-1 are the analyses' pair contexts. */
+enum { SLOT_ACCESS = WASP_AN_COUNT, SLOT_ALLOC = WASP_AN_COUNT + 1, NSLOTS = WASP_AN_COUNT + 2 };
+
 struct group {
     const wasp_profile *p;
     wasp_profile *q;
     wasp_hindex *index;     /* frame list -> class */
-    uint32_t *cls;          /* v -> class; WASP_NOID while no pair uses it */
-    double *weight;         /* v -> bytes of the pairs using it */
+    uint32_t *cls;          /* v -> class; WASP_NOID while nothing uses it */
+    double *weight;         /* v -> bytes of the pairs (samples of the accesses,
+                               bytes of the sites) using it */
     uint32_t *member;       /* class -> a v of it (the index's key) */
     uint32_t *shown;        /* class -> the v whose instruction it shows */
     uint32_t *ninsn;        /* class -> distinct known instructions */
     uint32_t *out;          /* class -> q context */
     uint32_t *str, *frame;  /* p id -> q id; WASP_NOID until interned */
     uint32_t *refs;         /* room for the deepest context's frames */
+    uint32_t *site;         /* p site -> q site */
     uint32_t nclasses;
 };
 
@@ -52,6 +59,12 @@ static bool consistent(const wasp_profile *p, uint32_t *maxdepth)
         if (p->pairs[i].watch_ctx >= p->ncontexts || p->pairs[i].trap_ctx >= p->ncontexts ||
             p->pairs[i].analysis >= WASP_AN_COUNT)
             return false;
+    for (uint32_t i = 0; i < p->nsites; i++)
+        if (p->sites[i].ctx >= p->ncontexts || p->sites[i].class_name >= p->nstrings)
+            return false;
+    for (uint32_t i = 0; i < p->naccesses; i++)
+        if (p->accesses[i].site >= p->nsites || p->accesses[i].access_ctx >= p->ncontexts)
+            return false;
     return true;
 }
 
@@ -59,12 +72,12 @@ struct class_key {
     const struct group *g;
     const uint32_t *frames;
     uint32_t n;
-    uint32_t analysis;
+    uint32_t slot;
 };
 
 static const wasp_context *vcontext(const struct group *g, uint32_t v)
 {
-    return &g->p->contexts[v / WASP_AN_COUNT];
+    return &g->p->contexts[v / NSLOTS];
 }
 
 static bool class_eq(const void *ctx, uint32_t cls)
@@ -72,16 +85,16 @@ static bool class_eq(const void *ctx, uint32_t cls)
     const struct class_key *k = ctx;
     const wasp_profile *p = k->g->p;
     const wasp_context *c = vcontext(k->g, k->g->member[cls]);
-    return c->nframes == k->n && k->g->member[cls] % WASP_AN_COUNT == k->analysis &&
+    return c->nframes == k->n && k->g->member[cls] % NSLOTS == k->slot &&
            (k->n == 0 ||
             memcmp(&p->frame_refs[c->first], k->frames, k->n * sizeof *k->frames) == 0);
 }
 
-/* The class of p context ctx in analysis a, created on first use; WASP_NOID
+/* The class of p context ctx in slot a, created on first use; WASP_NOID
  * when out of memory. */
 static uint32_t class_of(struct group *g, uint32_t ctx, uint32_t a)
 {
-    uint32_t v = ctx * WASP_AN_COUNT + a;
+    uint32_t v = ctx * NSLOTS + a;
     if (g->cls[v] != WASP_NOID)
         return g->cls[v];
     const wasp_context *c = &g->p->contexts[ctx];
@@ -183,12 +196,22 @@ static int build(struct group *g)
         if (class_of(g, r->watch_ctx, r->analysis) == WASP_NOID ||
             class_of(g, r->trap_ctx, r->analysis) == WASP_NOID)
             return -1;
-        g->weight[r->watch_ctx * WASP_AN_COUNT + r->analysis] += r->bytes;
+        g->weight[r->watch_ctx * NSLOTS + r->analysis] += r->bytes;
         if (r->trap_ctx != r->watch_ctx)
-            g->weight[r->trap_ctx * WASP_AN_COUNT + r->analysis] += r->bytes;
+            g->weight[r->trap_ctx * NSLOTS + r->analysis] += r->bytes;
+    }
+    for (uint32_t i = 0; i < p->nsites; i++) {
+        if (class_of(g, p->sites[i].ctx, SLOT_ALLOC) == WASP_NOID)
+            return -1;
+        g->weight[p->sites[i].ctx * NSLOTS + SLOT_ALLOC] += p->sites[i].bytes;
+    }
+    for (uint32_t i = 0; i < p->naccesses; i++) {
+        if (class_of(g, p->accesses[i].access_ctx, SLOT_ACCESS) == WASP_NOID)
+            return -1;
+        g->weight[p->accesses[i].access_ctx * NSLOTS + SLOT_ACCESS] += p->accesses[i].samples;
     }
     /* ascending ids: ties keep the lower */
-    for (uint32_t v = 0; v < p->ncontexts * WASP_AN_COUNT; v++)
+    for (uint32_t v = 0; v < p->ncontexts * NSLOTS; v++)
         if (g->cls[v] != WASP_NOID && better(g, v, g->shown[g->cls[v]]))
             g->shown[g->cls[v]] = v;
     for (uint32_t c = 0; c < g->nclasses; c++)
@@ -197,9 +220,25 @@ static int build(struct group *g)
     for (uint32_t i = 0; i < p->npairs; i++) {
         const wasp_pair *r = &p->pairs[i];
         if (wasp_profile_add_pair_checked(q, (wasp_analysis)r->analysis, r->flags,
-                                          g->out[g->cls[r->watch_ctx * WASP_AN_COUNT + r->analysis]],
-                                          g->out[g->cls[r->trap_ctx * WASP_AN_COUNT + r->analysis]],
+                                          g->out[g->cls[r->watch_ctx * NSLOTS + r->analysis]],
+                                          g->out[g->cls[r->trap_ctx * NSLOTS + r->analysis]],
                                           r->bytes, r->count) != 0)
+            return -1;
+    }
+    for (uint32_t i = 0; i < p->nsites; i++) {
+        const wasp_site *s = &p->sites[i];
+        uint32_t cls = qstr(g, s->class_name);
+        if (cls == WASP_NOID ||
+            (g->site[i] = wasp_profile_intern_site(q, g->out[g->cls[s->ctx * NSLOTS + SLOT_ALLOC]],
+                                                   cls)) == WASP_NOID ||
+            wasp_profile_add_site_allocs_checked(q, g->site[i], s->allocations, s->bytes) != 0)
+            return -1;
+    }
+    for (uint32_t i = 0; i < p->naccesses; i++) {
+        const wasp_site_access *a = &p->accesses[i];
+        if (wasp_profile_add_site_access_checked(
+                q, g->site[a->site], g->out[g->cls[a->access_ctx * NSLOTS + SLOT_ACCESS]],
+                a->samples, a->remote) != 0)
             return -1;
     }
     return 0;
@@ -216,9 +255,9 @@ static uint32_t *ids(uint32_t n)
 wasp_profile *wasp_profile_group_by_line(const wasp_profile *p)
 {
     uint32_t maxdepth;
-    if (!consistent(p, &maxdepth))
+    if (!consistent(p, &maxdepth) || p->ncontexts > (UINT32_MAX - 1) / NSLOTS)
         return NULL;
-    uint32_t n = p->ncontexts * WASP_AN_COUNT;
+    uint32_t n = p->ncontexts * NSLOTS;
     struct group g = {
         .p = p,
         .q = wasp_profile_new(),
@@ -232,9 +271,10 @@ wasp_profile *wasp_profile_group_by_line(const wasp_profile *p)
         .str = ids(p->nstrings),
         .frame = ids(p->nframes),
         .refs = ids(maxdepth),
+        .site = ids(p->nsites),
     };
     bool ok = g.q && g.index && g.cls && g.weight && g.member && g.shown && g.ninsn && g.out &&
-              g.str && g.frame && g.refs && build(&g) == 0;
+              g.str && g.frame && g.refs && g.site && build(&g) == 0;
     wasp_hindex_free(g.index);
     free(g.cls);
     free(g.weight);
@@ -245,6 +285,7 @@ wasp_profile *wasp_profile_group_by_line(const wasp_profile *p)
     free(g.str);
     free(g.frame);
     free(g.refs);
+    free(g.site);
     if (!ok) {
         wasp_profile_free(g.q);
         return NULL;

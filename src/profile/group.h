@@ -15,7 +15,12 @@
  * shows the instruction of its heaviest original context (most bytes over
  * the pairs using it; a known instruction beats an unknown one; ties go to
  * the lower context id), suffixed " (+N more instruction[s])" when N other
- * known instructions were merged into it. NULL when out of memory or when p
+ * known instructions were merged into it. Object data likewise: sites with
+ * equal (allocation frames, class) are summed, and so are the accesses of a
+ * site with equal access frames (their context shows the instruction with
+ * the most samples, "(+N more ...)" as above). Contexts are grouped apart per
+ * analysis, for object accesses and for allocations, so each shows an
+ * instruction of its own kind. NULL when out of memory or when p
  * is inconsistent (ids out of range). Free with wasp_profile_free. */
 wasp_profile *wasp_profile_group_by_line(const wasp_profile *p);
 

@@ -17,6 +17,10 @@ int wasp_profile_add_pair_checked(wasp_profile *p, wasp_analysis a, uint32_t fla
                                   double count);
 int wasp_profile_set_meta_checked(wasp_profile *p, const char *key, const char *value);
 int wasp_profile_add_counter_checked(wasp_profile *p, const char *name, uint64_t v);
+int wasp_profile_add_site_allocs_checked(wasp_profile *p, uint32_t site, double allocations,
+                                         double bytes);
+int wasp_profile_add_site_access_checked(wasp_profile *p, uint32_t site, uint32_t access_ctx,
+                                         double samples, double remote);
 
 /* Grows *arr (elements of size el) so that it holds at least need elements. */
 int wasp_grow(void *arr, uint32_t *cap, uint32_t need, size_t el);

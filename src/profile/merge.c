@@ -1,14 +1,16 @@
 /*
  * dst += src. Every id of src is translated through remap tables built by
  * re-interning src's strings, then frames, then contexts in dst, so equal
- * names collapse and pairs with equal keys sum.
+ * names collapse and pairs with equal keys sum. Sites are re-interned by
+ * (allocation context, class) and their accesses by (site, access context),
+ * so their numbers sum the same way.
  */
 #include "profile/internal.h"
 
 #include <stdlib.h>
 
 struct remap {
-    uint32_t *str, *frame, *ctx, *refs;
+    uint32_t *str, *frame, *ctx, *refs, *site;
 };
 
 static void remap_free(struct remap *m)
@@ -17,6 +19,7 @@ static void remap_free(struct remap *m)
     free(m->frame);
     free(m->ctx);
     free(m->refs);
+    free(m->site);
 }
 
 static int merge_names(wasp_profile *dst, const wasp_profile *src, struct remap *m)
@@ -61,6 +64,21 @@ static int merge_values(wasp_profile *dst, const wasp_profile *src, const struct
                                           q->count) != 0)
             return -1;
     }
+    for (uint32_t i = 0; i < src->nsites; i++) {
+        const wasp_site *s = &src->sites[i];
+        if (s->ctx >= src->ncontexts || s->class_name >= src->nstrings ||
+            (m->site[i] = wasp_profile_intern_site(dst, m->ctx[s->ctx], m->str[s->class_name])) ==
+                WASP_NOID ||
+            wasp_profile_add_site_allocs_checked(dst, m->site[i], s->allocations, s->bytes) != 0)
+            return -1;
+    }
+    for (uint32_t i = 0; i < src->naccesses; i++) {
+        const wasp_site_access *a = &src->accesses[i];
+        if (a->site >= src->nsites || a->access_ctx >= src->ncontexts ||
+            wasp_profile_add_site_access_checked(dst, m->site[a->site], m->ctx[a->access_ctx],
+                                                 a->samples, a->remote) != 0)
+            return -1;
+    }
     for (int a = 0; a < WASP_AN_COUNT; a++)
         wasp_profile_add_totals(dst, (wasp_analysis)a, &src->totals[a]);
     for (uint32_t i = 0; i < src->ncounters; i++)
@@ -89,9 +107,10 @@ int wasp_profile_merge(wasp_profile *dst, const wasp_profile *src)
         .frame = malloc(((size_t)src->nframes + 1) * sizeof(uint32_t)),
         .ctx = malloc(((size_t)src->ncontexts + 1) * sizeof(uint32_t)),
         .refs = malloc((size_t)maxdepth * sizeof(uint32_t)),
+        .site = malloc(((size_t)src->nsites + 1) * sizeof(uint32_t)),
     };
     int rc = -1;
-    if (m.str && m.frame && m.ctx && m.refs && merge_names(dst, src, &m) == 0 &&
+    if (m.str && m.frame && m.ctx && m.refs && m.site && merge_names(dst, src, &m) == 0 &&
         merge_values(dst, src, &m) == 0)
         rc = 0;
     remap_free(&m);

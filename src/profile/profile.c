@@ -56,7 +56,10 @@ wasp_profile *wasp_profile_new(void)
     p->frame_index = wasp_hindex_new();
     p->context_index = wasp_hindex_new();
     p->pair_index = wasp_hindex_new();
+    p->site_index = wasp_hindex_new();
+    p->access_index = wasp_hindex_new();
     if (!p->string_index || !p->frame_index || !p->context_index || !p->pair_index ||
+        !p->site_index || !p->access_index ||
         wasp_profile_intern_string(p, "") != 0) {
         wasp_profile_free(p);
         return NULL;
@@ -75,6 +78,10 @@ void wasp_profile_free(wasp_profile *p)
     free(p->frame_refs);
     free(p->contexts);
     free(p->pairs);
+    free(p->sites);
+    free(p->accesses);
+    free(p->site_head);
+    free(p->access_next);
     for (uint32_t i = 0; i < p->nmeta; i++) {
         free(p->meta[i].key);
         free(p->meta[i].value);
@@ -87,6 +94,8 @@ void wasp_profile_free(wasp_profile *p)
     wasp_hindex_free(p->frame_index);
     wasp_hindex_free(p->context_index);
     wasp_hindex_free(p->pair_index);
+    wasp_hindex_free(p->site_index);
+    wasp_hindex_free(p->access_index);
     free(p);
 }
 

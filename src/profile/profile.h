@@ -10,6 +10,7 @@
 #ifndef WASP_PROFILE_H
 #define WASP_PROFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -84,6 +85,20 @@ typedef struct wasp_counter {
     uint64_t value;
 } wasp_counter;
 
+/* Object-centric profile (DJXPerf): allocation sites and the accesses to their objects. */
+typedef struct wasp_site {
+    uint32_t ctx;         /* allocation calling context (a wasp_context; insn 0) */
+    uint32_t class_name;  /* string id, Java notation: "double[]", "java.lang.String" */
+    double allocations;   /* objects seen allocated (sampled allocations) */
+    double bytes;         /* their bytes */
+} wasp_site;
+typedef struct wasp_site_access {
+    uint32_t site;        /* index into sites */
+    uint32_t access_ctx;  /* context of the accessing instruction (frames + insn) */
+    double samples;       /* address samples that hit objects of the site from this context */
+    double remote;        /* of those, samples where the page's NUMA node differs from the CPU's */
+} wasp_site_access;
+
 typedef struct wasp_profile {
     /* string table: strings[0] == "" */
     char **strings;
@@ -114,6 +129,20 @@ typedef struct wasp_profile {
     uint32_t ncounters, cap_counters;
 
     uint32_t merged; /* how many profiles were merged into this one (1 for a fresh one) */
+
+    /* Object-centric data: sites keyed by (ctx, class_name), accesses by
+     * (site, access_ctx). site_head/access_next chain each site's accesses
+     * (private: kept by wasp_profile_add_site_access). */
+    wasp_site *sites;
+    uint32_t nsites, cap_sites;
+    void *site_index;
+
+    wasp_site_access *accesses;
+    uint32_t naccesses, cap_accesses;
+    void *access_index;
+
+    uint32_t *site_head;   /* site -> its newest access, UINT32_MAX when none */
+    uint32_t *access_next; /* access -> the previous access of its site, UINT32_MAX at the end */
 } wasp_profile;
 
 wasp_profile *wasp_profile_new(void);
@@ -139,7 +168,8 @@ void wasp_profile_add_counter(wasp_profile *p, const char *name, uint64_t v);
 uint64_t wasp_profile_get_counter(const wasp_profile *p, const char *name);
 
 /* dst += src: strings, frames and contexts re-interned, pairs with equal keys
- * summed, totals and counters summed, metadata kept from dst where both have a
+ * summed, sites with equal (allocation context, class) and accesses with equal
+ * (site, access context) summed, totals and counters summed, metadata kept from dst where both have a
  * key (src-only keys are copied). Returns 0, or -1 on allocation failure. */
 int wasp_profile_merge(wasp_profile *dst, const wasp_profile *src);
 
@@ -152,6 +182,38 @@ double wasp_fraction_pair(const wasp_profile *p, const wasp_pair *pair);
  * by watch then trap context id, so the order is deterministic). Caller frees.
  * *n receives the count. */
 uint32_t *wasp_profile_sorted_pairs(const wasp_profile *p, wasp_analysis a, uint32_t *n);
+
+/* ---- object-centric data (objects.c) ---- */
+
+/* The site with allocation context ctx and class class_name (a string id),
+ * created with zero numbers when new. UINT32_MAX when out of memory or when
+ * ctx or class_name is out of range. */
+uint32_t wasp_profile_intern_site(wasp_profile *p, uint32_t ctx, uint32_t class_name);
+/* Sums into the site's numbers (nothing when site is out of range). */
+void wasp_profile_add_site_allocs(wasp_profile *p, uint32_t site, double allocations, double bytes);
+/* Adds samples/remote to the access with the same (site, access_ctx),
+ * creating it when new (nothing when an id is out of range or out of memory). */
+void wasp_profile_add_site_access(wasp_profile *p, uint32_t site, uint32_t access_ctx,
+                                  double samples, double remote);
+/* The site's samples (the sum over its accesses) and, in *remote when not
+ * NULL, its remote samples. 0 for an unknown site. */
+double wasp_profile_site_samples(const wasp_profile *p, uint32_t site, double *remote);
+/* Indices of p's sites by total samples, descending; ties by bytes, then
+ * allocations (descending), then allocation context and class id, so the
+ * order is deterministic. Caller frees; non-NULL (even for none) unless out
+ * of memory. *n receives the count. */
+uint32_t *wasp_profile_sorted_sites(const wasp_profile *p, uint32_t *n);
+/* Indices (into accesses) of one site's accesses by samples, descending;
+ * ties by access context id. Caller frees; NULL only when out of memory. */
+uint32_t *wasp_profile_sorted_site_accesses(const wasp_profile *p, uint32_t site, uint32_t *n);
+/* Does the report show the object-centric section? True when p has sites or
+ * accesses, when meta "events" names "objects" ("objects",
+ * "deadstore+objects"), or when the counter "objects.samples" exists. */
+bool wasp_profile_has_objects(const wasp_profile *p);
+/* Are remote accesses impossible here? True when meta "numa_nodes" is "1"
+ * and no access recorded a remote sample (a merge with a profile from a
+ * multi-node host brings remote samples in, and they are then shown). */
+bool wasp_profile_objects_single_node(const wasp_profile *p);
 
 /* The file. Write is atomic: a temporary file in the same directory, fsync,
  * rename. Both return 0 / NULL on failure with a one-line reason in err. */

@@ -11,10 +11,12 @@
 #include "watch/handler.h"
 
 #include <errno.h>
+#include <jni.h>
 #include <signal.h>
 #include <stddef.h>
 #include <string.h>
 
+#include "analysis/objects.h"
 #include "isa/isa.h"
 #include "sample/signal.h"
 #include "watch/runtime.h"
@@ -55,6 +57,14 @@ static uint32_t capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t p
                                 const uint8_t *insn, uint8_t insn_len)
 {
     int n = -100;
+    if (!t->jni_env && wasp_rt.jvm) {
+        /* A thread that ran before the agent attached: ask the JVM for its
+         * JNIEnv (GetEnv only reads the current thread's VM pointer). */
+        JavaVM *vm = wasp_rt.jvm;
+        void *env = NULL;
+        if ((*vm)->GetEnv(vm, &env, JNI_VERSION_1_6) == JNI_OK)
+            t->jni_env = env;
+    }
     if (wasp_rt.agct && t->jni_env) {
         /* Walk from the instruction itself, not the PC after it, so the line
          * is the access's own. */
@@ -131,58 +141,109 @@ static const wasp_analysis_client *pick_client(wasp_thread *t, int kind)
 
 enum { SCAN_BYTES = 128, SCAN_INSNS = 24 };
 
-/* The access a sample names, and the analysis that takes it.
- *
- * Software samples: the analysis is chosen first, so each enabled analysis
- * gets an equal share of samples whatever the program's mix of loads and
- * stores; then the thread's next access of that kind is taken — the one at the
- * interrupted PC or a few straight-line instructions later, as long as its
- * address can still be computed from the registers now.
- * PMU samples name an access that already ran; the analysis is chosen among
- * those that take its kind. */
-static const wasp_analysis_client *locate(wasp_thread *t, const ucontext_t *uc,
-                                          const wasp_address_sample *s, wasp_access *acc,
-                                          uint64_t *at, uint8_t *insn)
-{
-    uint8_t code[SCAN_BYTES];
+/* What a sample lets the analyses see: the registers and the code ahead. */
+typedef struct sample_view {
+    const wasp_address_sample *s;
     wasp_regs regs;
-    wasp_isa_regs_from_ucontext(uc, &regs);
-    const wasp_analysis_client *client;
+    uint8_t code[SCAN_BYTES];
+    size_t n;
+} sample_view;
+
+static void view_init(sample_view *v, const ucontext_t *uc, const wasp_address_sample *s)
+{
+    v->s = s;
+    wasp_isa_regs_from_ucontext(uc, &v->regs);
+    v->n = wasp_safe_read(s->pc, v->code, s->has_addr ? WASP_MAX_INSN : sizeof v->code);
+}
+
+/* The access of a kind in `wanted` the sample names. Software samples: the
+ * thread's next access of that kind, at the interrupted PC or a few
+ * straight-line instructions later while its address can still be computed
+ * from the registers now. PMU samples: the access they report (it already
+ * ran). Returns 1 found, 0 none, -1 undecodable, 2 not program data. */
+static int view_find(const sample_view *v, int wanted, wasp_access *acc, uint64_t *at)
+{
+    if (!v->n)
+        return -1;
+    if (!v->s->has_addr)
+        return wasp_isa_find_access(v->code, v->n, v->s->pc, &v->regs, wanted, SCAN_INSNS, acc,
+                                    at);
+    int rc = wasp_isa_decode_access(v->code, v->n, v->s->pc, &v->regs, acc);
+    *at = v->s->pc;
+    if (rc != 1)
+        return rc;
+    acc->addr = v->s->addr;
+    if (!(acc->kind & wanted))
+        return 0;
+    return wasp_isa_is_program_data(acc, v->regs.gpr[4]) ? 1 : 2;
+}
+
+static void count_miss(wasp_thread *t, int rc)
+{
+    t->rec.counters[rc == 0   ? WASP_C_SAMPLES_NOMEM
+                    : rc == 2 ? WASP_C_SAMPLES_IGNORED
+                              : WASP_C_SAMPLES_UNDECODABLE]++;
+}
+
+/* The access a sample gives to a watchpoint analysis, and that analysis.
+ * Software samples choose the analysis first, so each enabled analysis gets
+ * an equal share of samples whatever the program's mix of loads and stores;
+ * PMU samples go to an analysis that takes their kind. */
+static const wasp_analysis_client *locate(wasp_thread *t, const sample_view *v, wasp_access *acc,
+                                          uint64_t *at)
+{
+    const int any = WASP_ACCESS_LOAD | WASP_ACCESS_STORE;
+    const wasp_analysis_client *client = NULL;
     int rc;
-    if (!s->has_addr) {
-        client = pick_client(t, WASP_ACCESS_LOAD | WASP_ACCESS_STORE);
-        size_t n = wasp_safe_read(s->pc, code, sizeof code);
-        rc = n ? wasp_isa_find_access(code, n, s->pc, &regs, client->samples, SCAN_INSNS, acc, at)
-               : -1;
+    if (!v->s->has_addr) {
+        client = pick_client(t, any);
+        rc = view_find(v, client->samples, acc, at);
         if (rc == 0) {
             /* Nothing of that kind ahead (a loop without stores, say): give
              * the sample to an analysis of the other kind. */
-            int other = client->samples ^ (WASP_ACCESS_LOAD | WASP_ACCESS_STORE);
+            int other = client->samples ^ any;
             client = pick_client(t, other);
             if (client)
-                rc = wasp_isa_find_access(code, n, s->pc, &regs, other, SCAN_INSNS, acc, at);
+                rc = view_find(v, other, acc, at);
         }
     } else {
-        size_t n = wasp_safe_read(s->pc, code, WASP_MAX_INSN);
-        rc = n ? wasp_isa_decode_access(code, n, s->pc, &regs, acc) : -1;
-        *at = s->pc;
-        if (rc == 1) {
-            acc->addr = s->addr;
-            client = pick_client(t, acc->kind);
-            if (!client)
-                rc = 0;
-            else if (!wasp_isa_is_program_data(acc, regs.gpr[4]))
-                rc = 2;
-        }
+        rc = view_find(v, any, acc, at);
+        if (rc == 1 && !(client = pick_client(t, acc->kind)))
+            rc = 0;
     }
     if (rc != 1) {
-        t->rec.counters[rc == 0   ? WASP_C_SAMPLES_NOMEM
-                        : rc == 2 ? WASP_C_SAMPLES_IGNORED
-                                  : WASP_C_SAMPLES_UNDECODABLE]++;
+        count_miss(t, rc);
         return NULL;
     }
-    memcpy(insn, code + (*at - s->pc), acc->len);
     return client;
+}
+
+/* The objects analysis: attribute the sampled access to the allocation site
+ * of the object it touched, under the context of the access. */
+static void sample_objects(wasp_thread *t, const ucontext_t *uc, const sample_view *v)
+{
+    wasp_access acc;
+    uint64_t at;
+    int rc = view_find(v, WASP_ACCESS_LOAD | WASP_ACCESS_STORE, &acc, &at);
+    if (rc != 1) {
+        if (wasp_rt.nstore_clients + wasp_rt.nload_clients == 0)
+            count_miss(t, rc); /* else the watchpoint analyses' own look counts it */
+        return;
+    }
+    t->rec.counters[WASP_C_OBJ_SAMPLES]++;
+    uint32_t site;
+    int remote;
+    wasp_obj_result r = wasp_objects_attribute(
+        wasp_rt.objmap, acc.addr & wasp_rt.heap_address_mask,
+        __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE),
+        __atomic_load_n(&wasp_rt.objmap_epoch, __ATOMIC_ACQUIRE), wasp_rt.numa_nodes, &site,
+        &remote);
+    if (r != WASP_OBJ_HIT) {
+        t->rec.counters[r == WASP_OBJ_STALE ? WASP_C_OBJ_STALE : WASP_C_OBJ_UNATTRIBUTED]++;
+        return;
+    }
+    uint32_t ctx = capture_context(t, uc, at, v->code + (at - v->s->pc), acc.len);
+    wasp_records_access(&t->rec, site, ctx, 1.0, remote ? 1.0 : 0.0);
 }
 
 static void on_sample(wasp_thread *t, const ucontext_t *uc)
@@ -192,12 +253,18 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
     if (!wasp_rt.source->take(wasp_rt.source, t, uc, &s))
         return;
 
+    sample_view v;
+    view_init(&v, uc, &s);
+    if (wasp_rt.objects)
+        sample_objects(t, uc, &v);
+    if (wasp_rt.nstore_clients + wasp_rt.nload_clients == 0)
+        return;
     wasp_access acc;
-    uint8_t insn[WASP_MAX_INSN];
     uint64_t at;
-    const wasp_analysis_client *client = locate(t, uc, &s, &acc, &at, insn);
+    const wasp_analysis_client *client = locate(t, &v, &acc, &at);
     if (!client)
         return;
+    const uint8_t *insn = v.code + (at - s.pc);
     t->rec.counters[WASP_C_SAMPLES_MEMORY]++;
     epoch_check(t);
 

@@ -14,6 +14,7 @@ enum {
     TRACE_CAP = 1u << 12,
     CONTEXT_CAP = 1u << 13,
     PAIR_CAP = 1u << 14,
+    ACCESS_CAP = 1u << 14,
     AVG_FRAMES = 48 /* frame arena sized for this average depth */
 };
 
@@ -38,6 +39,9 @@ static const char *const counter_names[WASP_C_COUNT] = {
     [WASP_C_DROP_STORE_CHAIN] = "dropped.store_chain",
     [WASP_C_DROP_EXIT] = "dropped.unfinished",
     [WASP_C_AGCT_FAILED] = "stack.no_java_frames",
+    [WASP_C_OBJ_SAMPLES] = "objects.samples",
+    [WASP_C_OBJ_UNATTRIBUTED] = "objects.unattributed",
+    [WASP_C_OBJ_STALE] = "objects.stale",
 };
 
 const char *wasp_counter_name(wasp_counter_id id)
@@ -64,6 +68,7 @@ int wasp_records_init(wasp_records *r, uint32_t max_frames)
     r->cap_traces = TRACE_CAP;
     r->cap_contexts = CONTEXT_CAP;
     r->cap_pairs = PAIR_CAP;
+    r->cap_accesses = ACCESS_CAP;
     r->cap_frames = TRACE_CAP * AVG_FRAMES;
     if (r->cap_frames < max_frames)
         r->cap_frames = max_frames;
@@ -71,7 +76,8 @@ int wasp_records_init(wasp_records *r, uint32_t max_frames)
     r->traces = reserve(sizeof(wasp_rtrace) * r->cap_traces);
     r->contexts = reserve(sizeof(wasp_rcontext) * r->cap_contexts);
     r->pairs = reserve(sizeof(wasp_rpair) * r->cap_pairs);
-    if (!r->frames || !r->traces || !r->contexts || !r->pairs) {
+    r->accesses = reserve(sizeof(wasp_raccess) * r->cap_accesses);
+    if (!r->frames || !r->traces || !r->contexts || !r->pairs || !r->accesses) {
         wasp_records_free(r);
         return -1;
     }
@@ -84,6 +90,7 @@ void wasp_records_free(wasp_records *r)
     release(r->traces, sizeof(wasp_rtrace) * r->cap_traces);
     release(r->contexts, sizeof(wasp_rcontext) * r->cap_contexts);
     release(r->pairs, sizeof(wasp_rpair) * r->cap_pairs);
+    release(r->accesses, sizeof(wasp_raccess) * r->cap_accesses);
     memset(r, 0, sizeof *r);
 }
 
@@ -187,6 +194,34 @@ int wasp_records_pair(wasp_records *r, wasp_analysis a, uint16_t flags,
         }
         p->bytes += bytes;
         p->count += count;
+        return 0;
+    }
+    r->counters[WASP_C_DROP_TABLE_FULL]++;
+    return -1;
+}
+
+int wasp_records_access(wasp_records *r, uint32_t site, uint32_t access_ctx, double samples,
+                        double remote)
+{
+    if (access_ctx == 0) {
+        r->counters[WASP_C_DROP_TABLE_FULL]++;
+        return -1;
+    }
+    uint32_t key = site + 1, mask = r->cap_accesses - 1;
+    uint64_t h = mix(mix(11, key), access_ctx);
+    for (uint32_t i = (uint32_t)h & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
+        wasp_raccess *a = &r->accesses[i];
+        if (a->site == 0) {
+            if (r->naccesses + 1 >= r->cap_accesses - (r->cap_accesses >> 3))
+                break;
+            a->access_ctx = access_ctx;
+            a->site = key;
+            r->naccesses++;
+        } else if (a->site != key || a->access_ctx != access_ctx) {
+            continue;
+        }
+        a->samples += samples;
+        a->remote += remote;
         return 0;
     }
     r->counters[WASP_C_DROP_TABLE_FULL]++;

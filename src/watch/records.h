@@ -48,6 +48,15 @@ typedef struct wasp_rpair {
     double count;
 } wasp_rpair;
 
+/* Object-centric: samples that hit an object of an allocation site, by the
+ * context of the access. */
+typedef struct wasp_raccess {
+    uint32_t site;       /* allocation-site id + 1; 0 = empty slot */
+    uint32_t access_ctx; /* context id */
+    double samples;
+    double remote;       /* samples whose page sat on another NUMA node */
+} wasp_raccess;
+
 /* Counters the handler bumps; named in records.c for the profile. */
 typedef enum wasp_counter_id {
     WASP_C_SAMPLES,          /* address-source samples taken */
@@ -70,6 +79,9 @@ typedef enum wasp_counter_id {
     WASP_C_DROP_STORE_CHAIN, /* silent-load watch ended by too many stores */
     WASP_C_DROP_EXIT,        /* still armed when the thread or the run ended */
     WASP_C_AGCT_FAILED,      /* AsyncGetCallTrace found no Java frames */
+    WASP_C_OBJ_SAMPLES,      /* accesses the objects analysis looked up */
+    WASP_C_OBJ_UNATTRIBUTED, /* ... that hit no tracked object */
+    WASP_C_OBJ_STALE,        /* ... taken while the object map awaited its post-GC rebuild */
     WASP_C_COUNT
 } wasp_counter_id;
 
@@ -84,6 +96,8 @@ typedef struct wasp_records {
     uint32_t ncontexts, cap_contexts;
     wasp_rpair *pairs;
     uint32_t npairs, cap_pairs;
+    wasp_raccess *accesses;
+    uint32_t naccesses, cap_accesses;
     wasp_totals totals[WASP_AN_COUNT];
     uint64_t counters[WASP_C_COUNT];
 } wasp_records;
@@ -98,6 +112,9 @@ uint32_t wasp_records_trace(wasp_records *r, const wasp_rframe *frames, int nfra
 /* Intern a context. Returns its index + 1, 0 when full. */
 uint32_t wasp_records_context(wasp_records *r, uint32_t trace, uint64_t pc,
                               const uint8_t *insn, uint8_t insn_len);
+/* Add to the accesses of site (id, not + 1) from access_ctx. Returns 0, -1 when full. */
+int wasp_records_access(wasp_records *r, uint32_t site, uint32_t access_ctx, double samples,
+                        double remote);
 /* Add to pair <watch, trap> of analysis a. Returns 0, -1 when full. */
 int wasp_records_pair(wasp_records *r, wasp_analysis a, uint16_t flags,
                       uint32_t watch_ctx, uint32_t trap_ctx, double bytes, double count);

@@ -29,6 +29,13 @@ typedef struct wasp_runtime {
     uint32_t max_frames;
     int nslots;
     wasp_agct_fn agct;
+    void *jvm;                 /* JavaVM*, for threads adopted at attach */
+    /* Object-centric analysis. */
+    int objects;
+    struct wasp_objmap *objmap;
+    volatile uint32_t objmap_epoch; /* GC epoch the object map describes */
+    uint64_t heap_address_mask;     /* strips ZGC colour bits; ~0 otherwise */
+    int numa_nodes;
     wasp_source *source;
 } wasp_runtime;
 

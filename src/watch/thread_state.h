@@ -45,6 +45,7 @@ typedef struct wasp_thread {
     void *jni_env;         /* for AsyncGetCallTrace */
     volatile int active;   /* 0: the handler ignores this thread's signals */
     volatile int in_handler;
+    int adopted;           /* running before the agent attached (no TLS pointer) */
     int sample_fd;         /* address-source event, -1 when none */
     void *sample_ring;     /* mmap ring for sources that carry addresses */
     size_t sample_ring_size;

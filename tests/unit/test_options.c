@@ -14,7 +14,9 @@
 #include "agent/options.h"
 #include "profile/profile.h"
 
-#define ALL ((1u << WASP_AN_DEADSTORE) | (1u << WASP_AN_SILENTSTORE) | (1u << WASP_AN_SILENTLOAD))
+#define DEFAULT_EVENTS \
+    ((1u << WASP_AN_DEADSTORE) | (1u << WASP_AN_SILENTSTORE) | (1u << WASP_AN_SILENTLOAD))
+#define ALL (DEFAULT_EVENTS | (1u << WASP_EVENT_OBJECTS))
 
 static wasp_options parse_ok(const char *s)
 {
@@ -49,7 +51,10 @@ static void test_defaults(void **state)
     wasp_options o;
     memset(&o, 0xab, sizeof o);
     wasp_options_defaults(&o);
-    assert_int_equal(o.events, ALL);
+    assert_int_equal(o.events, DEFAULT_EVENTS);
+    assert_int_equal(o.min_size, 1024);
+    assert_int_equal(o.alloc_interval, 256 * 1024);
+    assert_int_equal(o.action, WASP_ACTION_START);
     assert_string_equal(o.file, "");
     assert_int_equal(o.sampler, WASP_SAMPLER_AUTO);
     assert_int_equal(o.period_ns, 1000000);
@@ -84,7 +89,9 @@ static void test_analysis_bits(void **state)
     assert_int_equal(parse_ok("events=silentload").events, 1u << 2);
     assert_int_equal(parse_ok("events=deadstore+silentload").events, 5u);
     assert_int_equal(parse_ok("events=silentstore:silentload").events, 6u);
-    assert_int_equal(parse_ok("events=silentload+deadstore:silentstore").events, ALL);
+    assert_int_equal(parse_ok("events=silentload+deadstore:silentstore").events, DEFAULT_EVENTS);
+    assert_int_equal(parse_ok("events=objects").events, 1u << WASP_EVENT_OBJECTS);
+    assert_int_equal(parse_ok("events=deadstore+objects").events, 1u | 1u << WASP_EVENT_OBJECTS);
     assert_int_equal(parse_ok("events=all").events, ALL);
     assert_int_equal(parse_ok("events=deadstore+all").events, ALL);
     assert_int_equal(parse_ok("events=deadstore+deadstore").events, 1u);
@@ -160,10 +167,10 @@ static void test_exact_messages(void **state)
     assert_int_equal(wasp_options_parse("foo", &o, err, sizeof err), -1);
     assert_string_equal(err, "wasp: unknown option 'foo' (accepted: events, file, sampler, "
                              "period, pmu-period, pmu-event, watchpoints, float-threshold, "
-                             "max-frames, log, seed, signal)");
+                             "max-frames, log, seed, signal, action, min-size, alloc-interval)");
     assert_int_equal(wasp_options_parse("events=deadstor", &o, err, sizeof err), -1);
     assert_string_equal(err, "wasp: bad option 'events=deadstor': unknown analysis 'deadstor' "
-                             "(accepted: deadstore, silentstore, silentload, all)");
+                             "(accepted: deadstore, silentstore, silentload, objects, all)");
 }
 
 static void test_error_messages(void **state)
@@ -180,9 +187,13 @@ static void test_error_messages(void **state)
     parse_fails("watchpoints", "'watchpoints'", "missing '=value'", wp, NULL);
     parse_fails("watchpoints=99999999999999999999999", wp, NULL);
     parse_fails("signal=sigio", "'signal=sigio'", "one of auto, sigtrap, fasync", NULL);
+    parse_fails("action=pause", "'action=pause'", "start or stop", NULL);
+    parse_fails("min-size=-1", "'min-size=-1'", "from 0 to 2147483647", NULL);
+    parse_fails("alloc-interval=1k", "'alloc-interval=1k'", "from 0 to 2147483647", NULL);
 
     const char *keys = "(accepted: events, file, sampler, period, pmu-period, pmu-event, "
-                       "watchpoints, float-threshold, max-frames, log, seed, signal)";
+                       "watchpoints, float-threshold, max-frames, log, seed, signal, action, "
+                       "min-size, alloc-interval)";
     parse_fails("foo=1", "unknown option 'foo'", keys, NULL);
     parse_fails("Events=all", "unknown option 'Events'", keys, NULL);
     parse_fails("=1", "unknown option ''", keys, NULL);
@@ -190,7 +201,7 @@ static void test_error_messages(void **state)
     parse_fails("seed=1,", "empty option", NULL);
     parse_fails(",seed=1", "empty option", NULL);
 
-    const char *an = "(accepted: deadstore, silentstore, silentload, all)";
+    const char *an = "(accepted: deadstore, silentstore, silentload, objects, all)";
     parse_fails("events=", "'events='", an, NULL);
     parse_fails("events=deadstore++silentload", "empty analysis name", an, NULL);
     parse_fails("events=+deadstore", "empty analysis name", an, NULL);
@@ -313,6 +324,9 @@ static void assert_same_options(const wasp_options *a, const wasp_options *b)
     assert_string_equal(a->log, b->log);
     assert_int_equal(a->seed, b->seed);
     assert_int_equal(a->signal, b->signal);
+    assert_int_equal(a->action, b->action);
+    assert_int_equal(a->min_size, b->min_size);
+    assert_int_equal(a->alloc_interval, b->alloc_interval);
 }
 
 static void round_trip(const wasp_options *o)
@@ -355,12 +369,17 @@ static void test_format_every_field(void **state)
     strcpy(o.log, "/tmp/wasp.log");
     o.seed = UINT64_MAX;
     o.signal = WASP_SIGNAL_FASYNC;
+    o.events |= 1u << WASP_EVENT_OBJECTS;
+    o.min_size = 0;
+    o.alloc_interval = 4096;
+    o.action = WASP_ACTION_STOP;
     char buf[1024];
     assert_true(wasp_options_format(&o, buf, sizeof buf) > 0);
-    assert_string_equal(buf, "events=silentstore+silentload,sampler=pmu,period=250us,"
+    assert_string_equal(buf, "events=silentstore+silentload+objects,sampler=pmu,period=250us,"
                              "pmu-period=4093,pmu-event=MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=3,"
                              "watchpoints=1,float-threshold=0.125,max-frames=2048,"
-                             "log=/tmp/wasp.log,seed=18446744073709551615,signal=fasync,"
+                             "log=/tmp/wasp.log,seed=18446744073709551615,min-size=0,"
+                             "alloc-interval=4096,action=stop,signal=fasync,"
                              "file=/tmp/dir=x/out.wprof");
     round_trip(&o);
 }
@@ -487,7 +506,7 @@ static void test_parse_events_list(void **state)
     assert_int_equal(wasp_options_parse_events("deadstore,nope", &ev, err, sizeof err), -1);
     assert_int_equal(ev, 9);
     assert_non_null(strstr(err, "unknown analysis 'nope'"));
-    assert_non_null(strstr(err, "accepted: deadstore, silentstore, silentload, all"));
+    assert_non_null(strstr(err, "accepted: deadstore, silentstore, silentload, objects, all"));
     assert_int_equal(wasp_options_parse_events("", &ev, err, sizeof err), -1);
     assert_int_equal(wasp_options_parse_events(",", &ev, err, sizeof err), -1);
     assert_non_null(strstr(err, "empty analysis name"));

@@ -599,6 +599,261 @@ static void test_cmd_report(void **state)
     wasp_profile_free(p);
 }
 
+/* ---- objects (DJXPerf's object-centric view) ---- */
+
+static uint32_t octx(wasp_profile *p, int root_line, const char *leaf, const char *file, int line,
+                     const char *insn)
+{
+    uint32_t f[] = {jframe(p, "pkg.Main.main", "Main.java", root_line), jframe(p, leaf, file, line)};
+    return wasp_profile_intern_context(p, f, 2, insn ? wasp_profile_intern_string(p, insn) : 0);
+}
+
+/* double[] at Grid.<init> (800 samples: sum 600, scale 200) and String at
+ * Names.make (200 samples); remote samples only when numa_nodes is not "1". */
+static wasp_profile *objects_sample(const char *events, const char *numa_nodes)
+{
+    bool remote = strcmp(numa_nodes, "1") != 0;
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "java_command", "Grid");
+    wasp_profile_set_meta(p, "events", events);
+    wasp_profile_set_meta(p, "objects.metric",
+                          "software address samples weighted by thread CPU time");
+    wasp_profile_set_meta(p, "numa_nodes", numa_nodes);
+    wasp_profile_set_meta(p, "objects.min_size", "1024");
+    wasp_profile_set_meta(p, "objects.sampling_interval", "524288");
+    wasp_profile_add_counter(p, "samples", 1200);
+    wasp_profile_add_counter(p, "objects.samples", 1100);
+    wasp_profile_add_counter(p, "objects.unattributed", 88);
+    wasp_profile_add_counter(p, "objects.stale", 11);
+    uint32_t ga = octx(p, 5, "pkg.Grid.<init>", "Grid.java", 12, NULL);
+    uint32_t na = octx(p, 6, "pkg.Names.make", "Names.java", 20, NULL);
+    uint32_t sum = octx(p, 8, "pkg.Grid.sum", "Grid.java", 30, "vmovsd 0x10(%rax,%rcx,8), %xmm0");
+    uint32_t scale = octx(p, 9, "pkg.Grid.scale", "Grid.java", 40, "vmulsd (%rax), %xmm1");
+    uint32_t hash = octx(p, 10, "pkg.Names.hash", "Names.java", 50, NULL);
+    /* the String site first, so that ids do not give the order away */
+    uint32_t s = wasp_profile_intern_site(p, na, wasp_profile_intern_string(p, "java.lang.String"));
+    uint32_t g = wasp_profile_intern_site(p, ga, wasp_profile_intern_string(p, "double[]"));
+    wasp_profile_add_site_allocs(p, g, 1204, 9.4e6);
+    wasp_profile_add_site_allocs(p, s, 1, 4096);
+    wasp_profile_add_site_access(p, g, scale, 200, 0);
+    wasp_profile_add_site_access(p, g, sum, 600, remote ? 60 : 0);
+    wasp_profile_add_site_access(p, s, hash, 200, remote ? 100 : 0);
+    return p;
+}
+
+static void test_objects_text(void **state)
+{
+    (void)state;
+    wasp_profile *p = objects_sample("objects", "1");
+    char *t = render(p, WASP_FORMAT_TEXT, 0);
+    size_t head = at(t, "\nObjects by memory-access cost (software address samples weighted by "
+                        "thread CPU time)\n");
+    at(t + head, "  samples    1,100 taken; 8.0% hit no tracked object, 1.0% while the object map "
+                 "was stale (after a GC)\n");
+    at(t + head, "  tracking   objects of 1.0 kB or more, one allocation sampled per 524.3 kB "
+                 "allocated\n");
+    size_t numa = at(t, "  NUMA: single node \xe2\x80\x94 no remote accesses possible\n");
+    assert_int_equal(count(t, "NUMA"), 1);
+    assert_null(strstr(t, "   remote "));
+    assert_null(strstr(t, ", remote "));
+    /* the objects counters are in the objects section, not the generic line */
+    assert_null(strstr(t, "counters"));
+    /* an objects-only run: no watchpoint counters, no complaint about analyses */
+    at(t, "  samples    1,200 taken\n");
+    assert_null(strstr(t, "armed"));
+    assert_null(strstr(t, "no analysis enabled"));
+    assert_null(strstr(t, "Dead stores"));
+
+    /* ranked by share of the attributed samples: 800 / 1000, then 200 / 1000 */
+    size_t s1 = at(t, "\n  #1  80.0% of accesses   double[]   1,204 allocations (9.4 MB)\n");
+    size_t s2 = at(t, "\n  #2  20.0% of accesses   java.lang.String   1 allocation (4.1 kB)\n");
+    assert_true(head < numa && numa < s1 && s1 < s2);
+    /* allocation context leaf first, then the accesses by their share of the site */
+    size_t alloc = at(t + s1, "      allocated at:\n"
+                              "        at pkg.Grid.<init>(Grid.java:12)\n"
+                              "        at pkg.Main.main(Main.java:5)\n") + s1;
+    size_t from = at(t + s1, "      accessed from:\n") + s1;
+    size_t a1 = at(t + s1, "        75.0%   600 samples   vmovsd 0x10(%rax,%rcx,8), %xmm0\n"
+                           "          at pkg.Grid.sum(Grid.java:30)\n"
+                           "          at pkg.Main.main(Main.java:8)\n") + s1;
+    size_t a2 = at(t + s1, "        25.0%   200 samples   vmulsd (%rax), %xmm1\n"
+                           "          at pkg.Grid.scale(Grid.java:40)\n") + s1;
+    assert_true(alloc < from && from < a1 && a1 < a2 && a2 < s2);
+    /* an access with no known instruction */
+    at(t + s2, "        100.0%  200 samples\n          at pkg.Names.hash(Names.java:50)\n");
+    free(t);
+
+    /* --top 1: one site, the rest counted */
+    t = render(p, WASP_FORMAT_TEXT, 1);
+    at(t, "#1  80.0% of accesses   double[]");
+    assert_null(strstr(t, "java.lang.String"));
+    at(t, "\n  ... 1 more site (--top N shows more)\n");
+    free(t);
+    wasp_profile_free(p);
+
+    /* several nodes: remote shares per site and per access context */
+    p = objects_sample("deadstore+objects", "2");
+    t = render(p, WASP_FORMAT_TEXT, 0);
+    at(t, "  NUMA       2 nodes; remote: the page's node is not the accessing CPU's\n");
+    assert_null(strstr(t, "single node"));
+    size_t d = at(t, "Dead stores: 0.0% of 0 B stored (F_prog)");
+    at(t, "armed"); /* a pair analysis ran: the watchpoint counters are back */
+    s1 = at(t, "#1  80.0% of accesses   double[]   1,204 allocations (9.4 MB)   remote 7.5%\n");
+    at(t + s1, "        75.0%   600 samples, remote 10.0%   vmovsd");
+    at(t + s1, "        25.0%   200 samples, remote 0.0%   vmulsd");
+    s2 = at(t, "#2  20.0% of accesses   java.lang.String   1 allocation (4.1 kB)   remote 50.0%\n");
+    assert_true(d < s1 && s1 < s2);
+    free(t);
+    wasp_profile_free(p);
+}
+
+static void test_objects_text_more_and_none(void **state)
+{
+    (void)state;
+    /* more than 5 access contexts: the top 5, the rest counted; by line,
+     * the two instructions of one line are one context */
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "numa_nodes", "1");
+    uint32_t s = wasp_profile_intern_site(p, octx(p, 1, "A.<init>", "A.java", 2, NULL),
+                                          wasp_profile_intern_string(p, "int[]"));
+    for (int i = 0; i < 8; i++) {
+        char m[16];
+        snprintf(m, sizeof m, "A.r%d", i);
+        wasp_profile_add_site_access(p, s, octx(p, 1, m, "A.java", 10 + i, "mov (%rax)"), 10 + i,
+                                     0);
+    }
+    wasp_profile_add_site_access(p, s, octx(p, 1, "A.r7", "A.java", 17, "mov 0x8(%rax)"), 100, 0);
+    char *t = render(p, WASP_FORMAT_TEXT, 0);
+    at(t, "#1 100.0% of accesses   int[]   0 allocations (0 B)\n");
+    /* A.r7: 117 of 208 samples */
+    size_t r7 = at(t, "        56.2%   117 samples   mov 0x8(%rax) (+1 more instruction)\n"
+                      "          at A.r7(A.java:17)\n");
+    size_t r6 = at(t, "at A.r6(A.java:16)"), r3 = at(t, "at A.r3(A.java:13)");
+    assert_true(r7 < r6 && r6 < r3);
+    assert_null(strstr(t, "A.r2("));
+    at(t, "        ... 3 more access contexts\n");
+    free(t);
+    t = render_by(p, WASP_FORMAT_TEXT, 0, WASP_BY_INSTRUCTION);
+    at(t, "        48.1%   100 samples   mov 0x8(%rax)\n");
+    at(t, "        ... 4 more access contexts\n");
+    free(t);
+    wasp_profile_free(p);
+
+    /* objects named in "events" but nothing recorded: the section says why */
+    p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "deadstore+objects");
+    t = render(p, WASP_FORMAT_TEXT, 0);
+    size_t d = at(t, "Dead stores:"), o = at(t, "\nObjects by memory-access cost\n");
+    assert_true(d < o);
+    at(t + o, "  no objects: no address samples were taken\n");
+    free(t);
+    wasp_profile_add_counter(p, "objects.samples", 40);
+    wasp_profile_add_counter(p, "objects.unattributed", 40);
+    wasp_profile_set_meta(p, "events", "objects");
+    t = render(p, WASP_FORMAT_TEXT, 0);
+    at(t, "  samples    40 taken; 100.0% hit no tracked object, 0.0% while the object map was "
+          "stale (after a GC)\n");
+    at(t, "  no objects: none of the 40 address samples hit a tracked object\n");
+    assert_null(strstr(t, "no analysis enabled"));
+    free(t);
+    wasp_profile_free(p);
+
+    /* no objects at all: no section */
+    p = sample();
+    t = render(p, WASP_FORMAT_TEXT, 0);
+    assert_null(strstr(t, "Objects"));
+    free(t);
+    t = render(p, WASP_FORMAT_JSON, 0);
+    assert_null(strstr(t, "\"objects\""));
+    free(t);
+    wasp_profile_free(p);
+}
+
+static void test_objects_json(void **state)
+{
+    (void)state;
+    wasp_profile *p = objects_sample("objects", "1");
+    char *j = render(p, WASP_FORMAT_JSON, 0);
+    assert_valid_json(j);
+    at(j, "\"analyses\": {},");
+    size_t o = at(j, "\"objects\": {");
+    assert_true(at(j, "\"analyses\"") < o);
+    at(j + o, "\"metric\": \"software address samples weighted by thread CPU time\",");
+    at(j + o, "\"samples\": 1100,");
+    at(j + o, "\"unattributed\": 88,");
+    at(j + o, "\"stale\": 11,");
+    at(j + o, "\"attributed\": 1000.0,");
+    at(j + o, "\"numa_nodes\": 1,");
+    at(j + o, "\"min_size\": 1024,");
+    at(j + o, "\"sampling_interval\": 524288,");
+    size_t s1 = at(j + o, "\"share\": 0.8,") + o;
+    size_t s2 = at(j + o, "\"share\": 0.2,") + o;
+    assert_true(s1 < s2);
+    at(j + s1, "\"class\": \"double[]\",");
+    at(j + s1, "\"allocations\": 1204.0,");
+    at(j + s1, "\"bytes\": 9400000.0,");
+    at(j + s1, "\"samples\": 800.0,");
+    at(j + s1, "\"remote_share\": null,");
+    /* frames root first, leaf last; the allocation has no instruction member */
+    size_t alloc = at(j + s1, "\"allocation\": {") + s1;
+    size_t am = at(j + alloc, "\"method\": \"pkg.Main.main\", \"file\": \"Main.java\", \"line\": 5")
+                + alloc;
+    size_t ai = at(j + alloc, "\"method\": \"pkg.Grid.<init>\"") + alloc;
+    size_t acc = at(j + s1, "\"accesses\": [") + s1;
+    assert_true(alloc < am && am < ai && ai < acc);
+    const char *first_insn = strstr(j + alloc, "\"instruction\"");
+    assert_true(first_insn && (size_t)(first_insn - j) > acc);
+    size_t a1 = at(j + acc, "\"share\": 0.75,") + acc;
+    size_t a2 = at(j + acc, "\"share\": 0.25,") + acc;
+    assert_true(a1 < a2 && a2 < s2);
+    at(j + a1, "\"samples\": 600.0,\n");
+    size_t sum = at(j + a1, "\"method\": \"pkg.Grid.sum\"") + a1;
+    size_t insn = at(j + a1, "\"instruction\": \"vmovsd 0x10(%rax,%rcx,8), %xmm0\"") + a1;
+    assert_true(sum < insn && insn < a2);
+    at(j + s2, "\"class\": \"java.lang.String\",");
+    at(j + s2, "\"instruction\": null");
+    free(j);
+
+    /* --top 1: one site (and one access context per site) */
+    j = render(p, WASP_FORMAT_JSON, 1);
+    assert_valid_json(j);
+    assert_null(strstr(j, "java.lang.String"));
+    assert_null(strstr(j, "pkg.Grid.scale"));
+    free(j);
+    wasp_profile_free(p);
+
+    /* several nodes: remote shares are numbers; alongside a pair analysis */
+    p = objects_sample("deadstore+objects", "2");
+    j = render(p, WASP_FORMAT_JSON, 0);
+    assert_valid_json(j);
+    at(j, "\"deadstore\": {");
+    assert_null(strstr(j, "\"objects\": {\n      \"fraction\"")); /* not an analysis */
+    o = at(j, "\"objects\": {");
+    at(j + o, "\"remote_share\": 0.16,"); /* 160 of 1000 */
+    at(j + o, "\"numa_nodes\": 2,");
+    s1 = at(j + o, "\"class\": \"double[]\"") + o;
+    at(j + s1, "\"remote_share\": 0.075,");
+    at(j + s1, "\"remote_share\": 0.1,");
+    at(j + s1, "\"remote_share\": 0.0,");
+    s2 = at(j + o, "\"class\": \"java.lang.String\"") + o;
+    at(j + s2, "\"remote_share\": 0.5,");
+    free(j);
+    wasp_profile_free(p);
+
+    /* named in events, nothing recorded: the key with nulls and no sites */
+    p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "objects");
+    j = render(p, WASP_FORMAT_JSON, 0);
+    assert_valid_json(j);
+    o = at(j, "\"objects\": {");
+    at(j + o, "\"metric\": null,");
+    at(j + o, "\"samples\": null,");
+    at(j + o, "\"numa_nodes\": null,");
+    at(j + o, "\"sites\": []");
+    free(j);
+    wasp_profile_free(p);
+}
+
 static void test_render_write_error(void **state)
 {
     (void)state;
@@ -623,6 +878,9 @@ int main(void)
         cmocka_unit_test(test_json_doubles_round_trip),
         cmocka_unit_test(test_cmd_report),
         cmocka_unit_test(test_render_write_error),
+        cmocka_unit_test(test_objects_text),
+        cmocka_unit_test(test_objects_text_more_and_none),
+        cmocka_unit_test(test_objects_json),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

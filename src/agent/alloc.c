@@ -1,0 +1,385 @@
+/*
+ * Allocation tracking for the objects analysis (see alloc.h).
+ *
+ * JVMTI SampledObjectAlloc reports about one allocation per `alloc-interval`
+ * bytes (no bytecode rewriting). Each reported object of at least `min-size`
+ * bytes gets an allocation site (class + allocation context), an entry in the
+ * address->object map the signal handler reads, and a JNI weak reference.
+ *
+ * Why this stays correct when a collector moves or frees objects, under any
+ * collector: wasp never tracks copies (DJXPerf's memmove interception misses
+ * collectors that copy otherwise); it asks the JVM. Every GC bumps the GC
+ * epoch; map entries carry the epoch their address belongs to, and the handler
+ * only accepts entries of the current epoch, so no sample is credited through
+ * an address from before a collection. After each collection the keeper
+ * thread resolves every weak reference again: a cleared one is a freed object
+ * (dropped, so freed memory is not credited to it), a live one yields the
+ * object's current address. Samples taken between the end of a GC and the
+ * rebuild are counted as `objects.stale`, not guessed.
+ *
+ * Not async-signal-safe: JVMTI callbacks and the keeper thread.
+ */
+#include "agent/alloc.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/jvm.h"
+#include "agent/log.h"
+#include "heap/objmap.h"
+#include "watch/runtime.h"
+
+#define KEEPER_NAME "wasp-objects"
+enum { PUBLISH_MS = 5 };
+
+typedef struct tracked {
+    jweak ref;
+    uint32_t site;
+    uint32_t size;
+} tracked;
+
+static struct {
+    pthread_mutex_t lock;   /* sites, site index, tracked list */
+    wasp_alloc_site *sites;
+    uint32_t nsites, cap_sites;
+    uint32_t *index;        /* open addressing over sites, cap_index slots (id + 1) */
+    uint32_t cap_index;
+    tracked *objs;
+    size_t nobjs, cap_objs;
+    uint32_t min_size, max_frames;
+    jrawMonitorID monitor;  /* wakes the keeper */
+    volatile int running, stopping, rebuild_wanted;
+} T = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* ---- sites ---------------------------------------------------------------- */
+
+static uint64_t site_hash(const char *cls, const wasp_rframe *f, uint32_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (const char *c = cls; *c; c++)
+        h = (h ^ (uint8_t)*c) * 1099511628211ull;
+    for (uint32_t i = 0; i < n; i++) {
+        h = (h ^ (uint64_t)(uintptr_t)f[i].method) * 1099511628211ull;
+        h = (h ^ (uint32_t)f[i].bci) * 1099511628211ull;
+    }
+    return h;
+}
+
+static int site_equal(const wasp_alloc_site *s, const char *cls, const wasp_rframe *f, uint32_t n)
+{
+    return s->nframes == n && strcmp(s->class_name, cls) == 0 &&
+           memcmp(s->frames, f, n * sizeof *f) == 0;
+}
+
+static int grow_index(void)
+{
+    uint32_t cap = T.cap_index ? T.cap_index * 2 : 1024;
+    uint32_t *idx = calloc(cap, sizeof *idx);
+    if (!idx)
+        return -1;
+    for (uint32_t id = 0; id < T.nsites; id++) {
+        const wasp_alloc_site *s = &T.sites[id];
+        uint32_t i = (uint32_t)site_hash(s->class_name, s->frames, s->nframes) & (cap - 1);
+        while (idx[i])
+            i = (i + 1) & (cap - 1);
+        idx[i] = id + 1;
+    }
+    free(T.index);
+    T.index = idx;
+    T.cap_index = cap;
+    return 0;
+}
+
+/* The site id for (class, frames), created when new; UINT32_MAX on OOM.
+ * Call with T.lock held. */
+static uint32_t intern_site(const char *cls, const wasp_rframe *f, uint32_t n)
+{
+    if ((T.nsites + 1) * 2 > T.cap_index && grow_index() != 0)
+        return UINT32_MAX;
+    uint32_t i = (uint32_t)site_hash(cls, f, n) & (T.cap_index - 1);
+    for (; T.index[i]; i = (i + 1) & (T.cap_index - 1))
+        if (site_equal(&T.sites[T.index[i] - 1], cls, f, n))
+            return T.index[i] - 1;
+    if (T.nsites == T.cap_sites) {
+        uint32_t cap = T.cap_sites ? T.cap_sites * 2 : 256;
+        wasp_alloc_site *s = realloc(T.sites, cap * sizeof *s);
+        if (!s)
+            return UINT32_MAX;
+        T.sites = s;
+        T.cap_sites = cap;
+    }
+    wasp_alloc_site *s = &T.sites[T.nsites];
+    memset(s, 0, sizeof *s);
+    s->class_name = strdup(cls);
+    s->frames = malloc((n ? n : 1) * sizeof *f);
+    if (!s->class_name || !s->frames) {
+        free(s->class_name);
+        free(s->frames);
+        return UINT32_MAX;
+    }
+    memcpy(s->frames, f, n * sizeof *f);
+    s->nframes = n;
+    T.index[i] = ++T.nsites;
+    return T.nsites - 1;
+}
+
+void wasp_alloc_each_site(void (*visit)(uint32_t id, const wasp_alloc_site *site, void *arg),
+                          void *arg)
+{
+    pthread_mutex_lock(&T.lock);
+    for (uint32_t id = 0; id < T.nsites; id++)
+        visit(id, &T.sites[id], arg);
+    pthread_mutex_unlock(&T.lock);
+}
+
+int wasp_alloc_site_get(uint32_t id, wasp_alloc_site *out)
+{
+    pthread_mutex_lock(&T.lock);
+    int ok = id < T.nsites;
+    if (ok)
+        *out = T.sites[id];
+    pthread_mutex_unlock(&T.lock);
+    return ok ? 0 : -1;
+}
+
+/* ---- the allocation event --------------------------------------------------- */
+
+/* "[D" -> "double[]", "[Ljava/lang/String;" -> "java.lang.String[]". */
+static void java_class_name(const char *sig, char *out, size_t len)
+{
+    int dims = 0;
+    while (sig[dims] == '[')
+        dims++;
+    const char *base = sig + dims;
+    static const char *const prim[][2] = {{"Z", "boolean"}, {"B", "byte"},   {"C", "char"},
+                                          {"S", "short"},   {"I", "int"},    {"J", "long"},
+                                          {"F", "float"},   {"D", "double"}};
+    size_t n = 0;
+    out[0] = 0;
+    if (*base == 'L') {
+        for (base++; *base && *base != ';' && n + 1 < len; base++)
+            out[n++] = *base == '/' ? '.' : *base;
+        out[n] = 0;
+    } else {
+        for (size_t i = 0; i < sizeof prim / sizeof prim[0]; i++)
+            if (base[0] == prim[i][0][0])
+                snprintf(out, len, "%s", prim[i][1]);
+        n = strlen(out);
+    }
+    for (int d = 0; d < dims && n + 3 < len; d++, n += 2)
+        memcpy(out + n, "[]", 3);
+}
+
+static int track(JNIEnv *env, jobject object, uint32_t site, uint32_t size)
+{
+    jweak ref = (*env)->NewWeakGlobalRef(env, object);
+    if (!ref)
+        return -1;
+    if (T.nobjs == T.cap_objs) {
+        size_t cap = T.cap_objs ? T.cap_objs * 2 : 4096;
+        tracked *o = realloc(T.objs, cap * sizeof *o);
+        if (!o) {
+            (*env)->DeleteWeakGlobalRef(env, ref);
+            return -1;
+        }
+        T.objs = o;
+        T.cap_objs = cap;
+    }
+    T.objs[T.nobjs++] = (tracked){ref, site, size};
+    return 0;
+}
+
+void JNICALL wasp_alloc_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, jobject object,
+                                  jclass klass, jlong size)
+{
+    if (!T.running || size < (jlong)T.min_size || size > 0xffffffffll)
+        return;
+    /* The object was just allocated by this thread and cannot move while we
+     * are in this callback: its handle holds its current address. */
+    uint64_t addr = *(volatile uint64_t *)object;
+    uint32_t epoch = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
+
+    jvmtiFrameInfo frames[256];
+    jint n = 0;
+    uint32_t depth = T.max_frames < 256 ? T.max_frames : 256;
+    if ((*jvmti)->GetStackTrace(jvmti, thread, 0, (jint)depth, frames, &n) != JVMTI_ERROR_NONE)
+        n = 0;
+    wasp_rframe rf[256];
+    for (jint i = 0; i < n; i++)
+        rf[i] = (wasp_rframe){.bci = (int32_t)frames[i].location, .method = frames[i].method};
+
+    char *sig = NULL, cls[256] = "?";
+    if ((*jvmti)->GetClassSignature(jvmti, klass, &sig, NULL) == JVMTI_ERROR_NONE) {
+        java_class_name(sig, cls, sizeof cls);
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+    }
+
+    pthread_mutex_lock(&T.lock);
+    uint32_t site = intern_site(cls, rf, (uint32_t)n);
+    if (site != UINT32_MAX && track(env, object, site, (uint32_t)size) == 0) {
+        T.sites[site].allocations += 1;
+        T.sites[site].bytes += (double)size;
+        wasp_objmap_insert(wasp_rt.objmap, addr & wasp_rt.heap_address_mask, (uint32_t)size,
+                           site, epoch);
+    }
+    pthread_mutex_unlock(&T.lock);
+}
+
+/* ---- the keeper: publishes new entries, rebuilds after collections ---------- */
+
+/* Resolve every weak reference; drop the dead. Returns the live objects'
+ * entries (caller frees) or NULL. Call with T.lock held. */
+static wasp_obj *resolve_all(JNIEnv *env, size_t *count)
+{
+    wasp_obj *out = malloc((T.nobjs ? T.nobjs : 1) * sizeof *out);
+    if (!out)
+        return NULL;
+    size_t live = 0;
+    for (size_t i = 0; i < T.nobjs; i++) {
+        jobject local = (*env)->NewLocalRef(env, T.objs[i].ref);
+        if (!local) { /* collected: its memory is no longer the site's */
+            (*env)->DeleteWeakGlobalRef(env, T.objs[i].ref);
+            continue;
+        }
+        uint64_t addr = *(volatile uint64_t *)local;
+        (*env)->DeleteLocalRef(env, local);
+        out[live] = (wasp_obj){addr & wasp_rt.heap_address_mask, T.objs[i].size, T.objs[i].site};
+        T.objs[live++] = T.objs[i];
+    }
+    T.nobjs = live;
+    *count = live;
+    return out;
+}
+
+static void rebuild(JNIEnv *env)
+{
+    for (;;) {
+        uint32_t epoch = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
+        if (epoch & 1)
+            return; /* a collection is running; its finish wakes us again */
+        pthread_mutex_lock(&T.lock);
+        size_t n = 0;
+        wasp_obj *objs = resolve_all(env, &n);
+        int ok = objs && wasp_objmap_replace(wasp_rt.objmap, objs, n, epoch) == 0;
+        pthread_mutex_unlock(&T.lock);
+        free(objs);
+        if (!ok)
+            return;
+        /* A collection during the walk makes the addresses stale: again. */
+        if (__atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE) == epoch) {
+            __atomic_store_n(&wasp_rt.objmap_epoch, epoch, __ATOMIC_RELEASE);
+            return;
+        }
+    }
+}
+
+static void JNICALL keeper(jvmtiEnv *jvmti, JNIEnv *env, void *arg)
+{
+    (void)arg;
+    while (!T.stopping) {
+        (*jvmti)->RawMonitorEnter(jvmti, T.monitor);
+        if (!T.stopping && !T.rebuild_wanted)
+            (*jvmti)->RawMonitorWait(jvmti, T.monitor, PUBLISH_MS);
+        int again = T.rebuild_wanted;
+        T.rebuild_wanted = 0;
+        (*jvmti)->RawMonitorExit(jvmti, T.monitor);
+        if (again || __atomic_load_n(&wasp_rt.objmap_epoch, __ATOMIC_ACQUIRE) !=
+                         __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE))
+            rebuild(env);
+        pthread_mutex_lock(&T.lock);
+        wasp_objmap_publish(wasp_rt.objmap);
+        pthread_mutex_unlock(&T.lock);
+    }
+    (*jvmti)->RawMonitorEnter(jvmti, T.monitor);
+    T.running = 0;
+    (*jvmti)->RawMonitorNotifyAll(jvmti, T.monitor);
+    (*jvmti)->RawMonitorExit(jvmti, T.monitor);
+}
+
+void wasp_alloc_on_gc_finish(jvmtiEnv *jvmti)
+{
+    if (!T.monitor)
+        return;
+    /* Raw monitors are among the few things allowed in a GC event. */
+    (*jvmti)->RawMonitorEnter(jvmti, T.monitor);
+    T.rebuild_wanted = 1;
+    (*jvmti)->RawMonitorNotify(jvmti, T.monitor);
+    (*jvmti)->RawMonitorExit(jvmti, T.monitor);
+}
+
+int wasp_alloc_is_keeper(const char *thread_name)
+{
+    return thread_name && strcmp(thread_name, KEEPER_NAME) == 0;
+}
+
+/* ---- lifecycle -------------------------------------------------------------- */
+
+int wasp_alloc_init(jvmtiEnv *jvmti, const wasp_options *o, char *why, size_t len)
+{
+    jvmtiCapabilities caps;
+    memset(&caps, 0, sizeof caps);
+    caps.can_generate_sampled_object_alloc_events = 1;
+    if ((*jvmti)->AddCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE) {
+        snprintf(why, len, "this JVM cannot report sampled allocations (JDK 11+ needed)");
+        return -1;
+    }
+    if ((*jvmti)->SetHeapSamplingInterval(jvmti, (jint)o->alloc_interval) != JVMTI_ERROR_NONE) {
+        snprintf(why, len, "the JVM refused alloc-interval=%u", (unsigned)o->alloc_interval);
+        return -1;
+    }
+    T.min_size = o->min_size;
+    T.max_frames = o->max_frames;
+    if (!wasp_rt.objmap && !(wasp_rt.objmap = wasp_objmap_new())) {
+        snprintf(why, len, "out of memory for the object map");
+        return -1;
+    }
+    if (!T.monitor && (*jvmti)->CreateRawMonitor(jvmti, "wasp objects", &T.monitor) != 0) {
+        snprintf(why, len, "cannot create a raw monitor");
+        return -1;
+    }
+    return 0;
+}
+
+int wasp_alloc_start(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len)
+{
+    jclass cls = (*env)->FindClass(env, "java/lang/Thread");
+    jmethodID init = cls ? (*env)->GetMethodID(env, cls, "<init>", "(Ljava/lang/String;)V") : NULL;
+    jstring name = (*env)->NewStringUTF(env, KEEPER_NAME);
+    jthread thread = init && name ? (*env)->NewObject(env, cls, init, name) : NULL;
+    if (!thread) {
+        (*env)->ExceptionClear(env);
+        snprintf(why, len, "cannot create the object-map thread");
+        return -1;
+    }
+    /* The map describes the heap from now on. */
+    __atomic_store_n(&wasp_rt.objmap_epoch, __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE),
+                     __ATOMIC_RELEASE);
+    T.stopping = 0;
+    T.running = 1;
+    if ((*jvmti)->RunAgentThread(jvmti, thread, keeper, NULL, JVMTI_THREAD_NORM_PRIORITY) !=
+        JVMTI_ERROR_NONE) {
+        T.running = 0;
+        snprintf(why, len, "cannot start the object-map thread");
+        return -1;
+    }
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
+    return 0;
+}
+
+void wasp_alloc_stop(jvmtiEnv *jvmti)
+{
+    if (!T.monitor)
+        return;
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC,
+                                       NULL);
+    (*jvmti)->RawMonitorEnter(jvmti, T.monitor);
+    T.stopping = 1;
+    (*jvmti)->RawMonitorNotifyAll(jvmti, T.monitor);
+    /* Bounded: the keeper checks `stopping` at least every PUBLISH_MS. At VM
+     * death agent threads may already be gone, so do not wait long. */
+    for (int i = 0; i < 20 && T.running; i++)
+        (*jvmti)->RawMonitorWait(jvmti, T.monitor, 10);
+    (*jvmti)->RawMonitorExit(jvmti, T.monitor);
+}

@@ -1,0 +1,44 @@
+/*
+ * Allocation tracking for the objects analysis (DJXPerf): which objects exist,
+ * where they are, and where they were allocated. Not for signal handlers.
+ */
+#ifndef WASP_ALLOC_H
+#define WASP_ALLOC_H
+
+#include <jvmti.h>
+#include <stdint.h>
+
+#include "agent/options.h"
+#include "watch/records.h"
+
+/* One allocation site: the class and the allocation calling context. */
+typedef struct wasp_alloc_site {
+    char *class_name;     /* "double[]", "java.util.HashMap" */
+    wasp_rframe *frames;  /* leaf first, as JVMTI reports them */
+    uint32_t nframes;
+    double allocations;
+    double bytes;
+} wasp_alloc_site;
+
+/* Capabilities and settings, at agent load. Returns 0, or -1 with a reason. */
+int wasp_alloc_init(jvmtiEnv *jvmti, const wasp_options *o, char *why, size_t len);
+/* Start tracking (the map keeper thread, the allocation events). In the live phase. */
+int wasp_alloc_start(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len);
+/* Stop tracking: no more events, the keeper thread ends. */
+void wasp_alloc_stop(jvmtiEnv *jvmti);
+
+void JNICALL wasp_alloc_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, jobject object,
+                                  jclass klass, jlong size);
+/* From the GarbageCollectionFinish event: wake the keeper to rebuild the map. */
+void wasp_alloc_on_gc_finish(jvmtiEnv *jvmti);
+
+/* Visit every site (under the tracker's lock); id is what handlers record. */
+void wasp_alloc_each_site(void (*visit)(uint32_t id, const wasp_alloc_site *site, void *arg),
+                          void *arg);
+/* A copy of site id (its frames and name stay valid: sites are never freed).
+ * Returns 0, -1 for an unknown id. */
+int wasp_alloc_site_get(uint32_t id, wasp_alloc_site *out);
+/* Whether thread is the keeper (so it is not profiled itself). */
+int wasp_alloc_is_keeper(const char *thread_name);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * Object-centric attribution (DJXPerf): which tracked object — and so which
+ * allocation site — an address sample touched, and whether the touched page
+ * lives on another NUMA node than the CPU that touched it.
+ *
+ * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler (a lock-free map lookup and,
+ * on multi-node machines, two system calls).
+ */
+#ifndef WASP_OBJECTS_H
+#define WASP_OBJECTS_H
+
+#include <stdint.h>
+
+struct wasp_objmap;
+
+typedef enum wasp_obj_result {
+    WASP_OBJ_HIT = 0,  /* inside a tracked object: *site set */
+    WASP_OBJ_MISS,     /* no tracked object there */
+    WASP_OBJ_STALE     /* the map still describes the heap before the last GC */
+} wasp_obj_result;
+
+/* gc_epoch: the current GC epoch; map_epoch: the epoch the map was last
+ * rebuilt for. numa_nodes > 1 enables the remote check (*remote = 0/1). */
+wasp_obj_result wasp_objects_attribute(struct wasp_objmap *map, uint64_t addr, uint32_t gc_epoch,
+                                       uint32_t map_epoch, int numa_nodes, uint32_t *site,
+                                       int *remote);
+
+#endif

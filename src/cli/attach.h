@@ -1,0 +1,50 @@
+/*
+ * `wasp attach [options] PID` and `wasp detach [options] PID`: profile a
+ * running HotSpot JVM by loading the agent through the JVM's dynamic attach
+ * mechanism (cli/hotspot_attach.h), with the agent option "action=start",
+ * and stop it by loading it again with "action=stop", upon which the agent
+ * writes its profile to the file it was given at attach.
+ *
+ * detach learns that file (and which library to load) from a state file
+ * that attach writes after the agent started: /tmp/wasp-attach-<euid>-<pid>,
+ * lines "file=PATH", "agent=PATH", "start=TICKS" (the process start time,
+ * so a record left for an earlier process with the same pid is ignored).
+ * detach removes it once the agent has stopped; `detach -o FILE` overrides
+ * the recorded file.
+ */
+#ifndef WASP_CLI_ATTACH_H
+#define WASP_CLI_ATTACH_H
+
+#include <stdio.h>
+
+#include "agent/options.h"
+
+/* How long detach waits for the profile file after the agent stopped. */
+enum { WASP_ATTACH_PROFILE_TIMEOUT_MS = 30000 };
+
+typedef struct wasp_attach_state {
+    char file[WASP_PATH_MAX];  /* absolute profile path given to the agent */
+    char agent[WASP_PATH_MAX]; /* absolute path of the library loaded */
+    unsigned long long start_time; /* /proc/P/stat field 22 of the JVM */
+} wasp_attach_state;
+
+/* /tmp/wasp-attach-<euid>-<pid>. */
+void wasp_attach_state_path(int pid, char *out, size_t outlen);
+
+/* Write the record for pid (0600, replacing an older one of ours). Returns
+ * 0, or -1 with err set. */
+int wasp_attach_state_write(int pid, const wasp_attach_state *s, char *err, size_t errlen);
+
+/* Read the record for pid: 0 found, -1 none (or not ours, or malformed). */
+int wasp_attach_state_read(int pid, wasp_attach_state *s);
+
+void wasp_attach_usage(FILE *out);
+void wasp_detach_usage(FILE *out);
+
+/* The subcommands (argv[0] is "attach" / "detach"); return the exit status:
+ * 0 done, 1 the JVM could not be attached to / the agent failed / no
+ * profile, 2 bad usage (bad option, agent library not found). */
+int wasp_cmd_attach(int argc, char **argv);
+int wasp_cmd_detach(int argc, char **argv);
+
+#endif

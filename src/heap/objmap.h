@@ -1,0 +1,90 @@
+/*
+ * The address -> object map of object-centric profiling (DJXPerf keeps an
+ * interval splay tree; a splay tree restructures itself on every lookup, so it
+ * cannot be read from a signal handler while other threads write it).
+ *
+ * A tracked object is a range [start, start+size) with a 32-bit allocation-site
+ * id, valid in one GC epoch. Objects of the same epoch never overlap (they are
+ * live Java objects); objects of different epochs may (a collection moved or
+ * freed the old one), and a lookup only ever sees the epoch it asks for.
+ *
+ * ASYNC-SIGNAL-SAFE: wasp_objmap_lookup only (lock-free: no allocation, no
+ * lock, no system call, never waits for a writer, never reads freed memory).
+ * Everything else runs on ordinary threads: inserts from any number of
+ * allocating threads at once, publish/replace from an agent thread; they may
+ * allocate, lock, and wait (briefly) for lookups in progress to finish.
+ *
+ * Design (objmap.c has the details and the proof of the reclamation):
+ *  - The searchable part is an immutable snapshot of two sorted runs, a large
+ *    "main" one and a small "delta" one, each sorted by (epoch, start) with a
+ *    directory of per-epoch segments: a lookup finds its epoch's segment and
+ *    binary-searches the starts. Publishing merges the pending inserts into the
+ *    delta only (O(delta), not O(n): rebuilding a million-object array every
+ *    few ms would stream tens of MB per publish); the delta is merged into the
+ *    main run when it outgrows max(8192, main/8), so an insert costs O(1)
+ *    amortised in merges.
+ *  - Inserts append to a fixed-capacity pending log (written, then made
+ *    visible by a release store of the count); lookups scan the part of the
+ *    log the snapshot does not cover. When the log is full the inserting
+ *    thread starts a new one, carrying over its unpublished tail (or
+ *    publishing, if the publisher has fallen behind).
+ *  - Snapshot + log position form an immutable "view" installed with one
+ *    atomic pointer exchange, so a lookup always sees a consistent pair.
+ *    Retired views/runs/logs are freed after a grace period: two reader
+ *    counters selected by a parity bit (see objmap.c).
+ *  Lookup: O(log n) + O(unpublished inserts).
+ *
+ * Semantics of replace(objs, E): afterwards the map holds objs (valid in E)
+ * plus every object inserted with an epoch not older than E, whether or not it
+ * had been published; everything else (earlier replace sets, inserts of older
+ * epochs) is gone. So when publishing happens — the agent's timer or a full
+ * log — never changes what a replace keeps: an object allocated after a
+ * collection and published before the replace that follows it survives.
+ * Epochs are compared modulo 2^32 (serial-number arithmetic). The same start
+ * given twice in one epoch is kept once, the later one winning when they are
+ * folded together (objs count as later than published inserts and earlier
+ * than pending ones); until then a lookup may return either.
+ */
+#ifndef WASP_OBJMAP_H
+#define WASP_OBJMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct wasp_obj {
+    uint64_t start;
+    uint32_t size;
+    uint32_t site;
+} wasp_obj;
+
+typedef struct wasp_objmap wasp_objmap;
+
+wasp_objmap *wasp_objmap_new(void);
+/* Only when no lookup can run. NULL is accepted. */
+void wasp_objmap_free(wasp_objmap *m);
+
+/* Add one object (allocation callback). epoch: the GC epoch the address
+ * belongs to. Zero-size objects are ignored (they contain no address).
+ * Returns 0, -1 on OOM (the object is then not tracked). */
+int wasp_objmap_insert(wasp_objmap *m, uint64_t start, uint32_t size, uint32_t site,
+                       uint32_t epoch);
+
+/* Fold pending inserts into the searchable snapshot (called every few ms by
+ * an agent thread). Returns 0, -1 on OOM (the inserts stay pending). */
+int wasp_objmap_publish(wasp_objmap *m);
+
+/* Replace everything with objs[0..n) (addresses valid in `epoch`); pending
+ * inserts older than `epoch` are discarded, newer ones kept (see above for
+ * published ones). Returns 0, or -1 on OOM (the map is then unchanged). */
+int wasp_objmap_replace(wasp_objmap *m, const wasp_obj *objs, size_t n, uint32_t epoch);
+
+/* Handler side. Returns 1 and fills *out when addr is inside a tracked object
+ * whose address is valid in `epoch`; 0 when no tracked object contains it.
+ * Lock-free and async-signal-safe. */
+int wasp_objmap_lookup(wasp_objmap *m, uint64_t addr, uint32_t epoch, wasp_obj *out);
+
+/* Tracked objects, counting unpublished inserts (an object inserted twice
+ * before a merge may count twice). Not for handlers. */
+size_t wasp_objmap_count(wasp_objmap *m);
+
+#endif
