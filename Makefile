@@ -65,6 +65,11 @@ $(B)/tests/noperf.so: tests/integration/noperf.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $< -ldl
 
+# Stand-in agent for the attach/detach tests (records the options it gets).
+$(B)/tests/fake_agent.so: tests/integration/fake_agent.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $<
+
 integration: all $(B)/tests/noperf.so
 	@python3 tests/integration/run.py
 

@@ -103,20 +103,18 @@ int wasp_probe_numa_nodes(void)
 
 int wasp_probe_heap_addresses(char *why, size_t len)
 {
+    (void)why, (void)len;
     int zgc = 0, generational = 0;
     wasp_rt.heap_address_mask = ~0ull;
     if (wasp_vm_get_bool_flag("UseZGC", &zgc) != 0 || !zgc)
         return 0;
+    if (wasp_vm_get_bool_flag("ZGenerational", &generational) == 0 && generational)
+        return 0; /* generational ZGC: handles and accesses use plain addresses */
     const char *spec = wasp_jvm_property("java.specification.version", "17");
     int major = 0;
     sscanf(spec, "%d", &major);
-    if (wasp_vm_get_bool_flag("ZGenerational", &generational) != 0)
-        generational = major >= 23; /* the flag is gone once generational is the only ZGC */
-    if (generational) {
-        snprintf(why, len, "the objects analysis does not support generational ZGC yet (its "
-                           "object addresses are coloured pointers); use another collector");
-        return -1;
-    }
+    if (major >= 23)
+        return 0; /* generational is the only ZGC */
     /* Single-generation ZGC maps the heap at several "colours": compare heap
      * offsets, below the colour bits (42 offset bits for heaps up to 4 TB). */
     wasp_rt.heap_address_mask = (1ull << 42) - 1;

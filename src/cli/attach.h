@@ -38,6 +38,14 @@ int wasp_attach_state_write(int pid, const wasp_attach_state *s, char *err, size
 /* Read the record for pid: 0 found, -1 none (or not ours, or malformed). */
 int wasp_attach_state_read(int pid, wasp_attach_state *s);
 
+struct wasp_run_config;
+/* The agent option string attach sends: cfg's agent options (as `wasp run`
+ * passes them, file= absolute) and "action=start". Returns 0, or -1 with err
+ * set ("wasp attach: ...") when it cannot be built or exceeds what the
+ * attach protocol carries. */
+int wasp_attach_agent_options(const struct wasp_run_config *cfg, char *buf, size_t buflen,
+                              char *err, size_t errlen);
+
 void wasp_attach_usage(FILE *out);
 void wasp_detach_usage(FILE *out);
 

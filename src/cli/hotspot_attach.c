@@ -318,7 +318,8 @@ int wasp_hs_parse_load_output(const char *output, int *agent_rc)
     return parse_int(line, end, agent_rc);
 }
 
-/* output with its lines joined by "; ", trimmed, into buf. */
+/* output with its lines joined by spaces (as the JDK's client shows them),
+ * into buf. */
 static void one_line(const char *output, char *buf, size_t n)
 {
     size_t len = 0;
@@ -326,7 +327,7 @@ static void one_line(const char *output, char *buf, size_t n)
     for (const char *p = output; *p && len + 1 < n;) {
         size_t l = strcspn(p, "\r\n");
         if (l) {
-            int w = snprintf(buf + len, n - len, "%s%.*s", len ? "; " : "", (int)l, p);
+            int w = snprintf(buf + len, n - len, "%s%.*s", len ? " " : "", (int)l, p);
             if (w < 0)
                 break;
             len += (size_t)w;

@@ -106,7 +106,7 @@ typedef struct wasp_hs_load_result {
     int status;    /* attach-level status (first line) */
     int have_rc;   /* the output held an Agent_OnAttach return code */
     int agent_rc;  /* that code */
-    char said[1024]; /* the output, lines joined with "; ", for messages */
+    char said[1024]; /* the output, lines joined with spaces, for messages */
 } wasp_hs_load_result;
 
 /* Interpret a load reply. Returns 0 when the agent was loaded and returned 0,

@@ -55,10 +55,15 @@ static const struct flag {
     {"by", 0, F_BY, NULL},
     {"quiet", 'q', F_QUIET, NULL},
     {"agent", 0, F_AGENTPATH, NULL},
-    {"duration", 'd', F_DURATION, NULL}, /* attach only */
     {"help", 'h', F_HELP, NULL},
 };
 #define NFLAGS (sizeof flags / sizeof *flags)
+
+/* Flags of attach alone, kept apart from run's table above. */
+static const struct flag attach_flags[] = {
+    {"duration", 'd', F_DURATION, NULL},
+};
+#define NATTACH_FLAGS (sizeof attach_flags / sizeof *attach_flags)
 
 static int takes_value(const struct flag *f)
 {
@@ -70,30 +75,33 @@ const char *wasp_cli_cmd_name(wasp_cli_cmd cmd)
     return cmd == WASP_CLI_ATTACH ? "attach" : cmd == WASP_CLI_DETACH ? "detach" : "run";
 }
 
-/* run and attach take every agent option; detach only reads the profile
- * (-o says which) and talks to the agent already running; -d is attach's. */
-static int flag_allowed(wasp_cli_cmd cmd, const struct flag *f)
+/* The i-th flag cmd takes, or NULL past the last: run and attach take every
+ * agent option; detach only reads the profile (-o says which) and talks to
+ * the agent already running; attach adds its own. */
+static const struct flag *flag_at(wasp_cli_cmd cmd, size_t i)
 {
-    if (f->kind == F_DURATION)
-        return cmd == WASP_CLI_ATTACH;
-    if (f->kind == F_AGENT || f->kind == F_EVENTS)
-        return cmd != WASP_CLI_DETACH;
-    return 1;
+    for (size_t k = 0; k < NFLAGS; k++) {
+        if (cmd == WASP_CLI_DETACH && (flags[k].kind == F_AGENT || flags[k].kind == F_EVENTS))
+            continue;
+        if (i-- == 0)
+            return &flags[k];
+    }
+    if (cmd == WASP_CLI_ATTACH && i < NATTACH_FLAGS)
+        return &attach_flags[i];
+    return NULL;
 }
 
 static void accepted_flags(wasp_cli_cmd cmd, char *buf, size_t n)
 {
     size_t len = 0;
+    const struct flag *f;
     buf[0] = '\0';
-    for (size_t i = 0; i < NFLAGS && len < n; i++) {
+    for (size_t i = 0; (f = flag_at(cmd, i)) && len < n; i++) {
         int w;
-        if (!flag_allowed(cmd, &flags[i]))
-            continue;
-        if (flags[i].shrt)
-            w = snprintf(buf + len, n - len, "%s-%c/--%s", len ? ", " : "", flags[i].shrt,
-                         flags[i].name);
+        if (f->shrt)
+            w = snprintf(buf + len, n - len, "%s-%c/--%s", len ? ", " : "", f->shrt, f->name);
         else
-            w = snprintf(buf + len, n - len, "%s--%s", len ? ", " : "", flags[i].name);
+            w = snprintf(buf + len, n - len, "%s--%s", len ? ", " : "", f->name);
         if (w < 0)
             return;
         len += (size_t)w;
@@ -237,17 +245,19 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
 
 static const struct flag *find_long(wasp_cli_cmd cmd, const char *name, size_t len)
 {
-    for (size_t i = 0; i < NFLAGS; i++)
-        if (strlen(flags[i].name) == len && !strncmp(flags[i].name, name, len))
-            return flag_allowed(cmd, &flags[i]) ? &flags[i] : NULL;
+    const struct flag *f;
+    for (size_t i = 0; (f = flag_at(cmd, i)); i++)
+        if (strlen(f->name) == len && !strncmp(f->name, name, len))
+            return f;
     return NULL;
 }
 
 static const struct flag *find_short(wasp_cli_cmd cmd, char c)
 {
-    for (size_t i = 0; i < NFLAGS; i++)
-        if (flags[i].shrt == c)
-            return flag_allowed(cmd, &flags[i]) ? &flags[i] : NULL;
+    const struct flag *f;
+    for (size_t i = 0; (f = flag_at(cmd, i)); i++)
+        if (f->shrt == c)
+            return f;
     return NULL;
 }
 

@@ -1,4 +1,5 @@
 /* The wasp command: dispatch to a subcommand. */
+#include "cli/attach.h"
 #include "cli/report.h"
 #include "cli/run.h"
 
@@ -19,8 +20,10 @@ static void usage(FILE *out)
           "                                  print the report of its profile\n"
           "                                  (default output file: wasp.wprof)\n"
           "  report [options] FILE...        print the report of saved profiles\n"
-          "  attach PID                      (coming) profile a running JVM\n"
-          "  detach PID                      (coming) stop profiling it, write the profile\n"
+          "  attach [options] PID            profile a running HotSpot JVM: with -d SECONDS,\n"
+          "                                  for that long, then print the report\n"
+          "  detach [options] PID            stop profiling it (the agent writes the\n"
+          "                                  profile) and print the report\n"
           "  help [COMMAND|agent]            this help, a command's help, or the agent's\n"
           "                                  options (for -agentpath by hand)\n"
           "  --version                       print the version\n"
@@ -29,8 +32,9 @@ static void usage(FILE *out)
           "  wasp run -- java -jar app.jar\n"
           "  wasp run -e deadstore,silentstore -o app.wprof -- java -cp app.jar Main\n"
           "  wasp report --format json app.wprof\n"
+          "  wasp attach -d 30 12345\n"
           "\n"
-          "'wasp help run' and 'wasp help report' list every option with its default;\n"
+          "'wasp help COMMAND' lists every option of COMMAND with its default;\n"
           "'wasp help agent' describes loading libwasp.so without this command.\n",
           out);
 }
@@ -65,12 +69,6 @@ static void agent_usage(FILE *out)
           out);
 }
 
-static int not_implemented(const char *cmd)
-{
-    fprintf(stderr, "wasp %s: not implemented yet\n", cmd);
-    return 2;
-}
-
 static int help(int argc, char **argv)
 {
     if (argc < 2) {
@@ -89,8 +87,14 @@ static int help(int argc, char **argv)
         agent_usage(stdout);
         return 0;
     }
-    if (!strcmp(argv[1], "attach") || !strcmp(argv[1], "detach"))
-        return not_implemented(argv[1]);
+    if (!strcmp(argv[1], "attach")) {
+        wasp_attach_usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "detach")) {
+        wasp_detach_usage(stdout);
+        return 0;
+    }
     fprintf(stderr,
             "wasp help: unknown topic '%s' (accepted: run, report, agent, attach, detach)\n",
             argv[1]);
@@ -108,8 +112,10 @@ int main(int argc, char **argv)
         return wasp_cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "report"))
         return wasp_cmd_report(argc - 1, argv + 1);
-    if (!strcmp(cmd, "attach") || !strcmp(cmd, "detach"))
-        return not_implemented(cmd);
+    if (!strcmp(cmd, "attach"))
+        return wasp_cmd_attach(argc - 1, argv + 1);
+    if (!strcmp(cmd, "detach"))
+        return wasp_cmd_detach(argc - 1, argv + 1);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
         return help(argc - 1, argv + 1);
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {

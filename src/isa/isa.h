@@ -67,6 +67,14 @@ int wasp_isa_is_program_data(const wasp_access *a, uint64_t sp);
 int wasp_isa_find_access(const uint8_t *bytes, size_t n, uint64_t pc, const wasp_regs *regs,
                          int wanted, int max_insns, wasp_access *out, uint64_t *at);
 
+/* The accesses that may have just run: instructions of length k that end
+ * exactly at pc (bytes `before` are the n <= WASP_MAX_INSN bytes ending at
+ * pc) with a program-data memory operand whose address the instruction did
+ * not change, recomputed from regs (the state now). x86 lengths vary, so
+ * there may be several; up to max, longest first. Returns how many. */
+int wasp_isa_prev_accesses(const uint8_t *before, size_t n, uint64_t pc, const wasp_regs *regs,
+                           wasp_access *out, int max);
+
 /* Trap-PC recovery. A data watchpoint traps after the access, so trap_pc is the
  * address just past the instruction that touched [watch_addr, watch_addr+watch_len).
  * `before` holds the n (<= WASP_MAX_INSN) bytes that end at trap_pc, i.e. the

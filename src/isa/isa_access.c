@@ -265,6 +265,36 @@ static unsigned clobbers_address(const decoded *d)
     return writes;
 }
 
+/* Zero bytes decode as `add %al, (%rax)`: in practice they are padding or
+ * data before code, never an instruction that just ran. */
+static int all_zero(const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (b[i])
+            return 0;
+    return 1;
+}
+
+int wasp_isa_prev_accesses(const uint8_t *before, size_t n, uint64_t pc, const wasp_regs *regs,
+                           wasp_access *out, int max)
+{
+    if (n > WASP_MAX_INSN) {
+        before += n - WASP_MAX_INSN;
+        n = WASP_MAX_INSN;
+    }
+    int found = 0;
+    for (size_t k = n; k >= 1 && found < max; k--) {
+        decoded d;
+        if (all_zero(before + (n - k), k) || decode(before + (n - k), k, &d) < 0 ||
+            d.insn.length != k || !d.mem || clobbers_address(&d))
+            continue;
+        fill(&d, pc - k, regs, &out[found]);
+        if (wasp_isa_is_program_data(&out[found], regs->gpr[4]))
+            found++;
+    }
+    return found;
+}
+
 int wasp_isa_recover_trap(const uint8_t *before, size_t n, uint64_t trap_pc, const wasp_regs *regs,
                           uint64_t watch_addr, uint32_t watch_len, wasp_access *out)
 {

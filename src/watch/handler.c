@@ -219,31 +219,55 @@ static const wasp_analysis_client *locate(wasp_thread *t, const sample_view *v, 
 }
 
 /* The objects analysis: attribute the sampled access to the allocation site
- * of the object it touched, under the context of the access. */
+ * of the object it touched, under the context of the access.
+ *
+ * A CPU-time sample lands just after the instruction that held the thread up
+ * (a cache miss, most often): for the cost of objects, that access — the one
+ * ending at the interrupted PC — is the one to blame. x86 cannot be decoded
+ * backwards with certainty; the longest instruction that ends there is taken
+ * (a shorter one is most often the tail of the real one, and would point
+ * anywhere). When none ends there with a memory operand, the thread's next
+ * access is taken, as for the other analyses. */
 static void sample_objects(wasp_thread *t, const ucontext_t *uc, const sample_view *v)
 {
-    wasp_access acc;
-    uint64_t at;
-    int rc = view_find(v, WASP_ACCESS_LOAD | WASP_ACCESS_STORE, &acc, &at);
-    if (rc != 1) {
+    wasp_access cand[1];
+    uint64_t at[1];
+    uint8_t before[WASP_MAX_INSN];
+    int n = 0;
+    if (!v->s->has_addr &&
+        wasp_safe_read(v->s->pc - sizeof before, before, sizeof before) == sizeof before) {
+        n = wasp_isa_prev_accesses(before, sizeof before, v->s->pc, &v->regs, cand, 1);
+        if (n)
+            at[0] = v->s->pc - cand[0].len;
+    }
+    int rc = 1;
+    if (n == 0 && (rc = view_find(v, WASP_ACCESS_LOAD | WASP_ACCESS_STORE, &cand[0], &at[0])) == 1)
+        n = 1;
+    if (n == 0) {
         if (wasp_rt.nstore_clients + wasp_rt.nload_clients == 0)
             count_miss(t, rc); /* else the watchpoint analyses' own look counts it */
         return;
     }
     t->rec.counters[WASP_C_OBJ_SAMPLES]++;
-    uint32_t site;
-    int remote;
-    wasp_obj_result r = wasp_objects_attribute(
-        wasp_rt.objmap, acc.addr & wasp_rt.heap_address_mask,
-        __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE),
-        __atomic_load_n(&wasp_rt.objmap_epoch, __ATOMIC_ACQUIRE), wasp_rt.numa_nodes, &site,
-        &remote);
-    if (r != WASP_OBJ_HIT) {
-        t->rec.counters[r == WASP_OBJ_STALE ? WASP_C_OBJ_STALE : WASP_C_OBJ_UNATTRIBUTED]++;
+    uint32_t gc = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
+    uint32_t map = __atomic_load_n(&wasp_rt.objmap_epoch, __ATOMIC_ACQUIRE);
+    wasp_obj_result r = WASP_OBJ_MISS;
+    for (int i = 0; i < n; i++) {
+        uint32_t site;
+        int remote;
+        r = wasp_objects_attribute(wasp_rt.objmap, cand[i].addr & wasp_rt.heap_address_mask, gc,
+                                   map, wasp_rt.numa_nodes, &site, &remote);
+        if (r == WASP_OBJ_STALE)
+            break;
+        if (r != WASP_OBJ_HIT)
+            continue;
+        const uint8_t *insn = at[i] < v->s->pc ? before + sizeof before - cand[i].len
+                                               : v->code + (at[i] - v->s->pc);
+        uint32_t ctx = capture_context(t, uc, at[i], insn, cand[i].len);
+        wasp_records_access(&t->rec, site, ctx, 1.0, remote ? 1.0 : 0.0);
         return;
     }
-    uint32_t ctx = capture_context(t, uc, at, v->code + (at - v->s->pc), acc.len);
-    wasp_records_access(&t->rec, site, ctx, 1.0, remote ? 1.0 : 0.0);
+    t->rec.counters[r == WASP_OBJ_STALE ? WASP_C_OBJ_STALE : WASP_C_OBJ_UNATTRIBUTED]++;
 }
 
 static void on_sample(wasp_thread *t, const ucontext_t *uc)

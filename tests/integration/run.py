@@ -565,6 +565,59 @@ def t_report_truncated(ctx, jdk):
     return "cuts at %s of %d bytes" % (", ".join(map(str, cuts)), len(data))
 
 
+# Object-centric workloads (DJXPerf's case studies): the allocation site marked
+# `// WASP-EXPECT: objects` must rank first and, summed over the sites whose
+# allocation leaf is that line, carry at least OBJ_SHARE of the attributed
+# access samples. ObjectsChurn is also the control: its per-query 4 KB
+# collectors are allocated far more often but barely read, and must stay
+# under OBJ_CHURN_MAX.
+OBJ_SHARE = 0.6
+OBJ_CHURN_MAX = 0.1
+OBJ_MIN_ATTRIBUTED = 50
+OBJECTS = [
+    ("objects.makeroom", "ObjectsMakeRoom"),
+    ("objects.stride", "ObjectsStride"),
+    ("objects.churn", "ObjectsChurn"),
+]
+
+
+def objects_checks(ctx, jdk, workload, jvm_args=(), tag=None):
+    e = expectation(workload)
+    r, rep = ctx.profile(jdk, "objects", workload, [], jvm_args=jvm_args, tag=tag)
+    check(checksum_of(r.out) == ctx.baseline(jdk, [], workload, []),
+          "checksum differs from the run without the agent")
+    o = rep.get("objects")
+    check(isinstance(o, dict), "the report has no objects section")
+    attributed = o.get("attributed") or 0
+    check(attributed >= OBJ_MIN_ATTRIBUTED, "only %d samples hit tracked objects (need >= %d)"
+          % (attributed, OBJ_MIN_ATTRIBUTED))
+    sites = o["sites"]
+    top = leaf(sites[0].get("allocation"))
+    check(at(top, e["method"], e["line"]), "top allocation site is %s, expected %s:%d"
+          % (where(top), e["method"], e["line"]))
+    planted = sum(s["share"] for s in sites if at(leaf(s.get("allocation")), e["method"], e["line"]))
+    check(planted >= OBJ_SHARE, "sites allocated at %s:%d carry %.0f%% of attributed accesses "
+          "(need >= %.0f%%)" % (e["method"], e["line"], 100 * planted, 100 * OBJ_SHARE))
+    stale = (o.get("stale") or 0) / max(o.get("samples") or 1, 1)
+    check(stale < 0.5, "%.0f%% of samples found the object map stale" % (100 * stale))
+    if workload == "ObjectsChurn":
+        churn = sum(s["share"] for s in sites if s.get("class") == "byte[]")
+        check(churn < OBJ_CHURN_MAX, "the rarely read byte[] collectors got %.0f%% of accesses"
+              % (100 * churn))
+    return "planted share %.0f%%, %d attributed of %d samples" % (
+        100 * planted, attributed, o.get("samples") or 0)
+
+
+def t_objects(ctx, jdk, workload):
+    return objects_checks(ctx, jdk, workload)
+
+
+def t_objects_gc(ctx, jdk, flag):
+    """Objects moved by many collections stay attributed to their site."""
+    return objects_checks(ctx, jdk, "ObjectsChurn", jvm_args=[flag, "-Xmx256m"],
+                          tag="ObjectsChurn%s" % flag.replace("-XX:+Use", "-"))
+
+
 NOPERF = os.path.join(ROOT, "build", "tests", "noperf.so")
 
 
@@ -644,6 +697,12 @@ def build_tests(jdks):
         tests.append(("exit.sigterm", jdk, lambda c, j=jdk: t_sigterm(c, j)))
         tests.append(("badinput.agent-option", jdk, lambda c, j=jdk: t_bad_agent_option(c, j)))
         tests.append(("faults.perf-refused", jdk, lambda c, j=jdk: t_perf_refused(c, j)))
+        for name, wl in OBJECTS:
+            tests.append((name, jdk, lambda c, j=jdk, w=wl: t_objects(c, j, w)))
+        for gc in ("Serial", "Parallel", "G1", "Z"):
+            flag = "-XX:+Use%sGC" % gc
+            tests.append(("objects.gc.%s" % gc.lower(), jdk, lambda c, j=jdk, f=flag: (
+                t_objects_gc(c, j, f) if j.accepts(f) else skip("%s does not accept %s" % (j.name, f)))))
         tests.append(("route.fasync", jdk, lambda c, j=jdk: t_fasync_route(c, j)))
         tests.append(("source.pmu-ring", jdk, lambda c, j=jdk: t_pmu_ring(c, j)))
     if jdks:

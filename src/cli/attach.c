@@ -1,0 +1,454 @@
+/*
+ * `wasp attach` and `wasp detach` (see attach.h). Options are run's
+ * (cli/run.c parses and validates them); the protocol is in
+ * cli/hotspot_attach.c.
+ */
+#include "cli/attach.h"
+
+#include "cli/cli_util.h"
+#include "cli/hotspot_attach.h"
+#include "cli/run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STATE_DIR "/tmp"
+
+/* ------------------------------------------------------------------ */
+/* The record attach leaves for detach                                 */
+
+void wasp_attach_state_path(int pid, char *out, size_t outlen)
+{
+    snprintf(out, outlen, STATE_DIR "/wasp-attach-%u-%d", (unsigned)geteuid(), pid);
+}
+
+int wasp_attach_state_write(int pid, const wasp_attach_state *s, char *err, size_t errlen)
+{
+    char path[128], tmp[160];
+    wasp_attach_state_path(pid, path, sizeof path);
+    if (strchr(s->file, '\n') || strchr(s->agent, '\n')) {
+        snprintf(err, errlen, "cannot record a path holding a newline in %s", path);
+        return -1;
+    }
+    /* A fresh file renamed into place: never follows a link planted in /tmp. */
+    snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
+    int fd = mkostemp(tmp, O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        return -1;
+    }
+    fprintf(f, "file=%s\nagent=%s\nstart=%llu\n", s->file, s->agent, s->start_time);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, path) < 0) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int wasp_attach_state_read(int pid, wasp_attach_state *s)
+{
+    char path[128], buf[3 * WASP_PATH_MAX];
+    memset(s, 0, sizeof *s);
+    wasp_attach_state_path(pid, path, sizeof path);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+        close(fd);
+        return -1;
+    }
+    size_t len = 0;
+    ssize_t r;
+    while (len + 1 < sizeof buf && (r = read(fd, buf + len, sizeof buf - 1 - len)) != 0) {
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            close(fd);
+            return -1;
+        }
+        len += (size_t)r;
+    }
+    close(fd);
+    buf[len] = '\0';
+    for (char *line = buf, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (!strncmp(line, "file=", 5))
+            snprintf(s->file, sizeof s->file, "%s", line + 5);
+        else if (!strncmp(line, "agent=", 6))
+            snprintf(s->agent, sizeof s->agent, "%s", line + 6);
+        else if (!strncmp(line, "start=", 6))
+            s->start_time = strtoull(line + 6, NULL, 10);
+    }
+    return s->file[0] ? 0 : -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Usage                                                               */
+
+void wasp_attach_usage(FILE *out)
+{
+    fputs("Usage: wasp attach [options] PID\n"
+          "\n"
+          "Loads the wasp agent into the running HotSpot JVM with process id PID,\n"
+          "through the JVM's attach mechanism (the one jcmd uses), and starts\n"
+          "profiling. With -d, wasp waits, stops the agent, and prints the report of\n"
+          "the profile like 'wasp run'; without it, wasp returns at once and the\n"
+          "agent profiles until 'wasp detach PID'.\n"
+          "\n"
+          "The JVM must run as your user (or you are root), and without\n"
+          "-XX:+DisableAttachMechanism or -Xrs. JDK 21 and later print a warning\n"
+          "about a dynamically loaded agent on their standard error\n"
+          "(-XX:+EnableDynamicAgentLoading silences it).\n"
+          "\n"
+          "Options:\n"
+          "  -d, --duration SECONDS   profile for SECONDS, then stop and print the\n"
+          "                           report (Ctrl-C or SIGTERM stops sooner)\n"
+          "  -e, --events LIST        analyses to run, joined by ',' or '+': deadstore,\n"
+          "                           silentstore, silentload or all (default: all)\n"
+          "  -o, --output FILE        profile file, written when profiling stops\n"
+          "                           (default: wasp-PID.wprof in the current\n"
+          "                           directory). No commas. The JVM writes it, so its\n"
+          "                           user must be able to.\n",
+          out);
+    fputs(wasp_run_help_agent_flags, out);
+    fputs(wasp_run_help_report_flags, out);
+    fputs("  -q, --quiet              print no report (the profile is still written)\n"
+          "      --agent PATH         the agent library (default: ../lib/libwasp.so\n"
+          "                           next to the wasp executable)\n"
+          "  -h, --help               this help\n"
+          "\n"
+          "The report options and -q matter with -d only. Options also take the form\n"
+          "--name=value. The agent logs to the JVM's standard error, not wasp's.\n"
+          "\n"
+          "wasp attach records the profile path and the agent library in\n"
+          "/tmp/wasp-attach-<uid>-<PID>, for wasp detach.\n"
+          "\n"
+          "Exit status: 0 when the agent started (with -d: and the report was\n"
+          "printed); 1 when the JVM could not be attached to, the agent refused, or\n"
+          "no profile was written; 2 on a bad option or a missing agent library.\n"
+          "\n"
+          "Examples:\n"
+          "  wasp attach -d 30 12345\n"
+          "  wasp attach -e deadstore -o /tmp/app.wprof 12345; ...; wasp detach 12345\n",
+          out);
+}
+
+void wasp_detach_usage(FILE *out)
+{
+    fputs("Usage: wasp detach [options] PID\n"
+          "\n"
+          "Stops the wasp agent that 'wasp attach PID' started in a running JVM: the\n"
+          "agent writes its profile to the file given at attach and stops; the JVM\n"
+          "keeps running. Then prints the report of that profile.\n"
+          "\n"
+          "Options:\n"
+          "  -o, --output FILE        the profile file given at attach (default: the\n"
+          "                           one wasp attach recorded in\n"
+          "                           /tmp/wasp-attach-<uid>-PID)\n",
+          out);
+    fputs(wasp_run_help_report_flags, out);
+    fputs("  -q, --quiet              print no report (the profile is still written)\n"
+          "      --agent PATH         the agent library (default: the one attach\n"
+          "                           loaded, else ../lib/libwasp.so next to the wasp\n"
+          "                           executable)\n"
+          "  -h, --help               this help\n"
+          "\n"
+          "Exit status: 0 when the agent stopped and the report was printed; 1 when\n"
+          "the JVM could not be attached to, the agent refused, or no profile was\n"
+          "written; 2 on a bad option, or when the profile file is unknown.\n"
+          "\n"
+          "Examples:\n"
+          "  wasp detach 12345\n"
+          "  wasp detach --format json -o /tmp/app.wprof 12345 > app.json\n",
+          out);
+}
+
+/* ------------------------------------------------------------------ */
+/* Shared steps                                                        */
+
+static int parse(wasp_cli_cmd which, int argc, char **argv, wasp_run_config *cfg, int *exit_code)
+{
+    char err[WASP_PATH_MAX + 512];
+    int rc = wasp_cli_parse_args(which, argc, argv, cfg, err, sizeof err);
+    if (rc == WASP_RUN_HELP) {
+        if (which == WASP_CLI_ATTACH)
+            wasp_attach_usage(stdout);
+        else
+            wasp_detach_usage(stdout);
+        *exit_code = 0;
+        return -1;
+    }
+    if (rc != WASP_RUN_OK) {
+        fprintf(stderr, "%s\nTry 'wasp %s --help'.\n", err, wasp_cli_cmd_name(which));
+        *exit_code = 2;
+        return -1;
+    }
+    return 0;
+}
+
+/* cfg->agent.file made absolute against wasp's working directory. */
+static int absolute_output(wasp_run_config *cfg)
+{
+    const char *cmd = wasp_cli_cmd_name(cfg->cmd);
+    char cwd[PATH_MAX], abs_out[WASP_PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd)) {
+        fprintf(stderr, "wasp %s: cannot get the current directory: %s\n", cmd, strerror(errno));
+        return -1;
+    }
+    if (wasp_cli_abs_path(cwd, cfg->agent.file, abs_out, sizeof abs_out) < 0) {
+        fprintf(stderr, "wasp %s: output path too long: %s\n", cmd, cfg->agent.file);
+        return -1;
+    }
+    memcpy(cfg->agent.file, abs_out, sizeof abs_out);
+    return 0;
+}
+
+/* Inspect the target; prints the refusal. */
+static int target(const wasp_run_config *cfg, wasp_hs_target *t)
+{
+    char err[512];
+    if (wasp_hs_inspect(cfg->pid, t, err, sizeof err) != WASP_HS_OK) {
+        fprintf(stderr, "wasp %s: %s\n", wasp_cli_cmd_name(cfg->cmd), err);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_arg_size(const char *cmd, const char *what, const char *s, const char *fix)
+{
+    if (strlen(s) <= WASP_HS_ARG_MAX)
+        return 0;
+    fprintf(stderr,
+            "wasp %s: the %s is %zu bytes, more than the %d the attach protocol carries; %s\n",
+            cmd, what, strlen(s), WASP_HS_ARG_MAX, fix);
+    return -1;
+}
+
+static long long mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int wasp_attach_agent_options(const wasp_run_config *cfg, char *buf, size_t buflen, char *err,
+                              size_t errlen)
+{
+    int olen = wasp_run_agent_options(cfg, buf, buflen, err, errlen);
+    if (olen < 0)
+        return -1;
+    int w = snprintf(buf + olen, buflen - (size_t)olen, "%saction=start", olen ? "," : "");
+    if (w < 0 || (size_t)w >= buflen - (size_t)olen) {
+        snprintf(err, errlen, "wasp attach: cannot build the agent option string");
+        return -1;
+    }
+    if (strlen(buf) > WASP_HS_ARG_MAX) {
+        snprintf(err, errlen,
+                 "wasp attach: the agent option string is %zu bytes, more than the %d the "
+                 "attach protocol carries; choose a shorter -o path",
+                 strlen(buf), WASP_HS_ARG_MAX);
+        return -1;
+    }
+    return 0;
+}
+
+/* Send action=stop, wait for the profile, print the report. cfg->agent.file
+ * is the absolute profile path. Returns the exit status. */
+static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
+                           const char *agent_abs)
+{
+    const char *cmd = wasp_cli_cmd_name(cfg->cmd);
+    char err[2048];
+    wasp_file_id before = wasp_file_id_of(cfg->agent.file);
+    if (wasp_hs_load_agent(t, agent_abs, "action=stop", WASP_HS_SOCKET_TIMEOUT_MS, NULL, err,
+                           sizeof err) < 0) {
+        fprintf(stderr, "wasp %s: cannot stop the agent in JVM %d: %s\n", cmd, (int)t->pid, err);
+        return 1;
+    }
+    char state[128];
+    wasp_attach_state_path(t->pid, state, sizeof state);
+    unlink(state);
+
+    /* The agent writes the file (atomically) before or soon after it answers. */
+    long long deadline = mono_ms() + WASP_ATTACH_PROFILE_TIMEOUT_MS;
+    while (!wasp_file_is_new(&before, cfg->agent.file)) {
+        if (mono_ms() >= deadline) {
+            fprintf(stderr,
+                    "wasp %s: the agent stopped but wrote no profile to %s within %d s (its "
+                    "log, on the JVM's standard error, says why)\n",
+                    cmd, cfg->agent.file, WASP_ATTACH_PROFILE_TIMEOUT_MS / 1000);
+            return 1;
+        }
+        struct timespec ts = {0, 50 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    fprintf(stderr, "wasp: stopped profiling JVM %d; profile: %s\n", (int)t->pid,
+            cfg->agent.file);
+    if (!cfg->quiet && wasp_run_show_report(cfg) < 0)
+        return 1;
+    return 0;
+}
+
+/* Wait `seconds`, or until SIGINT/SIGTERM/SIGHUP. Returns the signal that
+ * ended the wait, or 0. */
+static int wait_for(unsigned seconds)
+{
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigprocmask(SIG_BLOCK, &set, &old);
+    long long deadline = mono_ms() + (long long)seconds * 1000;
+    int sig = 0;
+    for (;;) {
+        long long left = deadline - mono_ms();
+        if (left <= 0)
+            break;
+        struct timespec ts = {(time_t)(left / 1000), (long)(left % 1000) * 1000000L};
+        int s = sigtimedwait(&set, NULL, &ts);
+        if (s > 0) {
+            sig = s;
+            break;
+        }
+        if (errno != EINTR) /* EAGAIN: time is up */
+            break;
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return sig;
+}
+
+/* ------------------------------------------------------------------ */
+/* The commands                                                        */
+
+int wasp_cmd_attach(int argc, char **argv)
+{
+    wasp_run_config cfg;
+    int code;
+    if (parse(WASP_CLI_ATTACH, argc, argv, &cfg, &code) < 0)
+        return code;
+
+    char agent_abs[PATH_MAX];
+    if (wasp_run_locate_agent(&cfg, agent_abs, sizeof agent_abs) < 0)
+        return 2;
+    if (absolute_output(&cfg) < 0)
+        return 2;
+
+    char err[WASP_PATH_MAX + 512];
+    char opts[3 * WASP_PATH_MAX];
+    if (wasp_attach_agent_options(&cfg, opts, sizeof opts, err, sizeof err) < 0) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    if (check_arg_size("attach", "agent library path", agent_abs,
+                       "move libwasp.so or pass --agent with a shorter path") < 0)
+        return 2;
+
+    wasp_hs_target t;
+    if (target(&cfg, &t) < 0)
+        return 1;
+    if (wasp_hs_load_agent(&t, agent_abs, opts, WASP_HS_SOCKET_TIMEOUT_MS, NULL, err,
+                           sizeof err) < 0) {
+        fprintf(stderr, "wasp attach: cannot attach to JVM %d: %s\n", cfg.pid, err);
+        return 1;
+    }
+
+    wasp_attach_state st;
+    memset(&st, 0, sizeof st);
+    snprintf(st.file, sizeof st.file, "%s", cfg.agent.file);
+    snprintf(st.agent, sizeof st.agent, "%s", agent_abs);
+    st.start_time = t.start_time;
+    int recorded = wasp_attach_state_write(cfg.pid, &st, err, sizeof err) == 0;
+    if (!recorded)
+        fprintf(stderr, "wasp attach: warning: %s\n", err);
+
+    if (!cfg.duration_s) {
+        if (recorded)
+            printf("wasp: profiling JVM %d; stop with: wasp detach %d\n", cfg.pid, cfg.pid);
+        else
+            printf("wasp: profiling JVM %d; stop with: wasp detach -o %s %d\n", cfg.pid,
+                   cfg.agent.file, cfg.pid);
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
+
+    fprintf(stderr, "wasp: profiling JVM %d for %u s (Ctrl-C stops sooner)\n", cfg.pid,
+            cfg.duration_s);
+    int sig = wait_for(cfg.duration_s);
+    if (sig)
+        fprintf(stderr, "wasp: %s; stopping the profile\n", strsignal(sig));
+    return stop_and_report(&cfg, &t, agent_abs);
+}
+
+int wasp_cmd_detach(int argc, char **argv)
+{
+    wasp_run_config cfg;
+    int code;
+    if (parse(WASP_CLI_DETACH, argc, argv, &cfg, &code) < 0)
+        return code;
+
+    char state_path[128];
+    wasp_attach_state_path(cfg.pid, state_path, sizeof state_path);
+    wasp_attach_state st;
+    int have_state = wasp_attach_state_read(cfg.pid, &st) == 0;
+
+    wasp_hs_target t;
+    char err[512];
+    int refusal = wasp_hs_inspect(cfg.pid, &t, err, sizeof err);
+    if (refusal != WASP_HS_OK) {
+        fprintf(stderr, "wasp detach: %s\n", err);
+        if (refusal == WASP_HS_NO_PROCESS && have_state) {
+            /* The JVM is gone: the record is of no further use. */
+            fprintf(stderr, "wasp detach: it was profiled into %s (written when it exited, "
+                            "if the agent could)\n", st.file);
+            unlink(state_path);
+        }
+        return 1;
+    }
+    if (have_state && st.start_time && t.start_time && st.start_time != t.start_time) {
+        fprintf(stderr, "wasp detach: ignoring %s: it records an earlier process %d\n",
+                state_path, cfg.pid);
+        unlink(state_path);
+        have_state = 0;
+    }
+    if (!cfg.output_given) {
+        if (!have_state) {
+            fprintf(stderr,
+                    "wasp detach: no record of 'wasp attach %d' (%s); pass -o FILE, the "
+                    "profile file the agent was given\n",
+                    cfg.pid, state_path);
+            return 2;
+        }
+        snprintf(cfg.agent.file, sizeof cfg.agent.file, "%s", st.file);
+    }
+    if (absolute_output(&cfg) < 0)
+        return 2;
+    if (!cfg.agent_path && have_state && st.agent[0])
+        cfg.agent_path = st.agent; /* the same library, so the same agent instance */
+
+    char agent_abs[PATH_MAX];
+    if (wasp_run_locate_agent(&cfg, agent_abs, sizeof agent_abs) < 0)
+        return 2;
+    if (check_arg_size("detach", "agent library path", agent_abs,
+                       "pass --agent with a shorter path") < 0)
+        return 2;
+    return stop_and_report(&cfg, &t, agent_abs);
+}
