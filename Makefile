@@ -45,7 +45,8 @@ $(B)/bin/wasp: $(CLI_OBJS) $(B)/lib/libwaspcore.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(CLI_OBJS) $(B)/lib/libwaspcore.a $(LDLIBS_CORE)
 
-$(B)/tests/%: tests/unit/%.c $(B)/lib/libwaspcore.a
+# Some tests include CLI sources directly: they depend on them too.
+$(B)/tests/%: tests/unit/%.c $(B)/lib/libwaspcore.a $(CLI_SRCS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libwaspcore.a -lcmocka $(LDLIBS_CORE) -lpthread
 
@@ -70,7 +71,7 @@ $(B)/tests/fake_agent.so: tests/integration/fake_agent.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $<
 
-integration: all $(B)/tests/noperf.so
+integration: all $(B)/tests/noperf.so $(B)/tests/fake_agent.so
 	@python3 tests/integration/run.py
 
 check: all unit integration

@@ -121,10 +121,10 @@ void wasp_attach_usage(FILE *out)
           "\n"
           "Options:\n"
           "  -d, --duration SECONDS   profile for SECONDS, then stop and print the\n"
-          "                           report (Ctrl-C or SIGTERM stops sooner)\n"
-          "  -e, --events LIST        analyses to run, joined by ',' or '+': deadstore,\n"
-          "                           silentstore, silentload or all (default: all)\n"
-          "  -o, --output FILE        profile file, written when profiling stops\n"
+          "                           report (Ctrl-C or SIGTERM stops sooner)\n",
+          out);
+    fputs(wasp_run_help_events_flag, out);
+    fputs("  -o, --output FILE        profile file, written when profiling stops\n"
           "                           (default: wasp-PID.wprof in the current\n"
           "                           directory). No commas. The JVM writes it, so its\n"
           "                           user must be able to.\n",
@@ -369,6 +369,12 @@ int wasp_cmd_attach(int argc, char **argv)
     if (wasp_hs_load_agent(&t, agent_abs, opts, WASP_HS_SOCKET_TIMEOUT_MS, NULL, err,
                            sizeof err) < 0) {
         fprintf(stderr, "wasp attach: cannot attach to JVM %d: %s\n", cfg.pid, err);
+        wasp_attach_state prev;
+        if (wasp_attach_state_read(cfg.pid, &prev) == 0 && prev.start_time == t.start_time)
+            fprintf(stderr,
+                    "wasp attach: wasp attach already profiles it into %s; stop with: wasp "
+                    "detach %d\n",
+                    prev.file, cfg.pid);
         return 1;
     }
 

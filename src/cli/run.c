@@ -482,6 +482,9 @@ int wasp_run_build_argv(const wasp_run_config *cfg, const char *agent_abs, char 
 /* Usage                                                               */
 
 /* Help lines shared with attach (the agent options) and detach (the report). */
+const char wasp_run_help_events_flag[] =
+    "  -e, --events LIST        analyses to run, joined by ',' or '+': deadstore,\n"
+    "                           silentstore, silentload or all (default: all)\n";
 const char wasp_run_help_agent_flags[] =
     "      --period DURATION    software sampler: thread CPU time between samples,\n"
     "                           10us..10s, unit ns|us|ms|s, a bare number is ns\n"
@@ -518,9 +521,10 @@ void wasp_run_usage(FILE *out)
         "the launcher (the first word after --), so that word must be java (or a\n"
         "launcher that takes JVM options first).\n"
         "\n"
-        "Options:\n"
-        "  -e, --events LIST        analyses to run, joined by ',' or '+': deadstore,\n"
-        "                           silentstore, silentload or all (default: all)\n"
+        "Options:\n",
+        out);
+    fputs(wasp_run_help_events_flag, out);
+    fputs(
         "  -o, --output FILE        profile file (default: wasp.wprof in the current\n"
         "                           directory; it is overwritten). No commas.\n",
         out);

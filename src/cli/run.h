@@ -18,7 +18,11 @@
 #define WASP_RUN_DEFAULT_OUTPUT "wasp.wprof"
 
 /* The subcommands that share the option parser. */
-typedef enum wasp_cli_cmd { WASP_CLI_RUN = 0, WASP_CLI_ATTACH = 1, WASP_CLI_DETACH = 2 } wasp_cli_cmd;
+typedef enum wasp_cli_cmd {
+    WASP_CLI_RUN = 0,
+    WASP_CLI_ATTACH = 1,
+    WASP_CLI_DETACH = 2
+} wasp_cli_cmd;
 
 /* "run", "attach", "detach": how messages name the subcommand. */
 const char *wasp_cli_cmd_name(wasp_cli_cmd cmd);
@@ -67,8 +71,10 @@ int wasp_run_build_argv(const wasp_run_config *cfg, const char *agent_abs, char 
 void wasp_run_free_argv(char **argv);
 
 void wasp_run_usage(FILE *out);
-/* Lines of run's help that attach and detach reuse: the agent options
- * (--period .. --max-frames) and the report options (--format, --top, --by). */
+/* Lines of run's help that attach and detach reuse: -e, the other agent
+ * options (--period .. --max-frames) and the report options (--format,
+ * --top, --by). */
+extern const char wasp_run_help_events_flag[];
 extern const char wasp_run_help_agent_flags[];
 extern const char wasp_run_help_report_flags[];
 

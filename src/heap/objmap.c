@@ -4,8 +4,8 @@
  * ASYNC-SIGNAL-SAFE: wasp_objmap_lookup and what it calls (reader_enter,
  * run_find, log_find) run in signal handlers on any thread, concurrently with
  * everything else here: lock-free atomics and reads of immutable memory only.
- * Every other function runs on ordinary threads and may allocate, lock and
- * wait for lookups in progress (never the other way round).
+ * Every other function runs on ordinary threads and may allocate and lock;
+ * nothing here ever waits for a lookup, and lookups wait for nothing.
  *
  * Shapes.
  *  - struct run: immutable, sorted by (epoch, start), one segment per epoch;
@@ -16,7 +16,7 @@
  *  - struct view: {main, delta, log, from, floor}, immutable, installed by an
  *    atomic exchange of m->view. Consecutive views share the parts that did
  *    not change (usually main and the log); a retired view's parts that the
- *    new view does not use are freed with it.
+ *    new view does not use are freed with it after a grace period.
  *
  * Writers. ins_mu serialises inserters; pub_mu serialises everything that
  * installs a view (publish, replace, an insert that finds the log full). Lock
@@ -25,40 +25,45 @@
  * current view, and a publisher under pub_mu alone can read the current view's
  * log while inserts continue past the count it read.
  *
- * Reclamation (a grace period with two reader counters). A lookup:
+ * Reclamation: a grace period with two reader counters; writers never wait.
+ * A lookup:
  *     p = parity; readers[p]++; if (parity != p) { readers[p]--; retry; }
  *     v = view; ...read v and what it points to...; readers[p]--;
- * A writer (one at a time, under pub_mu):
- *     old = exchange(view, new); q = parity; parity = q^1;
- *     wait until readers[q] == 0; free old's retired parts.
- * All of these are seq_cst, so they sit in one total order S.
- * Claim: a writer W never frees a view V that a reader R is still using.
- *   R loaded V, so R's load of `view` precedes W's exchange in S (W is the
- *   writer that replaced V; views are never reinstalled), and R's re-check of
- *   the parity, which read p, precedes that load; W's flip follows its
- *   exchange. So at least one flip follows R's re-check in S; let F be the
- *   first, by writer W' (W itself or an earlier writer). Before F the parity
- *   is still p, so F flips p -> p^1 and W' then waits for readers[p] == 0.
- *   R's increment precedes its re-check, hence precedes W''s reads of
- *   readers[p]; every reader adds 1 before it subtracts 1, so while R has not
- *   left, readers[p] >= 1 and W' keeps waiting. Writers are serialised, so W
- *   frees V after W' has finished waiting, i.e. after R has left. QED.
- *   A reader that increments a stale counter and then sees the flip backs out
- *   without reading anything; it only delays a writer by a moment.
- *   Memory visibility follows the same edges: R's decrement (release, an RMW
- *   on readers[p]) is read by the waiting writer's acquire load, so R's reads
- *   happen before the free; the view and what it points to were written before
- *   the exchange (release) that R's load (acquire) read.
+ * A writer (one at a time, under pub_mu) installs a view with
+ *     old = exchange(view, new); put old's parts that new does not use on `fresh`
+ * and then tries, twice, to advance (never waiting):
+ *     p = parity; if (readers[p^1] != 0) give up;
+ *     free `aged`; aged = fresh; fresh = {}; parity = p^1;
+ * All of these are seq_cst, so they sit in one total order S. Views and parts
+ * are never reinstalled once retired.
+ * Lemma: if, after a flip F from q to q^1, a writer reads readers[q] == 0 at t,
+ *   every reader R whose re-check of the parity precedes F has left before t.
+ *   R's re-check read p_R. If p_R == q: R incremented readers[q] before F;
+ *   each reader adds 1 before it subtracts 1, so until R leaves readers[q] >= 1,
+ *   and t read 0. If p_R == q^1: a flip F' from q^1 to q lies between R's
+ *   re-check and F, and the advance that made F read readers[q^1] == 0 after F'
+ *   (it read the parity q first) and before F; R's increment of readers[q^1]
+ *   precedes F', so by the same argument R had left then.
+ * Claim: nothing is freed while a reader may still use it. A part retired by
+ *   exchange X goes to `fresh`; the next advance that succeeds, A1, flips F
+ *   (q -> q^1) after X and moves it to `aged`; it is freed by the next
+ *   successful advance A2, which read readers[q] == 0 after F (no flip lies
+ *   between A1 and A2). A reader that can reach the part loaded a view before
+ *   X; its re-check precedes that load, so precedes F; by the lemma it has left.
+ * Memory visibility follows the same edges: R's decrement (an RMW, release) is
+ *   read by the writer's acquire load before the free; the view and what it
+ *   points to were written before the exchange (release) that R's load
+ *   (acquire) read.
  * Progress: a lookup retries only when a writer flipped the parity between its
- * two loads of it, i.e. when a writer made progress; it never waits. A writer
- * waits only for lookups that have started, which never block; a lookup in a
- * handler that interrupted the writer's own thread finishes before the writer
- * resumes, so there is no self-deadlock.
+ * two loads of it, i.e. when a writer made progress. A writer never waits for
+ * lookups: while one is stuck (its thread preempted or stopped mid-lookup),
+ * retired memory waits instead, and is freed by a later install or publish
+ * (publish tries to advance even with nothing to fold). Usually the second
+ * advance of an install frees what the install retired.
  */
 #include "heap/objmap.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +75,7 @@ _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "lookups need a lock-free parity");
 enum {
     LOG_CAP = 4096,         /* pending inserts per log */
     CARRY_MAX = LOG_CAP / 4, /* a full log with at most this many unpublished entries is carried over */
-    DELTA_MIN = 8192,       /* the delta joins main when above max(DELTA_MIN, main/8) */
+    DELTA_MIN = 8192,       /* the delta always may grow this big (see delta_limit) */
     BLOCK = 64              /* objects per index key */
 };
 
@@ -114,6 +119,9 @@ struct view {
     size_t from;    /* log entries below this are in main/delta or were dropped */
     uint32_t floor; /* epoch of the last replace: older inserts are dropped */
     int has_floor;
+    /* writer side, once retired (lookups never read these) */
+    struct view *next;
+    uint8_t own_main, own_delta, own_log; /* parts to free with it */
 };
 
 struct wasp_objmap {
@@ -123,6 +131,8 @@ struct wasp_objmap {
     _Alignas(64) pthread_mutex_t ins_mu;
     struct log *log; /* == view->log; changes under ins_mu + pub_mu */
     pthread_mutex_t pub_mu;
+    struct view *fresh, *aged; /* retired views, under pub_mu (see the top) */
+    uint64_t fold_avg16;       /* 16 x moving average of inserts per fold, under pub_mu */
 };
 
 /* a is older than b, modulo 2^32 */
@@ -133,10 +143,25 @@ static int older(uint32_t a, uint32_t b)
 
 /* ---- handler side ---- */
 
+#ifdef WASP_OBJMAP_TEST_HOOKS
+/* Test builds only: run writers at the two points of a lookup where a race
+ * matters (after the parity load; after the view load). */
+static void (*hook_entering)(wasp_objmap *m);
+static void (*hook_reading)(wasp_objmap *m);
+#define HOOK(h, m) \
+    do { \
+        if (h) \
+            h(m); \
+    } while (0)
+#else
+#define HOOK(h, m) ((void)0)
+#endif
+
 static unsigned reader_enter(wasp_objmap *m)
 {
     for (;;) {
         unsigned p = atomic_load(&m->parity);
+        HOOK(hook_entering, m);
         atomic_fetch_add(&m->readers[p], 1);
         if (atomic_load(&m->parity) == p)
             return p;
@@ -201,6 +226,7 @@ int wasp_objmap_lookup(wasp_objmap *m, uint64_t addr, uint32_t epoch, wasp_obj *
         return 0;
     unsigned p = reader_enter(m);
     const struct view *v = atomic_load(&m->view);
+    HOOK(hook_reading, m);
     const wasp_obj *o = run_find(v->main, addr, epoch);
     if (!o)
         o = run_find(v->delta, addr, epoch);
@@ -367,33 +393,79 @@ static int pending_kept(const struct view *v, const struct ent *e)
     return !v->has_floor || !older(e->epoch, v->floor);
 }
 
-static void cpu_relax(void)
+static void free_views(struct view *v)
 {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
+    while (v) {
+        struct view *next = v->next;
+        if (v->own_main)
+            free(v->main);
+        if (v->own_delta)
+            free(v->delta);
+        if (v->own_log)
+            free(v->log);
+        free(v);
+        v = next;
+    }
 }
 
-/* Installs nv (pub_mu held), waits out the lookups that may still see the
- * old view, and frees what only the old view used. */
+/* One step of the grace period (see the top); pub_mu held. Never waits. */
+static void advance(wasp_objmap *m)
+{
+    unsigned p = atomic_load(&m->parity);
+    if (atomic_load(&m->readers[p ^ 1u]) != 0)
+        return;
+    free_views(m->aged);
+    m->aged = m->fresh;
+    m->fresh = NULL;
+    if (m->aged)
+        atomic_store(&m->parity, p ^ 1u);
+}
+
+/* Frees what the counters allow: usually everything retired so far. */
+static void reclaim(wasp_objmap *m)
+{
+    advance(m);
+    advance(m);
+}
+
+/* Installs nv (pub_mu held) and retires the old view. */
 static void install(wasp_objmap *m, struct view *nv)
 {
     struct view *old = atomic_exchange(&m->view, nv);
-    unsigned q = atomic_load(&m->parity);
-    atomic_store(&m->parity, q ^ 1u);
-    for (unsigned spins = 0; atomic_load(&m->readers[q]) != 0; spins++) {
-        if (spins < 256)
-            cpu_relax();
-        else
-            sched_yield();
+    old->own_main = old->main && old->main != nv->main;
+    old->own_delta = old->delta && old->delta != nv->delta;
+    old->own_log = old->log != nv->log;
+    old->next = m->fresh;
+    m->fresh = old;
+    reclaim(m);
+}
+
+static uint64_t isqrt(uint64_t x)
+{
+    uint64_t r = 0;
+    for (uint64_t bit = 1ull << 62; bit; bit >>= 2) {
+        if (x >= r + bit) {
+            x -= r + bit;
+            r = (r >> 1) + bit;
+        } else {
+            r >>= 1;
+        }
     }
-    if (old->main != nv->main)
-        free(old->main);
-    if (old->delta != nv->delta)
-        free(old->delta);
-    if (old->log != nv->log)
-        free(old->log);
-    free(old);
+    return r;
+}
+
+/* How big the delta may grow before it is merged into main (n objects).
+ * With P inserts per fold and a limit T, each insert costs about n/T copies
+ * in main merges and T/2P in delta merges: T = sqrt(2nP) minimises the sum
+ * (about sqrt(2n/P)), and P is what the caller's publishing rate makes it, so
+ * it is measured. Bounded by n/4, so main merges stay O(1) per insert when
+ * folds are big, and by DELTA_MIN below, where everything is cheap. */
+static size_t delta_limit(const wasp_objmap *m, size_t n)
+{
+    uint64_t t = isqrt(2 * (uint64_t)n * (m->fold_avg16 / 16 + 1));
+    if (t > n / 4)
+        t = n / 4;
+    return t > DELTA_MIN ? (size_t)t : DELTA_MIN;
 }
 
 /* Folds the current view's pending inserts into its delta (and the delta into
@@ -421,6 +493,7 @@ static int fold(wasp_objmap *m, int fresh_log)
             k++;
         }
         pend = run_from_ents(tmp, k, &err);
+        m->fold_avg16 = (m->fold_avg16 * 7 + (uint64_t)k * 16) / 8;
     }
     if (!err && pend) {
         delta = v->delta ? run_merge(v->delta, pend) : pend;
@@ -430,8 +503,7 @@ static int fold(wasp_objmap *m, int fresh_log)
         pend = NULL;
     }
     if (!err && delta && delta != v->delta) {
-        size_t limit = main ? main->n / 8 : 0;
-        if (delta->n > DELTA_MIN && delta->n > limit) {
+        if (delta->n > delta_limit(m, main ? main->n : 0)) {
             main = run_merge(v->main, delta);
             err = !main;
             if (!err) {
@@ -451,7 +523,8 @@ static int fold(wasp_objmap *m, int fresh_log)
         free(nv);
         return -1;
     }
-    *nv = (struct view){main, delta, lg, fresh_log ? 0 : n0, v->floor, v->has_floor};
+    *nv = (struct view){.main = main, .delta = delta, .log = lg, .from = fresh_log ? 0 : n0,
+                        .floor = v->floor, .has_floor = v->has_floor};
     if (fresh_log)
         m->log = lg;
     install(m, nv);
@@ -479,7 +552,8 @@ static int roll_log(wasp_objmap *m)
                 if (pending_kept(v, &v->log->e[i]))
                     lg->e[k++] = v->log->e[i];
             atomic_store_explicit(&lg->n, k, memory_order_relaxed); /* published by install */
-            *nv = (struct view){v->main, v->delta, lg, 0, v->floor, v->has_floor};
+            *nv = (struct view){.main = v->main, .delta = v->delta, .log = lg,
+                                .floor = v->floor, .has_floor = v->has_floor};
             m->log = lg;
             install(m, nv);
         }
@@ -526,6 +600,8 @@ void wasp_objmap_free(wasp_objmap *m)
     free(v->delta);
     free(v->log);
     free(v);
+    free_views(m->fresh);
+    free_views(m->aged);
     pthread_mutex_destroy(&m->ins_mu);
     pthread_mutex_destroy(&m->pub_mu);
     free(m);
@@ -557,6 +633,8 @@ int wasp_objmap_publish(wasp_objmap *m)
 {
     pthread_mutex_lock(&m->pub_mu);
     int rc = fold(m, 0);
+    if (m->fresh || m->aged)
+        reclaim(m);
     pthread_mutex_unlock(&m->pub_mu);
     return rc;
 }
@@ -619,7 +697,7 @@ int wasp_objmap_replace(wasp_objmap *m, const wasp_obj *objs, size_t n, uint32_t
         pthread_mutex_unlock(&m->pub_mu);
         return -1;
     }
-    *nv = (struct view){main, NULL, v->log, n0, epoch, 1};
+    *nv = (struct view){.main = main, .log = v->log, .from = n0, .floor = epoch, .has_floor = 1};
     install(m, nv);
     pthread_mutex_unlock(&m->pub_mu);
     return 0;

@@ -618,6 +618,87 @@ def t_objects_gc(ctx, jdk, flag):
                           tag="ObjectsChurn%s" % flag.replace("-XX:+Use", "-"))
 
 
+class Lines:
+    """Lines of a process's stdout, read as they come (never sleeps)."""
+    def __init__(self, p):
+        self.p, self.buf, self.lines = p, b"", []
+
+    def next(self, timeout):
+        deadline = time.monotonic() + timeout
+        while not self.lines:
+            left = deadline - time.monotonic()
+            sel = selectors.DefaultSelector()
+            sel.register(self.p.stdout, selectors.EVENT_READ)
+            ready = left > 0 and sel.select(left)
+            sel.close()
+            if not ready:
+                raise Fail("no output from the target within %.0f s" % timeout)
+            chunk = os.read(self.p.stdout.fileno(), 4096)
+            if not chunk:
+                raise Fail("the target's output ended")
+            self.buf += chunk
+            *done, self.buf = self.buf.split(b"\n")
+            self.lines += [l.decode(errors="replace").strip() for l in done]
+        return self.lines.pop(0)
+
+    def until(self, pred, timeout):
+        while True:
+            line = self.next(timeout)
+            if pred(line):
+                return line
+
+
+def t_attach(ctx, jdk):
+    """wasp attach -d to a running JVM: its running threads are profiled, the
+    profile is written, and the JVM runs on, computing correct results."""
+    out = ctx.path("attach.wprof")
+    p = subprocess.Popen([jdk.java, "-cp", CLASSES, "AttachTarget"], cwd=ROOT,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    try:
+        lines = Lines(p)
+        check(lines.until(lambda l: l == "ready", TIMEOUT) == "ready", "no 'ready'")
+        lines.until(lambda l: l.startswith("tick"), TIMEOUT)  # running and JIT-warm
+        r = run([WASP, "attach", "-d", "3", "-e", "silentload+objects", "-o", out, "-q",
+                 str(p.pid)])
+        check(r.rc == 0, "wasp attach exited %d: %s" % (r.rc, tail(r.err)))
+        check(p.poll() is None, "the JVM died while attached")
+        rep = ctx.report(out)
+        a = analysis(rep, "silentload")
+        samples = counter(rep, "samples")
+        check(samples >= 300, "only %d samples in 3 s of attachment" % samples)
+        check(a["pairs_classified"] >= 100, "only %.0f silent-load pairs" % a["pairs_classified"])
+        check(a["fraction"] > 0.6, "F_prog(silentload) = %.3f on the search loop" % a["fraction"])
+        top = leaf(a["pairs"][0].get("watch"))
+        check(top.get("method") == "AttachTarget.unit", "top pair watched in %s" % where(top))
+        o = rep.get("objects") or {}
+        check((o.get("attributed") or 0) >= 20, "only %s object samples attributed" % o.get("attributed"))
+        e = expectation("AttachTarget")
+        site = leaf(o["sites"][0].get("allocation"))
+        check(at(site, e["method"], e["line"]), "top allocation site %s, expected %s:%d"
+              % (where(site), e["method"], e["line"]))
+        # After detach: still running, still correct, and wasp's events are gone.
+        seen = 0
+        while seen < 3:
+            line = lines.until(lambda l: l.startswith("tick"), TIMEOUT)
+            check(line.endswith(" ok"), "after detach the JVM computed a wrong result: %s" % line)
+            seen += 1
+        fds = [os.readlink("/proc/%d/fd/%s" % (p.pid, f)) for f in os.listdir("/proc/%d/fd" % p.pid)]
+        perf = [f for f in fds if "perf_event" in f]
+        check(not perf, "%d perf events still open in the JVM after detach" % len(perf))
+        p.stdin.write(b"stop\n")
+        p.stdin.flush()
+        done = lines.until(lambda l: l.startswith("done"), TIMEOUT)
+        check(p.wait(timeout=TIMEOUT) == 0, "the JVM exited %s after detach" % p.returncode)
+    finally:
+        if p.poll() is None:
+            kill_group(p)
+            p.wait()
+        for f in (p.stdout, p.stdin, p.stderr):
+            f.close()
+    return "%d samples, F=%.3f, then %s" % (samples, a["fraction"], done)
+
+
 NOPERF = os.path.join(ROOT, "build", "tests", "noperf.so")
 
 
@@ -697,6 +778,7 @@ def build_tests(jdks):
         tests.append(("exit.sigterm", jdk, lambda c, j=jdk: t_sigterm(c, j)))
         tests.append(("badinput.agent-option", jdk, lambda c, j=jdk: t_bad_agent_option(c, j)))
         tests.append(("faults.perf-refused", jdk, lambda c, j=jdk: t_perf_refused(c, j)))
+        tests.append(("attach.detach", jdk, lambda c, j=jdk: t_attach(c, j)))
         for name, wl in OBJECTS:
             tests.append((name, jdk, lambda c, j=jdk, w=wl: t_objects(c, j, w)))
         for gc in ("Serial", "Parallel", "G1", "Z"):

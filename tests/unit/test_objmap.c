@@ -1,6 +1,7 @@
 /* The address -> object map: boundaries, pending/published, replace, epochs,
- * a large map against a brute-force oracle, and lookups racing inserts,
- * publishes and replaces — from ordinary threads and from signal handlers. */
+ * a large map against a brute-force oracle, staged races with one lookup, and
+ * lookups racing inserts, publishes and replaces — from ordinary threads and
+ * from signal handlers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +17,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "heap/objmap.h"
+/* White-box: the map is compiled in here with its test hooks, so races with a
+ * lookup can be staged deterministically (the library's copy is not linked). */
+#define WASP_OBJMAP_TEST_HOOKS
+#include "heap/objmap.c"
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -249,6 +253,105 @@ static void same_start_twice_keeps_the_later(void **state)
     assert_int_equal(wasp_objmap_replace(m, o, 2, 2), 0);
     expect_hit(m, 0x1000, 2, 0x1000, 16, 4);
     assert_int_equal(wasp_objmap_count(m), 1);
+    wasp_objmap_free(m);
+}
+
+/* ---- staged races: writers run inside a lookup, through its hooks ---- */
+
+static int in_list(const struct view *list, const struct view *v)
+{
+    for (; list; list = list->next)
+        if (list == v)
+            return 1;
+    return 0;
+}
+
+static struct {
+    int entering_calls, reading_calls;
+    int flipped;       /* the parity changed under the entering lookup */
+    int kept_alive;    /* the view the lookup read was retired but not freed */
+} staged;
+
+/* After the lookup read the parity, before it registered: one install flips
+ * the parity, so the lookup's counter is stale. */
+static void stage_flip(wasp_objmap *m)
+{
+    if (staged.entering_calls++ > 0)
+        return; /* the retry */
+    unsigned before = atomic_load(&m->parity);
+    assert_int_equal(wasp_objmap_insert(m, 0x5000, 16, 50, 2), 0);
+    assert_int_equal(wasp_objmap_publish(m), 0);
+    staged.flipped = atomic_load(&m->parity) != before;
+}
+
+/* While the lookup reads its view: retire that view, its runs and its log
+ * (publishes, a replace, a full log). */
+static void stage_retire(wasp_objmap *m)
+{
+    staged.reading_calls++;
+    struct view *seen = atomic_load(&m->view);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(wasp_objmap_insert(m, 0x9000 + 0x100 * (uint64_t)i, 16, 90, 2), 0);
+        assert_int_equal(wasp_objmap_publish(m), 0);
+    }
+    for (uint64_t i = 0; i < LOG_CAP + 10; i++) /* rolls the log */
+        assert_int_equal(wasp_objmap_insert(m, 0x100000 + 64 * i, 32, 91, 2), 0);
+    const wasp_obj other[] = {{0x20000, 16, 5}};
+    assert_int_equal(wasp_objmap_replace(m, other, 1, 4), 0);
+    assert_int_equal(wasp_objmap_publish(m), 0);
+    staged.kept_alive = seen != atomic_load(&m->view) &&
+                        (in_list(m->fresh, seen) || in_list(m->aged, seen));
+}
+
+static void a_lookup_in_progress_keeps_its_view(void **state)
+{
+    (void)state;
+    wasp_objmap *m = wasp_objmap_new();
+    assert_int_equal(wasp_objmap_insert(m, 0x1000, 64, 1, 2), 0);
+    assert_int_equal(wasp_objmap_publish(m), 0);
+    memset(&staged, 0, sizeof staged);
+    hook_reading = stage_retire;
+    wasp_obj o = {0, 0, 0};
+    int found = wasp_objmap_lookup(m, 0x1010, 2, &o);
+    hook_reading = NULL;
+    assert_int_equal(staged.reading_calls, 1);
+    assert_true(staged.kept_alive);
+    /* the answer comes from the view it read, whose memory is intact */
+    assert_int_equal(found, 1);
+    assert_true(o.start == 0x1000 && o.size == 64 && o.site == 1);
+    /* now that it has left, the next publish frees everything retired */
+    expect_miss(m, 0x1010, 2);
+    assert_int_equal(wasp_objmap_publish(m), 0);
+    assert_null(m->fresh);
+    assert_null(m->aged);
+    expect_hit(m, 0x20000, 4, 0x20000, 16, 5);
+    wasp_objmap_free(m);
+}
+
+static void a_lookup_with_a_stale_parity_retries(void **state)
+{
+    (void)state;
+    wasp_objmap *m = wasp_objmap_new();
+    assert_int_equal(wasp_objmap_insert(m, 0x1000, 64, 1, 2), 0);
+    assert_int_equal(wasp_objmap_publish(m), 0);
+    memset(&staged, 0, sizeof staged);
+    hook_entering = stage_flip;
+    hook_reading = stage_retire;
+    wasp_obj o = {0, 0, 0};
+    /* 0x5000 is inserted and published by the hook, before the lookup
+     * registers: it must find it in the view it then reads */
+    int found = wasp_objmap_lookup(m, 0x5008, 2, &o);
+    hook_entering = NULL;
+    hook_reading = NULL;
+    assert_true(staged.flipped);
+    assert_int_equal(staged.entering_calls, 2); /* saw the flip and retried */
+    assert_true(staged.kept_alive);             /* registered under the right counter */
+    assert_int_equal(found, 1);
+    assert_true(o.start == 0x5000 && o.size == 16 && o.site == 50);
+    assert_int_equal(atomic_load(&m->readers[0]) + atomic_load(&m->readers[1]), 0);
+    assert_int_equal(wasp_objmap_publish(m), 0);
+    assert_null(m->fresh);
+    assert_null(m->aged);
     wasp_objmap_free(m);
 }
 
@@ -667,6 +770,8 @@ int main(void)
         cmocka_unit_test(epochs_filter_lookups),
         cmocka_unit_test(published_inserts_survive_a_replace_of_their_epoch),
         cmocka_unit_test(same_start_twice_keeps_the_later),
+        cmocka_unit_test(a_lookup_in_progress_keeps_its_view),
+        cmocka_unit_test(a_lookup_with_a_stale_parity_retries),
         cmocka_unit_test(large_map_agrees_with_oracle),
         cmocka_unit_test(concurrent_inserts_publishes_and_lookups),
         cmocka_unit_test(lookups_from_signal_handlers),
