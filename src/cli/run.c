@@ -50,6 +50,8 @@ static const struct flag {
     {"watchpoints", 0, F_AGENT, "watchpoints"},
     {"float-threshold", 0, F_AGENT, "float-threshold"},
     {"max-frames", 0, F_AGENT, "max-frames"},
+    {"min-size", 0, F_AGENT, "min-size"},
+    {"alloc-interval", 0, F_AGENT, "alloc-interval"},
     {"format", 0, F_FORMAT, NULL},
     {"top", 0, F_TOP, NULL},
     {"by", 0, F_BY, NULL},
@@ -129,6 +131,10 @@ static void copy_agent_field(wasp_options *dst, const wasp_options *src, const c
         dst->float_threshold = src->float_threshold;
     else if (!strcmp(key, "max-frames"))
         dst->max_frames = src->max_frames;
+    else if (!strcmp(key, "min-size"))
+        dst->min_size = src->min_size;
+    else if (!strcmp(key, "alloc-interval"))
+        dst->alloc_interval = src->alloc_interval;
 }
 
 /* Validate one agent-backed flag with the agent's parser. `shown` is how the
@@ -484,7 +490,9 @@ int wasp_run_build_argv(const wasp_run_config *cfg, const char *agent_abs, char 
 /* Help lines shared with attach (the agent options) and detach (the report). */
 const char wasp_run_help_events_flag[] =
     "  -e, --events LIST        analyses to run, joined by ',' or '+': deadstore,\n"
-    "                           silentstore, silentload or all (default: all)\n";
+    "                           silentstore, silentload, objects (object-centric:\n"
+    "                           access cost by allocation site), or all (every\n"
+    "                           one) (default: deadstore,silentstore,silentload)\n";
 const char wasp_run_help_agent_flags[] =
     "      --period DURATION    software sampler: thread CPU time between samples,\n"
     "                           10us..10s, unit ns|us|ms|s, a bare number is ns\n"
@@ -501,7 +509,11 @@ const char wasp_run_help_agent_flags[] =
     "      --float-threshold X  relative difference under which floats count as\n"
     "                           equal: a fraction in [0, 1) or a percentage, e.g.\n"
     "                           0.01 or 1% (default: 0.01)\n"
-    "      --max-frames N       deepest Java stack recorded, 1..2048 (default: 256)\n";
+    "      --max-frames N       deepest Java stack recorded, 1..2048 (default: 256)\n"
+    "      --min-size BYTES     objects: smallest object tracked (default: 1024)\n"
+    "      --alloc-interval BYTES\n"
+    "                           objects: mean bytes allocated between tracked\n"
+    "                           allocations, 0 = every one (costly) (default: 262144)\n";
 const char wasp_run_help_report_flags[] =
     "      --format text|json   report format (default: text)\n"
     "      --top N              context pairs shown per analysis (default: 10 in\n"
