@@ -44,11 +44,16 @@ BENCH_SRC = os.path.join(ROOT, "bench")
 BENCH_CLASSES = os.path.join(ROOT, "build", "bench")
 WORKLOAD_CLASSES = os.path.join(ROOT, "build", "workloads")
 DEFAULT_JDK = "/usr/lib/jvm/java-17-openjdk-amd64"
+# (name, agent options besides file=): each analysis at its defaults, the
+# three together (wasp run's default), and the object-centric analysis at
+# the default minimum object size S = 1 KiB and at S = 0.
 CONFIGS = [
-    ("deadstore", "deadstore"),
-    ("silentstore", "silentstore"),
-    ("silentload", "silentload"),
-    ("all three", "deadstore+silentstore+silentload"),
+    ("deadstore", "events=deadstore"),
+    ("silentstore", "events=silentstore"),
+    ("silentload", "events=silentload"),
+    ("all three", "events=deadstore+silentstore+silentload"),
+    ("objects S=1KiB", "events=objects"),
+    ("objects S=0", "events=objects,min-size=0"),
 ]
 TIMEOUT = 600
 
@@ -227,7 +232,7 @@ def main():
                 profile = None
             else:
                 profile = os.path.join(tmp, "%s-%d.wprof" % (name.replace(" ", "_"), rep))
-                cmd = [java, "-agentpath:%s=events=%s,file=%s" % (opts.agent, events[name], profile)] + base_cmd[1:]
+                cmd = [java, "-agentpath:%s=%s,file=%s" % (opts.agent, events[name], profile)] + base_cmd[1:]
             rc, wall, rss, out, err = run_measured(cmd)
             r = res[name]
             why = None

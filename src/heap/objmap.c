@@ -73,10 +73,10 @@ _Static_assert(ATOMIC_LONG_LOCK_FREE == 2, "lookups need lock-free counters");
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "lookups need a lock-free parity");
 
 enum {
-    LOG_CAP = 4096,         /* pending inserts per log */
-    CARRY_MAX = LOG_CAP / 4, /* a full log with at most this many unpublished entries is carried over */
-    DELTA_MIN = 8192,       /* the delta always may grow this big (see delta_limit) */
-    BLOCK = 64              /* objects per index key */
+    LOG_CAP = 4096,          /* pending inserts per log */
+    CARRY_MAX = LOG_CAP / 4, /* a full log with no more unpublished entries is carried over */
+    DELTA_MIN = 8192,        /* the delta may always grow this big (see delta_limit) */
+    BLOCK = 64               /* objects per index key */
 };
 
 /* A pending insert, and the working element of merges. */
