@@ -504,9 +504,9 @@ static int fold(wasp_objmap *m, int fresh_log)
     }
     if (!err && delta && delta != v->delta) {
         if (delta->n > delta_limit(m, main ? main->n : 0)) {
-            main = run_merge(v->main, delta);
-            err = !main;
-            if (!err) {
+            struct run *merged = run_merge(v->main, delta);
+            if (merged) { /* else the delta just stays big for now */
+                main = merged;
                 free(delta);
                 delta = NULL;
             }
