@@ -10,20 +10,23 @@
  * Shapes.
  *  - struct run: immutable, sorted by (epoch, start), one segment per epoch;
  *    the main and the delta run of a view.
- *  - struct log: the pending inserts, fixed capacity, append-only. Entry i is
- *    written before the release store that makes the count i+1, and never
- *    changes afterwards; a view's lookups scan [view->from, count).
+ *  - struct log: pending inserts, a chain of fixed-capacity append-only
+ *    blocks. Entry i is written before the release store that makes the count
+ *    i+1 and never changes afterwards; a full block gets a successor (release
+ *    store of `next`) and is never written again. A view's lookups scan its
+ *    block from view->from, then every later block of the chain.
  *  - struct view: {main, delta, log, from, floor}, immutable, installed by an
  *    atomic exchange of m->view. Consecutive views share the parts that did
- *    not change (usually main and the log); a retired view's parts that the
- *    new view does not use are freed with it after a grace period.
+ *    not change (usually main, and the log block); a retired view owns its
+ *    runs the next view does not use and the log blocks from its own up to
+ *    the next view's, and frees them after a grace period.
  *
- * Writers. ins_mu serialises inserters; pub_mu serialises everything that
- * installs a view (publish, replace, an insert that finds the log full). Lock
- * order: ins_mu before pub_mu. m->log (the log inserts append to) changes only
- * with both held, so an inserter under ins_mu always appends to the log of the
- * current view, and a publisher under pub_mu alone can read the current view's
- * log while inserts continue past the count it read.
+ * Writers. ins_mu serialises inserters, which only append to the chain (and
+ * start a block when one is full): inserts never wait for a publish. pub_mu
+ * serialises everything that installs a view (publish, replace, and an insert
+ * that fills a block while the publisher lags: it folds with a trylock, never
+ * waiting). A publisher takes a snapshot of the chain (its tail block and
+ * count) and folds up to it while inserts go on past it.
  *
  * Reclamation: a grace period with two reader counters; writers never wait.
  * A lookup:
@@ -50,6 +53,9 @@
  *   successful advance A2, which read readers[q] == 0 after F (no flip lies
  *   between A1 and A2). A reader that can reach the part loaded a view before
  *   X; its re-check precedes that load, so precedes F; by the lemma it has left.
+ *   (Log blocks: a lookup walks the chain forward from its view's block, and
+ *   the view retired by X owns the blocks before the next view's block, so a
+ *   lookup reaches them only from that view or an older one, loaded before X.)
  * Memory visibility follows the same edges: R's decrement (an RMW, release) is
  *   read by the writer's acquire load before the free; the view and what it
  *   points to were written before the exchange (release) that R's load
@@ -73,10 +79,9 @@ _Static_assert(ATOMIC_LONG_LOCK_FREE == 2, "lookups need lock-free counters");
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "lookups need a lock-free parity");
 
 enum {
-    LOG_CAP = 4096,          /* pending inserts per log */
-    CARRY_MAX = LOG_CAP / 4, /* a full log with no more unpublished entries is carried over */
-    DELTA_MIN = 8192,        /* the delta may always grow this big (see delta_limit) */
-    BLOCK = 64               /* objects per index key */
+    LOG_CAP = 1024,   /* entries per log block */
+    DELTA_MIN = 8192, /* the delta may always grow this big (see delta_limit) */
+    BLOCK = 64        /* objects per index key */
 };
 
 /* A pending insert, and the working element of merges. */
@@ -91,6 +96,8 @@ struct ent {
 
 struct log {
     _Atomic size_t n;
+    struct log *_Atomic next;     /* set once this block is full */
+    struct ent *_Atomic sorted;   /* once full: e sorted like runs, rank = index */
     size_t cap;
     struct ent e[];
 };
@@ -121,7 +128,8 @@ struct view {
     int has_floor;
     /* writer side, once retired (lookups never read these) */
     struct view *next;
-    uint8_t own_main, own_delta, own_log; /* parts to free with it */
+    struct log *log_end;        /* it owns the log blocks [log, log_end) */
+    uint8_t own_main, own_delta; /* and these runs */
 };
 
 struct wasp_objmap {
@@ -129,7 +137,7 @@ struct wasp_objmap {
     atomic_uint parity;
     _Alignas(64) atomic_ulong readers[2];
     _Alignas(64) pthread_mutex_t ins_mu;
-    struct log *log; /* == view->log; changes under ins_mu + pub_mu */
+    struct log *log; /* the chain's last block, under ins_mu */
     pthread_mutex_t pub_mu;
     struct view *fresh, *aged; /* retired views, under pub_mu (see the top) */
     uint64_t fold_avg16;       /* 16 x moving average of inserts per fold, under pub_mu */
@@ -204,16 +212,45 @@ static const wasp_obj *run_find(const struct run *r, uint64_t addr, uint32_t epo
     return NULL;
 }
 
+/* In a full block's sorted copy: the entry at or below (epoch, addr), if it
+ * contains addr and is not below `from` (folded already, or dropped). */
+static const struct ent *sorted_find(const struct ent *s, size_t n, size_t from, uint64_t addr,
+                                     uint32_t epoch)
+{
+    size_t lo = 0, hi = n; /* first entry above (epoch, addr) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s[mid].epoch < epoch || (s[mid].epoch == epoch && s[mid].start <= addr))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    const struct ent *e = &s[lo - 1];
+    return e->epoch == epoch && addr - e->start < e->size && e->rank >= from ? e : NULL;
+}
+
 static int log_find(const struct log *lg, size_t from, uint64_t addr, uint32_t epoch,
                     wasp_obj *out)
 {
-    size_t n = atomic_load_explicit(&lg->n, memory_order_acquire);
-    for (size_t i = n; i-- > from;) { /* newest first */
-        const struct ent *e = &lg->e[i];
-        if (e->epoch == epoch && addr - e->start < e->size) {
-            out->start = e->start;
-            out->size = e->size;
-            out->site = e->site;
+    for (; lg; lg = atomic_load_explicit(&lg->next, memory_order_acquire), from = 0) {
+        const struct ent *s = atomic_load_explicit(&lg->sorted, memory_order_acquire);
+        const struct ent *hit = NULL;
+        if (s) {
+            hit = sorted_find(s, lg->cap, from, addr, epoch);
+        } else {
+            size_t n = atomic_load_explicit(&lg->n, memory_order_acquire);
+            for (size_t i = from; i < n && !hit; i++) {
+                const struct ent *e = &lg->e[i];
+                if (e->epoch == epoch && addr - e->start < e->size)
+                    hit = e;
+            }
+        }
+        if (hit) {
+            out->start = hit->start;
+            out->size = hit->size;
+            out->site = hit->site;
             return 1;
         }
     }
@@ -384,8 +421,59 @@ static struct log *log_new(void)
     if (!lg)
         return NULL;
     atomic_init(&lg->n, 0);
+    atomic_init(&lg->next, NULL);
+    atomic_init(&lg->sorted, NULL);
     lg->cap = LOG_CAP;
     return lg;
+}
+
+static struct log *log_next(const struct log *lg)
+{
+    return atomic_load_explicit(&lg->next, memory_order_acquire);
+}
+
+/* Frees the blocks [lg, end) of a chain (end == NULL: to its end). */
+static void free_logs(struct log *lg, const struct log *end)
+{
+    while (lg != end) {
+        struct log *next = log_next(lg);
+        free(atomic_load_explicit(&lg->sorted, memory_order_relaxed));
+        free(lg);
+        lg = next;
+    }
+}
+
+/* The pending part of view v at one instant: blocks v->log .. tail, the
+ * tail's entries below tail_n, `count` entries in all. */
+struct pending {
+    struct log *tail;
+    size_t tail_n, count;
+};
+
+static struct pending pending_of(const struct view *v)
+{
+    struct pending p = {v->log, 0, 0};
+    for (size_t from = v->from;; from = 0) {
+        struct log *next = log_next(p.tail); /* set: the block is full */
+        p.tail_n = atomic_load_explicit(&p.tail->n, memory_order_acquire);
+        p.count += p.tail_n - from;
+        if (!next)
+            return p;
+        p.tail = next;
+    }
+}
+
+/* Calls fn(arg, entry) for each entry of the pending part p of v. */
+static void pending_each(const struct view *v, const struct pending *p,
+                         void (*fn)(void *arg, const struct ent *e), void *arg)
+{
+    for (struct log *lg = v->log;; lg = log_next(lg)) {
+        size_t lo = lg == v->log ? v->from : 0, hi = lg == p->tail ? p->tail_n : lg->cap;
+        for (size_t i = lo; i < hi; i++)
+            fn(arg, &lg->e[i]);
+        if (lg == p->tail)
+            return;
+    }
 }
 
 static int pending_kept(const struct view *v, const struct ent *e)
@@ -401,8 +489,7 @@ static void free_views(struct view *v)
             free(v->main);
         if (v->own_delta)
             free(v->delta);
-        if (v->own_log)
-            free(v->log);
+        free_logs(v->log, v->log_end);
         free(v);
         v = next;
     }
@@ -434,7 +521,7 @@ static void install(wasp_objmap *m, struct view *nv)
     struct view *old = atomic_exchange(&m->view, nv);
     old->own_main = old->main && old->main != nv->main;
     old->own_delta = old->delta && old->delta != nv->delta;
-    old->own_log = old->log != nv->log;
+    old->log_end = nv->log; /* later in the chain, or the same block */
     old->next = m->fresh;
     m->fresh = old;
     reclaim(m);
@@ -468,100 +555,96 @@ static size_t delta_limit(const wasp_objmap *m, size_t n)
     return t > DELTA_MIN ? (size_t)t : DELTA_MIN;
 }
 
+/* Gathering pending entries into a working array. */
+struct gather {
+    struct ent *e;
+    size_t k;
+    const struct view *v; /* keep what pending_kept(v) keeps */
+    uint32_t min_epoch;   /* or, without v: not older than this */
+};
+
+static void gather_one(void *arg, const struct ent *e)
+{
+    struct gather *g = arg;
+    if (g->v ? !pending_kept(g->v, e) : older(e->epoch, g->min_epoch))
+        return;
+    g->e[g->k] = *e;
+    g->e[g->k].rank = (uint32_t)g->k; /* arrival order */
+    g->e[g->k].ins = 1;
+    g->k++;
+}
+
 /* Folds the current view's pending inserts into its delta (and the delta into
- * main when it has grown enough). fresh_log: also start a new, empty log (the
- * caller holds ins_mu, so the old one is complete). pub_mu held. */
-static int fold(wasp_objmap *m, int fresh_log)
+ * main when it has grown enough). pub_mu held. */
+static int fold(wasp_objmap *m)
 {
     struct view *v = atomic_load(&m->view);
-    size_t n0 = atomic_load_explicit(&v->log->n, memory_order_acquire);
-    if (n0 == v->from && !fresh_log)
+    struct pending p = pending_of(v);
+    if (p.tail == v->log && p.tail_n == v->from)
         return 0;
-    struct ent *tmp = malloc((n0 - v->from + 1) * sizeof *tmp);
+    struct ent *tmp = malloc((p.count + 1) * sizeof *tmp);
     struct view *nv = malloc(sizeof *nv);
-    struct log *lg = fresh_log ? log_new() : v->log;
     struct run *pend = NULL, *delta = v->delta, *main = v->main;
-    int err = !tmp || !nv || !lg;
+    int err = !tmp || !nv || p.count >= (1u << 31);
     if (!err) {
-        size_t k = 0;
-        for (size_t i = v->from; i < n0; i++) {
-            if (!pending_kept(v, &v->log->e[i]))
-                continue;
-            tmp[k] = v->log->e[i];
-            tmp[k].rank = (uint32_t)k; /* log order */
-            tmp[k].ins = 1;
-            k++;
-        }
-        pend = run_from_ents(tmp, k, &err);
-        m->fold_avg16 = (m->fold_avg16 * 7 + (uint64_t)k * 16) / 8;
+        struct gather g = {tmp, 0, v, 0};
+        pending_each(v, &p, gather_one, &g);
+        pend = run_from_ents(tmp, g.k, &err);
+        m->fold_avg16 = (m->fold_avg16 * 7 + (uint64_t)g.k * 16) / 8;
     }
+    free(tmp);
     if (!err && pend) {
         delta = v->delta ? run_merge(v->delta, pend) : pend;
         err = !delta;
         if (delta != pend)
             free(pend);
-        pend = NULL;
     }
-    if (!err && delta && delta != v->delta) {
-        if (delta->n > delta_limit(m, main ? main->n : 0)) {
-            struct run *merged = run_merge(v->main, delta);
-            if (merged) { /* else the delta just stays big for now */
-                main = merged;
-                free(delta);
-                delta = NULL;
-            }
-        }
-    }
-    free(tmp);
     if (err) {
-        if (delta != v->delta)
-            free(delta);
-        if (main != v->main)
-            free(main);
-        if (lg != v->log)
-            free(lg);
         free(nv);
         return -1;
     }
-    *nv = (struct view){.main = main, .delta = delta, .log = lg, .from = fresh_log ? 0 : n0,
+    if (delta && delta != v->delta && delta->n > delta_limit(m, main ? main->n : 0)) {
+        struct run *merged = run_merge(v->main, delta);
+        if (merged) { /* else the delta just stays big for now */
+            main = merged;
+            free(delta);
+            delta = NULL;
+        }
+    }
+    *nv = (struct view){.main = main, .delta = delta, .log = p.tail, .from = p.tail_n,
                         .floor = v->floor, .has_floor = v->has_floor};
-    if (fresh_log)
-        m->log = lg;
     install(m, nv);
     return 0;
 }
 
-/* The log is full (ins_mu held): carry its unpublished tail into a new log
- * when short, else fold everything into the snapshot with a new log. */
-static int roll_log(wasp_objmap *m)
+/* A full block gets a sorted copy, so that lookups binary-search it instead
+ * of scanning it: with the publisher lagging (or starved: it may be a thread
+ * that signals keep interrupting) the pending log can grow long, and lookups
+ * should not slow down in proportion. The caller is registered as a reader,
+ * which keeps lg alive. On OOM lookups just keep scanning. */
+static void block_sort(struct log *lg)
 {
-    pthread_mutex_lock(&m->pub_mu);
-    struct view *v = atomic_load(&m->view);
-    size_t n0 = atomic_load_explicit(&v->log->n, memory_order_relaxed); /* ours: ins_mu */
-    int rc = 0;
-    if (n0 - v->from <= CARRY_MAX) {
-        struct log *lg = log_new();
-        struct view *nv = malloc(sizeof *nv);
-        if (!lg || !nv) {
-            free(lg);
-            free(nv);
-            rc = -1;
-        } else {
-            size_t k = 0;
-            for (size_t i = v->from; i < n0; i++)
-                if (pending_kept(v, &v->log->e[i]))
-                    lg->e[k++] = v->log->e[i];
-            atomic_store_explicit(&lg->n, k, memory_order_relaxed); /* published by install */
-            *nv = (struct view){.main = v->main, .delta = v->delta, .log = lg,
-                                .floor = v->floor, .has_floor = v->has_floor};
-            m->log = lg;
-            install(m, nv);
-        }
-    } else {
-        rc = fold(m, 1);
+    struct ent *s = malloc(lg->cap * sizeof *s);
+    if (!s)
+        return;
+    for (size_t i = 0; i < lg->cap; i++) {
+        s[i] = lg->e[i];
+        s[i].rank = (uint32_t)i;
     }
+    qsort(s, lg->cap, sizeof *s, ent_cmp);
+    atomic_store_explicit(&lg->sorted, s, memory_order_release);
+}
+
+/* An insert filled a block: fold here if the publisher has let a whole
+ * block's worth pile up and is not at work right now. */
+static void fold_if_lagging(wasp_objmap *m)
+{
+    if (pthread_mutex_trylock(&m->pub_mu) != 0)
+        return;
+    struct pending p = pending_of(atomic_load(&m->view));
+    if (p.count >= LOG_CAP)
+        (void)fold(m); /* on OOM the entries just stay pending */
     pthread_mutex_unlock(&m->pub_mu);
-    return rc;
 }
 
 /* ---- API ---- */
@@ -598,7 +681,7 @@ void wasp_objmap_free(wasp_objmap *m)
     struct view *v = atomic_load(&m->view);
     free(v->main);
     free(v->delta);
-    free(v->log);
+    free_logs(v->log, NULL);
     free(v);
     free_views(m->fresh);
     free_views(m->aged);
@@ -616,101 +699,154 @@ int wasp_objmap_insert(wasp_objmap *m, uint64_t start, uint32_t size, uint32_t s
     struct log *lg = m->log;
     size_t n = atomic_load_explicit(&lg->n, memory_order_relaxed); /* only we write it */
     if (n == lg->cap) {
-        if (roll_log(m) != 0) {
+        struct log *next = log_new();
+        if (!next) {
             pthread_mutex_unlock(&m->ins_mu);
             return -1;
         }
-        lg = m->log;
-        n = atomic_load_explicit(&lg->n, memory_order_relaxed);
+        atomic_store_explicit(&lg->next, next, memory_order_release);
+        m->log = lg = next;
+        n = 0;
     }
     lg->e[n] = (struct ent){.start = start, .size = size, .site = site, .epoch = epoch, .ins = 1};
     atomic_store_explicit(&lg->n, n + 1, memory_order_release);
+    int filled = n + 1 == lg->cap;
+    unsigned p = 0;
+    if (filled) /* lg is the tail: it cannot be retired before we register */
+        p = reader_enter(m);
     pthread_mutex_unlock(&m->ins_mu);
+    if (filled) {
+        block_sort(lg);
+        atomic_fetch_sub(&m->readers[p], 1);
+        fold_if_lagging(m);
+    }
     return 0;
 }
 
 int wasp_objmap_publish(wasp_objmap *m)
 {
     pthread_mutex_lock(&m->pub_mu);
-    int rc = fold(m, 0);
+    int rc = fold(m);
     if (m->fresh || m->aged)
         reclaim(m);
     pthread_mutex_unlock(&m->pub_mu);
     return rc;
 }
 
-static void collect_inserted(const struct run *r, uint32_t epoch, struct ent *e, size_t *k)
+/* The inserted objects of r whose epoch is not older than `epoch`, as a run
+ * (NULL when none). *err = 1 on OOM. */
+static struct run *run_inserted_since(const struct run *r, uint32_t epoch, int *err)
 {
     if (!r)
-        return;
+        return NULL;
+    struct run *out = run_alloc(r->n, r->nseg);
+    if (!out) {
+        *err = 1;
+        return NULL;
+    }
     for (size_t s = 0; s < r->nseg; s++) {
         if (older(r->seg[s].epoch, epoch))
             continue;
-        for (size_t i = r->seg[s].lo; i < r->seg[s].hi; i++) {
-            if (!r->ins[i])
-                continue;
-            if (e)
-                e[*k] = (struct ent){r->obj[i].start, r->obj[i].size, r->obj[i].site,
-                                     r->seg[s].epoch, (uint32_t)*k, 1};
-            ++*k;
-        }
+        for (size_t i = r->seg[s].lo; i < r->seg[s].hi; i++)
+            if (r->ins[i])
+                run_push(out, r->seg[s].epoch, &r->obj[i], 1);
     }
+    return run_finish(out);
+}
+
+/* Merge of a and b (either may be NULL), which it consumes. On OOM, or when
+ * *err is already set, both are freed, *err = 1 and the result is NULL. */
+static struct run *merge_consume(struct run *a, struct run *b, int *err)
+{
+    if (*err) {
+        free(a);
+        free(b);
+        return NULL;
+    }
+    if (!a || !b)
+        return a ? a : b;
+    struct run *r = run_merge(a, b);
+    free(a);
+    free(b);
+    *err |= !r;
+    return r;
 }
 
 int wasp_objmap_replace(wasp_objmap *m, const wasp_obj *objs, size_t n, uint32_t epoch)
 {
-    pthread_mutex_lock(&m->pub_mu);
-    struct view *v = atomic_load(&m->view);
-    size_t n0 = atomic_load_explicit(&v->log->n, memory_order_acquire);
-    size_t total = 0;
-    collect_inserted(v->main, epoch, NULL, &total);
-    collect_inserted(v->delta, epoch, NULL, &total);
-    total += n + (n0 - v->from);
-    struct ent *tmp = total < (1u << 31) ? malloc((total + 1) * sizeof *tmp) : NULL;
-    struct view *nv = malloc(sizeof *nv);
-    int err = !tmp || !nv;
-    struct run *main = NULL;
-    if (!err) {
-        /* ranks rise with recency: published inserts, then objs, then pending */
-        size_t k = 0;
-        collect_inserted(v->main, epoch, tmp, &k);
-        collect_inserted(v->delta, epoch, tmp, &k);
-        for (size_t i = 0; i < n; i++)
-            if (objs[i].size) {
-                tmp[k] = (struct ent){objs[i].start, objs[i].size, objs[i].site, epoch,
-                                      (uint32_t)k, 0};
-                k++;
-            }
-        for (size_t i = v->from; i < n0; i++) {
-            if (older(v->log->e[i].epoch, epoch))
-                continue;
-            tmp[k] = v->log->e[i];
-            tmp[k].rank = (uint32_t)k;
-            tmp[k].ins = 1;
+    /* objs sorted first, outside the lock: publishes (and inserts' folds)
+     * are held up only by the merges below, which are O(n) */
+    struct ent *tmp = n < (1u << 31) ? malloc((n + 1) * sizeof *tmp) : NULL;
+    if (!tmp)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (objs[i].size) {
+            tmp[k] = (struct ent){objs[i].start, objs[i].size, objs[i].site, epoch, (uint32_t)k, 0};
             k++;
         }
-        main = run_from_ents(tmp, k, &err);
-    }
+    int err = 0;
+    struct run *given = run_from_ents(tmp, k, &err);
     free(tmp);
+    if (err)
+        return -1;
+
+    pthread_mutex_lock(&m->pub_mu);
+    struct view *v = atomic_load(&m->view);
+    struct pending p = pending_of(v);
+    /* on equal keys the later wins: main < delta < objs < pending */
+    struct ent *pend = malloc((p.count + 1) * sizeof *pend);
+    struct view *nv = malloc(sizeof *nv);
+    struct run *in_main = run_inserted_since(v->main, epoch, &err);
+    struct run *in_delta = run_inserted_since(v->delta, epoch, &err);
+    struct run *pending = NULL, *main = NULL;
+    err |= !pend || !nv || p.count >= (1u << 31);
+    if (!err) {
+        struct gather g = {pend, 0, NULL, epoch};
+        pending_each(v, &p, gather_one, &g);
+        pending = run_from_ents(pend, g.k, &err);
+    }
+    free(pend);
+    if (!err) {
+        struct run *r = merge_consume(in_main, in_delta, &err);
+        r = merge_consume(r, given, &err);
+        main = merge_consume(r, pending, &err);
+        in_main = in_delta = given = pending = NULL; /* consumed, even on OOM */
+    }
     if (err) {
         free(nv);
+        free(in_main);
+        free(in_delta);
+        free(given);
+        free(pending);
         pthread_mutex_unlock(&m->pub_mu);
         return -1;
     }
-    *nv = (struct view){.main = main, .log = v->log, .from = n0, .floor = epoch, .has_floor = 1};
+    *nv = (struct view){.main = main, .log = p.tail, .from = p.tail_n, .floor = epoch,
+                        .has_floor = 1};
     install(m, nv);
     pthread_mutex_unlock(&m->pub_mu);
     return 0;
+}
+
+struct counting {
+    const struct view *v;
+    size_t n;
+};
+
+static void count_one(void *arg, const struct ent *e)
+{
+    struct counting *c = arg;
+    c->n += (size_t)pending_kept(c->v, e);
 }
 
 size_t wasp_objmap_count(wasp_objmap *m)
 {
     pthread_mutex_lock(&m->pub_mu);
     const struct view *v = atomic_load(&m->view);
-    size_t c = (v->main ? v->main->n : 0) + (v->delta ? v->delta->n : 0);
-    size_t n0 = atomic_load_explicit(&v->log->n, memory_order_acquire);
-    for (size_t i = v->from; i < n0; i++)
-        c += pending_kept(v, &v->log->e[i]);
+    struct counting c = {v, (v->main ? v->main->n : 0) + (v->delta ? v->delta->n : 0)};
+    struct pending p = pending_of(v);
+    pending_each(v, &p, count_one, &c);
     pthread_mutex_unlock(&m->pub_mu);
-    return c;
+    return c.n;
 }

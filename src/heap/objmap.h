@@ -25,21 +25,28 @@
  *    few ms would stream tens of MB per publish); the delta is merged into the
  *    main run when it outgrows a limit between 8192 and main/4 chosen from
  *    the measured inserts per publish to minimise the copying (objmap.c).
- *  - Inserts append to a fixed-capacity pending log (written, then made
- *    visible by a release store of the count); lookups scan the part of the
- *    log the snapshot does not cover. When the log is full the inserting
- *    thread starts a new one, carrying over its unpublished tail (or
- *    publishing, if the publisher has fallen behind).
+ *  - Inserts append to a pending log (written, then made visible by a
+ *    release store of the count); lookups scan the part of the log the
+ *    snapshot does not cover. The log is a chain of 4096-entry blocks: when
+ *    one is full the inserting thread links a new one rather than publishing
+ *    under the publisher's lock, so an allocating thread never waits for a
+ *    publish or a replace in progress (a merge of a million objects takes
+ *    milliseconds); if the publisher has let a whole block pile up, the
+ *    inserter that fills a block folds it in itself, but only when no publish
+ *    is running (trylock). Publish every few ms so the scan stays short.
  *  - Snapshot + log position form an immutable "view" installed with one
  *    atomic pointer exchange, so a lookup always sees a consistent pair.
- *    Retired views/runs/logs are freed after a grace period tracked by two
- *    reader counters selected by a parity bit. Unlike a writer that flips the
- *    parity and spins until the old counter drains, writers here never wait:
- *    they free what has aged when the counters allow and leave the rest for
- *    the next install or publish (objmap.c has the proof). An allocating
- *    thread that fills the log thus never blocks on a lookup whose thread was
- *    preempted or stopped mid-handler.
- *  Lookup: O(log n) + O(unpublished inserts).
+ *    Retired views/runs/log blocks are freed after a grace period tracked by
+ *    two reader counters selected by a parity bit. Unlike a writer that flips
+ *    the parity and spins until the old counter drains, writers here never
+ *    wait: they free what has aged when the counters allow and leave the rest
+ *    for the next install or publish (objmap.c has the proof), so no writer
+ *    blocks on a lookup whose thread was preempted or stopped mid-handler.
+ *  - replace sorts objs before taking the publisher's lock; under it, only
+ *    linear merges (the kept inserts are already sorted in the runs).
+ *  Lookup: O(log n) + O(unpublished inserts). Insert: O(1) under a mutex
+ *  shared by inserters only. Publish: O(delta + p log p) for p pending, plus an
+ *  O(n) merge now and then. Replace: O(k log k) for k objs + O(n).
  *
  * Semantics of replace(objs, E): afterwards the map holds objs (valid in E)
  * plus every object inserted with an epoch not older than E, whether or not it

@@ -275,6 +275,17 @@ static int all_zero(const uint8_t *b, size_t n)
     return 1;
 }
 
+/* Backward decoding also finds the tails of longer instructions, and those
+ * decode as odd accesses through a bare register: `sbb %dl, (%rax)`,
+ * `sldt (%rax)`. Accesses to Java objects always carry a displacement (the
+ * object header comes first), and are never system instructions. */
+static int plausible_data_access(const decoded *d)
+{
+    if (d->insn.meta.category == ZYDIS_CATEGORY_SYSTEM)
+        return 0;
+    return d->mem->mem.disp.value != 0;
+}
+
 int wasp_isa_prev_accesses(const uint8_t *before, size_t n, uint64_t pc, const wasp_regs *regs,
                            wasp_access *out, int max)
 {
@@ -286,7 +297,7 @@ int wasp_isa_prev_accesses(const uint8_t *before, size_t n, uint64_t pc, const w
     for (size_t k = n; k >= 1 && found < max; k--) {
         decoded d;
         if (all_zero(before + (n - k), k) || decode(before + (n - k), k, &d) < 0 ||
-            d.insn.length != k || !d.mem || clobbers_address(&d))
+            d.insn.length != k || !d.mem || clobbers_address(&d) || !plausible_data_access(&d))
             continue;
         fill(&d, pc - k, regs, &out[found]);
         if (wasp_isa_is_program_data(&out[found], regs->gpr[4]))

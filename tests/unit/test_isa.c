@@ -295,6 +295,34 @@ static void test_safe_read_unmapped(void **state)
     assert_int_equal(wasp_safe_read(0, dst, sizeof dst), 0);
 }
 
+/* The access that just ran, decoded backwards from the sampled PC. */
+static void test_prev_access(void **state)
+{
+    (void)state;
+    wasp_regs r = regs();
+    r.gpr[RSP] = 0x7ff000000000ull; /* keep the heap-like addresses off the stack */
+    r.gpr[RCX] = 0x7f1200000000ull;
+    wasp_access a[3];
+    /* nop; mov 0x10(%rcx,%rdx,4),%r11d | PC */
+    const uint8_t mov[] = {0x90, 0x90, 0x90, 0x44, 0x8b, 0x5c, 0x91, 0x10};
+    /* Also `mov 0x10(%rcx,%rdx,4),%ebx` without the REX prefix: longest first. */
+    int n = wasp_isa_prev_accesses(mov, sizeof mov, PC, &r, a, 3);
+    assert_in_range(n, 1, 2);
+    assert_int_equal(a[0].len, 5);
+    assert_int_equal(a[0].addr, r.gpr[RCX] + r.gpr[RDX] * 4 + 0x10);
+    assert_int_equal(a[0].kind, WASP_ACCESS_LOAD);
+    /* sbb %dl,(%rax): a bare-register form, as tails of longer instructions decode */
+    const uint8_t sbb[] = {0x90, 0x18, 0x10};
+    assert_int_equal(wasp_isa_prev_accesses(sbb, sizeof sbb, PC, &r, a, 3), 0);
+    /* zero bytes are padding, not `add %al,(%rax)` */
+    const uint8_t zeros[] = {0x00, 0x00, 0x00, 0x00};
+    assert_int_equal(wasp_isa_prev_accesses(zeros, sizeof zeros, PC, &r, a, 3), 0);
+    /* an instruction that overwrote its own base cannot be recomputed:
+     * mov 0x10(%rax),%rax */
+    const uint8_t self[] = {0x90, 0x48, 0x8b, 0x40, 0x10};
+    assert_int_equal(wasp_isa_prev_accesses(self, sizeof self, PC, &r, a, 3), 0);
+}
+
 static void test_safe_read_prefix(void **state)
 {
     (void)state;
@@ -325,6 +353,7 @@ int main(void)
         cmocka_unit_test(test_undecodable),       cmocka_unit_test(test_format),
         cmocka_unit_test(test_regs_from_ucontext), cmocka_unit_test(test_safe_read_mapped),
         cmocka_unit_test(test_safe_read_unmapped), cmocka_unit_test(test_safe_read_prefix),
+        cmocka_unit_test(test_prev_access),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

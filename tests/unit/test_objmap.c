@@ -256,6 +256,47 @@ static void same_start_twice_keeps_the_later(void **state)
     wasp_objmap_free(m);
 }
 
+/* Full log blocks are searched through their sorted copy; what the view has
+ * folded or dropped from them stays invisible. */
+static void full_log_blocks(void **state)
+{
+    (void)state;
+    wasp_objmap *m = wasp_objmap_new();
+    const uint64_t base = 0x40000000;
+    for (uint32_t i = 0; i < LOG_CAP; i++) {
+        if (i == LOG_CAP / 2)
+            assert_int_equal(wasp_objmap_publish(m), 0);
+        assert_int_equal(wasp_objmap_insert(m, base + 64 * (uint64_t)(LOG_CAP - 1 - i), 40, i, 4),
+                         0);
+    }
+    assert_non_null(atomic_load(&m->log->sorted)); /* the block is full */
+    assert_null(atomic_load(&m->log->next));
+    for (uint32_t i = 0; i < LOG_CAP; i++) {
+        uint64_t at = base + 64 * (uint64_t)(LOG_CAP - 1 - i);
+        expect_hit(m, at, 4, at, 40, i);
+        expect_hit(m, at + 39, 4, at, 40, i);
+        expect_miss(m, at + 40, 4);
+        expect_miss(m, at, 2);
+    }
+    assert_int_equal(wasp_objmap_count(m), LOG_CAP);
+    /* everything in the full block is older than the replace: gone, although
+     * the view still starts in that block */
+    assert_int_equal(wasp_objmap_replace(m, NULL, 0, 6), 0);
+    assert_ptr_equal(atomic_load(&m->view)->log, m->log);
+    for (uint32_t i = 0; i < LOG_CAP; i++)
+        expect_miss(m, base + 64 * (uint64_t)i, 4);
+    assert_int_equal(wasp_objmap_count(m), 0);
+    /* a block filled while the publisher is away is folded by the inserter */
+    for (uint32_t i = 0; i < 3 * LOG_CAP; i++)
+        assert_int_equal(wasp_objmap_insert(m, base + 64 * (uint64_t)i, 40, i, 6), 0);
+    const struct view *v = atomic_load(&m->view);
+    assert_true(v->main || v->delta);
+    for (uint32_t i = 0; i < 3 * LOG_CAP; i += 7)
+        expect_hit(m, base + 64 * (uint64_t)i + 5, 6, base + 64 * (uint64_t)i, 40, i);
+    assert_int_equal(wasp_objmap_count(m), 3 * LOG_CAP);
+    wasp_objmap_free(m);
+}
+
 /* ---- staged races: writers run inside a lookup, through its hooks ---- */
 
 static int in_list(const struct view *list, const struct view *v)
@@ -288,6 +329,8 @@ static void stage_flip(wasp_objmap *m)
  * (publishes, a replace, a full log). */
 static void stage_retire(wasp_objmap *m)
 {
+    void (*entering)(wasp_objmap *) = hook_entering;
+    hook_entering = NULL; /* inserts that fill a block register as readers */
     staged.reading_calls++;
     struct view *seen = atomic_load(&m->view);
     for (int i = 0; i < 3; i++) {
@@ -301,6 +344,7 @@ static void stage_retire(wasp_objmap *m)
     assert_int_equal(wasp_objmap_publish(m), 0);
     staged.kept_alive = seen != atomic_load(&m->view) &&
                         (in_list(m->fresh, seen) || in_list(m->aged, seen));
+    hook_entering = entering;
 }
 
 static void a_lookup_in_progress_keeps_its_view(void **state)
@@ -494,6 +538,7 @@ struct race {
     wasp_obj set_a[NSTATIC], set_b[NSTATIC];
     char first_error[200];
     atomic_int have_error;
+    int want_signals;
 };
 
 static void race_error(struct race *r, const char *what, uint64_t addr, int found,
@@ -569,7 +614,7 @@ static void *writer_main(void *p)
             break;
         }
         atomic_store_explicit(&r->progress[a->w], i + 1, memory_order_release);
-        if (i % 32 == 31)
+        if (i % 8 == 7) /* spread over the race */
             pause_us(50);
     }
     return NULL;
@@ -639,16 +684,32 @@ static double race_seconds(void)
     return s ? atof(s) : 1.5;
 }
 
-/* Runs the race for its duration, without being cut short by EINTR. */
+static atomic_ulong sig_handled;
+
+/* Enough happened for the race to mean something. */
+static int race_ready(struct race *r)
+{
+    if (atomic_load(&r->checks) <= 10000 || atomic_load(&r->static_hits) == 0 ||
+        atomic_load(&r->replaces) <= 2)
+        return 0;
+    for (int w = 0; w < NWRITERS; w++)
+        if (atomic_load(&r->progress[w]) <= 5000)
+            return 0;
+    return !r->want_signals || atomic_load(&sig_handled) > 1000;
+}
+
+/* Runs the race for its duration (longer on a slow machine or under a
+ * sanitizer, until enough has happened, up to 60 s more), then stops it. */
 static void sleep_until_stop(struct race *r)
 {
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    double elapsed;
     do {
         pause_us(10000);
         clock_gettime(CLOCK_MONOTONIC, &t);
-    } while ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9 <
-             race_seconds());
+        elapsed = (double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9;
+    } while (elapsed < race_seconds() || (!race_ready(r) && elapsed < race_seconds() + 60));
     atomic_store(&r->stop, 1);
 }
 
@@ -686,7 +747,6 @@ static void concurrent_inserts_publishes_and_lookups(void **state)
  * of lookups, inserts, publishes and replaces. */
 static struct race *sig_race;
 static _Atomic uint64_t sig_seq;
-static atomic_ulong sig_handled;
 
 static void on_sigusr1(int sig)
 {
@@ -723,6 +783,7 @@ static void lookups_from_signal_handlers(void **state)
 {
     (void)state;
     struct race *r = race_new();
+    r->want_signals = 1;
     sig_race = r;
     atomic_store(&sig_handled, 0);
     struct sigaction sa, old;
@@ -770,6 +831,7 @@ int main(void)
         cmocka_unit_test(epochs_filter_lookups),
         cmocka_unit_test(published_inserts_survive_a_replace_of_their_epoch),
         cmocka_unit_test(same_start_twice_keeps_the_later),
+        cmocka_unit_test(full_log_blocks),
         cmocka_unit_test(a_lookup_in_progress_keeps_its_view),
         cmocka_unit_test(a_lookup_with_a_stale_parity_retries),
         cmocka_unit_test(large_map_agrees_with_oracle),
