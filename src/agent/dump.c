@@ -272,7 +272,7 @@ int wasp_dump_write(const wasp_dump_info *info)
             wasp_profile_add_counter(p, wasp_counter_name(obj[i]), 0);
         wasp_profile_set_meta(p, "objects.metric",
                               wasp_rt.source == &wasp_pmu_source
-                                  ? "PMU memory-access samples"
+                                  ? wasp_rt.source->detail
                                   : "software address samples weighted by thread CPU time");
         set_meta_num(p, "objects.min_size", info->min_size, "%.0f");
         set_meta_num(p, "objects.sampling_interval", info->alloc_interval, "%.0f");

@@ -137,7 +137,15 @@ static int pmu_init(wasp_source *s, const wasp_options *o, char *err, size_t err
                                               "MEM_UOPS_RETIRED:ALL_STORES", "ibs_op", NULL};
     static const char *const only_loads[] = {"MEM_INST_RETIRED:ALL_LOADS",
                                              "MEM_UOPS_RETIRED:ALL_LOADS", "ibs_op", NULL};
-    const char *const *list = stores && loads ? both : stores ? only_stores : only_loads;
+    /* The objects analysis alone weighs objects by cache misses (DJXPerf):
+     * L1 data misses by default; pmu-event= picks LLC, TLB or latency events. */
+    static const char *const l1_misses[] = {"MEM_LOAD_RETIRED:L1_MISS",
+                                            "MEM_LOAD_UOPS_RETIRED:L1_MISS", "ibs_op", NULL};
+    int objects_only = !stores && !loads && (o->events & (1u << WASP_EVENT_OBJECTS));
+    const char *const *list = objects_only ? l1_misses
+                              : stores && loads ? both
+                              : stores          ? only_stores
+                                                : only_loads;
     for (int i = 0; list[i]; i++) {
         char ignored[256];
         if (encode_event(s, list[i], ignored, sizeof ignored) == 0) {
