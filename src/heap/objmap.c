@@ -13,8 +13,11 @@
  *  - struct log: pending inserts, a chain of fixed-capacity append-only
  *    blocks. Entry i is written before the release store that makes the count
  *    i+1 and never changes afterwards; a full block gets a successor (release
- *    store of `next`) and is never written again. A view's lookups scan its
- *    block from view->from, then every later block of the chain.
+ *    store of `next`) and is never written again, and the inserter that
+ *    filled it attaches a sorted copy (release store of `sorted`). A view's
+ *    lookups search its block from view->from, then every later block of the
+ *    chain: binary search in sorted copies, a linear scan of the others (the
+ *    tail, at most LOG_CAP entries).
  *  - struct view: {main, delta, log, from, floor}, immutable, installed by an
  *    atomic exchange of m->view. Consecutive views share the parts that did
  *    not change (usually main, and the log block); a retired view owns its

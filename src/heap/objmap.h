@@ -27,13 +27,17 @@
  *    the measured inserts per publish to minimise the copying (objmap.c).
  *  - Inserts append to a pending log (written, then made visible by a
  *    release store of the count); lookups scan the part of the log the
- *    snapshot does not cover. The log is a chain of 4096-entry blocks: when
+ *    snapshot does not cover. The log is a chain of 1024-entry blocks: when
  *    one is full the inserting thread links a new one rather than publishing
  *    under the publisher's lock, so an allocating thread never waits for a
  *    publish or a replace in progress (a merge of a million objects takes
  *    milliseconds); if the publisher has let a whole block pile up, the
  *    inserter that fills a block folds it in itself, but only when no publish
- *    is running (trylock). Publish every few ms so the scan stays short.
+ *    is running (trylock). A full block also gets a sorted copy (made by the
+ *    inserter that filled it), so lookups binary-search all blocks but the
+ *    last: a publisher that lags or is starved (it may be a thread that
+ *    profiling signals keep interrupting) does not make lookups linearly
+ *    slower, which would starve it further. Publish every few ms anyway.
  *  - Snapshot + log position form an immutable "view" installed with one
  *    atomic pointer exchange, so a lookup always sees a consistent pair.
  *    Retired views/runs/log blocks are freed after a grace period tracked by
@@ -44,9 +48,12 @@
  *    blocks on a lookup whose thread was preempted or stopped mid-handler.
  *  - replace sorts objs before taking the publisher's lock; under it, only
  *    linear merges (the kept inserts are already sorted in the runs).
- *  Lookup: O(log n) + O(unpublished inserts). Insert: O(1) under a mutex
- *  shared by inserters only. Publish: O(delta + p log p) for p pending, plus an
- *  O(n) merge now and then. Replace: O(k log k) for k objs + O(n).
+ *  Lookup: O(log n) + O(B + (p/B) log B) for p unpublished inserts, B = 1024
+ *  (about 90 ns at 100k objects, 350 ns at 1-4M, where cache misses dominate).
+ *  Insert: O(1) amortised under a mutex shared by inserters only (plus
+ *  sorting a 1024-entry copy once per 1024 inserts, outside it; ~100 ns per
+ *  insert in all). Publish: O(delta + p log p), plus an O(n) merge now and
+ *  then. Replace: O(k log k) for k objs, outside the lock, + O(n).
  *
  * Semantics of replace(objs, E): afterwards the map holds objs (valid in E)
  * plus every object inserted with an epoch not older than E, whether or not it
