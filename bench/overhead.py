@@ -46,7 +46,8 @@ WORKLOAD_CLASSES = os.path.join(ROOT, "build", "workloads")
 DEFAULT_JDK = "/usr/lib/jvm/java-17-openjdk-amd64"
 # (name, agent options besides file=): each analysis at its defaults, the
 # three together (wasp run's default), and the object-centric analysis at
-# the default minimum object size S = 1 KiB and at S = 0.
+# the default minimum object size S = 1 KiB, at S = 0, and tracking every
+# allocation (alloc-interval=0) instead of sampling allocations.
 CONFIGS = [
     ("deadstore", "events=deadstore"),
     ("silentstore", "events=silentstore"),
@@ -54,6 +55,7 @@ CONFIGS = [
     ("all three", "events=deadstore+silentstore+silentload"),
     ("objects S=1KiB", "events=objects"),
     ("objects S=0", "events=objects,min-size=0"),
+    ("objects exact", "events=objects,alloc-interval=0"),
 ]
 TIMEOUT = 600
 

@@ -5,7 +5,8 @@
  * any other SIGTRAP goes to the handler that was installed before ours.
  *
  * ASYNC-SIGNAL-SAFE: everything in this file runs in the handler. No malloc,
- * no stdio, no locks; memory the program owns is only read via wasp_safe_read;
+ * no stdio, no locks; memory the program owns is only read via wasp_safe_read
+ * (or read_code, for the page the thread is executing);
  * errno is preserved.
  */
 #include "watch/handler.h"
@@ -35,6 +36,36 @@ static int trap_was_async(const siginfo_t *si)
     const char *tail = (const char *)si + offsetof(siginfo_t, si_addr) + sizeof(void *);
     return !wasp_perf_fasync &&
            (*(const uint32_t *)(tail + sizeof(unsigned long) + 4) & WASP_TRAP_PERF_FLAG_ASYNC);
+}
+
+/* ---- code bytes ------------------------------------------------------------ */
+
+/* Copy the n code bytes at addr, where `anchor` is an address the thread is
+ * executing (the interrupted or trapping PC): its page is certainly mapped —
+ * code cannot be freed under a thread running it — so bytes on that page are
+ * copied directly, saving a system call per sample; the rest goes through
+ * wasp_safe_read. Returns the bytes copied (a prefix). */
+static size_t read_code(uint64_t addr, uint8_t *dst, size_t n, uint64_t anchor)
+{
+    const uint64_t page = 4096;
+    uint64_t lo = anchor & ~(page - 1), hi = lo + page;
+    if (addr >= lo && addr + n <= hi) {
+        memcpy(dst, (const void *)(uintptr_t)addr, n);
+        return n;
+    }
+    if (addr >= lo && addr < hi) { /* starts on the page, runs past it */
+        size_t first = (size_t)(hi - addr);
+        memcpy(dst, (const void *)(uintptr_t)addr, first);
+        return first + wasp_safe_read(hi, dst + first, n - first);
+    }
+    if (addr < lo && addr + n > lo && addr + n <= hi) { /* ends on the page */
+        size_t head = (size_t)(lo - addr);
+        if (wasp_safe_read(addr, dst, head) != head)
+            return 0;
+        memcpy(dst + head, (const void *)(uintptr_t)lo, n - head);
+        return n;
+    }
+    return wasp_safe_read(addr, dst, n);
 }
 
 /* ---- calling contexts ---------------------------------------------------- */
@@ -153,7 +184,8 @@ static void view_init(sample_view *v, const ucontext_t *uc, const wasp_address_s
 {
     v->s = s;
     wasp_isa_regs_from_ucontext(uc, &v->regs);
-    v->n = wasp_safe_read(s->pc, v->code, s->has_addr ? WASP_MAX_INSN : sizeof v->code);
+    v->n = read_code(s->pc, v->code, s->has_addr ? WASP_MAX_INSN : sizeof v->code,
+                     (uint64_t)uc->uc_mcontext.gregs[REG_RIP]);
 }
 
 /* The access of a kind in `wanted` the sample names. Software samples: the
@@ -235,7 +267,7 @@ static void sample_objects(wasp_thread *t, const ucontext_t *uc, const sample_vi
     uint8_t before[WASP_MAX_INSN];
     int n = 0;
     if (!v->s->has_addr &&
-        wasp_safe_read(v->s->pc - sizeof before, before, sizeof before) == sizeof before) {
+        read_code(v->s->pc - sizeof before, before, sizeof before, v->s->pc) == sizeof before) {
         n = wasp_isa_prev_accesses(before, sizeof before, v->s->pc, &v->regs, cand, 1);
         if (n)
             at[0] = v->s->pc - cand[0].len;
@@ -342,7 +374,7 @@ static int trap_instruction(wasp_thread *t, const wasp_slot *slot, uint64_t trap
     unsigned h = (unsigned)(trap_pc ^ (trap_pc >> 7)) & 63;
     if (t->trap_cache_pc[h] == trap_pc) {
         uint8_t len = t->trap_cache_len[h];
-        if (wasp_safe_read(trap_pc - len, insn, len) == len) {
+        if (read_code(trap_pc - len, insn, len, trap_pc - 1) == len) {
             wasp_regs before = *regs;
             before.rip = trap_pc - len;
             if (wasp_isa_decode_access(insn, len, trap_pc - len, &before, acc) == 1 &&
@@ -353,7 +385,7 @@ static int trap_instruction(wasp_thread *t, const wasp_slot *slot, uint64_t trap
         }
     }
     uint8_t buf[WASP_MAX_INSN];
-    size_t n = wasp_safe_read(trap_pc - sizeof buf, buf, sizeof buf);
+    size_t n = read_code(trap_pc - sizeof buf, buf, sizeof buf, trap_pc - 1);
     if (n != sizeof buf)
         return 0;
     if (!wasp_isa_recover_trap(buf, n, trap_pc, regs, slot->addr, slot->watch.len, acc))
