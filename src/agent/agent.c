@@ -120,6 +120,18 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *env, jthread thread)
     begin_thread(jvmti, env, thread);
 }
 
+/* The events a profiling session listens to from its start (thread events
+ * follow once the VM is live). */
+static void session_events(jvmtiEnv *jvmti, jvmtiEventMode mode)
+{
+    static const jvmtiEvent events[] = {
+        JVMTI_EVENT_CLASS_LOAD, JVMTI_EVENT_CLASS_PREPARE, JVMTI_EVENT_DYNAMIC_CODE_GENERATED,
+        JVMTI_EVENT_GARBAGE_COLLECTION_START, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH,
+    };
+    for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
+        (*jvmti)->SetEventNotificationMode(jvmti, mode, events[i], NULL);
+}
+
 /* Stop sampling everywhere, write the profile, and leave nothing active:
  * events closed, JVMTI events off, the handler inert. */
 static void stop_and_write(jvmtiEnv *jvmti)
@@ -130,14 +142,9 @@ static void stop_and_write(jvmtiEnv *jvmti)
     if (wasp_rt.objects)
         wasp_alloc_stop(jvmti);
     wasp_dump_write(&dump_info);
-    static const jvmtiEvent events[] = {
-        JVMTI_EVENT_THREAD_START,  JVMTI_EVENT_THREAD_END,
-        JVMTI_EVENT_CLASS_LOAD,    JVMTI_EVENT_CLASS_PREPARE,
-        JVMTI_EVENT_DYNAMIC_CODE_GENERATED,
-        JVMTI_EVENT_GARBAGE_COLLECTION_START, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH,
-    };
-    for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
-        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, events[i], NULL);
+    session_events(jvmti, JVMTI_DISABLE);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_START, NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_END, NULL);
     active = 0;
 }
 
@@ -246,14 +253,9 @@ static int enable_jvmti(JavaVM *vm)
     cb.SampledObjectAlloc = wasp_alloc_on_object;
     if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb) != JVMTI_ERROR_NONE)
         return -1;
-    static const jvmtiEvent events[] = {
-        JVMTI_EVENT_VM_INIT,        JVMTI_EVENT_VM_DEATH,
-        JVMTI_EVENT_CLASS_LOAD,     JVMTI_EVENT_CLASS_PREPARE,
-        JVMTI_EVENT_DYNAMIC_CODE_GENERATED,
-        JVMTI_EVENT_GARBAGE_COLLECTION_START, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH,
-    };
-    for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
-        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, events[i], NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+    session_events(jvmti, JVMTI_ENABLE);
     return 0;
 }
 
