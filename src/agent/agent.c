@@ -13,6 +13,7 @@
 #include <dlfcn.h>
 #include <jvmti.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,7 +46,7 @@ static void JNICALL on_gc_start(jvmtiEnv *jvmti)
 static void JNICALL on_gc_finish(jvmtiEnv *jvmti)
 {
     __atomic_add_fetch(&wasp_rt.epoch, 1, __ATOMIC_RELEASE);
-    if (wasp_rt.objects)
+    if (wasp_rt.tracking)
         wasp_alloc_on_gc_finish(jvmti);
 }
 
@@ -103,11 +104,11 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
     (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL);
-    if (wasp_rt.objects) {
+    if (wasp_rt.tracking) {
         char why[256];
         if (wasp_alloc_start(jvmti, env, why, sizeof why) != 0) {
-            wasp_log("objects analysis off: %s", why);
-            wasp_rt.objects = 0;
+            wasp_log("objects and replicas analyses off: %s", why);
+            wasp_rt.objects = wasp_rt.replicas = wasp_rt.tracking = 0;
         }
     }
 }
@@ -134,13 +135,15 @@ static void session_events(jvmtiEnv *jvmti, jvmtiEventMode mode)
 
 /* Stop sampling everywhere, write the profile, and leave nothing active:
  * events closed, JVMTI events off, the handler inert. */
-static void stop_and_write(jvmtiEnv *jvmti)
+static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
 {
     if (__atomic_exchange_n(&dumped, 1, __ATOMIC_ACQ_REL))
         return;
     __atomic_store_n(&wasp_rt.sampling, 0, __ATOMIC_RELEASE);
-    if (wasp_rt.objects)
+    if (wasp_rt.tracking)
         wasp_alloc_stop(jvmti);
+    if (wasp_rt.replicas && opts.verify_top && env)
+        wasp_alloc_verify(jvmti, env, opts.verify_top, wasp_rt.site_comparisons);
     wasp_dump_write(&dump_info);
     session_events(jvmti, JVMTI_DISABLE);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_START, NULL);
@@ -150,9 +153,8 @@ static void stop_and_write(jvmtiEnv *jvmti)
 
 static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *env)
 {
-    (void)env;
     if (active)
-        stop_and_write(jvmti);
+        stop_and_write(jvmti, env);
 }
 
 static void events_string(uint32_t events, char *buf, size_t len)
@@ -163,8 +165,10 @@ static void events_string(uint32_t events, char *buf, size_t len)
             continue;
         if (buf[0])
             strncat(buf, "+", len - strlen(buf) - 1);
-        strncat(buf, a == WASP_EVENT_OBJECTS ? "objects" : wasp_analysis_name((wasp_analysis)a),
-                len - strlen(buf) - 1);
+        const char *name = a == WASP_EVENT_OBJECTS    ? "objects"
+                           : a == WASP_EVENT_REPLICAS ? "replicas"
+                                                      : wasp_analysis_name((wasp_analysis)a);
+        strncat(buf, name, len - strlen(buf) - 1);
     }
 }
 
@@ -259,21 +263,28 @@ static int enable_jvmti(JavaVM *vm)
     return 0;
 }
 
-/* The objects analysis: allocation tracking and what it needs. */
+/* The object-level analyses (objects, replicas): allocation tracking and
+ * what it needs. */
 static void setup_objects(const wasp_options *o)
 {
-    wasp_rt.objects = 0;
+    int objects = (o->events & (1u << WASP_EVENT_OBJECTS)) != 0;
+    int replicas = (o->events & (1u << WASP_EVENT_REPLICAS)) != 0;
+    wasp_rt.objects = wasp_rt.replicas = wasp_rt.tracking = 0;
     wasp_rt.heap_address_mask = ~0ull;
-    if (!(o->events & (1u << WASP_EVENT_OBJECTS)))
+    if (!objects && !replicas)
         return;
     char why[256];
     if (wasp_probe_heap_addresses(why, sizeof why) != 0 ||
         wasp_alloc_init(wasp_jvmti, o, why, sizeof why) != 0) {
-        wasp_log("objects analysis off: %s", why);
+        wasp_log("objects and replicas analyses off: %s", why);
         return;
     }
+    if (replicas && !wasp_rt.site_comparisons)
+        wasp_rt.site_comparisons = calloc(WASP_MAX_SITES_COUNTED, sizeof(uint32_t));
     wasp_rt.numa_nodes = wasp_probe_numa_nodes();
-    wasp_rt.objects = 1;
+    wasp_rt.objects = objects;
+    wasp_rt.replicas = replicas;
+    wasp_rt.tracking = 1;
 }
 
 /* Everything both entry points do: returns 0 when profiling may start; else
@@ -356,7 +367,10 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
             fprintf(stderr, "wasp: detach: this JVM is not being profiled by wasp attach\n");
             return JNI_ERR;
         }
-        stop_and_write(wasp_jvmti);
+        JNIEnv *env = NULL;
+        if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK)
+            env = NULL;
+        stop_and_write(wasp_jvmti, env);
         wasp_log("detached; the JVM runs on unprofiled");
         return JNI_OK;
     }

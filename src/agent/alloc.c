@@ -48,7 +48,7 @@ static struct {
     uint32_t cap_index;
     tracked *objs;
     size_t nobjs, cap_objs;
-    uint32_t min_size, max_frames;
+    uint32_t min_size, max_frames, verify_top;
     jrawMonitorID monitor;  /* wakes the keeper */
     volatile int running, stopping, rebuild_wanted;
 } T = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -275,6 +275,8 @@ static void rebuild(JNIEnv *env)
     }
 }
 
+static void maybe_verify(JNIEnv *env);
+
 static void JNICALL keeper(jvmtiEnv *jvmti, JNIEnv *env, void *arg)
 {
     (void)arg;
@@ -291,6 +293,7 @@ static void JNICALL keeper(jvmtiEnv *jvmti, JNIEnv *env, void *arg)
         pthread_mutex_lock(&T.lock);
         wasp_objmap_publish(wasp_rt.objmap);
         pthread_mutex_unlock(&T.lock);
+        maybe_verify(env);
     }
     (*jvmti)->RawMonitorEnter(jvmti, T.monitor);
     T.running = 0;
@@ -330,6 +333,7 @@ int wasp_alloc_init(jvmtiEnv *jvmti, const wasp_options *o, char *why, size_t le
         return -1;
     }
     T.min_size = o->min_size;
+    T.verify_top = (o->events & (1u << WASP_EVENT_REPLICAS)) ? o->verify_top : 0;
     T.max_frames = o->max_frames;
     if (!wasp_rt.objmap && !(wasp_rt.objmap = wasp_objmap_new())) {
         snprintf(why, len, "out of memory for the object map");
@@ -382,4 +386,161 @@ void wasp_alloc_stop(jvmtiEnv *jvmti)
     for (int i = 0; i < 20 && T.running; i++)
         (*jvmti)->RawMonitorWait(jvmti, T.monitor, 10);
     (*jvmti)->RawMonitorExit(jvmti, T.monitor);
+}
+
+/* ---- verification of replicas (OJXPerf's alpha) ------------------------------ */
+
+/* Short-lived objects are gone by the end of a run, so the keeper verifies
+ * the top sites every VERIFY_EVERY publishes while their objects are alive,
+ * and the tallies add up. */
+enum { VERIFY_OBJECTS = 201, VERIFY_WORDS = 16, MAX_CHECKS = 100, VERIFY_EVERY = 20 };
+
+typedef struct tally {
+    uint32_t site1; /* site + 1; 0 = unused */
+    double pairs, identical;
+    double words_equal_differ, words_differ; /* alpha = equal / all, over differing pairs */
+    double words_equal;                      /* all sampled words that were equal */
+} tally;
+
+static tally tallies[MAX_CHECKS];
+static wasp_alloc_check checks[MAX_CHECKS];
+static uint32_t nchecks;
+static uint64_t verify_rng = 0x9e3779b97f4a7c15ull;
+
+const wasp_alloc_check *wasp_alloc_checks(uint32_t *n)
+{
+    *n = nchecks;
+    return checks;
+}
+
+/* Compare two primitive arrays of the same length whole and at sampled words. */
+static void compare_arrays(JNIEnv *env, jarray a, jarray b, size_t bytes, tally *t)
+{
+    uint8_t *pa = (*env)->GetPrimitiveArrayCritical(env, a, NULL);
+    uint8_t *pb = pa ? (*env)->GetPrimitiveArrayCritical(env, b, NULL) : NULL;
+    if (pa && pb) {
+        int same = memcmp(pa, pb, bytes) == 0;
+        t->pairs += 1;
+        t->identical += same;
+        size_t words = bytes / 8;
+        for (int k = 0; k < VERIFY_WORDS && words; k++) {
+            size_t w = (size_t)(wasp_rng_next(&verify_rng) % words);
+            int eq = memcmp(pa + 8 * w, pb + 8 * w, 8) == 0;
+            t->words_equal += eq;
+            if (!same) {
+                t->words_differ += 1;
+                t->words_equal_differ += eq;
+            }
+        }
+    }
+    if (pb)
+        (*env)->ReleasePrimitiveArrayCritical(env, b, pb, JNI_ABORT);
+    if (pa)
+        (*env)->ReleasePrimitiveArrayCritical(env, a, pa, JNI_ABORT);
+}
+
+/* Bytes per element of a primitive array class, 0 for anything else. */
+static uint32_t element_size(const char *cls)
+{
+    static const struct {
+        const char *name;
+        uint32_t size;
+    } prims[] = {{"boolean[]", 1}, {"byte[]", 1}, {"char[]", 2},  {"short[]", 2},
+                 {"int[]", 4},     {"float[]", 4}, {"long[]", 8}, {"double[]", 8}};
+    for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++)
+        if (strcmp(cls, prims[i].name) == 0)
+            return prims[i].size;
+    return 0;
+}
+
+/* Consecutive live objects of the site, newest first (the order the program
+ * made, and most often used, them). Call with T.lock held. */
+static void verify_site(JNIEnv *env, uint32_t site, tally *t)
+{
+    uint32_t elem = site < T.nsites ? element_size(T.sites[site].class_name) : 0;
+    jobject prev = NULL;
+    jsize prev_len = -1;
+    size_t seen = 0;
+    for (size_t i = T.nobjs; elem && i-- > 0 && seen < VERIFY_OBJECTS;) {
+        if (T.objs[i].site != site)
+            continue;
+        jobject o = (*env)->NewLocalRef(env, T.objs[i].ref);
+        if (!o)
+            continue;
+        seen++;
+        jsize len = (*env)->GetArrayLength(env, (jarray)o);
+        if (prev && len == prev_len)
+            compare_arrays(env, (jarray)prev, (jarray)o, (size_t)len * elem, t);
+        if (prev)
+            (*env)->DeleteLocalRef(env, prev);
+        prev = o;
+        prev_len = len;
+    }
+    if (prev)
+        (*env)->DeleteLocalRef(env, prev);
+}
+
+static tally *tally_for(uint32_t site)
+{
+    for (uint32_t i = 0; i < MAX_CHECKS; i++)
+        if (tallies[i].site1 == site + 1 || tallies[i].site1 == 0) {
+            tallies[i].site1 = site + 1;
+            return &tallies[i];
+        }
+    return NULL;
+}
+
+/* One round: the `top` sites with the most comparisons so far. */
+static void verify_round(JNIEnv *env, uint32_t top, const uint32_t *counts)
+{
+    uint32_t done[MAX_CHECKS];
+    pthread_mutex_lock(&T.lock);
+    for (uint32_t k = 0; k < top && k < MAX_CHECKS; k++) {
+        uint32_t best = UINT32_MAX, best_count = 0;
+        for (uint32_t s = 0; s < WASP_MAX_SITES_COUNTED && s < T.nsites; s++) {
+            if (counts[s] <= best_count)
+                continue;
+            int taken = 0;
+            for (uint32_t j = 0; j < k; j++)
+                taken |= done[j] == s;
+            if (!taken) {
+                best = s;
+                best_count = counts[s];
+            }
+        }
+        if (best == UINT32_MAX)
+            break;
+        done[k] = best;
+        tally *t = tally_for(best);
+        if (t)
+            verify_site(env, best, t);
+    }
+    pthread_mutex_unlock(&T.lock);
+}
+
+static void maybe_verify(JNIEnv *env)
+{
+    static uint32_t rounds;
+    if (T.verify_top && wasp_rt.site_comparisons && ++rounds % VERIFY_EVERY == 0)
+        verify_round(env, T.verify_top, wasp_rt.site_comparisons);
+}
+
+void wasp_alloc_verify(jvmtiEnv *jvmti, JNIEnv *env, uint32_t top, const uint32_t *counts)
+{
+    (void)jvmti;
+    nchecks = 0;
+    if (!counts || !env)
+        return;
+    verify_round(env, top, counts);
+    for (uint32_t i = 0; i < MAX_CHECKS && tallies[i].site1; i++) {
+        const tally *t = &tallies[i];
+        checks[nchecks++] = (wasp_alloc_check){
+            .site = t->site1 - 1,
+            .pairs = t->pairs,
+            .identical = t->identical,
+            .alpha = t->words_differ > 0 ? t->words_equal_differ / t->words_differ : 0,
+            .false_positive = t->words_equal > 0 ? t->words_equal_differ / t->words_equal : 0,
+        };
+    }
+    wasp_log("verified %u replica sites by whole-object comparison", (unsigned)nchecks);
 }

@@ -38,6 +38,17 @@ void wasp_alloc_each_site(void (*visit)(uint32_t id, const wasp_alloc_site *site
 /* A copy of site id (its frames and name stay valid: sites are never freed).
  * Returns 0, -1 for an unknown id. */
 int wasp_alloc_site_get(uint32_t id, wasp_alloc_site *out);
+/* Verification of replica findings (OJXPerf's α): for the `top` sites with the
+ * most comparisons (counts[site]), compare consecutive live tracked objects
+ * whole, and at sampled words, to measure how often a sampled field is equal
+ * although the objects differ. Primitive arrays only. Live phase. */
+typedef struct wasp_alloc_check {
+    uint32_t site;
+    double pairs, identical, alpha, false_positive;
+} wasp_alloc_check;
+void wasp_alloc_verify(jvmtiEnv *jvmti, JNIEnv *env, uint32_t top, const uint32_t *counts);
+/* The checks the last verification produced. */
+const wasp_alloc_check *wasp_alloc_checks(uint32_t *n);
 /* Whether thread is the keeper (so it is not profiled itself). */
 int wasp_alloc_is_keeper(const char *thread_name);
 

@@ -189,6 +189,15 @@ static void add_thread(wasp_profile *p, method_cache *mc, const wasp_thread *t)
         uint32_t ctx = convert_context(p, mc, r, ra->access_ctx);
         wasp_profile_add_site_access(p, ps, ctx, ra->samples, ra->remote);
     }
+    for (uint32_t i = 0; i < r->cap_replicas && r->nreplicas; i++) {
+        const wasp_raccess *rr = &r->replicas[i];
+        wasp_alloc_site site;
+        if (!rr->site || wasp_alloc_site_get(rr->site - 1, &site) != 0)
+            continue;
+        uint32_t ps = convert_site(p, mc, &site);
+        uint32_t ctx = convert_context(p, mc, r, rr->access_ctx);
+        wasp_profile_add_replica(p, ps, ctx, rr->samples, rr->remote);
+    }
     for (int a = 0; a < WASP_AN_COUNT; a++)
         wasp_profile_add_totals(p, (wasp_analysis)a, &r->totals[a]);
     for (int c = 0; c < WASP_C_COUNT; c++)
@@ -262,7 +271,7 @@ int wasp_dump_write(const wasp_dump_info *info)
     for (size_t i = 0; i < sizeof core / sizeof core[0]; i++)
         wasp_profile_add_counter(p, wasp_counter_name(core[i]), 0);
 
-    if (wasp_rt.objects || wasp_profile_get_counter(p, "objects.samples")) {
+    if (wasp_rt.tracking || wasp_profile_get_counter(p, "objects.samples")) {
         struct site_visit v = {.p = p, .mc = {0}};
         wasp_alloc_each_site(add_site_allocs, &v);
         free(v.mc.e);
@@ -277,6 +286,21 @@ int wasp_dump_write(const wasp_dump_info *info)
         set_meta_num(p, "objects.min_size", info->min_size, "%.0f");
         set_meta_num(p, "objects.sampling_interval", info->alloc_interval, "%.0f");
         set_meta_num(p, "numa_nodes", wasp_rt.numa_nodes > 0 ? wasp_rt.numa_nodes : 1, "%.0f");
+        uint32_t nchecks;
+        const wasp_alloc_check *checks = wasp_alloc_checks(&nchecks);
+        method_cache mc = {0};
+        for (uint32_t i = 0; i < nchecks; i++) {
+            wasp_alloc_site site;
+            if (wasp_alloc_site_get(checks[i].site, &site) != 0 || checks[i].pairs == 0)
+                continue;
+            wasp_replica_check c = {.site = convert_site(p, &mc, &site),
+                                    .pairs = checks[i].pairs,
+                                    .identical = checks[i].identical,
+                                    .alpha = checks[i].alpha,
+                                    .false_positive = checks[i].false_positive};
+            wasp_profile_set_replica_check(p, &c);
+        }
+        free(mc.e);
     }
     wasp_profile_set_meta(p, "events", info->events);
     wasp_profile_set_meta(p, "sampler", info->sampler);

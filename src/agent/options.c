@@ -51,8 +51,9 @@ static const char *const analysis_names[WASP_EVENT_COUNT] = {
     [WASP_AN_SILENTSTORE] = "silentstore",
     [WASP_AN_SILENTLOAD] = "silentload",
     [WASP_EVENT_OBJECTS] = "objects",
+    [WASP_EVENT_REPLICAS] = "replicas",
 };
-#define ACCEPTED_EVENTS "accepted: deadstore, silentstore, silentload, objects, all"
+#define ACCEPTED_EVENTS "accepted: deadstore, silentstore, silentload, objects, replicas, all"
 
 static const char *const sampler_names[] = {
     [WASP_SAMPLER_AUTO] = "auto",
@@ -379,6 +380,16 @@ static int set_alloc_interval(wasp_options *o, const char *v, char *d, size_t n)
     return 0;
 }
 
+static int set_verify_top(wasp_options *o, const char *v, char *d, size_t n)
+{
+    (void)d, (void)n;
+    uint64_t x;
+    if (set_u64_range(&x, v, 0, 100) < 0)
+        return -1;
+    o->verify_top = (uint32_t)x;
+    return 0;
+}
+
 static int set_seed(wasp_options *o, const char *v, char *d, size_t n)
 {
     (void)d, (void)n;
@@ -410,11 +421,13 @@ static const struct spec {
     {"min-size", "a size in bytes from 0 to 2147483647", set_min_size},
     {"alloc-interval", "a size in bytes from 0 to 2147483647 (0: every allocation)",
      set_alloc_interval},
+    {"verify-top", "a number from 0 to 100", set_verify_top},
 };
 #define NSPECS (sizeof specs / sizeof *specs)
 #define ACCEPTED_KEYS                                                                           \
     "accepted: events, file, sampler, period, pmu-period, pmu-event, watchpoints, "            \
-    "float-threshold, max-frames, log, seed, signal, action, min-size, alloc-interval"
+    "float-threshold, max-frames, log, seed, signal, action, min-size, alloc-interval, "         \
+    "verify-top"
 
 /* One "key=value" item of length len (not NUL-terminated). */
 static int parse_item(const char *item, size_t len, wasp_options *o, char *err, size_t errlen)
@@ -605,6 +618,8 @@ int wasp_options_format(const wasp_options *o, char *buf, size_t buflen)
         emit(&w, "min-size=%u", (unsigned)o->min_size);
     if (o->alloc_interval != d.alloc_interval)
         emit(&w, "alloc-interval=%u", (unsigned)o->alloc_interval);
+    if (o->verify_top != d.verify_top)
+        emit(&w, "verify-top=%u", (unsigned)o->verify_top);
     if (o->action != d.action) {
         if ((unsigned)o->action >= sizeof action_names / sizeof *action_names)
             return -1;

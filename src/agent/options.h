@@ -3,7 +3,8 @@
  * builds this string; people who wire the agent up themselves write it.
  *
  *   events=LIST        analyses joined by '+': deadstore, silentstore, silentload,
- *                      objects (object-centric, DJXPerf), or all (every one);
+ *                      objects (object-centric, DJXPerf), replicas (object
+ *                      replicas, OJXPerf), or all (every one);
  *                      default: deadstore+silentstore+silentload
  *   file=PATH          profile file (default: wasp-<pid>.wprof in the working directory)
  *   sampler=auto|soft|pmu   address source (default auto: pmu when the machine has one)
@@ -21,6 +22,8 @@
  *   alloc-interval=BYTES  objects analysis: JVMTI heap sampling interval, the
  *                      mean bytes allocated between tracked allocations
  *                      (default 262144; 0 tracks every allocation)
+ *   verify-top=N       replicas: compare whole objects of the N sites with the
+ *                      most comparisons at the end, to measure alpha (default 0)
  *   action=start|stop  for an agent loaded into a running JVM (wasp attach /
  *                      wasp detach): start profiling, or stop and write the
  *                      profile (default start)
@@ -44,7 +47,7 @@ typedef enum wasp_sampler_choice {
 } wasp_sampler_choice;
 
 /* Event bits beyond the wasp_analysis ones. */
-enum { WASP_EVENT_OBJECTS = 3, WASP_EVENT_COUNT = 4 };
+enum { WASP_EVENT_OBJECTS = 3, WASP_EVENT_REPLICAS = 4, WASP_EVENT_COUNT = 5 };
 
 typedef enum wasp_action { WASP_ACTION_START = 0, WASP_ACTION_STOP = 1 } wasp_action;
 
@@ -72,6 +75,7 @@ typedef struct wasp_options {
     wasp_action action;
     uint32_t min_size;
     uint32_t alloc_interval;
+    uint32_t verify_top;
 } wasp_options;
 
 void wasp_options_defaults(wasp_options *o);

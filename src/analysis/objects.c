@@ -8,7 +8,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "heap/objmap.h"
 
 /* The NUMA node holding addr's page, -1 when unknown (move_pages with no
  * target nodes only reports where pages are). */
@@ -29,8 +28,8 @@ static int cpu_node(void)
     return (int)node;
 }
 
-wasp_obj_result wasp_objects_attribute(struct wasp_objmap *map, uint64_t addr, uint32_t gc_epoch,
-                                       uint32_t map_epoch, int numa_nodes, uint32_t *site,
+wasp_obj_result wasp_objects_attribute(wasp_objmap *map, uint64_t addr, uint32_t gc_epoch,
+                                       uint32_t map_epoch, int numa_nodes, wasp_obj *obj,
                                        int *remote)
 {
     *remote = 0;
@@ -38,10 +37,8 @@ wasp_obj_result wasp_objects_attribute(struct wasp_objmap *map, uint64_t addr, u
      * rebuilt before its addresses mean anything. */
     if ((gc_epoch & 1) || map_epoch != gc_epoch)
         return WASP_OBJ_STALE;
-    wasp_obj obj;
-    if (!map || !wasp_objmap_lookup(map, addr, gc_epoch, &obj))
+    if (!map || !wasp_objmap_lookup(map, addr, gc_epoch, obj))
         return WASP_OBJ_MISS;
-    *site = obj.site;
     if (numa_nodes > 1) {
         int page = page_node(addr), cpu = cpu_node();
         *remote = page >= 0 && cpu >= 0 && page != cpu;

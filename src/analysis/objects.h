@@ -11,18 +11,18 @@
 
 #include <stdint.h>
 
-struct wasp_objmap;
+#include "heap/objmap.h"
 
 typedef enum wasp_obj_result {
-    WASP_OBJ_HIT = 0,  /* inside a tracked object: *site set */
+    WASP_OBJ_HIT = 0,  /* inside a tracked object: *obj set */
     WASP_OBJ_MISS,     /* no tracked object there */
     WASP_OBJ_STALE     /* the map still describes the heap before the last GC */
 } wasp_obj_result;
 
 /* gc_epoch: the current GC epoch; map_epoch: the epoch the map was last
  * rebuilt for. numa_nodes > 1 enables the remote check (*remote = 0/1). */
-wasp_obj_result wasp_objects_attribute(struct wasp_objmap *map, uint64_t addr, uint32_t gc_epoch,
-                                       uint32_t map_epoch, int numa_nodes, uint32_t *site,
+wasp_obj_result wasp_objects_attribute(wasp_objmap *map, uint64_t addr, uint32_t gc_epoch,
+                                       uint32_t map_epoch, int numa_nodes, wasp_obj *obj,
                                        int *remote);
 
 #endif

@@ -180,6 +180,95 @@ static int json_objects(wasp_json *j, const wasp_profile *p, int top)
     return 0;
 }
 
+/* ---- object replicas (OJXPerf) ---- */
+
+static void json_maybe(wasp_json *j, const char *key, double v)
+{
+    if (isnan(v))
+        wasp_json_null(j, key);
+    else
+        wasp_json_double(j, key, v);
+}
+
+static int json_replica_site(wasp_json *j, const wasp_profile *p, uint32_t id, int top)
+{
+    const wasp_site *s = &p->sites[id];
+    double comparisons, theta = wasp_replica_theta(p, id, &comparisons);
+    double same = 0;
+    for (uint32_t i = 0; i < p->nreplicas; i++)
+        if (p->replicas[i].site == id)
+            same += p->replicas[i].same;
+    uint32_t n;
+    uint32_t *order = wasp_profile_sorted_site_replicas(p, id, &n);
+    if (!order)
+        return -1;
+    const wasp_replica_check *k = wasp_profile_replica_check(p, id);
+    wasp_json_begin_object(j, NULL, false);
+    wasp_json_double(j, "theta", theta);
+    wasp_json_double(j, "comparisons", comparisons);
+    wasp_json_double(j, "same", same);
+    wasp_json_double(j, "different", comparisons - same);
+    wasp_json_string(j, "class", wasp_profile_string(p, s->class_name));
+    wasp_json_double(j, "allocations", s->allocations);
+    wasp_json_double(j, "bytes", s->bytes);
+    wasp_json_double(j, "samples", wasp_profile_site_samples(p, id, NULL));
+    if (k) {
+        wasp_json_double(j, "alpha", k->alpha);
+        wasp_json_double(j, "omega", wasp_replica_omega(theta, k->alpha));
+        json_maybe(j, "gamma", wasp_replica_gamma(theta, k->alpha, s->allocations));
+        wasp_json_begin_object(j, "verified", true);
+        wasp_json_double(j, "pairs", k->pairs);
+        wasp_json_double(j, "identical", k->identical);
+        wasp_json_double(j, "false_positive", k->false_positive);
+        wasp_json_end_object(j);
+    } else {
+        wasp_json_null(j, "alpha");
+        wasp_json_null(j, "omega");
+        wasp_json_null(j, "gamma");
+        wasp_json_null(j, "verified");
+    }
+    wasp_json_begin_object(j, "allocation", false);
+    json_frames(j, p, &p->contexts[s->ctx]);
+    wasp_json_end_object(j);
+    wasp_json_begin_array(j, "accesses", false);
+    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    for (uint32_t i = 0; i < shown; i++) {
+        const wasp_replica *r = &p->replicas[order[i]];
+        const wasp_context *c = &p->contexts[r->access_ctx];
+        double all = r->same + r->different;
+        wasp_json_begin_object(j, NULL, false);
+        wasp_json_double(j, "theta", json_share(r->same, all));
+        wasp_json_double(j, "comparisons", all);
+        json_frames(j, p, c);
+        wasp_json_string(j, "instruction", c->insn ? wasp_profile_string(p, c->insn) : NULL);
+        wasp_json_end_object(j);
+    }
+    wasp_json_end_array(j);
+    wasp_json_end_object(j);
+    free(order);
+    return 0;
+}
+
+static int json_replicas(wasp_json *j, const wasp_profile *p, int top)
+{
+    uint32_t n;
+    uint32_t *order = wasp_profile_sorted_replica_sites(p, &n);
+    if (!order)
+        return -1;
+    wasp_json_begin_object(j, "replicas", false);
+    wasp_json_begin_array(j, "sites", false);
+    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    int rc = 0;
+    for (uint32_t i = 0; i < shown && rc == 0; i++)
+        rc = json_replica_site(j, p, order[i], top);
+    free(order);
+    if (rc != 0)
+        return -1;
+    wasp_json_end_array(j);
+    wasp_json_end_object(j);
+    return 0;
+}
+
 int wasp_render_json(const wasp_profile *p, int top, FILE *out)
 {
     wasp_json j;
@@ -211,6 +300,8 @@ int wasp_render_json(const wasp_profile *p, int top, FILE *out)
         return -1; /* the output is cut short; the caller reports the failure */
     wasp_json_end_object(&j);
     if (wasp_profile_has_objects(p) && json_objects(&j, p, top) != 0)
+        return -1;
+    if (wasp_profile_has_replicas(p) && json_replicas(&j, p, top) != 0)
         return -1;
     wasp_json_end_object(&j);
     return 0;

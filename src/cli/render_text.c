@@ -5,17 +5,21 @@
  * JXPerf's Figure 4; then, when the objects analysis ran, the allocation
  * sites ranked by their share of the sampled memory accesses, each with its
  * allocation context and the contexts that accessed its objects (DJXPerf's
- * object-centric view, its Figure 5).
+ * object-centric view, its Figure 5); then, when the replicas analysis ran,
+ * the allocation sites whose objects replicate each other (OJXPerf): θ, and
+ * with a verification ω and γ (its Section 6).
  */
 #include "cli/render.h"
 #include "cli/units.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { TEXT_MAX_FRAMES = 12 }; /* frames per context before "... N more" */
 enum { TEXT_ACCESSES_PER_SITE = 5 }; /* access contexts shown per allocation site */
+enum { TEXT_COMPARES_PER_SITE = 3 }; /* comparison contexts shown per replica site */
 
 static const char *const titles[WASP_AN_COUNT] = {"Dead stores", "Silent stores", "Silent loads"};
 static const char *const verbs[WASP_AN_COUNT] = {"stored", "stored", "loaded"};
@@ -481,6 +485,100 @@ static int objects_text(const wasp_profile *p, int top, FILE *out)
     return rc;
 }
 
+/* ---- object replicas (OJXPerf) ---- */
+
+/* "α 3.1%  ω = θ−α 73.0%  γ 88.2%  (verified: ...)" for a verified site. */
+static void replica_check_text(const wasp_site *s, const wasp_replica_check *k, double theta,
+                               FILE *out)
+{
+    char a[WASP_UNIT_BUF], w[WASP_UNIT_BUF], g[WASP_UNIT_BUF], n[WASP_UNIT_BUF],
+        i[WASP_UNIT_BUF], f[WASP_UNIT_BUF];
+    double gamma = wasp_replica_gamma(theta, k->alpha, s->allocations);
+    fprintf(out,
+            "      \xce\xb1 %s  \xcf\x89 = \xce\xb8\xe2\x88\x92\xce\xb1 %s  \xce\xb3 %s  "
+            "(verified: %s object pair%s, %s identical; sampled-field false positives %s)\n",
+            wasp_fmt_percent(k->alpha, a, sizeof a),
+            wasp_fmt_percent(wasp_replica_omega(theta, k->alpha), w, sizeof w),
+            isnan(gamma) ? "n/a" : wasp_fmt_percent(gamma, g, sizeof g),
+            wasp_fmt_count(k->pairs, n, sizeof n), k->pairs == 1 ? "" : "s",
+            wasp_fmt_percent(share(k->identical, k->pairs), i, sizeof i),
+            wasp_fmt_percent(k->false_positive, f, sizeof f));
+}
+
+static int replica_site_text(const wasp_profile *p, uint32_t id, uint32_t rank, int rank_width,
+                             FILE *out)
+{
+    char t[WASP_UNIT_BUF], c[WASP_UNIT_BUF], a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
+    const wasp_site *s = &p->sites[id];
+    double comparisons, theta = wasp_replica_theta(p, id, &comparisons);
+    const char *cls = wasp_profile_string(p, s->class_name);
+    fprintf(out, "\n  #%-*" PRIu32 "  \xce\xb8 %s over %s comparison%s   %s   %s allocation%s (%s)\n",
+            rank_width, rank, wasp_fmt_percent(theta, t, sizeof t),
+            wasp_fmt_count(comparisons, c, sizeof c), comparisons == 1 ? "" : "s",
+            cls && *cls ? cls : "<unknown class>", wasp_fmt_count(s->allocations, a, sizeof a),
+            s->allocations == 1 ? "" : "s", wasp_fmt_bytes(s->bytes, b, sizeof b));
+    const wasp_replica_check *k = wasp_profile_replica_check(p, id);
+    if (k)
+        replica_check_text(s, k, theta, out);
+    fputs("      allocated at:\n", out);
+    frames_text(p, &p->contexts[s->ctx], 8, out);
+
+    uint32_t n;
+    uint32_t *order = wasp_profile_sorted_site_replicas(p, id, &n);
+    if (!order)
+        return -1;
+    fputs("      compared at:\n", out);
+    uint32_t shown = n < TEXT_COMPARES_PER_SITE ? n : TEXT_COMPARES_PER_SITE;
+    for (uint32_t i = 0; i < shown; i++) {
+        const wasp_replica *r = &p->replicas[order[i]];
+        const wasp_context *ctx = &p->contexts[r->access_ctx];
+        const char *insn = context_insn(p, ctx);
+        double all = r->same + r->different;
+        fprintf(out, "        %s comparison%s, \xce\xb8 %s", wasp_fmt_count(all, c, sizeof c),
+                all == 1 ? "" : "s", wasp_fmt_percent(share(r->same, all), t, sizeof t));
+        if (insn)
+            fprintf(out, "   %s", insn);
+        fputc('\n', out);
+        frames_text(p, ctx, 10, out);
+    }
+    if (n > shown)
+        fprintf(out, "        ... %" PRIu32 " more comparison context%s\n", n - shown,
+                n - shown == 1 ? "" : "s");
+    free(order);
+    return 0;
+}
+
+static int replicas_text(const wasp_profile *p, int top, FILE *out)
+{
+    fputs("\nObject replicas (OJXPerf)\n", out);
+    uint32_t n;
+    uint32_t *order = wasp_profile_sorted_replica_sites(p, &n);
+    if (!order)
+        return -1;
+    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    if (n == 0) {
+        const char *disabled = wasp_profile_get_meta(p, "disabled_reason");
+        fputs(disabled && *disabled
+                  ? "  no replica comparisons: profiling was disabled (the header says why)\n"
+                  : "  no replica comparisons recorded\n",
+              out);
+    }
+    bool unverified = false;
+    for (uint32_t i = 0; i < shown; i++)
+        unverified |= !wasp_profile_replica_check(p, order[i]);
+    if (unverified)
+        fputs("  \xcf\x89 and \xce\xb3 need \xce\xb1: run with --verify-top N\n", out);
+    int width = snprintf(NULL, 0, "%" PRIu32, shown);
+    int rc = 0;
+    for (uint32_t i = 0; i < shown && rc == 0; i++)
+        rc = replica_site_text(p, order[i], i + 1, width, out);
+    if (rc == 0 && n > shown)
+        fprintf(out, "\n  ... %" PRIu32 " more site%s (--top N shows more)\n", n - shown,
+                n - shown == 1 ? "" : "s");
+    free(order);
+    return rc;
+}
+
 int wasp_render_text(const wasp_profile *p, int top, FILE *out)
 {
     bool enabled[WASP_AN_COUNT], pairs = false;
@@ -499,6 +597,11 @@ int wasp_render_text(const wasp_profile *p, int top, FILE *out)
     if (wasp_profile_has_objects(p)) {
         any = true;
         if (objects_text(p, top, out) != 0)
+            return -1;
+    }
+    if (wasp_profile_has_replicas(p)) {
+        any = true;
+        if (replicas_text(p, top, out) != 0)
             return -1;
     }
     if (!any)

@@ -52,6 +52,7 @@ static const struct flag {
     {"max-frames", 0, F_AGENT, "max-frames"},
     {"min-size", 0, F_AGENT, "min-size"},
     {"alloc-interval", 0, F_AGENT, "alloc-interval"},
+    {"verify-top", 0, F_AGENT, "verify-top"},
     {"format", 0, F_FORMAT, NULL},
     {"top", 0, F_TOP, NULL},
     {"by", 0, F_BY, NULL},
@@ -135,6 +136,8 @@ static void copy_agent_field(wasp_options *dst, const wasp_options *src, const c
         dst->min_size = src->min_size;
     else if (!strcmp(key, "alloc-interval"))
         dst->alloc_interval = src->alloc_interval;
+    else if (!strcmp(key, "verify-top"))
+        dst->verify_top = src->verify_top;
 }
 
 /* Validate one agent-backed flag with the agent's parser. `shown` is how the
@@ -491,8 +494,9 @@ int wasp_run_build_argv(const wasp_run_config *cfg, const char *agent_abs, char 
 const char wasp_run_help_events_flag[] =
     "  -e, --events LIST        analyses to run, joined by ',' or '+': deadstore,\n"
     "                           silentstore, silentload, objects (object-centric:\n"
-    "                           access cost by allocation site), or all (every\n"
-    "                           one) (default: deadstore,silentstore,silentload)\n";
+    "                           access cost by allocation site), replicas (objects\n"
+    "                           with identical contents), or all (every one)\n"
+    "                           (default: deadstore,silentstore,silentload)\n";
 const char wasp_run_help_agent_flags[] =
     "      --period DURATION    software sampler: thread CPU time between samples,\n"
     "                           10us..10s, unit ns|us|ms|s, a bare number is ns\n"
@@ -513,7 +517,9 @@ const char wasp_run_help_agent_flags[] =
     "      --min-size BYTES     objects: smallest object tracked (default: 1024)\n"
     "      --alloc-interval BYTES\n"
     "                           objects: mean bytes allocated between tracked\n"
-    "                           allocations, 0 = every one (costly) (default: 262144)\n";
+    "                           allocations, 0 = every one (costly) (default: 262144)\n"
+    "      --verify-top N       replicas: compare whole objects of the N sites with\n"
+    "                           the most comparisons, to measure alpha (default: 0)\n";
 const char wasp_run_help_report_flags[] =
     "      --format text|json   report format (default: text)\n"
     "      --top N              context pairs shown per analysis (default: 10 in\n"

@@ -26,15 +26,19 @@ enum {
     S_MERGED,
     S_SITES,
     S_ACCESSES,
+    S_REPLICAS,
+    S_CHECKS,
     S_N
 };
 
 static const uint32_t section_tags[S_N] = {
     WASP_SEC_META,  WASP_SEC_STRINGS, WASP_SEC_FRAMES,   WASP_SEC_CONTEXTS, WASP_SEC_PAIRS,
     WASP_SEC_TOTALS, WASP_SEC_COUNTERS, WASP_SEC_MERGED, WASP_SEC_SITES,   WASP_SEC_ACCESSES,
+    WASP_SEC_REPLICAS, WASP_SEC_REPLICA_CHECKS,
 };
 static const char *const section_names[S_N] = {"META", "STRS", "FRMS", "CTXS", "PAIR",
-                                               "TOTL", "CNTR", "MRGD", "SITE", "SACC"};
+                                               "TOTL", "CNTR", "MRGD", "SITE", "SACC",
+                                               "REPL", "RCHK"};
 
 struct decoder {
     const unsigned char *data;
@@ -412,6 +416,52 @@ static int read_accesses(struct decoder *d)
     return section_done(d, S_ACCESSES);
 }
 
+static int read_replicas(struct decoder *d)
+{
+    wasp_rbuf *r = &d->sec[S_REPLICAS];
+    uint32_t n;
+    if (get_count(d, S_REPLICAS, 24, &n) != 0)
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t site = wasp_get_u32(r), ctx = wasp_get_u32(r);
+        double same = wasp_get_f64(r), different = wasp_get_f64(r);
+        if (site >= d->nsite)
+            return fail(d, "corrupt (replica record %u: site id %u out of range, %u sites)", i,
+                        site, d->nsite);
+        if (ctx >= d->nctx)
+            return fail(d, "corrupt (replica record %u: context id %u out of range, %u contexts)",
+                        i, ctx, d->nctx);
+        if (wasp_profile_add_replica_checked(d->p, d->site[site], d->ctx[ctx], same, different) !=
+            0)
+            return fail(d, "out of memory");
+    }
+    return section_done(d, S_REPLICAS);
+}
+
+/* Checks of sites that collapsed into one (duplicates) are merged. */
+static int read_checks(struct decoder *d)
+{
+    wasp_rbuf *r = &d->sec[S_CHECKS];
+    uint32_t n;
+    if (get_count(d, S_CHECKS, 36, &n) != 0)
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        wasp_replica_check c;
+        uint32_t site = wasp_get_u32(r);
+        c.pairs = wasp_get_f64(r);
+        c.identical = wasp_get_f64(r);
+        c.alpha = wasp_get_f64(r);
+        c.false_positive = wasp_get_f64(r);
+        if (site >= d->nsite)
+            return fail(d, "corrupt (replica check %u: site id %u out of range, %u sites)", i,
+                        site, d->nsite);
+        c.site = d->site[site];
+        if (wasp_profile_merge_replica_check_checked(d->p, &c) != 0)
+            return fail(d, "out of memory");
+    }
+    return section_done(d, S_CHECKS);
+}
+
 static int read_merged(struct decoder *d)
 {
     if (!d->seen[S_MERGED])
@@ -451,6 +501,10 @@ wasp_profile *wasp_profile_decode(const unsigned char *data, size_t len, char *e
         rc = read_sites(&d);
     if (rc == 0)
         rc = read_accesses(&d);
+    if (rc == 0)
+        rc = read_replicas(&d);
+    if (rc == 0)
+        rc = read_checks(&d);
     free(d.str);
     free(d.frame);
     free(d.ctx);

@@ -123,6 +123,36 @@ static void put_objects(wasp_wbuf *b, const wasp_profile *p)
     wasp_section_end(b, s);
 }
 
+/* Replica records and checks likewise, each only when there are some. */
+static void put_replicas(wasp_wbuf *b, const wasp_profile *p)
+{
+    if (p->nreplicas) {
+        size_t s = wasp_section_begin(b, WASP_SEC_REPLICAS);
+        wasp_put_u32(b, p->nreplicas);
+        for (uint32_t i = 0; i < p->nreplicas; i++) {
+            const wasp_replica *r = &p->replicas[i];
+            wasp_put_u32(b, r->site);
+            wasp_put_u32(b, r->access_ctx);
+            wasp_put_f64(b, r->same);
+            wasp_put_f64(b, r->different);
+        }
+        wasp_section_end(b, s);
+    }
+    if (p->nreplica_checks) {
+        size_t s = wasp_section_begin(b, WASP_SEC_REPLICA_CHECKS);
+        wasp_put_u32(b, p->nreplica_checks);
+        for (uint32_t i = 0; i < p->nreplica_checks; i++) {
+            const wasp_replica_check *c = &p->replica_checks[i];
+            wasp_put_u32(b, c->site);
+            wasp_put_f64(b, c->pairs);
+            wasp_put_f64(b, c->identical);
+            wasp_put_f64(b, c->alpha);
+            wasp_put_f64(b, c->false_positive);
+        }
+        wasp_section_end(b, s);
+    }
+}
+
 /* The writer checks what the reader will reject, so that a bad id becomes an
  * error now rather than an unreadable file later. */
 static int check_ids(const wasp_profile *p, char *err, size_t errlen)
@@ -160,6 +190,16 @@ static int check_ids(const wasp_profile *p, char *err, size_t errlen)
             snprintf(err, errlen, "site access %u refers to a missing site or context", i);
             return -1;
         }
+    for (uint32_t i = 0; i < p->nreplicas; i++)
+        if (p->replicas[i].site >= p->nsites || p->replicas[i].access_ctx >= p->ncontexts) {
+            snprintf(err, errlen, "replica record %u refers to a missing site or context", i);
+            return -1;
+        }
+    for (uint32_t i = 0; i < p->nreplica_checks; i++)
+        if (p->replica_checks[i].site >= p->nsites) {
+            snprintf(err, errlen, "replica check %u refers to a missing site", i);
+            return -1;
+        }
     return 0;
 }
 
@@ -178,6 +218,7 @@ int wasp_profile_encode(const wasp_profile *p, wasp_wbuf *b, char *err, size_t e
     put_totals(b, p);
     put_counters(b, p);
     put_objects(b, p);
+    put_replicas(b, p);
     size_t s = wasp_section_begin(b, WASP_SEC_MERGED);
     wasp_put_u32(b, p->merged);
     wasp_section_end(b, s);

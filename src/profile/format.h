@@ -30,6 +30,9 @@ enum wasp_section_tag {
     /* Object-centric data, optional (written only when there is some). */
     WASP_SEC_SITES = WASP_TAG('S', 'I', 'T', 'E'),
     WASP_SEC_ACCESSES = WASP_TAG('S', 'A', 'C', 'C'),
+    /* Object replicas (OJXPerf), optional likewise. */
+    WASP_SEC_REPLICAS = WASP_TAG('R', 'E', 'P', 'L'),
+    WASP_SEC_REPLICA_CHECKS = WASP_TAG('R', 'C', 'H', 'K'),
 };
 
 /* magic + version; a section header is tag + length; the trailer is the CRC. */

@@ -2,7 +2,8 @@
  * Grouping by source line (group.h). Every context a pair uses gets a class:
  * its frame list within one slot, a slot being an analysis (so a dead-store
  * entry shows a store instruction even when a silent-load entry on the same
- * line shows a load), the object accesses, or the allocation sites.
+ * line shows a load), the object accesses, the allocation sites, or the
+ * contexts of replica comparisons.
  * Contexts are numbered per slot here: v = context * NSLOTS + slot. p's
  * frames are interned, so equal frame lists are equal id sequences and the
  * class index can compare ids. Each class becomes one context of the new
@@ -18,7 +19,12 @@
 #include <string.h>
 
 /* Slots 0 .. WASP_AN_COUNT-1 are the analyses' pair contexts. */
-enum { SLOT_ACCESS = WASP_AN_COUNT, SLOT_ALLOC = WASP_AN_COUNT + 1, NSLOTS = WASP_AN_COUNT + 2 };
+enum {
+    SLOT_ACCESS = WASP_AN_COUNT,
+    SLOT_ALLOC = WASP_AN_COUNT + 1,
+    SLOT_REPLICA = WASP_AN_COUNT + 2, /* where replica comparisons were made */
+    NSLOTS = WASP_AN_COUNT + 3
+};
 
 struct group {
     const wasp_profile *p;
@@ -64,6 +70,12 @@ static bool consistent(const wasp_profile *p, uint32_t *maxdepth)
             return false;
     for (uint32_t i = 0; i < p->naccesses; i++)
         if (p->accesses[i].site >= p->nsites || p->accesses[i].access_ctx >= p->ncontexts)
+            return false;
+    for (uint32_t i = 0; i < p->nreplicas; i++)
+        if (p->replicas[i].site >= p->nsites || p->replicas[i].access_ctx >= p->ncontexts)
+            return false;
+    for (uint32_t i = 0; i < p->nreplica_checks; i++)
+        if (p->replica_checks[i].site >= p->nsites)
             return false;
     return true;
 }
@@ -210,6 +222,12 @@ static int build(struct group *g)
             return -1;
         g->weight[p->accesses[i].access_ctx * NSLOTS + SLOT_ACCESS] += p->accesses[i].samples;
     }
+    for (uint32_t i = 0; i < p->nreplicas; i++) {
+        const wasp_replica *r = &p->replicas[i];
+        if (class_of(g, r->access_ctx, SLOT_REPLICA) == WASP_NOID)
+            return -1;
+        g->weight[r->access_ctx * NSLOTS + SLOT_REPLICA] += r->same + r->different;
+    }
     /* ascending ids: ties keep the lower */
     for (uint32_t v = 0; v < p->ncontexts * NSLOTS; v++)
         if (g->cls[v] != WASP_NOID && better(g, v, g->shown[g->cls[v]]))
@@ -239,6 +257,19 @@ static int build(struct group *g)
         if (wasp_profile_add_site_access_checked(
                 q, g->site[a->site], g->out[g->cls[a->access_ctx * NSLOTS + SLOT_ACCESS]],
                 a->samples, a->remote) != 0)
+            return -1;
+    }
+    for (uint32_t i = 0; i < p->nreplicas; i++) {
+        const wasp_replica *r = &p->replicas[i];
+        if (wasp_profile_add_replica_checked(
+                q, g->site[r->site], g->out[g->cls[r->access_ctx * NSLOTS + SLOT_REPLICA]],
+                r->same, r->different) != 0)
+            return -1;
+    }
+    for (uint32_t i = 0; i < p->nreplica_checks; i++) {
+        wasp_replica_check c = p->replica_checks[i];
+        c.site = g->site[c.site];
+        if (wasp_profile_merge_replica_check_checked(q, &c) != 0)
             return -1;
     }
     return 0;

@@ -19,8 +19,11 @@
  * equal (allocation frames, class) are summed, and so are the accesses of a
  * site with equal access frames (their context shows the instruction with
  * the most samples, "(+N more ...)" as above). Contexts are grouped apart per
- * analysis, for object accesses and for allocations, so each shows an
- * instruction of its own kind. NULL when out of memory or when p
+ * analysis, for object accesses, for allocations and for replica
+ * comparisons, so each shows an instruction of its own kind. Replica
+ * records of a site with equal comparison frames are summed (their context
+ * shows the instruction with the most comparisons), and the checks of
+ * sites that became one are merged as wasp_profile_merge does. NULL when out of memory or when p
  * is inconsistent (ids out of range). Free with wasp_profile_free. */
 wasp_profile *wasp_profile_group_by_line(const wasp_profile *p);
 

@@ -22,6 +22,14 @@ int wasp_profile_add_site_allocs_checked(wasp_profile *p, uint32_t site, double 
 int wasp_profile_add_site_access_checked(wasp_profile *p, uint32_t site, uint32_t access_ctx,
                                          double samples, double remote);
 
+int wasp_profile_add_replica_checked(wasp_profile *p, uint32_t site, uint32_t access_ctx,
+                                     double same, double different);
+/* Folds c into c->site's check (pairs and identical summed, alpha and
+ * false_positive averaged weighted by pairs), adding it when the site has none. */
+int wasp_profile_merge_replica_check_checked(wasp_profile *p, const wasp_replica_check *c);
+/* Frees the replica arrays and index (wasp_profile_free calls it). */
+void wasp_profile_free_replicas(wasp_profile *p);
+
 /* Grows *arr (elements of size el) so that it holds at least need elements. */
 int wasp_grow(void *arr, uint32_t *cap, uint32_t need, size_t el);
 

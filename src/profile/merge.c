@@ -3,7 +3,9 @@
  * re-interning src's strings, then frames, then contexts in dst, so equal
  * names collapse and pairs with equal keys sum. Sites are re-interned by
  * (allocation context, class) and their accesses by (site, access context),
- * so their numbers sum the same way.
+ * so their numbers sum the same way. Replica records are re-added by (site,
+ * access context) and sum; the checks of a site sum their pairs and
+ * identical pairs and average α and the false-positive share weighted by pairs.
  */
 #include "profile/internal.h"
 
@@ -77,6 +79,21 @@ static int merge_values(wasp_profile *dst, const wasp_profile *src, const struct
         if (a->site >= src->nsites || a->access_ctx >= src->ncontexts ||
             wasp_profile_add_site_access_checked(dst, m->site[a->site], m->ctx[a->access_ctx],
                                                  a->samples, a->remote) != 0)
+            return -1;
+    }
+    for (uint32_t i = 0; i < src->nreplicas; i++) {
+        const wasp_replica *r = &src->replicas[i];
+        if (r->site >= src->nsites || r->access_ctx >= src->ncontexts ||
+            wasp_profile_add_replica_checked(dst, m->site[r->site], m->ctx[r->access_ctx], r->same,
+                                             r->different) != 0)
+            return -1;
+    }
+    for (uint32_t i = 0; i < src->nreplica_checks; i++) {
+        wasp_replica_check c = src->replica_checks[i];
+        if (c.site >= src->nsites)
+            return -1;
+        c.site = m->site[c.site];
+        if (wasp_profile_merge_replica_check_checked(dst, &c) != 0)
             return -1;
     }
     for (int a = 0; a < WASP_AN_COUNT; a++)

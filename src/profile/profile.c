@@ -82,6 +82,7 @@ void wasp_profile_free(wasp_profile *p)
     free(p->accesses);
     free(p->site_head);
     free(p->access_next);
+    wasp_profile_free_replicas(p);
     for (uint32_t i = 0; i < p->nmeta; i++) {
         free(p->meta[i].key);
         free(p->meta[i].value);

@@ -250,8 +250,8 @@ static const wasp_analysis_client *locate(wasp_thread *t, const sample_view *v, 
     return client;
 }
 
-/* The objects analysis: attribute the sampled access to the allocation site
- * of the object it touched, under the context of the access.
+/* The access the object-level analyses (objects, replicas) blame, and the
+ * tracked object it touched.
  *
  * A CPU-time sample lands just after the instruction that held the thread up
  * (a cache miss, most often): for the cost of objects, that access — the one
@@ -260,46 +260,108 @@ static const wasp_analysis_client *locate(wasp_thread *t, const sample_view *v, 
  * (a shorter one is most often the tail of the real one, and would point
  * anywhere). When none ends there with a memory operand, the thread's next
  * access is taken, as for the other analyses. */
-static void sample_objects(wasp_thread *t, const ucontext_t *uc, const sample_view *v)
+typedef struct heap_access {
+    wasp_access acc;
+    uint64_t at;
+    uint8_t insn[WASP_MAX_INSN];
+    wasp_obj obj;
+    int remote;
+} heap_access;
+
+static wasp_obj_result heap_locate(wasp_thread *t, const sample_view *v, heap_access *h)
 {
-    wasp_access cand[1];
-    uint64_t at[1];
-    uint8_t before[WASP_MAX_INSN];
     int n = 0;
+    uint8_t before[WASP_MAX_INSN];
     if (!v->s->has_addr &&
-        read_code(v->s->pc - sizeof before, before, sizeof before, v->s->pc) == sizeof before) {
-        n = wasp_isa_prev_accesses(before, sizeof before, v->s->pc, &v->regs, cand, 1);
-        if (n)
-            at[0] = v->s->pc - cand[0].len;
+        read_code(v->s->pc - sizeof before, before, sizeof before, v->s->pc) == sizeof before &&
+        wasp_isa_prev_accesses(before, sizeof before, v->s->pc, &v->regs, &h->acc, 1) == 1) {
+        h->at = v->s->pc - h->acc.len;
+        memcpy(h->insn, before + sizeof before - h->acc.len, h->acc.len);
+        n = 1;
     }
     int rc = 1;
-    if (n == 0 && (rc = view_find(v, WASP_ACCESS_LOAD | WASP_ACCESS_STORE, &cand[0], &at[0])) == 1)
+    if (n == 0 && (rc = view_find(v, WASP_ACCESS_LOAD | WASP_ACCESS_STORE, &h->acc, &h->at)) == 1) {
+        memcpy(h->insn, v->code + (h->at - v->s->pc), h->acc.len);
         n = 1;
+    }
     if (n == 0) {
         if (wasp_rt.nstore_clients + wasp_rt.nload_clients == 0)
             count_miss(t, rc); /* else the watchpoint analyses' own look counts it */
-        return;
+        return WASP_OBJ_MISS;
     }
     t->rec.counters[WASP_C_OBJ_SAMPLES]++;
-    uint32_t gc = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
-    uint32_t map = __atomic_load_n(&wasp_rt.objmap_epoch, __ATOMIC_ACQUIRE);
-    wasp_obj_result r = WASP_OBJ_MISS;
-    for (int i = 0; i < n; i++) {
-        uint32_t site;
-        int remote;
-        r = wasp_objects_attribute(wasp_rt.objmap, cand[i].addr & wasp_rt.heap_address_mask, gc,
-                                   map, wasp_rt.numa_nodes, &site, &remote);
-        if (r == WASP_OBJ_STALE)
-            break;
-        if (r != WASP_OBJ_HIT)
-            continue;
-        const uint8_t *insn = at[i] < v->s->pc ? before + sizeof before - cand[i].len
-                                               : v->code + (at[i] - v->s->pc);
-        uint32_t ctx = capture_context(t, uc, at[i], insn, cand[i].len);
-        wasp_records_access(&t->rec, site, ctx, 1.0, remote ? 1.0 : 0.0);
+    wasp_obj_result r = wasp_objects_attribute(
+        wasp_rt.objmap, h->acc.addr & wasp_rt.heap_address_mask,
+        __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE),
+        __atomic_load_n(&wasp_rt.objmap_epoch, __ATOMIC_ACQUIRE), wasp_rt.numa_nodes, &h->obj,
+        &h->remote);
+    if (r != WASP_OBJ_HIT)
+        t->rec.counters[r == WASP_OBJ_STALE ? WASP_C_OBJ_STALE : WASP_C_OBJ_UNATTRIBUTED]++;
+    return r;
+}
+
+/* Replicas: compare the sampled field's value with the same field of the
+ * site's previously sampled object, when next accessed (a watchpoint). */
+static void sample_replica(wasp_thread *t, const ucontext_t *uc, const heap_access *h)
+{
+    uint64_t field;
+    int len;
+    wasp_watch_span(h->acc.addr, h->acc.size, &field, &len);
+    int ok;
+    uint64_t value = read_value(field, len, &ok);
+    uint64_t waddr, v1;
+    uint8_t wlen;
+    uint32_t epoch = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
+    /* The map compares masked addresses (ZGC colours); a watchpoint needs the
+     * address the program uses, so work from the object's base as seen here. */
+    uint64_t base = field - ((field & wasp_rt.heap_address_mask) - h->obj.start);
+    wasp_replica_action act =
+        wasp_replica_sample(t->replica_snaps, WASP_REPLICA_SNAPS, h->obj.site, epoch, base,
+                            h->obj.size, field, (uint8_t)len, value, ok, &waddr, &wlen, &v1);
+    if (act == WASP_REPLICA_DIFFERENT) {
+        uint32_t ctx = capture_context(t, uc, h->at, h->insn, h->acc.len);
+        wasp_records_replica(&t->rec, h->obj.site, ctx, 0.0, 1.0);
+        t->rec.counters[WASP_C_REPL_COMPARED]++;
         return;
     }
-    t->rec.counters[r == WASP_OBJ_STALE ? WASP_C_OBJ_STALE : WASP_C_OBJ_UNATTRIBUTED]++;
+    if (act != WASP_REPLICA_WATCH)
+        return;
+    epoch_check(t);
+    wasp_reservoir_result r = wasp_reservoir_offer(t->reservoir, t->nslots, WASP_SLOT_REPLICA,
+                                                   &t->rng);
+    if (r.slot < 0)
+        return;
+    wasp_slot *slot = &t->slots[r.slot];
+    if (r.replaced && slot->state != WASP_SLOT_FREE)
+        t->rec.counters[WASP_C_DROP_REPLACED]++;
+    if (wasp_slot_arm(t, r.slot, waddr, wlen, 1) != 0) {
+        slot->state = WASP_SLOT_FREE;
+        wasp_reservoir_release(&t->reservoir[r.slot]);
+        t->rec.counters[WASP_C_DROP_ARM_FAILED]++;
+        return;
+    }
+    memset(&slot->watch, 0, sizeof slot->watch);
+    slot->addr = waddr;
+    slot->watch.len = wlen;
+    slot->watch.v1 = v1;
+    slot->site = h->obj.site;
+    slot->epoch = t->epoch;
+    slot->state = WASP_SLOT_ARMED; /* any access to the field is the comparison */
+    t->rec.counters[WASP_C_REPL_ARMED]++;
+}
+
+/* The object-level analyses on one sample. */
+static void sample_heap(wasp_thread *t, const ucontext_t *uc, const sample_view *v)
+{
+    heap_access h;
+    if (heap_locate(t, v, &h) != WASP_OBJ_HIT)
+        return;
+    if (wasp_rt.objects) {
+        uint32_t ctx = capture_context(t, uc, h.at, h.insn, h.acc.len);
+        wasp_records_access(&t->rec, h.obj.site, ctx, 1.0, h.remote ? 1.0 : 0.0);
+    }
+    if (wasp_rt.replicas)
+        sample_replica(t, uc, &h);
 }
 
 static void on_sample(wasp_thread *t, const ucontext_t *uc)
@@ -311,8 +373,8 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
 
     sample_view v;
     view_init(&v, uc, &s);
-    if (wasp_rt.objects)
-        sample_objects(t, uc, &v);
+    if (wasp_rt.objects || wasp_rt.replicas)
+        sample_heap(t, uc, &v);
     if (wasp_rt.nstore_clients + wasp_rt.nload_clients == 0)
         return;
     wasp_access acc;
@@ -420,6 +482,36 @@ static void classify(wasp_thread *t, int i, const wasp_analysis_client *client,
                       trap_ctx, bytes, weight);
 }
 
+/* A replica comparison: the watched field of the later object was accessed;
+ * compare what it holds now with the earlier object's sampled value. */
+static void replica_trap(wasp_thread *t, int i, const ucontext_t *uc)
+{
+    wasp_slot *slot = &t->slots[i];
+    int ok;
+    uint64_t now = read_value(slot->addr, slot->watch.len, &ok);
+    if (!ok) {
+        free_slot(t, i, WASP_C_DROP_UNREADABLE);
+        return;
+    }
+    uint64_t trap_pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    wasp_regs regs;
+    wasp_isa_regs_from_ucontext(uc, &regs);
+    wasp_access acc;
+    uint8_t insn[WASP_MAX_INSN];
+    uint32_t ctx;
+    if (trap_instruction(t, slot, trap_pc, &regs, &acc, insn))
+        ctx = capture_context(t, uc, trap_pc - acc.len, insn, acc.len);
+    else
+        ctx = capture_context(t, uc, trap_pc, insn, 0);
+    int same = wasp_replica_same(now, slot->watch.v1, slot->watch.len);
+    wasp_records_replica(&t->rec, slot->site, ctx, same ? 1.0 : 0.0, same ? 0.0 : 1.0);
+    t->rec.counters[WASP_C_REPL_COMPARED]++;
+    if (wasp_rt.site_comparisons && slot->site < WASP_MAX_SITES_COUNTED)
+        __atomic_add_fetch(&wasp_rt.site_comparisons[slot->site], 1, __ATOMIC_RELAXED);
+    wasp_slot_disarm(t, i);
+    wasp_reservoir_release(&t->reservoir[i]);
+}
+
 static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, const siginfo_t *si)
 {
     if (i >= t->nslots)
@@ -432,6 +524,10 @@ static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, const siginfo_
         return;
     if (trap_was_async(si)) {
         free_slot(t, i, WASP_C_DROP_ASYNC);
+        return;
+    }
+    if (t->reservoir[i].analysis == WASP_SLOT_REPLICA) {
+        replica_trap(t, i, uc);
         return;
     }
     const wasp_analysis_client *client =

@@ -42,6 +42,8 @@ static const char *const counter_names[WASP_C_COUNT] = {
     [WASP_C_OBJ_SAMPLES] = "objects.samples",
     [WASP_C_OBJ_UNATTRIBUTED] = "objects.unattributed",
     [WASP_C_OBJ_STALE] = "objects.stale",
+    [WASP_C_REPL_ARMED] = "replicas.armed",
+    [WASP_C_REPL_COMPARED] = "replicas.compared",
 };
 
 const char *wasp_counter_name(wasp_counter_id id)
@@ -69,6 +71,7 @@ int wasp_records_init(wasp_records *r, uint32_t max_frames)
     r->cap_contexts = CONTEXT_CAP;
     r->cap_pairs = PAIR_CAP;
     r->cap_accesses = ACCESS_CAP;
+    r->cap_replicas = ACCESS_CAP;
     r->cap_frames = TRACE_CAP * AVG_FRAMES;
     if (r->cap_frames < max_frames)
         r->cap_frames = max_frames;
@@ -77,7 +80,8 @@ int wasp_records_init(wasp_records *r, uint32_t max_frames)
     r->contexts = reserve(sizeof(wasp_rcontext) * r->cap_contexts);
     r->pairs = reserve(sizeof(wasp_rpair) * r->cap_pairs);
     r->accesses = reserve(sizeof(wasp_raccess) * r->cap_accesses);
-    if (!r->frames || !r->traces || !r->contexts || !r->pairs || !r->accesses) {
+    r->replicas = reserve(sizeof(wasp_raccess) * r->cap_replicas);
+    if (!r->frames || !r->traces || !r->contexts || !r->pairs || !r->accesses || !r->replicas) {
         wasp_records_free(r);
         return -1;
     }
@@ -91,6 +95,7 @@ void wasp_records_free(wasp_records *r)
     release(r->contexts, sizeof(wasp_rcontext) * r->cap_contexts);
     release(r->pairs, sizeof(wasp_rpair) * r->cap_pairs);
     release(r->accesses, sizeof(wasp_raccess) * r->cap_accesses);
+    release(r->replicas, sizeof(wasp_raccess) * r->cap_replicas);
     memset(r, 0, sizeof *r);
 }
 
@@ -200,30 +205,43 @@ int wasp_records_pair(wasp_records *r, wasp_analysis a, uint16_t flags,
     return -1;
 }
 
-int wasp_records_access(wasp_records *r, uint32_t site, uint32_t access_ctx, double samples,
-                        double remote)
+/* Add a and b to the (site, ctx) entry of an access-like table. */
+static int bump(wasp_records *r, wasp_raccess *table, uint32_t cap, uint32_t *count,
+                uint32_t site, uint32_t ctx, double a, double b)
 {
-    if (access_ctx == 0) {
+    if (ctx == 0) {
         r->counters[WASP_C_DROP_TABLE_FULL]++;
         return -1;
     }
-    uint32_t key = site + 1, mask = r->cap_accesses - 1;
-    uint64_t h = mix(mix(11, key), access_ctx);
+    uint32_t key = site + 1, mask = cap - 1;
+    uint64_t h = mix(mix(11, key), ctx);
     for (uint32_t i = (uint32_t)h & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
-        wasp_raccess *a = &r->accesses[i];
-        if (a->site == 0) {
-            if (r->naccesses + 1 >= r->cap_accesses - (r->cap_accesses >> 3))
+        wasp_raccess *e = &table[i];
+        if (e->site == 0) {
+            if (*count + 1 >= cap - (cap >> 3))
                 break;
-            a->access_ctx = access_ctx;
-            a->site = key;
-            r->naccesses++;
-        } else if (a->site != key || a->access_ctx != access_ctx) {
+            e->access_ctx = ctx;
+            e->site = key;
+            (*count)++;
+        } else if (e->site != key || e->access_ctx != ctx) {
             continue;
         }
-        a->samples += samples;
-        a->remote += remote;
+        e->samples += a;
+        e->remote += b;
         return 0;
     }
     r->counters[WASP_C_DROP_TABLE_FULL]++;
     return -1;
+}
+
+int wasp_records_access(wasp_records *r, uint32_t site, uint32_t access_ctx, double samples,
+                        double remote)
+{
+    return bump(r, r->accesses, r->cap_accesses, &r->naccesses, site, access_ctx, samples, remote);
+}
+
+int wasp_records_replica(wasp_records *r, uint32_t site, uint32_t ctx, double same,
+                         double different)
+{
+    return bump(r, r->replicas, r->cap_replicas, &r->nreplicas, site, ctx, same, different);
 }

@@ -82,6 +82,8 @@ typedef enum wasp_counter_id {
     WASP_C_OBJ_SAMPLES,      /* accesses the objects analysis looked up */
     WASP_C_OBJ_UNATTRIBUTED, /* ... that hit no tracked object */
     WASP_C_OBJ_STALE,        /* ... taken while the object map awaited its post-GC rebuild */
+    WASP_C_REPL_ARMED,       /* replica comparisons armed on a watchpoint */
+    WASP_C_REPL_COMPARED,    /* replica comparisons done */
     WASP_C_COUNT
 } wasp_counter_id;
 
@@ -98,6 +100,8 @@ typedef struct wasp_records {
     uint32_t npairs, cap_pairs;
     wasp_raccess *accesses;
     uint32_t naccesses, cap_accesses;
+    wasp_raccess *replicas; /* samples = same, remote = different comparisons */
+    uint32_t nreplicas, cap_replicas;
     wasp_totals totals[WASP_AN_COUNT];
     uint64_t counters[WASP_C_COUNT];
 } wasp_records;
@@ -115,6 +119,9 @@ uint32_t wasp_records_context(wasp_records *r, uint32_t trace, uint64_t pc,
 /* Add to the accesses of site (id, not + 1) from access_ctx. Returns 0, -1 when full. */
 int wasp_records_access(wasp_records *r, uint32_t site, uint32_t access_ctx, double samples,
                         double remote);
+/* Add replica comparisons of site (id) compared at ctx. Returns 0, -1 when full. */
+int wasp_records_replica(wasp_records *r, uint32_t site, uint32_t ctx, double same,
+                         double different);
 /* Add to pair <watch, trap> of analysis a. Returns 0, -1 when full. */
 int wasp_records_pair(wasp_records *r, wasp_analysis a, uint16_t flags,
                       uint32_t watch_ctx, uint32_t trap_ctx, double bytes, double count);

@@ -16,6 +16,8 @@
 
 typedef void (*wasp_agct_fn)(void *trace, int depth, void *ucontext);
 
+enum { WASP_MAX_SITES_COUNTED = 1u << 16 };
+
 typedef struct wasp_runtime {
     wasp_thread *volatile threads[WASP_MAX_THREADS];
     volatile uint32_t nthreads;
@@ -36,6 +38,9 @@ typedef struct wasp_runtime {
     volatile uint32_t objmap_epoch; /* GC epoch the object map describes */
     uint64_t heap_address_mask;     /* strips ZGC colour bits; ~0 otherwise */
     int numa_nodes;
+    int replicas;                 /* the replicas analysis is on */
+    int tracking;                 /* allocations are tracked (objects or replicas) */
+    uint32_t *site_comparisons;   /* replica comparisons per site (ranks --verify-top) */
     wasp_source *source;
 } wasp_runtime;
 

@@ -14,12 +14,15 @@
 #include <sys/types.h>
 
 #include "analysis/analysis.h"
+#include "analysis/replicas.h"
 #include "watch/records.h"
 #include "watch/reservoir.h"
 
 /* Thread indices are never reused (a late signal cannot reach the wrong
  * thread); 2^20 of them fit the 24 bits sig_data gives the index. */
-enum { WASP_MAX_SLOTS = 4, WASP_MAX_THREADS = 1u << 20 };
+enum { WASP_MAX_SLOTS = 4, WASP_MAX_THREADS = 1u << 20, WASP_REPLICA_SNAPS = 64 };
+/* Reservoir/slot analysis id of replica comparisons (after the pair analyses). */
+enum { WASP_SLOT_REPLICA = 3 };
 
 typedef enum wasp_slot_state {
     WASP_SLOT_FREE = 0,
@@ -36,6 +39,7 @@ typedef struct wasp_slot {
     uint64_t first_end;    /* expected trap PC of the sampled instruction */
     uint32_t watch_ctx;    /* records context id of C_watch */
     uint32_t epoch;        /* GC epoch when armed */
+    uint32_t site;         /* replica comparisons: the allocation site */
     wasp_watch watch;
 } wasp_slot;
 
@@ -60,6 +64,7 @@ typedef struct wasp_thread {
     uint8_t trap_cache_kind[64];
     uint64_t cpu_ns_start;
     wasp_rframe *scratch;  /* AsyncGetCallTrace output, max_frames long */
+    wasp_replica_snap replica_snaps[WASP_REPLICA_SNAPS];
     wasp_records rec;
     char name[64];
 } wasp_thread;

@@ -16,7 +16,7 @@
 
 #define DEFAULT_EVENTS \
     ((1u << WASP_AN_DEADSTORE) | (1u << WASP_AN_SILENTSTORE) | (1u << WASP_AN_SILENTLOAD))
-#define ALL (DEFAULT_EVENTS | (1u << WASP_EVENT_OBJECTS))
+#define ALL (DEFAULT_EVENTS | (1u << WASP_EVENT_OBJECTS) | (1u << WASP_EVENT_REPLICAS))
 
 static wasp_options parse_ok(const char *s)
 {
@@ -167,10 +167,11 @@ static void test_exact_messages(void **state)
     assert_int_equal(wasp_options_parse("foo", &o, err, sizeof err), -1);
     assert_string_equal(err, "wasp: unknown option 'foo' (accepted: events, file, sampler, "
                              "period, pmu-period, pmu-event, watchpoints, float-threshold, "
-                             "max-frames, log, seed, signal, action, min-size, alloc-interval)");
+                             "max-frames, log, seed, signal, action, min-size, alloc-interval, "
+                             "verify-top)");
     assert_int_equal(wasp_options_parse("events=deadstor", &o, err, sizeof err), -1);
     assert_string_equal(err, "wasp: bad option 'events=deadstor': unknown analysis 'deadstor' "
-                             "(accepted: deadstore, silentstore, silentload, objects, all)");
+                             "(accepted: deadstore, silentstore, silentload, objects, replicas, all)");
 }
 
 static void test_error_messages(void **state)
@@ -193,7 +194,7 @@ static void test_error_messages(void **state)
 
     const char *keys = "(accepted: events, file, sampler, period, pmu-period, pmu-event, "
                        "watchpoints, float-threshold, max-frames, log, seed, signal, action, "
-                       "min-size, alloc-interval)";
+                       "min-size, alloc-interval, verify-top)";
     parse_fails("foo=1", "unknown option 'foo'", keys, NULL);
     parse_fails("Events=all", "unknown option 'Events'", keys, NULL);
     parse_fails("=1", "unknown option ''", keys, NULL);
@@ -201,7 +202,7 @@ static void test_error_messages(void **state)
     parse_fails("seed=1,", "empty option", NULL);
     parse_fails(",seed=1", "empty option", NULL);
 
-    const char *an = "(accepted: deadstore, silentstore, silentload, objects, all)";
+    const char *an = "(accepted: deadstore, silentstore, silentload, objects, replicas, all)";
     parse_fails("events=", "'events='", an, NULL);
     parse_fails("events=deadstore++silentload", "empty analysis name", an, NULL);
     parse_fails("events=+deadstore", "empty analysis name", an, NULL);
@@ -506,7 +507,7 @@ static void test_parse_events_list(void **state)
     assert_int_equal(wasp_options_parse_events("deadstore,nope", &ev, err, sizeof err), -1);
     assert_int_equal(ev, 9);
     assert_non_null(strstr(err, "unknown analysis 'nope'"));
-    assert_non_null(strstr(err, "accepted: deadstore, silentstore, silentload, objects, all"));
+    assert_non_null(strstr(err, "accepted: deadstore, silentstore, silentload, objects, replicas, all"));
     assert_int_equal(wasp_options_parse_events("", &ev, err, sizeof err), -1);
     assert_int_equal(wasp_options_parse_events(",", &ev, err, sizeof err), -1);
     assert_non_null(strstr(err, "empty analysis name"));

@@ -1,0 +1,214 @@
+"""Integration tests of object-replica detection (OJXPerf, `wasp run -e replicas`).
+
+Not run on its own: tests/integration/run.py imports this module and calls
+
+    replicas.make_tests(sys.modules[__name__])
+
+which returns [(name, thunk(ctx, jdk))] to run on every JDK. `h` is run.py's
+module; the helpers used from it: Fail, check, tail, run, expectation, leaf,
+where, at, checksum_of, WASP, CLASSES, and Ctx (path, report, baseline).
+
+The workloads (tests/workloads/Replica*.java) plant replicas at the line
+marked `// WASP-EXPECT: replicas` and print their own exact answers, measured
+over consecutive pairs of the site's objects in program order:
+
+    replication: X   the share of pairs that are bitwise identical (exact θ)
+    field-equal: Y   (ReplicaPartial, ReplicaControl) the share of words equal
+                     at the same index, which is what a sampler comparing one
+                     field per pair estimates
+    alpha: Z         (ReplicaPartial) that share over the non-identical pairs
+
+Their objects are independent and identically distributed, so these chances do
+not depend on which pairs the agent happens to compare. Nothing expected is
+hard-coded here but the thresholds below.
+"""
+
+import os
+import re
+
+# A sampled θ of a site estimates the workload's exact answer; with the floor
+# of comparisons below, the standard error is < 0.06 at worst (θ = 0.5) and
+# about 0.03 at the planted θ ~ 0.77 with the hundreds of comparisons a working
+# agent makes in a 3-4 s run.
+THETA_TOL = 0.10
+MIN_COMPARISONS = 50
+# The planted site (summed over the sites whose allocation leaf is the marked
+# line) must be among the first TOP_SITES of the ranking; JVM-internal
+# allocation sites may compete, the planted one dominates the accesses.
+TOP_SITES = 3
+# ReplicaControl: every buffer is random in every word.
+CONTROL_MAX = 0.1
+# ReplicaPartial with --verify-top: α is ~0.86 by construction; ω = θ − α
+# lower-bounds the (small) whole-object replication: here ω ≈ X·(1 − α), so
+# |ω − X| ≈ 0.01 plus the noise of two estimates.
+PARTIAL_ALPHA_MIN = 0.3
+OMEGA_TOL = 0.15
+# ReplicaReader with --verify-top: the share of verified pairs found identical
+# estimates the exact θ; at 100 pairs its standard error is ~0.04.
+VERIFY_TOL = 0.10
+MIN_VERIFIED_PAIRS = 100
+FALSE_POSITIVE_MAX = 0.1
+VERIFY_TOP = 3
+
+REPLICA_TESTS = [
+    # (test name, workload)
+    ("replicas.reader", "ReplicaReader"),
+    ("replicas.kmeans", "ReplicaKMeans"),
+    ("replicas.partial", "ReplicaPartial"),
+    ("replicas.control", "ReplicaControl"),
+]
+REPLICA_VERIFY_TESTS = [
+    ("replicas.verify.reader", "ReplicaReader"),
+    ("replicas.verify.partial", "ReplicaPartial"),
+]
+
+H = None  # run.py's module, set by make_tests
+
+
+def make_tests(h):
+    """[(name, thunk(ctx, jdk))]; h is run.py's module (sys.modules[__name__])."""
+    global H
+    H = h
+    tests = []
+    for name, wl in REPLICA_TESTS:
+        tests.append((name, lambda c, j, w=wl: t_replicas(c, j, w)))
+    for name, wl in REPLICA_VERIFY_TESTS:
+        tests.append((name, lambda c, j, w=wl: t_replicas_verify(c, j, w)))
+    return tests
+
+
+# ---------------------------------------------------------------- helpers
+
+def printed(text, key):
+    """The number the workload printed as "key: <number>" (last one)."""
+    m = re.findall(r"^%s: ([0-9.]+)\s*$" % re.escape(key), text, re.M)
+    H.check(m, "the workload printed no %r line: %s" % (key, H.tail(text)))
+    return float(m[-1])
+
+
+def profile(ctx, jdk, workload, extra=(), tag=None):
+    """wasp run -e replicas --alloc-interval 0 [extra] -- java -cp ... workload;
+    returns (Result, report JSON). The checksum must match a run without wasp."""
+    out = ctx.path("%s.wprof" % (tag or workload))
+    cmd = [H.WASP, "run", "-e", "replicas", "--alloc-interval", "0"] + list(extra) + \
+          ["-o", out, "-q", "--", jdk.java, "-cp", H.CLASSES, workload]
+    r = H.run(cmd)
+    with open(out + ".log", "w") as f:
+        f.write("$ %s\n--- stdout\n%s\n--- stderr\n%s" % (" ".join(cmd), r.out, r.err))
+    H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
+    H.check(os.path.isfile(out) and os.path.getsize(out) > 0, "no profile written at %s" % out)
+    base = ctx.baseline(jdk, [], workload, [])
+    H.check(H.checksum_of(r.out) == base, "checksum %s differs from the run without the agent (%s)"
+            % (H.checksum_of(r.out), base))
+    return r, ctx.report(out)
+
+
+def num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def sites_of(rep):
+    rs = rep.get("replicas")
+    H.check(isinstance(rs, dict), "the report has no replicas section (has: %s)"
+            % ", ".join(sorted(rep)))
+    sites = rs.get("sites")
+    H.check(isinstance(sites, list), "replicas has no list \"sites\"")
+    for s in sites:
+        for key in ("theta", "comparisons", "allocation"):
+            H.check(key in s, "a replica site has no %r: %r" % (key, sorted(s)))
+        H.check(num(s["theta"]) and 0 <= s["theta"] <= 1, "a replica site's theta is %r" % s["theta"])
+        H.check(num(s["comparisons"]) and s["comparisons"] >= 0,
+                "a replica site's comparisons is %r" % s["comparisons"])
+    return sites
+
+
+def planted(rep, workload):
+    """(sites whose allocation leaf is the WASP-EXPECT line, their best rank,
+    θ over them weighted by comparisons, comparisons, expectation)."""
+    e = H.expectation(workload)
+    H.check(e["analysis"] == "replicas", "%s's marker is for %r, not replicas" % (workload, e["analysis"]))
+    sites = sites_of(rep)
+    mine = [(i, s) for i, s in enumerate(sites) if H.at(H.leaf(s.get("allocation")), e["method"], e["line"])]
+    top = ", ".join("%s θ=%.2f n=%.0f" % (H.where(H.leaf(s.get("allocation"))), s["theta"], s["comparisons"])
+                    for s in sites[:TOP_SITES]) or "none"
+    H.check(mine, "no replica site allocated at %s:%d (top: %s)" % (e["method"], e["line"], top))
+    rank = mine[0][0]
+    H.check(rank < TOP_SITES, "the site allocated at %s:%d ranks %d, expected among the first %d (top: %s)"
+            % (e["method"], e["line"], rank + 1, TOP_SITES, top))
+    n = sum(s["comparisons"] for _, s in mine)
+    H.check(n >= MIN_COMPARISONS, "only %.0f comparisons for the site at %s:%d (need >= %d)"
+            % (n, e["method"], e["line"], MIN_COMPARISONS))
+    theta = sum(s["theta"] * s["comparisons"] for _, s in mine) / n
+    return [s for _, s in mine], rank, theta, n, e
+
+
+# ---------------------------------------------------------------- tests
+
+def t_replicas(ctx, jdk, workload):
+    """θ of the planted site against the workload's exact answer; without
+    --verify-top the report has no α and no verification."""
+    r, rep = profile(ctx, jdk, workload)
+    mine, rank, theta, n, e = planted(rep, workload)
+    for s in mine:
+        H.check(s.get("alpha") is None and s.get("verified") is None,
+                "alpha/verified reported without --verify-top: %r / %r" % (s.get("alpha"), s.get("verified")))
+    exact = printed(r.out, "replication")
+    if workload == "ReplicaControl":
+        H.check(theta < CONTROL_MAX, "θ = %.3f at %s:%d on buffers that all differ, expected < %s"
+                % (theta, e["method"], e["line"], CONTROL_MAX))
+        # Whatever ranks first with enough comparisons to mean something must
+        # not look replicated either.
+        solid = [s for s in sites_of(rep) if s["comparisons"] >= MIN_COMPARISONS]
+        H.check(solid and solid[0]["theta"] < CONTROL_MAX, "top site %s has θ = %.3f, expected < %s"
+                % (H.where(H.leaf(solid[0].get("allocation"))), solid[0]["theta"], CONTROL_MAX)
+                if solid else "no site has >= %d comparisons" % MIN_COMPARISONS)
+        return "θ=%.3f (exact %.4f), %.0f comparisons, rank %d" % (theta, exact, n, rank + 1)
+    if workload == "ReplicaPartial":
+        # One sampled word per pair: θ estimates the chance a word is equal,
+        # not the (low) whole-object replication.
+        target, what = printed(r.out, "field-equal"), "field-equal"
+    else:
+        target, what = exact, "replication"
+    H.check(abs(theta - target) <= THETA_TOL, "θ = %.3f at %s:%d, the workload's exact %s is %.4f (±%.2f)"
+            % (theta, e["method"], e["line"], what, target, THETA_TOL))
+    return "θ=%.3f vs %s %.4f, %.0f comparisons, rank %d" % (theta, what, target, n, rank + 1)
+
+
+def t_replicas_verify(ctx, jdk, workload="ReplicaReader"):
+    """--verify-top: the whole-object verification of the planted site.
+    ReplicaReader: the identical share of verified pairs is the exact θ and the
+    sampled "same" comparisons are rarely false. ReplicaPartial: α is high and
+    ω = θ − α comes down to the low whole-object replication."""
+    r, rep = profile(ctx, jdk, workload, ["--verify-top", str(VERIFY_TOP)], tag=workload + "-verify")
+    mine, rank, theta, n, e = planted(rep, workload)
+    exact = printed(r.out, "replication")
+    checked = [s for s in mine if isinstance(s.get("verified"), dict)]
+    H.check(checked, "the site at %s:%d (rank %d) has no verification with --verify-top %d"
+            % (e["method"], e["line"], rank + 1, VERIFY_TOP))
+    s = max(checked, key=lambda x: x["verified"].get("pairs") or 0)
+    v = s["verified"]
+    for key in ("pairs", "identical", "false_positive"):
+        H.check(num(v.get(key)), "verified.%s is %r" % (key, v.get(key)))
+    H.check(v["pairs"] >= MIN_VERIFIED_PAIRS, "only %.0f pairs verified (need >= %d)"
+            % (v["pairs"], MIN_VERIFIED_PAIRS))
+    H.check(0 <= v["identical"] <= v["pairs"], "verified identical %r of %r pairs" % (v["identical"], v["pairs"]))
+    share = v["identical"] / v["pairs"]
+    alpha, omega = s.get("alpha"), s.get("omega")
+    H.check(num(alpha) and 0 <= alpha <= 1, "alpha is %r with --verify-top" % alpha)
+    H.check(num(omega), "omega is %r with --verify-top" % omega)
+    H.check(abs(omega - (s["theta"] - alpha)) < 1e-6, "omega %.6f is not theta %.6f - alpha %.6f"
+            % (omega, s["theta"], alpha))
+    if workload == "ReplicaPartial":
+        H.check(alpha > PARTIAL_ALPHA_MIN, "α = %.3f, expected > %s: most of the records differ in a few "
+                "words only (the workload's exact α is %.4f)"
+                % (alpha, PARTIAL_ALPHA_MIN, printed(r.out, "alpha")))
+        H.check(abs(omega - exact) <= OMEGA_TOL, "ω = θ − α = %.3f − %.3f = %.3f, the exact whole-object "
+                "replication is %.4f (±%.2f)" % (s["theta"], alpha, omega, exact, OMEGA_TOL))
+        return "θ=%.3f α=%.3f ω=%.3f vs exact %.4f; %.0f pairs verified" % (
+            s["theta"], alpha, omega, exact, v["pairs"])
+    H.check(abs(share - exact) <= VERIFY_TOL, "%.0f of %.0f verified pairs identical (%.3f), the exact "
+            "θ is %.4f (±%.2f)" % (v["identical"], v["pairs"], share, exact, VERIFY_TOL))
+    H.check(v["false_positive"] < FALSE_POSITIVE_MAX, "false_positive = %.3f, expected < %s (the reader's "
+            "pages differ in every byte or not at all)" % (v["false_positive"], FALSE_POSITIVE_MAX))
+    return "verified %.0f/%.0f identical (%.3f) vs exact %.4f, false positives %.3f, α=%.3f" % (
+        v["identical"], v["pairs"], share, exact, v["false_positive"], alpha)
