@@ -24,48 +24,46 @@ public class ReplicaReader {
     static final int PASSES = 12;    // decode passes per page
     static final int VARIANT = 8;    // one page in VARIANT differs in every byte
 
-    static final class Reader {
-        final byte[] common = new byte[PAGE]; // the repeated page of the input
-        long seed;
+    /* The reader's state (static, so that readNext is ReplicaReader.readNext). */
+    static final byte[] common = new byte[PAGE]; // the repeated page of the input
+    static long seed;
+    static boolean lastWasVariant;
 
-        Reader(long seed) {
-            this.seed = seed;
-            long s = seed ^ 0x5DEECE66DL;
-            for (int i = 0; i < PAGE; i++) {
+    static void open(long s0) {
+        seed = s0;
+        long s = s0 ^ 0x5DEECE66DL;
+        for (int i = 0; i < PAGE; i++) {
+            s = next(s);
+            common[i] = (byte) (s >>> 29);
+        }
+    }
+
+    static long next(long s) {
+        s ^= s << 13;
+        s ^= s >>> 7;
+        s ^= s << 17;
+        return s;
+    }
+
+    static byte[] readNext() {
+        byte[] page = new byte[PAGE]; // WASP-EXPECT: replicas
+        System.arraycopy(common, 0, page, 0, PAGE);
+        seed = next(seed);
+        lastWasVariant = Long.remainderUnsigned(seed, VARIANT) == 0;
+        if (lastWasVariant) {
+            // A fresh part of the input: every byte differs from the common page
+            // (XOR with a non-zero byte), and from other fresh pages in all but
+            // about 1/255 of the bytes.
+            long s = seed | 1;
+            for (int i = 0; i < PAGE; i += 8) {
                 s = next(s);
-                common[i] = (byte) (s >>> 29);
-            }
-        }
-
-        static long next(long s) {
-            s ^= s << 13;
-            s ^= s >>> 7;
-            s ^= s << 17;
-            return s;
-        }
-
-        boolean lastWasVariant;
-
-        byte[] readNext() {
-            byte[] page = new byte[PAGE]; // WASP-EXPECT: replicas
-            System.arraycopy(common, 0, page, 0, PAGE);
-            seed = next(seed);
-            lastWasVariant = Long.remainderUnsigned(seed, VARIANT) == 0;
-            if (lastWasVariant) {
-                // A fresh part of the input: every byte differs from the common page
-                // (XOR with a non-zero byte), and from other fresh pages in all but
-                // about 1/255 of the bytes.
-                long s = seed | 1;
-                for (int i = 0; i < PAGE; i += 8) {
-                    s = next(s);
-                    for (int b = 0; b < 8; b++) {
-                        int x = (int) (s >>> (8 * b)) & 0xff;
-                        page[i + b] ^= (byte) (x == 0 ? 0x5a : x);
-                    }
+                for (int b = 0; b < 8; b++) {
+                    int x = (int) (s >>> (8 * b)) & 0xff;
+                    page[i + b] ^= (byte) (x == 0 ? 0x5a : x);
                 }
             }
-            return page;
         }
+        return page;
     }
 
     /* The consumer: a few hashing passes over the page (scalar byte loads). */
@@ -84,12 +82,12 @@ public class ReplicaReader {
 
     public static void main(String[] args) {
         int pages = args.length > 0 ? Integer.parseInt(args[0]) : 36000;
-        Reader r = new Reader(0x9E3779B97F4A7C15L);
+        open(0x9E3779B97F4A7C15L);
         byte[] prev = null;
         long same = 0, pairs = 0, variants = 0, checksum = 0;
         for (int n = 0; n < pages; n++) {
-            byte[] page = r.readNext();
-            if (r.lastWasVariant)
+            byte[] page = readNext();
+            if (lastWasVariant)
                 variants++;
             checksum = checksum * 31 + decode(page);
             if (prev != null) {
