@@ -393,7 +393,7 @@ void wasp_alloc_stop(jvmtiEnv *jvmti)
 /* Short-lived objects are gone by the end of a run, so the keeper verifies
  * the top sites every VERIFY_EVERY publishes while their objects are alive,
  * and the tallies add up. */
-enum { VERIFY_OBJECTS = 201, VERIFY_WORDS = 16, MAX_CHECKS = 100, VERIFY_EVERY = 20 };
+enum { VERIFY_OBJECTS = 201, VERIFY_WORDS = 16, MAX_CHECKS = 100, VERIFY_EVERY = 5 };
 
 typedef struct tally {
     uint32_t site1; /* site + 1; 0 = unused */

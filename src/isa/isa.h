@@ -38,6 +38,9 @@ typedef struct wasp_access {
     uint8_t rip_relative; /* 1 when the operand is RIP-relative */
     uint8_t addr_known;   /* 1 when addr was computed from registers that still hold
                              their pre-instruction values (always 1 for decode_access) */
+    uint8_t has_src;      /* stores: 1 when src is the value stored (from a general
+                             register or an immediate, read from the given regs) */
+    uint64_t src;
 } wasp_access;
 
 /* Fill regs from a signal context. */

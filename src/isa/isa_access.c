@@ -162,6 +162,30 @@ static void fill(const decoded *d, uint64_t pc, const wasp_regs *regs, wasp_acce
                                                                         : 0;
     out->rip_relative = (op->mem.base == ZYDIS_REGISTER_RIP || op->mem.base == ZYDIS_REGISTER_EIP);
     out->addr_known = 1;
+    /* The value a plain store writes, when it comes from a general register
+     * or an immediate: known before the store runs. */
+    out->has_src = 0;
+    out->src = 0;
+    if (out->kind == WASP_ACCESS_STORE && d->insn.mnemonic == ZYDIS_MNEMONIC_MOV) {
+        for (unsigned i = 0; i < d->insn.operand_count_visible; i++) {
+            const ZydisDecodedOperand *o = &d->ops[i];
+            if (o == op)
+                continue;
+            if (o->type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+                out->src = o->imm.value.u;
+                out->has_src = 1;
+            } else if (o->type == ZYDIS_OPERAND_TYPE_REGISTER) {
+                ZydisRegister r = o->reg.value;
+                int g = gpr_index(r);
+                /* ah/bh/ch/dh are bits 8-15 of their register: not handled. */
+                if (g >= 0 && r != ZYDIS_REGISTER_AH && r != ZYDIS_REGISTER_BH &&
+                    r != ZYDIS_REGISTER_CH && r != ZYDIS_REGISTER_DH) {
+                    out->src = regs->gpr[g];
+                    out->has_src = 1;
+                }
+            }
+        }
+    }
 }
 
 int wasp_isa_decode_access(const uint8_t *bytes, size_t n, uint64_t pc, const wasp_regs *regs,

@@ -266,6 +266,7 @@ typedef struct heap_access {
     uint8_t insn[WASP_MAX_INSN];
     wasp_obj obj;
     int remote;
+    int executed; /* the access already ran (memory shows its effect) */
 } heap_access;
 
 static wasp_obj_result heap_locate(wasp_thread *t, const sample_view *v, heap_access *h)
@@ -277,11 +278,13 @@ static wasp_obj_result heap_locate(wasp_thread *t, const sample_view *v, heap_ac
         wasp_isa_prev_accesses(before, sizeof before, v->s->pc, &v->regs, &h->acc, 1) == 1) {
         h->at = v->s->pc - h->acc.len;
         memcpy(h->insn, before + sizeof before - h->acc.len, h->acc.len);
+        h->executed = 1;
         n = 1;
     }
     int rc = 1;
     if (n == 0 && (rc = view_find(v, WASP_ACCESS_LOAD | WASP_ACCESS_STORE, &h->acc, &h->at)) == 1) {
         memcpy(h->insn, v->code + (h->at - v->s->pc), h->acc.len);
+        h->executed = v->s->executed;
         n = 1;
     }
     if (n == 0) {
@@ -307,14 +310,25 @@ static void sample_replica(wasp_thread *t, const ucontext_t *uc, const heap_acce
     uint64_t field;
     int len;
     wasp_watch_span(h->acc.addr, h->acc.size, &field, &len);
+    /* The field's value as the sampled access leaves it: memory, unless it is
+     * a store that has not run yet — then the value it is about to store. */
     int ok;
     uint64_t value = read_value(field, len, &ok);
+    if (!h->executed && (h->acc.kind & WASP_ACCESS_STORE)) {
+        ok = h->acc.has_src && h->acc.size <= 8 && field == h->acc.addr;
+        value = h->acc.src;
+    }
     uint64_t waddr, v1;
     uint8_t wlen;
     uint32_t epoch = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
     /* The map compares masked addresses (ZGC colours); a watchpoint needs the
      * address the program uses, so work from the object's base as seen here. */
     uint64_t base = field - ((field & wasp_rt.heap_address_mask) - h->obj.start);
+    /* Contents only: the header (mark word, class, array length — 16 bytes
+     * with compressed class pointers) is the same for every object of a
+     * site, or differs for reasons that are not the program's data. */
+    if (field - base < 16)
+        return;
     wasp_replica_action act =
         wasp_replica_sample(t->replica_snaps, WASP_REPLICA_SNAPS, h->obj.site, epoch, base,
                             h->obj.size, field, (uint8_t)len, value, ok, &waddr, &wlen, &v1);

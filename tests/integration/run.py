@@ -765,6 +765,9 @@ def t_pmu_ring(ctx, jdk):
 
 def build_tests(jdks):
     """[(name, jdk-or-None, thunk(ctx))] in run order."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import replicas  # object-replica tests (OJXPerf), helpers from this module
+    replica_tests = replicas.make_tests(sys.modules[__name__])
     tests = []
     for jdk in jdks:
         for name, wl, args, lo, hi in PLANTED:
@@ -781,6 +784,8 @@ def build_tests(jdks):
         tests.append(("badinput.agent-option", jdk, lambda c, j=jdk: t_bad_agent_option(c, j)))
         tests.append(("faults.perf-refused", jdk, lambda c, j=jdk: t_perf_refused(c, j)))
         tests.append(("attach.detach", jdk, lambda c, j=jdk: t_attach(c, j)))
+        for name, thunk in replica_tests:
+            tests.append((name, jdk, lambda c, j=jdk, f=thunk: f(c, j)))
         for name, wl in OBJECTS:
             tests.append((name, jdk, lambda c, j=jdk, w=wl: t_objects(c, j, w)))
         for gc in ("Serial", "Parallel", "G1", "Z"):
