@@ -56,6 +56,7 @@ CONFIGS = [
     ("objects S=1KiB", "events=objects"),
     ("objects S=0", "events=objects,min-size=0"),
     ("objects exact", "events=objects,alloc-interval=0"),
+    ("replicas", "events=replicas"),
 ]
 TIMEOUT = 600
 
