@@ -1,5 +1,5 @@
 /* The JXPerf Sec. 4 fractions and the ranking of pairs for the reports. */
-#include "profile/profile.h"
+#include "profile/internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,24 +28,17 @@ struct rank {
     uint32_t watch, trap, flags, index;
 };
 
-static int cmp_u32(uint32_t a, uint32_t b)
-{
-    return (a > b) - (a < b);
-}
-
 static int rank_cmp(const void *x, const void *y)
 {
     const struct rank *a = x, *b = y;
-    if (isnan(a->bytes) != isnan(b->bytes)) /* NaN last, to keep the order total */
-        return isnan(a->bytes) ? 1 : -1;
-    if (a->bytes != b->bytes && !isnan(a->bytes))
-        return a->bytes > b->bytes ? -1 : 1;
-    int c = cmp_u32(a->watch, b->watch);
+    int c = wasp_cmp_desc(a->bytes, b->bytes);
     if (!c)
-        c = cmp_u32(a->trap, b->trap);
+        c = wasp_cmp_u32(a->watch, b->watch);
     if (!c)
-        c = cmp_u32(a->flags, b->flags);
-    return c ? c : cmp_u32(a->index, b->index);
+        c = wasp_cmp_u32(a->trap, b->trap);
+    if (!c)
+        c = wasp_cmp_u32(a->flags, b->flags);
+    return c ? c : wasp_cmp_u32(a->index, b->index);
 }
 
 /* Returns a non-NULL array even when there are no pairs (malloc of one

@@ -136,21 +136,6 @@ double wasp_profile_site_samples(const wasp_profile *p, uint32_t site, double *r
 
 /* ---- ranking ---- */
 
-static int cmp_u32(uint32_t a, uint32_t b)
-{
-    return (a > b) - (a < b);
-}
-
-/* Descending, NaN last, so that the order stays total. */
-static int cmp_desc(double a, double b)
-{
-    if (isnan(a) != isnan(b))
-        return isnan(a) ? 1 : -1;
-    if (a != b && !isnan(a))
-        return a > b ? -1 : 1;
-    return 0;
-}
-
 struct site_rank {
     double samples, bytes, allocations;
     uint32_t ctx, cls, index;
@@ -159,16 +144,16 @@ struct site_rank {
 static int site_rank_cmp(const void *x, const void *y)
 {
     const struct site_rank *a = x, *b = y;
-    int c = cmp_desc(a->samples, b->samples);
+    int c = wasp_cmp_desc(a->samples, b->samples);
     if (!c)
-        c = cmp_desc(a->bytes, b->bytes);
+        c = wasp_cmp_desc(a->bytes, b->bytes);
     if (!c)
-        c = cmp_desc(a->allocations, b->allocations);
+        c = wasp_cmp_desc(a->allocations, b->allocations);
     if (!c)
-        c = cmp_u32(a->ctx, b->ctx);
+        c = wasp_cmp_u32(a->ctx, b->ctx);
     if (!c)
-        c = cmp_u32(a->cls, b->cls);
-    return c ? c : cmp_u32(a->index, b->index);
+        c = wasp_cmp_u32(a->cls, b->cls);
+    return c ? c : wasp_cmp_u32(a->index, b->index);
 }
 
 uint32_t *wasp_profile_sorted_sites(const wasp_profile *p, uint32_t *n)
@@ -197,20 +182,6 @@ uint32_t *wasp_profile_sorted_sites(const wasp_profile *p, uint32_t *n)
     return out;
 }
 
-struct access_rank {
-    double samples;
-    uint32_t ctx, index;
-};
-
-static int access_rank_cmp(const void *x, const void *y)
-{
-    const struct access_rank *a = x, *b = y;
-    int c = cmp_desc(a->samples, b->samples);
-    if (!c)
-        c = cmp_u32(a->ctx, b->ctx);
-    return c ? c : cmp_u32(a->index, b->index);
-}
-
 uint32_t *wasp_profile_sorted_site_accesses(const wasp_profile *p, uint32_t site, uint32_t *n)
 {
     *n = 0;
@@ -218,42 +189,25 @@ uint32_t *wasp_profile_sorted_site_accesses(const wasp_profile *p, uint32_t site
     if (site < p->nsites)
         for (uint32_t a = p->site_head[site]; a != WASP_NOID; a = p->access_next[a])
             k++;
-    struct access_rank *r = malloc((k ? k : 1) * sizeof *r);
-    uint32_t *out = malloc((k ? k : 1) * sizeof *out);
-    if (!r || !out) {
-        free(r);
-        free(out);
+    wasp_ranked *r = malloc((k ? k : 1) * sizeof *r);
+    if (!r)
         return NULL;
-    }
     k = 0;
     if (site < p->nsites)
         for (uint32_t a = p->site_head[site]; a != WASP_NOID; a = p->access_next[a])
-            r[k++] = (struct access_rank){p->accesses[a].samples, p->accesses[a].access_ctx, a};
-    qsort(r, k, sizeof *r, access_rank_cmp);
-    for (uint32_t i = 0; i < k; i++)
-        out[i] = r[i].index;
-    free(r);
-    *n = k;
+            r[k++] = (wasp_ranked){p->accesses[a].samples, p->accesses[a].access_ctx, a};
+    uint32_t *out = wasp_ranked_order(r, k);
+    if (out)
+        *n = k;
     return out;
 }
 
 /* ---- does the report show objects? ---- */
 
-static bool events_name_objects(const char *ev)
-{
-    while (ev && *ev) {
-        size_t n = strcspn(ev, "+, ");
-        if (n == 7 && strncmp(ev, "objects", 7) == 0)
-            return true;
-        ev += n;
-        ev += strspn(ev, "+, ");
-    }
-    return false;
-}
-
 bool wasp_profile_has_objects(const wasp_profile *p)
 {
-    if (p->nsites || p->naccesses || events_name_objects(wasp_profile_get_meta(p, "events")))
+    if (p->nsites || p->naccesses ||
+        wasp_events_name(wasp_profile_get_meta(p, "events"), "objects"))
         return true;
     for (uint32_t i = 0; i < p->ncounters; i++)
         if (strcmp(p->counters[i].name, "objects.samples") == 0)

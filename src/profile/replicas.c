@@ -170,21 +170,6 @@ double wasp_replica_gamma(double theta, double alpha, double x)
 
 /* ---- ranking ---- */
 
-static int cmp_u32(uint32_t a, uint32_t b)
-{
-    return (a > b) - (a < b);
-}
-
-/* Descending, NaN last, so that the order stays total. */
-static int cmp_desc(double a, double b)
-{
-    if (isnan(a) != isnan(b))
-        return isnan(a) ? 1 : -1;
-    if (a != b && !isnan(a))
-        return a > b ? -1 : 1;
-    return 0;
-}
-
 struct site_rank {
     double same, all, score, theta;
     uint32_t ctx, cls, index;
@@ -193,16 +178,16 @@ struct site_rank {
 static int site_rank_cmp(const void *x, const void *y)
 {
     const struct site_rank *a = x, *b = y;
-    int c = cmp_desc(a->score, b->score);
+    int c = wasp_cmp_desc(a->score, b->score);
     if (!c)
-        c = cmp_desc(a->theta, b->theta);
+        c = wasp_cmp_desc(a->theta, b->theta);
     if (!c)
-        c = cmp_desc(a->all, b->all);
+        c = wasp_cmp_desc(a->all, b->all);
     if (!c)
-        c = cmp_u32(a->ctx, b->ctx);
+        c = wasp_cmp_u32(a->ctx, b->ctx);
     if (!c)
-        c = cmp_u32(a->cls, b->cls);
-    return c ? c : cmp_u32(a->index, b->index);
+        c = wasp_cmp_u32(a->cls, b->cls);
+    return c ? c : wasp_cmp_u32(a->index, b->index);
 }
 
 uint32_t *wasp_profile_sorted_replica_sites(const wasp_profile *p, uint32_t *n)
@@ -245,43 +230,23 @@ uint32_t *wasp_profile_sorted_replica_sites(const wasp_profile *p, uint32_t *n)
     return out;
 }
 
-struct replica_rank {
-    double all;
-    uint32_t ctx, index;
-};
-
-static int replica_rank_cmp(const void *x, const void *y)
-{
-    const struct replica_rank *a = x, *b = y;
-    int c = cmp_desc(a->all, b->all);
-    if (!c)
-        c = cmp_u32(a->ctx, b->ctx);
-    return c ? c : cmp_u32(a->index, b->index);
-}
-
 uint32_t *wasp_profile_sorted_site_replicas(const wasp_profile *p, uint32_t site, uint32_t *n)
 {
     *n = 0;
     uint32_t k = 0;
     for (uint32_t i = 0; i < p->nreplicas; i++)
         k += p->replicas[i].site == site;
-    struct replica_rank *r = malloc((k ? k : 1) * sizeof *r);
-    uint32_t *out = malloc((k ? k : 1) * sizeof *out);
-    if (!r || !out) {
-        free(r);
-        free(out);
+    wasp_ranked *r = malloc((k ? k : 1) * sizeof *r);
+    if (!r)
         return NULL;
-    }
     k = 0;
     for (uint32_t i = 0; i < p->nreplicas; i++)
         if (p->replicas[i].site == site)
-            r[k++] = (struct replica_rank){p->replicas[i].same + p->replicas[i].different,
-                                           p->replicas[i].access_ctx, i};
-    qsort(r, k, sizeof *r, replica_rank_cmp);
-    for (uint32_t i = 0; i < k; i++)
-        out[i] = r[i].index;
-    free(r);
-    *n = k;
+            r[k++] = (wasp_ranked){p->replicas[i].same + p->replicas[i].different,
+                                   p->replicas[i].access_ctx, i};
+    uint32_t *out = wasp_ranked_order(r, k);
+    if (out)
+        *n = k;
     return out;
 }
 
@@ -289,15 +254,6 @@ uint32_t *wasp_profile_sorted_site_replicas(const wasp_profile *p, uint32_t site
 
 bool wasp_profile_has_replicas(const wasp_profile *p)
 {
-    if (p->nreplicas || p->nreplica_checks)
-        return true;
-    const char *ev = wasp_profile_get_meta(p, "events");
-    while (ev && *ev) {
-        size_t n = strcspn(ev, "+,: ");
-        if (n == 8 && strncmp(ev, "replicas", 8) == 0)
-            return true;
-        ev += n;
-        ev += strspn(ev, "+,: ");
-    }
-    return false;
+    return p->nreplicas || p->nreplica_checks ||
+           wasp_events_name(wasp_profile_get_meta(p, "events"), "replicas");
 }
