@@ -21,6 +21,8 @@ int wasp_render_json(const wasp_profile *p, int top, FILE *out);
 void wasp_report_enabled(const wasp_profile *p, bool enabled[WASP_AN_COUNT]);
 
 /* "java", "native", "stub", "unknown" (also for kinds from newer writers). */
+/* How many of n ranked entries a report shows under --top (top <= 0: all). */
+uint32_t wasp_report_shown(int top, uint32_t n);
 const char *wasp_frame_kind_name(uint32_t kind);
 
 /* Does the profile have a counter of that name (zero or not)? */

@@ -34,6 +34,11 @@ void wasp_report_enabled(const wasp_profile *p, bool enabled[WASP_AN_COUNT])
     }
 }
 
+uint32_t wasp_report_shown(int top, uint32_t n)
+{
+    return top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+}
+
 const char *wasp_frame_kind_name(uint32_t kind)
 {
     switch (kind) {

@@ -25,12 +25,18 @@ static void json_frames(wasp_json *j, const wasp_profile *p, const wasp_context 
     wasp_json_end_array(j);
 }
 
-static void json_context(wasp_json *j, const wasp_profile *p, const char *key, uint32_t id)
+/* A context's "frames" and "instruction", into the object being written. */
+static void json_context_fields(wasp_json *j, const wasp_profile *p, uint32_t id)
 {
     const wasp_context *c = &p->contexts[id];
-    wasp_json_begin_object(j, key, false);
     json_frames(j, p, c);
     wasp_json_string(j, "instruction", c->insn ? wasp_profile_string(p, c->insn) : NULL);
+}
+
+static void json_context(wasp_json *j, const wasp_profile *p, const char *key, uint32_t id)
+{
+    wasp_json_begin_object(j, key, false);
+    json_context_fields(j, p, id);
     wasp_json_end_object(j);
 }
 
@@ -48,7 +54,7 @@ static int json_analysis(wasp_json *j, const wasp_profile *p, wasp_analysis a, i
     wasp_json_double(j, "wasted_bytes_approx", t->wasted_approx);
     wasp_json_double(j, "pairs_classified", t->pairs);
     wasp_json_begin_array(j, "pairs", false);
-    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    uint32_t shown = wasp_report_shown(top, n);
     for (uint32_t i = 0; i < shown; i++) {
         const wasp_pair *q = &p->pairs[order[i]];
         wasp_json_begin_object(j, NULL, false);
@@ -121,10 +127,9 @@ static int json_site(wasp_json *j, const wasp_profile *p, uint32_t id, double to
     json_frames(j, p, &p->contexts[s->ctx]);
     wasp_json_end_object(j);
     wasp_json_begin_array(j, "accesses", false);
-    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    uint32_t shown = wasp_report_shown(top, n);
     for (uint32_t i = 0; i < shown; i++) {
         const wasp_site_access *a = &p->accesses[order[i]];
-        const wasp_context *c = &p->contexts[a->access_ctx];
         wasp_json_begin_object(j, NULL, false);
         wasp_json_double(j, "share", json_share(a->samples, samples));
         wasp_json_double(j, "samples", a->samples);
@@ -132,8 +137,7 @@ static int json_site(wasp_json *j, const wasp_profile *p, uint32_t id, double to
             wasp_json_null(j, "remote_share");
         else
             wasp_json_double(j, "remote_share", json_share(a->remote, a->samples));
-        json_frames(j, p, c);
-        wasp_json_string(j, "instruction", c->insn ? wasp_profile_string(p, c->insn) : NULL);
+        json_context_fields(j, p, a->access_ctx);
         wasp_json_end_object(j);
     }
     wasp_json_end_array(j);
@@ -168,7 +172,7 @@ static int json_objects(wasp_json *j, const wasp_profile *p, int top)
     json_meta_number(j, p, "min_size", "objects.min_size");
     json_meta_number(j, p, "sampling_interval", "objects.sampling_interval");
     wasp_json_begin_array(j, "sites", false);
-    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    uint32_t shown = wasp_report_shown(top, n);
     int rc = 0;
     for (uint32_t i = 0; i < shown && rc == 0; i++)
         rc = json_site(j, p, order[i], total, single_node, top);
@@ -231,16 +235,14 @@ static int json_replica_site(wasp_json *j, const wasp_profile *p, uint32_t id, i
     json_frames(j, p, &p->contexts[s->ctx]);
     wasp_json_end_object(j);
     wasp_json_begin_array(j, "accesses", false);
-    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    uint32_t shown = wasp_report_shown(top, n);
     for (uint32_t i = 0; i < shown; i++) {
         const wasp_replica *r = &p->replicas[order[i]];
-        const wasp_context *c = &p->contexts[r->access_ctx];
         double all = r->same + r->different;
         wasp_json_begin_object(j, NULL, false);
         wasp_json_double(j, "theta", json_share(r->same, all));
         wasp_json_double(j, "comparisons", all);
-        json_frames(j, p, c);
-        wasp_json_string(j, "instruction", c->insn ? wasp_profile_string(p, c->insn) : NULL);
+        json_context_fields(j, p, r->access_ctx);
         wasp_json_end_object(j);
     }
     wasp_json_end_array(j);
@@ -257,7 +259,7 @@ static int json_replicas(wasp_json *j, const wasp_profile *p, int top)
         return -1;
     wasp_json_begin_object(j, "replicas", false);
     wasp_json_begin_array(j, "sites", false);
-    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    uint32_t shown = wasp_report_shown(top, n);
     int rc = 0;
     for (uint32_t i = 0; i < shown && rc == 0; i++)
         rc = json_replica_site(j, p, order[i], top);

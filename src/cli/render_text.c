@@ -328,7 +328,7 @@ static int analysis_text(const wasp_profile *p, wasp_analysis a, int top, FILE *
         return -1;
     if (n == 0)
         why_no_pairs(p, a, out);
-    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    uint32_t shown = wasp_report_shown(top, n);
     int width = snprintf(NULL, 0, "%" PRIu32, shown);
     for (uint32_t i = 0; i < shown; i++)
         pair_text(p, &p->pairs[order[i]], i + 1, width, out);
@@ -473,7 +473,7 @@ static int objects_text(const wasp_profile *p, int top, FILE *out)
         return -1;
     if (n == 0)
         why_no_sites(p, out);
-    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    uint32_t shown = wasp_report_shown(top, n);
     int width = snprintf(NULL, 0, "%" PRIu32, shown);
     int rc = 0;
     for (uint32_t i = 0; i < shown && rc == 0; i++)
@@ -555,7 +555,7 @@ static int replicas_text(const wasp_profile *p, int top, FILE *out)
     uint32_t *order = wasp_profile_sorted_replica_sites(p, &n);
     if (!order)
         return -1;
-    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    uint32_t shown = wasp_report_shown(top, n);
     if (n == 0) {
         const char *disabled = wasp_profile_get_meta(p, "disabled_reason");
         fputs(disabled && *disabled
