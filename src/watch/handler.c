@@ -250,6 +250,32 @@ static const wasp_analysis_client *locate(wasp_thread *t, const sample_view *v, 
     return client;
 }
 
+/* A debug register for a new watch of `analysis` on [addr, addr+len): the one
+ * the reservoir picks, re-targeted. Returns the slot (watch state cleared,
+ * still to be given its state), or NULL with the reason counted. */
+static wasp_slot *claim_slot(wasp_thread *t, int analysis, uint64_t addr, int len, int loads_too)
+{
+    wasp_reservoir_result r = wasp_reservoir_offer(t->reservoir, t->nslots, analysis, &t->rng);
+    if (r.slot < 0) {
+        t->rec.counters[WASP_C_DROP_RESERVOIR]++;
+        return NULL;
+    }
+    wasp_slot *slot = &t->slots[r.slot];
+    if (r.replaced && slot->state != WASP_SLOT_FREE)
+        t->rec.counters[WASP_C_DROP_REPLACED]++;
+    if (wasp_slot_arm(t, r.slot, addr, len, loads_too) != 0) {
+        slot->state = WASP_SLOT_FREE;
+        wasp_reservoir_release(&t->reservoir[r.slot]);
+        t->rec.counters[WASP_C_DROP_ARM_FAILED]++;
+        return NULL;
+    }
+    slot->addr = addr;
+    slot->epoch = t->epoch;
+    memset(&slot->watch, 0, sizeof slot->watch);
+    slot->watch.len = (uint8_t)len;
+    return slot;
+}
+
 /* The access the object-level analyses (objects, replicas) blame, and the
  * tracked object it touched.
  *
@@ -341,25 +367,11 @@ static void sample_replica(wasp_thread *t, const ucontext_t *uc, const heap_acce
     if (act != WASP_REPLICA_WATCH)
         return;
     epoch_check(t);
-    wasp_reservoir_result r = wasp_reservoir_offer(t->reservoir, t->nslots, WASP_SLOT_REPLICA,
-                                                   &t->rng);
-    if (r.slot < 0)
+    wasp_slot *slot = claim_slot(t, WASP_SLOT_REPLICA, waddr, wlen, 1);
+    if (!slot)
         return;
-    wasp_slot *slot = &t->slots[r.slot];
-    if (r.replaced && slot->state != WASP_SLOT_FREE)
-        t->rec.counters[WASP_C_DROP_REPLACED]++;
-    if (wasp_slot_arm(t, r.slot, waddr, wlen, 1) != 0) {
-        slot->state = WASP_SLOT_FREE;
-        wasp_reservoir_release(&t->reservoir[r.slot]);
-        t->rec.counters[WASP_C_DROP_ARM_FAILED]++;
-        return;
-    }
-    memset(&slot->watch, 0, sizeof slot->watch);
-    slot->addr = waddr;
-    slot->watch.len = wlen;
     slot->watch.v1 = v1;
     slot->site = h->obj.site;
-    slot->epoch = t->epoch;
     slot->state = WASP_SLOT_ARMED; /* any access to the field is the comparison */
     t->rec.counters[WASP_C_REPL_ARMED]++;
 }
@@ -400,32 +412,16 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
     t->rec.counters[WASP_C_SAMPLES_MEMORY]++;
     epoch_check(t);
 
-    wasp_reservoir_result r = wasp_reservoir_offer(t->reservoir, t->nslots, client->id, &t->rng);
-    if (r.slot < 0) {
-        t->rec.counters[WASP_C_DROP_RESERVOIR]++;
-        return;
-    }
-    wasp_slot *slot = &t->slots[r.slot];
-    if (r.replaced && slot->state != WASP_SLOT_FREE)
-        t->rec.counters[WASP_C_DROP_REPLACED]++;
-
     uint64_t waddr;
     int wlen;
     wasp_watch_span(acc.addr, acc.size, &waddr, &wlen);
-    if (wasp_slot_arm(t, r.slot, waddr, wlen, client->watch_loads) != 0) {
-        slot->state = WASP_SLOT_FREE;
-        wasp_reservoir_release(&t->reservoir[r.slot]);
-        t->rec.counters[WASP_C_DROP_ARM_FAILED]++;
+    wasp_slot *slot = claim_slot(t, client->id, waddr, wlen, client->watch_loads);
+    if (!slot)
         return;
-    }
     t->rec.counters[WASP_C_ARMED]++;
-    slot->addr = waddr;
     slot->access_size = acc.size;
     slot->watch_loads = client->watch_loads;
-    slot->epoch = t->epoch;
     slot->first_end = at + acc.len;
-    memset(&slot->watch, 0, sizeof slot->watch);
-    slot->watch.len = (uint8_t)wlen;
     slot->watch.float_size = acc.float_size;
     slot->watch_ctx = capture_context(t, uc, at, insn, acc.len);
 
