@@ -37,7 +37,8 @@ enum { PUBLISH_MS = 5 };
 typedef struct tracked {
     jweak ref;
     uint32_t site;
-    uint32_t size;
+    uint32_t size : 31;
+    uint32_t verified : 1; /* compared with the site's previous live object */
 } tracked;
 
 static struct {
@@ -187,7 +188,7 @@ static int track(JNIEnv *env, jobject object, uint32_t site, uint32_t size)
         T.objs = o;
         T.cap_objs = cap;
     }
-    T.objs[T.nobjs++] = (tracked){ref, site, size};
+    T.objs[T.nobjs++] = (tracked){.ref = ref, .site = site, .size = size & 0x7fffffff};
     return 0;
 }
 
@@ -245,7 +246,8 @@ static wasp_obj *resolve_all(JNIEnv *env, size_t *count)
         }
         uint64_t addr = *(volatile uint64_t *)local;
         (*env)->DeleteLocalRef(env, local);
-        out[live] = (wasp_obj){addr & wasp_rt.heap_address_mask, T.objs[i].size, T.objs[i].site};
+        out[live] = (wasp_obj){addr & wasp_rt.heap_address_mask, (uint32_t)T.objs[i].size,
+                               T.objs[i].site};
         T.objs[live++] = T.objs[i];
     }
     T.nobjs = live;
@@ -391,9 +393,9 @@ void wasp_alloc_stop(jvmtiEnv *jvmti)
 /* ---- verification of replicas (OJXPerf's alpha) ------------------------------ */
 
 /* Short-lived objects are gone by the end of a run, so the keeper verifies
- * the top sites every VERIFY_EVERY publishes while their objects are alive,
- * and the tallies add up. */
-enum { VERIFY_OBJECTS = 201, VERIFY_WORDS = 16, MAX_CHECKS = 100, VERIFY_EVERY = 5 };
+ * the top sites at every publish (5 ms) while their objects are alive, each
+ * consecutive pair once, and the tallies add up. */
+enum { VERIFY_OBJECTS = 201, VERIFY_WORDS = 16, MAX_CHECKS = 100, VERIFY_EVERY = 1 };
 
 typedef struct tally {
     uint32_t site1; /* site + 1; 0 = unused */
@@ -454,11 +456,14 @@ static uint32_t element_size(const char *cls)
 }
 
 /* Consecutive live objects of the site, newest first (the order the program
- * made, and most often used, them). Call with T.lock held. */
+ * made, and most often used, them). Each pair is compared once: a newer object
+ * is marked once compared with its predecessor, and the walk stops at an
+ * object compared in an earlier round. Call with T.lock held. */
 static void verify_site(JNIEnv *env, uint32_t site, tally *t)
 {
     uint32_t elem = site < T.nsites ? element_size(T.sites[site].class_name) : 0;
     jobject prev = NULL;
+    tracked *prev_entry = NULL;
     jsize prev_len = -1;
     size_t seen = 0;
     for (size_t i = T.nobjs; elem && i-- > 0 && seen < VERIFY_OBJECTS;) {
@@ -471,10 +476,15 @@ static void verify_site(JNIEnv *env, uint32_t site, tally *t)
         jsize len = (*env)->GetArrayLength(env, (jarray)o);
         if (prev && len == prev_len)
             compare_arrays(env, (jarray)prev, (jarray)o, (size_t)len * elem, t);
+        if (prev_entry)
+            prev_entry->verified = 1;
         if (prev)
             (*env)->DeleteLocalRef(env, prev);
         prev = o;
         prev_len = len;
+        prev_entry = &T.objs[i];
+        if (T.objs[i].verified)
+            break; /* older pairs were compared in an earlier round */
     }
     if (prev)
         (*env)->DeleteLocalRef(env, prev);
