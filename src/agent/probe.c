@@ -104,10 +104,14 @@ int wasp_probe_numa_nodes(void)
 int wasp_probe_heap_addresses(char *why, size_t len)
 {
     (void)why, (void)len;
-    int zgc = 0, generational = 0;
+    int zgc = 0, generational = 0, shenandoah = 0;
     wasp_rt.heap_address_mask = ~0ull;
+    wasp_rt.heap_moves_concurrently = 0;
+    if (wasp_vm_get_bool_flag("UseShenandoahGC", &shenandoah) == 0 && shenandoah)
+        wasp_rt.heap_moves_concurrently = 1;
     if (wasp_vm_get_bool_flag("UseZGC", &zgc) != 0 || !zgc)
         return 0;
+    wasp_rt.heap_moves_concurrently = 1;
     if (wasp_vm_get_bool_flag("ZGenerational", &generational) == 0 && generational)
         return 0; /* generational ZGC: handles and accesses use plain addresses */
     const char *spec = wasp_jvm_property("java.specification.version", "17");

@@ -37,6 +37,7 @@ typedef struct wasp_runtime {
     struct wasp_objmap *objmap;
     volatile uint32_t objmap_epoch; /* GC epoch the object map describes */
     uint64_t heap_address_mask;     /* strips ZGC colour bits; ~0 otherwise */
+    int heap_moves_concurrently;    /* ZGC or Shenandoah: objects move outside pauses */
     int numa_nodes;
     int replicas;                 /* the replicas analysis is on */
     int tracking;                 /* allocations are tracked (objects or replicas) */
