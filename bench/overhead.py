@@ -3,9 +3,10 @@
 
 For each configuration (deadstore, silentstore, silentload, all three) at
 default settings, runs a compute-heavy Java workload R times with the agent and
-R times without it, interleaved (each repetition runs the baseline and every
-configuration once, in a rotating order, so drift of the machine hits all of
-them alike). java is started directly with -agentpath (not through `wasp run`)
+R times without it, interleaved: each repetition runs every configuration
+once, in a rotating order, each between two baseline runs, and compares it with
+the mean of those two neighbours (the machine's speed drifts; a neighbour on
+each side cancels a linear drift). java is started directly with -agentpath (not through `wasp run`)
 so that os.wait4() gives the java process's own peak RSS.
 
 Reports per configuration the median of the paired ratios agent/baseline (and
@@ -67,8 +68,9 @@ def die(msg, code=2):
 
 
 def run_measured(cmd, timeout=TIMEOUT):
-    """Runs cmd as a direct child; returns (rc, wall s, peak RSS KiB, stdout, stderr).
-    The peak RSS is the child's own (os.wait4), so cmd must be java itself."""
+    """Runs cmd as a direct child; returns (rc, wall s, CPU s, peak RSS KiB, stdout, stderr).
+    CPU time (user + system) and peak RSS are the child's own (os.wait4), so cmd
+    must be java itself."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.monotonic()
         p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=ROOT)
@@ -83,7 +85,8 @@ def run_measured(cmd, timeout=TIMEOUT):
         p.returncode = rc  # reaped by wait4: keep Popen from waiting again
         out.seek(0)
         err.seek(0)
-        return rc, wall, ru.ru_maxrss, out.read().decode(errors="replace"), err.read().decode(errors="replace")
+        cpu = ru.ru_utime + ru.ru_stime
+        return rc, wall, cpu, ru.ru_maxrss, out.read().decode(errors="replace"), err.read().decode(errors="replace")
 
 
 def checksum_of(text):
@@ -216,27 +219,34 @@ def main():
     print("# java %s; %d repetitions; %s" % (" ".join(base_cmd[1:]), opts.reps, jdk_version(java)), flush=True)
 
     # A warm-up run (not measured) fills the page cache and checks the workload.
-    rc, wall, rss, out, err = run_measured(base_cmd)
+    rc, wall, cpu, rss, out, err = run_measured(base_cmd)
     if rc != 0:
         die("the workload fails without the agent (exit %d): %s" % (rc, err.strip()[-500:]))
     expected = checksum_of(out)
 
     names = ["baseline"] + [c[0] for c in configs]
     events = dict(configs)
-    res = {n: {"wall": [], "rss": [], "tratio": [], "rratio": [], "pps": [], "samples": [],
-               "failures": []} for n in names}
+    res = {n: {"wall": [], "cpu": [], "rss": [], "tratio": [], "cratio": [], "rratio": [],
+               "pps": [], "samples": [], "failures": []} for n in names}
+    agents = names[1:]
     for rep in range(opts.reps):
-        k = rep % len(names)
-        order = names[k:] + names[:k]  # rotate, so no configuration always runs first
-        walls = {}
+        k = rep % len(agents)
+        order = agents[k:] + agents[:k]  # rotate, so no configuration always runs first
+        # Every agent run sits between two baseline runs and is compared with
+        # their mean: this VM's speed drifts by 10-20% over tens of seconds,
+        # and a neighbour on each side cancels a linear drift.
+        sequence = ["baseline"]
         for name in order:
+            sequence += [name, "baseline"]
+        measured = []  # (name, (wall, cpu, rss)) in run order; None for a failed run
+        for name in sequence:
             if name == "baseline":
                 cmd = base_cmd
                 profile = None
             else:
                 profile = os.path.join(tmp, "%s-%d.wprof" % (name.replace(" ", "_"), rep))
                 cmd = [java, "-agentpath:%s=%s,file=%s" % (opts.agent, events[name], profile)] + base_cmd[1:]
-            rc, wall, rss, out, err = run_measured(cmd)
+            rc, wall, cpu, rss, out, err = run_measured(cmd)
             r = res[name]
             why = None
             if rc != 0:
@@ -248,11 +258,13 @@ def main():
                 why = "no profile written"
             if why:
                 r["failures"].append(why)
-                print("  rep %d %-12s FAILED: %s" % (rep + 1, name, why), flush=True)
+                measured.append((name, None))
+                print("  rep %d %-14s FAILED: %s" % (rep + 1, name, why), flush=True)
                 continue
             r["wall"].append(wall)
+            r["cpu"].append(cpu)
             r["rss"].append(rss)
-            walls[name] = (wall, rss)
+            measured.append((name, (wall, cpu, rss)))
             note = ""
             if profile:
                 try:
@@ -264,22 +276,28 @@ def main():
                 except (RuntimeError, ValueError, KeyError) as e:
                     r["failures"].append("report: %s" % e)
                     note = ", report failed: %s" % e
-            print("  rep %d %-12s %6.2f s %8.1f MiB%s" % (rep + 1, name, wall, rss / 1024.0, note), flush=True)
-        if "baseline" in walls:
-            bw, br = walls["baseline"]
-            for name, (w, rss) in walls.items():
-                if name != "baseline":
-                    res[name]["tratio"].append(w / bw)
-                    res[name]["rratio"].append(rss / br)
+            print("  rep %d %-14s %6.2f s %6.2f s CPU %8.1f MiB%s"
+                  % (rep + 1, name, wall, cpu, rss / 1024.0, note), flush=True)
+        for i in range(1, len(measured), 2):
+            name, m = measured[i]
+            sides = [b for _, b in (measured[i - 1], measured[i + 1]) if b]
+            if not m or not sides:
+                continue
+            bw, bc, br = (statistics.mean(x[j] for x in sides) for j in range(3))
+            res[name]["tratio"].append(m[0] / bw)
+            res[name]["cratio"].append(m[1] / bc)
+            res[name]["rratio"].append(m[2] / br)
 
-    rows = ["| configuration | time (median) | time ratio, median (min-max) | peak RSS (median) "
+    rows = ["| configuration | time (median) | time ratio, median (min-max) "
+            "| CPU ratio, median (min-max) | peak RSS (median) "
             "| RSS ratio, median (min-max) | pairs/s per busy thread | samples | failed runs |",
-            "|---|---|---|---|---|---|---|---|"]
+            "|---|---|---|---|---|---|---|---|---|"]
     for name in names:
         r = res[name]
-        rows.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        rows.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             name, fmt_num(r["wall"], " s", digits=2),
             "1.00x" if name == "baseline" else fmt_ratio(r["tratio"]),
+            "1.00x" if name == "baseline" else fmt_ratio(r["cratio"]),
             fmt_num(r["rss"], " MiB", 1 / 1024.0),
             "1.00x" if name == "baseline" else fmt_ratio(r["rratio"]),
             "-" if name == "baseline" else fmt_num(r["pps"], digits=0),
@@ -301,8 +319,8 @@ def main():
         "- JDK: %s (%s)" % (jdk_version(java), opts.jdk),
         "- workload: `%s` (%d busy threads)" % (" ".join(["java"] + base_cmd[1:]).replace(ROOT + "/", ""), opts.threads),
         "- agent: default settings (`-agentpath:libwasp.so=events=...,file=...`), %d repetitions, "
-        "runs interleaved with the baseline; ratios are per repetition (agent run / baseline run "
-        "of the same repetition)" % opts.reps,
+        "each agent run between two baseline runs; ratios are per agent run (agent run / mean "
+        "of its two neighbouring baseline runs); CPU = user + system time of the java process" % opts.reps,
         "",
         table,
         "",

@@ -364,9 +364,11 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     }
     if (o.action == WASP_ACTION_STOP) {
         if (!active || !attached) {
-            fprintf(stderr, "wasp: detach: this JVM is not being profiled by wasp attach\n");
+            wasp_log_to(o.log, "detach: this JVM is not being profiled by wasp attach");
             return JNI_ERR;
         }
+        if (o.log[0])
+            wasp_log_open(o.log); /* wasp detach prints what the agent says from here */
         JNIEnv *env = NULL;
         if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK)
             env = NULL;
@@ -375,7 +377,7 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
         return JNI_OK;
     }
     if (active) {
-        fprintf(stderr, "wasp: attach: this JVM is already being profiled by wasp\n");
+        wasp_log_to(o.log, "attach: this JVM is already being profiled by wasp");
         return JNI_ERR;
     }
     opts = o;

@@ -14,18 +14,33 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 void wasp_log_open(const char *where)
 {
+    pthread_mutex_lock(&lock);
+    if (out && out != stderr)
+        fclose(out); /* a later attach names its own log */
     quiet = 0;
-    if (!where || !*where || strcmp(where, "stderr") == 0) {
-        out = stderr;
-    } else if (strcmp(where, "none") == 0) {
+    out = stderr;
+    if (where && strcmp(where, "none") == 0) {
         quiet = 1;
-    } else {
+    } else if (where && *where && strcmp(where, "stderr") != 0) {
         out = fopen(where, "a");
         if (!out) {
             out = stderr;
             fprintf(stderr, "wasp: cannot open log file %s, logging to stderr\n", where);
         }
     }
+    pthread_mutex_unlock(&lock);
+}
+
+void wasp_log_to(const char *where, const char *msg)
+{
+    FILE *f = NULL;
+    if (where && *where && strcmp(where, "stderr") != 0 && strcmp(where, "none") != 0)
+        f = fopen(where, "a");
+    if (f) {
+        fprintf(f, "wasp: %s\n", msg);
+        fclose(f);
+    }
+    fprintf(stderr, "wasp: %s\n", msg);
 }
 
 void wasp_log(const char *fmt, ...)
@@ -46,7 +61,9 @@ void wasp_log(const char *fmt, ...)
 
 void wasp_log_close(void)
 {
+    pthread_mutex_lock(&lock);
     if (out && out != stderr)
         fclose(out);
     out = NULL;
+    pthread_mutex_unlock(&lock);
 }

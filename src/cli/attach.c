@@ -137,7 +137,8 @@ void wasp_attach_usage(FILE *out)
           "  -h, --help               this help\n"
           "\n"
           "The report options and -q matter with -d only. Options also take the form\n"
-          "--name=value. The agent logs to the JVM's standard error, not wasp's.\n"
+          "--name=value. The agent logs to FILE.log (the -o file plus .log); wasp\n"
+          "prints what it logs.\n"
           "\n"
           "wasp attach records the profile path and the agent library in\n"
           "/tmp/wasp-attach-<uid>-<PID>, for wasp detach.\n"
@@ -250,13 +251,25 @@ static long long mono_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+int wasp_attach_log_path(const char *file, char *out, size_t outlen)
+{
+    int n = snprintf(out, outlen, "%s.log", file);
+    return n < 0 || (size_t)n >= outlen ? -1 : 0;
+}
+
 int wasp_attach_agent_options(const wasp_run_config *cfg, char *buf, size_t buflen, char *err,
                               size_t errlen)
 {
     int olen = wasp_run_agent_options(cfg, buf, buflen, err, errlen);
     if (olen < 0)
         return -1;
-    int w = snprintf(buf + olen, buflen - (size_t)olen, "%saction=start", olen ? "," : "");
+    char log[WASP_PATH_MAX + 8];
+    if (wasp_attach_log_path(cfg->agent.file, log, sizeof log) < 0) {
+        snprintf(err, errlen, "wasp attach: the profile path is too long");
+        return -1;
+    }
+    int w = snprintf(buf + olen, buflen - (size_t)olen, "%slog=%s,action=start",
+                     olen ? "," : "", log);
     if (w < 0 || (size_t)w >= buflen - (size_t)olen) {
         snprintf(err, errlen, "wasp attach: cannot build the agent option string");
         return -1;
@@ -271,16 +284,41 @@ int wasp_attach_agent_options(const wasp_run_config *cfg, char *buf, size_t bufl
     return 0;
 }
 
+/* The agent's log: where it ends now, and what it says from there on. */
+static off_t log_size(const char *log)
+{
+    struct stat st;
+    return stat(log, &st) == 0 ? st.st_size : 0;
+}
+
+static void print_log_since(const char *log, off_t from)
+{
+    FILE *f = fopen(log, "r");
+    if (!f)
+        return;
+    char line[1024];
+    if (fseeko(f, from, SEEK_SET) == 0)
+        while (fgets(line, sizeof line, f))
+            fputs(line, stderr);
+    fclose(f);
+}
+
 /* Send action=stop, wait for the profile, print the report. cfg->agent.file
  * is the absolute profile path. Returns the exit status. */
 static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
                            const char *agent_abs)
 {
     const char *cmd = wasp_cli_cmd_name(cfg->cmd);
-    char err[2048];
+    char err[2048], log[WASP_PATH_MAX + 8], opts[WASP_PATH_MAX + 32];
     wasp_file_id before = wasp_file_id_of(cfg->agent.file);
-    if (wasp_hs_load_agent(t, agent_abs, "action=stop", WASP_HS_SOCKET_TIMEOUT_MS, NULL, err,
+    if (wasp_attach_log_path(cfg->agent.file, log, sizeof log) < 0 ||
+        snprintf(opts, sizeof opts, "action=stop,log=%s", log) >= (int)sizeof opts ||
+        strlen(opts) > WASP_HS_ARG_MAX)
+        snprintf(opts, sizeof opts, "action=stop"); /* the agent keeps its log */
+    off_t logged = log_size(log);
+    if (wasp_hs_load_agent(t, agent_abs, opts, WASP_HS_SOCKET_TIMEOUT_MS, NULL, err,
                            sizeof err) < 0) {
+        print_log_since(log, logged);
         fprintf(stderr, "wasp %s: cannot stop the agent in JVM %d: %s\n", cmd, (int)t->pid, err);
         return 1;
     }
@@ -292,15 +330,17 @@ static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
     long long deadline = mono_ms() + WASP_ATTACH_PROFILE_TIMEOUT_MS;
     while (!wasp_file_is_new(&before, cfg->agent.file)) {
         if (mono_ms() >= deadline) {
+            print_log_since(log, logged);
             fprintf(stderr,
                     "wasp %s: the agent stopped but wrote no profile to %s within %d s (its "
-                    "log, on the JVM's standard error, says why)\n",
-                    cmd, cfg->agent.file, WASP_ATTACH_PROFILE_TIMEOUT_MS / 1000);
+                    "log, %s, says why)\n",
+                    cmd, cfg->agent.file, WASP_ATTACH_PROFILE_TIMEOUT_MS / 1000, log);
             return 1;
         }
         struct timespec ts = {0, 50 * 1000000L};
         nanosleep(&ts, NULL);
     }
+    print_log_since(log, logged);
     fprintf(stderr, "wasp: stopped profiling JVM %d; profile: %s\n", (int)t->pid,
             cfg->agent.file);
     if (!cfg->quiet && wasp_run_show_report(cfg) < 0)
@@ -366,8 +406,13 @@ int wasp_cmd_attach(int argc, char **argv)
     wasp_hs_target t;
     if (target(&cfg, &t) < 0)
         return 1;
-    if (wasp_hs_load_agent(&t, agent_abs, opts, WASP_HS_SOCKET_TIMEOUT_MS, NULL, err,
-                           sizeof err) < 0) {
+    char log[WASP_PATH_MAX + 8];
+    wasp_attach_log_path(cfg.agent.file, log, sizeof log); /* fits: the options held it */
+    off_t logged = log_size(log);
+    int loaded = wasp_hs_load_agent(&t, agent_abs, opts, WASP_HS_SOCKET_TIMEOUT_MS, NULL, err,
+                                    sizeof err);
+    print_log_since(log, logged);
+    if (loaded < 0) {
         fprintf(stderr, "wasp attach: cannot attach to JVM %d: %s\n", cfg.pid, err);
         wasp_attach_state prev;
         if (wasp_attach_state_read(cfg.pid, &prev) == 0 && prev.start_time == t.start_time)

@@ -11,6 +11,10 @@
  * so a record left for an earlier process with the same pid is ignored).
  * detach removes it once the agent has stopped; `detach -o FILE` overrides
  * the recorded file.
+ *
+ * The agent logs to FILE.log (the profile path plus ".log"), which attach
+ * and detach print after each request: its messages would otherwise go to
+ * the JVM's standard error, where the user of wasp may never see them.
  */
 #ifndef WASP_CLI_ATTACH_H
 #define WASP_CLI_ATTACH_H
@@ -38,9 +42,14 @@ int wasp_attach_state_write(int pid, const wasp_attach_state *s, char *err, size
 /* Read the record for pid: 0 found, -1 none (or not ours, or malformed). */
 int wasp_attach_state_read(int pid, wasp_attach_state *s);
 
+/* The agent's log for the profile `file`: file + ".log". Returns 0, or -1
+ * when it does not fit in outlen. */
+int wasp_attach_log_path(const char *file, char *out, size_t outlen);
+
 struct wasp_run_config;
 /* The agent option string attach sends: cfg's agent options (as `wasp run`
- * passes them, file= absolute) and "action=start". Returns 0, or -1 with err
+ * passes them, file= absolute), log= (wasp_attach_log_path) and
+ * "action=start". Returns 0, or -1 with err
  * set ("wasp attach: ...") when it cannot be built or exceeds what the
  * attach protocol carries. */
 int wasp_attach_agent_options(const struct wasp_run_config *cfg, char *buf, size_t buflen,

@@ -380,7 +380,7 @@ int wasp_hs_load_verdict(const char *reply, size_t len, wasp_hs_load_result *res
     if (res->agent_rc != 0) {
         snprintf(err, errlen,
                  "the agent failed: Agent_OnAttach returned %d (the JVM said '%.300s'); the "
-                 "agent's log, on the JVM's standard error, says why",
+                 "agent's log says why",
                  res->agent_rc, res->said);
         return -1;
     }

@@ -663,6 +663,9 @@ def t_attach(ctx, jdk):
                  str(p.pid)])
         check(r.rc == 0, "wasp attach exited %d: %s" % (r.rc, tail(r.err)))
         check(p.poll() is None, "the JVM died while attached")
+        # The agent's log reaches wasp's user, not only the JVM's stderr.
+        check("wasp: attached: profiling" in r.err and "wasp: detached" in r.err,
+              "wasp attach did not print the agent's log: %s" % tail(r.err))
         rep = ctx.report(out)
         a = analysis(rep, "silentload")
         samples = counter(rep, "samples")

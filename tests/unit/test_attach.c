@@ -375,7 +375,7 @@ static void test_attach_agent_options(void **state)
     assert_int_equal(wasp_attach_agent_options(&cfg, opts, sizeof opts, err, sizeof err), 0);
     assert_string_equal(opts,
                         "events=deadstore+silentload,watchpoints=2,file=/data/x.wprof,"
-                        "action=start");
+                        "log=/data/x.wprof.log,action=start");
     /* What the agent gets parses back to the same options. */
     wasp_options back;
     assert_int_equal(wasp_options_parse(opts, &back, err, sizeof err), 0);
@@ -389,7 +389,7 @@ static void test_attach_agent_options(void **state)
     path[1051] = '\0';
     assert_int_equal(PARSE(WASP_CLI_ATTACH, &cfg, err, "-o", path, "55"), WASP_RUN_OK);
     assert_int_equal(wasp_attach_agent_options(&cfg, opts, sizeof opts, err, sizeof err), -1);
-    assert_contains(err, "wasp attach: the agent option string is 1069 bytes, more than the "
+    assert_contains(err, "wasp attach: the agent option string is 2129 bytes, more than the "
                          "1024 the attach protocol carries; choose a shorter -o path");
 }
 
@@ -873,7 +873,8 @@ static void round_trip(const char *java)
                                           "--max-frames", "64", "-o", prof, j.pidarg)),
                      0);
     assert_non_null(file_line(log, 0, line, sizeof line));
-    snprintf(want, sizeof want, "events=deadstore,max-frames=64,file=%s,action=start", prof);
+    snprintf(want, sizeof want,
+             "events=deadstore,max-frames=64,file=%s,log=%s.log,action=start", prof, prof);
     assert_string_equal(line, want);
     wasp_attach_state st;
     assert_int_equal(wasp_attach_state_read(j.pid, &st), 0);
@@ -890,7 +891,8 @@ static void round_trip(const char *java)
     assert_int_equal(wasp_cmd_detach(2, ARGV("detach", j.pidarg)), 0);
     assert_int_equal(render_calls, 1);
     assert_non_null(file_line(log, 1, line, sizeof line));
-    assert_string_equal(line, "action=stop");
+    snprintf(want, sizeof want, "action=stop,log=%s.log", prof);
+    assert_string_equal(line, want);
     assert_int_equal(access(prof, R_OK), 0);
     assert_int_equal(access(state, F_OK), -1);
     /* A second detach has nothing to go on. */
@@ -912,10 +914,12 @@ static void round_trip(const char *java)
     assert_int_equal(render_calls, 1);
     snprintf(log, sizeof log, "%s/%s.attach-log", fx.dir, rel);
     assert_non_null(file_line(log, 0, line, sizeof line));
-    snprintf(want, sizeof want, "file=%s/%s,action=start", fx.dir, rel);
+    snprintf(want, sizeof want, "file=%s/%s,log=%s/%s.log,action=start", fx.dir, rel, fx.dir,
+             rel);
     assert_string_equal(line, want);
     assert_non_null(file_line(log, 1, line, sizeof line));
-    assert_string_equal(line, "action=stop");
+    snprintf(want, sizeof want, "action=stop,log=%s/%s.log", fx.dir, rel);
+    assert_string_equal(line, want);
     assert_int_equal(access(state, F_OK), -1);
 
     /* The agent refuses: non-zero Agent_OnAttach is a failure, no record. */
