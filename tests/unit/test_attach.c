@@ -26,6 +26,7 @@
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -55,6 +56,7 @@ static struct {
     char fixture[300]; /* a valid (empty) profile */
     char agent[300];   /* fake_agent.so, built from tests/integration/fake_agent.c */
     char classes[300]; /* where Lifecycle.class is */
+    pid_t jvm;         /* a running Lifecycle JVM, killed by teardown if a test failed */
 } fx;
 
 static int sh(const char *fmt, ...)
@@ -99,6 +101,11 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
+    if (fx.jvm > 0) { /* a failed assertion skipped jvm_stop */
+        kill(fx.jvm, SIGKILL);
+        waitpid(fx.jvm, NULL, 0);
+        fx.jvm = 0;
+    }
     return sh("rm -rf '%s'", fx.dir) == 0 ? 0 : -1;
 }
 
@@ -628,6 +635,7 @@ static struct fake_jvm fake_jvm_start(enum fake_mode mode, const char *reply)
     fj.pid = fork();
     assert_true(fj.pid >= 0);
     if (fj.pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives the test binary */
         close(p[0]);
         if (chdir(fx.dir) < 0)
             _exit(2);
@@ -812,12 +820,14 @@ static int jvm_start(const char *java, struct jvm *j)
         int e = open(j->err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (e >= 0)
             dup2(e, 2);
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives the test binary */
         execlp(java, java, "-cp", fx.classes, "Lifecycle", "forever", (char *)NULL);
         int errnum = errno;
         ssize_t w = write(ex[1], &errnum, sizeof errnum);
         (void)w;
         _exit(127);
     }
+    fx.jvm = j->pid;
     close(out[1]);
     close(ex[1]);
     int errnum;
@@ -825,6 +835,7 @@ static int jvm_start(const char *java, struct jvm *j)
     close(ex[0]);
     if (r == (ssize_t)sizeof errnum) {
         waitpid(j->pid, NULL, 0);
+        fx.jvm = 0;
         close(out[0]);
         print_message("skipping %s: %s\n", java, strerror(errnum));
         return -1;
@@ -849,6 +860,7 @@ static void jvm_stop(struct jvm *j)
     int status;
     while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
         ;
+    fx.jvm = 0;
     char path[64];
     snprintf(path, sizeof path, "/tmp/.java_pid%d", (int)j->pid);
     unlink(path);
