@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "agent/alloc.h"
+#include "agent/census.h"
 #include "agent/dump.h"
 #include "agent/jvm.h"
 #include "agent/log.h"
@@ -395,6 +396,15 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     dumped = 0;
     __atomic_store_n(&wasp_rt.sampling, 1, __ATOMIC_RELEASE);
     start_live(wasp_jvmti, env);
+    if (wasp_rt.tracking && opts.track_existing) {
+        char how[160];
+        long found = wasp_census_run(wasp_jvmti, env, how, sizeof how);
+        if (found < 0)
+            wasp_log("objects already in the heap are not tracked: %s", how);
+        else
+            wasp_log("tracking %ld objects already in the heap (of at least %u bytes; %s)", found,
+                     (unsigned)opts.min_size, how);
+    }
     int n = wasp_threads_adopt_existing();
     wasp_log("attached: profiling %d running threads and those started from now on; "
              "the profile goes to %s", n, dump_info.path);

@@ -17,6 +17,16 @@
  * object's current address. Samples taken between the end of a GC and the
  * rebuild are counted as `objects.stale`, not guessed.
  *
+ * Why the sampling interval adapts: each SampledObjectAlloc event costs the
+ * allocating thread about 4-6 us inside HotSpot (the slow allocation path, a
+ * state transition, JNI handles) before wasp does anything. A thread
+ * allocating 2.4 GB/s at the default 256 KiB interval takes ~10000 events a
+ * second, 6-9% of its time. The keeper therefore measures the event rate
+ * every 100 ms and, above `alloc-rate` events per second, multiplies the
+ * interval by the power of two that brings the rate under the cap (and halves
+ * it back, not below `alloc-interval`, once the rate falls under a quarter of
+ * the cap). The profile records the largest interval used.
+ *
  * Not async-signal-safe: JVMTI callbacks and the keeper thread.
  */
 #include "agent/alloc.h"
@@ -25,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "agent/jvm.h"
 #include "agent/log.h"
@@ -50,15 +61,20 @@ static struct {
     tracked *objs;
     size_t nobjs, cap_objs;
     uint32_t min_size, max_frames, verify_top;
+    uint64_t interval, base_interval, max_interval_used; /* adaptive sampling */
+    uint32_t rate_cap;          /* events per second; 0: no cap */
+    uint64_t events;            /* SampledObjectAlloc events so far (atomic) */
+    uint64_t window_events;     /* events at the start of the rate window */
+    long long window_start_ms;
     jrawMonitorID monitor;  /* wakes the keeper */
     volatile int running, stopping, rebuild_wanted;
 } T = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* ---- sites ---------------------------------------------------------------- */
 
-static uint64_t site_hash(const char *cls, const wasp_rframe *f, uint32_t n)
+static uint64_t site_hash(const char *cls, const wasp_rframe *f, uint32_t n, int before)
 {
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)before;
     for (const char *c = cls; *c; c++)
         h = (h ^ (uint8_t)*c) * 1099511628211ull;
     for (uint32_t i = 0; i < n; i++) {
@@ -68,10 +84,11 @@ static uint64_t site_hash(const char *cls, const wasp_rframe *f, uint32_t n)
     return h;
 }
 
-static int site_equal(const wasp_alloc_site *s, const char *cls, const wasp_rframe *f, uint32_t n)
+static int site_equal(const wasp_alloc_site *s, const char *cls, const wasp_rframe *f, uint32_t n,
+                      int before)
 {
-    return s->nframes == n && strcmp(s->class_name, cls) == 0 &&
-           memcmp(s->frames, f, n * sizeof *f) == 0;
+    return s->nframes == n && s->before_attach == before && strcmp(s->class_name, cls) == 0 &&
+           (n == 0 || memcmp(s->frames, f, n * sizeof *f) == 0);
 }
 
 static int grow_index(void)
@@ -82,7 +99,8 @@ static int grow_index(void)
         return -1;
     for (uint32_t id = 0; id < T.nsites; id++) {
         const wasp_alloc_site *s = &T.sites[id];
-        uint32_t i = (uint32_t)site_hash(s->class_name, s->frames, s->nframes) & (cap - 1);
+        uint32_t i =
+            (uint32_t)site_hash(s->class_name, s->frames, s->nframes, s->before_attach) & (cap - 1);
         while (idx[i])
             i = (i + 1) & (cap - 1);
         idx[i] = id + 1;
@@ -93,15 +111,15 @@ static int grow_index(void)
     return 0;
 }
 
-/* The site id for (class, frames), created when new; UINT32_MAX on OOM.
- * Call with T.lock held. */
-static uint32_t intern_site(const char *cls, const wasp_rframe *f, uint32_t n)
+/* The site id for (class, frames, before), created when new; UINT32_MAX on
+ * OOM. Call with T.lock held. */
+static uint32_t intern_site(const char *cls, const wasp_rframe *f, uint32_t n, int before)
 {
     if ((T.nsites + 1) * 2 > T.cap_index && grow_index() != 0)
         return UINT32_MAX;
-    uint32_t i = (uint32_t)site_hash(cls, f, n) & (T.cap_index - 1);
+    uint32_t i = (uint32_t)site_hash(cls, f, n, before) & (T.cap_index - 1);
     for (; T.index[i]; i = (i + 1) & (T.cap_index - 1))
-        if (site_equal(&T.sites[T.index[i] - 1], cls, f, n))
+        if (site_equal(&T.sites[T.index[i] - 1], cls, f, n, before))
             return T.index[i] - 1;
     if (T.nsites == T.cap_sites) {
         uint32_t cap = T.cap_sites ? T.cap_sites * 2 : 256;
@@ -120,8 +138,10 @@ static uint32_t intern_site(const char *cls, const wasp_rframe *f, uint32_t n)
         free(s->frames);
         return UINT32_MAX;
     }
-    memcpy(s->frames, f, n * sizeof *f);
+    if (n)
+        memcpy(s->frames, f, n * sizeof *f);
     s->nframes = n;
+    s->before_attach = before;
     T.index[i] = ++T.nsites;
     return T.nsites - 1;
 }
@@ -147,8 +167,7 @@ int wasp_alloc_site_get(uint32_t id, wasp_alloc_site *out)
 
 /* ---- the allocation event --------------------------------------------------- */
 
-/* "[D" -> "double[]", "[Ljava/lang/String;" -> "java.lang.String[]". */
-static void java_class_name(const char *sig, char *out, size_t len)
+void wasp_alloc_class_name(const char *sig, char *out, size_t len)
 {
     int dims = 0;
     while (sig[dims] == '[')
@@ -192,16 +211,42 @@ static int track(JNIEnv *env, jobject object, uint32_t site, uint32_t size)
     return 0;
 }
 
+/* Where the object behind a local reference is, for the map: 1 with *addr and
+ * *epoch when no collection started or ran around the read. The calling
+ * thread is in native code, so a collection may move the object at any time;
+ * the epoch read before and after the address brackets it. When this fails
+ * the object is still tracked (weak reference) and the next rebuild of the
+ * map places it. */
+static int address_now(jobject object, uint64_t *addr, uint32_t *epoch)
+{
+    uint32_t before = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
+    *addr = *(volatile uint64_t *)object;
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    *epoch = before;
+    return !(before & 1) && __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE) == before;
+}
+
+/* Register object under site: weak reference, counts, map entry. Call with
+ * T.lock held. */
+static int register_object(JNIEnv *env, jobject object, uint32_t site, uint32_t size)
+{
+    if (site == UINT32_MAX || track(env, object, site, size) != 0)
+        return -1;
+    T.sites[site].allocations += 1;
+    T.sites[site].bytes += (double)size;
+    uint64_t addr;
+    uint32_t epoch;
+    if (address_now(object, &addr, &epoch))
+        wasp_objmap_insert(wasp_rt.objmap, addr & wasp_rt.heap_address_mask, size, site, epoch);
+    return 0;
+}
+
 void JNICALL wasp_alloc_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, jobject object,
                                   jclass klass, jlong size)
 {
+    __atomic_fetch_add(&T.events, 1, __ATOMIC_RELAXED);
     if (!T.running || size < (jlong)T.min_size || size > 0xffffffffll)
         return;
-    /* The object was just allocated by this thread and cannot move while we
-     * are in this callback: its handle holds its current address. */
-    uint64_t addr = *(volatile uint64_t *)object;
-    uint32_t epoch = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
-
     jvmtiFrameInfo frames[256];
     jint n = 0;
     uint32_t depth = T.max_frames < 256 ? T.max_frames : 256;
@@ -213,19 +258,28 @@ void JNICALL wasp_alloc_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, 
 
     char *sig = NULL, cls[256] = "?";
     if ((*jvmti)->GetClassSignature(jvmti, klass, &sig, NULL) == JVMTI_ERROR_NONE) {
-        java_class_name(sig, cls, sizeof cls);
+        wasp_alloc_class_name(sig, cls, sizeof cls);
         (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
     }
 
     pthread_mutex_lock(&T.lock);
-    uint32_t site = intern_site(cls, rf, (uint32_t)n);
-    if (site != UINT32_MAX && track(env, object, site, (uint32_t)size) == 0) {
-        T.sites[site].allocations += 1;
-        T.sites[site].bytes += (double)size;
-        wasp_objmap_insert(wasp_rt.objmap, addr & wasp_rt.heap_address_mask, (uint32_t)size,
-                           site, epoch);
-    }
+    register_object(env, object, intern_site(cls, rf, (uint32_t)n, 0), (uint32_t)size);
     pthread_mutex_unlock(&T.lock);
+}
+
+int wasp_alloc_track_existing(JNIEnv *env, jobject object, const char *class_name, uint32_t size)
+{
+    if (!T.running || size < T.min_size || size > 0x7fffffffu)
+        return -1;
+    pthread_mutex_lock(&T.lock);
+    int rc = register_object(env, object, intern_site(class_name, NULL, 0, 1), size);
+    pthread_mutex_unlock(&T.lock);
+    return rc;
+}
+
+uint32_t wasp_alloc_min_size(void)
+{
+    return T.min_size;
 }
 
 /* ---- the keeper: publishes new entries, rebuilds after collections ---------- */
@@ -308,6 +362,49 @@ static void rebuild(JNIEnv *env)
 
 static void maybe_verify(JNIEnv *env);
 
+enum { RATE_WINDOW_MS = 100, MAX_INTERVAL = 1 << 30 };
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Keep the event rate under the cap (see the top of this file). */
+static void adapt_interval(jvmtiEnv *jvmti)
+{
+    long long now = now_ms(), dt = now - T.window_start_ms;
+    if (!T.rate_cap || !T.base_interval || dt < RATE_WINDOW_MS)
+        return;
+    uint64_t events = __atomic_load_n(&T.events, __ATOMIC_RELAXED);
+    double rate = (double)(events - T.window_events) * 1000.0 / (double)dt;
+    T.window_events = events;
+    T.window_start_ms = now;
+    uint64_t next = T.interval;
+    if (rate > T.rate_cap) /* straight to the interval that meets the cap */
+        while (next < MAX_INTERVAL && rate * (double)T.interval / (double)next > T.rate_cap)
+            next *= 2;
+    else if (rate < T.rate_cap / 4.0 && T.interval > T.base_interval)
+        next = T.interval / 2 > T.base_interval ? T.interval / 2 : T.base_interval;
+    if (next == T.interval ||
+        (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)next) != JVMTI_ERROR_NONE)
+        return;
+    if (next > T.max_interval_used) {
+        if (T.max_interval_used == T.base_interval)
+            wasp_log("objects: %.0f allocation events/s, above alloc-rate=%u: sampling fewer "
+                     "allocations (one per %llu bytes, adjusted as the rate changes)",
+                     rate, (unsigned)T.rate_cap, (unsigned long long)next);
+        T.max_interval_used = next;
+    }
+    T.interval = next;
+}
+
+uint64_t wasp_alloc_max_interval(void)
+{
+    return T.max_interval_used;
+}
+
 static void JNICALL keeper(jvmtiEnv *jvmti, JNIEnv *env, void *arg)
 {
     (void)arg;
@@ -325,6 +422,7 @@ static void JNICALL keeper(jvmtiEnv *jvmti, JNIEnv *env, void *arg)
         wasp_objmap_publish(wasp_rt.objmap);
         pthread_mutex_unlock(&T.lock);
         maybe_verify(env);
+        adapt_interval(jvmti);
     }
     (*jvmti)->RawMonitorEnter(jvmti, T.monitor);
     T.running = 0;
@@ -364,6 +462,10 @@ int wasp_alloc_init(jvmtiEnv *jvmti, const wasp_options *o, char *why, size_t le
         return -1;
     }
     T.min_size = o->min_size;
+    T.interval = T.base_interval = T.max_interval_used = o->alloc_interval;
+    T.rate_cap = o->alloc_rate;
+    T.window_events = __atomic_load_n(&T.events, __ATOMIC_RELAXED);
+    T.window_start_ms = now_ms();
     T.verify_top = (o->events & (1u << WASP_EVENT_REPLICAS)) ? o->verify_top : 0;
     T.max_frames = o->max_frames;
     if (!wasp_rt.objmap && !(wasp_rt.objmap = wasp_objmap_new())) {

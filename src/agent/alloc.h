@@ -16,6 +16,7 @@ typedef struct wasp_alloc_site {
     char *class_name;     /* "double[]", "java.util.HashMap" */
     wasp_rframe *frames;  /* leaf first, as JVMTI reports them */
     uint32_t nframes;
+    int before_attach;    /* objects found in the heap at attach: no allocation path */
     double allocations;
     double bytes;
 } wasp_alloc_site;
@@ -29,6 +30,19 @@ void wasp_alloc_stop(jvmtiEnv *jvmti);
 
 void JNICALL wasp_alloc_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, jobject object,
                                   jclass klass, jlong size);
+/* Track an object that was in the heap before wasp attached (census.c):
+ * its site is its class alone, marked before_attach. Live phase, while
+ * tracking runs. Returns 0, -1 when it could not be tracked. */
+int wasp_alloc_track_existing(JNIEnv *env, jobject object, const char *class_name,
+                              uint32_t size);
+/* The largest allocation sampling interval used (alloc-interval, or more
+ * when the event rate went above alloc-rate). */
+uint64_t wasp_alloc_max_interval(void);
+/* The minimum object size tracked (min-size). */
+uint32_t wasp_alloc_min_size(void);
+/* "[D" -> "double[]", "[Ljava/lang/String;" -> "java.lang.String[]". */
+void wasp_alloc_class_name(const char *signature, char *out, size_t len);
+
 /* From the GarbageCollectionFinish event: wake the keeper to rebuild the map. */
 void wasp_alloc_on_gc_finish(jvmtiEnv *jvmti);
 

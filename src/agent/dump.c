@@ -163,7 +163,17 @@ static uint32_t convert_context(wasp_profile *p, method_cache *mc, const wasp_re
 static uint32_t convert_site(wasp_profile *p, method_cache *mc, const wasp_alloc_site *s)
 {
     uint32_t ids[4096];
-    uint32_t n = java_frames(p, mc, s->frames, s->nframes, 0, ids, 4096);
+    uint32_t n;
+    if (s->before_attach) {
+        wasp_frame f = {.kind = WASP_FRAME_UNKNOWN,
+                        .name = wasp_profile_intern_string(
+                            p, "[in the heap when wasp attached: allocation path unknown]"),
+                        .file = 0, .line = -1};
+        ids[0] = wasp_profile_intern_frame(p, &f);
+        n = 1;
+    } else {
+        n = java_frames(p, mc, s->frames, s->nframes, 0, ids, 4096);
+    }
     uint32_t ctx = wasp_profile_intern_context(p, ids, n, 0);
     return wasp_profile_intern_site(p, ctx, wasp_profile_intern_string(p, s->class_name));
 }
@@ -285,6 +295,9 @@ int wasp_dump_write(const wasp_dump_info *info)
                                   : "software address samples weighted by thread CPU time");
         set_meta_num(p, "objects.min_size", info->min_size, "%.0f");
         set_meta_num(p, "objects.sampling_interval", info->alloc_interval, "%.0f");
+        if (wasp_alloc_max_interval() > info->alloc_interval)
+            set_meta_num(p, "objects.sampling_interval_max", (double)wasp_alloc_max_interval(),
+                         "%.0f");
         set_meta_num(p, "numa_nodes", wasp_rt.numa_nodes > 0 ? wasp_rt.numa_nodes : 1, "%.0f");
         uint32_t nchecks;
         const wasp_alloc_check *checks = wasp_alloc_checks(&nchecks);

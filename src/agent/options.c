@@ -32,6 +32,7 @@
 #define ALL_EVENTS ((1u << WASP_EVENT_COUNT) - 1u)
 #define DEFAULT_MIN_SIZE 1024u
 #define DEFAULT_ALLOC_INTERVAL (256u * 1024u)
+#define DEFAULT_ALLOC_RATE 2000u
 #define SIZE_MAX_OPTION 0x7fffffffu
 #define DEFAULT_PERIOD_NS 1000000ull /* 1ms */
 #define DEFAULT_PMU_PERIOD 20011ull
@@ -67,6 +68,7 @@ void wasp_options_defaults(wasp_options *o)
     o->events = DEFAULT_EVENTS;
     o->min_size = DEFAULT_MIN_SIZE;
     o->alloc_interval = DEFAULT_ALLOC_INTERVAL;
+    o->alloc_rate = DEFAULT_ALLOC_RATE;
     o->sampler = WASP_SAMPLER_AUTO;
     o->period_ns = DEFAULT_PERIOD_NS;
     o->pmu_period = DEFAULT_PMU_PERIOD;
@@ -380,6 +382,16 @@ static int set_alloc_interval(wasp_options *o, const char *v, char *d, size_t n)
     return 0;
 }
 
+static int set_alloc_rate(wasp_options *o, const char *v, char *d, size_t n)
+{
+    (void)d, (void)n;
+    uint64_t x;
+    if (set_u64_range(&x, v, 0, 1000000) < 0)
+        return -1;
+    o->alloc_rate = (uint32_t)x;
+    return 0;
+}
+
 static int set_verify_top(wasp_options *o, const char *v, char *d, size_t n)
 {
     (void)d, (void)n;
@@ -387,6 +399,16 @@ static int set_verify_top(wasp_options *o, const char *v, char *d, size_t n)
     if (set_u64_range(&x, v, 0, 100) < 0)
         return -1;
     o->verify_top = (uint32_t)x;
+    return 0;
+}
+
+static int set_track_existing(wasp_options *o, const char *v, char *d, size_t n)
+{
+    (void)d, (void)n;
+    uint64_t x;
+    if (set_u64_range(&x, v, 0, 1) < 0)
+        return -1;
+    o->track_existing = (int)x;
     return 0;
 }
 
@@ -421,13 +443,16 @@ static const struct spec {
     {"min-size", "a size in bytes from 0 to 2147483647", set_min_size},
     {"alloc-interval", "a size in bytes from 0 to 2147483647 (0: every allocation)",
      set_alloc_interval},
+    {"alloc-rate", "a number of events per second from 0 to 1000000 (0: no cap)",
+     set_alloc_rate},
     {"verify-top", "a number from 0 to 100", set_verify_top},
+    {"track-existing", "0 or 1", set_track_existing},
 };
 #define NSPECS (sizeof specs / sizeof *specs)
 #define ACCEPTED_KEYS                                                                           \
     "accepted: events, file, sampler, period, pmu-period, pmu-event, watchpoints, "            \
     "float-threshold, max-frames, log, seed, signal, action, min-size, alloc-interval, "         \
-    "verify-top"
+    "alloc-rate, verify-top, track-existing"
 
 /* One "key=value" item of length len (not NUL-terminated). */
 static int parse_item(const char *item, size_t len, wasp_options *o, char *err, size_t errlen)
@@ -618,8 +643,12 @@ int wasp_options_format(const wasp_options *o, char *buf, size_t buflen)
         emit(&w, "min-size=%u", (unsigned)o->min_size);
     if (o->alloc_interval != d.alloc_interval)
         emit(&w, "alloc-interval=%u", (unsigned)o->alloc_interval);
+    if (o->alloc_rate != d.alloc_rate)
+        emit(&w, "alloc-rate=%u", (unsigned)o->alloc_rate);
     if (o->verify_top != d.verify_top)
         emit(&w, "verify-top=%u", (unsigned)o->verify_top);
+    if (o->track_existing != d.track_existing)
+        emit(&w, "track-existing=%d", o->track_existing);
     if (o->action != d.action) {
         if ((unsigned)o->action >= sizeof action_names / sizeof *action_names)
             return -1;

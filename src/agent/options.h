@@ -22,8 +22,12 @@
  *   alloc-interval=BYTES  objects analysis: JVMTI heap sampling interval, the
  *                      mean bytes allocated between tracked allocations
  *                      (default 262144; 0 tracks every allocation)
+ *   alloc-rate=N       objects: at most about N allocation events a second;
+ *                      above it the interval grows (default 2000; 0: no cap)
  *   verify-top=N       replicas: compare whole objects of the N sites with the
  *                      most comparisons at the end, to measure alpha (default 0)
+ *   track-existing=0|1 objects/replicas at attach: also track the objects
+ *                      already in the heap (one heap walk; default 0)
  *   action=start|stop  for an agent loaded into a running JVM (wasp attach /
  *                      wasp detach): start profiling, or stop and write the
  *                      profile (default start)
@@ -75,7 +79,9 @@ typedef struct wasp_options {
     wasp_action action;
     uint32_t min_size;
     uint32_t alloc_interval;
+    uint32_t alloc_rate;
     uint32_t verify_top;
+    int track_existing;
 } wasp_options;
 
 void wasp_options_defaults(wasp_options *o);

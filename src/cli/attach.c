@@ -121,7 +121,12 @@ void wasp_attach_usage(FILE *out)
           "\n"
           "Options:\n"
           "  -d, --duration SECONDS   profile for SECONDS, then stop and print the\n"
-          "                           report (Ctrl-C or SIGTERM stops sooner)\n",
+          "                           report (Ctrl-C or SIGTERM stops sooner)\n"
+          "      --track-existing     objects, replicas: also track the objects already\n"
+          "                           in the heap (at least --min-size bytes), under\n"
+          "                           their class, as their allocation path is unknown.\n"
+          "                           Walks the heap once: a pause of the JVM\n"
+          "                           (the log says how long)\n",
           out);
     fputs(wasp_run_help_events_flag, out);
     fputs("  -o, --output FILE        profile file, written when profiling stops\n"

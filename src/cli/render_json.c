@@ -171,6 +171,7 @@ static int json_objects(wasp_json *j, const wasp_profile *p, int top)
     json_meta_number(j, p, "numa_nodes", "numa_nodes");
     json_meta_number(j, p, "min_size", "objects.min_size");
     json_meta_number(j, p, "sampling_interval", "objects.sampling_interval");
+    json_meta_number(j, p, "sampling_interval_max", "objects.sampling_interval_max");
     wasp_json_begin_array(j, "sites", false);
     uint32_t shown = wasp_report_shown(top, n);
     int rc = 0;

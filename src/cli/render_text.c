@@ -378,12 +378,17 @@ static void objects_header(const wasp_profile *p, bool single_node, FILE *out)
     }
     const char *min = meta_bytes(p, "objects.min_size", a, sizeof a);
     const char *interval = meta_bytes(p, "objects.sampling_interval", b, sizeof b);
+    char m[WASP_UNIT_BUF];
+    const char *raised = meta_bytes(p, "objects.sampling_interval_max", m, sizeof m);
     if (min || interval) {
         fprintf(out, "  %-10s ", "tracking");
         if (min)
             fprintf(out, "objects of %s or more", min);
         if (interval)
             fprintf(out, "%sone allocation sampled per %s allocated", min ? ", " : "", interval);
+        if (raised)
+            fprintf(out, " (up to one per %s while allocation events exceeded alloc-rate)",
+                    raised);
         fputc('\n', out);
     }
     const char *nodes = wasp_profile_get_meta(p, "numa_nodes");

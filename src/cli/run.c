@@ -32,7 +32,8 @@
 /* Option parsing (pure)                                               */
 
 enum flag_kind {
-    F_AGENT, F_EVENTS, F_OUTPUT, F_FORMAT, F_TOP, F_BY, F_QUIET, F_AGENTPATH, F_DURATION, F_HELP
+    F_AGENT, F_EVENTS, F_OUTPUT, F_FORMAT, F_TOP, F_BY, F_QUIET, F_AGENTPATH, F_DURATION, F_HELP,
+    F_AGENT_SWITCH /* no value: sets the agent option `key` to 1 */
 };
 
 static const struct flag {
@@ -52,6 +53,7 @@ static const struct flag {
     {"max-frames", 0, F_AGENT, "max-frames"},
     {"min-size", 0, F_AGENT, "min-size"},
     {"alloc-interval", 0, F_AGENT, "alloc-interval"},
+    {"alloc-rate", 0, F_AGENT, "alloc-rate"},
     {"verify-top", 0, F_AGENT, "verify-top"},
     {"format", 0, F_FORMAT, NULL},
     {"top", 0, F_TOP, NULL},
@@ -65,12 +67,13 @@ static const struct flag {
 /* Flags of attach alone, kept apart from run's table above. */
 static const struct flag attach_flags[] = {
     {"duration", 'd', F_DURATION, NULL},
+    {"track-existing", 0, F_AGENT_SWITCH, "track-existing"},
 };
 #define NATTACH_FLAGS (sizeof attach_flags / sizeof *attach_flags)
 
 static int takes_value(const struct flag *f)
 {
-    return f->kind != F_QUIET && f->kind != F_HELP;
+    return f->kind != F_QUIET && f->kind != F_HELP && f->kind != F_AGENT_SWITCH;
 }
 
 const char *wasp_cli_cmd_name(wasp_cli_cmd cmd)
@@ -136,8 +139,12 @@ static void copy_agent_field(wasp_options *dst, const wasp_options *src, const c
         dst->min_size = src->min_size;
     else if (!strcmp(key, "alloc-interval"))
         dst->alloc_interval = src->alloc_interval;
+    else if (!strcmp(key, "alloc-rate"))
+        dst->alloc_rate = src->alloc_rate;
     else if (!strcmp(key, "verify-top"))
         dst->verify_top = src->verify_top;
+    else if (!strcmp(key, "track-existing"))
+        dst->track_existing = src->track_existing;
 }
 
 /* Validate one agent-backed flag with the agent's parser. `shown` is how the
@@ -193,6 +200,8 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
     case F_EVENTS:
     case F_OUTPUT:
         return set_agent_flag(cfg, f, shown, value, err, errlen);
+    case F_AGENT_SWITCH:
+        return set_agent_flag(cfg, f, shown, "1", err, errlen);
     case F_FORMAT:
         if (!strcmp(value, "text"))
             cfg->report.format = WASP_FORMAT_TEXT;
@@ -518,6 +527,9 @@ const char wasp_run_help_agent_flags[] =
     "      --alloc-interval BYTES\n"
     "                           objects: mean bytes allocated between tracked\n"
     "                           allocations, 0 = every one (costly) (default: 262144)\n"
+    "      --alloc-rate N       objects: allocation events a second above which the\n"
+    "                           interval grows, to bound their cost; 0 = no cap\n"
+    "                           (default: 2000)\n"
     "      --verify-top N       replicas: compare whole objects of the N sites with\n"
     "                           the most comparisons, to measure alpha (default: 0)\n";
 const char wasp_run_help_report_flags[] =

@@ -648,10 +648,10 @@ class Lines:
                 return line
 
 
-def t_attach(ctx, jdk):
-    """wasp attach -d to a running JVM: its running threads are profiled, the
-    profile is written, and the JVM runs on, computing correct results."""
-    out = ctx.path("attach.wprof")
+def run_attached(jdk, during):
+    """Starts AttachTarget, waits until it runs JIT-warm, calls during(p), and
+    then checks that the JVM computes correct results after the detach and
+    exits cleanly on "stop". Returns (during's result, the "done" line)."""
     p = subprocess.Popen([jdk.java, "-cp", CLASSES, "AttachTarget"], cwd=ROOT,
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          start_new_session=True)
@@ -659,27 +659,8 @@ def t_attach(ctx, jdk):
         lines = Lines(p)
         check(lines.until(lambda l: l == "ready", TIMEOUT) == "ready", "no 'ready'")
         lines.until(lambda l: l.startswith("tick"), TIMEOUT)  # running and JIT-warm
-        r = run([WASP, "attach", "-d", "3", "-e", "silentload+objects", "-o", out, "-q",
-                 str(p.pid)])
-        check(r.rc == 0, "wasp attach exited %d: %s" % (r.rc, tail(r.err)))
+        result = during(p)
         check(p.poll() is None, "the JVM died while attached")
-        # The agent's log reaches wasp's user, not only the JVM's stderr.
-        check("wasp: attached: profiling" in r.err and "wasp: detached" in r.err,
-              "wasp attach did not print the agent's log: %s" % tail(r.err))
-        rep = ctx.report(out)
-        a = analysis(rep, "silentload")
-        samples = counter(rep, "samples")
-        check(samples >= 300, "only %d samples in 3 s of attachment" % samples)
-        check(a["pairs_classified"] >= 100, "only %.0f silent-load pairs" % a["pairs_classified"])
-        check(a["fraction"] > 0.6, "F_prog(silentload) = %.3f on the search loop" % a["fraction"])
-        top = leaf(a["pairs"][0].get("watch"))
-        check(top.get("method") == "AttachTarget.unit", "top pair watched in %s" % where(top))
-        o = rep.get("objects") or {}
-        check((o.get("attributed") or 0) >= 20, "only %s object samples attributed" % o.get("attributed"))
-        e = expectation("AttachTarget")
-        site = leaf(o["sites"][0].get("allocation"))
-        check(at(site, e["method"], e["line"]), "top allocation site %s, expected %s:%d"
-              % (where(site), e["method"], e["line"]))
         # After detach: still running, still correct, and wasp's events are gone.
         seen = 0
         while seen < 3:
@@ -693,13 +674,86 @@ def t_attach(ctx, jdk):
         p.stdin.flush()
         done = lines.until(lambda l: l.startswith("done"), TIMEOUT)
         check(p.wait(timeout=TIMEOUT) == 0, "the JVM exited %s after detach" % p.returncode)
+        return result, done
     finally:
         if p.poll() is None:
             kill_group(p)
             p.wait()
         for f in (p.stdout, p.stdin, p.stderr):
             f.close()
+
+
+BEFORE_ATTACH = "[in the heap when wasp attached: allocation path unknown]"
+
+
+def existing_sites(objects):
+    return [s for s in objects.get("sites") or []
+            if any(f.get("method") == BEFORE_ATTACH for f in (s.get("allocation") or {}).get("frames") or [])]
+
+
+def t_attach(ctx, jdk):
+    """wasp attach -d to a running JVM: its running threads are profiled, the
+    profile is written, and the JVM runs on, computing correct results."""
+    out = ctx.path("attach.wprof")
+
+    def during(p):
+        r = run([WASP, "attach", "-d", "3", "-e", "silentload+objects", "-o", out, "-q",
+                 str(p.pid)])
+        check(r.rc == 0, "wasp attach exited %d: %s" % (r.rc, tail(r.err)))
+        # The agent's log reaches wasp's user, not only the JVM's stderr.
+        check("wasp: attached: profiling" in r.err and "wasp: detached" in r.err,
+              "wasp attach did not print the agent's log: %s" % tail(r.err))
+        return ctx.report(out)
+
+    rep, done = run_attached(jdk, during)
+    a = analysis(rep, "silentload")
+    samples = counter(rep, "samples")
+    check(samples >= 300, "only %d samples in 3 s of attachment" % samples)
+    check(a["pairs_classified"] >= 100, "only %.0f silent-load pairs" % a["pairs_classified"])
+    check(a["fraction"] > 0.6, "F_prog(silentload) = %.3f on the search loop" % a["fraction"])
+    top = leaf(a["pairs"][0].get("watch"))
+    check(top.get("method") == "AttachTarget.unit", "top pair watched in %s" % where(top))
+    o = rep.get("objects") or {}
+    check((o.get("attributed") or 0) >= 20, "only %s object samples attributed" % o.get("attributed"))
+    e = expectation("AttachTarget")
+    site = leaf(o["sites"][0].get("allocation"))
+    check(at(site, e["method"], e["line"]), "top allocation site %s, expected %s:%d"
+          % (where(site), e["method"], e["line"]))
+    check(not existing_sites(o), "objects from before the attach tracked without --track-existing")
     return "%d samples, F=%.3f, then %s" % (samples, a["fraction"], done)
+
+
+def t_attach_existing(ctx, jdk):
+    """wasp attach --track-existing: the table AttachTarget built before the
+    attach, which its search loop reads, becomes the top object (by class,
+    its allocation path unknown); the buffer allocated after the attach keeps
+    its allocation line."""
+    out = ctx.path("existing.wprof")
+
+    def during(p):
+        r = run([WASP, "attach", "-d", "3", "-e", "objects", "--track-existing", "-o", out, "-q",
+                 str(p.pid)])
+        check(r.rc == 0, "wasp attach exited %d: %s" % (r.rc, tail(r.err)))
+        m = re.search(r"tracking (\d+) objects already in the heap", r.err)
+        check(m and int(m.group(1)) >= 1, "no census in the agent's log: %s" % tail(r.err))
+        return ctx.report(out), int(m.group(1))
+
+    (rep, found), done = run_attached(jdk, during)
+    o = rep.get("objects") or {}
+    attributed = o.get("attributed") or 0
+    check(attributed >= 200, "only %s object samples attributed" % attributed)
+    existing = existing_sites(o)
+    check(existing, "no site of objects from before the attach")
+    top = o["sites"][0]
+    check(top in existing and top.get("class") == "int[]",
+          "top site %s %s, expected the int[] table from before the attach"
+          % (top.get("class"), where(leaf(top.get("allocation")))))
+    check(top["share"] >= 0.5, "the table has only %.2f of the attributed samples" % top["share"])
+    e = expectation("AttachTarget")
+    later = [s for s in o["sites"] if at(leaf(s.get("allocation")), e["method"], e["line"])]
+    check(later, "the buffer allocated at %s:%d after the attach is missing" % (e["method"], e["line"]))
+    return "%d existing objects, table share %.2f of %d attributed, then %s" % (
+        found, top["share"], attributed, done)
 
 
 NOPERF = os.path.join(ROOT, "build", "tests", "noperf.so")
@@ -787,6 +841,7 @@ def build_tests(jdks):
         tests.append(("badinput.agent-option", jdk, lambda c, j=jdk: t_bad_agent_option(c, j)))
         tests.append(("faults.perf-refused", jdk, lambda c, j=jdk: t_perf_refused(c, j)))
         tests.append(("attach.detach", jdk, lambda c, j=jdk: t_attach(c, j)))
+        tests.append(("attach.existing", jdk, lambda c, j=jdk: t_attach_existing(c, j)))
         for name, thunk in replica_tests:
             tests.append((name, jdk, lambda c, j=jdk, f=thunk: f(c, j)))
         for name, wl in OBJECTS:

@@ -54,6 +54,8 @@ static void test_defaults(void **state)
     assert_int_equal(o.events, DEFAULT_EVENTS);
     assert_int_equal(o.min_size, 1024);
     assert_int_equal(o.alloc_interval, 256 * 1024);
+    assert_int_equal(o.alloc_rate, 2000);
+    assert_int_equal(o.track_existing, 0);
     assert_int_equal(o.action, WASP_ACTION_START);
     assert_string_equal(o.file, "");
     assert_int_equal(o.sampler, WASP_SAMPLER_AUTO);
@@ -168,7 +170,7 @@ static void test_exact_messages(void **state)
     assert_string_equal(err, "wasp: unknown option 'foo' (accepted: events, file, sampler, "
                              "period, pmu-period, pmu-event, watchpoints, float-threshold, "
                              "max-frames, log, seed, signal, action, min-size, alloc-interval, "
-                             "verify-top)");
+                             "alloc-rate, verify-top, track-existing)");
     assert_int_equal(wasp_options_parse("events=deadstor", &o, err, sizeof err), -1);
     assert_string_equal(err, "wasp: bad option 'events=deadstor': unknown analysis 'deadstor' "
                              "(accepted: deadstore, silentstore, silentload, objects, replicas, all)");
@@ -191,10 +193,12 @@ static void test_error_messages(void **state)
     parse_fails("action=pause", "'action=pause'", "start or stop", NULL);
     parse_fails("min-size=-1", "'min-size=-1'", "from 0 to 2147483647", NULL);
     parse_fails("alloc-interval=1k", "'alloc-interval=1k'", "from 0 to 2147483647", NULL);
+    parse_fails("alloc-rate=2000000", "'alloc-rate=2000000'", "from 0 to 1000000", NULL);
+    parse_fails("track-existing=yes", "'track-existing=yes'", "0 or 1", NULL);
 
     const char *keys = "(accepted: events, file, sampler, period, pmu-period, pmu-event, "
                        "watchpoints, float-threshold, max-frames, log, seed, signal, action, "
-                       "min-size, alloc-interval, verify-top)";
+                       "min-size, alloc-interval, alloc-rate, verify-top, track-existing)";
     parse_fails("foo=1", "unknown option 'foo'", keys, NULL);
     parse_fails("Events=all", "unknown option 'Events'", keys, NULL);
     parse_fails("=1", "unknown option ''", keys, NULL);
@@ -279,7 +283,7 @@ static void test_long_values(void **state)
     s[WASP_PATH_MAX] = '\0';
     char err[8192];
     assert_int_equal(wasp_options_parse(s, &o, err, sizeof err), -1);
-    assert_true(strlen(err) < 400);
+    assert_true(strlen(err) < 440); /* the key shown cut short, then the accepted keys */
     assert_non_null(strstr(err, "(accepted: events,"));
 
     char pe[200] = "pmu-event=";
@@ -328,6 +332,9 @@ static void assert_same_options(const wasp_options *a, const wasp_options *b)
     assert_int_equal(a->action, b->action);
     assert_int_equal(a->min_size, b->min_size);
     assert_int_equal(a->alloc_interval, b->alloc_interval);
+    assert_int_equal(a->alloc_rate, b->alloc_rate);
+    assert_int_equal(a->verify_top, b->verify_top);
+    assert_int_equal(a->track_existing, b->track_existing);
 }
 
 static void round_trip(const wasp_options *o)
@@ -373,6 +380,9 @@ static void test_format_every_field(void **state)
     o.events |= 1u << WASP_EVENT_OBJECTS;
     o.min_size = 0;
     o.alloc_interval = 4096;
+    o.alloc_rate = 0;
+    o.verify_top = 3;
+    o.track_existing = 1;
     o.action = WASP_ACTION_STOP;
     char buf[1024];
     assert_true(wasp_options_format(&o, buf, sizeof buf) > 0);
@@ -380,7 +390,8 @@ static void test_format_every_field(void **state)
                              "pmu-period=4093,pmu-event=MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=3,"
                              "watchpoints=1,float-threshold=0.125,max-frames=2048,"
                              "log=/tmp/wasp.log,seed=18446744073709551615,min-size=0,"
-                             "alloc-interval=4096,action=stop,signal=fasync,"
+                             "alloc-interval=4096,alloc-rate=0,verify-top=3,track-existing=1,"
+                             "action=stop,signal=fasync,"
                              "file=/tmp/dir=x/out.wprof");
     round_trip(&o);
 }
