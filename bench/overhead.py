@@ -67,26 +67,40 @@ def die(msg, code=2):
     sys.exit(code)
 
 
-def run_measured(cmd, timeout=TIMEOUT):
-    """Runs cmd as a direct child; returns (rc, wall s, CPU s, peak RSS KiB, stdout, stderr).
-    CPU time (user + system) and peak RSS are the child's own (os.wait4), so cmd
-    must be java itself."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+def run_measured(cmds, timeout=TIMEOUT):
+    """Runs the commands at the same time, each as a direct child; returns, per
+    command, (rc, wall s, CPU s, peak RSS KiB, stdout, stderr). CPU time (user
+    + system) and peak RSS are the child's own (os.wait4), so each command must
+    be java itself (or exec it, as taskset does)."""
+    files = [(tempfile.TemporaryFile(), tempfile.TemporaryFile()) for _ in cmds]
+    try:
         t0 = time.monotonic()
-        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=ROOT)
-        killer = threading.Timer(timeout, p.kill)
-        killer.start()
+        procs = [subprocess.Popen(c, stdin=subprocess.DEVNULL, stdout=o, stderr=e, cwd=ROOT)
+                 for c, (o, e) in zip(cmds, files)]
+        killers = [threading.Timer(timeout, p.kill) for p in procs]
+        for k in killers:
+            k.start()
+        done = {}
         try:
-            _, status, ru = os.wait4(p.pid, 0)
+            while len(done) < len(procs):
+                pid, status, ru = os.wait4(-1, 0)
+                done[pid] = (time.monotonic() - t0, status, ru)
         finally:
-            killer.cancel()
-        wall = time.monotonic() - t0
-        rc = os.waitstatus_to_exitcode(status)
-        p.returncode = rc  # reaped by wait4: keep Popen from waiting again
-        out.seek(0)
-        err.seek(0)
-        cpu = ru.ru_utime + ru.ru_stime
-        return rc, wall, cpu, ru.ru_maxrss, out.read().decode(errors="replace"), err.read().decode(errors="replace")
+            for k in killers:
+                k.cancel()
+        results = []
+        for p, (o, e) in zip(procs, files):
+            wall, status, ru = done[p.pid]
+            p.returncode = os.waitstatus_to_exitcode(status)  # reaped by wait4
+            o.seek(0)
+            e.seek(0)
+            results.append((p.returncode, wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss,
+                            o.read().decode(errors="replace"), e.read().decode(errors="replace")))
+        return results
+    finally:
+        for o, e in files:
+            o.close()
+            e.close()
 
 
 def checksum_of(text):
@@ -187,6 +201,10 @@ def main():
     ap.add_argument("--agent", default=AGENT, help="agent library (default build/lib/libwasp.so)")
     ap.add_argument("--only", action="append", default=[],
                     help="run only configurations whose name contains this (repeatable)")
+    ap.add_argument("--pinned", action="store_true",
+                    help="run each agent run at the same time as a baseline run, each pinned "
+                         "to its own CPU (taskset, -XX:ActiveProcessorCount=1): for "
+                         "single-threaded workloads on a machine whose speed drifts")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "overhead.md"),
                     help="markdown file to write (default docs/overhead.md; '-' for none)")
     opts = ap.parse_args()
@@ -200,6 +218,8 @@ def main():
         die("%s not found: build it with `make all`" % WASP)
     if opts.reps < 1:
         die("--reps must be at least 1")
+    if opts.pinned and ((os.cpu_count() or 1) < 2 or not shutil.which("taskset")):
+        die("--pinned needs two CPUs and taskset")
     configs = [c for c in CONFIGS if not opts.only or any(s in c[0] for s in opts.only)]
     if not configs:
         die("--only matched no configuration")
@@ -219,7 +239,7 @@ def main():
     print("# java %s; %d repetitions; %s" % (" ".join(base_cmd[1:]), opts.reps, jdk_version(java)), flush=True)
 
     # A warm-up run (not measured) fills the page cache and checks the workload.
-    rc, wall, cpu, rss, out, err = run_measured(base_cmd)
+    rc, wall, cpu, rss, out, err = run_measured([base_cmd])[0]
     if rc != 0:
         die("the workload fails without the agent (exit %d): %s" % (rc, err.strip()[-500:]))
     expected = checksum_of(out)
@@ -229,9 +249,71 @@ def main():
     res = {n: {"wall": [], "cpu": [], "rss": [], "tratio": [], "cratio": [], "rratio": [],
                "pps": [], "samples": [], "failures": []} for n in names}
     agents = names[1:]
+
+    def command(name, rep, cpu):
+        """(cmd, profile path or None) for one run; cpu: pin to it (--pinned)."""
+        pin = ["taskset", "-c", str(cpu), java, "-XX:ActiveProcessorCount=1"] if cpu is not None else [java]
+        if name == "baseline":
+            return pin + base_cmd[1:], None
+        profile = os.path.join(tmp, "%s-%d.wprof" % (name.replace(" ", "_"), rep))
+        return pin + ["-agentpath:%s=%s,file=%s" % (opts.agent, events[name], profile)] + base_cmd[1:], profile
+
+    def record(rep, name, profile, result):
+        """Checks and records one run; returns (wall, cpu, rss), or None when it failed."""
+        rc, wall, cpu, rss, out, err = result
+        r = res[name]
+        why = None
+        if rc != 0:
+            msg = (err.strip() or out.strip()).splitlines() or ["(no output)"]
+            why = "exit %d: %s" % (rc, " / ".join(msg[-2:])[:240])
+        elif expected is not None and checksum_of(out) != expected:
+            why = "checksum %s differs from the baseline's %s" % (checksum_of(out), expected)
+        elif profile and not os.path.isfile(profile):
+            why = "no profile written"
+        if why:
+            r["failures"].append(why)
+            print("  rep %d %-14s FAILED: %s" % (rep + 1, name, why), flush=True)
+            return None
+        r["wall"].append(wall)
+        r["cpu"].append(cpu)
+        r["rss"].append(rss)
+        note = ""
+        if profile:
+            try:
+                rep_json = report_json(profile)
+                classified = sum(a.get("pairs_classified", 0.0) for a in rep_json["analyses"].values())
+                r["pps"].append(classified / wall / max(opts.threads, 1))
+                r["samples"].append(rep_json["counters"].get("samples", 0))
+                note = ", %.0f pairs classified" % classified
+            except (RuntimeError, ValueError, KeyError) as e:
+                r["failures"].append("report: %s" % e)
+                note = ", report failed: %s" % e
+        print("  rep %d %-14s %6.2f s %6.2f s CPU %8.1f MiB%s"
+              % (rep + 1, name, wall, cpu, rss / 1024.0, note), flush=True)
+        return (wall, cpu, rss)
+
+    def add_ratio(name, m, base):
+        res[name]["tratio"].append(m[0] / base[0])
+        res[name]["cratio"].append(m[1] / base[1])
+        res[name]["rratio"].append(m[2] / base[2])
+
     for rep in range(opts.reps):
         k = rep % len(agents)
         order = agents[k:] + agents[:k]  # rotate, so no configuration always runs first
+        if opts.pinned:
+            # Each agent run next to a baseline run at the same time, each on
+            # a CPU of its own (swapped every run): both see the same speed of
+            # the machine, whatever it drifts to.
+            for i, name in enumerate(order):
+                a_cpu, b_cpu = (0, 1) if (rep + i) % 2 == 0 else (1, 0)
+                acmd, profile = command(name, rep, a_cpu)
+                bcmd, _ = command("baseline", rep, b_cpu)
+                ar, br = run_measured([acmd, bcmd])
+                b = record(rep, "baseline", None, br)
+                m = record(rep, name, profile, ar)
+                if m and b:
+                    add_ratio(name, m, b)
+            continue
         # Every agent run sits between two baseline runs and is compared with
         # their mean: this VM's speed drifts by 10-20% over tens of seconds,
         # and a neighbour on each side cancels a linear drift.
@@ -240,53 +322,13 @@ def main():
             sequence += [name, "baseline"]
         measured = []  # (name, (wall, cpu, rss)) in run order; None for a failed run
         for name in sequence:
-            if name == "baseline":
-                cmd = base_cmd
-                profile = None
-            else:
-                profile = os.path.join(tmp, "%s-%d.wprof" % (name.replace(" ", "_"), rep))
-                cmd = [java, "-agentpath:%s=%s,file=%s" % (opts.agent, events[name], profile)] + base_cmd[1:]
-            rc, wall, cpu, rss, out, err = run_measured(cmd)
-            r = res[name]
-            why = None
-            if rc != 0:
-                msg = (err.strip() or out.strip()).splitlines() or ["(no output)"]
-                why = "exit %d: %s" % (rc, " / ".join(msg[-2:])[:240])
-            elif expected is not None and checksum_of(out) != expected:
-                why = "checksum %s differs from the baseline's %s" % (checksum_of(out), expected)
-            elif profile and not os.path.isfile(profile):
-                why = "no profile written"
-            if why:
-                r["failures"].append(why)
-                measured.append((name, None))
-                print("  rep %d %-14s FAILED: %s" % (rep + 1, name, why), flush=True)
-                continue
-            r["wall"].append(wall)
-            r["cpu"].append(cpu)
-            r["rss"].append(rss)
-            measured.append((name, (wall, cpu, rss)))
-            note = ""
-            if profile:
-                try:
-                    rep_json = report_json(profile)
-                    classified = sum(a.get("pairs_classified", 0.0) for a in rep_json["analyses"].values())
-                    r["pps"].append(classified / wall / max(opts.threads, 1))
-                    r["samples"].append(rep_json["counters"].get("samples", 0))
-                    note = ", %.0f pairs classified" % classified
-                except (RuntimeError, ValueError, KeyError) as e:
-                    r["failures"].append("report: %s" % e)
-                    note = ", report failed: %s" % e
-            print("  rep %d %-14s %6.2f s %6.2f s CPU %8.1f MiB%s"
-                  % (rep + 1, name, wall, cpu, rss / 1024.0, note), flush=True)
+            cmd, profile = command(name, rep, None)
+            measured.append((name, record(rep, name, profile, run_measured([cmd])[0])))
         for i in range(1, len(measured), 2):
             name, m = measured[i]
             sides = [b for _, b in (measured[i - 1], measured[i + 1]) if b]
-            if not m or not sides:
-                continue
-            bw, bc, br = (statistics.mean(x[j] for x in sides) for j in range(3))
-            res[name]["tratio"].append(m[0] / bw)
-            res[name]["cratio"].append(m[1] / bc)
-            res[name]["rratio"].append(m[2] / br)
+            if m and sides:
+                add_ratio(name, m, [statistics.mean(x[j] for x in sides) for j in range(3)])
 
     rows = ["| configuration | time (median) | time ratio, median (min-max) "
             "| CPU ratio, median (min-max) | peak RSS (median) "
@@ -319,8 +361,12 @@ def main():
         "- JDK: %s (%s)" % (jdk_version(java), opts.jdk),
         "- workload: `%s` (%d busy threads)" % (" ".join(["java"] + base_cmd[1:]).replace(ROOT + "/", ""), opts.threads),
         "- agent: default settings (`-agentpath:libwasp.so=events=...,file=...`), %d repetitions, "
-        "each agent run between two baseline runs; ratios are per agent run (agent run / mean "
-        "of its two neighbouring baseline runs); CPU = user + system time of the java process" % opts.reps,
+        % opts.reps + (
+            "each agent run at the same time as a baseline run, each pinned to its own CPU "
+            "(taskset; -XX:ActiveProcessorCount=1, so the JVM picks SerialGC and one JIT thread); "
+            "ratios are per pair (agent run / the baseline run beside it)" if opts.pinned else
+            "each agent run between two baseline runs; ratios are per agent run (agent run / mean "
+            "of its two neighbouring baseline runs)") + "; CPU = user + system time of the java process",
         "",
         table,
         "",
