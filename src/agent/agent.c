@@ -368,8 +368,10 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
             wasp_log_to(o.log, "detach: this JVM is not being profiled by wasp attach");
             return JNI_ERR;
         }
-        if (o.log[0])
-            wasp_log_open(o.log); /* wasp detach prints what the agent says from here */
+        /* wasp detach names the log it will print; a stop without log= keeps
+         * the session's log rather than falling back to stderr. */
+        if (strcmp(o.log, "stderr") != 0)
+            wasp_log_open(o.log);
         JNIEnv *env = NULL;
         if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK)
             env = NULL;

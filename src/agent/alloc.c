@@ -207,7 +207,7 @@ static int track(JNIEnv *env, jobject object, uint32_t site, uint32_t size)
         T.objs = o;
         T.cap_objs = cap;
     }
-    T.objs[T.nobjs++] = (tracked){.ref = ref, .site = site, .size = size & 0x7fffffff};
+    T.objs[T.nobjs++] = (tracked){.ref = ref, .site = site, .size = size};
     return 0;
 }
 
@@ -245,7 +245,7 @@ void JNICALL wasp_alloc_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, 
                                   jclass klass, jlong size)
 {
     __atomic_fetch_add(&T.events, 1, __ATOMIC_RELAXED);
-    if (!T.running || size < (jlong)T.min_size || size > 0xffffffffll)
+    if (!T.running || size < (jlong)T.min_size || size > WASP_ALLOC_MAX_SIZE)
         return;
     jvmtiFrameInfo frames[256];
     jint n = 0;
@@ -269,7 +269,7 @@ void JNICALL wasp_alloc_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, 
 
 int wasp_alloc_track_existing(JNIEnv *env, jobject object, const char *class_name, uint32_t size)
 {
-    if (!T.running || size < T.min_size || size > 0x7fffffffu)
+    if (!T.running || size < T.min_size || size > WASP_ALLOC_MAX_SIZE)
         return -1;
     pthread_mutex_lock(&T.lock);
     int rc = register_object(env, object, intern_site(class_name, NULL, 0, 1), size);

@@ -30,6 +30,9 @@ void wasp_alloc_stop(jvmtiEnv *jvmti);
 
 void JNICALL wasp_alloc_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, jobject object,
                                   jclass klass, jlong size);
+/* The largest object tracked: a tracked object's size is kept in 31 bits. */
+enum { WASP_ALLOC_MAX_SIZE = 0x7fffffff };
+
 /* Track an object that was in the heap before wasp attached (census.c):
  * its site is its class alone, marked before_attach. Live phase, while
  * tracking runs. Returns 0, -1 when it could not be tracked. */

@@ -29,7 +29,7 @@ static jint JNICALL tag_if_big(jlong class_tag, jlong size, jlong *tag_ptr, jint
 {
     (void)class_tag, (void)length;
     census_walk *w = user_data;
-    if (size < w->min_size || size > 0x7fffffff)
+    if (size < w->min_size || size > WASP_ALLOC_MAX_SIZE)
         return JVMTI_VISIT_OBJECTS;
     *tag_ptr = CENSUS_TAG;
     return ++w->tagged < WASP_CENSUS_MAX_OBJECTS ? JVMTI_VISIT_OBJECTS : JVMTI_VISIT_ABORT;
