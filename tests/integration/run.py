@@ -581,8 +581,15 @@ OBJECTS = [
 ]
 
 
-def objects_checks(ctx, jdk, workload, jvm_args=(), tag=None, args=()):
+# Twice ObjectsChurn's default work: the index slices that get tracked are few
+# (each is sampled with a chance of its size over the sampling interval), and
+# one default run attributed 46 to 240 samples to them, around the minimum.
+OBJ_ARGS = {"ObjectsChurn": ["2000"]}
+
+
+def objects_checks(ctx, jdk, workload, jvm_args=(), tag=None):
     e = expectation(workload)
+    args = OBJ_ARGS.get(workload, [])
     r, rep = ctx.profile(jdk, "objects", workload, list(args), jvm_args=jvm_args, tag=tag)
     check(checksum_of(r.out) == ctx.baseline(jdk, [], workload, list(args)),
           "checksum differs from the run without the agent")
@@ -613,12 +620,9 @@ def t_objects(ctx, jdk, workload):
 
 
 def t_objects_gc(ctx, jdk, flag):
-    """Objects moved by many collections stay attributed to their site.
-    Twice the default work: the index slices that get tracked are few (each
-    is sampled with a chance of its size over the sampling interval), and one
-    default run attributed 46 to 240 samples to them, around the minimum."""
+    """Objects moved by many collections stay attributed to their site."""
     return objects_checks(ctx, jdk, "ObjectsChurn", jvm_args=[flag, "-Xmx256m"],
-                          tag="ObjectsChurn%s" % flag.replace("-XX:+Use", "-"), args=["2000"])
+                          tag="ObjectsChurn%s" % flag.replace("-XX:+Use", "-"))
 
 
 class Lines:
