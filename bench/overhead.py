@@ -201,13 +201,22 @@ def main():
     ap.add_argument("--agent", default=AGENT, help="agent library (default build/lib/libwasp.so)")
     ap.add_argument("--only", action="append", default=[],
                     help="run only configurations whose name contains this (repeatable)")
+    ap.add_argument("--config", action="append", default=[], metavar="NAME=OPTIONS",
+                    help="measure this agent option string under this name instead of the "
+                         "built-in configurations (repeatable), e.g. "
+                         "'no events=events=objects,alloc-interval=2147483647'")
     ap.add_argument("--pinned", action="store_true",
                     help="run each agent run at the same time as a baseline run, each pinned "
                          "to its own CPU (taskset, -XX:ActiveProcessorCount=1): for "
                          "single-threaded workloads on a machine whose speed drifts")
+    ap.add_argument("--shared-cpu", action="store_true",
+                    help="like --pinned, but the agent run and its baseline share one CPU, "
+                         "time-sliced by the scheduler: compare their CPU times")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "overhead.md"),
                     help="markdown file to write (default docs/overhead.md; '-' for none)")
     opts = ap.parse_args()
+    if opts.shared_cpu:
+        opts.pinned = True
 
     java = os.path.join(opts.jdk, "bin", "java")
     if not os.access(java, os.X_OK):
@@ -220,7 +229,15 @@ def main():
         die("--reps must be at least 1")
     if opts.pinned and ((os.cpu_count() or 1) < 2 or not shutil.which("taskset")):
         die("--pinned needs two CPUs and taskset")
-    configs = [c for c in CONFIGS if not opts.only or any(s in c[0] for s in opts.only)]
+    if opts.config:
+        configs = []
+        for c in opts.config:
+            name, sep, agent_opts = c.partition("=")
+            if not sep or not name or not agent_opts.startswith("events="):
+                die("--config takes NAME=OPTIONS with OPTIONS starting events=..., not %r" % c)
+            configs.append((name, agent_opts))
+    else:
+        configs = [c for c in CONFIGS if not opts.only or any(s in c[0] for s in opts.only)]
     if not configs:
         die("--only matched no configuration")
 
@@ -306,6 +323,8 @@ def main():
             # the machine, whatever it drifts to.
             for i, name in enumerate(order):
                 a_cpu, b_cpu = (0, 1) if (rep + i) % 2 == 0 else (1, 0)
+                if opts.shared_cpu:
+                    b_cpu = a_cpu
                 acmd, profile = command(name, rep, a_cpu)
                 bcmd, _ = command("baseline", rep, b_cpu)
                 ar, br = run_measured([acmd, bcmd])

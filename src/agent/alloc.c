@@ -405,6 +405,11 @@ uint64_t wasp_alloc_max_interval(void)
     return T.max_interval_used;
 }
 
+uint64_t wasp_alloc_events(void)
+{
+    return __atomic_load_n(&T.events, __ATOMIC_RELAXED);
+}
+
 static void JNICALL keeper(jvmtiEnv *jvmti, JNIEnv *env, void *arg)
 {
     (void)arg;

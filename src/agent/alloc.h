@@ -41,6 +41,8 @@ int wasp_alloc_track_existing(JNIEnv *env, jobject object, const char *class_nam
 /* The largest allocation sampling interval used (alloc-interval, or more
  * when the event rate went above alloc-rate). */
 uint64_t wasp_alloc_max_interval(void);
+/* SampledObjectAlloc events the JVM delivered, tracked or not. */
+uint64_t wasp_alloc_events(void);
 /* The minimum object size tracked (min-size). */
 uint32_t wasp_alloc_min_size(void);
 /* "[D" -> "double[]", "[Ljava/lang/String;" -> "java.lang.String[]". */

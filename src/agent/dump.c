@@ -289,6 +289,7 @@ int wasp_dump_write(const wasp_dump_info *info)
                                               WASP_C_OBJ_STALE};
         for (size_t i = 0; i < sizeof obj / sizeof obj[0]; i++)
             wasp_profile_add_counter(p, wasp_counter_name(obj[i]), 0);
+        wasp_profile_add_counter(p, "objects.alloc_events", wasp_alloc_events());
         wasp_profile_set_meta(p, "objects.metric",
                               wasp_rt.source == &wasp_pmu_source
                                   ? wasp_rt.source->detail

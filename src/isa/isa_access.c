@@ -1,24 +1,21 @@
 /*
  * ASYNC-SIGNAL-SAFE: runs inside the SIGTRAP/timer handlers. No malloc, no
  * stdio, no locks, and no memory reads except the instruction bytes the caller
- * already copied. Zydis decoding is pure (no allocation, no global state).
+ * already copied.
  *
  * Effective-address computation for the instruction at a sampled PC
  * (wasp_isa_decode_access), the forward scan to the next computable access
- * (wasp_isa_find_access), and recovery of the instruction that ended at a
- * watchpoint's trap PC (wasp_isa_recover_trap). They live together because
- * they share the decoding helpers below.
+ * (wasp_isa_find_access), the backward search for the access that just ran
+ * (wasp_isa_prev_accesses) and recovery of the instruction that ended at a
+ * watchpoint's trap PC (wasp_isa_recover_trap), on decoded instructions
+ * (insn.h).
  */
 #include "isa/isa.h"
 
-#include <Zydis/Zydis.h>
+#include <string.h>
 
-/* One decoded instruction with its explicit data-memory operand. */
-typedef struct decoded {
-    ZydisDecodedInstruction insn;
-    ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
-    const ZydisDecodedOperand *mem; /* NULL when there is no data access */
-} decoded;
+#include "isa/insn.h"
+#include "isa/memo.h"
 
 void wasp_isa_regs_from_ucontext(const ucontext_t *uc, wasp_regs *regs)
 {
@@ -32,169 +29,53 @@ void wasp_isa_regs_from_ucontext(const ucontext_t *uc, wasp_regs *regs)
     regs->rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
 }
 
-/* Instructions whose memory operand is not a data access we can watch:
- * address hints, cache control, and stack/string instructions whose accesses
- * are implicit (or, for push/pop of memory, computed around an RSP update). */
-static int is_excluded(const ZydisDecodedInstruction *insn)
+/* Decode exactly the bytes given: -1 when they do not decode, else 0. */
+static int decode(const uint8_t *bytes, size_t n, wasp_insn *d)
 {
-    switch (insn->meta.category) {
-    case ZYDIS_CATEGORY_NOP:
-    case ZYDIS_CATEGORY_WIDENOP: /* nopw 0x0(%rax,%rax,1) */
-    case ZYDIS_CATEGORY_PREFETCH:
-    case ZYDIS_CATEGORY_PREFETCHWT1:
-    case ZYDIS_CATEGORY_CLFLUSHOPT:
-    case ZYDIS_CATEGORY_CLWB:
-    case ZYDIS_CATEGORY_CLDEMOTE:
-    case ZYDIS_CATEGORY_CLZERO:
-    case ZYDIS_CATEGORY_PUSH:
-    case ZYDIS_CATEGORY_POP:
-    case ZYDIS_CATEGORY_CALL:
-    case ZYDIS_CATEGORY_RET:
-    case ZYDIS_CATEGORY_STRINGOP:
-    case ZYDIS_CATEGORY_IOSTRINGOP:
-    case ZYDIS_CATEGORY_GATHER:
-    case ZYDIS_CATEGORY_SCATTER:
-    case ZYDIS_CATEGORY_AVX2GATHER:
-        return 1;
-    default:
-        break;
-    }
-    switch (insn->mnemonic) {
-    case ZYDIS_MNEMONIC_CLFLUSH: /* category MISC in Zydis */
-    case ZYDIS_MNEMONIC_PREFETCHW:
-    case ZYDIS_MNEMONIC_ENTER:
-    case ZYDIS_MNEMONIC_LEAVE:
-        return 1;
-    default:
-        return 0;
-    }
+    return wasp_insn_decode(bytes, n, d);
 }
 
-/* HotSpot's safepoint poll, `test %eax, (%reg)`: a load from the VM's
- * polling page, not program data. Java field and array accesses always have a
- * displacement (the object header), so they never take this exact form. */
-static int is_safepoint_poll(const ZydisDecodedInstruction *insn, const ZydisDecodedOperand *ops,
-                             const ZydisDecodedOperand *mem)
+static int has_mem(const wasp_insn *d)
 {
-    if (insn->mnemonic != ZYDIS_MNEMONIC_TEST || mem->mem.index != ZYDIS_REGISTER_NONE ||
-        mem->mem.disp.value != 0 || mem->mem.base == ZYDIS_REGISTER_NONE)
-        return 0;
-    for (unsigned i = 0; i < insn->operand_count_visible; i++)
-        if (ops[i].type == ZYDIS_OPERAND_TYPE_REGISTER && ops[i].reg.value == ZYDIS_REGISTER_EAX)
-            return 1;
-    return 0;
+    return (d->flags & WASP_INSN_MEM) != 0;
 }
 
-/* Decode exactly the bytes given. Returns -1 when they do not decode, else 0
- * with d->mem pointing at the explicit data-memory operand or NULL. */
-static int decode(const uint8_t *bytes, size_t n, decoded *d)
+/* Effective address of the memory operand for an instruction at pc
+ * (RIP-relative operands are relative to the next instruction, pc + length). */
+static uint64_t effective_address(const wasp_insn *d, uint64_t pc, const wasp_regs *regs)
 {
-    ZydisDecoder dec;
-    if (n > WASP_MAX_INSN)
-        n = WASP_MAX_INSN;
-    /* Init is a few stores; doing it per call avoids any shared state. */
-    if (!ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)))
-        return -1;
-    if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&dec, bytes, n, &d->insn, d->ops)))
-        return -1;
-    d->mem = NULL;
-    if (is_excluded(&d->insn))
-        return 0;
-    for (unsigned i = 0; i < d->insn.operand_count; i++) {
-        const ZydisDecodedOperand *op = &d->ops[i];
-        /* EXPLICIT only: hidden stack slots and string operands are skipped;
-         * MEM only: LEA/AGEN, MIB (bndldx) and VSIB are not plain accesses. */
-        if (op->type != ZYDIS_OPERAND_TYPE_MEMORY || op->visibility != ZYDIS_OPERAND_VISIBILITY_EXPLICIT ||
-            op->mem.type != ZYDIS_MEMOP_TYPE_MEM)
-            continue;
-        /* fs/gs bases are not in the register file (TLS, not heap data). */
-        if (op->mem.segment == ZYDIS_REGISTER_FS || op->mem.segment == ZYDIS_REGISTER_GS)
-            return 0;
-        /* op->size is in bits: beyond one zmm (fxsave, xsave...) is not something we watch. */
-        if (op->size == 0 || op->size > 512 || !(op->actions & (ZYDIS_OPERAND_ACTION_MASK_READ |
-                                                                 ZYDIS_OPERAND_ACTION_MASK_WRITE)))
-            return 0;
-        if (is_safepoint_poll(&d->insn, d->ops, op))
-            return 0;
-        d->mem = op;
-        return 0;
-    }
-    return 0;
-}
-
-/* Index into wasp_regs.gpr of a general-purpose register of any width, or -1. */
-static int gpr_index(ZydisRegister r)
-{
-    ZydisRegister full = ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r);
-    if (full >= ZYDIS_REGISTER_RAX && full <= ZYDIS_REGISTER_R15)
-        return (int)(full - ZYDIS_REGISTER_RAX);
-    return -1;
-}
-
-/* Effective address of d->mem for an instruction at pc (RIP-relative operands
- * are relative to the next instruction, pc + length). */
-static uint64_t effective_address(const decoded *d, uint64_t pc, const wasp_regs *regs)
-{
-    const ZydisDecodedOperandMem *m = &d->mem->mem;
-    uint64_t ea = (uint64_t)m->disp.value;
-    int b = gpr_index(m->base), x = gpr_index(m->index);
-    if (m->base == ZYDIS_REGISTER_RIP || m->base == ZYDIS_REGISTER_EIP)
-        ea += pc + d->insn.length;
-    else if (b >= 0)
-        ea += regs->gpr[b];
-    if (x >= 0)
-        ea += regs->gpr[x] * (m->scale ? m->scale : 1);
-    if (d->insn.address_width == 32) /* 0x67 prefix: the address wraps at 4 GiB */
+    uint64_t ea = (uint64_t)d->disp;
+    if (d->base == WASP_INSN_RIP)
+        ea += pc + d->length;
+    else if (d->base >= 0)
+        ea += regs->gpr[d->base];
+    if (d->index >= 0)
+        ea += regs->gpr[d->index] * d->scale;
+    if (d->flags & WASP_INSN_ADDR32) /* 0x67 prefix: the address wraps at 4 GiB */
         ea &= 0xffffffffu;
     return ea;
 }
 
-static void fill(const decoded *d, uint64_t pc, const wasp_regs *regs, wasp_access *out)
+static void fill(const wasp_insn *d, uint64_t pc, const wasp_regs *regs, wasp_access *out)
 {
-    const ZydisDecodedOperand *op = d->mem;
     out->addr = effective_address(d, pc, regs);
-    out->size = op->size / 8u;
-    out->kind = (uint8_t)(((op->actions & ZYDIS_OPERAND_ACTION_MASK_READ) ? WASP_ACCESS_LOAD : 0) |
-                          ((op->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) ? WASP_ACCESS_STORE : 0));
-    out->len = d->insn.length;
-    out->float_size = op->element_type == ZYDIS_ELEMENT_TYPE_FLOAT32   ? 4
-                      : op->element_type == ZYDIS_ELEMENT_TYPE_FLOAT64 ? 8
-                                                                        : 0;
-    out->rip_relative = (op->mem.base == ZYDIS_REGISTER_RIP || op->mem.base == ZYDIS_REGISTER_EIP);
+    out->size = d->size;
+    out->kind = d->kind;
+    out->len = d->length;
+    out->float_size = d->float_size;
+    out->rip_relative = d->base == WASP_INSN_RIP;
     out->addr_known = 1;
-    /* The value a plain store writes, when it comes from a general register
-     * or an immediate: known before the store runs. */
-    out->has_src = 0;
-    out->src = 0;
-    if (out->kind == WASP_ACCESS_STORE && d->insn.mnemonic == ZYDIS_MNEMONIC_MOV) {
-        for (unsigned i = 0; i < d->insn.operand_count_visible; i++) {
-            const ZydisDecodedOperand *o = &d->ops[i];
-            if (o == op)
-                continue;
-            if (o->type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
-                out->src = o->imm.value.u;
-                out->has_src = 1;
-            } else if (o->type == ZYDIS_OPERAND_TYPE_REGISTER) {
-                ZydisRegister r = o->reg.value;
-                int g = gpr_index(r);
-                /* ah/bh/ch/dh are bits 8-15 of their register: not handled. */
-                if (g >= 0 && r != ZYDIS_REGISTER_AH && r != ZYDIS_REGISTER_BH &&
-                    r != ZYDIS_REGISTER_CH && r != ZYDIS_REGISTER_DH) {
-                    out->src = regs->gpr[g];
-                    out->has_src = 1;
-                }
-            }
-        }
-    }
+    out->has_src = d->src_imm || d->src_reg >= 0;
+    out->src = d->src_imm ? d->imm : d->src_reg >= 0 ? regs->gpr[d->src_reg] : 0;
 }
 
 int wasp_isa_decode_access(const uint8_t *bytes, size_t n, uint64_t pc, const wasp_regs *regs,
                            wasp_access *out)
 {
-    decoded d;
+    wasp_insn d;
     if (decode(bytes, n, &d) < 0)
         return -1;
-    if (!d.mem)
+    if (!has_mem(&d))
         return 0;
     fill(&d, pc, regs, out);
     return 1;
@@ -206,87 +87,49 @@ int wasp_isa_is_program_data(const wasp_access *a, uint64_t sp)
     return a->addr >= 65536 && dist >= (1u << 20) && !a->rip_relative;
 }
 
-/* Instructions after which the next one in memory may not be the next to run. */
-static int transfers_control(const ZydisDecodedInstruction *insn)
+/* Bit mask (by wasp_regs index) of the registers the address is computed from. */
+static unsigned address_regs(const wasp_insn *d)
 {
-    switch (insn->meta.category) {
-    case ZYDIS_CATEGORY_COND_BR:
-    case ZYDIS_CATEGORY_UNCOND_BR:
-    case ZYDIS_CATEGORY_CALL:
-    case ZYDIS_CATEGORY_RET:
-    case ZYDIS_CATEGORY_SYSCALL:
-    case ZYDIS_CATEGORY_SYSRET:
-    case ZYDIS_CATEGORY_INTERRUPT:
-    case ZYDIS_CATEGORY_SYSTEM:
-        return 1;
-    default:
-        return insn->mnemonic == ZYDIS_MNEMONIC_UD0 || insn->mnemonic == ZYDIS_MNEMONIC_UD1 ||
-               insn->mnemonic == ZYDIS_MNEMONIC_UD2 || insn->mnemonic == ZYDIS_MNEMONIC_HLT;
-    }
-}
-
-/* Bit mask (by wasp_regs index) of the general-purpose registers the
- * instruction may write, explicitly or implicitly. */
-static unsigned written_gprs(const decoded *d)
-{
-    unsigned mask = 0;
-    for (unsigned i = 0; i < d->insn.operand_count; i++) {
-        const ZydisDecodedOperand *op = &d->ops[i];
-        if (op->type != ZYDIS_OPERAND_TYPE_REGISTER || !(op->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE))
-            continue;
-        int r = gpr_index(op->reg.value);
-        if (r >= 0)
-            mask |= 1u << r;
-    }
-    return mask;
-}
-
-static int address_uses(const decoded *d, unsigned mask)
-{
-    int b = gpr_index(d->mem->mem.base), x = gpr_index(d->mem->mem.index);
-    return (b >= 0 && (mask >> b & 1)) || (x >= 0 && (mask >> x & 1));
+    unsigned m = 0;
+    if (d->base >= 0 && d->base < WASP_REG_COUNT)
+        m |= 1u << d->base;
+    if (d->index >= 0)
+        m |= 1u << d->index;
+    return m;
 }
 
 int wasp_isa_find_access(const uint8_t *bytes, size_t n, uint64_t pc, const wasp_regs *regs,
                          int wanted, int max_insns, wasp_access *out, uint64_t *at)
 {
-    unsigned dirty = 0;
+    unsigned dirty = 0; /* registers written by the instructions scanned so far */
     size_t off = 0;
     for (int i = 0; i < max_insns && off < n; i++) {
-        decoded d;
+        wasp_insn d;
         if (decode(bytes + off, n - off, &d) < 0)
             return i == 0 ? -1 : 0;
-        if (d.mem && !address_uses(&d, dirty)) {
+        if (has_mem(&d) && !(address_regs(&d) & dirty)) {
             fill(&d, pc + off, regs, out);
             if ((out->kind & wanted) && wasp_isa_is_program_data(out, regs->gpr[4])) {
                 *at = pc + off;
                 return 1;
             }
         }
-        if (transfers_control(&d.insn))
+        if (d.flags & WASP_INSN_TRANSFER)
             return 0;
-        dirty |= written_gprs(&d);
-        off += d.insn.length;
+        dirty |= d.writes | d.cond_writes;
+        off += d.length;
     }
     return 0;
 }
 
 /* Which writes of the instruction hit a register its own address uses:
- * returns the action mask (WRITE and/or CONDWRITE) or 0. Then the
+ * CLOBBER_ALWAYS and/or CLOBBER_MAYBE (a conditional write), or 0. Then the
  * post-instruction registers may not reproduce the address. */
-static unsigned clobbers_address(const decoded *d)
+enum { CLOBBER_ALWAYS = 1, CLOBBER_MAYBE = 2 };
+static unsigned clobbers_address(const wasp_insn *d)
 {
-    int b = gpr_index(d->mem->mem.base), x = gpr_index(d->mem->mem.index);
-    unsigned writes = 0;
-    for (unsigned i = 0; i < d->insn.operand_count; i++) {
-        const ZydisDecodedOperand *op = &d->ops[i];
-        if (op->type != ZYDIS_OPERAND_TYPE_REGISTER)
-            continue;
-        int r = gpr_index(op->reg.value);
-        if (r >= 0 && (r == b || r == x))
-            writes |= op->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE;
-    }
-    return writes;
+    unsigned uses = address_regs(d);
+    return ((d->writes & uses) ? CLOBBER_ALWAYS : 0u) | ((d->cond_writes & uses) ? CLOBBER_MAYBE : 0u);
 }
 
 /* Zero bytes decode as `add %al, (%rax)`: in practice they are padding or
@@ -303,11 +146,50 @@ static int all_zero(const uint8_t *b, size_t n)
  * decode as odd accesses through a bare register: `sbb %dl, (%rax)`,
  * `sldt (%rax)`. Accesses to Java objects always carry a displacement (the
  * object header comes first), and are never system instructions. */
-static int plausible_data_access(const decoded *d)
+static int plausible_data_access(const wasp_insn *d)
 {
-    if (d->insn.meta.category == ZYDIS_CATEGORY_SYSTEM)
-        return 0;
-    return d->mem->mem.disp.value != 0;
+    return !(d->flags & WASP_INSN_SYSTEM) && d->disp != 0;
+}
+
+/* Whether the k bytes ending the n-byte window `before` are an access that
+ * may just have run, as far as the bytes alone tell (see prev_accesses). */
+static int back_candidate(const uint8_t *before, size_t n, size_t k, wasp_insn *d)
+{
+    /* Not through the decode memo: most of these windows are no instruction
+     * anyone runs, and would crowd out the ones the forward scan needs. */
+    return !all_zero(before + (n - k), k) && wasp_insn_decode_exact(before + (n - k), k, d) == 0 &&
+           has_mem(d) && !clobbers_address(d) && plausible_data_access(d);
+}
+
+/* What the backward search finds in a window, before registers are looked
+ * at: the candidates, longest first. Remembered per window (one lookup per
+ * sample instead of 15 decodes); windows with more candidates than fit are
+ * searched again each time. */
+enum { BACK_MAX = 2, BACK_MANY = 255 };
+typedef struct back_plan {
+    wasp_insn cand[BACK_MAX];
+    uint8_t k[BACK_MAX];
+    uint8_t count; /* or BACK_MANY */
+    uint8_t pad_[8 - BACK_MAX - 1];
+} back_plan;
+_Static_assert(sizeof(back_plan) % 8 == 0, "back_plan must fill whole words");
+/* 2048 windows, 256 KiB: one per sampled PC of the program's hot code. */
+WASP_MEMO_DEFINE(back_memo, 11, sizeof(back_plan) / 8);
+
+static void plan_back(const uint8_t *before, size_t n, back_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    for (size_t k = n; k >= 1; k--) {
+        wasp_insn d;
+        if (!back_candidate(before, n, k, &d))
+            continue;
+        if (p->count == BACK_MAX) {
+            p->count = BACK_MANY;
+            return;
+        }
+        p->cand[p->count] = d;
+        p->k[p->count++] = (uint8_t)k;
+    }
 }
 
 int wasp_isa_prev_accesses(const uint8_t *before, size_t n, uint64_t pc, const wasp_regs *regs,
@@ -317,11 +199,25 @@ int wasp_isa_prev_accesses(const uint8_t *before, size_t n, uint64_t pc, const w
         before += n - WASP_MAX_INSN;
         n = WASP_MAX_INSN;
     }
+    if (n == 0)
+        return 0;
+    back_plan p;
+    if (!wasp_memo_get(&back_memo, before, n, &p)) {
+        plan_back(before, n, &p);
+        wasp_memo_put(&back_memo, before, n, &p);
+    }
     int found = 0;
+    if (p.count != BACK_MANY) {
+        for (int i = 0; i < p.count && found < max; i++) {
+            fill(&p.cand[i], pc - p.k[i], regs, &out[found]);
+            if (wasp_isa_is_program_data(&out[found], regs->gpr[4]))
+                found++;
+        }
+        return found;
+    }
     for (size_t k = n; k >= 1 && found < max; k--) {
-        decoded d;
-        if (all_zero(before + (n - k), k) || decode(before + (n - k), k, &d) < 0 ||
-            d.insn.length != k || !d.mem || clobbers_address(&d) || !plausible_data_access(&d))
+        wasp_insn d;
+        if (!back_candidate(before, n, k, &d))
             continue;
         fill(&d, pc - k, regs, &out[found]);
         if (wasp_isa_is_program_data(&out[found], regs->gpr[4]))
@@ -343,16 +239,16 @@ int wasp_isa_recover_trap(const uint8_t *before, size_t n, uint64_t trap_pc, con
         n = WASP_MAX_INSN;
     }
     for (size_t k = 1; k <= n; k++) {
-        decoded d;
+        wasp_insn d;
         /* Give the decoder exactly k bytes so it cannot run past trap_pc. */
-        if (decode(before + (n - k), k, &d) < 0 || d.insn.length != k || !d.mem)
+        if (decode(before + (n - k), k, &d) < 0 || d.length != k || !has_mem(&d))
             continue;
         wasp_access a;
         fill(&d, trap_pc - k, regs, &a);
         unsigned clobber = clobbers_address(&d);
         int overlaps = a.addr < watch_addr + watch_len && watch_addr < a.addr + a.size;
         int tier;
-        if (overlaps && !(clobber & ZYDIS_OPERAND_ACTION_WRITE)) {
+        if (overlaps && !(clobber & CLOBBER_ALWAYS)) {
             tier = 2; /* a conditional write (cmpxchg) may have left the base intact */
         } else if (clobber) {
             tier = 1;
