@@ -379,8 +379,14 @@ def main():
         "machine widens the spread)" % (machine(), load_before, loadavg()),
         "- JDK: %s (%s)" % (jdk_version(java), opts.jdk),
         "- workload: `%s` (%d busy threads)" % (" ".join(["java"] + base_cmd[1:]).replace(ROOT + "/", ""), opts.threads),
-        "- agent: default settings (`-agentpath:libwasp.so=events=...,file=...`), %d repetitions, "
-        % opts.reps + (
+        "- agent: %s (`-agentpath:libwasp.so=events=...,file=...`), %d repetitions, "
+        % ("the options in the table" if opts.config else "default settings", opts.reps) + (
+            "each agent run at the same time as a baseline run, both pinned to the same CPU and "
+            "time-sliced by the scheduler (taskset; -XX:ActiveProcessorCount=1, so the JVM picks "
+            "SerialGC and one JIT thread); ratios are per pair (agent run / the baseline run "
+            "beside it): the CPU ratio is the agent's cost, the time ratio about half of it "
+            "(the baseline finishes first and the agent run then has the CPU alone)"
+            if opts.shared_cpu else
             "each agent run at the same time as a baseline run, each pinned to its own CPU "
             "(taskset; -XX:ActiveProcessorCount=1, so the JVM picks SerialGC and one JIT thread); "
             "ratios are per pair (agent run / the baseline run beside it)" if opts.pinned else
