@@ -217,7 +217,12 @@ class Ctx:
     def profile(self, jdk, events, workload, args=(), jvm_args=(), expect_rc=0, tag=None):
         """wasp run ... -- java ...; returns (Result, report JSON)."""
         out = self.path("%s.wprof" % (tag or workload))
-        cmd = [WASP, "run", "-e", events, "-o", out, "--format", "json", "-q", "--",
+        # The object tests check attribution (also across collections), which
+        # needs enough long-lived objects tracked: at the default allocation
+        # event cap (2000/s, chosen for overhead) ObjectsChurn's index slices
+        # were tracked too rarely to reach OBJ_MIN_ATTRIBUTED every time.
+        rate = ["--alloc-rate", "5000"] if "objects" in events else []
+        cmd = [WASP, "run", "-e", events] + rate + ["-o", out, "--format", "json", "-q", "--",
                jdk.java] + list(jvm_args) + ["-cp", CLASSES, workload] + list(args)
         r = run(cmd)
         with open(out + ".log", "w") as f:
