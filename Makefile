@@ -46,7 +46,7 @@ $(B)/bin/wasp: $(CLI_OBJS) $(B)/lib/libwaspcore.a
 	$(CC) -o $@ $(CLI_OBJS) $(B)/lib/libwaspcore.a $(LDLIBS_CORE)
 
 # Some tests include CLI sources directly: they depend on them too.
-$(B)/tests/%: tests/unit/%.c $(B)/lib/libwaspcore.a $(CLI_SRCS)
+$(B)/tests/%: tests/unit/%.c $(B)/lib/libwaspcore.a $(CLI_SRCS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(TEST_LDFLAGS) $(B)/lib/libwaspcore.a -lcmocka $(LDLIBS_CORE) -lpthread
 # The NUMA check's system calls answer what the test chooses (one-node machines).

@@ -16,6 +16,7 @@
 
 #include "profile/group.h"
 #include "profile/profile.h"
+#include "profile_bytes.h"
 
 /* The renderers are private to the command: compiled in, like test_report.c does. */
 #include "cli/json_writer.c"
@@ -245,69 +246,6 @@ static void test_ranking(void **state)
 }
 
 /* ---- the file ---- */
-
-static char path[64];
-
-static int make_file(void **state)
-{
-    (void)state;
-    snprintf(path, sizeof path, "/tmp/wasp-test-replicas-%d.wprof", (int)getpid());
-    return 0;
-}
-
-static int remove_file(void **state)
-{
-    (void)state;
-    unlink(path);
-    return 0;
-}
-
-static unsigned char *slurp(size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    unsigned char *buf = malloc(1 << 16);
-    *len = fread(buf, 1, 1 << 16, f);
-    assert_true(*len < 1 << 16);
-    fclose(f);
-    return buf;
-}
-
-static void spill(const unsigned char *d, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(d, 1, len, f), len);
-    assert_int_equal(fclose(f), 0);
-}
-
-static uint32_t le32(const unsigned char *d)
-{
-    return d[0] | d[1] << 8 | d[2] << 16 | (uint32_t)d[3] << 24;
-}
-
-static void fix_crc(unsigned char *d, size_t len)
-{
-    uint32_t c = (uint32_t)crc32(0, d, (uInt)(len - 4));
-    for (int i = 0; i < 4; i++)
-        d[len - 4 + i] = (unsigned char)(c >> (8 * i));
-}
-
-static size_t find_section(const unsigned char *d, size_t len, const char *tag, size_t *size)
-{
-    size_t off = 12;
-    while (off + 12 <= len - 4) {
-        uint64_t n = le32(d + off + 4) | (uint64_t)le32(d + off + 8) << 32;
-        if (!memcmp(d + off, tag, 4)) {
-            *size = 12 + (size_t)n;
-            return off;
-        }
-        if (!memcmp(d + off, "END_", 4))
-            break;
-        off += 12 + (size_t)n;
-    }
-    return 0;
-}
 
 static void test_file_roundtrip(void **state)
 {
