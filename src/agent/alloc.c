@@ -35,10 +35,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "agent/jvm.h"
 #include "agent/log.h"
+#include "common/clock.h"
 #include "heap/objmap.h"
 #include "watch/runtime.h"
 
@@ -167,31 +167,6 @@ int wasp_alloc_site_get(uint32_t id, wasp_alloc_site *out)
 
 /* ---- the allocation event --------------------------------------------------- */
 
-void wasp_alloc_class_name(const char *sig, char *out, size_t len)
-{
-    int dims = 0;
-    while (sig[dims] == '[')
-        dims++;
-    const char *base = sig + dims;
-    static const char *const prim[][2] = {{"Z", "boolean"}, {"B", "byte"},   {"C", "char"},
-                                          {"S", "short"},   {"I", "int"},    {"J", "long"},
-                                          {"F", "float"},   {"D", "double"}};
-    size_t n = 0;
-    out[0] = 0;
-    if (*base == 'L') {
-        for (base++; *base && *base != ';' && n + 1 < len; base++)
-            out[n++] = *base == '/' ? '.' : *base;
-        out[n] = 0;
-    } else {
-        for (size_t i = 0; i < sizeof prim / sizeof prim[0]; i++)
-            if (base[0] == prim[i][0][0])
-                snprintf(out, len, "%s", prim[i][1]);
-        n = strlen(out);
-    }
-    for (int d = 0; d < dims && n + 3 < len; d++, n += 2)
-        memcpy(out + n, "[]", 3);
-}
-
 static int track(JNIEnv *env, jobject object, uint32_t site, uint32_t size)
 {
     jweak ref = (*env)->NewWeakGlobalRef(env, object);
@@ -256,11 +231,8 @@ void JNICALL wasp_alloc_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, 
     for (jint i = 0; i < n; i++)
         rf[i] = (wasp_rframe){.bci = (int32_t)frames[i].location, .method = frames[i].method};
 
-    char *sig = NULL, cls[256] = "?";
-    if ((*jvmti)->GetClassSignature(jvmti, klass, &sig, NULL) == JVMTI_ERROR_NONE) {
-        wasp_alloc_class_name(sig, cls, sizeof cls);
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-    }
+    char cls[256] = "?";
+    wasp_jvm_class_name(klass, cls, sizeof cls);
 
     pthread_mutex_lock(&T.lock);
     register_object(env, object, intern_site(cls, rf, (uint32_t)n, 0), (uint32_t)size);
@@ -364,17 +336,10 @@ static void maybe_verify(JNIEnv *env);
 
 enum { RATE_WINDOW_MS = 100, MAX_INTERVAL = 1 << 30 };
 
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Keep the event rate under the cap (see the top of this file). */
 static void adapt_interval(jvmtiEnv *jvmti)
 {
-    long long now = now_ms(), dt = now - T.window_start_ms;
+    long long now = wasp_mono_ms(), dt = now - T.window_start_ms;
     if (!T.rate_cap || !T.base_interval || dt < RATE_WINDOW_MS)
         return;
     uint64_t events = __atomic_load_n(&T.events, __ATOMIC_RELAXED);
@@ -470,7 +435,7 @@ int wasp_alloc_init(jvmtiEnv *jvmti, const wasp_options *o, char *why, size_t le
     T.interval = T.base_interval = T.max_interval_used = o->alloc_interval;
     T.rate_cap = o->alloc_rate;
     T.window_events = __atomic_load_n(&T.events, __ATOMIC_RELAXED);
-    T.window_start_ms = now_ms();
+    T.window_start_ms = wasp_mono_ms();
     T.verify_top = (o->events & (1u << WASP_EVENT_REPLICAS)) ? o->verify_top : 0;
     T.max_frames = o->max_frames;
     if (!wasp_rt.objmap && !(wasp_rt.objmap = wasp_objmap_new())) {

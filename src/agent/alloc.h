@@ -45,8 +45,6 @@ uint64_t wasp_alloc_max_interval(void);
 uint64_t wasp_alloc_events(void);
 /* The minimum object size tracked (min-size). */
 uint32_t wasp_alloc_min_size(void);
-/* "[D" -> "double[]", "[Ljava/lang/String;" -> "java.lang.String[]". */
-void wasp_alloc_class_name(const char *signature, char *out, size_t len);
 
 /* From the GarbageCollectionFinish event: wake the keeper to rebuild the map. */
 void wasp_alloc_on_gc_finish(jvmtiEnv *jvmti);

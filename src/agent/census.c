@@ -13,9 +13,10 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "agent/alloc.h"
+#include "agent/jvm.h"
+#include "common/clock.h"
 
 enum { CENSUS_TAG = 0x77617370 /* "wasp" */, CLASS_CACHE = 64 };
 
@@ -43,7 +44,7 @@ typedef struct class_cache {
     int n, next;
 } class_cache;
 
-static const char *class_name_of(jvmtiEnv *jvmti, JNIEnv *env, class_cache *c, jobject obj)
+static const char *class_name_of(JNIEnv *env, class_cache *c, jobject obj)
 {
     static const char unknown[] = "?";
     jclass k = (*env)->GetObjectClass(env, obj);
@@ -59,20 +60,9 @@ static const char *class_name_of(jvmtiEnv *jvmti, JNIEnv *env, class_cache *c, j
         (*env)->DeleteGlobalRef(env, c->cls[slot]);
     c->cls[slot] = (*env)->NewGlobalRef(env, k);
     snprintf(c->name[slot], sizeof c->name[slot], "%s", unknown);
-    char *sig = NULL;
-    if ((*jvmti)->GetClassSignature(jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE) {
-        wasp_alloc_class_name(sig, c->name[slot], sizeof c->name[slot]);
-        (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-    }
+    wasp_jvm_class_name(k, c->name[slot], sizeof c->name[slot]);
     (*env)->DeleteLocalRef(env, k);
     return c->name[slot];
-}
-
-static double ms_since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) * 1e3 + (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
 long wasp_census_run(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len)
@@ -84,14 +74,13 @@ long wasp_census_run(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len)
         snprintf(why, len, "this JVM does not let agents tag objects");
         return -1;
     }
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    long long t0 = wasp_mono_ms();
     census_walk walk = {.min_size = wasp_alloc_min_size() ? wasp_alloc_min_size() : 1};
     jvmtiHeapCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.heap_iteration_callback = tag_if_big;
     jvmtiError e = (*jvmti)->IterateThroughHeap(jvmti, JVMTI_HEAP_FILTER_TAGGED, NULL, &cb, &walk);
-    double walk_ms = ms_since(&t0);
+    double walk_ms = (double)(wasp_mono_ms() - t0);
 
     jlong tag = CENSUS_TAG;
     jint count = 0;
@@ -108,7 +97,7 @@ long wasp_census_run(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len)
         (*jvmti)->SetTag(jvmti, objs[i], 0);
         jlong size = 0;
         if ((*jvmti)->GetObjectSize(jvmti, objs[i], &size) == JVMTI_ERROR_NONE &&
-            wasp_alloc_track_existing(env, objs[i], class_name_of(jvmti, env, &classes, objs[i]),
+            wasp_alloc_track_existing(env, objs[i], class_name_of(env, &classes, objs[i]),
                                       (uint32_t)size) == 0)
             tracked++;
         (*env)->DeleteLocalRef(env, objs[i]);

@@ -84,14 +84,39 @@ const char *wasp_jvm_code_name(uint64_t pc)
 /* ---- names and lines ------------------------------------------------------ */
 
 /* "Ljava/util/TreeMap;" -> "java.util.TreeMap" */
-static void class_name(const char *sig, char *out, size_t outlen)
+static void class_name(const char *sig, char *out, size_t len)
 {
+    int dims = 0;
+    while (sig[dims] == '[')
+        dims++;
+    const char *base = sig + dims;
+    static const char *const prim[][2] = {{"Z", "boolean"}, {"B", "byte"},   {"C", "char"},
+                                          {"S", "short"},   {"I", "int"},    {"J", "long"},
+                                          {"F", "float"},   {"D", "double"}};
     size_t n = 0;
-    if (*sig == 'L')
-        sig++;
-    for (; *sig && *sig != ';' && n + 1 < outlen; sig++)
-        out[n++] = *sig == '/' ? '.' : *sig;
-    out[n] = 0;
+    out[0] = 0;
+    if (*base == 'L') {
+        for (base++; *base && *base != ';' && n + 1 < len; base++)
+            out[n++] = *base == '/' ? '.' : *base;
+        out[n] = 0;
+    } else {
+        for (size_t i = 0; i < sizeof prim / sizeof prim[0]; i++)
+            if (base[0] == prim[i][0][0])
+                snprintf(out, len, "%s", prim[i][1]);
+        n = strlen(out);
+    }
+    for (int d = 0; d < dims && n + 3 < len; d++, n += 2)
+        memcpy(out + n, "[]", 3);
+}
+
+void wasp_jvm_class_name(jclass klass, char *out, size_t len)
+{
+    jvmtiEnv *j = wasp_jvmti;
+    char *sig = NULL;
+    if (!j || (*j)->GetClassSignature(j, klass, &sig, NULL) != JVMTI_ERROR_NONE)
+        return;
+    class_name(sig, out, len);
+    (*j)->Deallocate(j, (unsigned char *)sig);
 }
 
 void wasp_jvm_method_names(jmethodID m, char *name, size_t namelen, char *file, size_t filelen)
@@ -102,14 +127,11 @@ void wasp_jvm_method_names(jmethodID m, char *name, size_t namelen, char *file, 
     if (!j || !m)
         return;
     jclass klass = NULL;
-    char *mname = NULL, *sig = NULL, *src = NULL;
+    char *mname = NULL, *src = NULL;
     char cname[512] = "?";
     if ((*j)->GetMethodDeclaringClass(j, m, &klass) != JVMTI_ERROR_NONE)
         return; /* class unloaded since the sample */
-    if ((*j)->GetClassSignature(j, klass, &sig, NULL) == JVMTI_ERROR_NONE) {
-        class_name(sig, cname, sizeof cname);
-        (*j)->Deallocate(j, (unsigned char *)sig);
-    }
+    wasp_jvm_class_name(klass, cname, sizeof cname);
     if ((*j)->GetMethodName(j, m, &mname, NULL, NULL) == JVMTI_ERROR_NONE) {
         snprintf(name, namelen, "%s.%s", cname, mname);
         (*j)->Deallocate(j, (unsigned char *)mname);

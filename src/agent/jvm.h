@@ -21,6 +21,9 @@ void wasp_jvm_add_code(const char *name, const void *addr, jint length);
 /* Name of the generated code containing pc, NULL when unknown. */
 const char *wasp_jvm_code_name(uint64_t pc);
 
+/* The Java name of klass into out: "[D" -> "double[]", "[Ljava/lang/String;"
+ * -> "java.lang.String[]". out is left as it is when the JVM cannot say. */
+void wasp_jvm_class_name(jclass klass, char *out, size_t len);
 /* "pkg.Class.method" and "File.java" for a method; 0 / -1 when unknown.
  * Fills name (always) and file ("" when unknown). */
 void wasp_jvm_method_names(jmethodID m, char *name, size_t namelen, char *file, size_t filelen);

@@ -8,6 +8,7 @@
 #include "cli/cli_util.h"
 #include "cli/hotspot_attach.h"
 #include "cli/run.h"
+#include "common/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -249,13 +250,6 @@ static int check_arg_size(const char *cmd, const char *what, const char *s, cons
     return -1;
 }
 
-static long long mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int wasp_attach_log_path(const char *file, char *out, size_t outlen)
 {
     int n = snprintf(out, outlen, "%s.log", file);
@@ -332,9 +326,9 @@ static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
     unlink(state);
 
     /* The agent writes the file (atomically) before or soon after it answers. */
-    long long deadline = mono_ms() + WASP_ATTACH_PROFILE_TIMEOUT_MS;
+    long long deadline = wasp_mono_ms() + WASP_ATTACH_PROFILE_TIMEOUT_MS;
     while (!wasp_file_is_new(&before, cfg->agent.file)) {
-        if (mono_ms() >= deadline) {
+        if (wasp_mono_ms() >= deadline) {
             print_log_since(log, logged);
             fprintf(stderr,
                     "wasp %s: the agent stopped but wrote no profile to %s within %d s (its "
@@ -363,10 +357,10 @@ static int wait_for(unsigned seconds)
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGHUP);
     sigprocmask(SIG_BLOCK, &set, &old);
-    long long deadline = mono_ms() + (long long)seconds * 1000;
+    long long deadline = wasp_mono_ms() + (long long)seconds * 1000;
     int sig = 0;
     for (;;) {
-        long long left = deadline - mono_ms();
+        long long left = deadline - wasp_mono_ms();
         if (left <= 0)
             break;
         struct timespec ts = {(time_t)(left / 1000), (long)(left % 1000) * 1000000L};

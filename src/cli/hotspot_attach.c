@@ -4,6 +4,7 @@
  * `wasp attach` / `wasp detach` commands are in attach.c.
  */
 #include "cli/hotspot_attach.h"
+#include "common/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -505,13 +506,6 @@ static int create_attach_file(const wasp_hs_target *t, int *dirfd, int *created,
     return -1;
 }
 
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
@@ -553,7 +547,7 @@ int wasp_hs_start_listener(const wasp_hs_target *t, int timeout_ms, char *out, s
     if (checked_quit(t, pidfd, err, errlen) < 0)
         goto out;
 
-    long long start = now_ms();
+    long long start = wasp_mono_ms();
     long delay = 10;
     int resent = 0;
     for (;;) {
@@ -568,7 +562,7 @@ int wasp_hs_start_listener(const wasp_hs_target *t, int timeout_ms, char *out, s
             snprintf(err, errlen, "process %d exited", (int)t->pid);
             break;
         }
-        long long spent = now_ms() - start;
+        long long spent = wasp_mono_ms() - start;
         if (spent >= timeout_ms) {
             if (timeout_ms % 1000 == 0)
                 snprintf(err, errlen,
