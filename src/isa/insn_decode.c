@@ -232,7 +232,7 @@ int wasp_insn_decode(const uint8_t *bytes, size_t n, wasp_insn *out)
 {
     if (n > WASP_MAX_INSN)
         n = WASP_MAX_INSN;
-    if (n == 0 || !wasp_memo_get(&wasp_insn_memo, bytes, n, out)) {
+    if (!wasp_memo_get(&wasp_insn_memo, bytes, n, out)) {
         wasp_insn_decode_direct(bytes, n, out);
         wasp_memo_put(&wasp_insn_memo, bytes, n, out);
     }

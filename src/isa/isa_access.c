@@ -29,12 +29,6 @@ void wasp_isa_regs_from_ucontext(const ucontext_t *uc, wasp_regs *regs)
     regs->rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
 }
 
-/* Decode exactly the bytes given: -1 when they do not decode, else 0. */
-static int decode(const uint8_t *bytes, size_t n, wasp_insn *d)
-{
-    return wasp_insn_decode(bytes, n, d);
-}
-
 static int has_mem(const wasp_insn *d)
 {
     return (d->flags & WASP_INSN_MEM) != 0;
@@ -73,7 +67,7 @@ int wasp_isa_decode_access(const uint8_t *bytes, size_t n, uint64_t pc, const wa
                            wasp_access *out)
 {
     wasp_insn d;
-    if (decode(bytes, n, &d) < 0)
+    if (wasp_insn_decode(bytes, n, &d) < 0)
         return -1;
     if (!has_mem(&d))
         return 0;
@@ -105,7 +99,7 @@ int wasp_isa_find_access(const uint8_t *bytes, size_t n, uint64_t pc, const wasp
     size_t off = 0;
     for (int i = 0; i < max_insns && off < n; i++) {
         wasp_insn d;
-        if (decode(bytes + off, n - off, &d) < 0)
+        if (wasp_insn_decode(bytes + off, n - off, &d) < 0)
             return i == 0 ? -1 : 0;
         if (has_mem(&d) && !(address_regs(&d) & dirty)) {
             fill(&d, pc + off, regs, out);
@@ -241,7 +235,7 @@ int wasp_isa_recover_trap(const uint8_t *before, size_t n, uint64_t trap_pc, con
     for (size_t k = 1; k <= n; k++) {
         wasp_insn d;
         /* Give the decoder exactly k bytes so it cannot run past trap_pc. */
-        if (decode(before + (n - k), k, &d) < 0 || d.length != k || !has_mem(&d))
+        if (wasp_insn_decode(before + (n - k), k, &d) < 0 || d.length != k || !has_mem(&d))
             continue;
         wasp_access a;
         fill(&d, trap_pc - k, regs, &a);

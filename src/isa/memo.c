@@ -29,7 +29,7 @@ int wasp_memo_get(const wasp_memo *m, const uint8_t *bytes, size_t n, void *valu
 {
     if (n == 0 || n > MAX_WINDOW)
         return 0;
-    uint64_t key[2], w[16];
+    uint64_t key[2], w[WASP_MEMO_MAX_WORDS];
     make_key(bytes, n, key);
     uint64_t *e = entry_for(m, key);
     uint64_t s1 = __atomic_load_n(&e[0], __ATOMIC_ACQUIRE);
@@ -38,7 +38,7 @@ int wasp_memo_get(const wasp_memo *m, const uint8_t *bytes, size_t n, void *valu
     if (__atomic_load_n(&e[1], __ATOMIC_RELAXED) != key[0] ||
         __atomic_load_n(&e[2], __ATOMIC_RELAXED) != key[1])
         return 0;
-    for (unsigned i = 0; i < m->value_words && i < 16; i++)
+    for (unsigned i = 0; i < m->value_words; i++)
         w[i] = __atomic_load_n(&e[3 + i], __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     if (__atomic_load_n(&e[0], __ATOMIC_RELAXED) != s1)
@@ -49,9 +49,9 @@ int wasp_memo_get(const wasp_memo *m, const uint8_t *bytes, size_t n, void *valu
 
 void wasp_memo_put(const wasp_memo *m, const uint8_t *bytes, size_t n, const void *value)
 {
-    if (n == 0 || n > MAX_WINDOW || m->value_words > 16)
+    if (n == 0 || n > MAX_WINDOW)
         return;
-    uint64_t key[2], w[16];
+    uint64_t key[2], w[WASP_MEMO_MAX_WORDS];
     make_key(bytes, n, key);
     memcpy(w, value, m->value_words * 8u);
     uint64_t *e = entry_for(m, key);

@@ -23,10 +23,12 @@ typedef struct wasp_memo {
     unsigned stride;      /* words per entry: 3 + value_words, rounded up to 8 */
 } wasp_memo;
 
-/* A table of 2^BITS entries for values of WORDS words, in static storage
- * (zeroed: every entry starts empty). */
+/* A table of 2^BITS entries for values of WORDS (at most WASP_MEMO_MAX_WORDS)
+ * words, in static storage (zeroed: every entry starts empty). */
+enum { WASP_MEMO_MAX_WORDS = 16 };
 #define WASP_MEMO_STRIDE(words) ((3u + (words) + 7u) / 8u * 8u)
 #define WASP_MEMO_DEFINE(name, BITS, WORDS)                                                      \
+    _Static_assert((WORDS) <= WASP_MEMO_MAX_WORDS, #name ": value too large for the memo");   \
     static uint64_t name##_entries[(1u << (BITS)) * WASP_MEMO_STRIDE(WORDS)]                     \
         __attribute__((aligned(64)));                                                            \
     const wasp_memo name = {name##_entries, (BITS), (WORDS), WASP_MEMO_STRIDE(WORDS)}
