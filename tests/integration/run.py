@@ -591,6 +591,12 @@ OBJECTS = [
 # one default run attributed 46 to 240 samples to them, around the minimum.
 OBJ_ARGS = {"ObjectsChurn": ["2000"]}
 
+# The class each allocation line makes: every site allocated there must carry
+# it (class names are remembered per class mirror and GC epoch, and the GC
+# variants move the mirrors many times).
+OBJ_CLASSES = {"ObjectsChurn": {("ObjectsChurn.newSlice", 15): "int[]",
+                                 ("ObjectsChurn.main", 27): "byte[]"}}
+
 
 def objects_checks(ctx, jdk, workload, jvm_args=(), tag=None):
     e = expectation(workload)
@@ -612,6 +618,10 @@ def objects_checks(ctx, jdk, workload, jvm_args=(), tag=None):
           "(need >= %.0f%%)" % (e["method"], e["line"], 100 * planted, 100 * OBJ_SHARE))
     stale = (o.get("stale") or 0) / max(o.get("samples") or 1, 1)
     check(stale < 0.5, "%.0f%% of samples found the object map stale" % (100 * stale))
+    for (method, line), cls in OBJ_CLASSES.get(workload, {}).items():
+        named = {s.get("class") for s in sites if at(leaf(s.get("allocation")), method, line)}
+        check(named == {cls}, "sites allocated at %s:%d are named %s, expected %s"
+              % (method, line, ", ".join(sorted(map(str, named))) or "(no site)", cls))
     if workload == "ObjectsChurn":
         churn = sum(s["share"] for s in sites if s.get("class") == "byte[]")
         check(churn < OBJ_CHURN_MAX, "the rarely read byte[] collectors got %.0f%% of accesses"
