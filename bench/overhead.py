@@ -272,7 +272,8 @@ def main():
         pin = ["taskset", "-c", str(cpu), java, "-XX:ActiveProcessorCount=1"] if cpu is not None else [java]
         if name == "baseline":
             return pin + base_cmd[1:], None
-        profile = os.path.join(tmp, "%s-%d.wprof" % (name.replace(" ", "_"), rep))
+        # The name becomes part of the agent's option string: only safe characters.
+        profile = os.path.join(tmp, "%s-%d.wprof" % (re.sub(r"[^A-Za-z0-9_.-]", "_", name), rep))
         return pin + ["-agentpath:%s=%s,file=%s" % (opts.agent, events[name], profile)] + base_cmd[1:], profile
 
     def record(rep, name, profile, result):

@@ -529,7 +529,7 @@ const char wasp_run_help_agent_flags[] =
     "                           allocations, 0 = every one (costly) (default: 262144)\n"
     "      --alloc-rate N       objects: allocation events a second above which the\n"
     "                           interval grows, to bound their cost; 0 = no cap\n"
-    "                           (default: 2000)\n"
+    "                           (default: 1000)\n"
     "      --verify-top N       replicas: compare whole objects of the N sites with\n"
     "                           the most comparisons, to measure alpha (default: 0)\n";
 const char wasp_run_help_report_flags[] =

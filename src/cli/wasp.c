@@ -66,7 +66,7 @@ static void agent_usage(FILE *out)
           "  alloc-interval=BYTES   objects: JVMTI heap sampling interval, 0 = every\n"
           "                         allocation (default: 262144)\n"
           "  alloc-rate=N           objects: allocation events/s above which the\n"
-          "                         interval grows, 0 = no cap (default: 2000)\n"
+          "                         interval grows, 0 = no cap (default: 1000)\n"
           "  verify-top=N           replicas: verify the N top sites whole (default: 0)\n"
           "  track-existing=0|1     at attach: track objects already in the heap\n"
           "                         (one heap walk; default: 0)\n"

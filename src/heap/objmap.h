@@ -37,7 +37,8 @@
  *    inserter that filled it), so lookups binary-search all blocks but the
  *    last: a publisher that lags or is starved (it may be a thread that
  *    profiling signals keep interrupting) does not make lookups linearly
- *    slower, which would starve it further. Publish every few ms anyway.
+ *    slower, which would starve it further. Publish often anyway (the agent
+ *    does after every few dozen inserts).
  *  - Snapshot + log position form an immutable "view" installed with one
  *    atomic pointer exchange, so a lookup always sees a consistent pair.
  *    Retired views/runs/log blocks are freed after a grace period tracked by
@@ -90,8 +91,9 @@ void wasp_objmap_free(wasp_objmap *m);
 int wasp_objmap_insert(wasp_objmap *m, uint64_t start, uint32_t size, uint32_t site,
                        uint32_t epoch);
 
-/* Fold pending inserts into the searchable snapshot (called every few ms by
- * an agent thread). Returns 0, -1 on OOM (the inserts stay pending). */
+/* Fold pending inserts into the searchable snapshot (called by an agent
+ * thread after a few dozen inserts, or every 100 ms). Returns 0, -1 on OOM
+ * (the inserts stay pending). */
 int wasp_objmap_publish(wasp_objmap *m);
 
 /* Replace everything with objs[0..n) (addresses valid in `epoch`); pending

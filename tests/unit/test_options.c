@@ -54,7 +54,7 @@ static void test_defaults(void **state)
     assert_int_equal(o.events, DEFAULT_EVENTS);
     assert_int_equal(o.min_size, 1024);
     assert_int_equal(o.alloc_interval, 256 * 1024);
-    assert_int_equal(o.alloc_rate, 2000);
+    assert_int_equal(o.alloc_rate, 1000);
     assert_int_equal(o.track_existing, 0);
     assert_int_equal(o.action, WASP_ACTION_START);
     assert_string_equal(o.file, "");
