@@ -95,7 +95,7 @@ static int site_equal(const wasp_alloc_site *s, const char *cls, const wasp_rfra
                       int before)
 {
     return s->nframes == n && s->before_attach == before && strcmp(s->class_name, cls) == 0 &&
-           (n == 0 || memcmp(s->frames, f, n * sizeof *f) == 0);
+           wasp_rframes_equal(s->frames, f, n);
 }
 
 static int grow_index(void)

@@ -139,7 +139,7 @@ uint32_t wasp_records_trace(wasp_records *r, const wasp_rframe *frames, int nfra
             return i + 1;
         }
         if (t->hash == h && t->nframes == nframes && t->status == status &&
-            memcmp(&r->frames[t->first], frames, sizeof(wasp_rframe) * (size_t)nframes) == 0)
+            wasp_rframes_equal(&r->frames[t->first], frames, (uint32_t)nframes))
             return i + 1;
     }
     r->counters[WASP_C_DROP_TABLE_FULL]++;

@@ -21,6 +21,17 @@ typedef struct wasp_rframe {
     void *method;
 } wasp_rframe;
 
+/* Whether n frames are the same, field by field: the four bytes of padding
+ * after bci are not data (frames built by assignment leave them undefined,
+ * and comparing them with memcmp once split one allocation site in two). */
+static inline int wasp_rframes_equal(const wasp_rframe *a, const wasp_rframe *b, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i].bci != b[i].bci || a[i].method != b[i].method)
+            return 0;
+    return 1;
+}
+
 /* A stack trace: frames leaf first, as captured. nframes == 0 means the walk
  * failed and status holds AsyncGetCallTrace's error code. */
 typedef struct wasp_rtrace {

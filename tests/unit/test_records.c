@@ -30,6 +30,34 @@ static void traces_are_interned(void **state)
     wasp_records_free(&r);
 }
 
+/* The padding after bci is not part of a frame: two copies of one stack
+ * whose padding differs are one trace (memcmp over the frames once split an
+ * allocation site in two). */
+static void padding_is_not_part_of_a_frame(void **state)
+{
+    (void)state;
+    wasp_rframe a[2], b[2];
+    memset(a, 0x00, sizeof a);
+    memset(b, 0xa5, sizeof b);
+    for (int i = 0; i < 2; i++) {
+        a[i].bci = b[i].bci = 10 + i;
+        a[i].method = b[i].method = (void *)(uintptr_t)(0x100 * (i + 1));
+    }
+    assert_true(memcmp(a, b, sizeof a) != 0); /* the test means something */
+    assert_true(wasp_rframes_equal(a, b, 2));
+    b[1].bci++;
+    assert_false(wasp_rframes_equal(a, b, 2));
+    b[1].bci--;
+
+    wasp_records r;
+    assert_int_equal(wasp_records_init(&r, 64), 0);
+    uint32_t ta = wasp_records_trace(&r, a, 2);
+    assert_true(ta != 0);
+    assert_int_equal(wasp_records_trace(&r, b, 2), ta);
+    assert_int_equal(r.ntraces, 1);
+    wasp_records_free(&r);
+}
+
 static void contexts_and_pairs(void **state)
 {
     (void)state;
@@ -101,6 +129,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(traces_are_interned),
+        cmocka_unit_test(padding_is_not_part_of_a_frame),
         cmocka_unit_test(contexts_and_pairs),
         cmocka_unit_test(full_context_table_counts_a_drop),
         cmocka_unit_test(watch_span_is_aligned_inside_access),
