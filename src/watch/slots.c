@@ -72,10 +72,9 @@ int wasp_slot_arm(wasp_thread *t, int slot, uint64_t addr, int len, int loads_to
 {
     struct perf_event_attr a;
     breakpoint_attr(&a, t, slot, addr, len, loads_too);
-    int fd = t->slots[slot].fd;
-    if (ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &a) != 0)
-        return -1;
-    return wasp_perf_enable(fd) == 0 ? 0 : -1;
+    /* One system call: modifying a breakpoint with attr.disabled == 0 also
+     * enables it (every kernel with PERF_EVENT_IOC_MODIFY_ATTRIBUTES, 4.17+). */
+    return ioctl(t->slots[slot].fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &a) == 0 ? 0 : -1;
 }
 
 void wasp_slot_disarm(wasp_thread *t, int slot)
