@@ -12,7 +12,7 @@ so that os.wait4() gives the java process's own peak RSS.
 Reports per configuration the median of the paired ratios agent/baseline (and
 their min-max spread), and the pairs classified per second per busy thread,
 read from the profile through `wasp report --format json`. Prints a markdown
-table and writes it to docs/overhead.md.
+table and writes it to build/overhead.md (--out).
 
     python3 bench/overhead.py                  # 5 repetitions, JDK 17
     python3 bench/overhead.py -r 3 --jdk /usr/lib/jvm/temurin-25-jdk-amd64
@@ -212,8 +212,9 @@ def main():
     ap.add_argument("--shared-cpu", action="store_true",
                     help="like --pinned, but the agent run and its baseline share one CPU, "
                          "time-sliced by the scheduler: compare their CPU times")
-    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "overhead.md"),
-                    help="markdown file to write (default docs/overhead.md; '-' for none)")
+    # Not docs/: the pages there carry notes by hand that a rerun must not erase.
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "overhead.md"),
+                    help="markdown file to write (default build/overhead.md; '-' for none)")
     opts = ap.parse_args()
     if opts.shared_cpu:
         opts.pinned = True
@@ -413,6 +414,7 @@ def main():
         print("\nno agent run succeeded: %s left as it was" % opts.out, file=sys.stderr)
         return 2
     if opts.out != "-":
+        os.makedirs(os.path.dirname(os.path.abspath(opts.out)), exist_ok=True)
         with open(opts.out, "w") as f:
             f.write(text)
         print("\nwritten to %s" % os.path.abspath(opts.out))
