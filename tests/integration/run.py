@@ -168,6 +168,14 @@ class Jdk:
         return self._gc_ok[flag]
 
 
+# The object tests check attribution (also across collections), which needs
+# enough long-lived objects tracked: at the default allocation-event cap
+# (chosen for overhead) ObjectsChurn's index slices were tracked too rarely to
+# reach OBJ_MIN_ATTRIBUTED every time. objects.cap checks the default cap.
+OBJ_TEST_ALLOC_RATE = 5000
+DEFAULT_ALLOC_RATE = 1000  # src/agent/options.c
+
+
 class Ctx:
     def __init__(self, tmp, keep):
         self.tmp = tmp
@@ -214,14 +222,12 @@ class Ctx:
             self.baselines[key] = c
         return self.baselines[key]
 
-    def profile(self, jdk, events, workload, args=(), jvm_args=(), expect_rc=0, tag=None):
-        """wasp run ... -- java ...; returns (Result, report JSON)."""
+    def profile(self, jdk, events, workload, args=(), jvm_args=(), expect_rc=0, tag=None,
+                alloc_rate=OBJ_TEST_ALLOC_RATE):
+        """wasp run ... -- java ...; returns (Result, report JSON). alloc_rate:
+        --alloc-rate for the objects analysis, None for wasp's default."""
         out = self.path("%s.wprof" % (tag or workload))
-        # The object tests check attribution (also across collections), which
-        # needs enough long-lived objects tracked: at the default allocation
-        # event cap (2000/s, chosen for overhead) ObjectsChurn's index slices
-        # were tracked too rarely to reach OBJ_MIN_ATTRIBUTED every time.
-        rate = ["--alloc-rate", "5000"] if "objects" in events else []
+        rate = ["--alloc-rate", str(alloc_rate)] if "objects" in events and alloc_rate else []
         cmd = [WASP, "run", "-e", events] + rate + ["-o", out, "--format", "json", "-q", "--",
                jdk.java] + list(jvm_args) + ["-cp", CLASSES, workload] + list(args)
         r = run(cmd)
@@ -634,6 +640,28 @@ def t_objects(ctx, jdk, workload):
     return objects_checks(ctx, jdk, workload)
 
 
+def t_objects_cap(ctx, jdk):
+    """At the default alloc-rate, ObjectsChurn (~10 000 events/s at the default
+    interval) gets at most about that many allocation events a second: the
+    sampling interval grows, the report says how far, and events keep coming."""
+    r, rep = ctx.profile(jdk, "objects", "ObjectsChurn", ["2000"], tag="ObjectsChurn-cap",
+                         alloc_rate=None)
+    check(checksum_of(r.out) == ctx.baseline(jdk, [], "ObjectsChurn", ["2000"]),
+          "checksum differs from the run without the agent")
+    o = rep.get("objects") or {}
+    base, top = o.get("sampling_interval"), o.get("sampling_interval_max")
+    check(base and top and top > base, "sampling interval %r, at most %r: the cap never raised it"
+          % (base, top))
+    check("above alloc-rate=%d" % DEFAULT_ALLOC_RATE in r.err, "no log line about the cap: %s"
+          % tail(r.err))
+    # Over the whole run, JVM start included: a little under the real rate.
+    rate = counter(rep, "objects.alloc_events") / r.seconds
+    check(DEFAULT_ALLOC_RATE / 8 <= rate <= DEFAULT_ALLOC_RATE * 1.5,
+          "%.0f allocation events/s, expected %d to %d" % (rate, DEFAULT_ALLOC_RATE // 8,
+                                                           DEFAULT_ALLOC_RATE * 1.5))
+    return "%.0f events/s, interval up to %d bytes (from %d)" % (rate, top, base)
+
+
 def t_objects_gc(ctx, jdk, flag):
     """Objects moved by many collections stay attributed to their site."""
     return objects_checks(ctx, jdk, "ObjectsChurn", jvm_args=[flag, "-Xmx256m"],
@@ -868,6 +896,7 @@ def build_tests(jdks):
             tests.append((name, jdk, lambda c, j=jdk, f=thunk: f(c, j)))
         for name, wl in OBJECTS:
             tests.append((name, jdk, lambda c, j=jdk, w=wl: t_objects(c, j, w)))
+        tests.append(("objects.cap", jdk, lambda c, j=jdk: t_objects_cap(c, j)))
         for gc in ("Serial", "Parallel", "G1", "Z"):
             flag = "-XX:+Use%sGC" % gc
             tests.append(("objects.gc.%s" % gc.lower(), jdk, lambda c, j=jdk, f=flag: (
