@@ -172,7 +172,7 @@ class Jdk:
 # enough long-lived objects tracked: at the default allocation-event cap
 # (chosen for overhead) ObjectsChurn's index slices were tracked too rarely to
 # reach OBJ_MIN_ATTRIBUTED every time. objects.cap checks the default cap.
-OBJ_TEST_ALLOC_RATE = 5000
+OBJ_TEST_ALLOC_RATE = 10000
 DEFAULT_ALLOC_RATE = 1000  # src/agent/options.c
 
 
