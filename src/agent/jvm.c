@@ -83,7 +83,8 @@ const char *wasp_jvm_code_name(uint64_t pc)
 
 /* ---- names and lines ------------------------------------------------------ */
 
-/* "Ljava/util/TreeMap;" -> "java.util.TreeMap" */
+/* A JVM type signature as Java writes the type: "Ljava/util/TreeMap;" ->
+ * "java.util.TreeMap", "[D" -> "double[]". */
 static void class_name(const char *sig, char *out, size_t len)
 {
     int dims = 0;

@@ -23,7 +23,7 @@
  *                      mean bytes allocated between tracked allocations
  *                      (default 262144; 0 tracks every allocation)
  *   alloc-rate=N       objects: at most about N allocation events a second;
- *                      above it the interval grows (default 5000; 0: no cap)
+ *                      above it the interval grows (default 1000; 0: no cap)
  *   verify-top=N       replicas: compare whole objects of the N sites with the
  *                      most comparisons at the end, to measure alpha (default 0)
  *   track-existing=0|1 objects/replicas at attach: also track the objects

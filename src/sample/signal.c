@@ -1,8 +1,8 @@
 /*
  * Perf-event signalling routes (see signal.h).
  *
- * ASYNC-SIGNAL-SAFE: wasp_perf_enable and wasp_perf_signal_data run in the SIGTRAP handler (one ioctl, or a read of
- * the fd table that ordinary threads fill before enabling the event).
+ * ASYNC-SIGNAL-SAFE: wasp_perf_signal_data runs in the SIGTRAP handler (a read
+ * of the fd table that ordinary threads fill before enabling the event).
  */
 #include "sample/signal.h"
 
@@ -72,18 +72,13 @@ void wasp_perf_signal_forget(int fd)
         __atomic_store_n(&fd_data[fd], 0, __ATOMIC_RELEASE);
 }
 
-int wasp_perf_enable(int fd)
-{
-    /* On both routes every overflow signals; no event limit (IOC_REFRESH),
-     * which would restart a CPU-clock event after only 10us. */
-    return ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-}
-
 int wasp_perf_start(int fd, pid_t tid, uint64_t sig_data)
 {
     if (wasp_perf_signal_fd(fd, tid, sig_data) != 0)
         return -1;
-    return wasp_perf_enable(fd);
+    /* On both routes every overflow signals; no event limit (IOC_REFRESH),
+     * which would restart a CPU-clock event after only 10us. */
+    return ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 
 void wasp_perf_close(int *fd)

@@ -32,9 +32,6 @@ int wasp_perf_signal_fd(int fd, pid_t tid, uint64_t sig_data);
 /* Before close. */
 void wasp_perf_signal_forget(int fd);
 
-/* Start an event (one ioctl). */
-int wasp_perf_enable(int fd);
-
 /* Wire a freshly opened, disabled thread event to its thread and start it.
  * Returns 0, or -1 with errno set. */
 int wasp_perf_start(int fd, pid_t tid, uint64_t sig_data);

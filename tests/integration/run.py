@@ -644,9 +644,10 @@ def t_objects_cap(ctx, jdk):
     """At the default alloc-rate, ObjectsChurn (~10 000 events/s at the default
     interval) gets at most about that many allocation events a second: the
     sampling interval grows, the report says how far, and events keep coming."""
-    r, rep = ctx.profile(jdk, "objects", "ObjectsChurn", ["2000"], tag="ObjectsChurn-cap",
+    args = OBJ_ARGS["ObjectsChurn"]
+    r, rep = ctx.profile(jdk, "objects", "ObjectsChurn", list(args), tag="ObjectsChurn-cap",
                          alloc_rate=None)
-    check(checksum_of(r.out) == ctx.baseline(jdk, [], "ObjectsChurn", ["2000"]),
+    check(checksum_of(r.out) == ctx.baseline(jdk, [], "ObjectsChurn", list(args)),
           "checksum differs from the run without the agent")
     o = rep.get("objects") or {}
     base, top = o.get("sampling_interval"), o.get("sampling_interval_max")
