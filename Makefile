@@ -6,15 +6,17 @@ JAVA_HOME ?= $(shell dirname $$(dirname $$(readlink -f $$(command -v javac))))
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -fPIC -Wall -Wextra -Werror -fvisibility=hidden \
            -I src -I $(JAVA_HOME)/include -I $(JAVA_HOME)/include/linux
-LDLIBS_CORE  = -lZydis -lZycore -lz -lm
+LDLIBS_CORE  = -lZydis -lZycore -lz -lm -lrt
 LDLIBS_AGENT = $(LDLIBS_CORE) -lnuma -ldl -lpthread -lrt   # libpfm4 is dlopened when a PMU is used
 
 B = build
 # Code that needs a JVM (JVMTI glue) or runs only inside the agent.
-AGENT_SRCS := $(filter-out src/agent/options.c src/sample/perf.c src/sample/signal.c,$(wildcard src/agent/*.c src/sample/*.c))
+SHARED_SAMPLE_SRCS := src/sample/perf.c src/sample/signal.c src/sample/soft.c src/sample/timer.c \
+                      src/sample/selftest.c
+AGENT_SRCS := $(filter-out src/agent/options.c $(SHARED_SAMPLE_SRCS),$(wildcard src/agent/*.c src/sample/*.c))
 # Everything the command, the agent and the unit tests share.
 CORE_SRCS  := $(wildcard src/common/*.c src/isa/*.c src/profile/*.c src/watch/*.c src/analysis/*.c src/heap/*.c) \
-              src/agent/options.c src/sample/perf.c src/sample/signal.c
+              src/agent/options.c $(SHARED_SAMPLE_SRCS)
 CLI_SRCS   := $(wildcard src/cli/*.c)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 

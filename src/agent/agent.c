@@ -29,6 +29,7 @@
 #include "agent/vmflags.h"
 #include "isa/isa.h"
 #include "sample/signal.h"
+#include "watch/engine.h"
 #include "watch/handler.h"
 #include "watch/runtime.h"
 
@@ -42,6 +43,10 @@ static void JNICALL on_gc_start(jvmtiEnv *jvmti)
 {
     (void)jvmti;
     __atomic_add_fetch(&wasp_rt.epoch, 1, __ATOMIC_RELEASE);
+    /* Objects move: no watch survives (and no page stays protected while
+     * the collector copies). */
+    if (wasp_rt.watch && wasp_rt.watch->drop_all)
+        wasp_rt.watch->drop_all();
 }
 
 static void JNICALL on_gc_finish(jvmtiEnv *jvmti)
@@ -101,6 +106,14 @@ static void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *env, jthread thread)
  * so far, names of generated code, thread events, the objects keeper. */
 static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
 {
+    if (wasp_rt.watch == &wasp_page_engine) {
+        uint64_t lo, hi;
+        if (wasp_vm_heap_range(&lo, &hi) == 0)
+            wasp_page_set_heap(lo, hi);
+        else
+            wasp_log("cannot find the Java heap's address range (VMStructs): the page "
+                     "watchpoint engine arms nothing");
+    }
     wasp_jvm_prepare_loaded_classes(jvmti, env);
     (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
@@ -146,6 +159,8 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
     if (wasp_rt.replicas && opts.verify_top && env)
         wasp_alloc_verify(jvmti, env, opts.verify_top, wasp_rt.site_comparisons);
     wasp_dump_write(&dump_info);
+    if (wasp_rt.watch && wasp_rt.watch->drop_all)
+        wasp_rt.watch->drop_all(); /* every thread is quiet: nothing stays watched */
     session_events(jvmti, JVMTI_DISABLE);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_END, NULL);
@@ -189,7 +204,6 @@ static void setup_clients(const wasp_options *o)
 
 static void fill_dump_info(const wasp_options *o)
 {
-    memset(&dump_info, 0, sizeof dump_info);
     dump_info.start_time = time(NULL);
     dump_info.min_size = o->min_size;
     dump_info.alloc_interval = o->alloc_interval;
@@ -209,6 +223,8 @@ static void fill_dump_info(const wasp_options *o)
         snprintf(dump_info.sampler_detail, sizeof dump_info.sampler_detail, "%s",
                  wasp_rt.source->detail);
     }
+    dump_info.period_ns = o->period_ns;
+    dump_info.watch_budget = o->watch_budget;
 }
 
 /* Capabilities one at a time: in a running JVM some may be refused, and a
@@ -288,11 +304,58 @@ static void setup_objects(const wasp_options *o)
     wasp_rt.tracking = 1;
 }
 
+/* Samplers below this period spend more time in the handler than the
+ * program runs (about 10 us a sample on a VM): raised, with one log line. */
+enum { PERIOD_FLOOR_NS = 100000 };
+
+/* The sampler and, when an analysis watches, the watchpoint engine: each the
+ * one the options name or the best that proves itself here. An analysis
+ * whose mechanism is missing is turned off with one log line; why[] is set
+ * only when nothing can be profiled. */
+static void choose_mechanisms(char *why, size_t len)
+{
+    uint32_t watching = (opts.events & ((1u << WASP_AN_COUNT) - 1)) |
+                        (opts.events & (1u << WASP_EVENT_REPLICAS));
+    if (opts.sampler != WASP_SAMPLER_PMU && opts.period_ns < PERIOD_FLOOR_NS) {
+        wasp_log("period %llu us is below what the sampler can serve; using %d us",
+                 (unsigned long long)(opts.period_ns / 1000), PERIOD_FLOOR_NS / 1000);
+        opts.period_ns = PERIOD_FLOOR_NS;
+    }
+    char passed[1024] = "";
+    if (wasp_probe_source(&opts, passed, sizeof passed, why, len) != 0)
+        return;
+    if (passed[0])
+        wasp_log("sampler: using %s; passed over %s", wasp_rt.source->name, passed);
+    snprintf(dump_info.sampler_passed_over, sizeof dump_info.sampler_passed_over, "%s", passed);
+    wasp_rt.watch = NULL;
+    if (!watching)
+        return;
+    char wwhy[1024] = "";
+    passed[0] = 0;
+    if (wasp_probe_watch(&opts, passed, sizeof passed, wwhy, sizeof wwhy) != 0) {
+        uint32_t rest = opts.events & ~watching;
+        if (!rest) {
+            snprintf(why, len, "%s", wwhy);
+            return;
+        }
+        wasp_log("%s: the dead/silent store, silent load and replicas analyses are off", wwhy);
+        opts.events = rest;
+        setup_clients(&opts);
+        wasp_rt.replicas = 0;
+        return;
+    }
+    if (passed[0])
+        wasp_log("watchpoints: using %s; passed over %s", wasp_rt.watch->name, passed);
+    snprintf(dump_info.watch_passed_over, sizeof dump_info.watch_passed_over, "%s", passed);
+    wasp_rt.watch_budget = opts.watch_budget;
+}
+
 /* Everything both entry points do: returns 0 when profiling may start; else
  * why[] says why not (the program runs unprofiled). */
 static int setup(JavaVM *vm, char *why, size_t len)
 {
     why[0] = 0;
+    memset(&dump_info, 0, sizeof dump_info);
     wasp_log_open(opts.log);
     if (enable_jvmti(vm) != 0) {
         snprintf(why, len, "JVMTI unavailable");
@@ -318,9 +381,8 @@ static int setup(JavaVM *vm, char *why, size_t len)
     else if (wasp_perf_fasync)
         wasp_log("perf events signal through F_SETSIG%s",
                  opts.signal == WASP_SIGNAL_FASYNC ? "" : " (this kernel has no perf sigtrap)");
-    if (!why[0] && wasp_probe_source(&opts, why, len) == 0 && wasp_probe_perf(why, len) == 0 &&
-        wasp_handler_install() != 0)
-        snprintf(why, len, "cannot install the SIGTRAP handler");
+    if (!why[0])
+        choose_mechanisms(why, len);
     fill_dump_info(&opts);
     if (why[0]) {
         snprintf(dump_info.disabled_reason, sizeof dump_info.disabled_reason, "%s", why);

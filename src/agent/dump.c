@@ -19,6 +19,8 @@
 #include "agent/log.h"
 #include "agent/threads.h"
 #include "isa/isa.h"
+#include "watch/engine.h"
+#include "watch/handler.h"
 #include "watch/runtime.h"
 
 /* jmethodID -> resolved names, so each method is asked about once. */
@@ -261,6 +263,28 @@ void wasp_dump_fold_thread(const wasp_thread *t)
     pthread_mutex_unlock(&acc.lock);
 }
 
+/* Which watchpoint engine ran, what it cost, and what it passed over. */
+static void add_watch_meta(wasp_profile *p, const wasp_dump_info *info)
+{
+    if (info->watch_passed_over[0])
+        wasp_profile_set_meta(p, "watch_passed_over", info->watch_passed_over);
+    if (!wasp_rt.watch)
+        return;
+    wasp_profile_set_meta(p, "watch", wasp_rt.watch->name);
+    wasp_profile_set_meta(p, "watch_detail", wasp_rt.watch->what);
+    set_meta_num(p, "watch_budget", info->watch_budget, "%g");
+    set_meta_num(p, "watch_event_us", (double)wasp_rt.watch_event_ns / 1000.0, "%.1f");
+    if (wasp_rt.watch == &wasp_page_engine) {
+        wasp_page_stats st;
+        wasp_page_stats_get(&st);
+        wasp_profile_add_counter(p, "watch.faults", st.faults);
+        wasp_profile_add_counter(p, "watch.stepped_over", st.stepped);
+        wasp_profile_add_counter(p, "watch.foreign_faults", st.foreign);
+        wasp_profile_add_counter(p, "watch.pages_released", st.released);
+        wasp_profile_add_counter(p, "watch.protect_failed", st.protect_failed);
+    }
+}
+
 int wasp_dump_write(const wasp_dump_info *info)
 {
     wasp_threads_stop_all(wasp_dump_fold_thread);
@@ -320,6 +344,12 @@ int wasp_dump_write(const wasp_dump_info *info)
     wasp_profile_set_meta(p, "sampler", info->sampler);
     wasp_profile_set_meta(p, "sampler_detail", info->sampler_detail);
     wasp_profile_set_meta(p, "period", info->period);
+    if (info->sampler_passed_over[0])
+        wasp_profile_set_meta(p, "sampler_passed_over", info->sampler_passed_over);
+    uint64_t raised = wasp_handler_max_period();
+    if (raised > info->period_ns && wasp_rt.source != &wasp_pmu_source)
+        set_meta_num(p, "period_max_us", (double)raised / 1000.0, "%.0f");
+    add_watch_meta(p, info);
     if (info->disabled_reason[0])
         wasp_profile_set_meta(p, "disabled_reason", info->disabled_reason);
     wasp_profile_set_meta(p, "java_command", wasp_jvm_property("sun.java.command", "?"));

@@ -15,6 +15,10 @@ typedef struct wasp_dump_info {
     char sampler[16];
     char sampler_detail[256];
     char period[64];
+    char sampler_passed_over[1024]; /* samplers tried before and why they failed */
+    char watch_passed_over[1024];   /* watchpoint engines likewise */
+    uint64_t period_ns;
+    double watch_budget;
     char disabled_reason[512]; /* why nothing was profiled, "" when it was */
     time_t start_time;
     double min_size, alloc_interval; /* objects analysis settings */

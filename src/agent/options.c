@@ -37,6 +37,7 @@
 #define DEFAULT_PERIOD_NS 1000000ull /* 1ms */
 #define DEFAULT_PMU_PERIOD 20011ull
 #define DEFAULT_WATCHPOINTS 4u
+#define DEFAULT_WATCH_BUDGET 0.02
 #define DEFAULT_FLOAT_THRESHOLD 0.01
 #define DEFAULT_MAX_FRAMES 256u
 #define PERIOD_MIN_NS 10000ull        /* 10us */
@@ -58,8 +59,15 @@ static const char *const analysis_names[WASP_EVENT_COUNT] = {
 
 static const char *const sampler_names[] = {
     [WASP_SAMPLER_AUTO] = "auto",
-    [WASP_SAMPLER_SOFT] = "soft",
+    [WASP_SAMPLER_PERF] = "perf",
     [WASP_SAMPLER_PMU] = "pmu",
+    [WASP_SAMPLER_TIMER] = "timer",
+};
+
+static const char *const watch_names[] = {
+    [WASP_WATCH_AUTO] = "auto",
+    [WASP_WATCH_DEBUGREG] = "debugreg",
+    [WASP_WATCH_PAGE] = "page",
 };
 
 void wasp_options_defaults(wasp_options *o)
@@ -73,6 +81,8 @@ void wasp_options_defaults(wasp_options *o)
     o->period_ns = DEFAULT_PERIOD_NS;
     o->pmu_period = DEFAULT_PMU_PERIOD;
     o->watchpoints = DEFAULT_WATCHPOINTS;
+    o->watch = WASP_WATCH_AUTO;
+    o->watch_budget = DEFAULT_WATCH_BUDGET;
     o->float_threshold = DEFAULT_FLOAT_THRESHOLD;
     o->max_frames = DEFAULT_MAX_FRAMES;
     strcpy(o->log, "stderr");
@@ -249,6 +259,10 @@ static int set_file(wasp_options *o, const char *v, char *d, size_t n)
 static int set_sampler(wasp_options *o, const char *v, char *d, size_t n)
 {
     (void)d, (void)n;
+    if (strcmp(v, "soft") == 0) { /* the perf sampler's name before 0.3 */
+        o->sampler = WASP_SAMPLER_PERF;
+        return 0;
+    }
     for (size_t i = 0; i < sizeof sampler_names / sizeof *sampler_names; i++)
         if (strcmp(v, sampler_names[i]) == 0) {
             o->sampler = (wasp_sampler_choice)i;
@@ -298,6 +312,27 @@ static int set_watchpoints(wasp_options *o, const char *v, char *d, size_t n)
     if (set_u64_range(&x, v, 1, 4) < 0)
         return -1;
     o->watchpoints = (uint32_t)x;
+    return 0;
+}
+
+static int set_watch(wasp_options *o, const char *v, char *d, size_t n)
+{
+    (void)d, (void)n;
+    for (size_t i = 0; i < sizeof watch_names / sizeof *watch_names; i++)
+        if (strcmp(v, watch_names[i]) == 0) {
+            o->watch = (wasp_watch_choice)i;
+            return 0;
+        }
+    return -1;
+}
+
+static int set_watch_budget(wasp_options *o, const char *v, char *d, size_t n)
+{
+    (void)d, (void)n;
+    double x;
+    if (parse_fraction(v, &x) < 0 || !(x >= 0.0 && x <= 0.5))
+        return -1;
+    o->watch_budget = x;
     return 0;
 }
 
@@ -425,13 +460,16 @@ static const struct spec {
 } specs[] = {
     {"events", "analyses joined by '+' or ':' (" ACCEPTED_EVENTS ")", set_events},
     {"file", "a path of at most 4095 bytes (it cannot contain a comma)", set_file},
-    {"sampler", "one of auto, soft, pmu", set_sampler},
+    {"sampler", "one of auto, perf, timer, pmu", set_sampler},
     {"period",
      "a duration from 10us to 10s such as 500us or 2ms (units ns, us, ms, s; a bare number is ns)",
      set_period},
     {"pmu-period", "a number from 1 to 1000000000", set_pmu_period},
     {"pmu-event", "a libpfm4 event name of at most 127 characters, without spaces", set_pmu_event},
     {"watchpoints", "a number from 1 to 4", set_watchpoints},
+    {"watch", "one of auto, debugreg, page", set_watch},
+    {"watch-budget", "a fraction from 0 to 0.5 such as 0.02 or 2% (0: no limit)",
+     set_watch_budget},
     {"float-threshold", "a fraction from 0 up to (not including) 1, such as 0.01 or 1%",
      set_float_threshold},
     {"max-frames", "a number from 1 to 2048", set_max_frames},
@@ -450,7 +488,8 @@ static const struct spec {
 };
 #define NSPECS (sizeof specs / sizeof *specs)
 #define ACCEPTED_KEYS                                                                           \
-    "accepted: events, file, sampler, period, pmu-period, pmu-event, watchpoints, "            \
+    "accepted: events, file, sampler, period, pmu-period, pmu-event, watchpoints, watch, "     \
+    "watch-budget, "                                                                            \
     "float-threshold, max-frames, log, seed, signal, action, min-size, alloc-interval, "         \
     "alloc-rate, verify-top, track-existing"
 
@@ -624,6 +663,17 @@ int wasp_options_format(const wasp_options *o, char *buf, size_t buflen)
     }
     if (o->watchpoints != d.watchpoints)
         emit(&w, "watchpoints=%u", (unsigned)o->watchpoints);
+    if (o->watch != d.watch) {
+        if ((unsigned)o->watch >= sizeof watch_names / sizeof *watch_names)
+            return -1;
+        emit(&w, "watch=%s", watch_names[o->watch]);
+    }
+    if (o->watch_budget != d.watch_budget) {
+        char t[40];
+        if (fraction_text(o->watch_budget, t, sizeof t) < 0)
+            return -1;
+        emit(&w, "watch-budget=%s", t);
+    }
     if (o->float_threshold != d.float_threshold) {
         char t[40];
         if (fraction_text(o->float_threshold, t, sizeof t) < 0)

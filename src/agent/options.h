@@ -7,12 +7,21 @@
  *                      replicas, OJXPerf), or all (every one);
  *                      default: deadstore+silentstore+silentload
  *   file=PATH          profile file (default: wasp-<pid>.wprof in the working directory)
- *   sampler=auto|soft|pmu   address source (default auto: pmu when the machine has one)
+ *   sampler=auto|perf|timer|pmu  address source: perf task-clock, POSIX CPU-time
+ *                      timer (no perf events needed) or hardware PMU; auto takes
+ *                      the first that proves itself at start-up, in the order
+ *                      pmu, perf, timer ("soft" is the old name of perf)
  *   period=DURATION    software sampler: thread CPU time between samples,
  *                      with unit ns|us|ms (default 1ms)
  *   pmu-period=N       PMU sampler: memory events between samples (default 20011)
  *   pmu-event=NAME     libpfm4 event name for the PMU sampler (default: chosen per CPU)
- *   watchpoints=N      debug registers used per thread, 1..4 (default 4)
+ *   watchpoints=N      watchpoints per thread, 1..4 (default 4)
+ *   watch=auto|debugreg|page  watchpoint engine: debug registers, or page
+ *                      protection with single-stepping; auto takes debugreg when
+ *                      a test breakpoint traps at start-up, page otherwise
+ *   watch-budget=X     most CPU time the watchpoint engine may cost, as a share
+ *                      of the watching thread's (and the process's), such as
+ *                      2% or 0.02; 0: no limit (default 2%)
  *   float-threshold=X  relative difference under which floats count as equal,
  *                      as a fraction in [0, 1) (default 0.01)
  *   max-frames=N       deepest Java stack recorded, 1..2048 (default 256)
@@ -46,9 +55,16 @@
 
 typedef enum wasp_sampler_choice {
     WASP_SAMPLER_AUTO = 0,
-    WASP_SAMPLER_SOFT = 1,
-    WASP_SAMPLER_PMU = 2
+    WASP_SAMPLER_PERF = 1,
+    WASP_SAMPLER_PMU = 2,
+    WASP_SAMPLER_TIMER = 3
 } wasp_sampler_choice;
+
+typedef enum wasp_watch_choice {
+    WASP_WATCH_AUTO = 0,
+    WASP_WATCH_DEBUGREG = 1,
+    WASP_WATCH_PAGE = 2
+} wasp_watch_choice;
 
 /* Event bits beyond the wasp_analysis ones. */
 enum { WASP_EVENT_OBJECTS = 3, WASP_EVENT_REPLICAS = 4, WASP_EVENT_COUNT = 5 };
@@ -71,6 +87,8 @@ typedef struct wasp_options {
     uint64_t pmu_period;
     char pmu_event[WASP_NAME_MAX]; /* "" means chosen per CPU */
     uint32_t watchpoints;
+    wasp_watch_choice watch;
+    double watch_budget;
     double float_threshold;
     uint32_t max_frames;
     char log[WASP_PATH_MAX]; /* "stderr", "none" or a path */

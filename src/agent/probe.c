@@ -1,7 +1,8 @@
 /*
- * What this machine and this JVM allow: perf watchpoints, the address source,
- * NUMA, how object addresses look. Asked once, when profiling starts; every
- * "no" becomes one clear sentence for the user. Not for signal handlers.
+ * What this machine and this JVM allow: the sampler and the watchpoint engine
+ * (each proven by a signal that arrived), NUMA, how object addresses look.
+ * Asked once, when profiling starts; every "no" becomes one clear sentence
+ * for the user. Not for signal handlers.
  */
 #include "agent/probe.h"
 
@@ -17,81 +18,102 @@
 #include "agent/log.h"
 #include "agent/vmflags.h"
 #include "sample/signal.h"
+#include "watch/engine.h"
 #include "watch/runtime.h"
 
-/* Can this thread open the events every profiled thread needs? */
-int wasp_probe_perf(char *why, size_t len)
+static void append(char *buf, size_t len, const char *what, const char *why)
 {
-    static uint64_t target;
-    struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.type = PERF_TYPE_BREAKPOINT;
-    a.size = sizeof a;
-    a.bp_type = HW_BREAKPOINT_W;
-    a.bp_addr = (uint64_t)(uintptr_t)&target;
-    a.bp_len = 8;
-    a.sample_period = 1;
-    a.exclude_kernel = 1;
-    a.exclude_hv = 1;
-    a.disabled = 1;
-    wasp_perf_signal_attr(&a, 0);
-    int fd = wasp_perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-    if (fd >= 0) {
-        close(fd);
-        return 0;
-    }
-    int err = errno, paranoid = -1;
-    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-    if (f) {
-        if (fscanf(f, "%d", &paranoid) != 1)
-            paranoid = -1;
-        fclose(f);
-    }
-    const char *what;
-    if ((err == EACCES || err == EPERM) && paranoid > 2)
-        what = "forbidden by kernel.perf_event_paranoid: set it to 2 or lower "
-               "(sysctl -w kernel.perf_event_paranoid=2) or grant the JVM CAP_PERFMON";
-    else if (err == EACCES || err == EPERM)
-        what = "denied although kernel.perf_event_paranoid allows it: a seccomp filter (as in "
-               "containers) or a security module blocks perf_event_open; allow it";
-    else if (err == ENOSYS)
-        what = "this kernel has no perf events (CONFIG_PERF_EVENTS)";
-    else if (err == ENOSPC || err == EBUSY)
-        what = "every debug register is taken (is a debugger attached?)";
-    else
-        what = "this machine exposes no usable hardware debug registers (some hypervisors hide "
-               "them), or the kernel predates Linux 5.13's perf sigtrap";
-    snprintf(why, len, "cannot use hardware watchpoints (perf_event_open: %s; "
-             "kernel.perf_event_paranoid=%d): %s", strerror(err), paranoid, what);
-    return -1;
+    size_t used = strlen(buf);
+    if (used + 1 < len)
+        snprintf(buf + used, len - used, "%s%s: %s", used ? "; " : "", what, why);
 }
 
-int wasp_probe_source(const wasp_options *o, char *why, size_t len)
+/* Initialise a source and prove it: a sample must arrive. */
+static int try_source(wasp_source *s, const wasp_options *o, char *why, size_t len)
 {
     char err[256] = "";
-    if (o->sampler != WASP_SAMPLER_SOFT) {
-        if (wasp_pmu_available() || o->pmu_event[0]) {
-            if (wasp_pmu_source.init(&wasp_pmu_source, o, err, sizeof err) == 0) {
-                wasp_rt.source = &wasp_pmu_source;
-                return 0;
-            }
-            if (o->sampler == WASP_SAMPLER_PMU) {
-                snprintf(why, len, "sampler=pmu: %s", err);
-                return -1;
-            }
-            wasp_log("PMU unusable (%s); using the software sampler", err);
-        } else if (o->sampler == WASP_SAMPLER_PMU) {
-            snprintf(why, len,
-                     "sampler=pmu: this machine has no hardware PMU (no cpu event source in "
-                     "/sys/bus/event_source/devices); use sampler=soft or auto");
-            return -1;
-        }
+    if (s->init(s, o, err, sizeof err) != 0) {
+        snprintf(why, len, "%s", err);
+        return -1;
     }
-    wasp_soft_source.init(&wasp_soft_source, o, err, sizeof err);
-    wasp_rt.source = &wasp_soft_source;
+    if (wasp_source_self_test(s, err, sizeof err) != 0) {
+        char advice[512];
+        if (s != &wasp_timer_source && wasp_perf_refusal(advice, sizeof advice) != 0)
+            snprintf(why, len, "%s (%s)", err, advice);
+        else
+            snprintf(why, len, "%s", err);
+        return -1;
+    }
     return 0;
 }
 
+int wasp_probe_source(const wasp_options *o, char *passed, size_t plen, char *why, size_t len)
+{
+    char err[768];
+    wasp_source *order[3];
+    int n = 0;
+    switch (o->sampler) {
+    case WASP_SAMPLER_PMU:
+        if (!wasp_pmu_available() && !o->pmu_event[0]) {
+            snprintf(why, len,
+                     "sampler=pmu: this machine has no hardware PMU (no cpu event source in "
+                     "/sys/bus/event_source/devices); use sampler=perf, timer or auto");
+            return -1;
+        }
+        order[n++] = &wasp_pmu_source;
+        break;
+    case WASP_SAMPLER_PERF: order[n++] = &wasp_soft_source; break;
+    case WASP_SAMPLER_TIMER: order[n++] = &wasp_timer_source; break;
+    default:
+        if (wasp_pmu_available() || o->pmu_event[0])
+            order[n++] = &wasp_pmu_source;
+        order[n++] = &wasp_soft_source;
+        order[n++] = &wasp_timer_source;
+    }
+    for (int i = 0; i < n; i++) {
+        if (try_source(order[i], o, err, sizeof err) == 0) {
+            wasp_rt.source = order[i];
+            return 0;
+        }
+        if (n == 1) {
+            snprintf(why, len, "sampler=%s: %s", order[i]->name, err);
+            return -1;
+        }
+        append(passed, plen, order[i]->name, err);
+    }
+    snprintf(why, len, "no sampler works on this machine (%s)", passed);
+    return -1;
+}
+
+int wasp_probe_watch(const wasp_options *o, char *passed, size_t plen, char *why, size_t len)
+{
+    const wasp_watch_engine *order[2];
+    int n = 0;
+    if (o->watch != WASP_WATCH_PAGE)
+        order[n++] = &wasp_debugreg_engine;
+    if (o->watch != WASP_WATCH_DEBUGREG)
+        order[n++] = &wasp_page_engine;
+    for (int i = 0; i < n; i++) {
+        char err[1024], advice[400];
+        uint64_t ns = 0;
+        if (order[i]->self_test(err, sizeof err, &ns) == 0) {
+            wasp_rt.watch = order[i];
+            wasp_rt.watch_event_ns = ns;
+            return 0;
+        }
+        if (order[i] == &wasp_debugreg_engine && wasp_perf_refusal(advice, sizeof advice) != 0) {
+            size_t used = strnlen(err, 500);
+            snprintf(err + used, sizeof err - used, " (%.400s)", advice);
+        }
+        if (n == 1) {
+            snprintf(why, len, "watch=%s: %s", order[i]->name, err);
+            return -1;
+        }
+        append(passed, plen, order[i]->name, err);
+    }
+    snprintf(why, len, "no watchpoint engine works on this machine (%s)", passed);
+    return -1;
+}
 
 int wasp_probe_numa_nodes(void)
 {

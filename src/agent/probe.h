@@ -8,11 +8,14 @@
 
 #include "agent/options.h"
 
-/* Can this thread open the events every profiled thread needs? 0, or -1 with
- * a sentence saying what is missing and what to do. */
-int wasp_probe_perf(char *why, size_t len);
-/* Choose and initialise the address source into wasp_rt.source. */
-int wasp_probe_source(const wasp_options *o, char *why, size_t len);
+/* Choose the address source (wasp_rt.source) by proof: the one the options
+ * name, or under auto the first of pmu, perf, timer whose sample arrives.
+ * Sources tried and passed over are listed in passed[] with why. Returns 0,
+ * or -1 with why[] saying what is missing and what to do. */
+int wasp_probe_source(const wasp_options *o, char *passed, size_t plen, char *why, size_t len);
+/* The same for the watchpoint engine (wasp_rt.watch, wasp_rt.watch_event_ns):
+ * debugreg, then page. */
+int wasp_probe_watch(const wasp_options *o, char *passed, size_t plen, char *why, size_t len);
 /* NUMA nodes configured (1 when libnuma says NUMA is unavailable). */
 int wasp_probe_numa_nodes(void);
 /* How object addresses compare (sets wasp_rt.heap_address_mask); -1 with a

@@ -74,9 +74,9 @@ static wasp_thread *create(pid_t tid, JNIEnv *env, const char *name)
         return NULL;
     }
     char err[256] = "";
-    if (wasp_slots_open(t, wasp_rt.nslots, err, sizeof err) == 0) {
+    if (wasp_rt.watch && wasp_slots_open(t, wasp_rt.nslots, err, sizeof err) == 0) {
         if (!warned_slots++)
-            wasp_log("debug registers unavailable (%s): threads are not profiled", err);
+            wasp_log("watchpoints unavailable (%s): threads are not profiled", err);
         discard(t);
         return NULL;
     }

@@ -106,3 +106,25 @@ int wasp_vm_get_bool_flag(const char *name, int *value)
     *value = *addr;
     return 0;
 }
+
+int wasp_vm_heap_range(uint64_t *lo, uint64_t *hi)
+{
+    void *heap_addr = NULL;
+    uint64_t reserved, start, words;
+    if (vm_field("Universe", "_collectedHeap", NULL, &heap_addr) != 0 || !heap_addr ||
+        vm_field("CollectedHeap", "_reserved", &reserved, NULL) != 0 ||
+        vm_field("MemRegion", "_start", &start, NULL) != 0 ||
+        vm_field("MemRegion", "_word_size", &words, NULL) != 0)
+        return -1;
+    const char *heap = *(char *const *)heap_addr;
+    if (!heap)
+        return -1;
+    const char *region = heap + reserved;
+    uint64_t base = *(const uint64_t *)(region + start);
+    uint64_t size = *(const uint64_t *)(region + words) * 8; /* HeapWords */
+    if (!base || !size)
+        return -1;
+    *lo = base;
+    *hi = base + size;
+    return 0;
+}

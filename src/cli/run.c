@@ -49,6 +49,8 @@ static const struct flag {
     {"pmu-event", 0, F_AGENT, "pmu-event"},
     {"pmu-period", 0, F_AGENT, "pmu-period"},
     {"watchpoints", 0, F_AGENT, "watchpoints"},
+    {"watch", 0, F_AGENT, "watch"},
+    {"watch-budget", 0, F_AGENT, "watch-budget"},
     {"float-threshold", 0, F_AGENT, "float-threshold"},
     {"max-frames", 0, F_AGENT, "max-frames"},
     {"min-size", 0, F_AGENT, "min-size"},
@@ -131,6 +133,10 @@ static void copy_agent_field(wasp_options *dst, const wasp_options *src, const c
         memcpy(dst->pmu_event, src->pmu_event, sizeof dst->pmu_event);
     else if (!strcmp(key, "watchpoints"))
         dst->watchpoints = src->watchpoints;
+    else if (!strcmp(key, "watch"))
+        dst->watch = src->watch;
+    else if (!strcmp(key, "watch-budget"))
+        dst->watch_budget = src->watch_budget;
     else if (!strcmp(key, "float-threshold"))
         dst->float_threshold = src->float_threshold;
     else if (!strcmp(key, "max-frames"))
@@ -507,18 +513,27 @@ const char wasp_run_help_events_flag[] =
     "                           with identical contents), or all (every one)\n"
     "                           (default: deadstore,silentstore,silentload)\n";
 const char wasp_run_help_agent_flags[] =
-    "      --period DURATION    software sampler: thread CPU time between samples,\n"
-    "                           10us..10s, unit ns|us|ms|s, a bare number is ns\n"
-    "                           (default: 1ms)\n"
-    "      --sampler auto|soft|pmu\n"
-    "                           address source: soft = CPU-time timer + decoding,\n"
-    "                           pmu = hardware PEBS/IBS (default: auto, pmu when\n"
-    "                           the machine has one)\n"
+    "      --period DURATION    perf/timer sampler: thread CPU time between samples,\n"
+    "                           10us..10s (under 100us is raised to 100us), unit\n"
+    "                           ns|us|ms|s, a bare number is ns (default: 1ms)\n"
+    "      --sampler auto|perf|timer|pmu\n"
+    "                           address source: perf = perf task-clock + decoding,\n"
+    "                           timer = POSIX CPU-time timer + decoding (no perf\n"
+    "                           events needed), pmu = hardware PEBS/IBS (default:\n"
+    "                           auto, the first of pmu, perf, timer that works)\n"
     "      --pmu-event NAME     libpfm4 event for the PMU sampler (default: chosen\n"
     "                           per CPU)\n"
     "      --pmu-period N       PMU sampler: memory events between samples,\n"
     "                           1..1000000000 (default: 20011)\n"
-    "      --watchpoints N      debug registers used per thread, 1..4 (default: 4)\n"
+    "      --watchpoints N      watchpoints per thread, 1..4 (default: 4)\n"
+    "      --watch auto|debugreg|page\n"
+    "                           watchpoint engine: debugreg = hardware debug\n"
+    "                           registers, page = page protection + single-step\n"
+    "                           (default: auto, debugreg when a test breakpoint\n"
+    "                           traps, else page)\n"
+    "      --watch-budget X     most CPU the watchpoint engine may cost, a share of\n"
+    "                           the watching thread's time, e.g. 2% or 0.02, up to\n"
+    "                           50%; 0 = no limit (default: 2%)\n"
     "      --float-threshold X  relative difference under which floats count as\n"
     "                           equal: a fraction in [0, 1) or a percentage, e.g.\n"
     "                           0.01 or 1% (default: 0.01)\n"

@@ -103,4 +103,9 @@ size_t wasp_isa_format_att(const uint8_t *bytes, size_t n, uint64_t pc,
  * unmapped. Async-signal-safe. */
 size_t wasp_safe_read(uint64_t addr, void *dst, size_t n);
 
+/* From now on wasp_safe_read also reads pages protected PROT_NONE (the page
+ * watchpoint engine's), through /proc/self/mem. Returns 0, or -1 when that
+ * cannot be opened. Not for signal handlers. */
+int wasp_safe_read_protected(void);
+
 #endif

@@ -4,11 +4,14 @@
  * interrupted code never sees it change.
  *
  * Reads our own memory through process_vm_readv(getpid()), which reports an
- * unmapped or PROT_NONE source as EFAULT instead of raising SIGSEGV.
+ * unmapped or PROT_NONE source as EFAULT instead of raising SIGSEGV. Pages the
+ * page watchpoint engine protected are read through /proc/self/mem instead
+ * (the kernel reads those for us; unmapped ones still fail).
  */
 #include "isa/isa.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -21,6 +24,35 @@ static ssize_t read_once(pid_t pid, uint64_t addr, void *dst, size_t n)
     struct iovec local = {.iov_base = dst, .iov_len = n};
     struct iovec remote = {.iov_base = (void *)(uintptr_t)addr, .iov_len = n};
     return process_vm_readv(pid, &local, 1, &remote, 1, 0);
+}
+
+static volatile int mem_fd = -1;
+
+int wasp_safe_read_protected(void)
+{
+    if (mem_fd >= 0)
+        return 0;
+    int fd = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int none = -1;
+    if (!__atomic_compare_exchange_n(&mem_fd, &none, fd, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+        close(fd);
+    return 0;
+}
+
+/* A protected page: readable through /proc/self/mem, chunk by chunk. */
+static size_t read_protected(uint64_t addr, void *dst, size_t n)
+{
+    int fd = __atomic_load_n(&mem_fd, __ATOMIC_ACQUIRE);
+    size_t done = 0;
+    while (fd >= 0 && done < n) {
+        ssize_t r = pread(fd, (char *)dst + done, n - done, (off_t)(addr + done));
+        if (r <= 0)
+            break;
+        done += (size_t)r;
+    }
+    return done;
 }
 
 size_t wasp_safe_read(uint64_t addr, void *dst, size_t n)
@@ -41,6 +73,8 @@ size_t wasp_safe_read(uint64_t addr, void *dst, size_t n)
         if (want > n - done)
             want = n - done;
         r = read_once(pid, a, (char *)dst + done, want);
+        if (r <= 0 && errno == EFAULT && mem_fd >= 0)
+            r = (ssize_t)read_protected(a, (char *)dst + done, want);
         if (r <= 0)
             break;
         done += (size_t)r;

@@ -1,5 +1,6 @@
 /*
- * Perf-event signalling routes (see signal.h).
+ * Perf-event signalling routes (see signal.h), and the recognition of every
+ * wasp signal: perf sigtrap, F_SETSIG, and the POSIX timer sampler's.
  *
  * ASYNC-SIGNAL-SAFE: wasp_perf_signal_data runs in the SIGTRAP handler (a read
  * of the fd table that ordinary threads fill before enabling the event).
@@ -101,7 +102,10 @@ static uint64_t sigtrap_data(const siginfo_t *si)
 int wasp_perf_signal_data(const siginfo_t *si, uint64_t *data)
 {
     uint64_t d = 0;
-    if (wasp_perf_fasync) {
+    if (si->si_code == SI_TIMER) {
+        /* The timer sampler (timer.c): sig_data travels in the timer's value. */
+        d = (uint64_t)(uintptr_t)si->si_value.sival_ptr;
+    } else if (wasp_perf_fasync) {
         /* POLL_* codes, or SI_SIGIO where SIGTRAP's own codes would be ambiguous */
         if ((si->si_code > 0 || si->si_code == SI_SIGIO) && si->si_fd >= 0 && si->si_fd < FD_TABLE)
             d = __atomic_load_n(&fd_data[si->si_fd], __ATOMIC_ACQUIRE);

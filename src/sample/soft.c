@@ -1,13 +1,15 @@
 /*
- * The software address source: a per-thread CPU-time clock (perf
+ * The "perf" address source: a per-thread CPU-time clock (perf
  * PERF_COUNT_SW_TASK_CLOCK) interrupts the thread every `period` ns of its own
  * CPU time with a synchronous SIGTRAP. The instruction at the interrupted PC
  * has not executed yet; the handler decodes it and computes its address from
  * the saved registers. Works where there is no hardware PMU (most VMs).
  *
- * take() is ASYNC-SIGNAL-SAFE; init/open/close run on ordinary threads.
+ * take() and set_period() are ASYNC-SIGNAL-SAFE; init/open/close run on
+ * ordinary threads.
  */
 #include <errno.h>
+#include <sys/ioctl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,7 +23,7 @@ static int soft_init(wasp_source *s, const wasp_options *o, char *err, size_t er
     (void)err, (void)errlen;
     s->period = o->period_ns;
     snprintf(s->detail, sizeof s->detail,
-             "software: thread CPU-time timer every %llu us, instruction decoded at the "
+             "perf task-clock: thread CPU-time timer every %llu us, instruction decoded at the "
              "interrupted PC",
              (unsigned long long)(o->period_ns / 1000));
     return 0;
@@ -50,7 +52,14 @@ static int soft_open(wasp_source *s, wasp_thread *t, char *err, size_t errlen)
         return -1;
     }
     t->sample_fd = fd;
+    t->period_ns = s->period;
     return 0;
+}
+
+static int soft_set_period(wasp_source *s, wasp_thread *t, uint64_t ns)
+{
+    (void)s;
+    return ioctl(t->sample_fd, PERF_EVENT_IOC_PERIOD, &ns) == 0 ? 0 : -1;
 }
 
 static void soft_close(wasp_source *s, wasp_thread *t)
@@ -71,9 +80,10 @@ static int soft_take(wasp_source *s, wasp_thread *t, const ucontext_t *uc,
 }
 
 wasp_source wasp_soft_source = {
-    .name = "soft",
+    .name = "perf",
     .init = soft_init,
     .open_thread = soft_open,
     .close_thread = soft_close,
     .take = soft_take,
+    .set_period = soft_set_period,
 };

@@ -1,13 +1,18 @@
 /*
- * Address sources: where memory-access samples come from. Two sources sit
- * behind this one interface, chosen at start-up:
- *   soft.c — a per-thread CPU-time timer; the instruction at the interrupted
- *            PC has not run yet and its address is computed from registers;
- *   pmu.c  — a hardware PMU (precise memory events with data addresses,
- *            event names through libpfm4), read from a per-thread ring buffer.
+ * Address sources (samplers): where memory-access samples come from. Three
+ * sit behind this one interface, chosen at start-up by proof (a sample that
+ * arrived, wasp_source_self_test):
+ *   soft.c  — "perf": a per-thread CPU-time clock (perf task-clock event);
+ *   timer.c — "timer": the same clock through timer_create, for machines and
+ *             containers that refuse perf_event_open;
+ *             for both, the instruction at the interrupted PC has not run yet
+ *             and its address is computed from registers;
+ *   pmu.c   — "pmu": a hardware PMU (precise memory events with data
+ *             addresses, event names through libpfm4), read from a
+ *             per-thread ring buffer.
  *
- * open/close run on ordinary threads; take() runs in the SIGTRAP handler and
- * is ASYNC-SIGNAL-SAFE.
+ * open/close run on ordinary threads; take() and set_period() run in the
+ * SIGTRAP handler and are ASYNC-SIGNAL-SAFE.
  */
 #ifndef WASP_SOURCE_H
 #define WASP_SOURCE_H
@@ -27,7 +32,7 @@ typedef struct wasp_address_sample {
 } wasp_address_sample;
 
 typedef struct wasp_source {
-    const char *name;  /* "soft" or "pmu" */
+    const char *name;  /* "perf", "timer" or "pmu": the option value and the report's word */
     char detail[256];  /* e.g. "thread CPU-time timer, period 1ms" or the PMU event */
     /* Process-wide set-up; returns 0 or -1 with a reason in err. */
     int (*init)(struct wasp_source *s, const wasp_options *o, char *err, size_t errlen);
@@ -37,6 +42,9 @@ typedef struct wasp_source {
     /* In the handler: the sample this signal carries. Returns 1, or 0 if none. */
     int (*take)(struct wasp_source *s, wasp_thread *t, const ucontext_t *uc,
                 wasp_address_sample *out);
+    /* In the handler: sample thread t every ns of its CPU time from now on
+     * (backoff). Returns 0 or -1. NULL: the period cannot change. */
+    int (*set_period)(struct wasp_source *s, wasp_thread *t, uint64_t ns);
     /* Private settings. */
     uint64_t period;
     uint64_t pmu_config[4]; /* type, config, config1, config2 */
@@ -44,10 +52,22 @@ typedef struct wasp_source {
 } wasp_source;
 
 extern wasp_source wasp_soft_source;
+extern wasp_source wasp_timer_source;
 extern wasp_source wasp_pmu_source;
+
+/* Prove an initialised source on the calling thread: open it at a short
+ * period and burn CPU until a sample arrives (at most ~200 ms of CPU).
+ * Returns 0, or -1 with why[] saying what failed. Installs the handler. */
+int wasp_source_self_test(wasp_source *s, char *why, size_t len);
 
 /* 1 when the machine exposes a hardware PMU (a "cpu" event source). */
 int wasp_pmu_available(void);
+
+/* Whether perf events can be opened here: 0, or -1 with a sentence saying
+ * why not and what to do (paranoid level, seccomp, no perf support). */
+int wasp_perf_refusal(char *why, size_t len);
+/* kernel.perf_event_paranoid, -1 when unreadable. */
+int wasp_perf_paranoid(void);
 
 /* perf_event_open(2): glibc has no wrapper. */
 int wasp_perf_open(void *attr, pid_t tid, int cpu, int group, unsigned long flags);

@@ -16,10 +16,12 @@
 #include <signal.h>
 #include <stddef.h>
 #include <string.h>
+#include <time.h>
 
 #include "analysis/objects.h"
 #include "isa/isa.h"
 #include "sample/signal.h"
+#include "watch/engine.h"
 #include "watch/runtime.h"
 #include "watch/slots.h"
 
@@ -27,6 +29,8 @@ wasp_runtime wasp_rt;
 
 static struct sigaction previous;
 static volatile int installed;
+static volatile uint32_t probe_counts[16]; /* start-up proofs, by event kind */
+static volatile uint64_t max_period_ns;    /* the longest sampling period backoff set */
 
 /* glibc 2.36 lacks si_perf_flags: it follows si_addr, the data and the type
  * in the kernel's layout. */
@@ -34,8 +38,15 @@ enum { WASP_TRAP_PERF_FLAG_ASYNC = 1 };
 static int trap_was_async(const siginfo_t *si)
 {
     const char *tail = (const char *)si + offsetof(siginfo_t, si_addr) + sizeof(void *);
-    return !wasp_perf_fasync &&
+    return !wasp_perf_fasync && si->si_code == 6 /* TRAP_PERF */ &&
            (*(const uint32_t *)(tail + sizeof(unsigned long) + 4) & WASP_TRAP_PERF_FLAG_ASYNC);
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- code bytes ------------------------------------------------------------ */
@@ -250,11 +261,42 @@ static const wasp_analysis_client *locate(wasp_thread *t, const sample_view *v, 
     return client;
 }
 
-/* A debug register for a new watch of `analysis` on [addr, addr+len): the one
+/* The watchpoint engine's CPU budget: the watch events (traps, or faults
+ * stepped over) of this thread's watches, at the cost the start-up proof
+ * measured, stay under wasp_rt.watch_budget of the thread's CPU time; faults
+ * by threads that own no watch on the page, under that share of the
+ * process's. Checked every 16 samples (a clock read is a system call). */
+enum { BUDGET_EVERY = 16 };
+static int budget_allows(wasp_thread *t)
+{
+    if (wasp_rt.watch_budget <= 0 || !wasp_rt.watch_event_ns)
+        return 1;
+    if (t->budget_countdown) {
+        t->budget_countdown--;
+        return t->budget_open;
+    }
+    t->budget_countdown = BUDGET_EVERY - 1;
+    uint64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    cpu = cpu > t->cpu_ns_start ? cpu - t->cpu_ns_start : 0;
+    double allowed = wasp_rt.watch_budget * (double)cpu;
+    int open = (double)t->watch_events * (double)wasp_rt.watch_event_ns <= allowed;
+    uint64_t foreign = wasp_page_foreign_faults();
+    if (open && foreign)
+        open = (double)foreign * (double)wasp_rt.watch_event_ns <=
+               wasp_rt.watch_budget * (double)clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    t->budget_open = open;
+    return open;
+}
+
+/* A watchpoint for a new watch of `analysis` on [addr, addr+len): the slot
  * the reservoir picks, re-targeted. Returns the slot (watch state cleared,
  * still to be given its state), or NULL with the reason counted. */
 static wasp_slot *claim_slot(wasp_thread *t, int analysis, uint64_t addr, int len, int loads_too)
 {
+    if (!budget_allows(t)) {
+        t->rec.counters[WASP_C_DROP_BUDGET]++;
+        return NULL;
+    }
     wasp_reservoir_result r = wasp_reservoir_offer(t->reservoir, t->nslots, analysis, &t->rng);
     if (r.slot < 0) {
         t->rec.counters[WASP_C_DROP_RESERVOIR]++;
@@ -263,10 +305,12 @@ static wasp_slot *claim_slot(wasp_thread *t, int analysis, uint64_t addr, int le
     wasp_slot *slot = &t->slots[r.slot];
     if (r.replaced && slot->state != WASP_SLOT_FREE)
         t->rec.counters[WASP_C_DROP_REPLACED]++;
-    if (wasp_slot_arm(t, r.slot, addr, len, loads_too) != 0) {
+    int armed = wasp_slot_arm(t, r.slot, addr, len, loads_too);
+    if (armed != 0) {
         slot->state = WASP_SLOT_FREE;
         wasp_reservoir_release(&t->reservoir[r.slot]);
-        t->rec.counters[WASP_C_DROP_ARM_FAILED]++;
+        t->rec.counters[armed == WASP_ARM_NOT_WATCHABLE ? WASP_C_DROP_NOT_HEAP
+                                                        : WASP_C_DROP_ARM_FAILED]++;
         return NULL;
     }
     slot->addr = addr;
@@ -522,7 +566,7 @@ static void replica_trap(wasp_thread *t, int i, const ucontext_t *uc)
     wasp_reservoir_release(&t->reservoir[i]);
 }
 
-static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, const siginfo_t *si)
+static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, int async)
 {
     if (i >= t->nslots)
         return;
@@ -530,9 +574,11 @@ static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, const siginfo_
     if (slot->state == WASP_SLOT_FREE)
         return; /* a signal that raced with disarming */
     t->rec.counters[WASP_C_TRAPPED]++;
+    if (wasp_rt.watch && wasp_rt.watch->events_are_traps)
+        t->watch_events++;
     if (epoch_check(t))
         return;
-    if (trap_was_async(si)) {
+    if (async) {
         free_slot(t, i, WASP_C_DROP_ASYNC);
         return;
     }
@@ -598,31 +644,90 @@ static void chain(int sig, siginfo_t *si, void *uc)
     }
 }
 
+/* Sampling costs the thread its handler time: past SAMPLER_BUDGET of the
+ * thread's sampled CPU time, the thread's period doubles (up to
+ * SAMPLER_MAX_SLOWDOWN times the asked-for one), so no setting can starve the
+ * program. Checked every SAMPLER_WINDOW samples. */
+enum { SAMPLER_WINDOW = 32, SAMPLER_MAX_SLOWDOWN = 1024 };
+static const double SAMPLER_BUDGET = 0.10;
+
+static void sampler_backoff(wasp_thread *t, uint64_t spent)
+{
+    t->handler_ns += spent;
+    if (++t->handler_samples < SAMPLER_WINDOW)
+        return;
+    uint64_t window = (uint64_t)SAMPLER_WINDOW * t->period_ns;
+    int over = (double)t->handler_ns > SAMPLER_BUDGET * (double)window;
+    t->handler_ns = 0;
+    t->handler_samples = 0;
+    wasp_source *src = wasp_rt.source;
+    if (!over || !src->set_period || !t->period_ns ||
+        t->period_ns >= src->period * SAMPLER_MAX_SLOWDOWN)
+        return;
+    uint64_t next = t->period_ns * 2;
+    if (src->set_period(src, t, next) != 0)
+        return;
+    t->period_ns = next;
+    t->rec.counters[WASP_C_SAMPLER_BACKOFF]++;
+    uint64_t max = __atomic_load_n(&max_period_ns, __ATOMIC_RELAXED);
+    while (next > max &&
+           !__atomic_compare_exchange_n(&max_period_ns, &max, next, 1, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED))
+        ;
+}
+
+static void enter(wasp_thread *t, int kind, int slot, ucontext_t *uc, int async)
+{
+    if (!t || !t->active || !wasp_rt.sampling)
+        return;
+    t->in_handler = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (t->active) {
+        if (kind == WASP_EV_SAMPLE) {
+            uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+            on_sample(t, uc);
+            sampler_backoff(t, clock_ns(CLOCK_MONOTONIC) - t0);
+        } else if (kind == WASP_EV_WATCH) {
+            on_watch(t, slot, uc, async);
+        }
+    }
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->in_handler = 0;
+}
+
+void wasp_handler_watch_event(wasp_thread *t, int slot, void *uc, int async)
+{
+    enter(t, WASP_EV_WATCH, slot, uc, async);
+}
+
 static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
 {
     int saved = errno;
     uint64_t data;
     if (!wasp_perf_signal_data(si, &data)) {
-        chain(sig, si, ucv);
+        if (!wasp_page_on_step(si, ucv))
+            chain(sig, si, ucv);
         errno = saved;
         return;
     }
     uint32_t index = (uint32_t)((data >> 8) & 0xffffff);
     int kind = (int)((data >> 4) & 0xf), slot = (int)(data & 0xf);
-    wasp_thread *t = index < WASP_MAX_THREADS ? wasp_rt.threads[index] : NULL;
-    if (t && t->active && wasp_rt.sampling) {
-        t->in_handler = 1;
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        if (t->active) {
-            if (kind == WASP_EV_SAMPLE)
-                on_sample(t, (const ucontext_t *)ucv);
-            else if (kind == WASP_EV_WATCH)
-                on_watch(t, slot, (const ucontext_t *)ucv, si);
-        }
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        t->in_handler = 0;
+    if (index == WASP_PROBE_INDEX) {
+        __atomic_add_fetch(&probe_counts[kind], 1, __ATOMIC_RELAXED);
+    } else if (index < WASP_MAX_THREADS) {
+        enter(wasp_rt.threads[index], kind, slot, ucv, trap_was_async(si));
     }
     errno = saved;
+}
+
+uint32_t wasp_handler_probe_count(int kind)
+{
+    return __atomic_load_n(&probe_counts[kind & 15], __ATOMIC_RELAXED);
+}
+
+uint64_t wasp_handler_max_period(void)
+{
+    return __atomic_load_n(&max_period_ns, __ATOMIC_RELAXED);
 }
 
 int wasp_handler_install(void)

@@ -10,6 +10,18 @@
  * signal never meets the default action, which would kill the JVM. */
 int wasp_handler_install(void);
 
+/* A watch of t's slot was hit (engines that find hits themselves, such as
+ * the page engine): the trap as a debug register would deliver it, the
+ * context's PC past the access. async: the access happened earlier than the
+ * context shows. ASYNC-SIGNAL-SAFE. */
+void wasp_handler_watch_event(wasp_thread *t, int slot, void *ucontext, int async);
+
+/* Start-up proofs: signals of kind WASP_EV_* received for WASP_PROBE_INDEX. */
+uint32_t wasp_handler_probe_count(int kind);
+
+/* The longest sampling period the backoff set (0: none raised). */
+uint64_t wasp_handler_max_period(void);
+
 /* Disarm every slot of t, counting armed ones as unfinished. Call with t's
  * signals quiet (t inactive, or from t itself with sampling off). */
 void wasp_thread_release_slots(wasp_thread *t);

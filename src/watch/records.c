@@ -44,6 +44,9 @@ static const char *const counter_names[WASP_C_COUNT] = {
     [WASP_C_OBJ_STALE] = "objects.stale",
     [WASP_C_REPL_ARMED] = "replicas.armed",
     [WASP_C_REPL_COMPARED] = "replicas.compared",
+    [WASP_C_DROP_BUDGET] = "dropped.budget",
+    [WASP_C_DROP_NOT_HEAP] = "dropped.not_heap",
+    [WASP_C_SAMPLER_BACKOFF] = "sampler.backoffs",
 };
 
 const char *wasp_counter_name(wasp_counter_id id)

@@ -43,6 +43,9 @@ typedef struct wasp_runtime {
     int tracking;                 /* allocations are tracked (objects or replicas) */
     uint32_t *site_comparisons;   /* replica comparisons per site (ranks --verify-top) */
     wasp_source *source;
+    const struct wasp_watch_engine *watch; /* NULL when no analysis watches */
+    double watch_budget;       /* watch events' share of CPU time, 0: no limit */
+    uint64_t watch_event_ns;   /* one watch event's cost, measured at start-up */
 } wasp_runtime;
 
 extern wasp_runtime wasp_rt;

@@ -14,13 +14,18 @@
 
 #include "watch/thread_state.h"
 
+/* wasp_slot_arm's answer for an address the engine never watches (the page
+ * engine: outside the Java heap). */
+enum { WASP_ARM_NOT_WATCHABLE = -2 };
+
 /* Open up to n breakpoint events for the calling thread (t->tid). Returns how
  * many slots opened (0 with a reason in err when none could be). */
 int wasp_slots_open(wasp_thread *t, int n, char *err, size_t errlen);
 void wasp_slots_close(wasp_thread *t);
 
 /* Watch [addr, addr+len) (len 1, 2, 4 or 8, addr aligned to len) for stores, or
- * loads and stores. Returns 0, or -1 when the kernel refused. */
+ * loads and stores. Returns 0, -1 when the engine refused, or
+ * WASP_ARM_NOT_WATCHABLE. */
 int wasp_slot_arm(wasp_thread *t, int slot, uint64_t addr, int len, int loads_too);
 void wasp_slot_disarm(wasp_thread *t, int slot);
 

@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "analysis/analysis.h"
 #include "analysis/replicas.h"
@@ -40,6 +41,7 @@ typedef struct wasp_slot {
     uint32_t watch_ctx;    /* records context id of C_watch */
     uint32_t epoch;        /* GC epoch when armed */
     uint32_t site;         /* replica comparisons: the allocation site */
+    uint64_t wp_page;      /* page engine: the protected page, 0 when none */
     wasp_watch watch;
 } wasp_slot;
 
@@ -54,6 +56,8 @@ typedef struct wasp_thread {
     void *sample_ring;     /* mmap ring for sources that carry addresses */
     size_t sample_ring_size;
     uint64_t ring_tail;    /* next ring-buffer byte to read */
+    timer_t timer;         /* timer sampler's POSIX timer, when has_timer */
+    int has_timer;
     int nslots;
     wasp_slot slots[WASP_MAX_SLOTS];
     wasp_reservoir_slot reservoir[WASP_MAX_SLOTS];
@@ -63,6 +67,13 @@ typedef struct wasp_thread {
     uint8_t trap_cache_len[64];
     uint8_t trap_cache_kind[64];
     uint64_t cpu_ns_start;
+    uint64_t watch_events; /* traps or faults taken for this thread's watches (budget) */
+    uint64_t budget_cpu_ns;   /* thread CPU time at the last budget check */
+    uint32_t budget_countdown; /* samples until the next budget check */
+    int budget_open;       /* 1: arming allowed until the next check */
+    uint64_t handler_ns;   /* time spent in the sampling handler since the last check */
+    uint32_t handler_samples;
+    uint64_t period_ns;    /* this thread's sampling period now (backoff may raise it) */
     wasp_rframe *scratch;  /* AsyncGetCallTrace output, max_frames long */
     wasp_replica_snap replica_snaps[WASP_REPLICA_SNAPS];
     wasp_records rec;
@@ -71,6 +82,8 @@ typedef struct wasp_thread {
 
 /* sig_data layout: thread index, event kind, slot. */
 enum { WASP_EV_SAMPLE = 1, WASP_EV_WATCH = 2 };
+/* The registry index of start-up proofs (self-tests): beyond every thread's. */
+enum { WASP_PROBE_INDEX = 0xffffff };
 static inline uint64_t wasp_sig_data(uint32_t index, int kind, int slot)
 {
     return 0x5741535000000000ull | ((uint64_t)index << 8) | ((uint64_t)kind << 4) | (uint64_t)slot;

@@ -110,7 +110,7 @@ static void test_every_flag(void **state)
     assert_int_equal(cfg.agent.events, 1u << WASP_AN_DEADSTORE | 1u << WASP_AN_SILENTLOAD);
     assert_string_equal(cfg.agent.file, "out.wprof");
     assert_int_equal(cfg.agent.period_ns, 500000);
-    assert_int_equal(cfg.agent.sampler, WASP_SAMPLER_SOFT);
+    assert_int_equal(cfg.agent.sampler, WASP_SAMPLER_PERF);
     assert_string_equal(cfg.agent.pmu_event, "MEM:ALL");
     assert_int_equal(cfg.agent.pmu_period, 5000);
     assert_int_equal(cfg.agent.watchpoints, 2);

@@ -107,7 +107,7 @@ static void test_every_option(void **state)
                               "watchpoints=2,float-threshold=0.05,max-frames=64,log=none,seed=42");
     assert_int_equal(o.events, 1u);
     assert_string_equal(o.file, "/tmp/x=y.wprof"); /* '=' in a value is fine */
-    assert_int_equal(o.sampler, WASP_SAMPLER_SOFT);
+    assert_int_equal(o.sampler, WASP_SAMPLER_PERF);
     assert_int_equal(o.period_ns, 500000);
     assert_int_equal(o.pmu_period, 1000);
     assert_string_equal(o.pmu_event, "MEM_UOPS_RETIRED:ALL_STORES");

@@ -1,0 +1,65 @@
+/*
+ * Start-up proof of an address source: a sampler is used only after one of
+ * its samples arrived on this thread (a successful perf_event_open or
+ * timer_create proves nothing). Runs on an ordinary thread, never in a
+ * handler.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sample/source.h"
+#include "watch/handler.h"
+
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int wasp_source_self_test(wasp_source *s, char *why, size_t len)
+{
+    enum { PROBE_PERIOD_NS = 200000, MAX_CPU_NS = 200000000, WANTED = 3 };
+    if (wasp_handler_install() != 0) {
+        snprintf(why, len, "cannot install the SIGTRAP handler: %s", strerror(errno));
+        return -1;
+    }
+    wasp_thread *t = calloc(1, sizeof *t);
+    if (!t) {
+        snprintf(why, len, "out of memory");
+        return -1;
+    }
+    t->index = WASP_PROBE_INDEX;
+    t->tid = gettid();
+    t->sample_fd = -1;
+    uint64_t period = s->period;
+    s->period = PROBE_PERIOD_NS; /* a short one: the proof costs little CPU */
+    char err[256] = "";
+    int rc = s->open_thread(s, t, err, sizeof err);
+    s->period = period;
+    if (rc != 0) {
+        snprintf(why, len, "%s", err);
+        free(t);
+        return -1;
+    }
+    uint32_t before = wasp_handler_probe_count(WASP_EV_SAMPLE);
+    uint64_t start = thread_cpu_ns();
+    volatile uint64_t spin = 0;
+    while (wasp_handler_probe_count(WASP_EV_SAMPLE) - before < WANTED &&
+           thread_cpu_ns() - start < MAX_CPU_NS)
+        for (int i = 0; i < 10000; i++)
+            spin += (uint64_t)i;
+    uint32_t got = wasp_handler_probe_count(WASP_EV_SAMPLE) - before;
+    s->close_thread(s, t);
+    free(t);
+    if (got == 0) {
+        snprintf(why, len, "the %s sampler was accepted but no sample arrived in %d ms of CPU time",
+                 s->name, MAX_CPU_NS / 1000000);
+        return -1;
+    }
+    return 0;
+}

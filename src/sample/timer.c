@@ -1,0 +1,108 @@
+/*
+ * The "timer" address source: the same per-thread CPU-time sampling as the
+ * perf source (soft.c), without perf events — a POSIX timer on the thread's
+ * CPU-time clock (timer_create, SIGEV_THREAD_ID) sends SIGTRAP to that thread
+ * with sig_data in the timer's value. For containers whose seccomp profile
+ * refuses perf_event_open but allows timer_create (Docker's and Kubernetes'
+ * defaults). CPU-time timers expire on scheduler ticks, so periods shorter
+ * than a tick are served a tick apart (the report gives the rate achieved).
+ *
+ * take() and set_period() are ASYNC-SIGNAL-SAFE (a register read; one
+ * timer_settime system call); init/open/close run on ordinary threads.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "sample/source.h"
+
+/* The CPU-time clock of thread tid (the kernel's MAKE_THREAD_CPUCLOCK with
+ * CPUCLOCK_SCHED): works for any thread of this process, also ones adopted
+ * at attach, which pthread_getcpuclockid cannot name. */
+static clockid_t thread_cpu_clock(pid_t tid)
+{
+    return (clockid_t)((~(unsigned)tid << 3) | 6u);
+}
+
+static void interval(struct itimerspec *its, uint64_t ns)
+{
+    its->it_value.tv_sec = (time_t)(ns / 1000000000ull);
+    its->it_value.tv_nsec = (long)(ns % 1000000000ull);
+    its->it_interval = its->it_value;
+}
+
+static int timer_init(wasp_source *s, const wasp_options *o, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    s->period = o->period_ns;
+    snprintf(s->detail, sizeof s->detail,
+             "POSIX timer: thread CPU-time timer every %llu us (no perf events), instruction "
+             "decoded at the interrupted PC",
+             (unsigned long long)(o->period_ns / 1000));
+    return 0;
+}
+
+static int timer_open(wasp_source *s, wasp_thread *t, char *err, size_t errlen)
+{
+    struct sigevent sev;
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = SIGTRAP;
+    sev._sigev_un._tid = t->tid; /* sigev_notify_thread_id (glibc 2.36 lacks the name) */
+    sev.sigev_value.sival_ptr = (void *)(uintptr_t)wasp_sig_data(t->index, WASP_EV_SAMPLE, 0);
+    timer_t id;
+    if (timer_create(thread_cpu_clock(t->tid), &sev, &id) != 0) {
+        snprintf(err, errlen, "timer_create(thread CPU clock) failed: %s", strerror(errno));
+        return -1;
+    }
+    struct itimerspec its;
+    interval(&its, s->period);
+    if (timer_settime(id, 0, &its, NULL) != 0) {
+        snprintf(err, errlen, "timer_settime failed: %s", strerror(errno));
+        timer_delete(id);
+        return -1;
+    }
+    t->timer = id;
+    t->has_timer = 1;
+    t->period_ns = s->period;
+    return 0;
+}
+
+static void timer_close(wasp_source *s, wasp_thread *t)
+{
+    (void)s;
+    if (!t->has_timer)
+        return;
+    timer_delete(t->timer); /* a signal already queued is ignored: t is inactive */
+    t->has_timer = 0;
+}
+
+static int timer_take(wasp_source *s, wasp_thread *t, const ucontext_t *uc,
+                      wasp_address_sample *out)
+{
+    (void)s, (void)t;
+    out->pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    out->addr = 0;
+    out->has_addr = 0;
+    out->executed = 0;
+    return 1;
+}
+
+static int timer_set_period(wasp_source *s, wasp_thread *t, uint64_t ns)
+{
+    (void)s;
+    struct itimerspec its;
+    interval(&its, ns);
+    return t->has_timer && timer_settime(t->timer, 0, &its, NULL) == 0 ? 0 : -1;
+}
+
+wasp_source wasp_timer_source = {
+    .name = "timer",
+    .init = timer_init,
+    .open_thread = timer_open,
+    .close_thread = timer_close,
+    .take = timer_take,
+    .set_period = timer_set_period,
+};

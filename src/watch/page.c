@@ -1,0 +1,637 @@
+/*
+ * The page-protection watchpoint engine (see engine.h), for machines whose
+ * debug registers do not trap.
+ *
+ * Arming protects the watched page (PROT_NONE when loads count, PROT_READ
+ * when only stores do). Any thread's access to a protected page faults into
+ * our SIGSEGV handler, which opens the page, sets the trap flag and returns:
+ * the instruction runs once and a single-step SIGTRAP follows, after which
+ * the page is protected again. When the stepping thread owns a watch on the
+ * page and the decoded access overlapped the watched bytes (and is of a kind
+ * the watch wants), the step's trap is reported to the handler as that
+ * watch's trap — after the access, with the PC past it, as a debug register
+ * would report it. Every other access is stepped over and counted.
+ *
+ * Faults that are not on our pages go to the handler installed before ours
+ * (HotSpot's: implicit null checks, safepoint polls, stack banging and
+ * SafeFetch depend on it) untouched.
+ *
+ * Invariants that keep the JVM alive:
+ *  - a page is protected by us only while it has a record here; a record is
+ *    kept (as a tombstone) after its page is opened again, so a fault that
+ *    raced with the opening is retried, never passed to HotSpot;
+ *  - only Java heap pages are protected (never a stack: a signal frame could
+ *    not be written there);
+ *  - a thread that cannot be stepped (SIGTRAP blocked where it faulted, or
+ *    the stepping table full) gets the page opened for good: the watches on
+ *    it are lost, the program goes on;
+ *  - every protection change happens under one lock whose holder never
+ *    touches a protected page; a handler that finds its own thread holding it
+ *    gives up instead of waiting.
+ *
+ * ASYNC-SIGNAL-SAFE: everything in this file except page_self_test,
+ * page_thread_open/close, wasp_page_set_heap and page_drop_all runs in signal
+ * handlers: no malloc, no stdio, no locks but the owner-checked spin lock.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "isa/isa.h"
+#include "watch/engine.h"
+#include "watch/handler.h"
+#include "watch/runtime.h"
+#include "watch/slots.h"
+
+enum {
+    PAGE = 4096,
+    MAX_PAGES = 1024,    /* page records, tombstones included */
+    REFS = 8,            /* watches on one page */
+    MAX_STEPPERS = 512,  /* threads single-stepping at once */
+    STEP_PAGES = 4,      /* pages one instruction may touch */
+    TOMB_RETRIES = 1000, /* faults on an opened page retried before chaining */
+    EFLAGS_TF = 0x100,
+    TRAP_TRACE_CODE = 2,
+    PROBE_THREAD = 0xffffffffu,
+};
+
+enum { PROT_OPEN = 0, PROT_RO = 1, PROT_CLOSED = 2 };
+
+typedef struct watch_ref {
+    uint64_t addr;
+    uint32_t thread; /* registry index of the watching thread */
+    pid_t tid;
+    uint8_t slot, len, loads, used;
+} watch_ref;
+
+typedef struct page_rec {
+    uint64_t page;      /* 0: free */
+    uint32_t steppers;  /* threads stepping an access to it: page open meanwhile */
+    uint8_t prot;       /* PROT_OPEN / PROT_RO / PROT_CLOSED, as we last set it */
+    uint8_t stuck;      /* reopening failed: keep the record for good */
+    uint32_t tomb_faults;
+    uint64_t freed_seq; /* when it became a tombstone (oldest reused first) */
+    watch_ref ref[REFS];
+} page_rec;
+
+typedef struct stepper {
+    volatile pid_t tid; /* 0: free */
+    uint64_t pc;
+    uint32_t npages;
+    uint64_t pages[STEP_PAGES];
+    uint32_t hit_thread; /* PROBE_THREAD or a registry index; valid when hit */
+    int hit_slot;        /* -1: no watched access */
+} stepper;
+
+static page_rec pages[MAX_PAGES];
+static stepper steppers[MAX_STEPPERS];
+static volatile pid_t lock_owner;
+static volatile uint32_t nrecs; /* records in use, tombstones included */
+static uint64_t seq;
+static uint64_t heap_lo, heap_hi;
+static struct sigaction previous_segv;
+static volatile int segv_installed;
+static wasp_page_stats stats;
+static volatile uint32_t probe_hits;
+
+/* ---- the lock ------------------------------------------------------------- */
+
+/* Returns 0 when taken; -1 when this thread already holds it (a handler that
+ * interrupted our own critical section: it must give up, not wait). */
+static int lock(pid_t me)
+{
+    if (__atomic_load_n(&lock_owner, __ATOMIC_ACQUIRE) == me)
+        return -1;
+    for (unsigned spins = 0;; spins++) {
+        pid_t free_ = 0;
+        if (__atomic_compare_exchange_n(&lock_owner, &free_, me, 0, __ATOMIC_ACQUIRE,
+                                        __ATOMIC_RELAXED))
+            return 0;
+        if (spins > 64)
+            sched_yield();
+        else
+            __builtin_ia32_pause();
+    }
+}
+
+static void unlock(void)
+{
+    __atomic_store_n(&lock_owner, 0, __ATOMIC_RELEASE);
+}
+
+/* ---- page records (lock held) ---------------------------------------------- */
+
+static page_rec *find(uint64_t page)
+{
+    for (int i = 0; i < MAX_PAGES; i++)
+        if (pages[i].page == page)
+            return &pages[i];
+    return NULL;
+}
+
+static int live_refs(const page_rec *r, int *loads)
+{
+    int n = 0;
+    *loads = 0;
+    for (int i = 0; i < REFS; i++)
+        if (r->ref[i].used) {
+            n++;
+            *loads |= r->ref[i].loads;
+        }
+    return n;
+}
+
+/* A record for page: its own, a free one, or the oldest tombstone. */
+static page_rec *claim(uint64_t page)
+{
+    page_rec *r = find(page);
+    if (r)
+        return r;
+    page_rec *oldest = NULL;
+    for (int i = 0; i < MAX_PAGES; i++) {
+        page_rec *c = &pages[i];
+        int loads;
+        if (c->page == 0) {
+            oldest = c;
+            break;
+        }
+        if (!c->stuck && c->steppers == 0 && c->prot == PROT_OPEN && live_refs(c, &loads) == 0 &&
+            (!oldest || c->freed_seq < oldest->freed_seq))
+            oldest = c;
+    }
+    if (!oldest)
+        return NULL;
+    if (oldest->page == 0)
+        __atomic_add_fetch(&nrecs, 1, __ATOMIC_RELEASE);
+    memset(oldest, 0, sizeof *oldest);
+    oldest->page = page;
+    oldest->prot = PROT_OPEN;
+    return oldest;
+}
+
+/* Give the page the protection its watches and steppers call for. */
+static void apply(page_rec *r)
+{
+    int loads, n = live_refs(r, &loads);
+    int want = r->steppers || n == 0 ? PROT_OPEN : loads ? PROT_CLOSED : PROT_RO;
+    if (want == r->prot)
+        return;
+    int prot = want == PROT_OPEN ? PROT_READ | PROT_WRITE : want == PROT_RO ? PROT_READ : PROT_NONE;
+    if (mprotect((void *)(uintptr_t)r->page, PAGE, prot) != 0) {
+        __atomic_add_fetch(&stats.protect_failed, 1, __ATOMIC_RELAXED);
+        if (want == PROT_OPEN)
+            r->stuck = 1; /* still protected: keep stepping its faults */
+        return;
+    }
+    if (want == PROT_OPEN && n == 0)
+        r->freed_seq = ++seq;
+    r->prot = (uint8_t)want;
+}
+
+/* ---- the engine ------------------------------------------------------------ */
+
+void wasp_page_set_heap(uint64_t lo, uint64_t hi)
+{
+    heap_lo = lo;
+    heap_hi = hi;
+}
+
+static int page_arm_ref(uint32_t thread, pid_t tid, int slot, uint64_t addr, int len,
+                        int loads_too)
+{
+    uint64_t page = addr & ~(uint64_t)(PAGE - 1);
+    pid_t me = gettid();
+    if (lock(me) != 0)
+        return -1;
+    page_rec *r = claim(page);
+    int placed = 0;
+    if (r && !r->stuck)
+        for (int i = 0; i < REFS && !placed; i++)
+            if (!r->ref[i].used) {
+                r->ref[i] = (watch_ref){.addr = addr, .thread = thread, .tid = tid,
+                                        .slot = (uint8_t)slot, .len = (uint8_t)len,
+                                        .loads = (uint8_t)(loads_too != 0), .used = 1};
+                placed = 1;
+            }
+    if (placed) {
+        apply(r);
+        if (r->prot == PROT_OPEN && !r->steppers) { /* could not protect it */
+            for (int i = 0; i < REFS; i++)
+                if (r->ref[i].used && r->ref[i].thread == thread && r->ref[i].slot == slot)
+                    r->ref[i].used = 0;
+            placed = 0;
+        }
+    }
+    unlock();
+    return placed ? 0 : -1;
+}
+
+static void page_disarm_ref(uint32_t thread, int slot, uint64_t page)
+{
+    pid_t me = gettid();
+    if (lock(me) != 0)
+        return; /* cannot happen (see lock); the page stays watched until drop_all */
+    page_rec *r = find(page);
+    if (r) {
+        for (int i = 0; i < REFS; i++)
+            if (r->ref[i].used && r->ref[i].thread == thread && r->ref[i].slot == slot)
+                r->ref[i].used = 0;
+        apply(r);
+    }
+    unlock();
+}
+
+static int page_arm(wasp_thread *t, int slot, uint64_t addr, int len, int loads_too)
+{
+    wasp_slot *s = &t->slots[slot];
+    if (s->wp_page) {
+        page_disarm_ref(t->index, slot, s->wp_page);
+        s->wp_page = 0;
+    }
+    if (addr < heap_lo || addr + (uint64_t)len > heap_hi)
+        return WASP_ARM_NOT_WATCHABLE; /* not the Java heap: never protected */
+    if (page_arm_ref(t->index, t->tid, slot, addr, len, loads_too) != 0)
+        return -1;
+    s->wp_page = addr & ~(uint64_t)(PAGE - 1);
+    return 0;
+}
+
+static void page_disarm(wasp_thread *t, int slot)
+{
+    wasp_slot *s = &t->slots[slot];
+    if (s->wp_page)
+        page_disarm_ref(t->index, slot, s->wp_page);
+    s->wp_page = 0;
+    s->state = WASP_SLOT_FREE;
+}
+
+/* Remove a page's record altogether (its page is about to be unmapped). */
+static void forget(uint64_t page)
+{
+    if (lock(gettid()) != 0)
+        return;
+    page_rec *r = find(page);
+    if (r && !r->steppers && !r->stuck) {
+        memset(r, 0, sizeof *r);
+        __atomic_sub_fetch(&nrecs, 1, __ATOMIC_RELEASE);
+    }
+    unlock();
+}
+
+static void page_drop_all(void)
+{
+    pid_t me = gettid();
+    if (lock(me) != 0)
+        return;
+    for (int i = 0; i < MAX_PAGES; i++) {
+        page_rec *r = &pages[i];
+        if (!r->page)
+            continue;
+        for (int k = 0; k < REFS; k++)
+            r->ref[k].used = 0;
+        apply(r);
+    }
+    unlock();
+}
+
+static int page_thread_open(wasp_thread *t, int n, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    t->nslots = n < WASP_MAX_SLOTS ? n : WASP_MAX_SLOTS;
+    for (int i = 0; i < WASP_MAX_SLOTS; i++) {
+        t->slots[i].fd = -1;
+        t->slots[i].wp_page = 0;
+        t->slots[i].state = WASP_SLOT_FREE;
+    }
+    return t->nslots;
+}
+
+static void page_thread_close(wasp_thread *t)
+{
+    for (int i = 0; i < WASP_MAX_SLOTS; i++)
+        if (t->slots[i].wp_page)
+            page_disarm(t, i);
+    t->nslots = 0;
+}
+
+/* ---- faults ---------------------------------------------------------------- */
+
+static stepper *stepper_of(pid_t me)
+{
+    for (int i = 0; i < MAX_STEPPERS; i++)
+        if (steppers[i].tid == me)
+            return &steppers[i];
+    return NULL;
+}
+
+static stepper *stepper_claim(pid_t me)
+{
+    for (int i = 0; i < MAX_STEPPERS; i++) {
+        pid_t free_ = 0;
+        if (steppers[i].tid == 0 &&
+            __atomic_compare_exchange_n(&steppers[i].tid, &free_, me, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED))
+            return &steppers[i];
+    }
+    return NULL;
+}
+
+/* Close a step's pages again (lock held). */
+static void step_close_pages(stepper *st)
+{
+    for (uint32_t i = 0; i < st->npages; i++) {
+        page_rec *r = find(st->pages[i]);
+        if (r && r->steppers) {
+            r->steppers--;
+            apply(r);
+        }
+    }
+    st->npages = 0;
+}
+
+/* Which of this thread's watches on r does the faulting access touch? */
+static void find_hit(stepper *st, const page_rec *r, pid_t me, const ucontext_t *uc,
+                     const siginfo_t *si)
+{
+    uint64_t lo = (uint64_t)(uintptr_t)si->si_addr, hi = lo + 1;
+    int store = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0; /* page-fault error code: write */
+    uint8_t code[WASP_MAX_INSN];
+    uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    size_t n = wasp_safe_read(pc, code, sizeof code);
+    wasp_regs regs;
+    wasp_access acc;
+    wasp_isa_regs_from_ucontext(uc, &regs);
+    if (n && wasp_isa_decode_access(code, n, pc, &regs, &acc) == 1 && lo >= acc.addr &&
+        lo < acc.addr + acc.size) {
+        /* The whole access, not only its first faulting byte. */
+        lo = acc.addr;
+        hi = acc.addr + acc.size;
+        store = (acc.kind & WASP_ACCESS_STORE) != 0;
+    }
+    for (int i = 0; i < REFS; i++) {
+        const watch_ref *w = &r->ref[i];
+        if (!w->used || w->tid != me || (!store && !w->loads))
+            continue;
+        if (lo < w->addr + w->len && w->addr < hi) {
+            st->hit_thread = w->thread;
+            st->hit_slot = w->slot;
+            return;
+        }
+    }
+}
+
+static int owns_watch(const page_rec *r, pid_t me, uint32_t *thread)
+{
+    for (int i = 0; i < REFS; i++)
+        if (r->ref[i].used && r->ref[i].tid == me) {
+            *thread = r->ref[i].thread;
+            return 1;
+        }
+    return 0;
+}
+
+/* Give up on a page: open it for good, its watches lost (lock held). */
+static void release_page(page_rec *r)
+{
+    for (int i = 0; i < REFS; i++)
+        r->ref[i].used = 0;
+    apply(r);
+    __atomic_add_fetch(&stats.released, 1, __ATOMIC_RELAXED);
+}
+
+/* Returns 1 when the fault was ours and is handled (the instruction will run
+ * again, stepped), 0 when it belongs to the previous handler. */
+static int handle_fault(siginfo_t *si, ucontext_t *uc)
+{
+    uint64_t page = (uint64_t)(uintptr_t)si->si_addr & ~(uint64_t)(PAGE - 1);
+    pid_t me = gettid();
+    if (lock(me) != 0)
+        return 0;
+    page_rec *r = find(page);
+    if (!r) {
+        unlock();
+        return 0;
+    }
+    int loads;
+    if (!r->stuck && r->prot == PROT_OPEN && r->steppers == 0 && live_refs(r, &loads) == 0) {
+        /* A tombstone: the page was opened after this fault was raised. Run
+         * the instruction again — unless the fault keeps coming, when it is
+         * not ours after all. */
+        int retry = ++r->tomb_faults < TOMB_RETRIES;
+        unlock();
+        return retry;
+    }
+    __atomic_add_fetch(&stats.faults, 1, __ATOMIC_RELAXED);
+    uint32_t owner;
+    if (owns_watch(r, me, &owner)) {
+        wasp_thread *t = owner < WASP_MAX_THREADS ? wasp_rt.threads[owner] : NULL;
+        if (t)
+            t->watch_events++; /* t is this thread: nobody frees it meanwhile */
+    } else {
+        __atomic_add_fetch(&stats.foreign, 1, __ATOMIC_RELAXED);
+    }
+    uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    stepper *st = stepper_of(me);
+    if (st && st->pc != pc)
+        step_close_pages(st); /* a step whose trap never came: start afresh */
+    if (!st)
+        st = stepper_claim(me);
+    if (!st || sigismember(&uc->uc_sigmask, SIGTRAP)) {
+        /* Cannot single-step this thread here: a trap with SIGTRAP blocked
+         * would kill the process. Open the page for good. */
+        if (st) {
+            step_close_pages(st);
+            __atomic_store_n(&st->tid, 0, __ATOMIC_RELEASE);
+        }
+        release_page(r);
+        unlock();
+        return 1;
+    }
+    if (st->npages == 0) {
+        st->pc = pc;
+        st->hit_slot = -1;
+    }
+    if (st->hit_slot < 0)
+        find_hit(st, r, me, uc, si);
+    int listed = 0;
+    for (uint32_t i = 0; i < st->npages; i++)
+        listed |= st->pages[i] == page;
+    if (!listed && st->npages < STEP_PAGES) {
+        st->pages[st->npages++] = page;
+        r->steppers++;
+    } else if (!listed) {
+        release_page(r); /* an instruction touching more pages than we track */
+    }
+    apply(r);
+    if (st->hit_slot < 0)
+        __atomic_add_fetch(&stats.stepped, 1, __ATOMIC_RELAXED);
+    unlock();
+    uc->uc_mcontext.gregs[REG_EFL] |= EFLAGS_TF;
+    return 1;
+}
+
+int wasp_page_on_step(const void *siginfo, void *ucontext)
+{
+    const siginfo_t *si = siginfo;
+    ucontext_t *uc = ucontext;
+    if (si->si_code != TRAP_TRACE_CODE || !__atomic_load_n(&nrecs, __ATOMIC_ACQUIRE))
+        return 0;
+    pid_t me = gettid();
+    stepper *st = stepper_of(me);
+    if (!st)
+        return 0;
+    uc->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)EFLAGS_TF;
+    uint32_t hit_thread = st->hit_thread;
+    int hit_slot = st->hit_slot;
+    if (lock(me) == 0) {
+        step_close_pages(st);
+        unlock();
+    }
+    __atomic_store_n(&st->tid, 0, __ATOMIC_RELEASE);
+    if (hit_slot < 0)
+        return 1;
+    if (hit_thread == PROBE_THREAD) {
+        __atomic_add_fetch(&probe_hits, 1, __ATOMIC_RELAXED);
+        return 1;
+    }
+    wasp_thread *t = hit_thread < WASP_MAX_THREADS ? wasp_rt.threads[hit_thread] : NULL;
+    if (t && t->tid == me)
+        wasp_handler_watch_event(t, hit_slot, uc, 0);
+    return 1;
+}
+
+static void chain_segv(int sig, siginfo_t *si, void *uc)
+{
+    if (previous_segv.sa_flags & SA_SIGINFO) {
+        if (previous_segv.sa_sigaction)
+            previous_segv.sa_sigaction(sig, si, uc);
+    } else if (previous_segv.sa_handler != SIG_IGN && previous_segv.sa_handler != SIG_DFL) {
+        previous_segv.sa_handler(sig);
+    } else {
+        /* Nobody else's handler: the default action, as without us. */
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+}
+
+static void on_sigsegv(int sig, siginfo_t *si, void *ucv)
+{
+    int saved = errno;
+    if (si->si_code == SEGV_ACCERR && __atomic_load_n(&nrecs, __ATOMIC_ACQUIRE) &&
+        handle_fault(si, (ucontext_t *)ucv)) {
+        errno = saved;
+        return;
+    }
+    errno = saved;
+    chain_segv(sig, si, ucv);
+}
+
+/* Install our SIGSEGV handler in front of the current one (once). */
+static int install_segv(void)
+{
+    if (segv_installed)
+        return 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    if (sigaction(SIGSEGV, NULL, &previous_segv) != 0)
+        return -1;
+    sa.sa_sigaction = on_sigsegv;
+    /* HotSpot's mask and flags, so its handler runs as it expects when we
+     * pass a fault on; never SIGTRAP or SIGSEGV in the mask. */
+    sa.sa_mask = previous_segv.sa_mask;
+    sigdelset(&sa.sa_mask, SIGTRAP);
+    sigdelset(&sa.sa_mask, SIGSEGV);
+    sa.sa_flags = SA_SIGINFO | (previous_segv.sa_flags & (SA_ONSTACK | SA_RESTART));
+    if (sigaction(SIGSEGV, &sa, NULL) != 0)
+        return -1;
+    segv_installed = 1;
+    return 0;
+}
+
+/* ---- proof ----------------------------------------------------------------- */
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Protect a page of our own, touch the watched word and a neighbour, and
+ * check that exactly the watched access was reported; time the round trips. */
+static int page_self_test(char *why, size_t len, uint64_t *event_ns)
+{
+    enum { ROUNDS = 16 };
+    if (wasp_handler_install() != 0 || install_segv() != 0) {
+        snprintf(why, len, "cannot install the SIGTRAP/SIGSEGV handlers: %s", strerror(errno));
+        return -1;
+    }
+    if (wasp_safe_read_protected() != 0) {
+        snprintf(why, len, "cannot open /proc/self/mem to read protected pages: %s",
+                 strerror(errno));
+        return -1;
+    }
+    void *mem = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) {
+        snprintf(why, len, "mmap: %s", strerror(errno));
+        return -1;
+    }
+    volatile uint64_t *word = mem;
+    pid_t me = gettid();
+    uint32_t before = probe_hits;
+    uint64_t t0 = mono_ns();
+    int armed = 0;
+    for (int i = 0; i < ROUNDS; i++) {
+        if (page_arm_ref(PROBE_THREAD, me, 0, (uint64_t)(uintptr_t)&word[8], 8, 1) != 0)
+            break;
+        armed++;
+        word[100] = (uint64_t)i; /* a neighbour: stepped over */
+        word[8] = (uint64_t)i;   /* the watched word: reported */
+        page_disarm_ref(PROBE_THREAD, 0, (uint64_t)(uintptr_t)mem);
+    }
+    uint64_t elapsed = mono_ns() - t0;
+    uint32_t hits = probe_hits - before;
+    int ok = armed == ROUNDS && hits == ROUNDS && word[8] == ROUNDS - 1 &&
+             word[100] == ROUNDS - 1;
+    forget((uint64_t)(uintptr_t)mem);
+    munmap(mem, PAGE);
+    if (!ok) {
+        snprintf(why, len,
+                 "page protection did not report the watched access (%d of %d armed, %u reported)",
+                 armed, ROUNDS, hits);
+        return -1;
+    }
+    *event_ns = elapsed / (2 * ROUNDS); /* two faults per round */
+    return 0;
+}
+
+void wasp_page_stats_get(wasp_page_stats *s)
+{
+    s->faults = __atomic_load_n(&stats.faults, __ATOMIC_RELAXED);
+    s->stepped = __atomic_load_n(&stats.stepped, __ATOMIC_RELAXED);
+    s->foreign = __atomic_load_n(&stats.foreign, __ATOMIC_RELAXED);
+    s->released = __atomic_load_n(&stats.released, __ATOMIC_RELAXED);
+    s->protect_failed = __atomic_load_n(&stats.protect_failed, __ATOMIC_RELAXED);
+}
+
+uint64_t wasp_page_foreign_faults(void)
+{
+    return __atomic_load_n(&stats.foreign, __ATOMIC_RELAXED);
+}
+
+const wasp_watch_engine wasp_page_engine = {
+    .name = "page",
+    .what = "page protection: the watched page is protected and faults on it are "
+            "single-stepped",
+    .self_test = page_self_test,
+    .thread_open = page_thread_open,
+    .thread_close = page_thread_close,
+    .arm = page_arm,
+    .disarm = page_disarm,
+    .drop_all = page_drop_all,
+};
