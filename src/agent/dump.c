@@ -279,6 +279,7 @@ static void add_watch_meta(wasp_profile *p, const wasp_dump_info *info)
         wasp_page_stats_get(&st);
         wasp_profile_add_counter(p, "watch.faults", st.faults);
         wasp_profile_add_counter(p, "watch.stepped_over", st.stepped);
+        wasp_profile_add_counter(p, "watch.emulated", st.emulated);
         wasp_profile_add_counter(p, "watch.foreign_faults", st.foreign);
         wasp_profile_add_counter(p, "watch.pages_released", st.released);
         wasp_profile_add_counter(p, "watch.protect_failed", st.protect_failed);

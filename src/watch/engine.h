@@ -42,8 +42,8 @@ typedef struct wasp_watch_engine {
     /* Forget every watch of every thread at once (GC start, end of the run).
      * Not signal-safe callers only. NULL when per-slot disarming suffices. */
     void (*drop_all)(void);
-    /* 1: every trap is one watch event (counted by the handler); 0: the
-     * engine counts its own events (faults) into wasp_thread.watch_events. */
+    /* 1: every trap costs event_ns (charged by the handler); 0: the engine
+     * charges its own events into wasp_thread.watch_cost_ns. */
     int events_are_traps;
 } wasp_watch_engine;
 
@@ -61,13 +61,15 @@ void wasp_page_set_heap(uint64_t lo, uint64_t hi);
 typedef struct wasp_page_stats {
     uint64_t faults;         /* protection faults on watched pages */
     uint64_t stepped;        /* ... that were not a watched access (stepped over) */
+    uint64_t emulated;       /* ... of those, completed by emulation instead of a step */
     uint64_t foreign;        /* ... by threads that do not own a watch on the page */
     uint64_t released;       /* pages released because they could not be stepped */
     uint64_t protect_failed; /* mprotect refusals */
 } wasp_page_stats;
 void wasp_page_stats_get(wasp_page_stats *s);
-/* Faults by threads that own no watch on the page: charged to the process. */
-uint64_t wasp_page_foreign_faults(void);
+/* Estimated cost of faults by threads that own no watch on the page: charged
+ * to the process. */
+uint64_t wasp_page_foreign_cost_ns(void);
 
 /* In the SIGTRAP handler: a single-step trap that ends a page-engine step.
  * Returns 1 when it was one (handled), 0 otherwise. */

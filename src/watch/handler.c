@@ -279,12 +279,13 @@ static int budget_allows(wasp_thread *t)
     uint64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
     cpu = cpu > t->cpu_ns_start ? cpu - t->cpu_ns_start : 0;
     double allowed = wasp_rt.watch_budget * (double)cpu;
-    int open = (double)t->watch_events * (double)wasp_rt.watch_event_ns <= allowed;
-    uint64_t foreign = wasp_page_foreign_faults();
+    int open = (double)t->watch_cost_ns <= allowed;
+    uint64_t foreign = wasp_page_foreign_cost_ns();
     if (open && foreign)
-        open = (double)foreign * (double)wasp_rt.watch_event_ns <=
+        open = (double)foreign <=
                wasp_rt.watch_budget * (double)clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     t->budget_open = open;
+    t->budget_over = !open;
     return open;
 }
 
@@ -294,6 +295,7 @@ static int budget_allows(wasp_thread *t)
 static wasp_slot *claim_slot(wasp_thread *t, int analysis, uint64_t addr, int len, int loads_too)
 {
     if (!budget_allows(t)) {
+        wasp_reservoir_credit(t->reservoir, t->nslots, analysis);
         t->rec.counters[WASP_C_DROP_BUDGET]++;
         return NULL;
     }
@@ -575,7 +577,7 @@ static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, int async)
         return; /* a signal that raced with disarming */
     t->rec.counters[WASP_C_TRAPPED]++;
     if (wasp_rt.watch && wasp_rt.watch->events_are_traps)
-        t->watch_events++;
+        t->watch_cost_ns += wasp_rt.watch_event_ns;
     if (epoch_check(t))
         return;
     if (async) {
@@ -678,7 +680,9 @@ static void sampler_backoff(wasp_thread *t, uint64_t spent)
 
 static void enter(wasp_thread *t, int kind, int slot, ucontext_t *uc, int async)
 {
-    if (!t || !t->active || !wasp_rt.sampling)
+    /* in_handler: a signal that interrupted another of our handlers on this
+     * thread (the page engine's SIGSEGV handler lets SIGTRAP through). */
+    if (!t || !t->active || !wasp_rt.sampling || t->in_handler)
         return;
     t->in_handler = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -718,6 +722,27 @@ static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
         enter(wasp_rt.threads[index], kind, slot, ucv, trap_was_async(si));
     }
     errno = saved;
+}
+
+int wasp_handler_slot_lost(wasp_thread *t, int slot)
+{
+    if (t->in_handler || slot >= t->nslots)
+        return -1;
+    t->in_handler = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (t->slots[slot].state != WASP_SLOT_FREE) {
+        t->slots[slot].state = WASP_SLOT_FREE;
+        t->rec.counters[WASP_C_DROP_BUDGET]++;
+    }
+    wasp_reservoir_release(&t->reservoir[slot]);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->in_handler = 0;
+    return 0;
+}
+
+int wasp_handler_budget_spent(const wasp_thread *t)
+{
+    return wasp_rt.watch_budget > 0 && t->budget_over;
 }
 
 uint32_t wasp_handler_probe_count(int kind)

@@ -100,3 +100,16 @@ double wasp_reservoir_release(wasp_reservoir_slot *slot)
     slot->weight = 0.0;
     return w;
 }
+
+double wasp_reservoir_credit(wasp_reservoir_slot *slots, int n, int analysis)
+{
+    int same = 0;
+    for (int i = 0; i < n; i++)
+        same += slots[i].in_use && slots[i].analysis == analysis;
+    if (!same)
+        return 1.0;
+    for (int i = 0; i < n; i++)
+        if (slots[i].in_use && slots[i].analysis == analysis)
+            slots[i].weight += 1.0 / same;
+    return 0.0;
+}

@@ -39,6 +39,12 @@ uint64_t wasp_rng_next(uint64_t *state);
 wasp_reservoir_result wasp_reservoir_offer(wasp_reservoir_slot *slots, int n,
                                            int analysis, uint64_t *rng);
 
+/* A sample of `analysis` that arms nothing (the watchpoint budget is spent):
+ * its weight is shared by the live watchpoints of its analysis, as for a
+ * sample the reservoir did not pick, so budget drops leave the fractions
+ * unbiased. Returns the weight lost (1.0 when none is live). */
+double wasp_reservoir_credit(wasp_reservoir_slot *slots, int n, int analysis);
+
 /* A slot's watchpoint trapped or was discarded: returns its weight and frees it
  * (probability back to 1.0). */
 double wasp_reservoir_release(wasp_reservoir_slot *slot);

@@ -67,10 +67,11 @@ typedef struct wasp_thread {
     uint8_t trap_cache_len[64];
     uint8_t trap_cache_kind[64];
     uint64_t cpu_ns_start;
-    uint64_t watch_events; /* traps or faults taken for this thread's watches (budget) */
+    uint64_t watch_cost_ns; /* estimated CPU cost of this thread's watch events (budget) */
     uint64_t budget_cpu_ns;   /* thread CPU time at the last budget check */
     uint32_t budget_countdown; /* samples until the next budget check */
     int budget_open;       /* 1: arming allowed until the next check */
+    volatile int budget_over; /* the last check found the budget spent */
     uint64_t handler_ns;   /* time spent in the sampling handler since the last check */
     uint32_t handler_samples;
     uint64_t period_ns;    /* this thread's sampling period now (backoff may raise it) */
