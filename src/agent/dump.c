@@ -283,6 +283,8 @@ static void add_watch_meta(wasp_profile *p, const wasp_dump_info *info)
         wasp_profile_add_counter(p, "watch.foreign_faults", st.foreign);
         wasp_profile_add_counter(p, "watch.pages_released", st.released);
         wasp_profile_add_counter(p, "watch.protect_failed", st.protect_failed);
+        set_meta_num(p, "watch_emulated_us", (double)st.cost_emulated_ns / 1000.0, "%.1f");
+        set_meta_num(p, "watch_stepped_us", (double)st.cost_stepped_ns / 1000.0, "%.1f");
     }
 }
 

@@ -65,6 +65,7 @@ typedef struct wasp_page_stats {
     uint64_t foreign;        /* ... by threads that do not own a watch on the page */
     uint64_t released;       /* pages released because they could not be stepped */
     uint64_t protect_failed; /* mprotect refusals */
+    uint64_t cost_emulated_ns, cost_stepped_ns; /* measured at start-up, per fault */
 } wasp_page_stats;
 void wasp_page_stats_get(wasp_page_stats *s);
 /* Estimated cost of faults by threads that own no watch on the page: charged

@@ -221,6 +221,25 @@ static int view_find(const sample_view *v, int wanted, wasp_access *acc, uint64_
     return wasp_isa_is_program_data(acc, v->regs.gpr[4]) ? 1 : 2;
 }
 
+/* The access that just ran: an instruction ending at the interrupted PC with
+ * a program-data operand of a kind in `wanted` whose address its registers
+ * still give (software samples only). x86 cannot be decoded backwards with
+ * certainty; the longest candidate is taken. Returns 1 with acc, *at and
+ * insn filled. */
+static int view_prev(const sample_view *v, int wanted, wasp_access *acc, uint64_t *at,
+                     uint8_t *insn)
+{
+    uint8_t before[WASP_MAX_INSN];
+    if (v->s->has_addr ||
+        read_code(v->s->pc - sizeof before, before, sizeof before, v->s->pc) != sizeof before ||
+        wasp_isa_prev_accesses(before, sizeof before, v->s->pc, &v->regs, acc, 1) != 1 ||
+        !(acc->kind & wanted))
+        return 0;
+    *at = v->s->pc - acc->len;
+    memcpy(insn, before + sizeof before - acc->len, acc->len);
+    return 1;
+}
+
 static void count_miss(wasp_thread *t, int rc)
 {
     t->rec.counters[rc == 0   ? WASP_C_SAMPLES_NOMEM
@@ -233,11 +252,12 @@ static void count_miss(wasp_thread *t, int rc)
  * an equal share of samples whatever the program's mix of loads and stores;
  * PMU samples go to an analysis that takes their kind. */
 static const wasp_analysis_client *locate(wasp_thread *t, const sample_view *v, wasp_access *acc,
-                                          uint64_t *at)
+                                          uint64_t *at, uint8_t *insn, int *executed)
 {
     const int any = WASP_ACCESS_LOAD | WASP_ACCESS_STORE;
     const wasp_analysis_client *client = NULL;
     int rc;
+    *executed = v->s->executed;
     if (!v->s->has_addr) {
         client = pick_client(t, any);
         rc = view_find(v, client->samples, acc, at);
@@ -245,9 +265,19 @@ static const wasp_analysis_client *locate(wasp_thread *t, const sample_view *v, 
             /* Nothing of that kind ahead (a loop without stores, say): give
              * the sample to an analysis of the other kind. */
             int other = client->samples ^ any;
-            client = pick_client(t, other);
-            if (client)
-                rc = view_find(v, other, acc, at);
+            const wasp_analysis_client *c2 = pick_client(t, other);
+            if (c2 && (rc = view_find(v, other, acc, at)) == 1)
+                client = c2;
+        }
+        if (rc == 0) {
+            /* Nothing straight ahead (a branch comes first, as in a search
+             * loop): the access that just ran, most often the one that held
+             * the thread up. It has executed: no first trap. */
+            if (view_prev(v, client->samples, acc, at, insn) &&
+                wasp_isa_is_program_data(acc, v->regs.gpr[4])) {
+                *executed = 1;
+                return client;
+            }
         }
     } else {
         rc = view_find(v, any, acc, at);
@@ -258,6 +288,7 @@ static const wasp_analysis_client *locate(wasp_thread *t, const sample_view *v, 
         count_miss(t, rc);
         return NULL;
     }
+    memcpy(insn, v->code + (*at - v->s->pc), acc->len);
     return client;
 }
 
@@ -344,12 +375,7 @@ typedef struct heap_access {
 static wasp_obj_result heap_locate(wasp_thread *t, const sample_view *v, heap_access *h)
 {
     int n = 0;
-    uint8_t before[WASP_MAX_INSN];
-    if (!v->s->has_addr &&
-        read_code(v->s->pc - sizeof before, before, sizeof before, v->s->pc) == sizeof before &&
-        wasp_isa_prev_accesses(before, sizeof before, v->s->pc, &v->regs, &h->acc, 1) == 1) {
-        h->at = v->s->pc - h->acc.len;
-        memcpy(h->insn, before + sizeof before - h->acc.len, h->acc.len);
+    if (view_prev(v, WASP_ACCESS_LOAD | WASP_ACCESS_STORE, &h->acc, &h->at, h->insn)) {
         h->executed = 1;
         n = 1;
     }
@@ -451,10 +477,11 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
         return;
     wasp_access acc;
     uint64_t at;
-    const wasp_analysis_client *client = locate(t, &v, &acc, &at);
+    uint8_t insn[WASP_MAX_INSN];
+    int executed;
+    const wasp_analysis_client *client = locate(t, &v, &acc, &at, insn, &executed);
     if (!client)
         return;
-    const uint8_t *insn = v.code + (at - s.pc);
     t->rec.counters[WASP_C_SAMPLES_MEMORY]++;
     epoch_check(t);
 
@@ -474,8 +501,9 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
     int ok;
     uint64_t now = read_value(waddr, wlen, &ok);
     client->on_sample(&slot->watch, now, ok);
-    if (s.executed) {
-        /* The PMU reports accesses that already happened: no first trap. */
+    if (executed) {
+        /* The access already happened (PMU samples, or the one that just
+         * ran): no first trap. */
         client->on_first_trap(&slot->watch, now);
         slot->state = WASP_SLOT_ARMED;
     } else {

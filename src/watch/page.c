@@ -651,9 +651,20 @@ static uint64_t mono_ns(void)
 
 /* Protect a page of our own, touch the watched word and a neighbour, and
  * check that exactly the watched access was reported; time the round trips. */
+static uint64_t median(uint64_t *v, int n)
+{
+    for (int i = 1; i < n; i++) /* insertion sort: n is small */
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            uint64_t x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    return v[n / 2];
+}
+
 static int page_self_test(char *why, size_t len, uint64_t *event_ns)
 {
-    enum { ROUNDS = 16 };
+    enum { ROUNDS = 24, WARM = 4 };
     if (wasp_handler_install() != 0 || install_segv() != 0) {
         snprintf(why, len, "cannot install the SIGTRAP/SIGSEGV handlers: %s", strerror(errno));
         return -1;
@@ -675,7 +686,7 @@ static int page_self_test(char *why, size_t len, uint64_t *event_ns)
     pid_t me = gettid();
     uint32_t before = probe_hits;
     int armed = 0;
-    uint64_t emulated = 0, stepped = 0;
+    uint64_t emulated[ROUNDS], stepped[ROUNDS];
     for (int i = 0; i < ROUNDS; i++) {
         if (page_arm_ref(PROBE_THREAD, me, 0, (uint64_t)(uintptr_t)&word[8], 8, 1) != 0)
             break;
@@ -685,8 +696,8 @@ static int page_self_test(char *why, size_t len, uint64_t *event_ns)
         uint64_t t1 = mono_ns();
         word[8] = (uint64_t)i;   /* the watched word: reported */
         uint64_t t2 = mono_ns();
-        emulated += t1 - t0;
-        stepped += t2 - t1;
+        emulated[i] = t1 - t0;
+        stepped[i] = t2 - t1;
         page_disarm_ref(PROBE_THREAD, 0, (uint64_t)(uintptr_t)mem);
     }
     uint32_t hits = probe_hits - before;
@@ -700,8 +711,9 @@ static int page_self_test(char *why, size_t len, uint64_t *event_ns)
                  armed, ROUNDS, hits);
         return -1;
     }
-    cost_emulated_ns = emulated / ROUNDS;
-    cost_stepped_ns = stepped / ROUNDS;
+    /* Medians after the first rounds (cold caches and page tables). */
+    cost_emulated_ns = median(emulated + WARM, ROUNDS - WARM);
+    cost_stepped_ns = median(stepped + WARM, ROUNDS - WARM);
     *event_ns = (cost_emulated_ns + cost_stepped_ns) / 2;
     return 0;
 }
@@ -714,6 +726,8 @@ void wasp_page_stats_get(wasp_page_stats *s)
     s->released = __atomic_load_n(&stats.released, __ATOMIC_RELAXED);
     s->protect_failed = __atomic_load_n(&stats.protect_failed, __ATOMIC_RELAXED);
     s->emulated = __atomic_load_n(&stats.emulated, __ATOMIC_RELAXED);
+    s->cost_emulated_ns = cost_emulated_ns;
+    s->cost_stepped_ns = cost_stepped_ns;
 }
 
 uint64_t wasp_page_foreign_cost_ns(void)
