@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <jni.h>
+#include <link.h>
 #include <signal.h>
 #include <stddef.h>
 #include <string.h>
@@ -462,10 +463,27 @@ static void sample_heap(wasp_thread *t, const ucontext_t *uc, const sample_view 
         sample_replica(t, uc, &h);
 }
 
+/* wasp's own code (the page engine's SIGSEGV handler, say), set once by
+ * wasp_handler_install: samples that land there measure wasp, not the
+ * program. */
+static uint64_t self_lo, self_hi;
+
+static int in_wasp(const ucontext_t *uc)
+{
+    uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    /* The trap flag: the page engine is stepping the access at pc for us. */
+    return (pc >= self_lo && pc < self_hi) ||
+           (uc->uc_mcontext.gregs[REG_EFL] & 0x100) != 0;
+}
+
 static void on_sample(wasp_thread *t, const ucontext_t *uc)
 {
     wasp_address_sample s;
     t->rec.counters[WASP_C_SAMPLES]++;
+    if (in_wasp(uc)) {
+        t->rec.counters[WASP_C_SAMPLES_SELF]++;
+        return;
+    }
     if (!wasp_rt.source->take(wasp_rt.source, t, uc, &s))
         return;
 
@@ -783,10 +801,27 @@ uint64_t wasp_handler_max_period(void)
     return __atomic_load_n(&max_period_ns, __ATOMIC_RELAXED);
 }
 
+static int find_self(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size, (void)data;
+    uint64_t me = (uint64_t)(uintptr_t)&wasp_handler_install;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uint64_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && me >= lo && me < hi) {
+            self_lo = lo;
+            self_hi = hi;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int wasp_handler_install(void)
 {
     if (installed)
         return 0;
+    dl_iterate_phdr(find_self, NULL);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_sigtrap;

@@ -24,6 +24,7 @@ static const char *const counter_names[WASP_C_COUNT] = {
     [WASP_C_SAMPLES_NOMEM] = "samples.no_memory_operand",
     [WASP_C_SAMPLES_UNDECODABLE] = "samples.undecodable",
     [WASP_C_SAMPLES_IGNORED] = "samples.ignored",
+    [WASP_C_SAMPLES_SELF] = "samples.in_wasp",
     [WASP_C_ARMED] = "armed",
     [WASP_C_TRAPPED] = "trapped",
     [WASP_C_CLASSIFIED] = "classified",

@@ -75,6 +75,7 @@ typedef enum wasp_counter_id {
     WASP_C_SAMPLES_NOMEM,    /* ... at an instruction without a usable memory operand */
     WASP_C_SAMPLES_UNDECODABLE, /* ... whose instruction could not be read or decoded */
     WASP_C_SAMPLES_IGNORED,  /* ... of the stack, constants or null-check addresses */
+    WASP_C_SAMPLES_SELF,     /* ... that landed in wasp's own fault handling (not counted as the program's) */
     WASP_C_ARMED,            /* watchpoints armed */
     WASP_C_TRAPPED,          /* watchpoint traps (all) */
     WASP_C_CLASSIFIED,       /* pairs classified */

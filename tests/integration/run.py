@@ -72,9 +72,31 @@ class Result:
         self.cmd, self.rc, self.out, self.err, self.seconds = cmd, rc, out, err, seconds
 
 
+# The mechanism a test runs with (see with_mechanism): flags added to every
+# `wasp run`/`wasp attach` and options to every -agentpath a test starts.
+MECHANISM = {"flags": [], "agent": ""}
+
+# The page engine's tests run with this CPU budget: they check what wasp finds
+# and blames, and at the default 2% a run of these workloads' sizes arms too
+# few watches on a machine where one fault costs ~20 us (the cost at the
+# default is measured in bench/, docs/overhead.md).
+PAGE_TEST_BUDGET = "50%"
+
+
+def mechanism_cmd(cmd):
+    """cmd with the current test's mechanism flags injected."""
+    if not MECHANISM["flags"]:
+        return cmd
+    cmd = list(cmd)
+    if len(cmd) > 1 and cmd[0] == WASP and cmd[1] in ("run", "attach"):
+        return cmd[:2] + MECHANISM["flags"] + cmd[2:]
+    return [c + MECHANISM["agent"] if c.startswith("-agentpath:") and "=" in c else c for c in cmd]
+
+
 def run(cmd, timeout=None, cwd=ROOT, env=None):
     """Runs cmd in its own process group; on timeout kills that group and fails."""
     timeout = timeout or TIMEOUT
+    cmd = mechanism_cmd(cmd)
     t0 = time.monotonic()
     p = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -408,11 +430,12 @@ def t_exit3(ctx, jdk):
     return "%d samples" % samples
 
 
-def t_sigterm(ctx, jdk):
+def t_sigterm(ctx, jdk, extra=()):
     out = ctx.path("Lifecycle-sigterm.wprof")
     errpath = out + ".stderr"
-    cmd = [WASP, "run", "-e", ALL_EVENTS, "-o", out, "--format", "json", "-q", "--",
-           jdk.java, "-cp", CLASSES, "Lifecycle", "forever"]
+    cmd = mechanism_cmd([WASP, "run", "-e", ALL_EVENTS] + list(extra) +
+                        ["-o", out, "--format", "json", "-q", "--",
+                         jdk.java, "-cp", CLASSES, "Lifecycle", "forever"])
     with open(errpath, "wb") as err:
         p = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=err, start_new_session=True)
@@ -811,8 +834,9 @@ NOPERF = os.path.join(ROOT, "build", "tests", "noperf.so")
 
 
 def t_perf_refused(ctx, jdk):
-    """A machine that refuses perf events: one clear message, the program runs
-    unprofiled and correctly, and the profile says why."""
+    """A machine that refuses perf events: wasp proves the POSIX timer sampler
+    and the page engine instead, says what it passed over and why, and the
+    program runs correctly, profiled."""
     check(os.path.isfile(NOPERF), "missing %s (make integration builds it)" % NOPERF)
     out = ctx.path("refused.wprof")
     env = dict(os.environ, LD_PRELOAD=NOPERF)
@@ -820,16 +844,80 @@ def t_perf_refused(ctx, jdk):
             env=env)
     check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, tail(r.err)))
     check(checksum_of(r.out) == ctx.baseline(jdk, [], "SilentLoadSearch", []),
+          "the program computed a different checksum")
+    msgs = [l for l in r.err.splitlines() if "passed over" in l]
+    check(len(msgs) == 2 and all("perf_event_open" in m for m in msgs),
+          "expected one line each for the sampler and the watchpoints naming perf_event_open, "
+          "got: %s" % tail(r.err))
+    rep = ctx.report(out)
+    meta = rep["meta"]
+    check(meta.get("sampler") == "timer" and meta.get("watch") == "page",
+          "sampler %r, watch %r: expected timer and page" % (meta.get("sampler"), meta.get("watch")))
+    check("seccomp" in meta.get("sampler_passed_over", ""),
+          "the profile does not say what refused perf: %r" % meta.get("sampler_passed_over"))
+    samples = counter(rep, "samples")
+    check(samples >= 100, "only %d samples from the timer sampler" % samples)
+    check(counter(rep, "armed") > 0, "no watchpoint armed on the page engine")
+    return "timer + page, %d samples" % samples
+
+
+def t_perf_refused_forced(ctx, jdk):
+    """--sampler perf where perf events are refused: one clear message, the
+    program runs unprofiled and correctly, and the profile says why."""
+    out = ctx.path("refused-forced.wprof")
+    env = dict(os.environ, LD_PRELOAD=NOPERF)
+    r = run([WASP, "run", "--sampler", "perf", "-o", out, "-q", "--", jdk.java, "-cp", CLASSES,
+             "SilentLoadSearch"], env=env)
+    check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, tail(r.err)))
+    check(checksum_of(r.out) == ctx.baseline(jdk, [], "SilentLoadSearch", []),
           "the unprofiled program computed a different checksum")
     msgs = [l for l in r.err.splitlines() if "perf_event_open" in l]
     check(len(msgs) == 1, "expected one message naming perf_event_open, got %d: %s" % (len(msgs), tail(r.err)))
-    check("seccomp" in msgs[0] and "without profiling" in msgs[0],
-          "the message does not say what to do and that the program runs on: %s" % msgs[0])
+    check("seccomp" in msgs[0] and "without profiling" in msgs[0] and "sampler=perf" in msgs[0],
+          "the message does not name the option, what to do and that the program runs on: %s" % msgs[0])
     rep = ctx.report(out)
     check("perf_event_open" in rep["meta"].get("disabled_reason", ""),
           "the profile does not record why it is empty: meta %r" % rep["meta"])
     check(counter(rep, "samples") == 0, "samples were taken although perf events were refused")
     return "refused, ran unprofiled"
+
+
+def t_period_floor(ctx, jdk):
+    """A period the machine cannot serve is raised with one log line: the JVM
+    ends (it used to spin for over ten minutes), and samples keep coming."""
+    out = ctx.path("period-floor.wprof")
+    r = run([jdk.java, "-agentpath:%s=period=10us,file=%s" % (AGENT, out), "-cp", CLASSES,
+             "SilentLoadSearch", "1000"], timeout=120)
+    check(r.rc == 0, "java exited %d: %s" % (r.rc, tail(r.err)))
+    lines = [l for l in r.err.splitlines() if "below what the sampler can serve" in l]
+    check(len(lines) == 1, "expected one line saying the period was raised: %s" % tail(r.err))
+    check(checksum_of(r.out) == ctx.baseline(jdk, [], "SilentLoadSearch", ["1000"]),
+          "checksum differs from the run without the agent")
+    rep = ctx.report(out)
+    samples = counter(rep, "samples")
+    check(samples >= 300, "only %d samples at the raised period" % samples)
+    return "%d samples; %s" % (samples, lines[0].strip())
+
+
+def t_period_floor_sigterm(ctx, jdk):
+    return t_sigterm(ctx, jdk, ["--period", "10us"])
+
+
+def t_hotspot_faults(ctx, jdk, flag):
+    """HotSpot's own faults (implicit null checks, stack banging, safepoint
+    polls) under the page engine and a collector: passed to HotSpot unchanged,
+    while wasp's pages are protected."""
+    r, rep = ctx.profile(jdk, ALL_EVENTS, "HotSpotFaults", [], jvm_args=[flag],
+                         tag="HotSpotFaults%s" % flag.replace("-XX:+Use", "-"))
+    check(checksum_of(r.out) == ctx.baseline(jdk, [flag], "HotSpotFaults", []),
+          "checksum differs from the run without the agent")
+    check(rep["meta"].get("watch") == "page", "watch is %r" % rep["meta"].get("watch"))
+    samples = counter(rep, "samples")
+    check(samples >= MIN_SAMPLES, "only %d samples (need >= %d)" % (samples, MIN_SAMPLES))
+    faults = counter(rep, "watch.faults")
+    check(faults > 0, "no fault on a watched page: the test proved nothing")
+    classified = sum(analysis(rep, n)["pairs_classified"] for n in ALL_EVENTS.split("+"))
+    return "%d samples, %d watched-page faults, %.0f pairs" % (samples, faults, classified)
 
 
 def t_fasync_route(ctx, jdk):
@@ -871,6 +959,58 @@ def t_pmu_ring(ctx, jdk):
     return "%d samples, %d armed, %.0f classified" % (samples, armed, classified)
 
 
+ENGINES = ("debugreg", "page")
+_engine_verdicts = {}
+
+
+def engine_verdict(jdk, engine):
+    """None when the watchpoint engine proves itself here, else why not (from
+    the agent's own start-up proof, as a profile records it)."""
+    if engine not in _engine_verdicts:
+        out = os.path.join(tempfile.mkdtemp(prefix="wasp-probe-"), "probe.wprof")
+        r = run([WASP, "run", "-e", "deadstore", "--watch", engine, "-o", out, "-q", "--",
+                 jdk.java, "-version"], timeout=120)
+        why = "wasp run --watch %s exited %d: %s" % (engine, r.rc, tail(r.err))
+        if r.rc == 0 and os.path.isfile(out):
+            rr = run([WASP, "report", "--format", "json", out])
+            try:
+                meta = json.loads(rr.out).get("meta", {})
+                why = None if meta.get("watch") == engine else meta.get("disabled_reason", why)
+            except ValueError:
+                pass
+        shutil.rmtree(os.path.dirname(out), ignore_errors=True)
+        _engine_verdicts[engine] = why
+    return _engine_verdicts[engine]
+
+
+def with_mechanism(fn, jdk, watch=None, sampler=None):
+    """A thunk running fn(ctx) with the given watchpoint engine and sampler
+    forced; SKIP with the engine's own reason where it does not work here."""
+    def thunk(ctx):
+        flags, agent = [], ""
+        if watch:
+            why = engine_verdict(jdk, watch)
+            if why:
+                skip("the %s engine does not work here: %s" % (watch, why))
+            flags += ["--watch", watch]
+            agent += ",watch=" + watch
+            if watch == "page":
+                flags += ["--watch-budget", PAGE_TEST_BUDGET]
+                agent += ",watch-budget=" + PAGE_TEST_BUDGET
+        if sampler:
+            flags += ["--sampler", sampler]
+            agent += ",sampler=" + sampler
+            if not watch:  # whichever engine auto proves; the page engine needs the test budget
+                flags += ["--watch-budget", PAGE_TEST_BUDGET]
+                agent += ",watch-budget=" + PAGE_TEST_BUDGET
+        MECHANISM.update(flags=flags, agent=agent)
+        try:
+            return fn(ctx)
+        finally:
+            MECHANISM.update(flags=[], agent="")
+    return thunk
+
+
 def build_tests(jdks):
     """[(name, jdk-or-None, thunk(ctx))] in run order."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -878,23 +1018,44 @@ def build_tests(jdks):
     replica_tests = replicas.make_tests(sys.modules[__name__])
     tests = []
     for jdk in jdks:
+        # Tests whose analyses watch memory: once per watchpoint engine.
+        watching = []
         for name, wl, args, lo, hi in PLANTED:
-            tests.append((name, jdk, lambda c, j=jdk, w=wl, a=args, l=lo, h=hi: t_planted(c, j, w, a, l, h)))
+            watching.append((name, lambda c, j=jdk, w=wl, a=args, l=lo, h=hi: t_planted(c, j, w, a, l, h)))
         for name, wl, an in CONTROLS:
-            tests.append((name, jdk, lambda c, j=jdk, w=wl, a=an: t_control(c, j, w, a)))
+            watching.append((name, lambda c, j=jdk, w=wl, a=an: t_control(c, j, w, a)))
         for gc in ("Serial", "Parallel", "G1", "Z"):
             flag = "-XX:+Use%sGC" % gc
-            tests.append(("survival.gc.%s" % gc.lower(), jdk, lambda c, j=jdk, f=flag: (
+            watching.append(("survival.gc.%s" % gc.lower(), lambda c, j=jdk, f=flag: (
                 t_survival_gc(c, j, f) if j.accepts(f) else skip("%s does not accept %s" % (j.name, f)))))
-        tests.append(("survival.threads64", jdk, lambda c, j=jdk: t_survival_threads(c, j)))
-        tests.append(("exit.code3", jdk, lambda c, j=jdk: t_exit3(c, j)))
-        tests.append(("exit.sigterm", jdk, lambda c, j=jdk: t_sigterm(c, j)))
+        watching.append(("survival.threads64", lambda c, j=jdk: t_survival_threads(c, j)))
+        watching.append(("exit.code3", lambda c, j=jdk: t_exit3(c, j)))
+        watching.append(("exit.sigterm", lambda c, j=jdk: t_sigterm(c, j)))
+        watching.append(("attach.detach", lambda c, j=jdk: t_attach(c, j)))
+        for name, thunk in replica_tests:
+            watching.append((name, lambda c, j=jdk, f=thunk: f(c, j)))
+        watching.append(("route.fasync", lambda c, j=jdk: t_fasync_route(c, j)))
+        watching.append(("source.pmu-ring", lambda c, j=jdk: t_pmu_ring(c, j)))
+        for engine in ENGINES:
+            for name, fn in watching:
+                tests.append(("%s.%s" % (name, engine), jdk, with_mechanism(fn, jdk, watch=engine)))
+        # The timer sampler (no perf events) on the planted workloads.
+        for name, wl, args, lo, hi in PLANTED:
+            tests.append(("sampler.timer.%s" % name, jdk, with_mechanism(
+                lambda c, j=jdk, w=wl, a=args, l=lo, h=hi: t_planted(c, j, w, a, l, h), jdk,
+                sampler="timer")))
+        tests.append(("sampler.period-floor", jdk, lambda c, j=jdk: t_period_floor(c, j)))
+        tests.append(("sampler.period-floor.sigterm", jdk, lambda c, j=jdk: t_period_floor_sigterm(c, j)))
+        for gc in ("Serial", "Parallel", "G1", "Z"):
+            flag = "-XX:+Use%sGC" % gc
+            tests.append(("page.hotspot-faults.%s" % gc.lower(), jdk, with_mechanism(
+                lambda c, j=jdk, f=flag: (t_hotspot_faults(c, j, f) if j.accepts(f)
+                                          else skip("%s does not accept %s" % (j.name, f))),
+                jdk, watch="page")))
         tests.append(("badinput.agent-option", jdk, lambda c, j=jdk: t_bad_agent_option(c, j)))
         tests.append(("faults.perf-refused", jdk, lambda c, j=jdk: t_perf_refused(c, j)))
-        tests.append(("attach.detach", jdk, lambda c, j=jdk: t_attach(c, j)))
+        tests.append(("faults.perf-refused.forced", jdk, lambda c, j=jdk: t_perf_refused_forced(c, j)))
         tests.append(("attach.existing", jdk, lambda c, j=jdk: t_attach_existing(c, j)))
-        for name, thunk in replica_tests:
-            tests.append((name, jdk, lambda c, j=jdk, f=thunk: f(c, j)))
         for name, wl in OBJECTS:
             tests.append((name, jdk, lambda c, j=jdk, w=wl: t_objects(c, j, w)))
         tests.append(("objects.cap", jdk, lambda c, j=jdk: t_objects_cap(c, j)))
@@ -902,8 +1063,6 @@ def build_tests(jdks):
             flag = "-XX:+Use%sGC" % gc
             tests.append(("objects.gc.%s" % gc.lower(), jdk, lambda c, j=jdk, f=flag: (
                 t_objects_gc(c, j, f) if j.accepts(f) else skip("%s does not accept %s" % (j.name, f)))))
-        tests.append(("route.fasync", jdk, lambda c, j=jdk: t_fasync_route(c, j)))
-        tests.append(("source.pmu-ring", jdk, lambda c, j=jdk: t_pmu_ring(c, j)))
     if jdks:
         j0 = jdks[0]
         tests.append(("badinput.watchpoints", None, lambda c, j=j0: t_bad_watchpoints(c, j)))
@@ -963,7 +1122,7 @@ def main():
 
     tmp = tempfile.mkdtemp(prefix="wasp-it-")
     ctx = Ctx(tmp, opts.keep)
-    passed = failed = 0
+    passed = failed = skipped = 0
     t_all = time.monotonic()
     for name, jdk, fn in tests:
         label = "%s [%s]" % (name, jdk.name if jdk else "-")
@@ -971,6 +1130,7 @@ def main():
         try:
             note = fn(ctx)
         except Skip as e:
+            skipped += 1
             print("SKIP %s: %s" % (label, e), flush=True)
             continue
         except Fail as e:
@@ -987,7 +1147,7 @@ def main():
         print("# profiles and logs kept in %s (%.0f s in all)" % (tmp, time.monotonic() - t_all))
     else:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("integration: %d passed, %d failed" % (passed, failed))
+    print("integration: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
     return 1 if failed else 0
 
 
