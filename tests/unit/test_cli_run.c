@@ -188,7 +188,7 @@ static void test_agent_option_errors(void **state)
     FAILS(("--events", "deadstore,,silentload", "--", "java"), "empty analysis name");
     FAILS(("--period", "5msx", "--", "java"), "'--period 5msx'", "10us to 10s");
     FAILS(("--period", "1h", "--", "java"), "units ns, us, ms, s");
-    FAILS(("--sampler", "hw", "--", "java"), "'--sampler hw'", "one of auto, soft, pmu");
+    FAILS(("--sampler", "hw", "--", "java"), "'--sampler hw'", "one of auto, perf, timer, pmu");
     FAILS(("--pmu-period", "0", "--", "java"), "expected a number from 1 to 1000000000");
     FAILS(("--pmu-event", "a b", "--", "java"), "libpfm4 event name");
     FAILS(("--float-threshold", "2", "--", "java"), "'--float-threshold 2'", "0.01 or 1%");
@@ -222,7 +222,7 @@ static void test_cli_option_errors(void **state)
     FAILS(("--by", "--", "java"), "'--by'", "expected line or instruction");
     FAILS(("--foo", "--", "java"), "unknown option '--foo'",
           "(accepted: -e/--events, -o/--output, --period, --sampler, --pmu-event, "
-          "--pmu-period, --watchpoints, --float-threshold, --max-frames, --min-size, --alloc-interval, --alloc-rate, --verify-top, --format, --top, "
+          "--pmu-period, --watchpoints, --watch, --watch-budget, --float-threshold, --max-frames, --min-size, --alloc-interval, --alloc-rate, --verify-top, --format, --top, "
           "--by, -q/--quiet, --agent, -h/--help)");
     FAILS(("--foo=1", "--", "java"), "unknown option '--foo'");
     FAILS(("-x", "--", "java"), "unknown option '-x'", "-e/--events");

@@ -123,6 +123,12 @@ static void test_option_edges(void **state)
     (void)state;
     assert_int_equal(parse_ok("sampler=auto").sampler, WASP_SAMPLER_AUTO);
     assert_int_equal(parse_ok("sampler=pmu").sampler, WASP_SAMPLER_PMU);
+    assert_int_equal(parse_ok("sampler=perf").sampler, WASP_SAMPLER_PERF);
+    assert_int_equal(parse_ok("sampler=timer").sampler, WASP_SAMPLER_TIMER);
+    assert_int_equal(parse_ok("watch=page").watch, WASP_WATCH_PAGE);
+    assert_int_equal(parse_ok("watch=debugreg").watch, WASP_WATCH_DEBUGREG);
+    assert_true(parse_ok("watch-budget=5%").watch_budget == 0.05);
+    assert_true(parse_ok("watch-budget=0").watch_budget == 0.0);
     assert_int_equal(parse_ok("period=10us").period_ns, 10000);
     assert_int_equal(parse_ok("period=10s").period_ns, 10000000000ull);
     assert_int_equal(parse_ok("period=10000").period_ns, 10000); /* bare = ns */
@@ -168,9 +174,9 @@ static void test_exact_messages(void **state)
     assert_string_equal(err, "wasp: bad option 'watchpoints=9': expected a number from 1 to 4");
     assert_int_equal(wasp_options_parse("foo", &o, err, sizeof err), -1);
     assert_string_equal(err, "wasp: unknown option 'foo' (accepted: events, file, sampler, "
-                             "period, pmu-period, pmu-event, watchpoints, float-threshold, "
-                             "max-frames, log, seed, signal, action, min-size, alloc-interval, "
-                             "alloc-rate, verify-top, track-existing)");
+                             "period, pmu-period, pmu-event, watchpoints, watch, watch-budget, "
+                             "float-threshold, max-frames, log, seed, signal, action, min-size, "
+                             "alloc-interval, alloc-rate, verify-top, track-existing)");
     assert_int_equal(wasp_options_parse("events=deadstor", &o, err, sizeof err), -1);
     assert_string_equal(err, "wasp: bad option 'events=deadstor': unknown analysis 'deadstor' "
                              "(accepted: deadstore, silentstore, silentload, objects, replicas, all)");
@@ -197,8 +203,9 @@ static void test_error_messages(void **state)
     parse_fails("track-existing=yes", "'track-existing=yes'", "0 or 1", NULL);
 
     const char *keys = "(accepted: events, file, sampler, period, pmu-period, pmu-event, "
-                       "watchpoints, float-threshold, max-frames, log, seed, signal, action, "
-                       "min-size, alloc-interval, alloc-rate, verify-top, track-existing)";
+                       "watchpoints, watch, watch-budget, float-threshold, max-frames, log, "
+                       "seed, signal, action, min-size, alloc-interval, alloc-rate, verify-top, "
+                       "track-existing)";
     parse_fails("foo=1", "unknown option 'foo'", keys, NULL);
     parse_fails("Events=all", "unknown option 'Events'", keys, NULL);
     parse_fails("=1", "unknown option ''", keys, NULL);
@@ -225,8 +232,10 @@ static void test_error_messages(void **state)
     parse_fails("period=", dur, NULL);
     parse_fails("period=18446744073709551615s", dur, NULL); /* overflow */
 
-    parse_fails("sampler=hw", "'sampler=hw'", "one of auto, soft, pmu", NULL);
-    parse_fails("sampler=", "one of auto, soft, pmu", NULL);
+    parse_fails("sampler=hw", "'sampler=hw'", "one of auto, perf, timer, pmu", NULL);
+    parse_fails("sampler=", "one of auto, perf, timer, pmu", NULL);
+    parse_fails("watch=dr", "'watch=dr'", "one of auto, debugreg, page", NULL);
+    parse_fails("watch-budget=60%", "'watch-budget=60%'", "from 0 to 0.5", NULL);
 
     const char *pp = "expected a number from 1 to 1000000000";
     parse_fails("pmu-period=0", pp, NULL);
@@ -283,7 +292,7 @@ static void test_long_values(void **state)
     s[WASP_PATH_MAX] = '\0';
     char err[8192];
     assert_int_equal(wasp_options_parse(s, &o, err, sizeof err), -1);
-    assert_true(strlen(err) < 440); /* the key shown cut short, then the accepted keys */
+    assert_true(strlen(err) < 480); /* the key shown cut short, then the accepted keys */
     assert_non_null(strstr(err, "(accepted: events,"));
 
     char pe[200] = "pmu-event=";
@@ -319,6 +328,8 @@ static void assert_same_options(const wasp_options *a, const wasp_options *b)
     assert_int_equal(a->events, b->events);
     assert_string_equal(a->file, b->file);
     assert_int_equal(a->sampler, b->sampler);
+    assert_int_equal(a->watch, b->watch);
+    assert_true(a->watch_budget == b->watch_budget);
     assert_int_equal(a->period_ns, b->period_ns);
     assert_int_equal(a->pmu_period, b->pmu_period);
     assert_string_equal(a->pmu_event, b->pmu_event);
@@ -421,8 +432,14 @@ static void test_round_trip_values(void **state)
     o.float_threshold = nextafter(1.0, 0.0);
     round_trip(&o);
     wasp_options_defaults(&o);
-    for (int s = 0; s < 3; s++) {
+    for (int s = 0; s < 4; s++) {
         o.sampler = (wasp_sampler_choice)s;
+        round_trip(&o);
+    }
+    wasp_options_defaults(&o);
+    for (int w = 0; w < 3; w++) {
+        o.watch = (wasp_watch_choice)w;
+        o.watch_budget = w * 0.25;
         round_trip(&o);
     }
     wasp_options_defaults(&o);
