@@ -108,11 +108,15 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
 {
     if (wasp_rt.watch == &wasp_page_engine) {
         uint64_t lo, hi;
-        if (wasp_vm_heap_range(&lo, &hi) == 0)
+        if (wasp_probe_heap_range(&lo, &hi) == 0) {
             wasp_page_set_heap(lo, hi);
+            if (getenv("WASP_DEBUG"))
+                wasp_log("page engine: Java heap at [0x%llx, 0x%llx)", (unsigned long long)lo,
+                         (unsigned long long)hi);
+        }
         else
-            wasp_log("cannot find the Java heap's address range (VMStructs): the page "
-                     "watchpoint engine arms nothing");
+            wasp_log("cannot find the Java heap's address range (VMStructs, /proc/self/maps): "
+                     "the page watchpoint engine arms nothing");
     }
     wasp_jvm_prepare_loaded_classes(jvmti, env);
     (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);

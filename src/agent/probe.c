@@ -146,3 +146,32 @@ int wasp_probe_heap_addresses(char *why, size_t len)
     wasp_rt.heap_address_mask = (1ull << 42) - 1;
     return 0;
 }
+
+/* ZGC maps its heap (several views of it, on JDK 17) from a memfd named
+ * "java_heap": the span of those mappings. */
+static int heap_from_maps(uint64_t *lo, uint64_t *hi)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f)
+        return -1;
+    char line[512];
+    uint64_t a, b, min = UINT64_MAX, max = 0;
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, "java_heap") && sscanf(line, "%lx-%lx", &a, &b) == 2) {
+            min = a < min ? a : min;
+            max = b > max ? b : max;
+        }
+    fclose(f);
+    if (max <= min)
+        return -1;
+    *lo = min;
+    *hi = max;
+    return 0;
+}
+
+int wasp_probe_heap_range(uint64_t *lo, uint64_t *hi)
+{
+    if (wasp_vm_heap_range(lo, hi) == 0)
+        return 0;
+    return heap_from_maps(lo, hi);
+}

@@ -5,6 +5,7 @@
 #define WASP_PROBE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "agent/options.h"
 
@@ -22,5 +23,8 @@ int wasp_probe_numa_nodes(void);
  * reason when the objects analysis cannot work with this collector (none
  * known today: the integration tests cover Serial, Parallel, G1 and ZGC). */
 int wasp_probe_heap_addresses(char *why, size_t len);
+/* The Java heap's address range [lo, hi) (the page engine protects nothing
+ * else): HotSpot's reserved heap region, or ZGC's heap mappings. 0, or -1. */
+int wasp_probe_heap_range(uint64_t *lo, uint64_t *hi);
 
 #endif

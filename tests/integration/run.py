@@ -74,7 +74,26 @@ class Result:
 
 # The mechanism a test runs with (see with_mechanism): flags added to every
 # `wasp run`/`wasp attach` and options to every -agentpath a test starts.
-MECHANISM = {"flags": [], "agent": ""}
+MECHANISM = {"flags": [], "agent": "", "scale": 1}
+
+# Under the page engine a test's program spends up to PAGE_TEST_BUDGET of its
+# CPU in wasp's fault handling, so it runs this many times its usual work (or
+# attachment time) to gather the same evidence; the bars stay the same.
+PAGE_SCALE = 2
+
+# Default sizes of the workloads whose size the scale multiplies (their first
+# argument; see each workload's main).
+DEFAULT_SIZE = {"DeadStoreEuler": 600, "SilentStoreIS": 18, "SilentLoadSearch": 5000,
+                "ControlStores": 1600, "ControlLoads": 1800}
+
+
+def scaled(workload, args):
+    """The workload's arguments at the current test's scale."""
+    k = MECHANISM["scale"]
+    if k == 1 or workload not in DEFAULT_SIZE:
+        return list(args)
+    args = list(args) or [str(DEFAULT_SIZE[workload])]
+    return [str(int(args[0]) * k)] + args[1:]
 
 # The page engine's tests run with this CPU budget: they check what wasp finds
 # and blames, and at the default 2% a run of these workloads' sizes arms too
@@ -331,6 +350,7 @@ CONTROLS = [
 
 
 def t_planted(ctx, jdk, workload, args, lo, hi):
+    args = scaled(workload, args)
     e = expectation(workload)
     an_name, line, method = e["analysis"], e["line"], e["method"]
     r, rep = ctx.profile(jdk, an_name, workload, args)
@@ -363,8 +383,9 @@ def t_planted(ctx, jdk, workload, args, lo, hi):
 
 
 def t_control(ctx, jdk, workload, an_name):
-    r, rep = ctx.profile(jdk, an_name, workload, [], tag="%s-%s" % (workload, an_name))
-    check(checksum_of(r.out) == ctx.baseline(jdk, [], workload, []),
+    args = scaled(workload, [])
+    r, rep = ctx.profile(jdk, an_name, workload, args, tag="%s-%s" % (workload, an_name))
+    check(checksum_of(r.out) == ctx.baseline(jdk, [], workload, args),
           "checksum differs from the run without the agent")
     a = analysis(rep, an_name)
     enough_data(rep, a, an_name)
@@ -413,12 +434,15 @@ def survival_checks(ctx, jdk, jvm_args, args, tag):
 
 
 def t_survival_gc(ctx, jdk, flag):
-    return survival_checks(ctx, jdk, [flag], [], "GcStress%s" % flag.replace("-XX:+Use", "-"))
+    rounds = 4 * MECHANISM["scale"]  # GcStress: 8 threads, 4 rounds of 300 batches by default
+    return survival_checks(ctx, jdk, [flag], ["8", str(rounds)],
+                           "GcStress%s" % flag.replace("-XX:+Use", "-"))
 
 
 def t_survival_threads(ctx, jdk):
     # 64 threads, one round, less work each: thread start/end under load.
-    return survival_checks(ctx, jdk, [], ["64", "1", "40"], "GcStress-64threads")
+    return survival_checks(ctx, jdk, [], ["64", "1", str(40 * MECHANISM["scale"])],
+                           "GcStress-64threads")
 
 
 def t_exit3(ctx, jdk):
@@ -771,7 +795,7 @@ def t_attach(ctx, jdk):
     out = ctx.path("attach.wprof")
 
     def during(p):
-        r = run([WASP, "attach", "-d", "3", "-e", "silentload+objects", "-o", out, "-q",
+        r = run([WASP, "attach", "-d", str(3 * MECHANISM["scale"]), "-e", "silentload+objects", "-o", out, "-q",
                  str(p.pid)])
         check(r.rc == 0, "wasp attach exited %d: %s" % (r.rc, tail(r.err)))
         # The agent's log reaches wasp's user, not only the JVM's stderr.
@@ -987,7 +1011,7 @@ def with_mechanism(fn, jdk, watch=None, sampler=None):
     """A thunk running fn(ctx) with the given watchpoint engine and sampler
     forced; SKIP with the engine's own reason where it does not work here."""
     def thunk(ctx):
-        flags, agent = [], ""
+        flags, agent, scale = [], "", 1
         if watch:
             why = engine_verdict(jdk, watch)
             if why:
@@ -997,17 +1021,18 @@ def with_mechanism(fn, jdk, watch=None, sampler=None):
             if watch == "page":
                 flags += ["--watch-budget", PAGE_TEST_BUDGET]
                 agent += ",watch-budget=" + PAGE_TEST_BUDGET
+                scale = PAGE_SCALE
         if sampler:
             flags += ["--sampler", sampler]
             agent += ",sampler=" + sampler
             if not watch:  # whichever engine auto proves; the page engine needs the test budget
                 flags += ["--watch-budget", PAGE_TEST_BUDGET]
                 agent += ",watch-budget=" + PAGE_TEST_BUDGET
-        MECHANISM.update(flags=flags, agent=agent)
+        MECHANISM.update(flags=flags, agent=agent, scale=scale)
         try:
             return fn(ctx)
         finally:
-            MECHANISM.update(flags=[], agent="")
+            MECHANISM.update(flags=[], agent="", scale=1)
     return thunk
 
 
