@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,7 +38,8 @@ int wasp_source_self_test(wasp_source *s, char *why, size_t len)
     t->tid = gettid();
     t->sample_fd = -1;
     uint64_t period = s->period;
-    s->period = PROBE_PERIOD_NS; /* a short one: the proof costs little CPU */
+    if (s->time_based)
+        s->period = PROBE_PERIOD_NS; /* a short one: the proof costs little CPU */
     char err[256] = "";
     int rc = s->open_thread(s, t, err, sizeof err);
     s->period = period;
@@ -46,13 +48,24 @@ int wasp_source_self_test(wasp_source *s, char *why, size_t len)
         free(t);
         return -1;
     }
+    /* Memory traffic too, and fresh pages: a PMU source counts memory events
+     * (or page faults, for its software stand-in), not time. */
+    enum { PAGES = 512 };
+    uint8_t *fresh = mmap(NULL, PAGES * 4096ul, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     uint32_t before = wasp_handler_probe_count(WASP_EV_SAMPLE);
     uint64_t start = thread_cpu_ns();
     volatile uint64_t spin = 0;
-    while (wasp_handler_probe_count(WASP_EV_SAMPLE) - before < WANTED &&
-           thread_cpu_ns() - start < MAX_CPU_NS)
+    for (unsigned round = 0; wasp_handler_probe_count(WASP_EV_SAMPLE) - before < WANTED &&
+                             thread_cpu_ns() - start < MAX_CPU_NS;
+         round++) {
         for (int i = 0; i < 10000; i++)
             spin += (uint64_t)i;
+        if (fresh != MAP_FAILED && round < PAGES)
+            ((volatile uint8_t *)fresh)[round * 4096ul] = 1;
+    }
+    if (fresh != MAP_FAILED)
+        munmap(fresh, PAGES * 4096ul);
     uint32_t got = wasp_handler_probe_count(WASP_EV_SAMPLE) - before;
     s->close_thread(s, t);
     free(t);

@@ -86,4 +86,5 @@ wasp_source wasp_soft_source = {
     .close_thread = soft_close,
     .take = soft_take,
     .set_period = soft_set_period,
+    .time_based = 1,
 };

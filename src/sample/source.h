@@ -45,6 +45,7 @@ typedef struct wasp_source {
     /* In the handler: sample thread t every ns of its CPU time from now on
      * (backoff). Returns 0 or -1. NULL: the period cannot change. */
     int (*set_period)(struct wasp_source *s, wasp_thread *t, uint64_t ns);
+    int time_based;    /* 1: period is thread CPU time in ns; 0: a count of PMU events */
     /* Private settings. */
     uint64_t period;
     uint64_t pmu_config[4]; /* type, config, config1, config2 */

@@ -105,4 +105,5 @@ wasp_source wasp_timer_source = {
     .close_thread = timer_close,
     .take = timer_take,
     .set_period = timer_set_period,
+    .time_based = 1,
 };

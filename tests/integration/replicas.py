@@ -151,12 +151,23 @@ def planted(rep, workload):
     return [s for _, s in mine], rank, theta, n, e
 
 
+# Default sizes (first argument) of the replica workloads, for runs that need
+# more work under a costlier mechanism (run.py's MECHANISM["scale"]).
+DEFAULT_SIZE = {"ReplicaReader": 36000, "ReplicaKMeans": 40000, "ReplicaPartial": 160000,
+                "ReplicaControl": 160000}
+
+
+def scaled_args(workload):
+    k = H.MECHANISM["scale"]
+    return [] if k == 1 else [str(DEFAULT_SIZE[workload] * k)]
+
+
 # ---------------------------------------------------------------- tests
 
 def t_replicas(ctx, jdk, workload):
     """θ of the planted site against the workload's exact answer; without
     --verify-top the report has no α and no verification."""
-    r, rep = profile(ctx, jdk, workload)
+    r, rep = profile(ctx, jdk, workload, args=scaled_args(workload))
     mine, rank, theta, n, e = planted(rep, workload)
     for s in mine:
         H.check(s.get("alpha") is None and s.get("verified") is None,
