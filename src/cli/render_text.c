@@ -48,6 +48,49 @@ static void header_sampler(const wasp_profile *p, FILE *out)
     if (rate)
         fprintf(out, ", %s samples/s", rate);
     fputc('\n', out);
+    const char *raised = wasp_profile_get_meta(p, "period_max_us");
+    if (raised)
+        fprintf(out, "  %-10s the handler passed its CPU budget: period raised up to %s us "
+                     "on some threads\n", "", raised);
+    const char *passed = wasp_profile_get_meta(p, "sampler_passed_over");
+    if (passed)
+        fprintf(out, "  %-10s passed over: %s\n", "", passed);
+}
+
+/* Which watchpoint engine ran, what it passed over, and what its budget did. */
+static void header_watch(const wasp_profile *p, FILE *out)
+{
+    const char *w = wasp_profile_get_meta(p, "watch");
+    const char *passed = wasp_profile_get_meta(p, "watch_passed_over");
+    if (!w && !passed)
+        return;
+    const char *detail = wasp_profile_get_meta(p, "watch_detail");
+    fprintf(out, "  %-10s %s", "watch", w ? w : "none");
+    if (detail)
+        fprintf(out, " (%s)", detail);
+    const char *budget = wasp_profile_get_meta(p, "watch_budget");
+    if (budget && atof(budget) > 0)
+        fprintf(out, ", budget %.3g%% of CPU", 100 * atof(budget));
+    fputc('\n', out);
+    if (passed)
+        fprintf(out, "  %-10s passed over: %s\n", "", passed);
+    uint64_t faults = wasp_profile_get_counter(p, "watch.faults");
+    if (faults) {
+        const char *em = wasp_profile_get_meta(p, "watch_emulated_us");
+        const char *st = wasp_profile_get_meta(p, "watch_stepped_us");
+        fprintf(out, "  %-10s %llu faults on watched pages: %llu emulated (~%s us each), %llu "
+                     "single-stepped (~%s us each)\n", "",
+                (unsigned long long)faults,
+                (unsigned long long)wasp_profile_get_counter(p, "watch.emulated"), em ? em : "?",
+                (unsigned long long)(faults - wasp_profile_get_counter(p, "watch.emulated")),
+                st ? st : "?");
+    }
+    uint64_t skipped = wasp_profile_get_counter(p, "dropped.budget");
+    uint64_t armed = wasp_profile_get_counter(p, "armed");
+    if (skipped)
+        fprintf(out, "  %-10s budget spent: %llu samples not armed (%llu armed); raise "
+                     "--watch-budget for more pairs at more cost\n", "",
+                (unsigned long long)skipped, (unsigned long long)armed);
 }
 
 /* Appends ", text" (or text first) to a line being built. */
@@ -187,6 +230,7 @@ static void header(const wasp_profile *p, bool pairs, FILE *out)
     if (jvm)
         line(out, "jvm", jvm);
     header_sampler(p, out);
+    header_watch(p, out);
     header_run(p, out);
     header_counters(p, wasp_profile_has_objects(p), pairs, out);
 }

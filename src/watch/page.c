@@ -737,7 +737,7 @@ uint64_t wasp_page_foreign_cost_ns(void)
 
 const wasp_watch_engine wasp_page_engine = {
     .name = "page",
-    .what = "page protection: the watched page is protected and faults on it are "
+    .what = "page protection: the watched page is protected; faults on it are emulated or "
             "single-stepped",
     .self_test = page_self_test,
     .thread_open = page_thread_open,
