@@ -12,7 +12,7 @@ LDLIBS_AGENT = $(LDLIBS_CORE) -lnuma -ldl -lpthread -lrt   # libpfm4 is dlopened
 B = build
 # Code that needs a JVM (JVMTI glue) or runs only inside the agent.
 SHARED_SAMPLE_SRCS := src/sample/perf.c src/sample/signal.c src/sample/soft.c src/sample/timer.c \
-                      src/sample/selftest.c
+                      src/sample/selftest.c src/sample/cputime.c
 AGENT_SRCS := $(filter-out src/agent/options.c $(SHARED_SAMPLE_SRCS),$(wildcard src/agent/*.c src/sample/*.c))
 # Everything the command, the agent and the unit tests share.
 CORE_SRCS  := $(wildcard src/common/*.c src/isa/*.c src/profile/*.c src/watch/*.c src/analysis/*.c src/heap/*.c) \

@@ -12,15 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "sample/source.h"
 #include "watch/handler.h"
-
-static uint64_t thread_cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 int wasp_source_self_test(wasp_source *s, char *why, size_t len)
 {
@@ -54,10 +48,10 @@ int wasp_source_self_test(wasp_source *s, char *why, size_t len)
     uint8_t *fresh = mmap(NULL, PAGES * 4096ul, PROT_READ | PROT_WRITE,
                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     uint32_t before = wasp_handler_probe_count(WASP_EV_SAMPLE);
-    uint64_t start = thread_cpu_ns();
+    uint64_t start = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
     volatile uint64_t spin = 0;
     for (unsigned round = 0; wasp_handler_probe_count(WASP_EV_SAMPLE) - before < WANTED &&
-                             thread_cpu_ns() - start < MAX_CPU_NS;
+                             wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID) - start < MAX_CPU_NS;
          round++) {
         for (int i = 0; i < 10000; i++)
             spin += (uint64_t)i;

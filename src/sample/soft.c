@@ -21,11 +21,7 @@
 static int soft_init(wasp_source *s, const wasp_options *o, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
-    s->period = o->period_ns;
-    snprintf(s->detail, sizeof s->detail,
-             "perf task-clock: thread CPU-time timer every %llu us, instruction decoded at the "
-             "interrupted PC",
-             (unsigned long long)(o->period_ns / 1000));
+    wasp_cputime_describe(s, o, "perf task-clock");
     return 0;
 }
 
@@ -68,23 +64,12 @@ static void soft_close(wasp_source *s, wasp_thread *t)
     wasp_perf_close(&t->sample_fd);
 }
 
-static int soft_take(wasp_source *s, wasp_thread *t, const ucontext_t *uc,
-                     wasp_address_sample *out)
-{
-    (void)s, (void)t;
-    out->pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
-    out->addr = 0;
-    out->has_addr = 0;
-    out->executed = 0;
-    return 1;
-}
-
 wasp_source wasp_soft_source = {
     .name = "perf",
     .init = soft_init,
     .open_thread = soft_open,
     .close_thread = soft_close,
-    .take = soft_take,
+    .take = wasp_cputime_take,
     .set_period = soft_set_period,
     .time_based = 1,
 };

@@ -56,6 +56,13 @@ extern wasp_source wasp_soft_source;
 extern wasp_source wasp_timer_source;
 extern wasp_source wasp_pmu_source;
 
+/* The CPU-time samplers' shared parts (cputime.c): take() = the instruction
+ * at the interrupted PC; init's period and detail ("HOW: thread CPU-time
+ * timer every N us, ..."). */
+int wasp_cputime_take(wasp_source *s, wasp_thread *t, const ucontext_t *uc,
+                      wasp_address_sample *out);
+void wasp_cputime_describe(wasp_source *s, const wasp_options *o, const char *how);
+
 /* Prove an initialised source on the calling thread: open it at a short
  * period and burn CPU until a sample arrives (at most ~200 ms of CPU).
  * Returns 0, or -1 with why[] saying what failed. Installs the handler. */

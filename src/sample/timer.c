@@ -36,11 +36,7 @@ static void interval(struct itimerspec *its, uint64_t ns)
 static int timer_init(wasp_source *s, const wasp_options *o, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
-    s->period = o->period_ns;
-    snprintf(s->detail, sizeof s->detail,
-             "POSIX timer: thread CPU-time timer every %llu us (no perf events), instruction "
-             "decoded at the interrupted PC",
-             (unsigned long long)(o->period_ns / 1000));
+    wasp_cputime_describe(s, o, "POSIX timer (no perf events)");
     return 0;
 }
 
@@ -79,17 +75,6 @@ static void timer_close(wasp_source *s, wasp_thread *t)
     t->has_timer = 0;
 }
 
-static int timer_take(wasp_source *s, wasp_thread *t, const ucontext_t *uc,
-                      wasp_address_sample *out)
-{
-    (void)s, (void)t;
-    out->pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
-    out->addr = 0;
-    out->has_addr = 0;
-    out->executed = 0;
-    return 1;
-}
-
 static int timer_set_period(wasp_source *s, wasp_thread *t, uint64_t ns)
 {
     (void)s;
@@ -103,7 +88,7 @@ wasp_source wasp_timer_source = {
     .init = timer_init,
     .open_thread = timer_open,
     .close_thread = timer_close,
-    .take = timer_take,
+    .take = wasp_cputime_take,
     .set_period = timer_set_period,
     .time_based = 1,
 };

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "sample/signal.h"
 #include "sample/source.h"
 #include "watch/engine.h"
@@ -98,13 +99,6 @@ static void debugreg_disarm(wasp_thread *t, int slot)
     ioctl(t->slots[slot].fd, PERF_EVENT_IOC_DISABLE, 0);
 }
 
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* A breakpoint the kernel accepts may still never fire (hypervisors that do
  * not pass debug registers through): write a watched word and count traps. */
 static int debugreg_self_test(char *why, size_t len, uint64_t *event_ns)
@@ -126,12 +120,12 @@ static int debugreg_self_test(char *why, size_t len, uint64_t *event_ns)
         return -1;
     }
     uint32_t before = wasp_handler_probe_count(WASP_EV_WATCH);
-    uint64_t t0 = mono_ns();
+    uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
     for (int i = 0; i < WRITES; i++) {
         target = (uint64_t)i;
         (void)getppid(); /* a kernel exit: F_SETSIG signals are delivered here */
     }
-    uint64_t elapsed = mono_ns() - t0;
+    uint64_t elapsed = wasp_clock_ns(CLOCK_MONOTONIC) - t0;
     uint32_t traps = wasp_handler_probe_count(WASP_EV_WATCH) - before;
     wasp_perf_close(&fd);
     if (traps == 0) {

@@ -20,8 +20,10 @@
 #include <time.h>
 
 #include "analysis/objects.h"
+#include "common/clock.h"
 #include "isa/isa.h"
 #include "sample/signal.h"
+#include "watch/chain.h"
 #include "watch/engine.h"
 #include "watch/runtime.h"
 #include "watch/slots.h"
@@ -41,13 +43,6 @@ static int trap_was_async(const siginfo_t *si)
     const char *tail = (const char *)si + offsetof(siginfo_t, si_addr) + sizeof(void *);
     return !wasp_perf_fasync && si->si_code == 6 /* TRAP_PERF */ &&
            (*(const uint32_t *)(tail + sizeof(unsigned long) + 4) & WASP_TRAP_PERF_FLAG_ASYNC);
-}
-
-static uint64_t clock_ns(clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- code bytes ------------------------------------------------------------ */
@@ -308,14 +303,14 @@ static int budget_allows(wasp_thread *t)
         return t->budget_open;
     }
     t->budget_countdown = BUDGET_EVERY - 1;
-    uint64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    uint64_t cpu = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
     cpu = cpu > t->cpu_ns_start ? cpu - t->cpu_ns_start : 0;
     double allowed = wasp_rt.watch_budget * (double)cpu;
     int open = (double)t->watch_cost_ns <= allowed;
     uint64_t foreign = wasp_page_foreign_cost_ns();
     if (open && foreign)
         open = (double)foreign <=
-               wasp_rt.watch_budget * (double)clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+               wasp_rt.watch_budget * (double)wasp_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     t->budget_open = open;
     t->budget_over = !open;
     return open;
@@ -678,20 +673,6 @@ static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, int async)
 
 /* ---- dispatch ------------------------------------------------------------- */
 
-static void chain(int sig, siginfo_t *si, void *uc)
-{
-    if (previous.sa_flags & SA_SIGINFO) {
-        if (previous.sa_sigaction)
-            previous.sa_sigaction(sig, si, uc);
-    } else if (previous.sa_handler != SIG_IGN && previous.sa_handler != SIG_DFL) {
-        previous.sa_handler(sig);
-    } else if (previous.sa_handler == SIG_DFL) {
-        /* Not ours and nobody else's: behave as if we were not here. */
-        signal(sig, SIG_DFL);
-        raise(sig);
-    }
-}
-
 /* Sampling costs the thread its handler time: past SAMPLER_BUDGET of the
  * thread's sampled CPU time, the thread's period doubles (up to
  * SAMPLER_MAX_SLOWDOWN times the asked-for one), so no setting can starve the
@@ -734,9 +715,9 @@ static void enter(wasp_thread *t, int kind, int slot, ucontext_t *uc, int async)
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     if (t->active) {
         if (kind == WASP_EV_SAMPLE) {
-            uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+            uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
             on_sample(t, uc);
-            sampler_backoff(t, clock_ns(CLOCK_MONOTONIC) - t0);
+            sampler_backoff(t, wasp_clock_ns(CLOCK_MONOTONIC) - t0);
         } else if (kind == WASP_EV_WATCH) {
             on_watch(t, slot, uc, async);
         }
@@ -756,7 +737,7 @@ static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
     uint64_t data;
     if (!wasp_perf_signal_data(si, &data)) {
         if (!wasp_page_on_step(si, ucv))
-            chain(sig, si, ucv);
+            wasp_chain_signal(&previous, sig, si, ucv);
         errno = saved;
         return;
     }

@@ -43,7 +43,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "isa/isa.h"
+#include "watch/chain.h"
 #include "watch/engine.h"
 #include "watch/handler.h"
 #include "watch/runtime.h"
@@ -592,20 +594,6 @@ int wasp_page_on_step(const void *siginfo, void *ucontext)
     return 1;
 }
 
-static void chain_segv(int sig, siginfo_t *si, void *uc)
-{
-    if (previous_segv.sa_flags & SA_SIGINFO) {
-        if (previous_segv.sa_sigaction)
-            previous_segv.sa_sigaction(sig, si, uc);
-    } else if (previous_segv.sa_handler != SIG_IGN && previous_segv.sa_handler != SIG_DFL) {
-        previous_segv.sa_handler(sig);
-    } else {
-        /* Nobody else's handler: the default action, as without us. */
-        signal(sig, SIG_DFL);
-        raise(sig);
-    }
-}
-
 static void on_sigsegv(int sig, siginfo_t *si, void *ucv)
 {
     int saved = errno;
@@ -615,7 +603,7 @@ static void on_sigsegv(int sig, siginfo_t *si, void *ucv)
         return;
     }
     errno = saved;
-    chain_segv(sig, si, ucv);
+    wasp_chain_signal(&previous_segv, sig, si, ucv);
 }
 
 /* Install our SIGSEGV handler in front of the current one (once). */
@@ -641,13 +629,6 @@ static int install_segv(void)
 }
 
 /* ---- proof ----------------------------------------------------------------- */
-
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Protect a page of our own, touch the watched word and a neighbour, and
  * check that exactly the watched access was reported; time the round trips. */
@@ -691,11 +672,11 @@ static int page_self_test(char *why, size_t len, uint64_t *event_ns)
         if (page_arm_ref(PROBE_THREAD, me, 0, (uint64_t)(uintptr_t)&word[8], 8, 1) != 0)
             break;
         armed++;
-        uint64_t t0 = mono_ns();
+        uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
         word[100] = (uint64_t)i; /* a neighbour: stepped over (emulated when it can be) */
-        uint64_t t1 = mono_ns();
+        uint64_t t1 = wasp_clock_ns(CLOCK_MONOTONIC);
         word[8] = (uint64_t)i;   /* the watched word: reported */
-        uint64_t t2 = mono_ns();
+        uint64_t t2 = wasp_clock_ns(CLOCK_MONOTONIC);
         emulated[i] = t1 - t0;
         stepped[i] = t2 - t1;
         page_disarm_ref(PROBE_THREAD, 0, (uint64_t)(uintptr_t)mem);

@@ -1,0 +1,29 @@
+/*
+ * What the two CPU-time samplers (soft.c's perf task-clock, timer.c's POSIX
+ * timer) share: the sample is the instruction at the interrupted PC, which
+ * has not run yet; the handler decodes it and computes its address.
+ *
+ * ASYNC-SIGNAL-SAFE: wasp_cputime_take runs in the SIGTRAP handler.
+ */
+#include <stdio.h>
+
+#include "sample/source.h"
+
+int wasp_cputime_take(wasp_source *s, wasp_thread *t, const ucontext_t *uc,
+                      wasp_address_sample *out)
+{
+    (void)s, (void)t;
+    out->pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    out->addr = 0;
+    out->has_addr = 0;
+    out->executed = 0;
+    return 1;
+}
+
+void wasp_cputime_describe(wasp_source *s, const wasp_options *o, const char *how)
+{
+    s->period = o->period_ns;
+    snprintf(s->detail, sizeof s->detail,
+             "%s: thread CPU-time timer every %llu us, instruction decoded at the interrupted PC",
+             how, (unsigned long long)(o->period_ns / 1000));
+}
