@@ -1,5 +1,6 @@
 /* The wasp command: dispatch to a subcommand. */
 #include "cli/attach.h"
+#include "cli/doctor.h"
 #include "cli/report.h"
 #include "cli/run.h"
 
@@ -33,6 +34,7 @@ static void usage(FILE *out)
           "  wasp run -e deadstore,silentstore -o app.wprof -- java -cp app.jar Main\n"
           "  wasp report --format json app.wprof\n"
           "  wasp attach -d 30 12345\n"
+          "  wasp doctor\n"
           "\n"
           "'wasp help COMMAND' lists every option of COMMAND with its default;\n"
           "'wasp help agent' describes loading libwasp.so without this command.\n",
@@ -118,8 +120,13 @@ static int help(int argc, char **argv)
         wasp_detach_usage(stdout);
         return 0;
     }
+    if (!strcmp(argv[1], "doctor")) {
+        wasp_doctor_usage(stdout);
+        return 0;
+    }
     fprintf(stderr,
-            "wasp help: unknown topic '%s' (accepted: run, report, agent, attach, detach)\n",
+            "wasp help: unknown topic '%s' (accepted: run, report, agent, attach, detach, "
+            "doctor)\n",
             argv[1]);
     return 2;
 }
@@ -139,6 +146,8 @@ int main(int argc, char **argv)
         return wasp_cmd_attach(argc - 1, argv + 1);
     if (!strcmp(cmd, "detach"))
         return wasp_cmd_detach(argc - 1, argv + 1);
+    if (!strcmp(cmd, "doctor"))
+        return wasp_cmd_doctor(argc - 1, argv + 1);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
         return help(argc - 1, argv + 1);
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
@@ -146,8 +155,8 @@ int main(int argc, char **argv)
         return 0;
     }
     fprintf(stderr,
-            "wasp: unknown command '%s' (accepted: run, report, attach, detach, help, "
-            "--version)\nTry 'wasp --help'.\n",
+            "wasp: unknown command '%s' (accepted: run, report, attach, detach, doctor, "
+            "help, --version)\nTry 'wasp --help'.\n",
             cmd);
     return 2;
 }

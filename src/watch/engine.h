@@ -45,6 +45,9 @@ typedef struct wasp_watch_engine {
     /* 1: every trap costs event_ns (charged by the handler); 0: the engine
      * charges its own events into wasp_thread.watch_cost_ns. */
     int events_are_traps;
+    /* 1 when thread tid is inside the engine's own fault handling (a sample
+     * there measures wasp, and must not arm or disarm). NULL: never. */
+    int (*busy)(pid_t tid);
 } wasp_watch_engine;
 
 extern const wasp_watch_engine wasp_debugreg_engine;

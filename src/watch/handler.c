@@ -475,7 +475,7 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
 {
     wasp_address_sample s;
     t->rec.counters[WASP_C_SAMPLES]++;
-    if (in_wasp(uc)) {
+    if (in_wasp(uc) || (wasp_rt.watch && wasp_rt.watch->busy && wasp_rt.watch->busy(t->tid))) {
         t->rec.counters[WASP_C_SAMPLES_SELF]++;
         return;
     }

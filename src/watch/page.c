@@ -716,6 +716,13 @@ uint64_t wasp_page_foreign_cost_ns(void)
     return __atomic_load_n(&foreign_cost_ns, __ATOMIC_RELAXED);
 }
 
+/* The lock is held only inside the engine's handlers and calls: its holder
+ * is busy with wasp's work. */
+static int page_busy(pid_t tid)
+{
+    return __atomic_load_n(&lock_owner, __ATOMIC_ACQUIRE) == tid;
+}
+
 const wasp_watch_engine wasp_page_engine = {
     .name = "page",
     .what = "page protection: the watched page is protected; faults on it are emulated or "
@@ -726,4 +733,5 @@ const wasp_watch_engine wasp_page_engine = {
     .arm = page_arm,
     .disarm = page_disarm,
     .drop_all = page_drop_all,
+    .busy = page_busy,
 };

@@ -913,6 +913,26 @@ def t_perf_refused_forced(ctx, jdk):
     return "refused, ran unprofiled"
 
 
+def t_debugreg_forced(ctx, jdk):
+    """--watch debugreg where debug registers do not trap: one clear line, and
+    the program runs unprofiled and correctly."""
+    if engine_verdict(jdk, "debugreg") is None:
+        skip("debug registers trap on this machine")
+    out = ctx.path("debugreg-forced.wprof")
+    r = run([WASP, "run", "-e", "deadstore", "--watch", "debugreg", "-o", out, "-q", "--",
+             jdk.java, "-cp", CLASSES, "SilentLoadSearch"])
+    check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, tail(r.err)))
+    check(checksum_of(r.out) == ctx.baseline(jdk, [], "SilentLoadSearch", []),
+          "the unprofiled program computed a different checksum")
+    msgs = [l for l in r.err.splitlines() if "watch=debugreg" in l]
+    check(len(msgs) == 1 and "without profiling" in msgs[0],
+          "expected one line naming watch=debugreg that says the program runs on: %s" % tail(r.err))
+    rep = ctx.report(out)
+    check("watch=debugreg" in rep["meta"].get("disabled_reason", ""),
+          "the profile does not say why it is empty: %r" % rep["meta"].get("disabled_reason"))
+    return msgs[0].strip()
+
+
 def t_period_floor(ctx, jdk):
     """A period the machine cannot serve is raised with one log line: the JVM
     ends (it used to spin for over ten minutes), and samples keep coming."""
@@ -1110,6 +1130,7 @@ def build_tests(jdks):
         tests.append(("badinput.agent-option", jdk, lambda c, j=jdk: t_bad_agent_option(c, j)))
         tests.append(("faults.perf-refused", jdk, lambda c, j=jdk: t_perf_refused(c, j)))
         tests.append(("faults.perf-refused.forced", jdk, lambda c, j=jdk: t_perf_refused_forced(c, j)))
+        tests.append(("faults.debugreg-forced", jdk, lambda c, j=jdk: t_debugreg_forced(c, j)))
         tests.append(("attach.existing", jdk, lambda c, j=jdk: t_attach_existing(c, j)))
         for name, wl in OBJECTS:
             tests.append((name, jdk, lambda c, j=jdk, w=wl: t_objects(c, j, w)))
