@@ -36,6 +36,7 @@ enum { MAX_JDKS = 32 };
 typedef struct verdict {
     bool ok;
     char why[1536]; /* when !ok: what failed, with advice */
+    char cause[1024]; /* when !ok: what failed, without the perf refusal's advice */
 } verdict;
 
 /* Where a JDK was found (it may be found several ways). */
@@ -128,9 +129,11 @@ static void probe_sampler(wasp_source *s, const verdict *perf, verdict *v)
     if (s->init(s, &o, err, sizeof err) != 0) {
         v->ok = false;
         snprintf(v->why, sizeof v->why, "%s", err);
+        snprintf(v->cause, sizeof v->cause, "%s", err);
         return;
     }
     if (wasp_source_self_test(s, err, sizeof err) != 0) {
+        snprintf(v->cause, sizeof v->cause, "%s", err);
         /* As the agent says it (agent/probe.c): the perf refusal's advice. */
         if (s != &wasp_timer_source && !perf->ok)
             snprintf(v->why, sizeof v->why, "%.900s (%.600s)", err, perf->why);
@@ -148,6 +151,7 @@ static void probe_engine(const wasp_watch_engine *e, const verdict *perf, verdic
     v->ok = e->self_test(err, sizeof err, ns) == 0;
     if (v->ok)
         return;
+    snprintf(v->cause, sizeof v->cause, "%s", err);
     if (e == &wasp_debugreg_engine && !perf->ok)
         snprintf(v->why, sizeof v->why, "%.900s (%.600s)", err, perf->why);
     else
@@ -388,7 +392,7 @@ static void print_text(const facts *f, FILE *out)
     else if (f->perf.ok)
         fprintf(out, LABEL "yes (kernel.perf_event_paranoid=%d)\n", "perf events", f->paranoid);
     else
-        fprintf(out, LABEL "no — %s; wasp uses the timer sampler and page protection instead\n",
+        fprintf(out, LABEL "no — %s; wasp then needs the timer sampler and page protection (below)\n",
                 "perf events", f->perf.why);
 
     if (f->seccomp == 0)
@@ -426,7 +430,8 @@ static void print_text(const facts *f, FILE *out)
     if (f->s_perf.ok)
         fprintf(out, LABEL "works (perf task-clock: thread CPU time)\n", "sampler perf");
     else
-        fprintf(out, LABEL "no — %s%s\n", "sampler perf", f->s_perf.why,
+        fprintf(out, LABEL "no — %s%s%s\n", "sampler perf", f->s_perf.cause,
+                f->perf.ok ? "" : " (perf events are refused: see above)",
                 f->s_timer.ok ? "; wasp uses the timer sampler instead" : "");
     if (f->s_timer.ok)
         fprintf(out, LABEL "works (POSIX CPU-time timer: no perf events needed)\n",
@@ -434,7 +439,8 @@ static void print_text(const facts *f, FILE *out)
     else
         fprintf(out, LABEL "no — %s%s\n", "sampler timer", f->s_timer.why,
                 f->s_perf.ok ? "; not needed while the perf sampler works"
-                             : "; timer_create on a thread CPU-time clock must be allowed");
+                             : "; allow timer_create (a seccomp profile may refuse it) or perf "
+                               "events");
     if (f->sampler && !strcmp(f->sampler, "pmu"))
         fprintf(out, LABEL "pmu (if it proves itself when profiling starts; else %s)\n",
                 "sampler auto", f->s_perf.ok ? "perf" : f->s_timer.ok ? "timer" : "none");
@@ -446,7 +452,8 @@ static void print_text(const facts *f, FILE *out)
         fprintf(out, LABEL "works, %.1f µs per trap\n", "debug registers",
                 (double)f->debugreg_ns / 1000.0);
     else
-        fprintf(out, LABEL "no — %s%s\n", "debug registers", f->w_debugreg.why,
+        fprintf(out, LABEL "no — %s%s%s\n", "debug registers", f->w_debugreg.cause,
+                f->perf.ok ? "" : " (perf events are refused: see above)",
                 f->w_page.ok ? "; wasp uses page protection instead" : "");
     if (f->w_page.ok)
         fprintf(out, LABEL "works, %.1f µs per fault\n", "page protection",

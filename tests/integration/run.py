@@ -1143,6 +1143,8 @@ def build_tests(jdks):
         j0 = jdks[0]
         tests.append(("badinput.watchpoints", None, lambda c, j=j0: t_bad_watchpoints(c, j)))
         tests.append(("badinput.report-truncated", None, lambda c, j=j0: t_report_truncated(c, j)))
+    import doctor  # wasp doctor agrees with what a profile run uses
+    tests += [(name, None, fn) for name, fn in doctor.make_tests(sys.modules[__name__])]
     tests.append(("badinput.report-missing", None, t_report_missing))
     tests.append(("badinput.report-not-profile", None, t_report_not_profile))
     return tests
