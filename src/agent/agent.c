@@ -351,7 +351,11 @@ static void choose_mechanisms(char *why, size_t len)
     if (passed[0])
         wasp_log("watchpoints: using %s; passed over %s", wasp_rt.watch->name, passed);
     snprintf(dump_info.watch_passed_over, sizeof dump_info.watch_passed_over, "%s", passed);
+    if (opts.watch_budget < 0)
+        opts.watch_budget =
+            wasp_rt.watch == &wasp_page_engine ? WASP_PAGE_BUDGET : WASP_DEBUGREG_BUDGET;
     wasp_rt.watch_budget = opts.watch_budget;
+    dump_info.watch_budget = opts.watch_budget;
 }
 
 /* Everything both entry points do: returns 0 when profiling may start; else

@@ -37,7 +37,7 @@
 #define DEFAULT_PERIOD_NS 1000000ull /* 1ms */
 #define DEFAULT_PMU_PERIOD 20011ull
 #define DEFAULT_WATCHPOINTS 4u
-#define DEFAULT_WATCH_BUDGET 0.02
+#define DEFAULT_WATCH_BUDGET (-1.0) /* the engine's own: see wasp_options.watch_budget */
 #define DEFAULT_FLOAT_THRESHOLD 0.01
 #define DEFAULT_MAX_FRAMES 256u
 #define PERIOD_MIN_NS 10000ull        /* 10us */

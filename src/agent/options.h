@@ -21,7 +21,8 @@
  *                      a test breakpoint traps at start-up, page otherwise
  *   watch-budget=X     most CPU time the watchpoint engine may cost, as a share
  *                      of the watching thread's (and the process's), such as
- *                      2% or 0.02; 0: no limit (default 2%)
+ *                      2% or 0.02; 0: no limit (default 2% for page, 10% for
+ *                      debugreg)
  *   float-threshold=X  relative difference under which floats count as equal,
  *                      as a fraction in [0, 1) (default 0.01)
  *   max-frames=N       deepest Java stack recorded, 1..2048 (default 256)
@@ -60,6 +61,12 @@ typedef enum wasp_sampler_choice {
     WASP_SAMPLER_TIMER = 3
 } wasp_sampler_choice;
 
+/* Default watchpoint budgets: page protection costs ~20-40 us a fault and
+ * a watch may take hundreds; a debug register costs one ~14 us trap, at most
+ * two per sample, so its budget only guards against pathological rates. */
+#define WASP_PAGE_BUDGET 0.02
+#define WASP_DEBUGREG_BUDGET 0.10
+
 typedef enum wasp_watch_choice {
     WASP_WATCH_AUTO = 0,
     WASP_WATCH_DEBUGREG = 1,
@@ -88,7 +95,7 @@ typedef struct wasp_options {
     char pmu_event[WASP_NAME_MAX]; /* "" means chosen per CPU */
     uint32_t watchpoints;
     wasp_watch_choice watch;
-    double watch_budget;
+    double watch_budget;       /* < 0: the engine's default (WASP_PAGE_BUDGET, WASP_DEBUGREG_BUDGET) */
     double float_threshold;
     uint32_t max_frames;
     char log[WASP_PATH_MAX]; /* "stderr", "none" or a path */
