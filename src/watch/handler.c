@@ -292,8 +292,15 @@ static const wasp_analysis_client *locate(wasp_thread *t, const sample_view *v, 
  * stepped over) of this thread's watches, at the cost the start-up proof
  * measured, stay under wasp_rt.watch_budget of the thread's CPU time; faults
  * by threads that own no watch on the page, under that share of the
- * process's. Checked every 16 samples (a clock read is a system call). */
-enum { BUDGET_EVERY = 16 };
+ * process's. The thread's budget is a ledger credited with its share of each
+ * stretch of CPU time and debited with the events' cost; it banks at most
+ * BUDGET_BANK_NS of CPU time's worth, so arming is spread evenly over the run
+ * instead of spending savings in bursts (which would draw correlated
+ * evidence from one phase of the program). Checked every BUDGET_EVERY
+ * samples (a clock read is a system call). */
+enum { BUDGET_EVERY = 4 };
+static const double BUDGET_BANK_NS = 100e6;
+
 static int budget_allows(wasp_thread *t)
 {
     if (wasp_rt.watch_budget <= 0 || !wasp_rt.watch_event_ns)
@@ -304,9 +311,17 @@ static int budget_allows(wasp_thread *t)
     }
     t->budget_countdown = BUDGET_EVERY - 1;
     uint64_t cpu = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
-    cpu = cpu > t->cpu_ns_start ? cpu - t->cpu_ns_start : 0;
-    double allowed = wasp_rt.watch_budget * (double)cpu;
-    int open = (double)t->watch_cost_ns <= allowed;
+    if (!t->budget_cpu_ns)
+        t->budget_cpu_ns = cpu > t->cpu_ns_start && t->cpu_ns_start ? t->cpu_ns_start : cpu;
+    double earned = wasp_rt.watch_budget * (double)(cpu > t->budget_cpu_ns ? cpu - t->budget_cpu_ns : 0);
+    double spent = (double)(t->watch_cost_ns - t->budget_cost_seen_ns);
+    t->budget_cpu_ns = cpu;
+    t->budget_cost_seen_ns = t->watch_cost_ns;
+    t->budget_ledger_ns += earned - spent;
+    double bank = wasp_rt.watch_budget * BUDGET_BANK_NS;
+    if (t->budget_ledger_ns > bank)
+        t->budget_ledger_ns = bank;
+    int open = t->budget_ledger_ns > 0;
     uint64_t foreign = wasp_page_foreign_cost_ns();
     if (open && foreign)
         open = (double)foreign <=
