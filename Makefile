@@ -70,12 +70,17 @@ $(B)/tests/noperf.so: tests/integration/noperf.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $< -ldl
 
+# A container's seccomp profile: perf_event_open refused, for PROGRAM and its children.
+$(B)/tests/seccomp_launcher: tests/integration/seccomp_launcher.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ $< -lseccomp
+
 # Stand-in agent for the attach/detach tests (records the options it gets).
 $(B)/tests/fake_agent.so: tests/integration/fake_agent.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $<
 
-integration: all $(B)/tests/noperf.so $(B)/tests/fake_agent.so
+integration: all $(B)/tests/noperf.so $(B)/tests/fake_agent.so $(B)/tests/seccomp_launcher
 	@python3 tests/integration/run.py
 
 check: all unit integration

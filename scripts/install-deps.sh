@@ -5,7 +5,7 @@
 set -eu
 
 PACKAGES="build-essential make pkg-config libzydis-dev libzycore-dev libpfm4-dev \
-libnuma-dev libcmocka-dev zlib1g-dev openjdk-17-jdk-headless python3"
+libnuma-dev libcmocka-dev libseccomp-dev zlib1g-dev openjdk-17-jdk-headless python3"
 
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=""

@@ -1090,6 +1090,7 @@ def build_tests(jdks):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import replicas  # object-replica tests (OJXPerf), helpers from this module
     replica_tests = replicas.make_tests(sys.modules[__name__])
+    import refusal  # perf_event_open refused by a seccomp filter
     tests = []
     for jdk in jdks:
         # Tests whose analyses watch memory: once per watchpoint engine.
@@ -1131,6 +1132,8 @@ def build_tests(jdks):
         tests.append(("faults.perf-refused", jdk, lambda c, j=jdk: t_perf_refused(c, j)))
         tests.append(("faults.perf-refused.forced", jdk, lambda c, j=jdk: t_perf_refused_forced(c, j)))
         tests.append(("faults.debugreg-forced", jdk, lambda c, j=jdk: t_debugreg_forced(c, j)))
+        # A container's seccomp profile refusing perf_event_open (a real filter).
+        tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in refusal.make_tests(sys.modules[__name__])]
         tests.append(("attach.existing", jdk, lambda c, j=jdk: t_attach_existing(c, j)))
         for name, wl in OBJECTS:
             tests.append((name, jdk, lambda c, j=jdk, w=wl: t_objects(c, j, w)))
