@@ -766,7 +766,7 @@ static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
     errno = saved;
 }
 
-int wasp_handler_slot_lost(wasp_thread *t, int slot)
+int wasp_handler_slot_lost(wasp_thread *t, int slot, int reason)
 {
     if (t->in_handler || slot >= t->nslots)
         return -1;
@@ -774,7 +774,8 @@ int wasp_handler_slot_lost(wasp_thread *t, int slot)
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     if (t->slots[slot].state != WASP_SLOT_FREE) {
         t->slots[slot].state = WASP_SLOT_FREE;
-        t->rec.counters[WASP_C_DROP_BUDGET]++;
+        if (reason >= 0 && reason < WASP_C_COUNT)
+            t->rec.counters[reason]++;
     }
     wasp_reservoir_release(&t->reservoir[slot]);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -784,7 +785,13 @@ int wasp_handler_slot_lost(wasp_thread *t, int slot)
 
 int wasp_handler_budget_spent(const wasp_thread *t)
 {
-    return wasp_rt.watch_budget > 0 && t->budget_over;
+    if (wasp_rt.watch_budget <= 0)
+        return 0;
+    /* Also between checks: a thread that spends its time in faults takes few
+     * samples that reach a check (they land in wasp's handling). */
+    double unchecked = (double)(t->watch_cost_ns - t->budget_cost_seen_ns);
+    double credit = t->budget_ledger_ns > 0 ? t->budget_ledger_ns : 0;
+    return t->budget_over || unchecked > credit + wasp_rt.watch_budget * BUDGET_BANK_NS;
 }
 
 uint32_t wasp_handler_probe_count(int kind)

@@ -16,11 +16,11 @@ int wasp_handler_install(void);
  * context shows. ASYNC-SIGNAL-SAFE. */
 void wasp_handler_watch_event(wasp_thread *t, int slot, void *ucontext, int async);
 
-/* An engine gave up t's watch in `slot` (its budget is spent): the slot is
- * free, counted as dropped.budget. Call only on t's own thread with the
- * engine's watch already gone. Returns -1 when t's handler is running (the
- * slot is left as it is). ASYNC-SIGNAL-SAFE. */
-int wasp_handler_slot_lost(wasp_thread *t, int slot);
+/* An engine gave up t's watch in `slot`: the slot is free, counted under
+ * reason (a wasp_counter_id). Call only on t's own thread with the engine's
+ * watch already gone. Returns -1 when t's handler is running (the slot is
+ * left as it is). ASYNC-SIGNAL-SAFE. */
+int wasp_handler_slot_lost(wasp_thread *t, int slot, int reason);
 /* Whether t's watchpoint budget was found spent at its last check. */
 int wasp_handler_budget_spent(const wasp_thread *t);
 

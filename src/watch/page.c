@@ -58,6 +58,10 @@ enum {
     MAX_STEPPERS = 512,  /* threads single-stepping at once */
     STEP_PAGES = 4,      /* pages one instruction may touch */
     TOMB_RETRIES = 1000, /* faults on an opened page retried before chaining */
+    /* Faults a watch may cost its owner before it is dropped, whatever the
+     * budget (0 included): a watch whose bytes are never touched again on a
+     * page the program sweeps would otherwise slow it down for good. */
+    WATCH_FAULT_CAP = 4096,
     EFLAGS_TF = 0x100,
     TRAP_TRACE_CODE = 2,
     PROBE_THREAD = 0xffffffffu,
@@ -69,6 +73,7 @@ typedef struct watch_ref {
     uint64_t addr;
     uint32_t thread; /* registry index of the watching thread */
     pid_t tid;
+    uint32_t faults; /* the owner's faults on the page since arming */
     uint8_t slot, len, loads, used;
 } watch_ref;
 
@@ -78,6 +83,7 @@ typedef struct page_rec {
     uint8_t prot;       /* PROT_OPEN / PROT_RO / PROT_CLOSED, as we last set it */
     uint8_t stuck;      /* reopening failed: keep the record for good */
     uint32_t tomb_faults;
+    uint32_t foreign;   /* faults by threads without a watch here, since it was last open */
     uint64_t freed_seq; /* when it became a tombstone (oldest reused first) */
     watch_ref ref[REFS];
 } page_rec;
@@ -216,7 +222,9 @@ static int page_arm_ref(uint32_t thread, pid_t tid, int slot, uint64_t addr, int
     if (lock(me) != 0)
         return -1;
     page_rec *r = claim(page);
-    int placed = 0;
+    int placed = 0, loads;
+    if (r && !live_refs(r, &loads))
+        r->foreign = 0;
     if (r && !r->stuck)
         for (int i = 0; i < REFS && !placed; i++)
             if (!r->ref[i].used) {
@@ -440,16 +448,18 @@ static int foreign_over_budget(void)
     return over;
 }
 
-/* Drop t's watches on r (t's budget is spent; lock held). Returns 1 when
- * some were dropped. */
-static int drop_own(page_rec *r, wasp_thread *t, pid_t me)
+/* Drop t's watches on r: all of them when t's budget is spent, else those
+ * past WATCH_FAULT_CAP (lock held). Returns 1 when some were dropped. */
+static int drop_own(page_rec *r, wasp_thread *t, pid_t me, int spent)
 {
     int dropped = 0;
     for (int i = 0; i < REFS; i++) {
         watch_ref *w = &r->ref[i];
         if (!w->used || w->tid != me)
             continue;
-        if (wasp_handler_slot_lost(t, w->slot) != 0)
+        if (!spent && ++w->faults <= WATCH_FAULT_CAP)
+            continue;
+        if (wasp_handler_slot_lost(t, w->slot, spent ? WASP_C_DROP_BUDGET : WASP_C_DROP_FAULT_CAP) != 0)
             continue; /* t's handler is running: leave it to it */
         t->slots[w->slot].wp_page = 0;
         w->used = 0;
@@ -499,14 +509,15 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         t = wasp_rt.threads[owner]; /* t is this thread: nobody frees it meanwhile */
     if (!t) {
         __atomic_add_fetch(&stats.foreign, 1, __ATOMIC_RELAXED);
-        if (foreign_over_budget()) {
+        if (foreign_over_budget() || ++r->foreign > WATCH_FAULT_CAP) {
             release_page(r); /* other threads' faults cost the process too much */
             unlock();
             return 1;
         }
     }
-    if (t && wasp_handler_budget_spent(t) && drop_own(r, t, me)) {
-        /* Its budget is spent: its watches here go, and so may the fault. */
+    if (t && drop_own(r, t, me, wasp_handler_budget_spent(t))) {
+        /* Its budget is spent, or a watch cost too many faults: they go, and
+         * so may the fault. */
         if (!live_refs(r, &loads) && !r->steppers) {
             unlock();
             return 1;

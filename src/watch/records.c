@@ -47,6 +47,7 @@ static const char *const counter_names[WASP_C_COUNT] = {
     [WASP_C_REPL_COMPARED] = "replicas.compared",
     [WASP_C_DROP_BUDGET] = "dropped.budget",
     [WASP_C_DROP_NOT_HEAP] = "dropped.not_heap",
+    [WASP_C_DROP_FAULT_CAP] = "dropped.fault_cap",
     [WASP_C_SAMPLER_BACKOFF] = "sampler.backoffs",
 };
 

@@ -97,7 +97,8 @@ typedef enum wasp_counter_id {
     WASP_C_REPL_ARMED,       /* replica comparisons armed on a watchpoint */
     WASP_C_REPL_COMPARED,    /* replica comparisons done */
     WASP_C_DROP_BUDGET,      /* sample not armed: the watchpoint engine's CPU budget was spent */
-    WASP_C_DROP_NOT_HEAP,    /* sample not armed: the page engine protects only the Java heap */
+    WASP_C_DROP_NOT_HEAP,
+    WASP_C_DROP_FAULT_CAP,   /* page engine: a watch cost its owner too many faults */    /* sample not armed: the page engine protects only the Java heap */
     WASP_C_SAMPLER_BACKOFF,  /* sampling period doubled: the handler passed its CPU budget */
     WASP_C_COUNT
 } wasp_counter_id;
