@@ -113,10 +113,10 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
             if (getenv("WASP_DEBUG"))
                 wasp_log("page engine: Java heap at [0x%llx, 0x%llx)", (unsigned long long)lo,
                          (unsigned long long)hi);
-        }
-        else
+        } else {
             wasp_log("cannot find the Java heap's address range (VMStructs, /proc/self/maps): "
                      "the page watchpoint engine arms nothing");
+        }
     }
     wasp_jvm_prepare_loaded_classes(jvmti, env);
     (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
@@ -354,8 +354,7 @@ static void choose_mechanisms(char *why, size_t len)
     if (opts.watch_budget < 0)
         opts.watch_budget =
             wasp_rt.watch == &wasp_page_engine ? WASP_PAGE_BUDGET : WASP_DEBUGREG_BUDGET;
-    wasp_rt.watch_budget = opts.watch_budget;
-    dump_info.watch_budget = opts.watch_budget;
+    wasp_rt.watch_budget = opts.watch_budget; /* fill_dump_info records it */
 }
 
 /* Everything both entry points do: returns 0 when profiling may start; else

@@ -118,8 +118,9 @@ int wasp_isa_emulate_move(ucontext_t *uc, const uint8_t *code, size_t n, int mem
 void wasp_isa_emulate_init(void);
 
 /* From now on wasp_safe_read also reads pages protected PROT_NONE (the page
- * watchpoint engine's), through /proc/self/mem. Returns 0, or -1 when that
- * cannot be opened. Not for signal handlers. */
+ * watchpoint engine's), through /proc/self/mem. Returns that descriptor
+ * (read-write, for wasp_isa_emulate_move too), or -1 when it cannot be
+ * opened. Not for signal handlers. */
 int wasp_safe_read_protected(void);
 
 #endif

@@ -31,14 +31,15 @@ static volatile int mem_fd = -1;
 int wasp_safe_read_protected(void)
 {
     if (mem_fd >= 0)
-        return 0;
-    int fd = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+        return mem_fd;
+    /* Read-write: the page engine's emulated stores use the same descriptor. */
+    int fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
     if (fd < 0)
         return -1;
     int none = -1;
     if (!__atomic_compare_exchange_n(&mem_fd, &none, fd, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
         close(fd);
-    return 0;
+    return mem_fd;
 }
 
 /* A protected page: readable through /proc/self/mem, chunk by chunk. */

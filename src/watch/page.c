@@ -34,7 +34,6 @@
  * handlers: no malloc, no stdio, no locks but the owner-checked spin lock.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -371,13 +370,11 @@ static void step_close_pages(stepper *st)
 
 /* Which of this thread's watches on r does the faulting access touch? */
 static void find_hit(stepper *st, const page_rec *r, pid_t me, const ucontext_t *uc,
-                     const siginfo_t *si)
+                     const siginfo_t *si, const uint8_t *code, size_t n)
 {
     uint64_t lo = (uint64_t)(uintptr_t)si->si_addr, hi = lo + 1;
     int store = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0; /* page-fault error code: write */
-    uint8_t code[WASP_MAX_INSN];
     uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
-    size_t n = wasp_safe_read(pc, code, sizeof code);
     wasp_regs regs;
     wasp_access acc;
     wasp_isa_regs_from_ucontext(uc, &regs);
@@ -441,9 +438,7 @@ static int foreign_over_budget(void)
         return over;
     }
     countdown = 63;
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    double cpu = (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+    double cpu = (double)wasp_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     over = (double)__atomic_load_n(&foreign_cost_ns, __ATOMIC_RELAXED) > wasp_rt.watch_budget * cpu;
     return over;
 }
@@ -470,13 +465,11 @@ static int drop_own(page_rec *r, wasp_thread *t, pid_t me, int spent)
     return dropped;
 }
 
-/* Let the faulting access complete without stepping, when it is a plain
- * move (wasp_isa_emulate_move). Returns 1 when done. */
-static int emulate(ucontext_t *uc)
+/* Let the faulting access (code: its n bytes) complete without stepping,
+ * when it is a plain move (wasp_isa_emulate_move). Returns 1 when done. */
+static int emulate(ucontext_t *uc, const uint8_t *code, size_t n)
 {
-    uint8_t code[WASP_MAX_INSN];
-    uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP], addr;
-    size_t n = wasp_safe_read(pc, code, sizeof code);
+    uint64_t addr;
     return n && wasp_isa_emulate_move(uc, code, n, mem_rw, &addr) == 1;
 }
 
@@ -545,9 +538,14 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         st->pc = pc;
         st->hit_slot = -1;
     }
-    if (st->hit_slot < 0)
-        find_hit(st, r, me, uc, si);
-    if (fresh && st->hit_slot < 0 && r->prot == PROT_CLOSED && emulate(uc)) {
+    /* The faulting instruction, read once for find_hit and emulate. */
+    uint8_t code[WASP_MAX_INSN];
+    size_t ncode = 0;
+    if (st->hit_slot < 0) {
+        ncode = wasp_safe_read(pc, code, sizeof code);
+        find_hit(st, r, me, uc, si, code, ncode);
+    }
+    if (fresh && st->hit_slot < 0 && r->prot == PROT_CLOSED && emulate(uc, code, ncode)) {
         /* Done without opening the page. Only on a page every thread faults
          * on (PROT_NONE), under the lock: nobody sees the access half done. */
         __atomic_store_n(&st->tid, 0, __ATOMIC_RELEASE);
@@ -661,13 +659,12 @@ static int page_self_test(char *why, size_t len, uint64_t *event_ns)
         snprintf(why, len, "cannot install the SIGTRAP/SIGSEGV handlers: %s", strerror(errno));
         return -1;
     }
-    if (wasp_safe_read_protected() != 0) {
-        snprintf(why, len, "cannot open /proc/self/mem to read protected pages: %s",
+    mem_rw = wasp_safe_read_protected();
+    if (mem_rw < 0) {
+        snprintf(why, len, "cannot open /proc/self/mem to reach protected pages: %s",
                  strerror(errno));
         return -1;
     }
-    if (mem_rw < 0)
-        mem_rw = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
     wasp_isa_emulate_init();
     void *mem = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) {
