@@ -13,11 +13,18 @@ B = build
 # Code that needs a JVM (JVMTI glue) or runs only inside the agent.
 SHARED_SAMPLE_SRCS := src/sample/perf.c src/sample/signal.c src/sample/soft.c src/sample/timer.c \
                       src/sample/selftest.c src/sample/cputime.c
-AGENT_SRCS := $(filter-out src/agent/options.c $(SHARED_SAMPLE_SRCS),$(wildcard src/agent/*.c src/sample/*.c))
+# An analysis folder src/analysis/NAME/ holds agent*.c (agent only), report*.c
+# (the command only) and anything else (shared): docs/design.md, "adding an analysis".
+ANALYSIS_AGENT_SRCS  := $(wildcard src/analysis/*/agent*.c)
+ANALYSIS_REPORT_SRCS := $(wildcard src/analysis/*/report*.c)
+ANALYSIS_CORE_SRCS   := $(filter-out $(ANALYSIS_AGENT_SRCS) $(ANALYSIS_REPORT_SRCS),\
+                          $(wildcard src/analysis/*.c src/analysis/*/*.c))
+AGENT_SRCS := $(filter-out src/agent/options.c $(SHARED_SAMPLE_SRCS),$(wildcard src/agent/*.c src/sample/*.c)) \
+              $(ANALYSIS_AGENT_SRCS)
 # Everything the command, the agent and the unit tests share.
-CORE_SRCS  := $(wildcard src/common/*.c src/isa/*.c src/profile/*.c src/watch/*.c src/analysis/*.c src/heap/*.c) \
-              src/agent/options.c $(SHARED_SAMPLE_SRCS)
-CLI_SRCS   := $(wildcard src/cli/*.c)
+CORE_SRCS  := $(wildcard src/common/*.c src/isa/*.c src/profile/*.c src/watch/*.c src/heap/*.c) \
+              $(ANALYSIS_CORE_SRCS) src/agent/options.c $(SHARED_SAMPLE_SRCS)
+CLI_SRCS   := $(wildcard src/cli/*.c) $(ANALYSIS_REPORT_SRCS)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent/agent_part.h"
 #include "agent/alloc.h"
 #include "agent/census.h"
 #include "agent/dump.h"
@@ -27,6 +28,8 @@
 #include "agent/probe.h"
 #include "agent/threads.h"
 #include "agent/vmflags.h"
+#include "analysis/handler_part.h"
+#include "analysis/names.h"
 #include "isa/isa.h"
 #include "sample/signal.h"
 #include "watch/engine.h"
@@ -38,6 +41,28 @@ static wasp_dump_info dump_info;
 static int dumped;      /* the profile of this session is written */
 static int active;      /* a session is running (between start and stop) */
 static int attached;    /* loaded into a running JVM */
+
+/* The enabled analyses (a bit per id) whose handler parts need `need`. */
+static uint32_t needing(unsigned need)
+{
+    uint32_t ids = 0;
+    for (int id = 0; id < WASP_ANALYSES; id++)
+        if ((wasp_rt.enabled & (1u << id)) && (wasp_handler_part_of(id)->needs & need))
+            ids |= 1u << id;
+    return ids;
+}
+
+/* Turn analyses off (before sampling starts), with one log line. */
+static void turn_off(uint32_t ids, const char *why)
+{
+    ids &= wasp_rt.enabled;
+    if (!ids)
+        return;
+    char names[256];
+    wasp_analysis_ids_format(ids, names, sizeof names);
+    wasp_log("%s: %s off", why, names);
+    wasp_rt.enabled &= ~ids;
+}
 
 static void JNICALL on_gc_start(jvmtiEnv *jvmti)
 {
@@ -125,8 +150,12 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
     if (wasp_rt.tracking) {
         char why[256];
         if (wasp_alloc_start(jvmti, env, why, sizeof why) != 0) {
-            wasp_log("objects and replicas analyses off: %s", why);
-            wasp_rt.objects = wasp_rt.replicas = wasp_rt.tracking = 0;
+            /* Sampling runs already: the handler parts stay, and find no
+             * tracked object. */
+            char names[256];
+            wasp_analysis_ids_format(needing(WASP_NEEDS_OBJECTS), names, sizeof names);
+            wasp_log("%s: %s find no objects", why, names);
+            wasp_rt.tracking = 0;
         }
     }
 }
@@ -160,8 +189,11 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
     __atomic_store_n(&wasp_rt.sampling, 0, __ATOMIC_RELEASE);
     if (wasp_rt.tracking)
         wasp_alloc_stop(jvmti);
-    if (wasp_rt.replicas && opts.verify_top && env)
-        wasp_alloc_verify(jvmti, env, opts.verify_top, wasp_rt.site_comparisons);
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        const wasp_agent_part *part = wasp_agent_part_of(id);
+        if ((wasp_rt.enabled & (1u << id)) && part->stop)
+            part->stop(jvmti, env, &opts);
+    }
     wasp_dump_write(&dump_info);
     if (wasp_rt.watch && wasp_rt.watch->drop_all)
         wasp_rt.watch->drop_all(); /* every thread is quiet: nothing stays watched */
@@ -177,35 +209,6 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *env)
         stop_and_write(jvmti, env);
 }
 
-static void events_string(uint32_t events, char *buf, size_t len)
-{
-    buf[0] = 0;
-    for (int a = 0; a < WASP_EVENT_COUNT; a++) {
-        if (!(events & (1u << a)))
-            continue;
-        if (buf[0])
-            strncat(buf, "+", len - strlen(buf) - 1);
-        const char *name = a == WASP_EVENT_OBJECTS    ? "objects"
-                           : a == WASP_EVENT_REPLICAS ? "replicas"
-                                                      : wasp_analysis_name((wasp_analysis)a);
-        strncat(buf, name, len - strlen(buf) - 1);
-    }
-}
-
-static void setup_clients(const wasp_options *o)
-{
-    wasp_rt.nstore_clients = wasp_rt.nload_clients = 0;
-    for (int a = 0; a < WASP_AN_COUNT; a++) {
-        if (!(o->events & (1u << a)))
-            continue;
-        const wasp_analysis_client *c = wasp_analysis_client_for((wasp_analysis)a);
-        if (c->samples & WASP_ACCESS_STORE)
-            wasp_rt.store_clients[wasp_rt.nstore_clients++] = c;
-        else
-            wasp_rt.load_clients[wasp_rt.nload_clients++] = c;
-    }
-}
-
 static void fill_dump_info(const wasp_options *o)
 {
     dump_info.start_time = time(NULL);
@@ -215,7 +218,7 @@ static void fill_dump_info(const wasp_options *o)
         snprintf(dump_info.path, sizeof dump_info.path, "%s", o->file);
     else
         snprintf(dump_info.path, sizeof dump_info.path, "wasp-%d.wprof", (int)getpid());
-    events_string(o->events, dump_info.events, sizeof dump_info.events);
+    wasp_analysis_ids_format(wasp_rt.enabled, dump_info.events, sizeof dump_info.events);
     if (wasp_rt.source == &wasp_pmu_source)
         snprintf(dump_info.period, sizeof dump_info.period, "%llu events",
                  (unsigned long long)o->pmu_period);
@@ -284,28 +287,34 @@ static int enable_jvmti(JavaVM *vm)
     return 0;
 }
 
-/* The object-level analyses (objects, replicas): allocation tracking and
- * what it needs. */
-static void setup_objects(const wasp_options *o)
+/* Tracked objects, for the analyses that need them: allocation tracking
+ * and what it needs. */
+static void setup_tracking(const wasp_options *o)
 {
-    int objects = (o->events & (1u << WASP_EVENT_OBJECTS)) != 0;
-    int replicas = (o->events & (1u << WASP_EVENT_REPLICAS)) != 0;
-    wasp_rt.objects = wasp_rt.replicas = wasp_rt.tracking = 0;
+    wasp_rt.tracking = 0;
     wasp_rt.heap_address_mask = ~0ull;
-    if (!objects && !replicas)
+    uint32_t ids = needing(WASP_NEEDS_OBJECTS);
+    if (!ids)
         return;
     char why[256];
     if (wasp_probe_heap_addresses(why, sizeof why) != 0 ||
         wasp_alloc_init(wasp_jvmti, o, why, sizeof why) != 0) {
-        wasp_log("objects and replicas analyses off: %s", why);
+        turn_off(ids, why);
         return;
     }
-    if (replicas && !wasp_rt.site_comparisons)
-        wasp_rt.site_comparisons = calloc(WASP_MAX_SITES_COUNTED, sizeof(uint32_t));
     wasp_rt.numa_nodes = wasp_probe_numa_nodes();
-    wasp_rt.objects = objects;
-    wasp_rt.replicas = replicas;
     wasp_rt.tracking = 1;
+}
+
+/* Each enabled analysis's own set-up; one that fails is turned off alone. */
+static void setup_parts(const wasp_options *o)
+{
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        const wasp_agent_part *part = wasp_agent_part_of(id);
+        char why[256];
+        if ((wasp_rt.enabled & (1u << id)) && part->setup && part->setup(o, why, sizeof why) != 0)
+            turn_off(1u << id, why);
+    }
 }
 
 /* Samplers below this period spend more time in the handler than the
@@ -318,8 +327,7 @@ enum { PERIOD_FLOOR_NS = 100000 };
  * only when nothing can be profiled. */
 static void choose_mechanisms(char *why, size_t len)
 {
-    uint32_t watching = (opts.events & ((1u << WASP_AN_COUNT) - 1)) |
-                        (opts.events & (1u << WASP_EVENT_REPLICAS));
+    uint32_t watching = needing(WASP_NEEDS_WATCH);
     if (opts.sampler != WASP_SAMPLER_PMU && opts.period_ns < PERIOD_FLOOR_NS) {
         wasp_log("period %llu us is below what the sampler can serve; using %d us",
                  (unsigned long long)(opts.period_ns / 1000), PERIOD_FLOOR_NS / 1000);
@@ -337,15 +345,11 @@ static void choose_mechanisms(char *why, size_t len)
     char wwhy[1024] = "";
     passed[0] = 0;
     if (wasp_probe_watch(&opts, passed, sizeof passed, wwhy, sizeof wwhy) != 0) {
-        uint32_t rest = opts.events & ~watching;
-        if (!rest) {
+        if (!(wasp_rt.enabled & ~watching)) {
             snprintf(why, len, "%s", wwhy);
             return;
         }
-        wasp_log("%s: the dead/silent store, silent load and replicas analyses are off", wwhy);
-        opts.events = rest;
-        setup_clients(&opts);
-        wasp_rt.replicas = 0;
+        turn_off(watching, wwhy);
         return;
     }
     if (passed[0])
@@ -378,8 +382,9 @@ static int setup(JavaVM *vm, char *why, size_t len)
     if (wasp_vm_set_bool_flag("DebugNonSafepoints", 1) != 0)
         wasp_log("cannot turn on DebugNonSafepoints: lines in JIT code may be off by a few; "
                  "add -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints");
-    setup_clients(&opts);
-    setup_objects(&opts);
+    wasp_rt.enabled = opts.events & ((1u << WASP_ANALYSES) - 1);
+    setup_tracking(&opts);
+    setup_parts(&opts);
     wasp_threads_init(&opts);
 
     wasp_perf_signal_route_init(opts.signal == WASP_SIGNAL_FASYNC);
@@ -390,6 +395,7 @@ static int setup(JavaVM *vm, char *why, size_t len)
                  opts.signal == WASP_SIGNAL_FASYNC ? "" : " (this kernel has no perf sigtrap)");
     if (!why[0])
         choose_mechanisms(why, len);
+    wasp_handler_enable(wasp_rt.enabled);
     fill_dump_info(&opts);
     if (why[0]) {
         snprintf(dump_info.disabled_reason, sizeof dump_info.disabled_reason, "%s", why);

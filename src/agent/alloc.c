@@ -30,6 +30,7 @@
  * Not async-signal-safe: JVMTI callbacks and the keeper thread.
  */
 #include "agent/alloc.h"
+#include "analysis/replicas/comparisons.h" /* counts[] of the replica verification */
 
 #include <pthread.h>
 #include <stdio.h>
@@ -67,6 +68,7 @@ static struct {
     tracked *objs;
     size_t nobjs, cap_objs;
     uint32_t min_size, max_frames, verify_top;
+    const uint32_t *verify_counts; /* comparisons per site, ranking the sites verified */
     uint64_t interval, base_interval, max_interval_used; /* adaptive sampling */
     uint32_t rate_cap;          /* events per second; 0: no cap */
     uint64_t events;            /* SampledObjectAlloc events so far (atomic) */
@@ -438,7 +440,6 @@ int wasp_alloc_init(jvmtiEnv *jvmti, const wasp_options *o, char *why, size_t le
     T.rate_cap = o->alloc_rate;
     T.window_events = __atomic_load_n(&T.events, __ATOMIC_RELAXED);
     T.window_start_ms = wasp_mono_ms();
-    T.verify_top = (o->events & (1u << WASP_EVENT_REPLICAS)) ? o->verify_top : 0;
     T.max_frames = o->max_frames;
     if (!wasp_rt.objmap && !(wasp_rt.objmap = wasp_objmap_new())) {
         snprintf(why, len, "out of memory for the object map");
@@ -634,8 +635,14 @@ static void verify_round(JNIEnv *env, uint32_t top, const uint32_t *counts)
 static void maybe_verify(JNIEnv *env)
 {
     static uint32_t rounds;
-    if (T.verify_top && wasp_rt.site_comparisons && ++rounds % VERIFY_EVERY == 0)
-        verify_round(env, T.verify_top, wasp_rt.site_comparisons);
+    if (T.verify_top && T.verify_counts && ++rounds % VERIFY_EVERY == 0)
+        verify_round(env, T.verify_top, T.verify_counts);
+}
+
+void wasp_alloc_verify_during_run(uint32_t top, const uint32_t *counts)
+{
+    T.verify_counts = counts;
+    T.verify_top = counts ? top : 0;
 }
 
 void wasp_alloc_verify(jvmtiEnv *jvmti, JNIEnv *env, uint32_t top, const uint32_t *counts)

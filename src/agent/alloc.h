@@ -1,5 +1,5 @@
 /*
- * Allocation tracking for the objects analysis (DJXPerf): which objects exist,
+ * Allocation tracking for the object-level analyses (objects, replicas): which objects exist,
  * where they are, and where they were allocated. Not for signal handlers.
  */
 #ifndef WASP_ALLOC_H
@@ -8,6 +8,7 @@
 #include <jvmti.h>
 #include <stdint.h>
 
+#include "agent/dump.h"
 #include "agent/options.h"
 #include "watch/records.h"
 
@@ -64,8 +65,16 @@ typedef struct wasp_alloc_check {
     double pairs, identical, alpha, false_positive;
 } wasp_alloc_check;
 void wasp_alloc_verify(jvmtiEnv *jvmti, JNIEnv *env, uint32_t top, const uint32_t *counts);
+/* Verify during the run too (the keeper, every few rounds), so that objects
+ * that die before the end are compared: the `top` sites by counts[site]. */
+void wasp_alloc_verify_during_run(uint32_t top, const uint32_t *counts);
 /* The checks the last verification produced. */
 const wasp_alloc_check *wasp_alloc_checks(uint32_t *n);
+/* Tracked objects into the profile being written (alloc_dump.c). */
+void wasp_alloc_dump(wasp_dump *d);
+/* A site as a profile site (dump.c), for callers that hold the site already
+ * (wasp_alloc_each_site visitors: its lock is held). */
+uint32_t wasp_dump_alloc_site(wasp_dump *d, const wasp_alloc_site *s);
 /* Whether thread is the keeper (so it is not profiled itself). */
 int wasp_alloc_is_keeper(const char *thread_name);
 

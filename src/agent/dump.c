@@ -14,10 +14,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent/agent_part.h"
 #include "agent/alloc.h"
 #include "agent/jvm.h"
 #include "agent/log.h"
 #include "agent/threads.h"
+#include "analysis/handler_part.h"
 #include "isa/isa.h"
 #include "watch/engine.h"
 #include "watch/handler.h"
@@ -160,80 +162,91 @@ static uint32_t convert_context(wasp_profile *p, method_cache *mc, const wasp_re
     return wasp_profile_intern_context(p, ids, n, insn);
 }
 
-/* The profile site of allocation site id (allocation contexts have no
- * instruction: JVMTI reports bytecode positions). */
-static uint32_t convert_site(wasp_profile *p, method_cache *mc, const wasp_alloc_site *s)
+struct wasp_dump {
+    wasp_profile *p;
+    method_cache *mc;
+    const wasp_dump_info *info;
+};
+
+wasp_profile *wasp_dump_profile(wasp_dump *d)
+{
+    return d->p;
+}
+
+const wasp_dump_info *wasp_dump_settings(wasp_dump *d)
+{
+    return d->info;
+}
+
+uint32_t wasp_dump_context(wasp_dump *d, const wasp_records *r, uint32_t id)
+{
+    return convert_context(d->p, d->mc, r, id);
+}
+
+/* Allocation contexts have no instruction: JVMTI reports bytecode positions. */
+uint32_t wasp_dump_alloc_site(wasp_dump *d, const wasp_alloc_site *s)
 {
     uint32_t ids[4096];
     uint32_t n;
     if (s->before_attach) {
         wasp_frame f = {.kind = WASP_FRAME_UNKNOWN,
                         .name = wasp_profile_intern_string(
-                            p, "[in the heap when wasp attached: allocation path unknown]"),
+                            d->p, "[in the heap when wasp attached: allocation path unknown]"),
                         .file = 0, .line = -1};
-        ids[0] = wasp_profile_intern_frame(p, &f);
+        ids[0] = wasp_profile_intern_frame(d->p, &f);
         n = 1;
     } else {
-        n = java_frames(p, mc, s->frames, s->nframes, 0, ids, 4096);
+        n = java_frames(d->p, d->mc, s->frames, s->nframes, 0, ids, 4096);
     }
-    uint32_t ctx = wasp_profile_intern_context(p, ids, n, 0);
-    return wasp_profile_intern_site(p, ctx, wasp_profile_intern_string(p, s->class_name));
+    uint32_t ctx = wasp_profile_intern_context(d->p, ids, n, 0);
+    return wasp_profile_intern_site(d->p, ctx, wasp_profile_intern_string(d->p, s->class_name));
 }
 
-static void add_thread(wasp_profile *p, method_cache *mc, const wasp_thread *t)
+uint32_t wasp_dump_site(wasp_dump *d, uint32_t alloc_site)
 {
-    const wasp_records *r = &t->rec;
-    for (uint32_t i = 0; i < r->cap_pairs && r->npairs; i++) {
-        const wasp_rpair *rp = &r->pairs[i];
-        if (!rp->watch_ctx)
-            continue;
-        uint32_t w = convert_context(p, mc, r, rp->watch_ctx);
-        uint32_t tr = convert_context(p, mc, r, rp->trap_ctx);
-        wasp_profile_add_pair(p, (wasp_analysis)rp->analysis, rp->flags, w, tr, rp->bytes,
-                              rp->count);
-    }
-    for (uint32_t i = 0; i < r->cap_accesses && r->naccesses; i++) {
-        const wasp_raccess *ra = &r->accesses[i];
-        wasp_alloc_site site;
-        if (!ra->site || wasp_alloc_site_get(ra->site - 1, &site) != 0)
-            continue;
-        uint32_t ps = convert_site(p, mc, &site);
-        uint32_t ctx = convert_context(p, mc, r, ra->access_ctx);
-        wasp_profile_add_site_access(p, ps, ctx, ra->samples, ra->remote);
-    }
-    for (uint32_t i = 0; i < r->cap_replicas && r->nreplicas; i++) {
-        const wasp_raccess *rr = &r->replicas[i];
-        wasp_alloc_site site;
-        if (!rr->site || wasp_alloc_site_get(rr->site - 1, &site) != 0)
-            continue;
-        uint32_t ps = convert_site(p, mc, &site);
-        uint32_t ctx = convert_context(p, mc, r, rr->access_ctx);
-        wasp_profile_add_replica(p, ps, ctx, rr->samples, rr->remote);
-    }
-    for (int a = 0; a < WASP_AN_COUNT; a++)
-        wasp_profile_add_totals(p, (wasp_analysis)a, &r->totals[a]);
-    for (int c = 0; c < WASP_C_COUNT; c++)
-        if (r->counters[c])
-            wasp_profile_add_counter(p, wasp_counter_name((wasp_counter_id)c), r->counters[c]);
+    wasp_alloc_site s;
+    return wasp_alloc_site_get(alloc_site, &s) == 0 ? wasp_dump_alloc_site(d, &s) : UINT32_MAX;
 }
 
-static void set_meta_num(wasp_profile *p, const char *key, double v, const char *fmt)
+void wasp_dump_site_table(wasp_dump *d, const wasp_records *r, int id,
+                          void (*add)(wasp_profile *p, uint32_t site, uint32_t ctx, double a,
+                                      double b))
+{
+    const wasp_rsite *table = r->sites[id];
+    for (uint32_t i = 0; table && i < r->cap_sites && r->nsites[id]; i++) {
+        const wasp_rsite *e = &table[i];
+        uint32_t site = e->site ? wasp_dump_site(d, e->site - 1) : UINT32_MAX;
+        if (site == UINT32_MAX)
+            continue;
+        add(d->p, site, wasp_dump_context(d, r, e->access_ctx), e->a, e->b);
+    }
+}
+
+void wasp_dump_meta_num(wasp_profile *p, const char *key, double v, const char *fmt)
 {
     char buf[64];
     snprintf(buf, sizeof buf, fmt, v);
     wasp_profile_set_meta(p, key, buf);
 }
 
-struct site_visit {
-    wasp_profile *p;
-    method_cache mc;
-};
-
-static void add_site_allocs(uint32_t id, const wasp_alloc_site *s, void *arg)
+/* A thread's records: each enabled analysis's, its counters, the core ones. */
+static void add_thread(wasp_dump *d, const wasp_thread *t)
 {
-    (void)id;
-    struct site_visit *v = arg;
-    wasp_profile_add_site_allocs(v->p, convert_site(v->p, &v->mc, s), s->allocations, s->bytes);
+    const wasp_records *r = &t->rec;
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        if (!(wasp_rt.enabled & (1u << id)))
+            continue;
+        const wasp_agent_part *part = wasp_agent_part_of(id);
+        if (part->fold_thread)
+            part->fold_thread(d, t, id);
+        const wasp_handler_part *hp = wasp_handler_part_of(id);
+        for (int k = 0; k < WASP_PART_COUNTERS; k++)
+            if (hp->counters[k] && r->part_counters[id][k])
+                wasp_profile_add_counter(d->p, hp->counters[k], r->part_counters[id][k]);
+    }
+    for (int c = 0; c < WASP_C_COUNT; c++)
+        if (r->counters[c])
+            wasp_profile_add_counter(d->p, wasp_counter_name((wasp_counter_id)c), r->counters[c]);
 }
 
 /* Everything gathered so far: threads fold in here when they end (so their
@@ -255,7 +268,8 @@ void wasp_dump_fold_thread(const wasp_thread *t)
     if (!acc.profile)
         acc.profile = wasp_profile_new();
     if (acc.profile) {
-        add_thread(acc.profile, &acc.methods, t);
+        wasp_dump d = {.p = acc.profile, .mc = &acc.methods, .info = NULL};
+        add_thread(&d, t);
         acc.threads++;
         acc.cpu += s;
         acc.busy += s >= 0.1;
@@ -272,8 +286,8 @@ static void add_watch_meta(wasp_profile *p, const wasp_dump_info *info)
         return;
     wasp_profile_set_meta(p, "watch", wasp_rt.watch->name);
     wasp_profile_set_meta(p, "watch_detail", wasp_rt.watch->what);
-    set_meta_num(p, "watch_budget", info->watch_budget, "%g");
-    set_meta_num(p, "watch_event_us", (double)wasp_rt.watch_event_ns / 1000.0, "%.1f");
+    wasp_dump_meta_num(p, "watch_budget", info->watch_budget, "%g");
+    wasp_dump_meta_num(p, "watch_event_us", (double)wasp_rt.watch_event_ns / 1000.0, "%.1f");
     if (wasp_rt.watch == &wasp_page_engine) {
         wasp_page_stats st;
         wasp_page_stats_get(&st);
@@ -283,8 +297,8 @@ static void add_watch_meta(wasp_profile *p, const wasp_dump_info *info)
         wasp_profile_add_counter(p, "watch.foreign_faults", st.foreign);
         wasp_profile_add_counter(p, "watch.pages_released", st.released);
         wasp_profile_add_counter(p, "watch.protect_failed", st.protect_failed);
-        set_meta_num(p, "watch_emulated_us", (double)st.cost_emulated_ns / 1000.0, "%.1f");
-        set_meta_num(p, "watch_stepped_us", (double)st.cost_stepped_ns / 1000.0, "%.1f");
+        wasp_dump_meta_num(p, "watch_emulated_us", (double)st.cost_emulated_ns / 1000.0, "%.1f");
+        wasp_dump_meta_num(p, "watch_stepped_us", (double)st.cost_stepped_ns / 1000.0, "%.1f");
     }
 }
 
@@ -308,41 +322,16 @@ int wasp_dump_write(const wasp_dump_info *info)
     for (size_t i = 0; i < sizeof core / sizeof core[0]; i++)
         wasp_profile_add_counter(p, wasp_counter_name(core[i]), 0);
 
-    if (wasp_rt.tracking || wasp_profile_get_counter(p, "objects.samples")) {
-        struct site_visit v = {.p = p, .mc = {0}};
-        wasp_alloc_each_site(add_site_allocs, &v);
-        free(v.mc.e);
-        static const wasp_counter_id obj[] = {WASP_C_OBJ_SAMPLES, WASP_C_OBJ_UNATTRIBUTED,
-                                              WASP_C_OBJ_STALE};
-        for (size_t i = 0; i < sizeof obj / sizeof obj[0]; i++)
-            wasp_profile_add_counter(p, wasp_counter_name(obj[i]), 0);
-        wasp_profile_add_counter(p, "objects.alloc_events", wasp_alloc_events());
-        wasp_profile_set_meta(p, "objects.metric",
-                              wasp_rt.source == &wasp_pmu_source
-                                  ? wasp_rt.source->detail
-                                  : "software address samples weighted by thread CPU time");
-        set_meta_num(p, "objects.min_size", info->min_size, "%.0f");
-        set_meta_num(p, "objects.sampling_interval", info->alloc_interval, "%.0f");
-        if (wasp_alloc_max_interval() > info->alloc_interval)
-            set_meta_num(p, "objects.sampling_interval_max", (double)wasp_alloc_max_interval(),
-                         "%.0f");
-        set_meta_num(p, "numa_nodes", wasp_rt.numa_nodes > 0 ? wasp_rt.numa_nodes : 1, "%.0f");
-        uint32_t nchecks;
-        const wasp_alloc_check *checks = wasp_alloc_checks(&nchecks);
-        method_cache mc = {0};
-        for (uint32_t i = 0; i < nchecks; i++) {
-            wasp_alloc_site site;
-            if (wasp_alloc_site_get(checks[i].site, &site) != 0 || checks[i].pairs == 0)
-                continue;
-            wasp_replica_check c = {.site = convert_site(p, &mc, &site),
-                                    .pairs = checks[i].pairs,
-                                    .identical = checks[i].identical,
-                                    .alpha = checks[i].alpha,
-                                    .false_positive = checks[i].false_positive};
-            wasp_profile_set_replica_check(p, &c);
-        }
-        free(mc.e);
+    method_cache mc = {0};
+    wasp_dump d = {.p = p, .mc = &mc, .info = info};
+    if (wasp_rt.tracking || wasp_profile_get_counter(p, "objects.samples"))
+        wasp_alloc_dump(&d);
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        const wasp_agent_part *part = wasp_agent_part_of(id);
+        if ((wasp_rt.enabled & (1u << id)) && part->finish)
+            part->finish(&d, id);
     }
+    free(mc.e);
     wasp_profile_set_meta(p, "events", info->events);
     wasp_profile_set_meta(p, "sampler", info->sampler);
     wasp_profile_set_meta(p, "sampler_detail", info->sampler_detail);
@@ -351,7 +340,7 @@ int wasp_dump_write(const wasp_dump_info *info)
         wasp_profile_set_meta(p, "sampler_passed_over", info->sampler_passed_over);
     uint64_t raised = wasp_handler_max_period();
     if (raised > info->period_ns && wasp_rt.source != &wasp_pmu_source)
-        set_meta_num(p, "period_max_us", (double)raised / 1000.0, "%.0f");
+        wasp_dump_meta_num(p, "period_max_us", (double)raised / 1000.0, "%.0f");
     add_watch_meta(p, info);
     if (info->disabled_reason[0])
         wasp_profile_set_meta(p, "disabled_reason", info->disabled_reason);
@@ -360,17 +349,17 @@ int wasp_dump_write(const wasp_dump_info *info)
     snprintf(jvm, sizeof jvm, "%s %s", wasp_jvm_property("java.vm.name", "?"),
              wasp_jvm_property("java.vm.version", "?"));
     wasp_profile_set_meta(p, "jvm", jvm);
-    set_meta_num(p, "pid", (double)getpid(), "%.0f");
+    wasp_dump_meta_num(p, "pid", (double)getpid(), "%.0f");
     double wall = (double)(time(NULL) - info->start_time);
-    set_meta_num(p, "duration_seconds", wall, "%.0f");
-    set_meta_num(p, "threads", profiled, "%.0f");
-    set_meta_num(p, "busy_threads", busy, "%.0f");
-    set_meta_num(p, "cpu_seconds", cpu, "%.3f");
+    wasp_dump_meta_num(p, "duration_seconds", wall, "%.0f");
+    wasp_dump_meta_num(p, "threads", profiled, "%.0f");
+    wasp_dump_meta_num(p, "busy_threads", busy, "%.0f");
+    wasp_dump_meta_num(p, "cpu_seconds", cpu, "%.3f");
     uint64_t samples = wasp_profile_get_counter(p, "samples");
     uint64_t classified = wasp_profile_get_counter(p, "classified");
     if (cpu > 0) {
-        set_meta_num(p, "samples_per_second", (double)samples / cpu, "%.1f");
-        set_meta_num(p, "classified_per_cpu_second", (double)classified / cpu, "%.1f");
+        wasp_dump_meta_num(p, "samples_per_second", (double)samples / cpu, "%.1f");
+        wasp_dump_meta_num(p, "classified_per_cpu_second", (double)classified / cpu, "%.1f");
     }
     char err[512];
     int rc = wasp_profile_write(p, info->path, err, sizeof err);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "agent/options.h"
+#include "profile/profile.h"
 #include "watch/thread_state.h"
 
 typedef struct wasp_dump_info {
@@ -23,6 +24,24 @@ typedef struct wasp_dump_info {
     time_t start_time;
     double min_size, alloc_interval; /* objects analysis settings */
 } wasp_dump_info;
+
+/* The profile being gathered, for the analyses' agent parts (agent_part.h). */
+typedef struct wasp_dump wasp_dump;
+
+wasp_profile *wasp_dump_profile(wasp_dump *d);
+const wasp_dump_info *wasp_dump_settings(wasp_dump *d); /* NULL while folding threads */
+/* A context of r (a records context id) as a profile context id. */
+uint32_t wasp_dump_context(wasp_dump *d, const wasp_records *r, uint32_t id);
+/* An allocation site (the id handlers record) as a profile site, UINT32_MAX
+ * when unknown. */
+uint32_t wasp_dump_site(wasp_dump *d, uint32_t alloc_site);
+/* Every (site, access context, a, b) of analysis id's site table in r, with
+ * profile ids, through add. */
+void wasp_dump_site_table(wasp_dump *d, const wasp_records *r, int id,
+                          void (*add)(wasp_profile *p, uint32_t site, uint32_t ctx, double a,
+                                      double b));
+/* Metadata as a number printed with fmt ("%.0f", "%g"). */
+void wasp_dump_meta_num(wasp_profile *p, const char *key, double v, const char *fmt);
 
 /* Fold a quiet thread's records into the profile being gathered (at thread
  * end, so its tables can be freed; and for live threads at the end). */

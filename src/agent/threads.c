@@ -17,6 +17,7 @@
 
 #include "agent/dump.h"
 #include "agent/log.h"
+#include "analysis/handler_part.h"
 #include "watch/handler.h"
 #include "watch/runtime.h"
 #include "watch/slots.h"
@@ -44,8 +45,27 @@ static double thread_cpu_now(void)
 static void discard(wasp_thread *t)
 {
     wasp_records_free(&t->rec);
+    for (int id = 0; id < WASP_ANALYSES; id++)
+        free(t->part_state[id]);
     free(t->scratch);
     free(t);
+}
+
+/* What the enabled analyses keep per thread: site tables for those that
+ * need tracked objects, and each one's own state. 0, or -1 out of memory. */
+static int create_part_state(wasp_thread *t)
+{
+    uint32_t site_tables = 0;
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        const wasp_handler_part *p = wasp_handler_part_of(id);
+        if (!(wasp_rt.enabled & (1u << id)))
+            continue;
+        if (p->needs & WASP_NEEDS_OBJECTS)
+            site_tables |= 1u << id;
+        if (p->thread_state && !(t->part_state[id] = calloc(1, p->thread_state)))
+            return -1;
+    }
+    return wasp_records_init(&t->rec, wasp_rt.max_frames, site_tables);
 }
 
 /* Create and publish the state of thread tid; NULL when it stays unprofiled. */
@@ -68,7 +88,7 @@ static wasp_thread *create(pid_t tid, JNIEnv *env, const char *name)
     t->epoch = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
     snprintf(t->name, sizeof t->name, "%s", name ? name : "?");
     t->scratch = calloc(wasp_rt.max_frames, sizeof *t->scratch);
-    if (!t->scratch || wasp_records_init(&t->rec, wasp_rt.max_frames) != 0) {
+    if (!t->scratch || create_part_state(t) != 0) {
         wasp_log("thread '%s' not profiled: out of memory for its tables", t->name);
         discard(t);
         return NULL;

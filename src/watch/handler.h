@@ -4,11 +4,18 @@
 #ifndef WASP_HANDLER_H
 #define WASP_HANDLER_H
 
+#include <stdint.h>
+
 #include "watch/thread_state.h"
 
 /* Install once; the handler stays (inert when sampling is off) so a late
  * signal never meets the default action, which would kill the JVM. */
 int wasp_handler_install(void);
+
+/* The analyses the handler serves (a bit per analysis id): their handler
+ * parts' enable hooks run, and their sample, object and trap hooks are set.
+ * Call before sampling starts. */
+void wasp_handler_enable(uint32_t enabled);
 
 /* A watch of t's slot was hit (engines that find hits themselves, such as
  * the page engine): the trap as a debug register would deliver it, the
@@ -21,8 +28,6 @@ void wasp_handler_watch_event(wasp_thread *t, int slot, void *ucontext, int asyn
  * watch already gone. Returns -1 when t's handler is running (the slot is
  * left as it is). ASYNC-SIGNAL-SAFE. */
 int wasp_handler_slot_lost(wasp_thread *t, int slot, int reason);
-/* Whether t's watchpoint budget was found spent at its last check. */
-int wasp_handler_budget_spent(const wasp_thread *t);
 
 /* Start-up proofs: signals of kind WASP_EV_* received for WASP_PROBE_INDEX. */
 uint32_t wasp_handler_probe_count(int kind);

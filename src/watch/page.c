@@ -46,6 +46,7 @@
 #include "isa/isa.h"
 #include "watch/chain.h"
 #include "watch/engine.h"
+#include "watch/budget.h"
 #include "watch/handler.h"
 #include "watch/runtime.h"
 #include "watch/slots.h"
@@ -508,7 +509,7 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
             return 1;
         }
     }
-    if (t && drop_own(r, t, me, wasp_handler_budget_spent(t))) {
+    if (t && drop_own(r, t, me, wasp_budget_spent(t))) {
         /* Its budget is spent, or a watch cost too many faults: they go, and
          * so may the fault. */
         if (!live_refs(r, &loads) && !r->steppers) {

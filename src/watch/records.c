@@ -14,7 +14,7 @@ enum {
     TRACE_CAP = 1u << 12,
     CONTEXT_CAP = 1u << 13,
     PAIR_CAP = 1u << 14,
-    ACCESS_CAP = 1u << 14,
+    SITE_CAP = 1u << 14,
     AVG_FRAMES = 48 /* frame arena sized for this average depth */
 };
 
@@ -43,8 +43,6 @@ static const char *const counter_names[WASP_C_COUNT] = {
     [WASP_C_OBJ_SAMPLES] = "objects.samples",
     [WASP_C_OBJ_UNATTRIBUTED] = "objects.unattributed",
     [WASP_C_OBJ_STALE] = "objects.stale",
-    [WASP_C_REPL_ARMED] = "replicas.armed",
-    [WASP_C_REPL_COMPARED] = "replicas.compared",
     [WASP_C_DROP_BUDGET] = "dropped.budget",
     [WASP_C_DROP_NOT_HEAP] = "dropped.not_heap",
     [WASP_C_DROP_FAULT_CAP] = "dropped.fault_cap",
@@ -69,14 +67,13 @@ static void release(void *p, size_t bytes)
         munmap(p, bytes);
 }
 
-int wasp_records_init(wasp_records *r, uint32_t max_frames)
+int wasp_records_init(wasp_records *r, uint32_t max_frames, uint32_t site_tables)
 {
     memset(r, 0, sizeof *r);
     r->cap_traces = TRACE_CAP;
     r->cap_contexts = CONTEXT_CAP;
     r->cap_pairs = PAIR_CAP;
-    r->cap_accesses = ACCESS_CAP;
-    r->cap_replicas = ACCESS_CAP;
+    r->cap_sites = SITE_CAP;
     r->cap_frames = TRACE_CAP * AVG_FRAMES;
     if (r->cap_frames < max_frames)
         r->cap_frames = max_frames;
@@ -84,9 +81,11 @@ int wasp_records_init(wasp_records *r, uint32_t max_frames)
     r->traces = reserve(sizeof(wasp_rtrace) * r->cap_traces);
     r->contexts = reserve(sizeof(wasp_rcontext) * r->cap_contexts);
     r->pairs = reserve(sizeof(wasp_rpair) * r->cap_pairs);
-    r->accesses = reserve(sizeof(wasp_raccess) * r->cap_accesses);
-    r->replicas = reserve(sizeof(wasp_raccess) * r->cap_replicas);
-    if (!r->frames || !r->traces || !r->contexts || !r->pairs || !r->accesses || !r->replicas) {
+    int ok = r->frames && r->traces && r->contexts && r->pairs;
+    for (int id = 0; id < WASP_ANALYSES && ok; id++)
+        if (site_tables & (1u << id))
+            ok = (r->sites[id] = reserve(sizeof(wasp_rsite) * r->cap_sites)) != NULL;
+    if (!ok) {
         wasp_records_free(r);
         return -1;
     }
@@ -99,8 +98,8 @@ void wasp_records_free(wasp_records *r)
     release(r->traces, sizeof(wasp_rtrace) * r->cap_traces);
     release(r->contexts, sizeof(wasp_rcontext) * r->cap_contexts);
     release(r->pairs, sizeof(wasp_rpair) * r->cap_pairs);
-    release(r->accesses, sizeof(wasp_raccess) * r->cap_accesses);
-    release(r->replicas, sizeof(wasp_raccess) * r->cap_replicas);
+    for (int id = 0; id < WASP_ANALYSES; id++)
+        release(r->sites[id], sizeof(wasp_rsite) * r->cap_sites);
     memset(r, 0, sizeof *r);
 }
 
@@ -210,10 +209,12 @@ int wasp_records_pair(wasp_records *r, wasp_analysis a, uint16_t flags,
     return -1;
 }
 
-/* Add a and b to the (site, ctx) entry of an access-like table. */
-static int bump(wasp_records *r, wasp_raccess *table, uint32_t cap, uint32_t *count,
-                uint32_t site, uint32_t ctx, double a, double b)
+int wasp_records_site(wasp_records *r, int id, uint32_t site, uint32_t ctx, double a, double b)
 {
+    if (id < 0 || id >= WASP_ANALYSES || !r->sites[id])
+        return -1;
+    wasp_rsite *table = r->sites[id];
+    uint32_t cap = r->cap_sites, *count = &r->nsites[id];
     if (ctx == 0) {
         r->counters[WASP_C_DROP_TABLE_FULL]++;
         return -1;
@@ -221,7 +222,7 @@ static int bump(wasp_records *r, wasp_raccess *table, uint32_t cap, uint32_t *co
     uint32_t key = site + 1, mask = cap - 1;
     uint64_t h = mix(mix(11, key), ctx);
     for (uint32_t i = (uint32_t)h & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
-        wasp_raccess *e = &table[i];
+        wasp_rsite *e = &table[i];
         if (e->site == 0) {
             if (*count + 1 >= cap - (cap >> 3))
                 break;
@@ -231,22 +232,10 @@ static int bump(wasp_records *r, wasp_raccess *table, uint32_t cap, uint32_t *co
         } else if (e->site != key || e->access_ctx != ctx) {
             continue;
         }
-        e->samples += a;
-        e->remote += b;
+        e->a += a;
+        e->b += b;
         return 0;
     }
     r->counters[WASP_C_DROP_TABLE_FULL]++;
     return -1;
-}
-
-int wasp_records_access(wasp_records *r, uint32_t site, uint32_t access_ctx, double samples,
-                        double remote)
-{
-    return bump(r, r->accesses, r->cap_accesses, &r->naccesses, site, access_ctx, samples, remote);
-}
-
-int wasp_records_replica(wasp_records *r, uint32_t site, uint32_t ctx, double same,
-                         double different)
-{
-    return bump(r, r->replicas, r->cap_replicas, &r->nreplicas, site, ctx, same, different);
 }

@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "analysis/ids.h"
 #include "profile/profile.h"
 
 /* One Java frame as AsyncGetCallTrace returns it (same layout as
@@ -59,14 +60,17 @@ typedef struct wasp_rpair {
     double count;
 } wasp_rpair;
 
-/* Object-centric: samples that hit an object of an allocation site, by the
- * context of the access. */
-typedef struct wasp_raccess {
+/* Two numbers an object-level analysis keeps per allocation site and access
+ * context: objects, samples and remote samples; replicas, same and different
+ * comparisons. */
+typedef struct wasp_rsite {
     uint32_t site;       /* allocation-site id + 1; 0 = empty slot */
     uint32_t access_ctx; /* context id */
-    double samples;
-    double remote;       /* samples whose page sat on another NUMA node */
-} wasp_raccess;
+    double a, b;
+} wasp_rsite;
+
+/* Counters of an analysis's own, named by its handler part. */
+enum { WASP_PART_COUNTERS = 8 };
 
 /* Counters the handler bumps; named in records.c for the profile. */
 typedef enum wasp_counter_id {
@@ -94,11 +98,9 @@ typedef enum wasp_counter_id {
     WASP_C_OBJ_SAMPLES,      /* accesses the objects analysis looked up */
     WASP_C_OBJ_UNATTRIBUTED, /* ... that hit no tracked object */
     WASP_C_OBJ_STALE,        /* ... taken while the object map awaited its post-GC rebuild */
-    WASP_C_REPL_ARMED,       /* replica comparisons armed on a watchpoint */
-    WASP_C_REPL_COMPARED,    /* replica comparisons done */
     WASP_C_DROP_BUDGET,      /* sample not armed: the watchpoint engine's CPU budget was spent */
-    WASP_C_DROP_NOT_HEAP,
-    WASP_C_DROP_FAULT_CAP,   /* page engine: a watch cost its owner too many faults */    /* sample not armed: the page engine protects only the Java heap */
+    WASP_C_DROP_NOT_HEAP,    /* sample not armed: the page engine protects only the Java heap */
+    WASP_C_DROP_FAULT_CAP,   /* page engine: a watch cost its owner too many faults */
     WASP_C_SAMPLER_BACKOFF,  /* sampling period doubled: the handler passed its CPU budget */
     WASP_C_COUNT
 } wasp_counter_id;
@@ -114,17 +116,17 @@ typedef struct wasp_records {
     uint32_t ncontexts, cap_contexts;
     wasp_rpair *pairs;
     uint32_t npairs, cap_pairs;
-    wasp_raccess *accesses;
-    uint32_t naccesses, cap_accesses;
-    wasp_raccess *replicas; /* samples = same, remote = different comparisons */
-    uint32_t nreplicas, cap_replicas;
+    wasp_rsite *sites[WASP_ANALYSES]; /* per analysis that asked for one, else NULL */
+    uint32_t nsites[WASP_ANALYSES], cap_sites;
     wasp_totals totals[WASP_AN_COUNT];
     uint64_t counters[WASP_C_COUNT];
+    uint64_t part_counters[WASP_ANALYSES][WASP_PART_COUNTERS];
 } wasp_records;
 
-/* Reserve the tables (mmap: pages cost memory only once touched).
+/* Reserve the tables (mmap: pages cost memory only once touched), with a
+ * site table for each analysis id in site_tables (a bit per id).
  * Returns 0 or -1. Not for signal handlers. */
-int wasp_records_init(wasp_records *r, uint32_t max_frames);
+int wasp_records_init(wasp_records *r, uint32_t max_frames, uint32_t site_tables);
 void wasp_records_free(wasp_records *r);
 
 /* Intern a trace (frames leaf first). Returns its index + 1, 0 when full. */
@@ -132,12 +134,10 @@ uint32_t wasp_records_trace(wasp_records *r, const wasp_rframe *frames, int nfra
 /* Intern a context. Returns its index + 1, 0 when full. */
 uint32_t wasp_records_context(wasp_records *r, uint32_t trace, uint64_t pc,
                               const uint8_t *insn, uint8_t insn_len);
-/* Add to the accesses of site (id, not + 1) from access_ctx. Returns 0, -1 when full. */
-int wasp_records_access(wasp_records *r, uint32_t site, uint32_t access_ctx, double samples,
-                        double remote);
-/* Add replica comparisons of site (id) compared at ctx. Returns 0, -1 when full. */
-int wasp_records_replica(wasp_records *r, uint32_t site, uint32_t ctx, double same,
-                         double different);
+/* Add a and b to analysis id's numbers of site (id, not + 1) at access_ctx.
+ * Returns 0, -1 when full or when id has no table. */
+int wasp_records_site(wasp_records *r, int id, uint32_t site, uint32_t access_ctx, double a,
+                      double b);
 /* Add to pair <watch, trap> of analysis a. Returns 0, -1 when full. */
 int wasp_records_pair(wasp_records *r, wasp_analysis a, uint16_t flags,
                       uint32_t watch_ctx, uint32_t trap_ctx, double bytes, double count);

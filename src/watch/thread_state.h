@@ -15,15 +15,13 @@
 #include <time.h>
 
 #include "analysis/analysis.h"
-#include "analysis/replicas.h"
+#include "analysis/ids.h"
 #include "watch/records.h"
 #include "watch/reservoir.h"
 
 /* Thread indices are never reused (a late signal cannot reach the wrong
  * thread); 2^20 of them fit the 24 bits sig_data gives the index. */
-enum { WASP_MAX_SLOTS = 4, WASP_MAX_THREADS = 1u << 20, WASP_REPLICA_SNAPS = 64 };
-/* Reservoir/slot analysis id of replica comparisons (after the pair analyses). */
-enum { WASP_SLOT_REPLICA = 3 };
+enum { WASP_MAX_SLOTS = 4, WASP_MAX_THREADS = 1u << 20 };
 
 typedef enum wasp_slot_state {
     WASP_SLOT_FREE = 0,
@@ -40,7 +38,7 @@ typedef struct wasp_slot {
     uint64_t first_end;    /* expected trap PC of the sampled instruction */
     uint32_t watch_ctx;    /* records context id of C_watch */
     uint32_t epoch;        /* GC epoch when armed */
-    uint32_t site;         /* replica comparisons: the allocation site */
+    uint32_t tag;          /* the owning analysis's own (replicas: the allocation site) */
     uint64_t wp_page;      /* page engine: the protected page, 0 when none */
     wasp_watch watch;
 } wasp_slot;
@@ -78,7 +76,7 @@ typedef struct wasp_thread {
     uint32_t handler_samples;
     uint64_t period_ns;    /* this thread's sampling period now (backoff may raise it) */
     wasp_rframe *scratch;  /* AsyncGetCallTrace output, max_frames long */
-    wasp_replica_snap replica_snaps[WASP_REPLICA_SNAPS];
+    void *part_state[WASP_ANALYSES]; /* each analysis's own (handler_part.h thread_state) */
     wasp_records rec;
     char name[64];
 } wasp_thread;

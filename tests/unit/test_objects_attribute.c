@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/objects.h"
+#include "heap/attribute.h"
 
 static struct {
     int page_node;  /* what move_pages reports for the page (negative: an errno) */

@@ -13,7 +13,7 @@ static void traces_are_interned(void **state)
 {
     (void)state;
     wasp_records r;
-    assert_int_equal(wasp_records_init(&r, 64), 0);
+    assert_int_equal(wasp_records_init(&r, 64, 0), 0);
     wasp_rframe a[3] = {{1, (void *)0x10}, {2, (void *)0x20}, {3, (void *)0x30}};
     wasp_rframe b[3] = {{1, (void *)0x10}, {2, (void *)0x20}, {4, (void *)0x30}};
     uint32_t ta = wasp_records_trace(&r, a, 3);
@@ -50,7 +50,7 @@ static void padding_is_not_part_of_a_frame(void **state)
     b[1].bci--;
 
     wasp_records r;
-    assert_int_equal(wasp_records_init(&r, 64), 0);
+    assert_int_equal(wasp_records_init(&r, 64, 0), 0);
     uint32_t ta = wasp_records_trace(&r, a, 2);
     assert_true(ta != 0);
     assert_int_equal(wasp_records_trace(&r, b, 2), ta);
@@ -62,7 +62,7 @@ static void contexts_and_pairs(void **state)
 {
     (void)state;
     wasp_records r;
-    assert_int_equal(wasp_records_init(&r, 64), 0);
+    assert_int_equal(wasp_records_init(&r, 64, 0), 0);
     wasp_rframe f[1] = {{7, (void *)0x70}};
     uint32_t t = wasp_records_trace(&r, f, 1);
     uint8_t insn[3] = {0x89, 0x03, 0x90};
@@ -92,7 +92,7 @@ static void full_context_table_counts_a_drop(void **state)
 {
     (void)state;
     wasp_records r;
-    assert_int_equal(wasp_records_init(&r, 64), 0);
+    assert_int_equal(wasp_records_init(&r, 64, 0), 0);
     uint8_t insn[1] = {0x90};
     uint32_t stored = 0;
     for (uint64_t pc = 1; pc < 2ull * r.cap_contexts; pc++)
@@ -100,6 +100,32 @@ static void full_context_table_counts_a_drop(void **state)
     assert_true(stored < r.cap_contexts);
     assert_true(stored > r.cap_contexts / 2);
     assert_true(r.counters[WASP_C_DROP_TABLE_FULL] > 0);
+    wasp_records_free(&r);
+}
+
+/* Each analysis that asked for a site table gets its own: sums per
+ * (site, context), nothing for an analysis without one. */
+static void site_tables_are_per_analysis(void **state)
+{
+    (void)state;
+    wasp_records r;
+    assert_int_equal(wasp_records_init(&r, 64, 1u << WASP_ID_objects | 1u << WASP_ID_replicas), 0);
+    assert_null(r.sites[WASP_ID_deadstore]);
+    assert_int_equal(wasp_records_site(&r, WASP_ID_deadstore, 1, 1, 1.0, 0.0), -1);
+    assert_int_equal(wasp_records_site(&r, WASP_ID_objects, 7, 3, 1.0, 0.0), 0);
+    assert_int_equal(wasp_records_site(&r, WASP_ID_objects, 7, 3, 1.0, 1.0), 0);
+    assert_int_equal(wasp_records_site(&r, WASP_ID_objects, 8, 3, 1.0, 0.0), 0);
+    assert_int_equal(wasp_records_site(&r, WASP_ID_replicas, 7, 3, 0.0, 1.0), 0);
+    assert_int_equal(r.nsites[WASP_ID_objects], 2);
+    assert_int_equal(r.nsites[WASP_ID_replicas], 1);
+    double a = 0, b = 0;
+    for (uint32_t i = 0; i < r.cap_sites; i++) {
+        const wasp_rsite *e = &r.sites[WASP_ID_objects][i];
+        if (e->site == 7 + 1 && e->access_ctx == 3)
+            a += e->a, b += e->b;
+    }
+    assert_true(a == 2.0 && b == 1.0);
+    assert_int_equal(wasp_records_site(&r, WASP_ID_objects, 7, 0, 1.0, 0.0), -1); /* no context */
     wasp_records_free(&r);
 }
 
@@ -132,6 +158,7 @@ int main(void)
         cmocka_unit_test(padding_is_not_part_of_a_frame),
         cmocka_unit_test(contexts_and_pairs),
         cmocka_unit_test(full_context_table_counts_a_drop),
+        cmocka_unit_test(site_tables_are_per_analysis),
         cmocka_unit_test(watch_span_is_aligned_inside_access),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analysis/replicas.h"
+#include "analysis/replicas/snapshots.h"
 #include "isa/isa.h"
 
 enum { N = 8 };

@@ -3,7 +3,7 @@
  *
  * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler; no memory is read here.
  */
-#include "analysis/replicas.h"
+#include "analysis/replicas/snapshots.h"
 
 wasp_replica_action wasp_replica_sample(wasp_replica_snap *table, uint32_t nslots, uint32_t site,
                                         uint32_t epoch, uint64_t obj, uint32_t size,

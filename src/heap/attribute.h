@@ -6,8 +6,8 @@
  * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler (a lock-free map lookup and,
  * on multi-node machines, two system calls).
  */
-#ifndef WASP_OBJECTS_H
-#define WASP_OBJECTS_H
+#ifndef WASP_HEAP_ATTRIBUTE_H
+#define WASP_HEAP_ATTRIBUTE_H
 
 #include <stdint.h>
 

@@ -3,7 +3,7 @@
  *
  * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler.
  */
-#include "analysis/objects.h"
+#include "heap/attribute.h"
 
 #include <sys/syscall.h>
 #include <unistd.h>

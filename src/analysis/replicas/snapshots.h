@@ -7,8 +7,8 @@
  *
  * ASYNC-SIGNAL-SAFE: pure bookkeeping on the caller's table.
  */
-#ifndef WASP_REPLICAS_H
-#define WASP_REPLICAS_H
+#ifndef WASP_REPLICA_SNAPSHOTS_H
+#define WASP_REPLICA_SNAPSHOTS_H
 
 #include <stdint.h>
 

@@ -1,0 +1,51 @@
+/*
+ * An analysis's part in the signal handler: what it needs, and what it does
+ * with a sample, with the object a sample touched, and with a trap of a
+ * watchpoint it armed. The handler (src/watch/handler.c) calls the parts of
+ * the enabled analyses and names none of them; the parts use the tools of
+ * watch/kit.h. Registry: analysis/handler_parts.c, from analysis/list.h.
+ *
+ * ASYNC-SIGNAL-SAFE: on_sample, on_object and on_trap run in the SIGTRAP
+ * handler of the thread they are given; enable runs once at set-up.
+ */
+#ifndef WASP_HANDLER_PART_H
+#define WASP_HANDLER_PART_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <ucontext.h>
+
+#include "analysis/analysis.h"
+#include "analysis/ids.h"
+#include "watch/kit.h"
+#include "watch/object_hit.h"
+
+enum wasp_needs {
+    WASP_NEEDS_WATCH = 1,  /* arms watchpoints: off when no watchpoint engine works */
+    WASP_NEEDS_OBJECTS = 2 /* tracked objects: allocation tracking and the object map */
+};
+
+typedef struct wasp_handler_part {
+    unsigned needs; /* wasp_needs bits */
+    /* Pair analyses (JXPerf): the judge of their <watch, trap> pairs. */
+    const wasp_analysis_client *pair;
+    /* Set-up with the enabled analyses (a bit per id), before sampling starts. */
+    void (*enable)(uint32_t enabled);
+    /* Every usable sample. Parts sharing one function (the pair analyses)
+     * are called once per sample. */
+    void (*on_sample)(wasp_thread *t, const wasp_sample_view *v);
+    /* A sample that touched a tracked object (WASP_NEEDS_OBJECTS). */
+    void (*on_object)(wasp_thread *t, const wasp_sample_view *v, const wasp_object_hit *h);
+    /* A watchpoint this analysis claimed (wasp_watch_claim with its id) trapped,
+     * in the same GC epoch, synchronously. */
+    void (*on_trap)(wasp_thread *t, int slot, const ucontext_t *uc);
+    /* Names of its counters, t->rec.part_counters[id][k]; NULL-padded. */
+    const char *counters[WASP_PART_COUNTERS];
+    /* Bytes of per-thread state, t->part_state[id], zeroed at thread start. */
+    size_t thread_state;
+} wasp_handler_part;
+
+/* The handler part of analysis id; NULL when out of range. */
+const wasp_handler_part *wasp_handler_part_of(int id);
+
+#endif

@@ -1,0 +1,20 @@
+/*
+ * Object-centric profiling (DJXPerf) in the handler: a sample that touched a
+ * tracked object is credited to the object's allocation site, under the
+ * calling context of the access, and counted remote when the object's page
+ * sits on another NUMA node than the CPU.
+ *
+ * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler.
+ */
+#include "analysis/handler_part.h"
+
+static void on_object(wasp_thread *t, const wasp_sample_view *v, const wasp_object_hit *h)
+{
+    uint32_t ctx = wasp_capture_context(t, v->uc, h->at, h->insn, h->acc.len);
+    wasp_records_site(&t->rec, WASP_ID_objects, h->obj.site, ctx, 1.0, h->remote ? 1.0 : 0.0);
+}
+
+const wasp_handler_part wasp_handler_objects = {
+    .needs = WASP_NEEDS_OBJECTS,
+    .on_object = on_object,
+};

@@ -1,0 +1,210 @@
+/*
+ * The pair analyses in the handler (JXPerf): a sample arms a watchpoint on
+ * the accessed bytes for one pair analysis; its traps are judged by that
+ * analysis's client (deadstore.c, silentstore.c, silentload.c) until a verdict
+ * classifies the <watch, trap> pair. Each analysis's handler part is below;
+ * they share this machinery.
+ *
+ * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler.
+ */
+#include <string.h>
+
+#include "analysis/handler_part.h"
+#include "watch/runtime.h"
+
+/* The enabled pair analyses, by the kind of access they sample (set before
+ * sampling starts, read-only afterwards). */
+static const wasp_analysis_client *store_clients[WASP_AN_COUNT], *load_clients[WASP_AN_COUNT];
+static int nstore, nload;
+
+static void enable(uint32_t enabled)
+{
+    nstore = nload = 0;
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        const wasp_handler_part *p = wasp_handler_part_of(id);
+        if (!(enabled & (1u << id)) || !p->pair)
+            continue;
+        if (p->pair->samples & WASP_ACCESS_STORE)
+            store_clients[nstore++] = p->pair;
+        else
+            load_clients[nload++] = p->pair;
+    }
+}
+
+static const wasp_analysis_client *pick_client(wasp_thread *t, int kind)
+{
+    const wasp_analysis_client *c[2 * WASP_AN_COUNT];
+    int n = 0;
+    if (kind & WASP_ACCESS_STORE)
+        for (int i = 0; i < nstore; i++)
+            c[n++] = store_clients[i];
+    if (kind & WASP_ACCESS_LOAD)
+        for (int i = 0; i < nload; i++)
+            c[n++] = load_clients[i];
+    if (n == 0)
+        return NULL;
+    return c[n == 1 ? 0 : wasp_rng_next(&t->rng) % (uint64_t)n];
+}
+
+/* The access a sample gives to a pair analysis, and that analysis.
+ * Software samples choose the analysis first, so each enabled analysis gets
+ * an equal share of samples whatever the program's mix of loads and stores;
+ * PMU samples go to an analysis that takes their kind. */
+static const wasp_analysis_client *locate(wasp_thread *t, const wasp_sample_view *v,
+                                          wasp_access *acc, uint64_t *at, uint8_t *insn,
+                                          int *executed)
+{
+    const int any = WASP_ACCESS_LOAD | WASP_ACCESS_STORE;
+    const wasp_analysis_client *client = NULL;
+    int rc;
+    *executed = v->s->executed;
+    if (!v->s->has_addr) {
+        client = pick_client(t, any);
+        rc = wasp_view_find(v, client->samples, acc, at);
+        if (rc == 0) {
+            /* Nothing of that kind ahead (a loop without stores, say): give
+             * the sample to an analysis of the other kind. */
+            int other = client->samples ^ any;
+            const wasp_analysis_client *c2 = pick_client(t, other);
+            if (c2 && (rc = wasp_view_find(v, other, acc, at)) == 1)
+                client = c2;
+        }
+        if (rc == 0) {
+            /* Nothing straight ahead (a branch comes first, as in a search
+             * loop): the access that just ran, most often the one that held
+             * the thread up. It has executed: no first trap. */
+            if (wasp_view_prev(v, client->samples, acc, at, insn) &&
+                wasp_isa_is_program_data(acc, v->regs.gpr[4])) {
+                *executed = 1;
+                return client;
+            }
+        }
+    } else {
+        rc = wasp_view_find(v, any, acc, at);
+        if (rc == 1 && !(client = pick_client(t, acc->kind)))
+            rc = 0;
+    }
+    if (rc != 1) {
+        wasp_view_count_miss(t, rc);
+        return NULL;
+    }
+    wasp_view_insn(v, *at, acc->len, insn);
+    return client;
+}
+
+static void on_sample(wasp_thread *t, const wasp_sample_view *v)
+{
+    wasp_access acc;
+    uint64_t at;
+    uint8_t insn[WASP_MAX_INSN];
+    int executed;
+    const wasp_analysis_client *client = locate(t, v, &acc, &at, insn, &executed);
+    if (!client)
+        return;
+    t->rec.counters[WASP_C_SAMPLES_MEMORY]++;
+    wasp_watch_epoch_check(t);
+
+    uint64_t waddr;
+    int wlen;
+    wasp_watch_span(acc.addr, acc.size, &waddr, &wlen);
+    wasp_slot *slot = wasp_watch_claim(t, client->id, waddr, wlen, client->watch_loads);
+    if (!slot)
+        return;
+    t->rec.counters[WASP_C_ARMED]++;
+    slot->access_size = acc.size;
+    slot->watch_loads = client->watch_loads;
+    slot->first_end = at + acc.len;
+    slot->watch.float_size = acc.float_size;
+    slot->watch_ctx = wasp_capture_context(t, v->uc, at, insn, acc.len);
+
+    int ok;
+    uint64_t now = wasp_read_value(waddr, wlen, &ok);
+    client->on_sample(&slot->watch, now, ok);
+    if (executed) {
+        /* The access already happened (PMU samples, or the one that just
+         * ran): no first trap. */
+        client->on_first_trap(&slot->watch, now);
+        slot->state = WASP_SLOT_ARMED;
+    } else {
+        slot->state = WASP_SLOT_FIRST;
+    }
+}
+
+static void classify(wasp_thread *t, int i, const wasp_analysis_client *client,
+                     wasp_verdict v, int approx, const ucontext_t *uc, uint64_t insn_pc,
+                     const uint8_t *insn, uint8_t insn_len)
+{
+    wasp_slot *slot = &t->slots[i];
+    double weight = wasp_watch_done(t, i);
+    double bytes = weight * (double)slot->access_size;
+    wasp_totals *tot = &t->rec.totals[client->id];
+    tot->bytes += bytes;
+    tot->pairs += weight;
+    t->rec.counters[WASP_C_CLASSIFIED]++;
+    if (v != WASP_VERDICT_WASTE)
+        return;
+    if (approx)
+        tot->wasted_approx += bytes;
+    else
+        tot->wasted += bytes;
+    uint32_t trap_ctx = wasp_capture_context(t, uc, insn_pc, insn, insn_len);
+    wasp_records_pair(&t->rec, client->id, approx ? WASP_PAIR_APPROX : 0, slot->watch_ctx,
+                      trap_ctx, bytes, weight);
+}
+
+static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
+{
+    wasp_slot *slot = &t->slots[i];
+    const wasp_analysis_client *client =
+        wasp_handler_part_of(t->reservoir[i].analysis)->pair;
+    int ok;
+    uint64_t after = wasp_read_value(slot->addr, slot->watch.len, &ok);
+    if (!ok) {
+        wasp_watch_drop(t, i, WASP_C_DROP_UNREADABLE);
+        return;
+    }
+    uint64_t trap_pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    if (slot->state == WASP_SLOT_FIRST) {
+        if (trap_pc != slot->first_end) {
+            wasp_watch_drop(t, i, WASP_C_DROP_FIRST_TRAP);
+            return;
+        }
+        client->on_first_trap(&slot->watch, after);
+        slot->state = WASP_SLOT_ARMED;
+        return;
+    }
+
+    wasp_regs regs;
+    wasp_isa_regs_from_ucontext(uc, &regs);
+    wasp_access acc;
+    uint8_t insn[WASP_MAX_INSN];
+    if (!wasp_watch_trap_insn(t, slot, trap_pc, &regs, &acc, insn)) {
+        wasp_watch_drop(t, i, WASP_C_DROP_TRAP_DECODE);
+        return;
+    }
+    int approx = 0;
+    wasp_verdict v = client->on_trap(&slot->watch, acc.kind, after, wasp_rt.float_threshold,
+                                     &approx);
+    switch (v) {
+    case WASP_VERDICT_WAIT:
+        return;
+    case WASP_VERDICT_DROP:
+        wasp_watch_drop(t, i, (acc.kind & WASP_ACCESS_LOAD) ? WASP_C_DROP_UNREADABLE
+                                                             : WASP_C_DROP_STORE_CHAIN);
+        return;
+    default:
+        classify(t, i, client, v, approx, uc, trap_pc - acc.len, insn, acc.len);
+    }
+}
+
+#define PAIR_HANDLER_PART(name)                                                                    \
+    const wasp_handler_part wasp_handler_##name = {                                               \
+        .needs = WASP_NEEDS_WATCH,                                                                 \
+        .pair = &wasp_##name##_client,                                                             \
+        .enable = enable,                                                                          \
+        .on_sample = on_sample,                                                                    \
+        .on_trap = on_trap,                                                                        \
+    };
+PAIR_HANDLER_PART(deadstore)
+PAIR_HANDLER_PART(silentstore)
+PAIR_HANDLER_PART(silentload)

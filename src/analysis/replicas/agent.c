@@ -1,0 +1,56 @@
+/*
+ * Object replicas (OJXPerf) in the agent: the per-site comparison counts that
+ * rank --verify-top, the whole-object verification when the run stops, and
+ * the comparisons and checks in the profile. Not for signal handlers.
+ */
+#include <stdio.h>
+
+#include "agent/agent_part.h"
+#include "agent/alloc.h"
+#include "analysis/replicas/comparisons.h"
+
+static int setup(const wasp_options *o, char *why, size_t len)
+{
+    if (wasp_replica_comparisons_init() != 0) {
+        snprintf(why, len, "out of memory for the replica comparison counts");
+        return -1;
+    }
+    wasp_alloc_verify_during_run(o->verify_top, wasp_replica_comparisons());
+    return 0;
+}
+
+static void stop(jvmtiEnv *jvmti, JNIEnv *env, const wasp_options *o)
+{
+    if (o->verify_top && env)
+        wasp_alloc_verify(jvmti, env, o->verify_top, wasp_replica_comparisons());
+}
+
+static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
+{
+    wasp_dump_site_table(d, &t->rec, id, wasp_profile_add_replica);
+}
+
+static void finish(wasp_dump *d, int id)
+{
+    (void)id;
+    uint32_t nchecks;
+    const wasp_alloc_check *checks = wasp_alloc_checks(&nchecks);
+    for (uint32_t i = 0; i < nchecks; i++) {
+        uint32_t site = checks[i].pairs ? wasp_dump_site(d, checks[i].site) : UINT32_MAX;
+        if (site == UINT32_MAX)
+            continue;
+        wasp_replica_check c = {.site = site,
+                                .pairs = checks[i].pairs,
+                                .identical = checks[i].identical,
+                                .alpha = checks[i].alpha,
+                                .false_positive = checks[i].false_positive};
+        wasp_profile_set_replica_check(wasp_dump_profile(d), &c);
+    }
+}
+
+const wasp_agent_part wasp_agent_replicas = {
+    .setup = setup,
+    .stop = stop,
+    .fold_thread = fold_thread,
+    .finish = finish,
+};

@@ -1,0 +1,95 @@
+/*
+ * Object replicas (OJXPerf) in the handler: a sampled field of a tracked
+ * object is compared with the same field of the site's previously sampled
+ * object (snapshots.c) when that field is next accessed — a watchpoint.
+ * Comparisons are recorded per site and comparing context: "same" and
+ * "different" (t->rec's replicas table, first and second number).
+ *
+ * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler.
+ */
+#include "analysis/handler_part.h"
+#include "analysis/replicas/comparisons.h"
+#include "analysis/replicas/snapshots.h"
+#include "watch/runtime.h"
+
+enum { REPLICA_SNAPS = 64, C_ARMED = 0, C_COMPARED = 1 };
+
+/* Per thread: the last sampled field of each site (a small hash table). */
+typedef struct replica_thread {
+    wasp_replica_snap snaps[REPLICA_SNAPS];
+} replica_thread;
+
+static void record(wasp_thread *t, uint32_t site, uint32_t ctx, int same)
+{
+    wasp_records_site(&t->rec, WASP_ID_replicas, site, ctx, same ? 1.0 : 0.0, same ? 0.0 : 1.0);
+    t->rec.part_counters[WASP_ID_replicas][C_COMPARED]++;
+}
+
+static void on_object(wasp_thread *t, const wasp_sample_view *v, const wasp_object_hit *h)
+{
+    replica_thread *rt = t->part_state[WASP_ID_replicas];
+    uint64_t field;
+    int len;
+    wasp_watch_span(h->acc.addr, h->acc.size, &field, &len);
+    /* The field's value as the sampled access leaves it: memory, unless it is
+     * a store that has not run yet — then the value it is about to store. */
+    int ok;
+    uint64_t value = wasp_read_value(field, len, &ok);
+    if (!h->executed && (h->acc.kind & WASP_ACCESS_STORE)) {
+        ok = h->acc.has_src && h->acc.size <= 8 && field == h->acc.addr;
+        value = h->acc.src;
+    }
+    uint64_t waddr, v1;
+    uint8_t wlen;
+    uint32_t epoch = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
+    /* The map compares masked addresses (ZGC colours); a watchpoint needs the
+     * address the program uses, so work from the object's base as seen here. */
+    uint64_t base = field - ((field & wasp_rt.heap_address_mask) - h->obj.start);
+    /* Contents only: the header (mark word, class, array length — 16 bytes
+     * with compressed class pointers) is the same for every object of a
+     * site, or differs for reasons that are not the program's data. */
+    if (field - base < 16)
+        return;
+    wasp_replica_action act =
+        wasp_replica_sample(rt->snaps, REPLICA_SNAPS, h->obj.site, epoch, base, h->obj.size,
+                            field, (uint8_t)len, value, ok, &waddr, &wlen, &v1);
+    if (act == WASP_REPLICA_DIFFERENT) {
+        record(t, h->obj.site, wasp_capture_context(t, v->uc, h->at, h->insn, h->acc.len), 0);
+        return;
+    }
+    if (act != WASP_REPLICA_WATCH)
+        return;
+    wasp_watch_epoch_check(t);
+    wasp_slot *slot = wasp_watch_claim(t, WASP_ID_replicas, waddr, wlen, 1);
+    if (!slot)
+        return;
+    slot->watch.v1 = v1;
+    slot->tag = h->obj.site;
+    slot->state = WASP_SLOT_ARMED; /* any access to the field is the comparison */
+    t->rec.part_counters[WASP_ID_replicas][C_ARMED]++;
+}
+
+/* The watched field of the later object was accessed: compare what it holds
+ * now with the earlier object's sampled value. */
+static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
+{
+    wasp_slot *slot = &t->slots[i];
+    int ok;
+    uint64_t now = wasp_read_value(slot->addr, slot->watch.len, &ok);
+    if (!ok) {
+        wasp_watch_drop(t, i, WASP_C_DROP_UNREADABLE);
+        return;
+    }
+    uint32_t ctx = wasp_watch_trap_context(t, slot, uc);
+    record(t, slot->tag, ctx, wasp_replica_same(now, slot->watch.v1, slot->watch.len));
+    wasp_replica_comparisons_count(slot->tag); /* field comparisons rank --verify-top */
+    wasp_watch_done(t, i);
+}
+
+const wasp_handler_part wasp_handler_replicas = {
+    .needs = WASP_NEEDS_OBJECTS | WASP_NEEDS_WATCH,
+    .on_object = on_object,
+    .on_trap = on_trap,
+    .counters = {[C_ARMED] = "replicas.armed", [C_COMPARED] = "replicas.compared"},
+    .thread_state = sizeof(replica_thread),
+};

@@ -1,0 +1,43 @@
+/*
+ * Finding the object a sample touched (see object_hit.h).
+ *
+ * A CPU-time sample lands just after the instruction that held the thread up
+ * (a cache miss, most often): for the cost of objects, that access — the one
+ * ending at the interrupted PC — is the one to blame. When none ends there
+ * with a memory operand, the thread's next access is taken, as the watchpoint
+ * analyses do.
+ *
+ * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler.
+ */
+#include "watch/object_hit.h"
+
+#include "watch/runtime.h"
+
+wasp_obj_result wasp_object_hit_find(wasp_thread *t, const wasp_sample_view *v,
+                                     wasp_object_hit *h, int count_miss)
+{
+    const int any = WASP_ACCESS_LOAD | WASP_ACCESS_STORE;
+    int found = 0, rc = 1;
+    if (wasp_view_prev(v, any, &h->acc, &h->at, h->insn)) {
+        h->executed = 1;
+        found = 1;
+    } else if ((rc = wasp_view_find(v, any, &h->acc, &h->at)) == 1) {
+        wasp_view_insn(v, h->at, h->acc.len, h->insn);
+        h->executed = v->s->executed;
+        found = 1;
+    }
+    if (!found) {
+        if (count_miss)
+            wasp_view_count_miss(t, rc);
+        return WASP_OBJ_MISS;
+    }
+    t->rec.counters[WASP_C_OBJ_SAMPLES]++;
+    wasp_obj_result r = wasp_objects_attribute(
+        wasp_rt.objmap, h->acc.addr & wasp_rt.heap_address_mask,
+        __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE),
+        __atomic_load_n(&wasp_rt.objmap_epoch, __ATOMIC_ACQUIRE), wasp_rt.numa_nodes, &h->obj,
+        &h->remote);
+    if (r != WASP_OBJ_HIT)
+        t->rec.counters[r == WASP_OBJ_STALE ? WASP_C_OBJ_STALE : WASP_C_OBJ_UNATTRIBUTED]++;
+    return r;
+}

@@ -1,0 +1,90 @@
+/*
+ * The sample's view: registers and the code at the interrupted PC, and the
+ * accesses analyses find there (see kit.h).
+ *
+ * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler. Code bytes are copied from
+ * the page the thread executes, or through wasp_safe_read.
+ */
+#include <string.h>
+
+#include "watch/kit.h"
+
+size_t wasp_read_code(uint64_t addr, uint8_t *dst, size_t n, uint64_t anchor)
+{
+    /* Code cannot be freed under a thread running it, so bytes on the
+     * anchor's page are copied directly, saving a system call per sample. */
+    const uint64_t page = 4096;
+    uint64_t lo = anchor & ~(page - 1), hi = lo + page;
+    if (addr >= lo && addr + n <= hi) {
+        memcpy(dst, (const void *)(uintptr_t)addr, n);
+        return n;
+    }
+    if (addr >= lo && addr < hi) { /* starts on the page, runs past it */
+        size_t first = (size_t)(hi - addr);
+        memcpy(dst, (const void *)(uintptr_t)addr, first);
+        return first + wasp_safe_read(hi, dst + first, n - first);
+    }
+    if (addr < lo && addr + n > lo && addr + n <= hi) { /* ends on the page */
+        size_t head = (size_t)(lo - addr);
+        if (wasp_safe_read(addr, dst, head) != head)
+            return 0;
+        memcpy(dst + head, (const void *)(uintptr_t)lo, n - head);
+        return n;
+    }
+    return wasp_safe_read(addr, dst, n);
+}
+
+void wasp_view_init(wasp_sample_view *v, const ucontext_t *uc, const wasp_address_sample *s)
+{
+    v->s = s;
+    v->uc = uc;
+    wasp_isa_regs_from_ucontext(uc, &v->regs);
+    v->n = wasp_read_code(s->pc, v->code, s->has_addr ? WASP_MAX_INSN : sizeof v->code,
+                          (uint64_t)uc->uc_mcontext.gregs[REG_RIP]);
+}
+
+int wasp_view_find(const wasp_sample_view *v, int wanted, wasp_access *acc, uint64_t *at)
+{
+    if (!v->n)
+        return -1;
+    if (!v->s->has_addr)
+        return wasp_isa_find_access(v->code, v->n, v->s->pc, &v->regs, wanted, WASP_VIEW_INSNS,
+                                    acc, at);
+    int rc = wasp_isa_decode_access(v->code, v->n, v->s->pc, &v->regs, acc);
+    *at = v->s->pc;
+    if (rc != 1)
+        return rc;
+    acc->addr = v->s->addr;
+    if (!(acc->kind & wanted))
+        return 0;
+    return wasp_isa_is_program_data(acc, v->regs.gpr[4]) ? 1 : 2;
+}
+
+int wasp_view_prev(const wasp_sample_view *v, int wanted, wasp_access *acc, uint64_t *at,
+                   uint8_t *insn)
+{
+    /* x86 cannot be decoded backwards with certainty; the longest candidate
+     * is taken (a shorter one is most often the tail of the real one). */
+    uint8_t before[WASP_MAX_INSN];
+    if (v->s->has_addr ||
+        wasp_read_code(v->s->pc - sizeof before, before, sizeof before, v->s->pc) !=
+            sizeof before ||
+        wasp_isa_prev_accesses(before, sizeof before, v->s->pc, &v->regs, acc, 1) != 1 ||
+        !(acc->kind & wanted))
+        return 0;
+    *at = v->s->pc - acc->len;
+    memcpy(insn, before + sizeof before - acc->len, acc->len);
+    return 1;
+}
+
+void wasp_view_insn(const wasp_sample_view *v, uint64_t at, uint8_t len, uint8_t *insn)
+{
+    memcpy(insn, v->code + (at - v->s->pc), len);
+}
+
+void wasp_view_count_miss(wasp_thread *t, int rc)
+{
+    t->rec.counters[rc == 0   ? WASP_C_SAMPLES_NOMEM
+                    : rc == 2 ? WASP_C_SAMPLES_IGNORED
+                              : WASP_C_SAMPLES_UNDECODABLE]++;
+}

@@ -1,0 +1,118 @@
+/*
+ * Watchpoint slots for analyses: claiming one through the budget and the
+ * reservoir, ending it, GC epochs, and the instruction that trapped (see
+ * kit.h).
+ *
+ * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler of the slot's thread.
+ */
+#include <string.h>
+
+#include "watch/budget.h"
+#include "watch/kit.h"
+#include "watch/runtime.h"
+#include "watch/slots.h"
+
+uint64_t wasp_read_value(uint64_t addr, int len, int *ok)
+{
+    uint64_t v = 0;
+    *ok = wasp_safe_read(addr, &v, (size_t)len) == (size_t)len;
+    return v;
+}
+
+void wasp_watch_drop(wasp_thread *t, int i, wasp_counter_id reason)
+{
+    if (t->slots[i].state != WASP_SLOT_FREE) {
+        wasp_slot_disarm(t, i);
+        if (reason < WASP_C_COUNT)
+            t->rec.counters[reason]++;
+    }
+    wasp_reservoir_release(&t->reservoir[i]);
+}
+
+double wasp_watch_done(wasp_thread *t, int i)
+{
+    wasp_slot_disarm(t, i);
+    return wasp_reservoir_release(&t->reservoir[i]);
+}
+
+int wasp_watch_epoch_check(wasp_thread *t)
+{
+    uint32_t now = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
+    if (t->epoch == now)
+        return 0;
+    for (int i = 0; i < t->nslots; i++)
+        wasp_watch_drop(t, i, WASP_C_DROP_GC);
+    t->epoch = now;
+    return 1;
+}
+
+wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, int loads_too)
+{
+    if (!wasp_budget_allows(t)) {
+        wasp_reservoir_credit(t->reservoir, t->nslots, owner);
+        t->rec.counters[WASP_C_DROP_BUDGET]++;
+        return NULL;
+    }
+    wasp_reservoir_result r = wasp_reservoir_offer(t->reservoir, t->nslots, owner, &t->rng);
+    if (r.slot < 0) {
+        t->rec.counters[WASP_C_DROP_RESERVOIR]++;
+        return NULL;
+    }
+    wasp_slot *slot = &t->slots[r.slot];
+    if (r.replaced && slot->state != WASP_SLOT_FREE)
+        t->rec.counters[WASP_C_DROP_REPLACED]++;
+    int armed = wasp_slot_arm(t, r.slot, addr, len, loads_too);
+    if (armed != 0) {
+        slot->state = WASP_SLOT_FREE;
+        wasp_reservoir_release(&t->reservoir[r.slot]);
+        t->rec.counters[armed == WASP_ARM_NOT_WATCHABLE ? WASP_C_DROP_NOT_HEAP
+                                                        : WASP_C_DROP_ARM_FAILED]++;
+        return NULL;
+    }
+    slot->addr = addr;
+    slot->epoch = t->epoch;
+    memset(&slot->watch, 0, sizeof slot->watch);
+    slot->watch.len = (uint8_t)len;
+    return slot;
+}
+
+int wasp_watch_trap_insn(wasp_thread *t, const wasp_slot *slot, uint64_t trap_pc,
+                         const wasp_regs *regs, wasp_access *acc, uint8_t *insn)
+{
+    unsigned h = (unsigned)(trap_pc ^ (trap_pc >> 7)) & 63;
+    if (t->trap_cache_pc[h] == trap_pc) {
+        uint8_t len = t->trap_cache_len[h];
+        if (wasp_read_code(trap_pc - len, insn, len, trap_pc - 1) == len) {
+            wasp_regs before = *regs;
+            before.rip = trap_pc - len;
+            if (wasp_isa_decode_access(insn, len, trap_pc - len, &before, acc) == 1 &&
+                acc->len == len) {
+                acc->kind = t->trap_cache_kind[h];
+                return 1;
+            }
+        }
+    }
+    uint8_t buf[WASP_MAX_INSN];
+    size_t n = wasp_read_code(trap_pc - sizeof buf, buf, sizeof buf, trap_pc - 1);
+    if (n != sizeof buf)
+        return 0;
+    if (!wasp_isa_recover_trap(buf, n, trap_pc, regs, slot->addr, slot->watch.len, acc))
+        return 0;
+    memcpy(insn, buf + sizeof buf - acc->len, acc->len);
+    t->trap_cache_pc[h] = trap_pc;
+    t->trap_cache_len[h] = acc->len;
+    t->trap_cache_kind[h] = acc->kind;
+    return 1;
+}
+
+uint32_t wasp_watch_trap_context(wasp_thread *t, const wasp_slot *slot, const ucontext_t *uc)
+{
+    uint64_t trap_pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    wasp_regs regs;
+    wasp_isa_regs_from_ucontext(uc, &regs);
+    wasp_access acc;
+    uint8_t insn[WASP_MAX_INSN];
+    if (wasp_watch_trap_insn(t, slot, trap_pc, &regs, &acc, insn))
+        return wasp_capture_context(t, uc, trap_pc - acc.len, insn, acc.len);
+    return wasp_capture_context(t, uc, trap_pc, insn, 0);
+}
