@@ -12,7 +12,7 @@ LDLIBS_AGENT = $(LDLIBS_CORE) -lnuma -ldl -lpthread -lrt   # libpfm4 is dlopened
 B = build
 # Code that needs a JVM (JVMTI glue) or runs only inside the agent.
 SHARED_SAMPLE_SRCS := src/sample/perf.c src/sample/signal.c src/sample/soft.c src/sample/timer.c \
-                      src/sample/selftest.c src/sample/cputime.c
+                      src/sample/cputime.c
 # An analysis folder src/analysis/NAME/ holds agent*.c (agent only), report*.c
 # (the command only) and anything else (shared): docs/design.md, "adding an analysis".
 ANALYSIS_AGENT_SRCS  := $(wildcard src/analysis/*/agent*.c)
@@ -24,13 +24,17 @@ AGENT_SRCS := $(filter-out src/agent/options.c $(SHARED_SAMPLE_SRCS),$(wildcard 
 # Everything the command, the agent and the unit tests share.
 CORE_SRCS  := $(wildcard src/common/*.c src/isa/*.c src/profile/*.c src/watch/*.c src/heap/*.c) \
               $(ANALYSIS_CORE_SRCS) src/agent/options.c $(SHARED_SAMPLE_SRCS)
-CLI_SRCS   := $(wildcard src/cli/*.c) $(ANALYSIS_REPORT_SRCS)
+# The command's code, a library (libwaspcli.a) that build/bin/wasp and the unit
+# tests link; wasp.c holds only main.
+CLI_MAIN   := src/cli/wasp.c
+CLI_SRCS   := $(filter-out $(CLI_MAIN),$(wildcard src/cli/*.c)) $(ANALYSIS_REPORT_SRCS)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 CORE_OBJS  := $(call obj,$(CORE_SRCS))
 AGENT_OBJS := $(call obj,$(AGENT_SRCS))
 CLI_OBJS   := $(call obj,$(CLI_SRCS))
+UNIT_OBJS  := $(call obj,$(UNIT_SRCS))
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
 .PHONY: all check unit integration workloads bench demo clean
@@ -50,14 +54,21 @@ $(B)/lib/libwaspcore.a: $(CORE_OBJS)
 $(B)/lib/libwasp.so: $(AGENT_OBJS) $(B)/lib/libwaspcore.a
 	$(CC) -shared -o $@ $(AGENT_OBJS) $(B)/lib/libwaspcore.a $(LDLIBS_AGENT)
 
-$(B)/bin/wasp: $(CLI_OBJS) $(B)/lib/libwaspcore.a
+# Rebuilt from scratch so a deleted or renamed source leaves no stale member.
+$(B)/lib/libwaspcli.a: $(CLI_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(CLI_OBJS) $(B)/lib/libwaspcore.a $(LDLIBS_CORE)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-# Some tests include CLI sources directly: they depend on them too.
-$(B)/tests/%: tests/unit/%.c $(B)/lib/libwaspcore.a $(CLI_SRCS) $(wildcard tests/unit/*.h)
+$(B)/bin/wasp: $(call obj,$(CLI_MAIN)) $(B)/lib/libwaspcli.a $(B)/lib/libwaspcore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(TEST_LDFLAGS) $(B)/lib/libwaspcore.a -lcmocka $(LDLIBS_CORE) -lpthread
+	$(CC) -o $@ $^ $(LDLIBS_CORE)
+
+# A unit test links what the command links; a test replaces code only through
+# a seam the code offers (e.g. cli/run_internal.h), never by defining a symbol
+# a library also defines.
+$(UNIT_BINS): $(B)/tests/%: $(B)/obj/tests/unit/%.o $(B)/lib/libwaspcli.a $(B)/lib/libwaspcore.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(TEST_LDFLAGS) -lcmocka $(LDLIBS_CORE) -lpthread
 # The NUMA check's system calls answer what the test chooses (one-node machines).
 $(B)/tests/test_objects_attribute: TEST_LDFLAGS := -Wl,--wrap=syscall
 

@@ -83,7 +83,7 @@ static wasp_thread *create(pid_t tid, JNIEnv *env, const char *name)
     t->index = index;
     t->tid = tid;
     t->jni_env = env; /* NULL for adopted threads: the handler asks the JVM */
-    t->sample_fd = -1;
+    t->sampler = (wasp_sampler_thread){.index = index, .tid = tid, .fd = -1};
     t->rng = (seed ^ ((uint64_t)t->tid * 0x9e3779b97f4a7c15ull)) | 1;
     t->epoch = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
     snprintf(t->name, sizeof t->name, "%s", name ? name : "?");
@@ -103,7 +103,7 @@ static wasp_thread *create(pid_t tid, JNIEnv *env, const char *name)
     /* Publish before the first signal can arrive. */
     __atomic_store_n(&wasp_rt.threads[index], t, __ATOMIC_RELEASE);
     t->active = 1;
-    if (wasp_rt.source->open_thread(wasp_rt.source, t, err, sizeof err) != 0) {
+    if (wasp_rt.source->open_thread(wasp_rt.source, &t->sampler, err, sizeof err) != 0) {
         t->active = 0;
         wasp_slots_close(t);
         if (!warned_source++)
@@ -198,7 +198,7 @@ static void quiet(wasp_thread *t)
     /* A handler that already started on that thread finishes in microseconds. */
     for (int spins = 0; t->in_handler && spins < 100000; spins++)
         sched_yield();
-    wasp_rt.source->close_thread(wasp_rt.source, t);
+    wasp_rt.source->close_thread(wasp_rt.source, &t->sampler);
     wasp_thread_release_slots(t);
     wasp_slots_close(t);
 }

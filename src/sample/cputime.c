@@ -9,7 +9,7 @@
 
 #include "sample/source.h"
 
-int wasp_cputime_take(wasp_source *s, wasp_thread *t, const ucontext_t *uc,
+int wasp_cputime_take(wasp_source *s, wasp_sampler_thread *t, const ucontext_t *uc,
                       wasp_address_sample *out)
 {
     (void)s, (void)t;

@@ -158,7 +158,7 @@ static int pmu_init(wasp_source *s, const wasp_options *o, char *err, size_t err
     return -1;
 }
 
-static int pmu_open(wasp_source *s, wasp_thread *t, char *err, size_t errlen)
+static int pmu_open(wasp_source *s, wasp_sampler_thread *t, char *err, size_t errlen)
 {
     struct perf_event_attr a;
     memset(&a, 0, sizeof a);
@@ -196,19 +196,19 @@ static int pmu_open(wasp_source *s, wasp_thread *t, char *err, size_t errlen)
         close(fd);
         return -1;
     }
-    t->sample_fd = fd;
-    t->sample_ring = ring;
-    t->sample_ring_size = size;
+    t->fd = fd;
+    t->ring = ring;
+    t->ring_size = size;
     return 0;
 }
 
-static void pmu_close(wasp_source *s, wasp_thread *t)
+static void pmu_close(wasp_source *s, wasp_sampler_thread *t)
 {
     (void)s;
-    wasp_perf_close(&t->sample_fd);
-    if (t->sample_ring) {
-        munmap(t->sample_ring, t->sample_ring_size);
-        t->sample_ring = NULL;
+    wasp_perf_close(&t->fd);
+    if (t->ring) {
+        munmap(t->ring, t->ring_size);
+        t->ring = NULL;
     }
 }
 
@@ -220,11 +220,11 @@ static void ring_copy(const uint8_t *data, uint64_t mask, uint64_t off, void *ds
         d[i] = data[(off + i) & mask];
 }
 
-static int pmu_take(wasp_source *s, wasp_thread *t, const ucontext_t *uc,
+static int pmu_take(wasp_source *s, wasp_sampler_thread *t, const ucontext_t *uc,
                     wasp_address_sample *out)
 {
     (void)s, (void)uc;
-    struct perf_event_mmap_page *meta = t->sample_ring;
+    struct perf_event_mmap_page *meta = t->ring;
     if (!meta)
         return 0;
     const uint8_t *data = (const uint8_t *)meta + meta->data_offset;

@@ -42,4 +42,17 @@ void wasp_perf_close(int *fd);
  * signal is one of wasp's. */
 int wasp_perf_signal_data(const siginfo_t *si, uint64_t *data);
 
+/* sig_data layout: thread index, event kind, slot. */
+enum { WASP_EV_SAMPLE = 1, WASP_EV_WATCH = 2 };
+/* The thread index of start-up proofs (self-tests): beyond every thread's. */
+enum { WASP_PROBE_INDEX = 0xffffff };
+static inline uint64_t wasp_sig_data(uint32_t index, int kind, int slot)
+{
+    return 0x5741535000000000ull | ((uint64_t)index << 8) | ((uint64_t)kind << 4) | (uint64_t)slot;
+}
+static inline int wasp_sig_data_valid(uint64_t d)
+{
+    return (d >> 32) == 0x57415350ull;
+}
+
 #endif

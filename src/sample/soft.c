@@ -25,7 +25,7 @@ static int soft_init(wasp_source *s, const wasp_options *o, char *err, size_t er
     return 0;
 }
 
-static int soft_open(wasp_source *s, wasp_thread *t, char *err, size_t errlen)
+static int soft_open(wasp_source *s, wasp_sampler_thread *t, char *err, size_t errlen)
 {
     struct perf_event_attr a;
     memset(&a, 0, sizeof a);
@@ -47,21 +47,21 @@ static int soft_open(wasp_source *s, wasp_thread *t, char *err, size_t errlen)
         close(fd);
         return -1;
     }
-    t->sample_fd = fd;
+    t->fd = fd;
     t->period_ns = s->period;
     return 0;
 }
 
-static int soft_set_period(wasp_source *s, wasp_thread *t, uint64_t ns)
+static int soft_set_period(wasp_source *s, wasp_sampler_thread *t, uint64_t ns)
 {
     (void)s;
-    return ioctl(t->sample_fd, PERF_EVENT_IOC_PERIOD, &ns) == 0 ? 0 : -1;
+    return ioctl(t->fd, PERF_EVENT_IOC_PERIOD, &ns) == 0 ? 0 : -1;
 }
 
-static void soft_close(wasp_source *s, wasp_thread *t)
+static void soft_close(wasp_source *s, wasp_sampler_thread *t)
 {
     (void)s;
-    wasp_perf_close(&t->sample_fd);
+    wasp_perf_close(&t->fd);
 }
 
 wasp_source wasp_soft_source = {

@@ -21,8 +21,23 @@
 #include <stdint.h>
 #include <ucontext.h>
 
+#include <sys/types.h>
+#include <time.h>
+
 #include "agent/options.h"
-#include "watch/thread_state.h"
+
+/* What a sampler keeps per profiled thread (inside the thread's state). */
+typedef struct wasp_sampler_thread {
+    uint32_t index;        /* the thread's registry index, for sig_data */
+    pid_t tid;
+    int fd;                /* perf event, -1 when none */
+    void *ring;            /* mmap ring for sources that carry addresses */
+    size_t ring_size;
+    uint64_t ring_tail;    /* next ring-buffer byte to read */
+    timer_t timer;         /* timer sampler's POSIX timer, when has_timer */
+    int has_timer;
+    uint64_t period_ns;    /* the sampling period now (backoff may raise it) */
+} wasp_sampler_thread;
 
 typedef struct wasp_address_sample {
     uint64_t pc;   /* the sampled instruction */
@@ -37,14 +52,14 @@ typedef struct wasp_source {
     /* Process-wide set-up; returns 0 or -1 with a reason in err. */
     int (*init)(struct wasp_source *s, const wasp_options *o, char *err, size_t errlen);
     /* Per-thread event for the calling thread (tid) with sig_data for t. */
-    int (*open_thread)(struct wasp_source *s, wasp_thread *t, char *err, size_t errlen);
-    void (*close_thread)(struct wasp_source *s, wasp_thread *t);
+    int (*open_thread)(struct wasp_source *s, wasp_sampler_thread *t, char *err, size_t errlen);
+    void (*close_thread)(struct wasp_source *s, wasp_sampler_thread *t);
     /* In the handler: the sample this signal carries. Returns 1, or 0 if none. */
-    int (*take)(struct wasp_source *s, wasp_thread *t, const ucontext_t *uc,
+    int (*take)(struct wasp_source *s, wasp_sampler_thread *t, const ucontext_t *uc,
                 wasp_address_sample *out);
     /* In the handler: sample thread t every ns of its CPU time from now on
      * (backoff). Returns 0 or -1. NULL: the period cannot change. */
-    int (*set_period)(struct wasp_source *s, wasp_thread *t, uint64_t ns);
+    int (*set_period)(struct wasp_source *s, wasp_sampler_thread *t, uint64_t ns);
     int time_based;    /* 1: period is thread CPU time in ns; 0: a count of PMU events */
     /* Private settings. */
     uint64_t period;
@@ -59,7 +74,7 @@ extern wasp_source wasp_pmu_source;
 /* The CPU-time samplers' shared parts (cputime.c): take() = the instruction
  * at the interrupted PC; init's period and detail ("HOW: thread CPU-time
  * timer every N us, ..."). */
-int wasp_cputime_take(wasp_source *s, wasp_thread *t, const ucontext_t *uc,
+int wasp_cputime_take(wasp_source *s, wasp_sampler_thread *t, const ucontext_t *uc,
                       wasp_address_sample *out);
 void wasp_cputime_describe(wasp_source *s, const wasp_options *o, const char *how);
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sample/signal.h"
 #include "sample/source.h"
 
 /* The CPU-time clock of thread tid (the kernel's MAKE_THREAD_CPUCLOCK with
@@ -40,7 +41,7 @@ static int timer_init(wasp_source *s, const wasp_options *o, char *err, size_t e
     return 0;
 }
 
-static int timer_open(wasp_source *s, wasp_thread *t, char *err, size_t errlen)
+static int timer_open(wasp_source *s, wasp_sampler_thread *t, char *err, size_t errlen)
 {
     struct sigevent sev;
     memset(&sev, 0, sizeof sev);
@@ -66,7 +67,7 @@ static int timer_open(wasp_source *s, wasp_thread *t, char *err, size_t errlen)
     return 0;
 }
 
-static void timer_close(wasp_source *s, wasp_thread *t)
+static void timer_close(wasp_source *s, wasp_sampler_thread *t)
 {
     (void)s;
     if (!t->has_timer)
@@ -75,7 +76,7 @@ static void timer_close(wasp_source *s, wasp_thread *t)
     t->has_timer = 0;
 }
 
-static int timer_set_period(wasp_source *s, wasp_thread *t, uint64_t ns)
+static int timer_set_period(wasp_source *s, wasp_sampler_thread *t, uint64_t ns)
 {
     (void)s;
     struct itimerspec its;

@@ -94,7 +94,7 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
         t->rec.counters[WASP_C_SAMPLES_SELF]++;
         return;
     }
-    if (!wasp_rt.source->take(wasp_rt.source, t, uc, &s))
+    if (!wasp_rt.source->take(wasp_rt.source, &t->sampler, uc, &s))
         return;
 
     wasp_sample_view v;
@@ -146,18 +146,19 @@ static void sampler_backoff(wasp_thread *t, uint64_t spent)
     t->handler_ns += spent;
     if (++t->handler_samples < SAMPLER_WINDOW)
         return;
-    uint64_t window = (uint64_t)SAMPLER_WINDOW * t->period_ns;
+    wasp_sampler_thread *st = &t->sampler;
+    uint64_t window = (uint64_t)SAMPLER_WINDOW * st->period_ns;
     int over = (double)t->handler_ns > SAMPLER_BUDGET * (double)window;
     t->handler_ns = 0;
     t->handler_samples = 0;
     wasp_source *src = wasp_rt.source;
-    if (!over || !src->set_period || !t->period_ns ||
-        t->period_ns >= src->period * SAMPLER_MAX_SLOWDOWN)
+    if (!over || !src->set_period || !st->period_ns ||
+        st->period_ns >= src->period * SAMPLER_MAX_SLOWDOWN)
         return;
-    uint64_t next = t->period_ns * 2;
-    if (src->set_period(src, t, next) != 0)
+    uint64_t next = st->period_ns * 2;
+    if (src->set_period(src, st, next) != 0)
         return;
-    t->period_ns = next;
+    st->period_ns = next;
     t->rec.counters[WASP_C_SAMPLER_BACKOFF]++;
     uint64_t max = __atomic_load_n(&max_period_ns, __ATOMIC_RELAXED);
     while (next > max &&

@@ -16,6 +16,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/ids.h"
+#include "sample/source.h"
 #include "watch/records.h"
 #include "watch/reservoir.h"
 
@@ -50,12 +51,7 @@ typedef struct wasp_thread {
     volatile int active;   /* 0: the handler ignores this thread's signals */
     volatile int in_handler;
     int adopted;           /* running before the agent attached (no TLS pointer) */
-    int sample_fd;         /* address-source event, -1 when none */
-    void *sample_ring;     /* mmap ring for sources that carry addresses */
-    size_t sample_ring_size;
-    uint64_t ring_tail;    /* next ring-buffer byte to read */
-    timer_t timer;         /* timer sampler's POSIX timer, when has_timer */
-    int has_timer;
+    wasp_sampler_thread sampler; /* the sampler's own (sample/source.h) */
     int nslots;
     wasp_slot slots[WASP_MAX_SLOTS];
     wasp_reservoir_slot reservoir[WASP_MAX_SLOTS];
@@ -74,24 +70,10 @@ typedef struct wasp_thread {
     volatile int budget_over; /* the last check found the budget spent */
     uint64_t handler_ns;   /* time spent in the sampling handler since the last check */
     uint32_t handler_samples;
-    uint64_t period_ns;    /* this thread's sampling period now (backoff may raise it) */
     wasp_rframe *scratch;  /* AsyncGetCallTrace output, max_frames long */
     void *part_state[WASP_ANALYSES]; /* each analysis's own (handler_part.h thread_state) */
     wasp_records rec;
     char name[64];
 } wasp_thread;
-
-/* sig_data layout: thread index, event kind, slot. */
-enum { WASP_EV_SAMPLE = 1, WASP_EV_WATCH = 2 };
-/* The registry index of start-up proofs (self-tests): beyond every thread's. */
-enum { WASP_PROBE_INDEX = 0xffffff };
-static inline uint64_t wasp_sig_data(uint32_t index, int kind, int slot)
-{
-    return 0x5741535000000000ull | ((uint64_t)index << 8) | ((uint64_t)kind << 4) | (uint64_t)slot;
-}
-static inline int wasp_sig_data_valid(uint64_t d)
-{
-    return (d >> 32) == 0x57415350ull;
-}
 
 #endif

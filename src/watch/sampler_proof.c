@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "sample/signal.h"
 #include "sample/source.h"
 #include "watch/handler.h"
 
@@ -23,14 +24,8 @@ int wasp_source_self_test(wasp_source *s, char *why, size_t len)
         snprintf(why, len, "cannot install the SIGTRAP handler: %s", strerror(errno));
         return -1;
     }
-    wasp_thread *t = calloc(1, sizeof *t);
-    if (!t) {
-        snprintf(why, len, "out of memory");
-        return -1;
-    }
-    t->index = WASP_PROBE_INDEX;
-    t->tid = gettid();
-    t->sample_fd = -1;
+    wasp_sampler_thread probe = {.index = WASP_PROBE_INDEX, .tid = gettid(), .fd = -1};
+    wasp_sampler_thread *t = &probe;
     uint64_t period = s->period;
     if (s->time_based)
         s->period = PROBE_PERIOD_NS; /* a short one: the proof costs little CPU */
@@ -39,7 +34,6 @@ int wasp_source_self_test(wasp_source *s, char *why, size_t len)
     s->period = period;
     if (rc != 0) {
         snprintf(why, len, "%s", err);
-        free(t);
         return -1;
     }
     /* Memory traffic too, and fresh pages: a PMU source counts memory events
@@ -62,7 +56,6 @@ int wasp_source_self_test(wasp_source *s, char *why, size_t len)
         munmap(fresh, PAGES * 4096ul);
     uint32_t got = wasp_handler_probe_count(WASP_EV_SAMPLE) - before;
     s->close_thread(s, t);
-    free(t);
     if (got == 0) {
         snprintf(why, len, "the %s sampler was accepted but no sample arrived in %d ms of CPU time",
                  s->name, MAX_CPU_NS / 1000000);
