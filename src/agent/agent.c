@@ -20,6 +20,7 @@
 
 #include "agent/agent_part.h"
 #include "agent/alloc.h"
+#include "agent/alloc_dump.h"
 #include "agent/census.h"
 #include "agent/dump.h"
 #include "agent/jvm.h"
@@ -194,7 +195,8 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
         if ((wasp_rt.enabled & (1u << id)) && part->stop)
             part->stop(jvmti, env, &opts);
     }
-    wasp_dump_write(&dump_info);
+    wasp_threads_stop_all(wasp_dump_fold_thread);
+    wasp_dump_write(&dump_info, needing(WASP_NEEDS_OBJECTS) ? wasp_alloc_dump : NULL);
     if (wasp_rt.watch && wasp_rt.watch->drop_all)
         wasp_rt.watch->drop_all(); /* every thread is quiet: nothing stays watched */
     session_events(jvmti, JVMTI_DISABLE);
@@ -385,7 +387,7 @@ static int setup(JavaVM *vm, char *why, size_t len)
     wasp_rt.enabled = opts.events & ((1u << WASP_ANALYSES) - 1);
     setup_tracking(&opts);
     setup_parts(&opts);
-    wasp_threads_init(&opts);
+    wasp_threads_init(&opts, wasp_dump_fold_thread);
 
     wasp_perf_signal_route_init(opts.signal == WASP_SIGNAL_FASYNC);
     if (wasp_perf_fasync && opts.signal == WASP_SIGNAL_SIGTRAP)

@@ -8,7 +8,6 @@
 #include <jvmti.h>
 #include <stdint.h>
 
-#include "agent/dump.h"
 #include "agent/options.h"
 #include "watch/records.h"
 
@@ -70,11 +69,6 @@ void wasp_alloc_verify(jvmtiEnv *jvmti, JNIEnv *env, uint32_t top, const uint32_
 void wasp_alloc_verify_during_run(uint32_t top, const uint32_t *counts);
 /* The checks the last verification produced. */
 const wasp_alloc_check *wasp_alloc_checks(uint32_t *n);
-/* Tracked objects into the profile being written (alloc_dump.c). */
-void wasp_alloc_dump(wasp_dump *d);
-/* A site as a profile site (dump.c), for callers that hold the site already
- * (wasp_alloc_each_site visitors: its lock is held). */
-uint32_t wasp_dump_alloc_site(wasp_dump *d, const wasp_alloc_site *s);
 /* Whether thread is the keeper (so it is not profiled itself). */
 int wasp_alloc_is_keeper(const char *thread_name);
 

@@ -4,8 +4,7 @@
  * analyses that need tracked objects. Not for signal handlers; runs once, when
  * the profile is written.
  */
-#include "agent/alloc.h"
-#include "agent/dump.h"
+#include "agent/alloc_dump.h"
 #include "watch/records.h"
 #include "watch/runtime.h"
 

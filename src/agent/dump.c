@@ -302,9 +302,8 @@ static void add_watch_meta(wasp_profile *p, const wasp_dump_info *info)
     }
 }
 
-int wasp_dump_write(const wasp_dump_info *info)
+int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
 {
-    wasp_threads_stop_all(wasp_dump_fold_thread);
     pthread_mutex_lock(&acc.lock);
     wasp_profile *p = acc.profile ? acc.profile : wasp_profile_new();
     acc.profile = NULL;
@@ -324,8 +323,8 @@ int wasp_dump_write(const wasp_dump_info *info)
 
     method_cache mc = {0};
     wasp_dump d = {.p = p, .mc = &mc, .info = info};
-    if (wasp_rt.tracking || wasp_profile_get_counter(p, "objects.samples"))
-        wasp_alloc_dump(&d);
+    if (extra)
+        extra(&d);
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_agent_part *part = wasp_agent_part_of(id);
         if ((wasp_rt.enabled & (1u << id)) && part->finish)

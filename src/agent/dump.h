@@ -6,6 +6,7 @@
 
 #include <time.h>
 
+#include "agent/alloc.h"
 #include "agent/options.h"
 #include "profile/profile.h"
 #include "watch/thread_state.h"
@@ -40,6 +41,9 @@ uint32_t wasp_dump_site(wasp_dump *d, uint32_t alloc_site);
 void wasp_dump_site_table(wasp_dump *d, const wasp_records *r, int id,
                           void (*add)(wasp_profile *p, uint32_t site, uint32_t ctx, double a,
                                       double b));
+/* An allocation site already in hand as a profile site, for visitors of
+ * wasp_alloc_each_site (its lock is held: wasp_dump_site would wait on it). */
+uint32_t wasp_dump_alloc_site(wasp_dump *d, const wasp_alloc_site *s);
 /* Metadata as a number printed with fmt ("%.0f", "%g"). */
 void wasp_dump_meta_num(wasp_profile *p, const char *key, double v, const char *fmt);
 
@@ -47,7 +51,9 @@ void wasp_dump_meta_num(wasp_profile *p, const char *key, double v, const char *
  * end, so its tables can be freed; and for live threads at the end). */
 void wasp_dump_fold_thread(const wasp_thread *t);
 
-/* Stop sampling, gather every thread's records and write the file. */
-int wasp_dump_write(const wasp_dump_info *info);
+/* Gather what was folded and write the file (stop every thread first, with
+ * wasp_dump_fold_thread as the visitor). extra, when not NULL, adds
+ * run-wide data the analyses share (tracked objects). */
+int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d));
 
 #endif

@@ -15,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent/dump.h"
 #include "agent/log.h"
 #include "analysis/handler_part.h"
 #include "watch/handler.h"
@@ -28,10 +27,12 @@ static pthread_key_t self_key;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t seed;
 static int warned_slots, warned_source, warned_full;
+static void (*thread_ended)(const wasp_thread *t);
 
-void wasp_threads_init(const wasp_options *o)
+void wasp_threads_init(const wasp_options *o, void (*on_end)(const wasp_thread *t))
 {
     pthread_key_create(&self_key, NULL);
+    thread_ended = on_end;
     seed = o->seed ? o->seed : ((uint64_t)time(NULL) * 2654435761u) ^ (uint64_t)getpid();
 }
 
@@ -239,7 +240,8 @@ void wasp_thread_finish(void)
      * thread is here and its events are closed), nor the end of the run (t is
      * out of the registry). Folding happens outside the lock because it asks
      * the JVM for method names. */
-    wasp_dump_fold_thread(t);
+    if (thread_ended)
+        thread_ended(t);
     discard(t);
 }
 

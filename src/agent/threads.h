@@ -12,7 +12,8 @@
 #include "agent/options.h"
 #include "watch/thread_state.h"
 
-void wasp_threads_init(const wasp_options *o);
+/* on_end: what to keep of a thread that ends (its state is freed after). */
+void wasp_threads_init(const wasp_options *o, void (*on_end)(const wasp_thread *t));
 /* Start profiling the calling thread. Failures are logged once and leave the
  * thread unprofiled. */
 void wasp_thread_begin(JNIEnv *env, const char *name);
