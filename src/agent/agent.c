@@ -336,7 +336,11 @@ static void choose_mechanisms(char *why, size_t len)
         opts.period_ns = PERIOD_FLOOR_NS;
     }
     char passed[1024] = "";
-    if (wasp_probe_source(&opts, passed, sizeof passed, why, len) != 0)
+    unsigned wants = 0; /* what the analyses want sampled: a PMU picks its event by it */
+    for (int id = 0; id < WASP_ANALYSES; id++)
+        if (wasp_rt.enabled & (1u << id))
+            wants |= wasp_handler_part_of(id)->wants;
+    if (wasp_probe_source(&opts, wants, passed, sizeof passed, why, len) != 0)
         return;
     if (passed[0])
         wasp_log("sampler: using %s; passed over %s", wasp_rt.source->name, passed);

@@ -47,8 +47,10 @@ static int try_source(wasp_source *s, const wasp_options *o, char *why, size_t l
     return 0;
 }
 
-int wasp_probe_source(const wasp_options *o, char *passed, size_t plen, char *why, size_t len)
+int wasp_probe_source(const wasp_options *o, unsigned wants, char *passed, size_t plen,
+                      char *why, size_t len)
 {
+    wasp_soft_source.wants = wasp_timer_source.wants = wasp_pmu_source.wants = wants;
     char err[768];
     wasp_source *order[3];
     int n = 0;

@@ -13,7 +13,8 @@
  * name, or under auto the first of pmu, perf, timer whose sample arrives.
  * Sources tried and passed over are listed in passed[] with why. Returns 0,
  * or -1 with why[] saying what is missing and what to do. */
-int wasp_probe_source(const wasp_options *o, char *passed, size_t plen, char *why, size_t len);
+int wasp_probe_source(const wasp_options *o, unsigned wants, char *passed, size_t plen,
+                      char *why, size_t len);
 /* The same for the watchpoint engine (wasp_rt.watch, wasp_rt.watch_event_ns):
  * debugreg, then page. */
 int wasp_probe_watch(const wasp_options *o, char *passed, size_t plen, char *why, size_t len);

@@ -27,6 +27,7 @@ enum wasp_needs {
 
 typedef struct wasp_handler_part {
     unsigned needs; /* wasp_needs bits */
+    unsigned wants; /* what it wants sampled: wasp_sample_wants bits (sample/source.h) */
     /* Pair analyses (JXPerf): the judge of their <watch, trap> pairs. */
     const wasp_analysis_client *pair;
     /* Set-up with the enabled analyses (a bit per id), before sampling starts. */

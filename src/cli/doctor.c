@@ -126,6 +126,7 @@ static void probe_sampler(wasp_source *s, const verdict *perf, verdict *v)
     wasp_options_defaults(&o);
     char err[512] = "";
     v->ok = true;
+    s->wants = WASP_WANTS_LOADS | WASP_WANTS_STORES; /* the default analyses' */
     if (s->init(s, &o, err, sizeof err) != 0) {
         v->ok = false;
         snprintf(v->why, sizeof v->why, "%s", err);

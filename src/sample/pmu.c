@@ -22,7 +22,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "profile/profile.h"
 #include "sample/signal.h"
 #include "sample/source.h"
 
@@ -129,19 +128,19 @@ static int pmu_init(wasp_source *s, const wasp_options *o, char *err, size_t err
         return 0;
     }
     /* Default: one precise event covering the accesses the analyses need. */
-    int stores = (o->events & ((1u << WASP_AN_DEADSTORE) | (1u << WASP_AN_SILENTSTORE))) != 0;
-    int loads = (o->events & (1u << WASP_AN_SILENTLOAD)) != 0;
+    int stores = (s->wants & WASP_WANTS_STORES) != 0;
+    int loads = (s->wants & WASP_WANTS_LOADS) != 0;
     static const char *const both[] = {"MEM_INST_RETIRED:ANY", "MEM_INST_RETIRED:ALL_STORES",
                                        "MEM_UOPS_RETIRED:ALL_STORES", "ibs_op", NULL};
     static const char *const only_stores[] = {"MEM_INST_RETIRED:ALL_STORES",
                                               "MEM_UOPS_RETIRED:ALL_STORES", "ibs_op", NULL};
     static const char *const only_loads[] = {"MEM_INST_RETIRED:ALL_LOADS",
                                              "MEM_UOPS_RETIRED:ALL_LOADS", "ibs_op", NULL};
-    /* The objects analysis alone weighs objects by cache misses (DJXPerf):
+    /* Object costs alone are weighed by cache misses (DJXPerf):
      * L1 data misses by default; pmu-event= picks LLC, TLB or latency events. */
     static const char *const l1_misses[] = {"MEM_LOAD_RETIRED:L1_MISS",
                                             "MEM_LOAD_UOPS_RETIRED:L1_MISS", "ibs_op", NULL};
-    int objects_only = !stores && !loads && (o->events & (1u << WASP_EVENT_OBJECTS));
+    int objects_only = !stores && !loads && (s->wants & WASP_WANTS_MISSES);
     const char *const *list = objects_only ? l1_misses
                               : stores && loads ? both
                               : stores          ? only_stores

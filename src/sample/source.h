@@ -46,6 +46,14 @@ typedef struct wasp_address_sample {
     int executed;  /* 1: the instruction has already run (PMU samples) */
 } wasp_address_sample;
 
+/* What analyses want from samples: accesses of a kind, or the accesses that
+ * missed the cache (object costs, DJXPerf). */
+enum wasp_sample_wants {
+    WASP_WANTS_LOADS = 1,
+    WASP_WANTS_STORES = 2,
+    WASP_WANTS_MISSES = 4
+};
+
 typedef struct wasp_source {
     const char *name;  /* "perf", "timer" or "pmu": the option value and the report's word */
     char detail[256];  /* e.g. "thread CPU-time timer, period 1ms" or the PMU event */
@@ -61,6 +69,9 @@ typedef struct wasp_source {
      * (backoff). Returns 0 or -1. NULL: the period cannot change. */
     int (*set_period)(struct wasp_source *s, wasp_sampler_thread *t, uint64_t ns);
     int time_based;    /* 1: period is thread CPU time in ns; 0: a count of PMU events */
+    /* What the analyses want sampled (wasp_sample_wants bits), set before
+     * init: a PMU source picks its event from it. */
+    unsigned wants;
     /* Private settings. */
     uint64_t period;
     uint64_t pmu_config[4]; /* type, config, config1, config2 */

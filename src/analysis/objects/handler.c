@@ -16,5 +16,6 @@ static void on_object(wasp_thread *t, const wasp_sample_view *v, const wasp_obje
 
 const wasp_handler_part wasp_handler_objects = {
     .needs = WASP_NEEDS_OBJECTS,
+    .wants = WASP_WANTS_MISSES,
     .on_object = on_object,
 };

@@ -197,14 +197,15 @@ static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
     }
 }
 
-#define PAIR_HANDLER_PART(name)                                                                    \
+#define PAIR_HANDLER_PART(name, sampled)                                                           \
     const wasp_handler_part wasp_handler_##name = {                                               \
         .needs = WASP_NEEDS_WATCH,                                                                 \
+        .wants = sampled,                                                                          \
         .pair = &wasp_##name##_client,                                                             \
         .enable = enable,                                                                          \
         .on_sample = on_sample,                                                                    \
         .on_trap = on_trap,                                                                        \
     };
-PAIR_HANDLER_PART(deadstore)
-PAIR_HANDLER_PART(silentstore)
-PAIR_HANDLER_PART(silentload)
+PAIR_HANDLER_PART(deadstore, WASP_WANTS_STORES)
+PAIR_HANDLER_PART(silentstore, WASP_WANTS_STORES)
+PAIR_HANDLER_PART(silentload, WASP_WANTS_LOADS)
