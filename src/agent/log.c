@@ -7,10 +7,28 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "common/safe_open.h"
 
 static FILE *out;
 static int quiet;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The log file, opened without following another user's symbolic link;
+ * NULL (said on stderr) when it cannot be. */
+static FILE *open_log(const char *path)
+{
+    char err[512];
+    int fd = wasp_open_append(path, err, sizeof err);
+    FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        fprintf(stderr, "wasp: log file: %s; logging to stderr\n", fd >= 0 ? path : err);
+    }
+    return f;
+}
 
 void wasp_log_open(const char *where)
 {
@@ -22,11 +40,9 @@ void wasp_log_open(const char *where)
     if (where && strcmp(where, "none") == 0) {
         quiet = 1;
     } else if (where && *where && strcmp(where, "stderr") != 0) {
-        out = fopen(where, "a");
-        if (!out) {
+        out = open_log(where);
+        if (!out)
             out = stderr;
-            fprintf(stderr, "wasp: cannot open log file %s, logging to stderr\n", where);
-        }
     }
     pthread_mutex_unlock(&lock);
 }
@@ -35,7 +51,7 @@ void wasp_log_to(const char *where, const char *msg)
 {
     FILE *f = NULL;
     if (where && *where && strcmp(where, "stderr") != 0 && strcmp(where, "none") != 0)
-        f = fopen(where, "a");
+        f = open_log(where);
     if (f) {
         fprintf(f, "wasp: %s\n", msg);
         fclose(f);
