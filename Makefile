@@ -47,14 +47,15 @@ $(B)/obj/%.o: %.c
 	$(if $(V),,@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
+# Archives are rebuilt from scratch: a renamed or deleted source must leave no
+# stale member behind to define a symbol twice or an old version of it.
 $(B)/lib/libwaspcore.a: $(CORE_OBJS)
 	@mkdir -p $(dir $@)
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(B)/lib/libwasp.so: $(AGENT_OBJS) $(B)/lib/libwaspcore.a
 	$(CC) -shared -o $@ $(AGENT_OBJS) $(B)/lib/libwaspcore.a $(LDLIBS_AGENT)
 
-# Rebuilt from scratch so a deleted or renamed source leaves no stale member.
 $(B)/lib/libwaspcli.a: $(CLI_OBJS)
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
@@ -63,12 +64,14 @@ $(B)/bin/wasp: $(call obj,$(CLI_MAIN)) $(B)/lib/libwaspcli.a $(B)/lib/libwaspcor
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDLIBS_CORE)
 
-# A unit test links what the command links; a test replaces code only through
-# a seam the code offers (e.g. cli/run_internal.h), never by defining a symbol
-# a library also defines.
+# A unit test links the libraries the command links. A test replaces code only
+# through a seam the code offers (e.g. cli/run_internal.h): every library
+# member is linked (--whole-archive), so a test that defines a symbol the
+# libraries define fails to link instead of silently replacing it.
 $(UNIT_BINS): $(B)/tests/%: $(B)/obj/tests/unit/%.o $(B)/lib/libwaspcli.a $(B)/lib/libwaspcore.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(TEST_LDFLAGS) -lcmocka $(LDLIBS_CORE) -lpthread
+	$(CC) -o $@ $< $(TEST_LDFLAGS) -Wl,--whole-archive $(B)/lib/libwaspcli.a \
+	    $(B)/lib/libwaspcore.a -Wl,--no-whole-archive -lcmocka $(LDLIBS_CORE) -lpthread
 # The NUMA check's system calls answer what the test chooses (one-node machines).
 $(B)/tests/test_objects_attribute: TEST_LDFLAGS := -Wl,--wrap=syscall
 

@@ -8,19 +8,67 @@
 #include "profile/group.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { EXIT_USAGE = 2, TEXT_DEFAULT_TOP = 10 };
 
+/* The report formats, indexed by wasp_format: a new format is a row here. */
+static const struct format_row {
+    const char *name; /* the --format value */
+    const char *help; /* the rest of its line in the usage */
+    int default_top;  /* pairs per analysis without --top; 0: all */
+    int (*render)(const wasp_profile *p, int top, FILE *out);
+} formats[] = {
+    [WASP_FORMAT_TEXT] = {"text", "for people (default)", TEXT_DEFAULT_TOP, wasp_render_text},
+    [WASP_FORMAT_JSON] = {"json", "for tools (schema: docs/report-json.md)", 0, wasp_render_json},
+};
+#define NFORMATS (sizeof formats / sizeof *formats)
+_Static_assert(NFORMATS == WASP_FORMAT_COUNT, "every wasp_format has a row in formats[]");
+
+/* The names joined by sep, the last two by last_sep. */
+static void join_names(const char *sep, const char *last_sep, char *out, size_t outlen)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < NFORMATS && len < outlen; i++) {
+        const char *before = i == 0 ? "" : i + 1 == NFORMATS ? last_sep : sep;
+        int w = snprintf(out + len, outlen - len, "%s%s", before, formats[i].name);
+        if (w < 0)
+            return;
+        len += (size_t)w;
+    }
+}
+
+void wasp_format_names(const char *sep, char *out, size_t outlen)
+{
+    join_names(sep, sep, out, outlen);
+}
+
+int wasp_format_parse(const char *name, wasp_format *out, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < NFORMATS; i++) {
+        if (name && strcmp(name, formats[i].name) == 0) {
+            *out = (wasp_format)i;
+            return 0;
+        }
+    }
+    char names[256];
+    join_names(", ", " or ", names, sizeof names);
+    snprintf(err, errlen, "expected %s", names);
+    return -1;
+}
+
 int wasp_report_render(const wasp_profile *p, const wasp_report_opts *o, FILE *out)
 {
-    int top = o->top > 0 ? o->top : o->format == WASP_FORMAT_TEXT ? TEXT_DEFAULT_TOP : 0;
+    const struct format_row *f =
+        (size_t)o->format < NFORMATS ? &formats[o->format] : &formats[WASP_FORMAT_TEXT];
+    int top = o->top > 0 ? o->top : f->default_top;
     wasp_profile *grouped = NULL;
     if (o->by == WASP_BY_LINE && !(p = grouped = wasp_profile_group_by_line(p)))
         return -1;
-    int rc = o->format == WASP_FORMAT_JSON ? wasp_render_json(p, top, out)
-                                           : wasp_render_text(p, top, out);
+    int rc = f->render(p, top, out);
     wasp_profile_free(grouped);
     if (fflush(out) != 0 || ferror(out))
         rc = -1;
@@ -29,16 +77,21 @@ int wasp_report_render(const wasp_profile *p, const wasp_report_opts *o, FILE *o
 
 static void usage(FILE *out)
 {
-    fputs("usage: wasp report [--format text|json] [--top N] [--by line|instruction]\n"
-          "                   [-o OUT] FILE...\n"
-          "\n"
-          "Reads wasp profiles (merging them when there are several) and prints\n"
-          "the report: the sampler's counters, then per analysis the fraction of\n"
-          "wasteful bytes (F_prog) and the top context pairs.\n"
-          "\n"
-          "  --format text|json  text for people (default), json for tools\n"
-          "                      (schema: docs/report-json.md)\n"
-          "  --top N             pairs shown per analysis (default: 10 in text, all in json)\n"
+    char names[256];
+    wasp_format_names("|", names, sizeof names);
+    fprintf(out,
+            "usage: wasp report [--format %s] [--top N] [--by line|instruction]\n"
+            "                   [-o OUT] FILE...\n"
+            "\n"
+            "Reads wasp profiles (merging them when there are several) and prints\n"
+            "the report: the sampler's counters, then per analysis the fraction of\n"
+            "wasteful bytes (F_prog) and the top context pairs.\n"
+            "\n"
+            "  --format FORMAT     one of:\n",
+            names);
+    for (size_t i = 0; i < NFORMATS; i++)
+        fprintf(out, "                        %-6s %s\n", formats[i].name, formats[i].help);
+    fputs("  --top N             pairs shown per analysis (default: 10 in text, all in json)\n"
           "  --by line|instruction\n"
           "                      line: pairs that differ only in the leaf machine\n"
           "                      instruction summed into one, showing the heaviest\n"
@@ -52,11 +105,14 @@ static void usage(FILE *out)
           out);
 }
 
-static int usage_error(const char *fmt, const char *arg)
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fputs("wasp report: ", stderr);
-    fprintf(stderr, fmt, arg);
+    vfprintf(stderr, fmt, ap);
     fputs("\nTry 'wasp report --help'.\n", stderr);
+    va_end(ap);
     return EXIT_USAGE;
 }
 
@@ -104,12 +160,10 @@ static int parse_args(int argc, char **argv, struct report_args *r, bool *done)
             *done = true;
             return 0;
         } else if ((v = option_value(argc, argv, &i, "--format", &m)) || m) {
-            if (v && strcmp(v, "text") == 0)
-                r->opts.format = WASP_FORMAT_TEXT;
-            else if (v && strcmp(v, "json") == 0)
-                r->opts.format = WASP_FORMAT_JSON;
-            else
-                return usage_error("--format expects 'text' or 'json', not '%s'", v ? v : "");
+            char why[256];
+            if (wasp_format_parse(v, &r->opts.format, why, sizeof why) < 0)
+                return usage_error("bad option '--format%s%.200s': %s", v && *v ? " " : "",
+                                   v ? v : "", why);
         } else if ((v = option_value(argc, argv, &i, "--top", &m)) || m) {
             char *end;
             errno = 0;

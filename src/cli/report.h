@@ -5,11 +5,22 @@
 #ifndef WASP_CLI_REPORT_H
 #define WASP_CLI_REPORT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "profile/profile.h"
 
-typedef enum { WASP_FORMAT_TEXT = 0, WASP_FORMAT_JSON = 1 } wasp_format;
+/* Report formats; report.c's table names them (adding a format is adding a
+ * value here and a row there). */
+typedef enum { WASP_FORMAT_TEXT = 0, WASP_FORMAT_JSON = 1, WASP_FORMAT_COUNT } wasp_format;
+
+/* The --format value of every subcommand: a name from the table. Returns 0,
+ * or -1 with err set to "expected text or json" (every accepted name); the
+ * caller adds which option and value it was. */
+int wasp_format_parse(const char *name, wasp_format *out, char *err, size_t errlen);
+/* The accepted names joined by sep ("text|json" with "|"). */
+void wasp_format_names(const char *sep, char *out, size_t outlen);
+
 /* How pairs are keyed: by source line (contexts differing only in the leaf
  * instruction merged, wasp_profile_group_by_line) or as recorded. */
 typedef enum { WASP_BY_LINE = 0, WASP_BY_INSTRUCTION = 1 } wasp_report_by;

@@ -14,6 +14,7 @@
 #include "cli/run.h"
 
 #include "cli/cli_util.h"
+#include "cli/run_internal.h"
 #include "profile/profile.h"
 
 #include <errno.h>
@@ -208,17 +209,15 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
         return set_agent_flag(cfg, f, shown, value, err, errlen);
     case F_AGENT_SWITCH:
         return set_agent_flag(cfg, f, shown, "1", err, errlen);
-    case F_FORMAT:
-        if (!strcmp(value, "text"))
-            cfg->report.format = WASP_FORMAT_TEXT;
-        else if (!strcmp(value, "json"))
-            cfg->report.format = WASP_FORMAT_JSON;
-        else {
-            snprintf(err, errlen, "wasp %s: bad option '%s%s%.200s': expected text or json",
-                     cmd, shown, *value ? " " : "", value);
+    case F_FORMAT: {
+        char why[256];
+        if (wasp_format_parse(value, &cfg->report.format, why, sizeof why) < 0) {
+            snprintf(err, errlen, "wasp %s: bad option '%s%s%.200s': %s", cmd, shown,
+                     *value ? " " : "", value, why);
             return -1;
         }
         return 0;
+    }
     case F_TOP:
         if (wasp_cli_parse_uint(value, 1, TOP_MAX, &n) < 0) {
             snprintf(err, errlen,
@@ -750,6 +749,14 @@ int wasp_run_locate_agent(const wasp_run_config *cfg, char *out, size_t outlen)
     return 0;
 }
 
+/* What wasp_run_show_report renders with; a seam for tests (run_internal.h). */
+static wasp_run_render_fn *show_renderer = wasp_report_render;
+
+void wasp_run_set_renderer(wasp_run_render_fn *fn)
+{
+    show_renderer = fn ? fn : wasp_report_render;
+}
+
 int wasp_run_show_report(const wasp_run_config *cfg)
 {
     const char *cmd = wasp_cli_cmd_name(cfg->cmd);
@@ -759,7 +766,7 @@ int wasp_run_show_report(const wasp_run_config *cfg)
         fprintf(stderr, "wasp %s: cannot read the profile %s: %s\n", cmd, cfg->agent.file, err);
         return -1;
     }
-    int rc = wasp_report_render(p, &cfg->report, stdout);
+    int rc = show_renderer(p, &cfg->report, stdout);
     wasp_profile_free(p);
     if (fflush(stdout) != 0 || rc != 0) {
         fprintf(stderr, "wasp %s: cannot print the report of %s\n", cmd, cfg->agent.file);

@@ -7,7 +7,7 @@
  * Every other function runs on ordinary threads and may allocate and lock;
  * nothing here ever waits for a lookup, and lookups wait for nothing.
  *
- * Shapes.
+ * Shapes (objmap_internal.h has the structs a test looks into).
  *  - struct run: immutable, sorted by (epoch, start), one segment per epoch;
  *    the main and the delta run of a view.
  *  - struct log: pending inserts, a chain of fixed-capacity append-only
@@ -71,6 +71,7 @@
  * advance of an install frees what the install retired.
  */
 #include "heap/objmap.h"
+#include "heap/objmap_internal.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -82,27 +83,8 @@ _Static_assert(ATOMIC_LONG_LOCK_FREE == 2, "lookups need lock-free counters");
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "lookups need a lock-free parity");
 
 enum {
-    LOG_CAP = 1024,   /* entries per log block */
     DELTA_MIN = 8192, /* the delta may always grow this big (see delta_limit) */
     BLOCK = 64        /* objects per index key */
-};
-
-/* A pending insert, and the working element of merges. */
-struct ent {
-    uint64_t start;
-    uint32_t size;
-    uint32_t site;
-    uint32_t epoch;
-    uint32_t rank : 31; /* arrival order: equal (epoch, start) keep the highest */
-    uint32_t ins : 1;   /* from an insert (kept by a replace of an older or equal epoch) */
-};
-
-struct log {
-    _Atomic size_t n;
-    struct log *_Atomic next;     /* set once this block is full */
-    struct ent *_Atomic sorted;   /* once full: e sorted like runs, rank = index */
-    size_t cap;
-    struct ent e[];
 };
 
 struct seg {
@@ -123,29 +105,6 @@ struct run {
     uint8_t *ins; /* 1: inserted (see struct ent) */
 };
 
-struct view {
-    struct run *main, *delta; /* NULL when empty */
-    struct log *log;
-    size_t from;    /* log entries below this are in main/delta or were dropped */
-    uint32_t floor; /* epoch of the last replace: older inserts are dropped */
-    int has_floor;
-    /* writer side, once retired (lookups never read these) */
-    struct view *next;
-    struct log *log_end;        /* it owns the log blocks [log, log_end) */
-    uint8_t own_main, own_delta; /* and these runs */
-};
-
-struct wasp_objmap {
-    _Alignas(64) struct view *_Atomic view;
-    atomic_uint parity;
-    _Alignas(64) atomic_ulong readers[2];
-    _Alignas(64) pthread_mutex_t ins_mu;
-    struct log *log; /* the chain's last block, under ins_mu */
-    pthread_mutex_t pub_mu;
-    struct view *fresh, *aged; /* retired views, under pub_mu (see the top) */
-    uint64_t fold_avg16;       /* 16 x moving average of inserts per fold, under pub_mu */
-};
-
 /* a is older than b, modulo 2^32 */
 static int older(uint32_t a, uint32_t b)
 {
@@ -154,25 +113,20 @@ static int older(uint32_t a, uint32_t b)
 
 /* ---- handler side ---- */
 
-#ifdef WASP_OBJMAP_TEST_HOOKS
-/* Test builds only: run writers at the two points of a lookup where a race
- * matters (after the parity load; after the view load). */
-static void (*hook_entering)(wasp_objmap *m);
-static void (*hook_reading)(wasp_objmap *m);
+/* NULL except in tests (objmap_internal.h): one load and a branch each. */
+void (*wasp_objmap_hook_entering)(wasp_objmap *m);
+void (*wasp_objmap_hook_reading)(wasp_objmap *m);
 #define HOOK(h, m) \
     do { \
-        if (h) \
-            h(m); \
+        if (__builtin_expect((h) != NULL, 0)) \
+            (h)(m); \
     } while (0)
-#else
-#define HOOK(h, m) ((void)0)
-#endif
 
 static unsigned reader_enter(wasp_objmap *m)
 {
     for (;;) {
         unsigned p = atomic_load(&m->parity);
-        HOOK(hook_entering, m);
+        HOOK(wasp_objmap_hook_entering, m);
         atomic_fetch_add(&m->readers[p], 1);
         if (atomic_load(&m->parity) == p)
             return p;
@@ -266,7 +220,7 @@ int wasp_objmap_lookup(wasp_objmap *m, uint64_t addr, uint32_t epoch, wasp_obj *
         return 0;
     unsigned p = reader_enter(m);
     const struct view *v = atomic_load(&m->view);
-    HOOK(hook_reading, m);
+    HOOK(wasp_objmap_hook_reading, m);
     const wasp_obj *o = run_find(v->main, addr, epoch);
     if (!o)
         o = run_find(v->delta, addr, epoch);

@@ -8,9 +8,8 @@
  * The JVMs: `java` from PATH, or the colon-separated list of java
  * executables in WASP_TEST_JAVA (e.g. to add a JDK 25).
  *
- * The test build links only libwaspcore.a, so the CLI sources under test are
- * compiled into this file, and the report renderer is a stub that counts
- * its calls.
+ * Linked against libwaspcli.a; the report renderer is replaced, through
+ * run_internal.h's seam, by a stub that counts its calls.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,12 +17,20 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cli/attach.c"
-#include "cli/cli_util.c"
-#include "cli/hotspot_attach.c"
-#include "cli/run.c"
+#include "cli/attach.h"
+#include "cli/hotspot_attach.h"
+#include "cli/run.h"
+#include "cli/run_internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/prctl.h>
@@ -35,17 +42,11 @@
 
 static int render_calls;
 
-int wasp_report_render(const wasp_profile *p, const wasp_report_opts *o, FILE *out)
+static int stub_render(const wasp_profile *p, const wasp_report_opts *o, FILE *out)
 {
     (void)p, (void)o;
     render_calls++;
     fprintf(out, "[stub report]\n");
-    return 0;
-}
-
-int wasp_cmd_report(int argc, char **argv)
-{
-    (void)argc, (void)argv;
     return 0;
 }
 
@@ -95,12 +96,14 @@ static int setup(void **state)
         snprintf(fx.classes, sizeof fx.classes, "build/workloads");
     else
         snprintf(fx.classes, sizeof fx.classes, "%s/classes", fx.dir);
+    wasp_run_set_renderer(stub_render);
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
+    wasp_run_set_renderer(NULL);
     if (fx.jvm > 0) { /* a failed assertion skipped jvm_stop */
         kill(fx.jvm, SIGKILL);
         waitpid(fx.jvm, NULL, 0);

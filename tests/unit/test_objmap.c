@@ -17,10 +17,10 @@
 #include <string.h>
 #include <time.h>
 
-/* White-box: the map is compiled in here with its test hooks, so races with a
- * lookup can be staged deterministically (the library's copy is not linked). */
-#define WASP_OBJMAP_TEST_HOOKS
-#include "heap/objmap.c"
+/* White-box: the map's shapes and its lookup hooks, so races with a lookup
+ * can be staged deterministically. */
+#include "heap/objmap.h"
+#include "heap/objmap_internal.h"
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -329,8 +329,8 @@ static void stage_flip(wasp_objmap *m)
  * (publishes, a replace, a full log). */
 static void stage_retire(wasp_objmap *m)
 {
-    void (*entering)(wasp_objmap *) = hook_entering;
-    hook_entering = NULL; /* inserts that fill a block register as readers */
+    void (*entering)(wasp_objmap *) = wasp_objmap_hook_entering;
+    wasp_objmap_hook_entering = NULL; /* inserts that fill a block register as readers */
     staged.reading_calls++;
     struct view *seen = atomic_load(&m->view);
     for (int i = 0; i < 3; i++) {
@@ -344,7 +344,7 @@ static void stage_retire(wasp_objmap *m)
     assert_int_equal(wasp_objmap_publish(m), 0);
     staged.kept_alive = seen != atomic_load(&m->view) &&
                         (in_list(m->fresh, seen) || in_list(m->aged, seen));
-    hook_entering = entering;
+    wasp_objmap_hook_entering = entering;
 }
 
 static void a_lookup_in_progress_keeps_its_view(void **state)
@@ -354,10 +354,10 @@ static void a_lookup_in_progress_keeps_its_view(void **state)
     assert_int_equal(wasp_objmap_insert(m, 0x1000, 64, 1, 2), 0);
     assert_int_equal(wasp_objmap_publish(m), 0);
     memset(&staged, 0, sizeof staged);
-    hook_reading = stage_retire;
+    wasp_objmap_hook_reading = stage_retire;
     wasp_obj o = {0, 0, 0};
     int found = wasp_objmap_lookup(m, 0x1010, 2, &o);
-    hook_reading = NULL;
+    wasp_objmap_hook_reading = NULL;
     assert_int_equal(staged.reading_calls, 1);
     assert_true(staged.kept_alive);
     /* the answer comes from the view it read, whose memory is intact */
@@ -379,14 +379,14 @@ static void a_lookup_with_a_stale_parity_retries(void **state)
     assert_int_equal(wasp_objmap_insert(m, 0x1000, 64, 1, 2), 0);
     assert_int_equal(wasp_objmap_publish(m), 0);
     memset(&staged, 0, sizeof staged);
-    hook_entering = stage_flip;
-    hook_reading = stage_retire;
+    wasp_objmap_hook_entering = stage_flip;
+    wasp_objmap_hook_reading = stage_retire;
     wasp_obj o = {0, 0, 0};
     /* 0x5000 is inserted and published by the hook, before the lookup
      * registers: it must find it in the view it then reads */
     int found = wasp_objmap_lookup(m, 0x5008, 2, &o);
-    hook_entering = NULL;
-    hook_reading = NULL;
+    wasp_objmap_hook_entering = NULL;
+    wasp_objmap_hook_reading = NULL;
     assert_true(staged.flipped);
     assert_int_equal(staged.entering_calls, 2); /* saw the flip and retried */
     assert_true(staged.kept_alive);             /* registered under the right counter */

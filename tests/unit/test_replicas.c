@@ -14,16 +14,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "cli/render.h" /* the renderers, private to src/cli/ */
 #include "profile/group.h"
 #include "profile/profile.h"
 #include "profile_bytes.h"
-
-/* The renderers are private to the command: compiled in, like test_report.c does. */
-#include "cli/json_writer.c"
-#include "cli/render_common.c"
-#include "cli/render_json.c"
-#include "cli/render_text.c"
-#include "cli/units.c"
 
 static uint32_t jframe(wasp_profile *p, const char *m, const char *file, int line)
 {

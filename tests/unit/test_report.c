@@ -12,14 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The Makefile links unit tests against libwaspcore.a only, which holds no
- * src/cli/ code; the renderers are compiled in here instead. */
-#include "cli/json_writer.c"
-#include "cli/render_common.c"
-#include "cli/render_json.c"
-#include "cli/render_text.c"
-#include "cli/report.c"
-#include "cli/units.c"
+#include "cli/json_writer.h"
+#include "cli/render.h" /* the renderers, private to src/cli/ */
+#include "cli/report.h"
+#include "profile/group.h"
+#include "profile/profile.h"
 
 static uint32_t jframe(wasp_profile *p, const char *m, const char *file, int line)
 {
@@ -582,7 +579,10 @@ static void test_cmd_report(void **state)
     at(e, "--top expects a positive number");
     free(e);
     assert_int_equal(run_report(&e, 4, "report", "--format", "xml", a), 2);
-    at(e, "--format expects 'text' or 'json'");
+    at(e, "wasp report: bad option '--format xml': expected text or json");
+    free(e);
+    assert_int_equal(run_report(&e, 3, "report", a, "--format"), 2);
+    at(e, "bad option '--format': expected text or json");
     free(e);
     assert_int_equal(run_report(&e, 4, "report", "--by", "method", a), 2);
     at(e, "--by expects 'line' or 'instruction', not 'method'");
@@ -854,6 +854,29 @@ static void test_objects_json(void **state)
     wasp_profile_free(p);
 }
 
+/* --format's one parser (report, run, attach, detach): every name in the
+ * table, and refusals that list them all. */
+static void test_format_parse(void **state)
+{
+    (void)state;
+    wasp_format f = WASP_FORMAT_TEXT;
+    char err[256] = "";
+    assert_int_equal(wasp_format_parse("json", &f, err, sizeof err), 0);
+    assert_int_equal(f, WASP_FORMAT_JSON);
+    assert_int_equal(wasp_format_parse("text", &f, err, sizeof err), 0);
+    assert_int_equal(f, WASP_FORMAT_TEXT);
+    f = WASP_FORMAT_JSON;
+    assert_int_equal(wasp_format_parse("JSON", &f, err, sizeof err), -1);
+    assert_string_equal(err, "expected text or json");
+    assert_int_equal(f, WASP_FORMAT_JSON); /* unchanged */
+    assert_int_equal(wasp_format_parse("", &f, err, sizeof err), -1);
+    assert_int_equal(wasp_format_parse(NULL, &f, err, sizeof err), -1);
+    assert_string_equal(err, "expected text or json");
+    char names[64];
+    wasp_format_names("|", names, sizeof names);
+    assert_string_equal(names, "text|json");
+}
+
 static void test_render_write_error(void **state)
 {
     (void)state;
@@ -877,6 +900,7 @@ int main(void)
         cmocka_unit_test(test_json_report),
         cmocka_unit_test(test_json_doubles_round_trip),
         cmocka_unit_test(test_cmd_report),
+        cmocka_unit_test(test_format_parse),
         cmocka_unit_test(test_render_write_error),
         cmocka_unit_test(test_objects_text),
         cmocka_unit_test(test_objects_text_more_and_none),
