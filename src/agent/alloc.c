@@ -30,6 +30,7 @@
  * Not async-signal-safe: JVMTI callbacks and the keeper thread.
  */
 #include "agent/alloc.h"
+#include "heap/site_kind.h"
 #include "analysis/replicas/comparisons.h" /* counts[] of the replica verification */
 
 #include <pthread.h>
@@ -151,6 +152,7 @@ static uint32_t intern_site(const char *cls, const wasp_rframe *f, uint32_t n, i
         memcpy(s->frames, f, n * sizeof *f);
     s->nframes = n;
     s->before_attach = before;
+    wasp_site_kind_set(T.nsites, cls); /* before any object of it is in the map */
     T.index[i] = ++T.nsites;
     return T.nsites - 1;
 }

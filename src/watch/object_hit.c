@@ -11,6 +11,7 @@
  */
 #include "watch/object_hit.h"
 
+#include "heap/site_kind.h"
 #include "watch/runtime.h"
 
 wasp_obj_result wasp_object_hit_find(wasp_thread *t, const wasp_sample_view *v,
@@ -37,6 +38,10 @@ wasp_obj_result wasp_object_hit_find(wasp_thread *t, const wasp_sample_view *v,
         __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE),
         __atomic_load_n(&wasp_rt.objmap_epoch, __ATOMIC_ACQUIRE), wasp_rt.numa_nodes, &h->obj,
         &h->remote);
+    if (r == WASP_OBJ_HIT && !wasp_site_kind_fits(h->obj.site, h->acc.size, h->acc.float_size)) {
+        t->rec.counters[WASP_C_OBJ_MISMATCHED]++;
+        return WASP_OBJ_MISS;
+    }
     if (r != WASP_OBJ_HIT)
         t->rec.counters[r == WASP_OBJ_STALE ? WASP_C_OBJ_STALE : WASP_C_OBJ_UNATTRIBUTED]++;
     return r;

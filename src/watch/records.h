@@ -98,6 +98,7 @@ typedef enum wasp_counter_id {
     WASP_C_OBJ_SAMPLES,      /* accesses the objects analysis looked up */
     WASP_C_OBJ_UNATTRIBUTED, /* ... that hit no tracked object */
     WASP_C_OBJ_STALE,        /* ... taken while the object map awaited its post-GC rebuild */
+    WASP_C_OBJ_MISMATCHED,   /* ... whose access cannot be to the object hit (a double load in an int[]) */
     WASP_C_DROP_BUDGET,      /* sample not armed: the watchpoint engine's CPU budget was spent */
     WASP_C_DROP_NOT_HEAP,    /* sample not armed: the page engine protects only the Java heap */
     WASP_C_DROP_FAULT_CAP,   /* page engine: a watch cost its owner too many faults */

@@ -1,0 +1,29 @@
+/*
+ * What kind of object an allocation site makes, as far as an access can be
+ * checked against it: the element type of a primitive array, or nothing
+ * known (objects of classes: their field layout is not tracked). Set when a
+ * site is created, before any of its objects is in the object map; read in
+ * the handler to refuse an attribution whose access cannot be to such an
+ * object (a double load attributed to an int[]: a stale map or a neighbour).
+ *
+ * ASYNC-SIGNAL-SAFE: wasp_site_kind_fits (a table read).
+ */
+#ifndef WASP_SITE_KIND_H
+#define WASP_SITE_KIND_H
+
+#include <stdint.h>
+
+enum { WASP_SITE_KINDS_MAX = 1u << 16 };
+
+/* Record site's class ("int[]", "java.lang.String"); sites past the table's
+ * end stay unknown. Not in a handler. */
+void wasp_site_kind_set(uint32_t site, const char *class_name);
+
+/* Can an access of `size` bytes whose value type is float/double
+ * (float_size 4 or 8, else 0) touch an object of site? 1 when it can or
+ * nothing is known. Float accesses must match a float[]/double[] element;
+ * integer ones of any width are allowed (copies and fills move any array
+ * with integer moves). */
+int wasp_site_kind_fits(uint32_t site, uint32_t size, uint8_t float_size);
+
+#endif

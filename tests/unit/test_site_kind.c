@@ -1,0 +1,45 @@
+/* An access is attributed to an object only when its value type fits the
+ * object's elements: float/double accesses need a float[]/double[]. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "heap/site_kind.h"
+
+static void float_accesses_need_float_elements(void **state)
+{
+    (void)state;
+    wasp_site_kind_set(1, "int[]");
+    wasp_site_kind_set(2, "double[]");
+    wasp_site_kind_set(3, "float[]");
+    wasp_site_kind_set(4, "java.lang.String");
+    assert_false(wasp_site_kind_fits(1, 8, 8)); /* a double load in an int[] */
+    assert_false(wasp_site_kind_fits(1, 4, 4));
+    assert_true(wasp_site_kind_fits(1, 8, 0));  /* integer moves copy any array */
+    assert_true(wasp_site_kind_fits(1, 32, 0));
+    assert_true(wasp_site_kind_fits(2, 8, 8));
+    assert_false(wasp_site_kind_fits(2, 4, 4)); /* a float load in a double[] */
+    assert_true(wasp_site_kind_fits(3, 4, 4));
+    assert_false(wasp_site_kind_fits(3, 8, 8));
+    assert_true(wasp_site_kind_fits(4, 8, 8));  /* fields: layout not tracked */
+}
+
+static void unknown_sites_fit_anything(void **state)
+{
+    (void)state;
+    assert_true(wasp_site_kind_fits(500, 8, 8)); /* never set */
+    wasp_site_kind_set(WASP_SITE_KINDS_MAX + 1, "int[]"); /* past the table: ignored */
+    assert_true(wasp_site_kind_fits(WASP_SITE_KINDS_MAX + 1, 8, 8));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(float_accesses_need_float_elements),
+        cmocka_unit_test(unknown_sites_fit_anything),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
