@@ -36,6 +36,7 @@
 #include "watch/engine.h"
 #include "watch/handler.h"
 #include "watch/runtime.h"
+#include "heap/tracked.h"
 
 static wasp_options opts;
 static wasp_dump_info dump_info;
@@ -78,7 +79,7 @@ static void JNICALL on_gc_start(jvmtiEnv *jvmti)
 static void JNICALL on_gc_finish(jvmtiEnv *jvmti)
 {
     __atomic_add_fetch(&wasp_rt.epoch, 1, __ATOMIC_RELEASE);
-    if (wasp_rt.tracking)
+    if (wasp_objects.on)
         wasp_alloc_on_gc_finish(jvmti);
 }
 
@@ -148,7 +149,7 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
     (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL);
-    if (wasp_rt.tracking) {
+    if (wasp_objects.on) {
         char why[256];
         if (wasp_alloc_start(jvmti, env, why, sizeof why) != 0) {
             /* Sampling runs already: the handler parts stay, and find no
@@ -156,7 +157,7 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
             char names[256];
             wasp_analysis_ids_format(needing(WASP_NEEDS_OBJECTS), names, sizeof names);
             wasp_log("%s: %s find no objects", why, names);
-            wasp_rt.tracking = 0;
+            wasp_objects.on = 0;
         }
     }
 }
@@ -188,7 +189,7 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
     if (__atomic_exchange_n(&dumped, 1, __ATOMIC_ACQ_REL))
         return;
     __atomic_store_n(&wasp_rt.sampling, 0, __ATOMIC_RELEASE);
-    if (wasp_rt.tracking)
+    if (wasp_objects.on)
         wasp_alloc_stop(jvmti);
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_agent_part *part = wasp_agent_part_of(id);
@@ -293,8 +294,8 @@ static int enable_jvmti(JavaVM *vm)
  * and what it needs. */
 static void setup_tracking(const wasp_options *o)
 {
-    wasp_rt.tracking = 0;
-    wasp_rt.heap_address_mask = ~0ull;
+    wasp_objects.on = 0;
+    wasp_objects.address_mask = ~0ull;
     uint32_t ids = needing(WASP_NEEDS_OBJECTS);
     if (!ids)
         return;
@@ -304,8 +305,8 @@ static void setup_tracking(const wasp_options *o)
         turn_off(ids, why);
         return;
     }
-    wasp_rt.numa_nodes = wasp_probe_numa_nodes();
-    wasp_rt.tracking = 1;
+    wasp_objects.numa_nodes = wasp_probe_numa_nodes();
+    wasp_objects.on = 1;
 }
 
 /* Each enabled analysis's own set-up; one that fails is turned off alone. */
@@ -479,7 +480,7 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     dumped = 0;
     __atomic_store_n(&wasp_rt.sampling, 1, __ATOMIC_RELEASE);
     start_live(wasp_jvmti, env);
-    if (wasp_rt.tracking && opts.track_existing) {
+    if (wasp_objects.on && opts.track_existing) {
         char how[160];
         long found = wasp_census_run(wasp_jvmti, env, how, sizeof how);
         if (found < 0)

@@ -44,6 +44,7 @@
 #include "common/clock.h"
 #include "heap/objmap.h"
 #include "watch/runtime.h"
+#include "heap/tracked.h"
 
 #define KEEPER_NAME "wasp-objects"
 /* When the keeper publishes new objects to the map: after PUBLISH_BATCH
@@ -210,7 +211,7 @@ static int register_object(JNIEnv *env, jobject object, uint32_t site, uint32_t 
     uint64_t addr;
     uint32_t epoch;
     if (wasp_object_address_now(object, &addr, &epoch) &&
-        wasp_objmap_insert(wasp_rt.objmap, addr & wasp_rt.heap_address_mask, size, site,
+        wasp_objmap_insert(wasp_objects.objmap, addr & wasp_objects.address_mask, size, site,
                            epoch) == 0)
         T.unpublished++;
     return 0;
@@ -278,7 +279,7 @@ uint32_t wasp_alloc_min_size(void)
 static int current_address(JNIEnv *env, jweak ref, uint64_t *addr)
 {
     uintptr_t handle = (uintptr_t)ref;
-    if (!wasp_rt.heap_moves_concurrently && (handle & 3) == 1) {
+    if (!wasp_objects.moves_concurrently && (handle & 3) == 1) {
         uint64_t oop = __atomic_load_n((const uint64_t *)(handle - 1), __ATOMIC_RELAXED);
         *addr = oop;
         return oop != 0;
@@ -306,7 +307,7 @@ static wasp_obj *resolve_all(JNIEnv *env, size_t *count)
             (*env)->DeleteWeakGlobalRef(env, T.objs[i].ref);
             continue;
         }
-        out[live] = (wasp_obj){addr & wasp_rt.heap_address_mask, (uint32_t)T.objs[i].size,
+        out[live] = (wasp_obj){addr & wasp_objects.address_mask, (uint32_t)T.objs[i].size,
                                T.objs[i].site};
         T.objs[live++] = T.objs[i];
     }
@@ -324,14 +325,14 @@ static void rebuild(JNIEnv *env)
         pthread_mutex_lock(&T.lock);
         size_t n = 0;
         wasp_obj *objs = resolve_all(env, &n);
-        int ok = objs && wasp_objmap_replace(wasp_rt.objmap, objs, n, epoch) == 0;
+        int ok = objs && wasp_objmap_replace(wasp_objects.objmap, objs, n, epoch) == 0;
         pthread_mutex_unlock(&T.lock);
         free(objs);
         if (!ok)
             return;
         /* A collection during the walk makes the addresses stale: again. */
         if (__atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE) == epoch) {
-            __atomic_store_n(&wasp_rt.objmap_epoch, epoch, __ATOMIC_RELEASE);
+            __atomic_store_n(&wasp_objects.objmap_epoch, epoch, __ATOMIC_RELEASE);
             return;
         }
     }
@@ -390,11 +391,11 @@ static void JNICALL keeper(jvmtiEnv *jvmti, JNIEnv *env, void *arg)
         int again = T.rebuild_wanted;
         T.rebuild_wanted = T.publish_wanted = 0;
         (*jvmti)->RawMonitorExit(jvmti, T.monitor);
-        if (again || __atomic_load_n(&wasp_rt.objmap_epoch, __ATOMIC_ACQUIRE) !=
+        if (again || __atomic_load_n(&wasp_objects.objmap_epoch, __ATOMIC_ACQUIRE) !=
                          __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE))
             rebuild(env);
         pthread_mutex_lock(&T.lock);
-        if (wasp_objmap_publish(wasp_rt.objmap) == 0)
+        if (wasp_objmap_publish(wasp_objects.objmap) == 0)
             T.unpublished = 0;
         pthread_mutex_unlock(&T.lock);
         maybe_verify(env);
@@ -443,7 +444,7 @@ int wasp_alloc_init(jvmtiEnv *jvmti, const wasp_options *o, char *why, size_t le
     T.window_events = __atomic_load_n(&T.events, __ATOMIC_RELAXED);
     T.window_start_ms = wasp_mono_ms();
     T.max_frames = o->max_frames;
-    if (!wasp_rt.objmap && !(wasp_rt.objmap = wasp_objmap_new())) {
+    if (!wasp_objects.objmap && !(wasp_objects.objmap = wasp_objmap_new())) {
         snprintf(why, len, "out of memory for the object map");
         return -1;
     }
@@ -466,7 +467,7 @@ int wasp_alloc_start(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len)
         return -1;
     }
     /* The map describes the heap from now on. */
-    __atomic_store_n(&wasp_rt.objmap_epoch, __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE),
+    __atomic_store_n(&wasp_objects.objmap_epoch, __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE),
                      __ATOMIC_RELEASE);
     T.stopping = 0;
     T.running = 1;

@@ -7,6 +7,7 @@
 #include "agent/alloc_dump.h"
 #include "watch/records.h"
 #include "watch/runtime.h"
+#include "heap/tracked.h"
 
 static void add_site_allocs(uint32_t id, const wasp_alloc_site *s, void *arg)
 {
@@ -37,5 +38,5 @@ void wasp_alloc_dump(wasp_dump *d)
     if (wasp_alloc_max_interval() > info->alloc_interval)
         wasp_dump_meta_num(p, "objects.sampling_interval_max", (double)wasp_alloc_max_interval(),
                            "%.0f");
-    wasp_dump_meta_num(p, "numa_nodes", wasp_rt.numa_nodes > 0 ? wasp_rt.numa_nodes : 1, "%.0f");
+    wasp_dump_meta_num(p, "numa_nodes", wasp_objects.numa_nodes > 0 ? wasp_objects.numa_nodes : 1, "%.0f");
 }

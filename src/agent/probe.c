@@ -20,6 +20,7 @@
 #include "sample/signal.h"
 #include "watch/engine.h"
 #include "watch/runtime.h"
+#include "heap/tracked.h"
 
 static void append(char *buf, size_t len, const char *what, const char *why)
 {
@@ -129,13 +130,13 @@ int wasp_probe_heap_addresses(char *why, size_t len)
 {
     (void)why, (void)len;
     int zgc = 0, generational = 0, shenandoah = 0;
-    wasp_rt.heap_address_mask = ~0ull;
-    wasp_rt.heap_moves_concurrently = 0;
+    wasp_objects.address_mask = ~0ull;
+    wasp_objects.moves_concurrently = 0;
     if (wasp_vm_get_bool_flag("UseShenandoahGC", &shenandoah) == 0 && shenandoah)
-        wasp_rt.heap_moves_concurrently = 1;
+        wasp_objects.moves_concurrently = 1;
     if (wasp_vm_get_bool_flag("UseZGC", &zgc) != 0 || !zgc)
         return 0;
-    wasp_rt.heap_moves_concurrently = 1;
+    wasp_objects.moves_concurrently = 1;
     if (wasp_vm_get_bool_flag("ZGenerational", &generational) == 0 && generational)
         return 0; /* generational ZGC: handles and accesses use plain addresses */
     const char *spec = wasp_jvm_property("java.specification.version", "17");
@@ -145,7 +146,7 @@ int wasp_probe_heap_addresses(char *why, size_t len)
         return 0; /* generational is the only ZGC */
     /* Single-generation ZGC maps the heap at several "colours": compare heap
      * offsets, below the colour bits (42 offset bits for heaps up to 4 TB). */
-    wasp_rt.heap_address_mask = (1ull << 42) - 1;
+    wasp_objects.address_mask = (1ull << 42) - 1;
     return 0;
 }
 

@@ -20,7 +20,7 @@ int wasp_probe_source(const wasp_options *o, unsigned wants, char *passed, size_
 int wasp_probe_watch(const wasp_options *o, char *passed, size_t plen, char *why, size_t len);
 /* NUMA nodes configured (1 when libnuma says NUMA is unavailable). */
 int wasp_probe_numa_nodes(void);
-/* How object addresses compare (sets wasp_rt.heap_address_mask); -1 with a
+/* How object addresses compare (sets wasp_objects.address_mask); -1 with a
  * reason when the objects analysis cannot work with this collector (none
  * known today: the integration tests cover Serial, Parallel, G1 and ZGC). */
 int wasp_probe_heap_addresses(char *why, size_t len);

@@ -13,6 +13,7 @@
 
 #include "heap/site_kind.h"
 #include "watch/runtime.h"
+#include "heap/tracked.h"
 
 wasp_obj_result wasp_object_hit_find(wasp_thread *t, const wasp_sample_view *v,
                                      wasp_object_hit *h, int count_miss)
@@ -34,9 +35,9 @@ wasp_obj_result wasp_object_hit_find(wasp_thread *t, const wasp_sample_view *v,
     }
     t->rec.counters[WASP_C_OBJ_SAMPLES]++;
     wasp_obj_result r = wasp_objects_attribute(
-        wasp_rt.objmap, h->acc.addr & wasp_rt.heap_address_mask,
+        wasp_objects.objmap, h->acc.addr & wasp_objects.address_mask,
         __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE),
-        __atomic_load_n(&wasp_rt.objmap_epoch, __ATOMIC_ACQUIRE), wasp_rt.numa_nodes, &h->obj,
+        __atomic_load_n(&wasp_objects.objmap_epoch, __ATOMIC_ACQUIRE), wasp_objects.numa_nodes, &h->obj,
         &h->remote);
     if (r == WASP_OBJ_HIT && !wasp_site_kind_fits(h->obj.site, h->acc.size, h->acc.float_size)) {
         t->rec.counters[WASP_C_OBJ_MISMATCHED]++;

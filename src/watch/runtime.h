@@ -1,7 +1,10 @@
 /*
- * Process-wide profiler state the signal handler reads: the thread registry,
- * the GC epoch, the enabled analyses and settings. Written before sampling
- * starts (settings) or with atomic stores (registry, epoch, on/off).
+ * Process-wide profiler state the signal handler reads: the thread registry
+ * (written by agent/threads.c), the GC epoch (agent.c's GC events), and the
+ * session's settings and mechanisms (agent.c and agent/probe.c, before
+ * sampling starts). Tracked objects have their own (heap/tracked.h); each
+ * thread's state is its own (thread_state.h), each analysis's its own.
+ * Written before sampling starts or with atomic stores.
  *
  * ASYNC-SIGNAL-SAFE: read by the SIGTRAP handler.
  */
@@ -26,13 +29,6 @@ typedef struct wasp_runtime {
     int nslots;
     wasp_agct_fn agct;
     void *jvm;                 /* JavaVM*, for threads adopted at attach */
-    /* Tracked objects, for the analyses that need them (WASP_NEEDS_OBJECTS). */
-    int tracking;                   /* allocations are tracked */
-    struct wasp_objmap *objmap;
-    volatile uint32_t objmap_epoch; /* GC epoch the object map describes */
-    uint64_t heap_address_mask;     /* strips ZGC colour bits; ~0 otherwise */
-    int heap_moves_concurrently;    /* ZGC or Shenandoah: objects move outside pauses */
-    int numa_nodes;
     wasp_source *source;
     const struct wasp_watch_engine *watch; /* NULL when no analysis watches */
     double watch_budget;       /* watch events' share of CPU time, 0: no limit */

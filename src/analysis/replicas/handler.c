@@ -11,6 +11,7 @@
 #include "analysis/replicas/comparisons.h"
 #include "analysis/replicas/snapshots.h"
 #include "watch/runtime.h"
+#include "heap/tracked.h"
 
 enum { REPLICA_SNAPS = 64, C_ARMED = 0, C_COMPARED = 1 };
 
@@ -44,7 +45,7 @@ static void on_object(wasp_thread *t, const wasp_sample_view *v, const wasp_obje
     uint32_t epoch = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
     /* The map compares masked addresses (ZGC colours); a watchpoint needs the
      * address the program uses, so work from the object's base as seen here. */
-    uint64_t base = field - ((field & wasp_rt.heap_address_mask) - h->obj.start);
+    uint64_t base = field - ((field & wasp_objects.address_mask) - h->obj.start);
     /* Contents only: the header (mark word, class, array length — 16 bytes
      * with compressed class pointers) is the same for every object of a
      * site, or differs for reasons that are not the program's data. */

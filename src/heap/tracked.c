@@ -1,0 +1,6 @@
+/*
+ * The tracked objects' process-wide state (see tracked.h).
+ */
+#include "heap/tracked.h"
+
+wasp_tracked wasp_objects = {.address_mask = ~0ull};
