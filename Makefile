@@ -19,11 +19,11 @@ ANALYSIS_AGENT_SRCS  := $(wildcard src/analysis/*/agent*.c)
 ANALYSIS_REPORT_SRCS := $(wildcard src/analysis/*/report*.c)
 ANALYSIS_CORE_SRCS   := $(filter-out $(ANALYSIS_AGENT_SRCS) $(ANALYSIS_REPORT_SRCS),\
                           $(wildcard src/analysis/*.c src/analysis/*/*.c))
-AGENT_SRCS := $(filter-out src/agent/options.c $(SHARED_SAMPLE_SRCS),$(wildcard src/agent/*.c src/sample/*.c)) \
+AGENT_SRCS := $(filter-out src/agent/option%.c $(SHARED_SAMPLE_SRCS),$(wildcard src/agent/*.c src/sample/*.c)) \
               $(ANALYSIS_AGENT_SRCS)
 # Everything the command, the agent and the unit tests share.
 CORE_SRCS  := $(wildcard src/common/*.c src/isa/*.c src/profile/*.c src/watch/*.c src/heap/*.c) \
-              $(ANALYSIS_CORE_SRCS) src/agent/options.c $(SHARED_SAMPLE_SRCS)
+              $(ANALYSIS_CORE_SRCS) $(wildcard src/agent/option*.c) $(SHARED_SAMPLE_SRCS)
 # The command's code, a library (libwaspcli.a) that build/bin/wasp and the unit
 # tests link; wasp.c holds only main.
 CLI_MAIN   := src/cli/wasp.c

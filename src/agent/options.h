@@ -1,52 +1,14 @@
 /*
- * Agent options: the string after "-agentpath:libwasp.so=". The wasp command
- * builds this string; people who wire the agent up themselves write it.
+ * Agent options: the string after "-agentpath:libwasp.so=", key=value items
+ * separated by commas. The wasp command builds this string; people who wire
+ * the agent up themselves write it.
  *
- *   events=LIST        analyses joined by '+': deadstore, silentstore, silentload,
- *                      objects (object-centric, DJXPerf), replicas (object
- *                      replicas, OJXPerf), or all (every one);
- *                      default: deadstore+silentstore+silentload
- *   file=PATH          profile file (default: wasp-<pid>.wprof in the working directory)
- *   sampler=auto|perf|timer|pmu  address source: perf task-clock, POSIX CPU-time
- *                      timer (no perf events needed) or hardware PMU; auto takes
- *                      the first that proves itself at start-up, in the order
- *                      pmu, perf, timer ("soft" is the old name of perf)
- *   period=DURATION    software sampler: thread CPU time between samples,
- *                      with unit ns|us|ms (default 1ms)
- *   pmu-period=N       PMU sampler: memory events between samples (default 20011)
- *   pmu-event=NAME     libpfm4 event name for the PMU sampler (default: chosen per CPU)
- *   watchpoints=N      watchpoints per thread, 1..4 (default 4)
- *   watch=auto|debugreg|page  watchpoint engine: debug registers, or page
- *                      protection with single-stepping; auto takes debugreg when
- *                      a test breakpoint traps at start-up, page otherwise
- *   watch-budget=X     most CPU time the watchpoint engine may cost, as a share
- *                      of the watching thread's (and the process's), such as
- *                      2% or 0.02; 0: no limit (default 2% for page, 10% for
- *                      debugreg)
- *   float-threshold=X  relative difference under which floats count as equal,
- *                      as a fraction in [0, 1) (default 0.01)
- *   max-frames=N       deepest Java stack recorded, 1..2048 (default 256)
- *   log=PATH|stderr|none  where the agent logs (default stderr)
- *   seed=N             seed of the reservoir RNG (default: time-based)
- *   min-size=BYTES     objects analysis: smallest object tracked (default 1024)
- *   alloc-interval=BYTES  objects analysis: JVMTI heap sampling interval, the
- *                      mean bytes allocated between tracked allocations
- *                      (default 262144; 0 tracks every allocation)
- *   alloc-rate=N       objects: at most about N allocation events a second;
- *                      above it the interval grows (default 1000; 0: no cap)
- *   verify-top=N       replicas: compare whole objects of the N sites with the
- *                      most comparisons at the end, to measure alpha (default 0)
- *   track-existing=0|1 objects/replicas at attach: also track the objects
- *                      already in the heap (one heap walk; default 0)
- *   action=start|stop  for an agent loaded into a running JVM (wasp attach /
- *                      wasp detach): start profiling, or stop and write the
- *                      profile (default start)
- *   signal=auto|sigtrap|fasync  how perf events signal threads: sigtrap (Linux
- *                      5.13+) or the older F_SETSIG route; auto picks sigtrap
- *                      when the kernel has it (default auto)
+ * The keys, what they set, their values, defaults and help are the rows of
+ * agent/option_table.c (`wasp help agent` prints them); this header is the
+ * struct they fill and the functions callers use.
  *
- * Options are separated by commas. Parsing never exits: errors come back as a
- * one-line message naming the option and the accepted values.
+ * Parsing never exits: errors come back as a one-line message naming the
+ * option and the accepted values.
  */
 #ifndef WASP_OPTIONS_H
 #define WASP_OPTIONS_H

@@ -122,20 +122,9 @@ void wasp_attach_usage(FILE *out)
           "\n"
           "Options:\n"
           "  -d, --duration SECONDS   profile for SECONDS, then stop and print the\n"
-          "                           report (Ctrl-C or SIGTERM stops sooner)\n"
-          "      --track-existing     objects, replicas: also track the objects already\n"
-          "                           in the heap (at least --min-size bytes), under\n"
-          "                           their class, as their allocation path is unknown.\n"
-          "                           Walks the heap once: a pause of the JVM\n"
-          "                           (the log says how long)\n",
+          "                           report (Ctrl-C or SIGTERM stops sooner)\n",
           out);
-    fputs(wasp_run_help_events_flag, out);
-    fputs("  -o, --output FILE        profile file, written when profiling stops\n"
-          "                           (default: wasp-PID.wprof in the current\n"
-          "                           directory). No commas. The JVM writes it, so its\n"
-          "                           user must be able to.\n",
-          out);
-    fputs(wasp_run_help_agent_flags, out);
+    wasp_run_help_agent_flags(out, WASP_CLI_ATTACH);
     fputs(wasp_run_help_report_flags, out);
     fputs("  -q, --quiet              print no report (the profile is still written)\n"
           "      --agent PATH         the agent library (default: ../lib/libwasp.so\n"
@@ -143,8 +132,9 @@ void wasp_attach_usage(FILE *out)
           "  -h, --help               this help\n"
           "\n"
           "The report options and -q matter with -d only. Options also take the form\n"
-          "--name=value. The agent logs to FILE.log (the -o file plus .log); wasp\n"
-          "prints what it logs.\n"
+          "--name=value. The JVM writes the profile when profiling stops, so its user\n"
+          "must be able to write the -o file. The agent logs to FILE.log (the -o file\n"
+          "plus .log); wasp prints what it logs.\n"
           "\n"
           "wasp attach records the profile path and the agent library in\n"
           "/tmp/wasp-attach-<uid>-<PID>, for wasp detach.\n"

@@ -13,7 +13,9 @@
  */
 #include "cli/run.h"
 
+#include "agent/option_table.h"
 #include "cli/cli_util.h"
+#include "cli/option_help.h"
 #include "cli/run_internal.h"
 #include "profile/profile.h"
 
@@ -21,6 +23,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,31 +36,19 @@
 /* Option parsing (pure)                                               */
 
 enum flag_kind {
-    F_AGENT, F_EVENTS, F_OUTPUT, F_FORMAT, F_TOP, F_BY, F_QUIET, F_AGENTPATH, F_DURATION, F_HELP,
-    F_AGENT_SWITCH /* no value: sets the agent option `key` to 1 */
+    F_AGENT, /* an agent option: its row in agent/option_table.c */
+    F_FORMAT, F_TOP, F_BY, F_QUIET, F_AGENTPATH, F_DURATION, F_HELP
 };
 
-static const struct flag {
+struct flag {
     const char *name; /* long name without "--" */
     char shrt;        /* short letter or 0 */
     enum flag_kind kind;
-    const char *key;  /* agent option key for F_AGENT/F_EVENTS/F_OUTPUT */
-} flags[] = {
-    {"events", 'e', F_EVENTS, "events"},
-    {"output", 'o', F_OUTPUT, "file"},
-    {"period", 0, F_AGENT, "period"},
-    {"sampler", 0, F_AGENT, "sampler"},
-    {"pmu-event", 0, F_AGENT, "pmu-event"},
-    {"pmu-period", 0, F_AGENT, "pmu-period"},
-    {"watchpoints", 0, F_AGENT, "watchpoints"},
-    {"watch", 0, F_AGENT, "watch"},
-    {"watch-budget", 0, F_AGENT, "watch-budget"},
-    {"float-threshold", 0, F_AGENT, "float-threshold"},
-    {"max-frames", 0, F_AGENT, "max-frames"},
-    {"min-size", 0, F_AGENT, "min-size"},
-    {"alloc-interval", 0, F_AGENT, "alloc-interval"},
-    {"alloc-rate", 0, F_AGENT, "alloc-rate"},
-    {"verify-top", 0, F_AGENT, "verify-top"},
+    const wasp_option_row *row; /* F_AGENT */
+};
+
+/* The command's own flags; the agent options' come from the option table. */
+static const struct flag cli_flags[] = {
     {"format", 0, F_FORMAT, NULL},
     {"top", 0, F_TOP, NULL},
     {"by", 0, F_BY, NULL},
@@ -65,18 +56,19 @@ static const struct flag {
     {"agent", 0, F_AGENTPATH, NULL},
     {"help", 'h', F_HELP, NULL},
 };
-#define NFLAGS (sizeof flags / sizeof *flags)
+#define NCLI_FLAGS (sizeof cli_flags / sizeof *cli_flags)
 
-/* Flags of attach alone, kept apart from run's table above. */
+/* Flags of attach alone. */
 static const struct flag attach_flags[] = {
     {"duration", 'd', F_DURATION, NULL},
-    {"track-existing", 0, F_AGENT_SWITCH, "track-existing"},
 };
 #define NATTACH_FLAGS (sizeof attach_flags / sizeof *attach_flags)
 
 static int takes_value(const struct flag *f)
 {
-    return f->kind != F_QUIET && f->kind != F_HELP && f->kind != F_AGENT_SWITCH;
+    if (f->kind == F_AGENT)
+        return !(f->row->cli & WASP_OPT_SWITCH);
+    return f->kind != F_QUIET && f->kind != F_HELP;
 }
 
 const char *wasp_cli_cmd_name(wasp_cli_cmd cmd)
@@ -84,17 +76,32 @@ const char *wasp_cli_cmd_name(wasp_cli_cmd cmd)
     return cmd == WASP_CLI_ATTACH ? "attach" : cmd == WASP_CLI_DETACH ? "detach" : "run";
 }
 
-/* The i-th flag cmd takes, or NULL past the last: run and attach take every
- * agent option; detach only reads the profile (-o says which) and talks to
- * the agent already running; attach adds its own. */
-static const struct flag *flag_at(wasp_cli_cmd cmd, size_t i)
+/* How the option table names cmd (a row's cli bits). */
+static unsigned option_cmd_bit(wasp_cli_cmd cmd)
 {
-    for (size_t k = 0; k < NFLAGS; k++) {
-        if (cmd == WASP_CLI_DETACH && (flags[k].kind == F_AGENT || flags[k].kind == F_EVENTS))
+    return cmd == WASP_CLI_ATTACH   ? WASP_OPT_IN_ATTACH
+           : cmd == WASP_CLI_DETACH ? WASP_OPT_IN_DETACH
+                                    : WASP_OPT_IN_RUN;
+}
+
+/* The i-th flag cmd takes, or NULL past the last: first the agent options
+ * the table gives cmd (run and attach: nearly all; detach, which only reads
+ * the profile, -o), then the command's own; attach adds -d. An agent option's
+ * flag is built in *buf. */
+static const struct flag *flag_at(wasp_cli_cmd cmd, size_t i, struct flag *buf)
+{
+    const wasp_option_row *r;
+    for (size_t k = 0; (r = wasp_option_at(k)); k++) {
+        if (!r->flag || !(r->cli & option_cmd_bit(cmd)))
             continue;
-        if (i-- == 0)
-            return &flags[k];
+        if (i-- == 0) {
+            *buf = (struct flag){r->flag, r->letter, F_AGENT, r};
+            return buf;
+        }
     }
+    if (i < NCLI_FLAGS)
+        return &cli_flags[i];
+    i -= NCLI_FLAGS;
     if (cmd == WASP_CLI_ATTACH && i < NATTACH_FLAGS)
         return &attach_flags[i];
     return NULL;
@@ -103,9 +110,10 @@ static const struct flag *flag_at(wasp_cli_cmd cmd, size_t i)
 static void accepted_flags(wasp_cli_cmd cmd, char *buf, size_t n)
 {
     size_t len = 0;
+    struct flag fb;
     const struct flag *f;
     buf[0] = '\0';
-    for (size_t i = 0; (f = flag_at(cmd, i)) && len < n; i++) {
+    for (size_t i = 0; (f = flag_at(cmd, i, &fb)) && len < n; i++) {
         int w;
         if (f->shrt)
             w = snprintf(buf + len, n - len, "%s-%c/--%s", len ? ", " : "", f->shrt, f->name);
@@ -117,82 +125,50 @@ static void accepted_flags(wasp_cli_cmd cmd, char *buf, size_t n)
     }
 }
 
-/* Copy the field that agent option `key` sets from src to dst. */
-static void copy_agent_field(wasp_options *dst, const wasp_options *src, const char *key)
-{
-    if (!strcmp(key, "events"))
-        dst->events = src->events;
-    else if (!strcmp(key, "file"))
-        memcpy(dst->file, src->file, sizeof dst->file);
-    else if (!strcmp(key, "sampler"))
-        dst->sampler = src->sampler;
-    else if (!strcmp(key, "period"))
-        dst->period_ns = src->period_ns;
-    else if (!strcmp(key, "pmu-period"))
-        dst->pmu_period = src->pmu_period;
-    else if (!strcmp(key, "pmu-event"))
-        memcpy(dst->pmu_event, src->pmu_event, sizeof dst->pmu_event);
-    else if (!strcmp(key, "watchpoints"))
-        dst->watchpoints = src->watchpoints;
-    else if (!strcmp(key, "watch"))
-        dst->watch = src->watch;
-    else if (!strcmp(key, "watch-budget"))
-        dst->watch_budget = src->watch_budget;
-    else if (!strcmp(key, "float-threshold"))
-        dst->float_threshold = src->float_threshold;
-    else if (!strcmp(key, "max-frames"))
-        dst->max_frames = src->max_frames;
-    else if (!strcmp(key, "min-size"))
-        dst->min_size = src->min_size;
-    else if (!strcmp(key, "alloc-interval"))
-        dst->alloc_interval = src->alloc_interval;
-    else if (!strcmp(key, "alloc-rate"))
-        dst->alloc_rate = src->alloc_rate;
-    else if (!strcmp(key, "verify-top"))
-        dst->verify_top = src->verify_top;
-    else if (!strcmp(key, "track-existing"))
-        dst->track_existing = src->track_existing;
-}
-
-/* Validate one agent-backed flag with the agent's parser. `shown` is how the
- * user wrote the flag ("-e", "--period"). */
+/* Validate one agent-backed flag with the agent's parser, then copy the field
+ * its row sets. `shown` is how the user wrote the flag ("-e", "--period"). */
 static int set_agent_flag(wasp_run_config *cfg, const struct flag *f, const char *shown,
                           const char *value, char *err, size_t errlen)
 {
+    const wasp_option_row *r = f->row;
     char item[WASP_PATH_MAX + 32];
-    char msg[1024];
+    char msg[1024] = "";
+    const char *why = msg;
     wasp_options tmp;
     int rc;
 
-    if (f->kind == F_OUTPUT && strchr(value, ',')) {
+    if (r->kind == WASP_OPT_PATH && strchr(value, ',')) {
         snprintf(err, errlen,
                  "wasp %s: bad option '%s %.*s': expected a path without commas (the agent "
                  "option string cannot carry one)",
                  wasp_cli_cmd_name(cfg->cmd), shown, WASP_CLI_ITEM_SHOWN, value);
         return -1;
     }
-    snprintf(item, sizeof item, "%s=%s", f->key, value);
-    if (f->kind == F_EVENTS) {
-        /* The CLI also takes commas here, which the agent string cannot. */
+    if (r->kind == WASP_OPT_EVENTS) {
+        /* The CLI also takes commas here, which the agent string cannot:
+         * the value alone, through the row. */
         wasp_options_defaults(&tmp);
-        rc = wasp_options_parse_events(value, &tmp.events, msg, sizeof msg);
+        rc = wasp_option_set(r, &tmp, value, msg, sizeof msg);
+        if (rc < 0 && !msg[0])
+            snprintf(msg, sizeof msg, "expected %s", r->accepted);
     } else {
+        snprintf(item, sizeof item, "%s=%s", r->key, value);
         rc = wasp_options_parse(item, &tmp, msg, sizeof msg);
+        why = wasp_cli_option_detail(msg, item);
     }
     if (rc < 0) {
         if (*value == '\0') {
             /* "key=" yields the "expected ..." text for a missing value. */
             snprintf(err, errlen, "wasp %s: bad option '%s': missing value, %s",
-                     wasp_cli_cmd_name(cfg->cmd), shown, wasp_cli_option_detail(msg, item));
+                     wasp_cli_cmd_name(cfg->cmd), shown, why);
         } else {
             snprintf(err, errlen, "wasp %s: bad option '%s %.*s': %s",
-                     wasp_cli_cmd_name(cfg->cmd), shown, WASP_CLI_ITEM_SHOWN, value,
-                     wasp_cli_option_detail(msg, item));
+                     wasp_cli_cmd_name(cfg->cmd), shown, WASP_CLI_ITEM_SHOWN, value, why);
         }
         return -1;
     }
-    copy_agent_field(&cfg->agent, &tmp, f->key);
-    if (f->kind == F_OUTPUT)
+    wasp_option_copy(r, &cfg->agent, &tmp);
+    if (r->offset == offsetof(wasp_options, file))
         cfg->output_given = 1;
     return 0;
 }
@@ -204,11 +180,7 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
     const char *cmd = wasp_cli_cmd_name(cfg->cmd);
     switch (f->kind) {
     case F_AGENT:
-    case F_EVENTS:
-    case F_OUTPUT:
-        return set_agent_flag(cfg, f, shown, value, err, errlen);
-    case F_AGENT_SWITCH:
-        return set_agent_flag(cfg, f, shown, "1", err, errlen);
+        return set_agent_flag(cfg, f, shown, takes_value(f) ? value : "1", err, errlen);
     case F_FORMAT: {
         char why[256];
         if (wasp_format_parse(value, &cfg->report.format, why, sizeof why) < 0) {
@@ -266,19 +238,21 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
     return 0;
 }
 
-static const struct flag *find_long(wasp_cli_cmd cmd, const char *name, size_t len)
+/* The flag cmd takes named name (len bytes), or NULL; buf as for flag_at. */
+static const struct flag *find_long(wasp_cli_cmd cmd, const char *name, size_t len,
+                                    struct flag *buf)
 {
     const struct flag *f;
-    for (size_t i = 0; (f = flag_at(cmd, i)); i++)
+    for (size_t i = 0; (f = flag_at(cmd, i, buf)); i++)
         if (strlen(f->name) == len && !strncmp(f->name, name, len))
             return f;
     return NULL;
 }
 
-static const struct flag *find_short(wasp_cli_cmd cmd, char c)
+static const struct flag *find_short(wasp_cli_cmd cmd, char c, struct flag *buf)
 {
     const struct flag *f;
-    for (size_t i = 0; (f = flag_at(cmd, i)); i++)
+    for (size_t i = 0; (f = flag_at(cmd, i, buf)); i++)
         if (f->shrt == c)
             return f;
     return NULL;
@@ -351,13 +325,14 @@ int wasp_cli_parse_args(wasp_cli_cmd command, int argc, char **argv, wasp_run_co
                      arg);
             return WASP_RUN_ERROR;
         }
+        struct flag found;
         const struct flag *f;
         const char *inline_value = NULL; /* "--name=value" or "-eVALUE" */
         char shown[64];
         if (arg[1] == '-') {
             const char *name = arg + 2, *eq = strchr(name, '=');
             size_t len = eq ? (size_t)(eq - name) : strlen(name);
-            f = find_long(command, name, len);
+            f = find_long(command, name, len, &found);
             if (!f) {
                 snprintf(shown, sizeof shown, "--%.*s", (int)(len < 40 ? len : 40), name);
                 return unknown_flag(command, shown, err, errlen);
@@ -366,7 +341,7 @@ int wasp_cli_parse_args(wasp_cli_cmd command, int argc, char **argv, wasp_run_co
             if (eq)
                 inline_value = eq + 1;
         } else {
-            f = find_short(command, arg[1]);
+            f = find_short(command, arg[1], &found);
             if (!f) {
                 snprintf(shown, sizeof shown, "-%c", arg[1]);
                 return unknown_flag(command, shown, err, errlen);
@@ -505,48 +480,11 @@ int wasp_run_build_argv(const wasp_run_config *cfg, const char *agent_abs, char 
 /* Usage                                                               */
 
 /* Help lines shared with attach (the agent options) and detach (the report). */
-const char wasp_run_help_events_flag[] =
-    "  -e, --events LIST        analyses to run, joined by ',' or '+': deadstore,\n"
-    "                           silentstore, silentload, objects (object-centric:\n"
-    "                           access cost by allocation site), replicas (objects\n"
-    "                           with identical contents), or all (every one)\n"
-    "                           (default: deadstore,silentstore,silentload)\n";
-const char wasp_run_help_agent_flags[] =
-    "      --period DURATION    perf/timer sampler: thread CPU time between samples,\n"
-    "                           10us..10s (under 100us is raised to 100us), unit\n"
-    "                           ns|us|ms|s, a bare number is ns (default: 1ms)\n"
-    "      --sampler auto|perf|timer|pmu\n"
-    "                           address source: perf = perf task-clock + decoding,\n"
-    "                           timer = POSIX CPU-time timer + decoding (no perf\n"
-    "                           events needed), pmu = hardware PEBS/IBS (default:\n"
-    "                           auto, the first of pmu, perf, timer that works)\n"
-    "      --pmu-event NAME     libpfm4 event for the PMU sampler (default: chosen\n"
-    "                           per CPU)\n"
-    "      --pmu-period N       PMU sampler: memory events between samples,\n"
-    "                           1..1000000000 (default: 20011)\n"
-    "      --watchpoints N      watchpoints per thread, 1..4 (default: 4)\n"
-    "      --watch auto|debugreg|page\n"
-    "                           watchpoint engine: debugreg = hardware debug\n"
-    "                           registers, page = page protection + single-step\n"
-    "                           (default: auto, debugreg when a test breakpoint\n"
-    "                           traps, else page)\n"
-    "      --watch-budget X     most CPU the watchpoint engine may cost, a share of\n"
-    "                           the watching thread's time, e.g. 2% or 0.02, up to\n"
-    "                           50%; 0 = no limit (default: 2% for page, 10% for\n"
-    "                           debugreg)\n"
-    "      --float-threshold X  relative difference under which floats count as\n"
-    "                           equal: a fraction in [0, 1) or a percentage, e.g.\n"
-    "                           0.01 or 1% (default: 0.01)\n"
-    "      --max-frames N       deepest Java stack recorded, 1..2048 (default: 256)\n"
-    "      --min-size BYTES     objects: smallest object tracked (default: 1024)\n"
-    "      --alloc-interval BYTES\n"
-    "                           objects: mean bytes allocated between tracked\n"
-    "                           allocations, 0 = every one (costly) (default: 262144)\n"
-    "      --alloc-rate N       objects: allocation events a second above which the\n"
-    "                           interval grows, to bound their cost; 0 = no cap\n"
-    "                           (default: 1000)\n"
-    "      --verify-top N       replicas: compare whole objects of the N sites with\n"
-    "                           the most comparisons, to measure alpha (default: 0)\n";
+void wasp_run_help_agent_flags(FILE *out, wasp_cli_cmd cmd)
+{
+    wasp_option_help_flags(out, option_cmd_bit(cmd));
+}
+
 const char wasp_run_help_report_flags[] =
     "      --format text|json   report format (default: text)\n"
     "      --top N              context pairs shown per analysis (default: 10 in\n"
@@ -568,12 +506,7 @@ void wasp_run_usage(FILE *out)
         "\n"
         "Options:\n",
         out);
-    fputs(wasp_run_help_events_flag, out);
-    fputs(
-        "  -o, --output FILE        profile file (default: wasp.wprof in the current\n"
-        "                           directory; it is overwritten). No commas.\n",
-        out);
-    fputs(wasp_run_help_agent_flags, out);
+    wasp_run_help_agent_flags(out, WASP_CLI_RUN);
     fputs(wasp_run_help_report_flags, out);
     fputs(
         "  -q, --quiet              print no report (the profile is still written)\n"

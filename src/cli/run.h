@@ -71,11 +71,11 @@ int wasp_run_build_argv(const wasp_run_config *cfg, const char *agent_abs, char 
 void wasp_run_free_argv(char **argv);
 
 void wasp_run_usage(FILE *out);
-/* Lines of run's help that attach and detach reuse: -e, the other agent
- * options (--period .. --max-frames) and the report options (--format,
- * --top, --by). */
-extern const char wasp_run_help_events_flag[];
-extern const char wasp_run_help_agent_flags[];
+/* Help lines of the agent options cmd takes as flags (-e, -o, --period ...),
+ * from the option table; attach's help prints them too. */
+void wasp_run_help_agent_flags(FILE *out, wasp_cli_cmd cmd);
+/* Lines of run's help that attach and detach reuse: the report options
+ * (--format, --top, --by). */
 extern const char wasp_run_help_report_flags[];
 
 /* The agent library: --agent, or <exe dir>/../lib/libwasp.so, resolved to an

@@ -1,6 +1,7 @@
 /* The wasp command: dispatch to a subcommand. */
 #include "cli/attach.h"
 #include "cli/doctor.h"
+#include "cli/option_help.h"
 #include "cli/report.h"
 #include "cli/run.h"
 
@@ -44,53 +45,17 @@ static void usage(FILE *out)
           out);
 }
 
-/* For people who add -agentpath themselves (mirrors src/agent/options.h). */
+/* For people who add -agentpath themselves: the rows of the option table. */
 static void agent_usage(FILE *out)
 {
     fputs("Usage: java -agentpath:/path/to/libwasp.so[=OPTIONS] ...\n"
           "\n"
           "OPTIONS is key=value items separated by commas, so no value can contain a\n"
           "comma (file and log paths included). A key given twice: the last one wins.\n"
-          "\n"
-          "  events=LIST            analyses joined by '+' or ':': deadstore, silentstore,\n"
-          "                         silentload, objects, replicas, or all (default:\n"
-          "                         deadstore+silentstore+silentload)\n"
-          "  file=PATH              profile file (default: wasp-<pid>.wprof in the\n"
-          "                         working directory)\n"
-          "  sampler=auto|perf|timer|pmu\n"
-          "                         address source: perf task-clock, POSIX CPU-time\n"
-          "                         timer (no perf events), hardware PMU; auto: the\n"
-          "                         first of pmu, perf, timer that proves itself\n"
-          "                         (default: auto)\n"
-          "  period=DURATION        perf/timer sampler period, 10us..10s (under 100us is\n"
-          "                         raised to 100us), unit ns|us|ms|s, a bare number is\n"
-          "                         ns (default: 1ms)\n"
-          "  pmu-period=N           PMU sampler period, 1..1000000000 (default: 20011)\n"
-          "  pmu-event=NAME         libpfm4 event (default: chosen per CPU)\n"
-          "  watchpoints=N          watchpoints per thread, 1..4 (default: 4)\n"
-          "  watch=auto|debugreg|page\n"
-          "                         watchpoint engine: debug registers, or page\n"
-          "                         protection; auto: debugreg when a test breakpoint\n"
-          "                         traps, else page (default: auto)\n"
-          "  watch-budget=X         most CPU the watchpoint engine may cost, a share of\n"
-          "                         the thread's time, 0..50%, 0 = no limit (default:\n"
-          "                         2% for page, 10% for debugreg)\n"
-          "  float-threshold=X      fraction in [0, 1) or percentage (default: 0.01)\n"
-          "  max-frames=N           deepest Java stack recorded, 1..2048 (default: 256)\n"
-          "  log=stderr|none|PATH   where the agent logs (default: stderr)\n"
-          "  seed=N                 reservoir RNG seed, 0 = time-based (default: 0)\n"
-          "  min-size=BYTES         objects: smallest object tracked (default: 1024)\n"
-          "  alloc-interval=BYTES   objects: JVMTI heap sampling interval, 0 = every\n"
-          "                         allocation (default: 262144)\n"
-          "  alloc-rate=N           objects: allocation events/s above which the\n"
-          "                         interval grows, 0 = no cap (default: 1000)\n"
-          "  verify-top=N           replicas: verify the N top sites whole (default: 0)\n"
-          "  track-existing=0|1     at attach: track objects already in the heap\n"
-          "                         (one heap walk; default: 0)\n"
-          "  signal=auto|sigtrap|fasync\n"
-          "                         how perf events signal threads (default: auto)\n"
-          "  action=start|stop      for wasp attach / detach (default: start)\n"
-          "\n"
+          "\n",
+          out);
+    wasp_option_help_agent(out);
+    fputs("\n"
           "Example:\n"
           "  java -agentpath:/opt/wasp/lib/libwasp.so=events=deadstore+silentstore,"
           "file=/tmp/app.wprof -jar app.jar\n"
