@@ -16,6 +16,7 @@
 #include "agent/option_table.h"
 #include "cli/cli_util.h"
 #include "cli/option_help.h"
+#include "cli/run_checks.h"
 #include "cli/run_internal.h"
 #include "profile/profile.h"
 
@@ -738,6 +739,11 @@ int wasp_cmd_run(int argc, char **argv)
         return 2;
     }
     memcpy(cfg.agent.file, abs_out, sizeof abs_out);
+    if (wasp_run_check_launcher(cfg.cmd_argv[0], err, sizeof err) < 0 ||
+        wasp_run_check_output(cfg.agent.file, err, sizeof err) < 0) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
 
     char **child_argv;
     if (wasp_run_build_argv(&cfg, agent_abs, &child_argv, err, sizeof err) < 0) {
@@ -756,8 +762,8 @@ int wasp_cmd_run(int argc, char **argv)
     }
 
     if (!wasp_file_is_new(&before, cfg.agent.file)) {
-        fprintf(stderr, "wasp run: no profile written to %s (the agent log above says why)\n",
-                cfg.agent.file);
+        wasp_run_explain_missing(cfg.agent.file, status, err, sizeof err);
+        fprintf(stderr, "%s\n", err);
         return status ? status : 1;
     }
     if (!cfg.quiet && wasp_run_show_report(&cfg) < 0)

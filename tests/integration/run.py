@@ -609,6 +609,35 @@ def t_report_missing(ctx):
     expect_report_error(os.path.join(ctx.tmp, "does-not-exist.wprof"), "a missing file")
 
 
+def t_run_not_java(ctx):
+    """`wasp run -- sh -c 'java ...'`: refused before anything runs, with a
+    message that says why (sh would take -agentpath as its own option)."""
+    marker = ctx.path("ran")
+    out = ctx.path("not-java.wprof")
+    r = run([WASP, "run", "-o", out, "--", "sh", "-c", "touch %s; java -version" % marker],
+            timeout=30)
+    check(r.rc == 2, "exit %d, expected 2 (refused before starting)" % r.rc)
+    check("not a java launcher" in r.err, "no clear message: %r" % r.err[-300:])
+    check(not os.path.exists(marker), "the command ran although it was refused")
+    check(not os.path.exists(out), "a profile appeared")
+    return "refused: %s" % r.err.strip().splitlines()[-1][:60]
+
+
+def t_run_unwritable_output(ctx):
+    """An output directory that does not exist is reported before the program
+    starts, not after it ran."""
+    marker = ctx.path("ran2")
+    out = os.path.join(ctx.tmp, "no-such-dir", "p.wprof")
+    jdks = find_jdks()
+    check(jdks, "no JDK")
+    r = run([WASP, "run", "-o", out, "--", jdks[0].java, "-XX:OnError=touch " + marker,
+             "-version"], timeout=30)
+    check(r.rc == 2, "exit %d, expected 2" % r.rc)
+    check("does not exist" in r.err and "openjdk" not in r.err.lower(),
+          "the JVM ran, or no clear message: %r" % r.err[-300:])
+    return "refused before starting"
+
+
 def t_report_not_profile(ctx):
     path = "/etc/hostname"
     if not os.path.isfile(path):
@@ -1159,6 +1188,8 @@ def build_tests(jdks):
     tests += [(name, None, fn) for name, fn in doctor.make_tests(sys.modules[__name__])]
     tests.append(("badinput.report-missing", None, t_report_missing))
     tests.append(("badinput.report-not-profile", None, t_report_not_profile))
+    tests.append(("badinput.run-not-java", None, t_run_not_java))
+    tests.append(("badinput.run-unwritable-output", None, t_run_unwritable_output))
     return tests
 
 

@@ -13,6 +13,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/run.h"
+#include "cli/run_checks.h"
 #include "cli/run_internal.h"
 
 #include <fcntl.h>
@@ -548,6 +549,43 @@ static void test_run_exit_status(void **state)
     assert_int_equal(RUN("--agent", fx.agent, "-o", out, "--", fx.java), 128 + SIGKILL);
 }
 
+/* Mistakes wasp run can see before it starts the program: a launcher that is
+ * not java (it would take -agentpath as its own option), an output it cannot
+ * write. The program must not run (it would write fx.args). */
+static void test_run_checks_before_starting(void **state)
+{
+    (void)state;
+    make_java("write_profile \"$1\"\nexit 0");
+    char sh[400], out[600], ro[400];
+    snprintf(sh, sizeof sh, "%s/launch.sh", fx.dir); /* a script, not java */
+    assert_int_equal(link(fx.java, sh), 0);
+    unlink(fx.args);
+    assert_int_equal(RUN("--agent", fx.agent, "--", sh, "-cp", "x", "Main"), 2);
+    assert_int_equal(access(fx.args, F_OK), -1);
+    char err[512];
+    assert_int_equal(wasp_run_check_launcher("sh", err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a java launcher"));
+    assert_int_equal(wasp_run_check_launcher(fx.java, err, sizeof err), 0);
+    /* An output directory that does not exist, or is not writable. */
+    snprintf(out, sizeof out, "%s/no-such-dir/p.wprof", fx.dir);
+    assert_int_equal(RUN("--agent", fx.agent, "-o", out, "--", fx.java), 2);
+    assert_int_equal(access(fx.args, F_OK), -1);
+    assert_int_equal(wasp_run_check_output(fx.dir, err, sizeof err), -1); /* a directory */
+    snprintf(ro, sizeof ro, "%s/ro", fx.dir);
+    assert_int_equal(mkdir(ro, 0555), 0);
+    snprintf(out, sizeof out, "%s/p.wprof", ro);
+    if (geteuid() != 0) { /* root writes anywhere */
+        assert_int_equal(wasp_run_check_output(out, err, sizeof err), -1);
+        assert_non_null(strstr(err, "cannot write the profile"));
+    }
+    rmdir(ro);
+    char why[512];
+    wasp_run_explain_missing("/x.wprof", 128 + SIGKILL, why, sizeof why);
+    assert_non_null(strstr(why, "killed by signal 9"));
+    wasp_run_explain_missing("/x.wprof", 3, why, sizeof why);
+    assert_non_null(strstr(why, "status 3"));
+}
+
 static void test_run_cannot_start(void **state)
 {
     (void)state;
@@ -614,6 +652,7 @@ int main(void)
         cmocka_unit_test(test_run_writes_and_renders),
         cmocka_unit_test(test_run_relative_output_is_absolute),
         cmocka_unit_test(test_run_exit_status),
+        cmocka_unit_test(test_run_checks_before_starting),
         cmocka_unit_test(test_run_cannot_start),
         cmocka_unit_test(test_run_signals),
     };

@@ -1,0 +1,111 @@
+/*
+ * Checks before `wasp run` starts the program, and the explanation when no
+ * profile came back (see run_checks.h).
+ */
+#include "cli/run_checks.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The file execvp would run for argv0, or argv0 itself when not found. */
+static void resolve(const char *argv0, char *out, size_t outlen)
+{
+    snprintf(out, outlen, "%s", argv0);
+    if (strchr(argv0, '/'))
+        return;
+    const char *path = getenv("PATH");
+    if (!path)
+        return;
+    for (const char *p = path; *p;) {
+        const char *end = strchr(p, ':');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char cand[PATH_MAX];
+        if (n && snprintf(cand, sizeof cand, "%.*s/%s", (int)n, p, argv0) < (int)sizeof cand &&
+            access(cand, X_OK) == 0) {
+            snprintf(out, outlen, "%s", cand);
+            return;
+        }
+        p = end ? end + 1 : p + n;
+    }
+}
+
+static int named_java(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    return strcmp(base, "java") == 0;
+}
+
+int wasp_run_check_launcher(const char *argv0, char *err, size_t errlen)
+{
+    char found[PATH_MAX], real[PATH_MAX];
+    resolve(argv0, found, sizeof found);
+    if (access(found, X_OK) != 0)
+        return 0; /* nothing to run: starting it fails with the reason */
+    /* /usr/bin/java is a chain of links to .../bin/java: either name counts. */
+    if (named_java(argv0) || named_java(found) ||
+        (realpath(found, real) && named_java(real)))
+        return 0;
+    snprintf(err, errlen,
+             "wasp run: '%.200s' is not a java launcher; wasp run starts java itself with the "
+             "agent (wasp run -- java -cp app.jar Main). For a script that starts java, use "
+             "wasp attach on the running JVM",
+             argv0);
+    return -1;
+}
+
+int wasp_run_check_output(const char *path, char *err, size_t errlen)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "wasp run: the output %.300s is a directory; name a file in it",
+                 path);
+        return -1;
+    }
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) &&
+        !S_ISFIFO(st.st_mode)) {
+        snprintf(err, errlen,
+                 "wasp run: the output %.300s is not a regular file, device or pipe", path);
+        return -1;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "wasp run: the output directory %.300s does not exist", dir);
+        return -1;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        snprintf(err, errlen,
+                 "wasp run: cannot write the profile into %.300s: %s (choose another with -o)",
+                 dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void wasp_run_explain_missing(const char *path, int status, char *out, size_t outlen)
+{
+    if (status > 128) {
+        int sig = status - 128;
+        snprintf(out, outlen,
+                 "wasp run: no profile written to %.300s: the program was killed by signal %d "
+                 "(%s) before the agent could write it",
+                 path, sig, strsignal(sig));
+        return;
+    }
+    snprintf(out, outlen,
+             "wasp run: no profile written to %.300s (the program exited with status %d); the "
+             "agent's own messages start with 'wasp:' above — none means it never started",
+             path, status);
+}
