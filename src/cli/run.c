@@ -751,6 +751,10 @@ int wasp_cmd_run(int argc, char **argv)
         return 2;
     }
 
+    /* A device or pipe (-o /dev/null, /dev/stdout) takes the profile as it
+     * is written: there is nothing to read back and render. */
+    struct stat out_st;
+    int to_stream = stat(cfg.agent.file, &out_st) == 0 && !S_ISREG(out_st.st_mode);
     wasp_file_id before = wasp_file_id_of(cfg.agent.file);
     int exec_errno = 0;
     int status = spawn_and_wait(child_argv, &exec_errno);
@@ -761,6 +765,8 @@ int wasp_cmd_run(int argc, char **argv)
         return 127;
     }
 
+    if (to_stream)
+        return status;
     if (!wasp_file_is_new(&before, cfg.agent.file)) {
         wasp_run_explain_missing(cfg.agent.file, status, err, sizeof err);
         fprintf(stderr, "%s\n", err);

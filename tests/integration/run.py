@@ -638,6 +638,20 @@ def t_run_unwritable_output(ctx):
     return "refused before starting"
 
 
+def t_run_dev_null(ctx):
+    """`wasp run -o /dev/null`: the profile goes into the device, which stays
+    a device (an atomic rename over it replaced it with a regular file)."""
+    import stat as st_mod
+    jdks = find_jdks()
+    check(jdks, "no JDK")
+    r = run([WASP, "run", "-e", "deadstore", "-o", "/dev/null", "--", jdks[0].java, "-cp",
+             CLASSES, "WastefulExample"], timeout=120)
+    check(r.rc == 0, "exit %d: %s" % (r.rc, r.err[-300:]))
+    check(st_mod.S_ISCHR(os.stat("/dev/null").st_mode), "/dev/null is no longer a device")
+    check("profile written to /dev/null" in r.err, "the agent did not write it: %r" % r.err[-300:])
+    return "device intact"
+
+
 def t_report_not_profile(ctx):
     path = "/etc/hostname"
     if not os.path.isfile(path):
@@ -1189,6 +1203,7 @@ def build_tests(jdks):
     tests.append(("badinput.report-missing", None, t_report_missing))
     tests.append(("badinput.report-not-profile", None, t_report_not_profile))
     tests.append(("badinput.run-not-java", None, t_run_not_java))
+    tests.append(("badinput.run-dev-null", None, t_run_dev_null))
     tests.append(("badinput.run-unwritable-output", None, t_run_unwritable_output))
     return tests
 
