@@ -104,7 +104,41 @@ $(B)/tests/fake_agent.so: tests/integration/fake_agent.c
 integration: all $(B)/tests/noperf.so $(B)/tests/fake_agent.so $(B)/tests/seccomp_launcher
 	@python3 tests/integration/run.py
 
-check: all unit integration
+# Fuzzing (docs/testing.md, "Fuzzing"): the profile decoder under libFuzzer
+# with ASan and UBSan (Debian's clang and libclang-rt-14-dev), and garbage
+# agent options on `java -version`. Its own objects, built by clang.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 30
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror \
+                -I src -I $(JAVA_HOME)/include -I $(JAVA_HOME)/include/linux \
+                $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+fuzzobj = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(1))
+
+$(B)/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(if $(V),,@echo "  FUZZCC  $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+# The command's reading and rendering code, instrumented; the linker takes
+# the members the harness needs.
+FUZZ_LIB_SRCS := $(wildcard src/common/*.c src/profile/*.c) $(ANALYSIS_CORE_SRCS) $(CLI_SRCS)
+$(B)/fuzz/libwasp.a: $(call fuzzobj,$(FUZZ_LIB_SRCS))
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(B)/fuzz/fuzz_profile: $(call fuzzobj,tests/fuzz/fuzz_profile.c) $(B)/fuzz/libwasp.a
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_CORE)
+
+.PHONY: fuzz fuzz-profile fuzz-options
+fuzz: fuzz-profile fuzz-options
+
+fuzz-profile: $(B)/fuzz/fuzz_profile $(B)/bin/wasp
+	@sh tests/fuzz/run-profile.sh $(B)/fuzz/fuzz_profile $(FUZZ_SECONDS) $(B)/bin/wasp
+
+fuzz-options: $(B)/bin/wasp $(B)/lib/libwasp.so
+	@python3 tests/fuzz/agent_options.py
+
+check: all unit integration fuzz
 
 bench: all
 	@python3 bench/overhead.py
@@ -116,4 +150,4 @@ demo: all
 clean:
 	rm -rf $(B)
 
--include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(B)/fuzz/obj -name '*.d' 2>/dev/null)

@@ -4,8 +4,10 @@
 # Run as root; when not root, sudo is used if it exists.
 set -eu
 
+# clang and libclang-rt-14-dev (libFuzzer, ASan, UBSan): the fuzzers of `make check`.
 PACKAGES="build-essential make pkg-config libzydis-dev libzycore-dev libpfm4-dev \
-libnuma-dev libcmocka-dev libseccomp-dev zlib1g-dev openjdk-17-jdk-headless python3"
+libnuma-dev libcmocka-dev libseccomp-dev zlib1g-dev openjdk-17-jdk-headless python3 \
+clang libclang-rt-14-dev"
 
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=""

@@ -85,7 +85,8 @@ static void usage(FILE *out)
             "\n"
             "Reads wasp profiles (merging them when there are several) and prints\n"
             "the report: the sampler's counters, then per analysis the fraction of\n"
-            "wasteful bytes (F_prog) and the top context pairs.\n"
+            "wasteful bytes (F_prog) and the top context pairs. A FILE of - is\n"
+            "standard input. A profile is at most 256 MiB.\n"
             "\n"
             "  --format FORMAT     one of:\n",
             names);
@@ -199,15 +200,19 @@ static wasp_profile *load(char **files, int n)
     bool ok = true;
     for (int i = 0; i < n; i++) {
         char err[256];
-        wasp_profile *p = wasp_profile_read(files[i], err, sizeof err);
+        /* "-" is standard input, opened afresh through /dev/stdin so the
+         * reader checks and bounds it like any file. */
+        bool in = strcmp(files[i], "-") == 0;
+        wasp_profile *p = wasp_profile_read(in ? "/dev/stdin" : files[i], err, sizeof err);
         if (!p) {
-            fprintf(stderr, "wasp report: %s: %s\n", files[i], err);
+            fprintf(stderr, "wasp report: %s: %s\n", in ? "standard input" : files[i], err);
             ok = false;
         } else if (!all) {
             all = p;
         } else {
             if (wasp_profile_merge(all, p) != 0) {
-                fprintf(stderr, "wasp report: %s: out of memory while merging\n", files[i]);
+                fprintf(stderr, "wasp report: %s: out of memory while merging\n",
+                        in ? "standard input" : files[i]);
                 ok = false;
             }
             wasp_profile_free(p);

@@ -43,7 +43,7 @@ int wasp_source_self_test(wasp_source *s, char *why, size_t len)
                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     uint32_t before = wasp_handler_probe_count(WASP_EV_SAMPLE);
     uint64_t start = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
-    volatile uint64_t spin = 0;
+    volatile uint64_t spin = 0; /* work for the clock to measure */
     for (unsigned round = 0; wasp_handler_probe_count(WASP_EV_SAMPLE) - before < WANTED &&
                              wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID) - start < MAX_CPU_NS;
          round++) {
@@ -52,6 +52,7 @@ int wasp_source_self_test(wasp_source *s, char *why, size_t len)
         if (fresh != MAP_FAILED && round < PAGES)
             ((volatile uint8_t *)fresh)[round * 4096ul] = 1;
     }
+    (void)spin;
     if (fresh != MAP_FAILED)
         munmap(fresh, PAGES * 4096ul);
     uint32_t got = wasp_handler_probe_count(WASP_EV_SAMPLE) - before;
