@@ -65,6 +65,11 @@ typedef struct wasp_option_row {
 
 /* The i-th row (table order: the order of help texts and messages), or NULL
  * past the last. */
+/* A message into err (vsnprintf), control bytes shown as '?' so that what
+ * it quotes cannot break the line or reach a terminal as an escape. */
+void wasp_option_error(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 const wasp_option_row *wasp_option_at(size_t i);
 
 /* The row whose key is the len bytes at key, or NULL. */

@@ -18,8 +18,8 @@
  */
 #include "agent/option_table.h"
 
+#include "analysis/names.h"
 #include "common/parse.h"
-#include "profile/profile.h"
 
 #include <locale.h>
 #include <stdarg.h>
@@ -27,23 +27,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ALL_EVENTS ((1u << WASP_EVENT_COUNT) - 1u)
+#define ALL_EVENTS ((1u << WASP_ANALYSES) - 1u)
 #define ITEM_SHOWN 200 /* longest piece of a value quoted back in a message */
 
-/* Indexed by wasp_analysis so the bit numbering matches the profile's; the
- * object-centric analyses follow them. */
-static const char *const analysis_names[WASP_EVENT_COUNT] = {
-    [WASP_AN_DEADSTORE] = "deadstore",
-    [WASP_AN_SILENTSTORE] = "silentstore",
-    [WASP_AN_SILENTLOAD] = "silentload",
-    [WASP_EVENT_OBJECTS] = "objects",
-    [WASP_EVENT_REPLICAS] = "replicas",
-};
-#define ACCEPTED_EVENTS "accepted: deadstore, silentstore, silentload, objects, replicas, all"
+/* "accepted: deadstore, ..., all": the analyses of analysis/list.h. */
+static const char *accepted_events(char *buf, size_t n)
+{
+    size_t len = (size_t)snprintf(buf, n, "accepted:");
+    for (int id = 0; id < WASP_ANALYSES && len < n; id++)
+        len += (size_t)snprintf(buf + len, n - len, " %s,", wasp_analysis_id_name(id));
+    if (len < n)
+        snprintf(buf + len, n - len, " all");
+    return buf;
+}
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
+#define set_err wasp_option_error
+
+void wasp_option_error(char *err, size_t errlen, const char *fmt, ...)
 {
     if (!err || errlen == 0)
         return;
@@ -51,6 +51,11 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
+    /* Messages quote what was given: a control byte would split the one line
+     * or reach the terminal as an escape sequence. */
+    for (char *c = err; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
 }
 
 /* ---- fields: integers are stored as 4 or 8 bytes (enums and int included) ---- */
@@ -170,15 +175,16 @@ static int events_detail(const char *list, uint32_t *events, char *detail, size_
 {
     uint32_t bits = 0;
     const char *p = list;
+    char accepted[256];
+    accepted_events(accepted, sizeof accepted);
     if (*p == '\0') {
-        set_err(detail, n, "expected one or more analyses joined by '+' (%s)", ACCEPTED_EVENTS);
+        set_err(detail, n, "expected one or more analyses joined by '+' (%s)", accepted);
         return -1;
     }
     for (;;) {
         size_t len = strcspn(p, "+:,");
         if (len == 0) {
-            set_err(detail, n, "empty analysis name in '%.*s' (%s)", ITEM_SHOWN, list,
-                    ACCEPTED_EVENTS);
+            set_err(detail, n, "empty analysis name in '%.*s' (%s)", ITEM_SHOWN, list, accepted);
             return -1;
         }
         int found = -1;
@@ -186,14 +192,16 @@ static int events_detail(const char *list, uint32_t *events, char *detail, size_
             bits |= ALL_EVENTS;
             found = 0;
         }
-        for (int a = 0; found < 0 && a < WASP_EVENT_COUNT; a++)
-            if (strlen(analysis_names[a]) == len && strncmp(p, analysis_names[a], len) == 0) {
+        for (int a = 0; found < 0 && a < WASP_ANALYSES; a++) {
+            const char *name = wasp_analysis_id_name(a);
+            if (strlen(name) == len && strncmp(p, name, len) == 0) {
                 bits |= 1u << a;
                 found = a;
             }
+        }
         if (found < 0) {
             set_err(detail, n, "unknown analysis '%.*s' (%s)",
-                    (int)(len < ITEM_SHOWN ? len : ITEM_SHOWN), p, ACCEPTED_EVENTS);
+                    (int)(len < ITEM_SHOWN ? len : ITEM_SHOWN), p, accepted);
             return -1;
         }
         if (p[len] == '\0')
@@ -313,9 +321,10 @@ static int events_text(uint64_t bits, char *buf, size_t n)
         return -1;
     size_t len = 0;
     buf[0] = '\0';
-    for (int a = 0; a < WASP_EVENT_COUNT; a++)
+    for (int a = 0; a < WASP_ANALYSES; a++)
         if (bits & (1u << a)) {
-            int w = snprintf(buf + len, n - len, "%s%s", len ? "+" : "", analysis_names[a]);
+            int w = snprintf(buf + len, n - len, "%s%s", len ? "+" : "",
+                             wasp_analysis_id_name(a));
             if (w < 0 || (size_t)w >= n - len)
                 return -1;
             len += (size_t)w;

@@ -29,17 +29,7 @@ void wasp_options_defaults(wasp_options *o)
         wasp_option_set_default(r, o);
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
+#define set_err wasp_option_error
 
 /* "accepted: events, file, ..." in table order. */
 static const char *accepted_keys(char *buf, size_t n)

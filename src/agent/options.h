@@ -35,8 +35,11 @@ typedef enum wasp_watch_choice {
     WASP_WATCH_PAGE = 2
 } wasp_watch_choice;
 
-/* Event bits beyond the wasp_analysis ones. */
-enum { WASP_EVENT_OBJECTS = 3, WASP_EVENT_REPLICAS = 4, WASP_EVENT_COUNT = 5 };
+/* events bits are analysis ids (analysis/list.h); these name the
+ * object-level ones for callers that need them. */
+#include "analysis/ids.h"
+enum { WASP_EVENT_OBJECTS = WASP_ID_objects, WASP_EVENT_REPLICAS = WASP_ID_replicas,
+       WASP_EVENT_COUNT = WASP_ANALYSES };
 
 typedef enum wasp_action { WASP_ACTION_START = 0, WASP_ACTION_STOP = 1 } wasp_action;
 

@@ -543,6 +543,22 @@ static void test_parse_events_list(void **state)
 }
 
 /* The JVM (or the user) may run with a locale whose decimal point is ','. */
+/* Messages quote what was given, but a newline or an escape byte in it is
+ * shown as '?': the message stays one line and a terminal sees no escape. */
+static void test_error_quotes_no_control_bytes(void **state)
+{
+    (void)state;
+    wasp_options o;
+    char err[512];
+    const char *bad[] = {"period=1\nms", "watch=\x1b[31mred", "no\tsuch=1", "events=dead\rstore"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(wasp_options_parse(bad[i], &o, err, sizeof err), -1);
+        for (const char *c = err; *c; c++)
+            assert_true((unsigned char)*c >= 0x20 && *c != 0x7f);
+        assert_non_null(strchr(err, '?'));
+    }
+}
+
 static void test_locale_independent(void **state)
 {
     (void)state;
@@ -581,6 +597,7 @@ int main(void)
         cmocka_unit_test(test_format_small_buffer),
         cmocka_unit_test(test_duration),
         cmocka_unit_test(test_parse_events_list),
+        cmocka_unit_test(test_error_quotes_no_control_bytes),
         cmocka_unit_test(test_locale_independent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
