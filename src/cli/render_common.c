@@ -1,42 +1,28 @@
-/* Choices both renderers make the same way; see render.h. */
+/* Choices both renderers and the report parts make the same way; see
+ * render.h and report_part.h. */
+#include "analysis/ids.h"
 #include "cli/render.h"
+#include "cli/report_part.h"
 
 #include <string.h>
 
-static bool has_data(const wasp_profile *p, wasp_analysis a)
+uint32_t wasp_report_shown_analyses(const wasp_profile *p)
 {
-    const wasp_totals *t = &p->totals[a];
-    if (t->bytes != 0 || t->wasted != 0 || t->wasted_approx != 0 || t->pairs != 0)
-        return true;
-    for (uint32_t i = 0; i < p->npairs; i++)
-        if (p->pairs[i].analysis == (uint32_t)a)
-            return true;
-    return false;
-}
-
-void wasp_report_enabled(const wasp_profile *p, bool enabled[WASP_AN_COUNT])
-{
-    for (int a = 0; a < WASP_AN_COUNT; a++)
-        enabled[a] = has_data(p, (wasp_analysis)a);
-    const char *ev = wasp_profile_get_meta(p, "events");
-    while (ev && *ev) {
-        size_t n = strcspn(ev, "+, ");
-        char name[32];
-        if (n > 0 && n < sizeof name) {
-            memcpy(name, ev, n);
-            name[n] = 0;
-            int a = wasp_analysis_from_name(name);
-            if (a >= 0)
-                enabled[a] = true;
-        }
-        ev += n;
-        ev += strspn(ev, "+, ");
-    }
+    uint32_t shown = 0;
+    for (int id = 0; id < WASP_ANALYSES; id++)
+        if (wasp_report_part_of(id)->shown(p, id))
+            shown |= 1u << id;
+    return shown;
 }
 
 uint32_t wasp_report_shown(int top, uint32_t n)
 {
     return top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+}
+
+double wasp_share(double part, double whole)
+{
+    return whole > 0 ? part / whole : 0;
 }
 
 const char *wasp_frame_kind_name(uint32_t kind)
@@ -55,4 +41,16 @@ bool wasp_has_counter(const wasp_profile *p, const char *name)
         if (strcmp(p->counters[i].name, name) == 0)
             return true;
     return false;
+}
+
+const char *wasp_context_insn(const wasp_profile *p, const wasp_context *c)
+{
+    const char *insn = c->insn ? wasp_profile_string(p, c->insn) : NULL;
+    return insn && *insn ? insn : NULL;
+}
+
+const char *wasp_site_class(const wasp_profile *p, const wasp_site *s)
+{
+    const char *cls = wasp_profile_string(p, s->class_name);
+    return cls && *cls ? cls : "<unknown class>";
 }

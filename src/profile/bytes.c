@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 void wasp_wbuf_free(wasp_wbuf *b)
 {
@@ -90,6 +91,29 @@ void wasp_section_end(wasp_wbuf *b, size_t payload_start)
     uint64_t n = b->len - payload_start;
     for (int i = 0; i < 8; i++)
         b->data[payload_start - 8 + i] = (unsigned char)(n >> (8 * i));
+}
+
+void wasp_put_table(wasp_wbuf *b, uint32_t tag, uint32_t n, wasp_entry_writer put,
+                    const void *ctx)
+{
+    size_t s = wasp_section_begin(b, tag);
+    wasp_put_u32(b, n);
+    for (uint32_t i = 0; i < n; i++)
+        put(b, ctx, i);
+    wasp_section_end(b, s);
+}
+
+uint32_t wasp_crc32(const unsigned char *data, size_t n)
+{
+    /* zlib's crc32 takes a uInt length: feed it in chunks. */
+    uLong crc = crc32(0L, Z_NULL, 0);
+    while (n) {
+        uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
+        crc = crc32(crc, data, k);
+        data += k;
+        n -= k;
+    }
+    return (uint32_t)crc;
 }
 
 uint32_t wasp_load_u32(const unsigned char *p)

@@ -1,7 +1,8 @@
 /*
  * Little-endian encoding into a growable buffer, and bounds-checked decoding
  * from a byte range. Both latch the first failure so callers check once at
- * the end instead of after every field. Private to src/profile/.
+ * the end instead of after every field. For src/profile/ and the analyses'
+ * profile parts (part.h).
  */
 #ifndef WASP_PROFILE_BYTES_H
 #define WASP_PROFILE_BYTES_H
@@ -27,6 +28,11 @@ void wasp_put_str(wasp_wbuf *b, const char *s);
  * payload starts, for wasp_section_end to patch the length. */
 size_t wasp_section_begin(wasp_wbuf *b, uint32_t tag);
 void wasp_section_end(wasp_wbuf *b, size_t payload_start);
+/* Entry i of a table section, its fields only. */
+typedef void (*wasp_entry_writer)(wasp_wbuf *b, const void *ctx, uint32_t i);
+/* A whole table section: tag, its u32 count n, then n entries through put. */
+void wasp_put_table(wasp_wbuf *b, uint32_t tag, uint32_t n, wasp_entry_writer put,
+                    const void *ctx);
 
 typedef struct wasp_rbuf {
     const unsigned char *p;
@@ -44,6 +50,8 @@ static inline size_t wasp_rbuf_left(const wasp_rbuf *r)
     return r->len - r->off;
 }
 
+/* The file's checksum: zlib's CRC-32 of n bytes. */
+uint32_t wasp_crc32(const unsigned char *data, size_t n);
 uint32_t wasp_load_u32(const unsigned char *p);
 uint64_t wasp_load_u64(const unsigned char *p);
 

@@ -1,14 +1,15 @@
 /*
- * Grouping by source line (group.h). Every context a pair uses gets a class:
- * its frame list within one slot, a slot being an analysis (so a dead-store
- * entry shows a store instruction even when a silent-load entry on the same
- * line shows a load), the object accesses, the allocation sites, or the
- * contexts of replica comparisons.
- * Contexts are numbered per slot here: v = context * NSLOTS + slot. p's
- * frames are interned, so equal frame lists are equal id sequences and the
- * class index can compare ids. Each class becomes one context of the new
- * profile, and the pairs, sites and accesses are re-added through it, which
- * sums the ones that now share a key.
+ * Grouping by source line (group.h). Every context the profile uses gets a
+ * class: its frame list within one slot, a slot being a kind of context —
+ * one per pair analysis (so a dead-store entry shows a store instruction
+ * even when a silent-load entry on the same line shows a load), one for
+ * allocation sites, and each analysis part's roles (part.h: the object
+ * accesses, the replica comparisons...). Contexts are numbered per slot
+ * here: v = context * nslots + slot. p's frames are interned, so equal frame
+ * lists are equal id sequences and the class index can compare ids. Each
+ * class becomes one context of the new profile, and the pairs, sites and
+ * each part's data are re-added through it (a merge whose id map sends a
+ * context to its class), which sums the ones that now share a key.
  */
 #include "profile/group.h"
 #include "profile/hindex.h"
@@ -17,14 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Slots 0 .. WASP_AN_COUNT-1 are the analyses' pair contexts. */
-enum {
-    SLOT_ACCESS = WASP_AN_COUNT,
-    SLOT_ALLOC = WASP_AN_COUNT + 1,
-    SLOT_REPLICA = WASP_AN_COUNT + 2, /* where replica comparisons were made */
-    NSLOTS = WASP_AN_COUNT + 3
-};
 
 struct group {
     const wasp_profile *p;
@@ -41,43 +34,24 @@ struct group {
     uint32_t *refs;         /* room for the deepest context's frames */
     uint32_t *site;         /* p site -> q site */
     uint32_t nclasses;
+    uint32_t nslots;        /* wasp_profile_slots() */
 };
 
-/* The ids the code below follows must be in range (as wasp_profile_merge checks). */
+/* What a part's weigh sees (part.h): the grouping, and its role 0's slot. */
+struct wasp_context_weights {
+    struct group *g;
+    uint32_t slot;
+};
+
+/* The ids the code below follows must be in range (wasp_profile_check). */
 static bool consistent(const wasp_profile *p, uint32_t *maxdepth)
 {
+    char why[128];
     *maxdepth = 1;
-    for (uint32_t i = 0; i < p->nframes; i++)
-        if (p->frames[i].name >= p->nstrings || p->frames[i].file >= p->nstrings)
-            return false;
-    for (uint32_t i = 0; i < p->ncontexts; i++) {
-        const wasp_context *c = &p->contexts[i];
-        if (c->insn >= p->nstrings || c->first > p->nframe_refs ||
-            c->nframes > p->nframe_refs - c->first)
-            return false;
-        for (uint32_t k = 0; k < c->nframes; k++)
-            if (p->frame_refs[c->first + k] >= p->nframes)
-                return false;
-        if (c->nframes > *maxdepth)
-            *maxdepth = c->nframes;
-    }
-    for (uint32_t i = 0; i < p->npairs; i++)
-        if (p->pairs[i].watch_ctx >= p->ncontexts || p->pairs[i].trap_ctx >= p->ncontexts ||
-            p->pairs[i].analysis >= WASP_AN_COUNT)
-            return false;
-    for (uint32_t i = 0; i < p->nsites; i++)
-        if (p->sites[i].ctx >= p->ncontexts || p->sites[i].class_name >= p->nstrings)
-            return false;
-    for (uint32_t i = 0; i < p->naccesses; i++)
-        if (p->accesses[i].site >= p->nsites || p->accesses[i].access_ctx >= p->ncontexts)
-            return false;
-    for (uint32_t i = 0; i < p->nreplicas; i++)
-        if (p->replicas[i].site >= p->nsites || p->replicas[i].access_ctx >= p->ncontexts)
-            return false;
-    for (uint32_t i = 0; i < p->nreplica_checks; i++)
-        if (p->replica_checks[i].site >= p->nsites)
-            return false;
-    return true;
+    for (uint32_t i = 0; i < p->ncontexts; i++)
+        if (p->contexts[i].nframes > *maxdepth)
+            *maxdepth = p->contexts[i].nframes;
+    return wasp_profile_check(p, why, sizeof why) == 0;
 }
 
 struct class_key {
@@ -89,7 +63,7 @@ struct class_key {
 
 static const wasp_context *vcontext(const struct group *g, uint32_t v)
 {
-    return &g->p->contexts[v / NSLOTS];
+    return &g->p->contexts[v / g->nslots];
 }
 
 static bool class_eq(const void *ctx, uint32_t cls)
@@ -97,7 +71,7 @@ static bool class_eq(const void *ctx, uint32_t cls)
     const struct class_key *k = ctx;
     const wasp_profile *p = k->g->p;
     const wasp_context *c = vcontext(k->g, k->g->member[cls]);
-    return c->nframes == k->n && k->g->member[cls] % NSLOTS == k->slot &&
+    return c->nframes == k->n && k->g->member[cls] % k->g->nslots == k->slot &&
            (k->n == 0 ||
             memcmp(&p->frame_refs[c->first], k->frames, k->n * sizeof *k->frames) == 0);
 }
@@ -106,7 +80,7 @@ static bool class_eq(const void *ctx, uint32_t cls)
  * when out of memory. */
 static uint32_t class_of(struct group *g, uint32_t ctx, uint32_t a)
 {
-    uint32_t v = ctx * NSLOTS + a;
+    uint32_t v = ctx * g->nslots + a;
     if (g->cls[v] != WASP_NOID)
         return g->cls[v];
     const wasp_context *c = &g->p->contexts[ctx];
@@ -190,12 +164,61 @@ static int class_context(struct group *g, uint32_t cls)
     return g->out[cls] == WASP_NOID ? -1 : 0;
 }
 
+/* Context ctx is used in slot with that weight. */
+static int weigh(struct group *g, uint32_t slot, uint32_t ctx, double weight)
+{
+    if (class_of(g, ctx, slot) == WASP_NOID)
+        return -1;
+    g->weight[ctx * g->nslots + slot] += weight;
+    return 0;
+}
+
+int wasp_weigh_context(wasp_context_weights *w, uint32_t role, uint32_t ctx, double weight)
+{
+    return weigh(w->g, w->slot + role, ctx, weight);
+}
+
+/* Every context in use, with its weight: the pairs' bytes, the sites'
+ * bytes, and what each part says. */
+static int weigh_all(struct group *g)
+{
+    const wasp_profile *p = g->p;
+    for (uint32_t i = 0; i < p->npairs; i++) {
+        const wasp_pair *r = &p->pairs[i];
+        if (weigh(g, r->analysis, r->watch_ctx, r->bytes) != 0 ||
+            weigh(g, r->analysis, r->trap_ctx, r->trap_ctx != r->watch_ctx ? r->bytes : 0) != 0)
+            return -1;
+    }
+    for (uint32_t i = 0; i < p->nsites; i++)
+        if (weigh(g, WASP_SLOT_ALLOC, p->sites[i].ctx, p->sites[i].bytes) != 0)
+            return -1;
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        const wasp_profile_part *part = wasp_profile_part_of(id);
+        wasp_context_weights w = {g, wasp_profile_part_slot(id)};
+        if (p->parts[id] && part->weigh && part->weigh(p, &w) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The id map of the re-adding: a context goes to its class's context. */
+static uint32_t grouped_context(const wasp_id_map *m, uint32_t slot, uint32_t ctx)
+{
+    const struct group *g = m->state;
+    return g->out[g->cls[ctx * g->nslots + slot]];
+}
+
+static uint32_t grouped_string(const wasp_id_map *m, uint32_t id)
+{
+    return qstr(m->state, id);
+}
+
 static int build(struct group *g)
 {
     const wasp_profile *p = g->p;
     wasp_profile *q = g->q;
     for (uint32_t i = 0; i < p->nmeta; i++)
-        if (wasp_profile_set_meta_checked(q, p->meta[i].key, p->meta[i].value) != 0)
+        if (wasp_profile_copy_meta_checked(q, &p->meta[i]) != 0)
             return -1;
     for (uint32_t i = 0; i < p->ncounters; i++)
         if (wasp_profile_add_counter_checked(q, p->counters[i].name, p->counters[i].value) != 0)
@@ -203,76 +226,25 @@ static int build(struct group *g)
     memcpy(q->totals, p->totals, sizeof q->totals);
     q->merged = p->merged;
 
-    for (uint32_t i = 0; i < p->npairs; i++) {
-        const wasp_pair *r = &p->pairs[i];
-        if (class_of(g, r->watch_ctx, r->analysis) == WASP_NOID ||
-            class_of(g, r->trap_ctx, r->analysis) == WASP_NOID)
-            return -1;
-        g->weight[r->watch_ctx * NSLOTS + r->analysis] += r->bytes;
-        if (r->trap_ctx != r->watch_ctx)
-            g->weight[r->trap_ctx * NSLOTS + r->analysis] += r->bytes;
-    }
-    for (uint32_t i = 0; i < p->nsites; i++) {
-        if (class_of(g, p->sites[i].ctx, SLOT_ALLOC) == WASP_NOID)
-            return -1;
-        g->weight[p->sites[i].ctx * NSLOTS + SLOT_ALLOC] += p->sites[i].bytes;
-    }
-    for (uint32_t i = 0; i < p->naccesses; i++) {
-        if (class_of(g, p->accesses[i].access_ctx, SLOT_ACCESS) == WASP_NOID)
-            return -1;
-        g->weight[p->accesses[i].access_ctx * NSLOTS + SLOT_ACCESS] += p->accesses[i].samples;
-    }
-    for (uint32_t i = 0; i < p->nreplicas; i++) {
-        const wasp_replica *r = &p->replicas[i];
-        if (class_of(g, r->access_ctx, SLOT_REPLICA) == WASP_NOID)
-            return -1;
-        g->weight[r->access_ctx * NSLOTS + SLOT_REPLICA] += r->same + r->different;
-    }
+    if (weigh_all(g) != 0)
+        return -1;
     /* ascending ids: ties keep the lower */
-    for (uint32_t v = 0; v < p->ncontexts * NSLOTS; v++)
+    for (uint32_t v = 0; v < p->ncontexts * g->nslots; v++)
         if (g->cls[v] != WASP_NOID && better(g, v, g->shown[g->cls[v]]))
             g->shown[g->cls[v]] = v;
     for (uint32_t c = 0; c < g->nclasses; c++)
         if (class_context(g, c) != 0)
             return -1;
+    wasp_id_map m = {.str = grouped_string, .ctx = grouped_context, .state = g, .site = g->site};
     for (uint32_t i = 0; i < p->npairs; i++) {
         const wasp_pair *r = &p->pairs[i];
         if (wasp_profile_add_pair_checked(q, (wasp_analysis)r->analysis, r->flags,
-                                          g->out[g->cls[r->watch_ctx * NSLOTS + r->analysis]],
-                                          g->out[g->cls[r->trap_ctx * NSLOTS + r->analysis]],
-                                          r->bytes, r->count) != 0)
+                                          grouped_context(&m, r->analysis, r->watch_ctx),
+                                          grouped_context(&m, r->analysis, r->trap_ctx), r->bytes,
+                                          r->count) != 0)
             return -1;
     }
-    for (uint32_t i = 0; i < p->nsites; i++) {
-        const wasp_site *s = &p->sites[i];
-        uint32_t cls = qstr(g, s->class_name);
-        if (cls == WASP_NOID ||
-            (g->site[i] = wasp_profile_intern_site(q, g->out[g->cls[s->ctx * NSLOTS + SLOT_ALLOC]],
-                                                   cls)) == WASP_NOID ||
-            wasp_profile_add_site_allocs_checked(q, g->site[i], s->allocations, s->bytes) != 0)
-            return -1;
-    }
-    for (uint32_t i = 0; i < p->naccesses; i++) {
-        const wasp_site_access *a = &p->accesses[i];
-        if (wasp_profile_add_site_access_checked(
-                q, g->site[a->site], g->out[g->cls[a->access_ctx * NSLOTS + SLOT_ACCESS]],
-                a->samples, a->remote) != 0)
-            return -1;
-    }
-    for (uint32_t i = 0; i < p->nreplicas; i++) {
-        const wasp_replica *r = &p->replicas[i];
-        if (wasp_profile_add_replica_checked(
-                q, g->site[r->site], g->out[g->cls[r->access_ctx * NSLOTS + SLOT_REPLICA]],
-                r->same, r->different) != 0)
-            return -1;
-    }
-    for (uint32_t i = 0; i < p->nreplica_checks; i++) {
-        wasp_replica_check c = p->replica_checks[i];
-        c.site = g->site[c.site];
-        if (wasp_profile_merge_replica_check_checked(q, &c) != 0)
-            return -1;
-    }
-    return 0;
+    return wasp_profile_merge_sites_and_parts(q, p, &m);
 }
 
 static uint32_t *ids(uint32_t n)
@@ -286,9 +258,10 @@ static uint32_t *ids(uint32_t n)
 wasp_profile *wasp_profile_group_by_line(const wasp_profile *p)
 {
     uint32_t maxdepth;
-    if (!consistent(p, &maxdepth) || p->ncontexts > (UINT32_MAX - 1) / NSLOTS)
+    uint32_t nslots = wasp_profile_slots();
+    if (!consistent(p, &maxdepth) || p->ncontexts > (UINT32_MAX - 1) / nslots)
         return NULL;
-    uint32_t n = p->ncontexts * NSLOTS;
+    uint32_t n = p->ncontexts * nslots;
     struct group g = {
         .p = p,
         .q = wasp_profile_new(),
@@ -303,6 +276,7 @@ wasp_profile *wasp_profile_group_by_line(const wasp_profile *p)
         .frame = ids(p->nframes),
         .refs = ids(maxdepth),
         .site = ids(p->nsites),
+        .nslots = nslots,
     };
     bool ok = g.q && g.index && g.cls && g.weight && g.member && g.shown && g.ninsn && g.out &&
               g.str && g.frame && g.refs && g.site && build(&g) == 0;

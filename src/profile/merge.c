@@ -2,10 +2,8 @@
  * dst += src. Every id of src is translated through remap tables built by
  * re-interning src's strings, then frames, then contexts in dst, so equal
  * names collapse and pairs with equal keys sum. Sites are re-interned by
- * (allocation context, class) and their accesses by (site, access context),
- * so their numbers sum the same way. Replica records are re-added by (site,
- * access context) and sum; the checks of a site sum their pairs and
- * identical pairs and average α and the false-positive share weighted by pairs.
+ * (allocation context, class), so their numbers sum the same way; each
+ * analysis's part merges its own data through the same id map (part.h).
  */
 #include "profile/internal.h"
 
@@ -24,6 +22,7 @@ static void remap_free(struct remap *m)
     free(m->site);
 }
 
+/* src passed wasp_profile_check: its ids are followed without checks. */
 static int merge_names(wasp_profile *dst, const wasp_profile *src, struct remap *m)
 {
     for (uint32_t i = 0; i < src->nstrings; i++)
@@ -31,8 +30,6 @@ static int merge_names(wasp_profile *dst, const wasp_profile *src, struct remap 
             return -1;
     for (uint32_t i = 0; i < src->nframes; i++) {
         wasp_frame f = src->frames[i];
-        if (f.name >= src->nstrings || f.file >= src->nstrings)
-            return -1;
         f.name = m->str[f.name];
         f.file = m->str[f.file];
         if ((m->frame[i] = wasp_profile_intern_frame(dst, &f)) == WASP_NOID)
@@ -40,15 +37,8 @@ static int merge_names(wasp_profile *dst, const wasp_profile *src, struct remap 
     }
     for (uint32_t i = 0; i < src->ncontexts; i++) {
         const wasp_context *c = &src->contexts[i];
-        if (c->insn >= src->nstrings || c->first > src->nframe_refs ||
-            c->nframes > src->nframe_refs - c->first)
-            return -1;
-        for (uint32_t j = 0; j < c->nframes; j++) {
-            uint32_t f = src->frame_refs[c->first + j];
-            if (f >= src->nframes)
-                return -1;
-            m->refs[j] = m->frame[f];
-        }
+        for (uint32_t j = 0; j < c->nframes; j++)
+            m->refs[j] = m->frame[src->frame_refs[c->first + j]];
         m->ctx[i] = wasp_profile_intern_context(dst, m->refs, c->nframes, m->str[c->insn]);
         if (m->ctx[i] == WASP_NOID)
             return -1;
@@ -56,46 +46,49 @@ static int merge_names(wasp_profile *dst, const wasp_profile *src, struct remap 
     return 0;
 }
 
-static int merge_values(wasp_profile *dst, const wasp_profile *src, const struct remap *m)
+static uint32_t merged_string(const wasp_id_map *m, uint32_t id)
 {
-    for (uint32_t i = 0; i < src->npairs; i++) {
-        const wasp_pair *q = &src->pairs[i];
-        if (q->watch_ctx >= src->ncontexts || q->trap_ctx >= src->ncontexts ||
-            wasp_profile_add_pair_checked(dst, (wasp_analysis)q->analysis, q->flags,
-                                          m->ctx[q->watch_ctx], m->ctx[q->trap_ctx], q->bytes,
-                                          q->count) != 0)
-            return -1;
-    }
+    return ((const struct remap *)m->state)->str[id];
+}
+
+/* A merge keeps every context as it is, whatever its kind. */
+static uint32_t merged_context(const wasp_id_map *m, uint32_t slot, uint32_t ctx)
+{
+    (void)slot;
+    return ((const struct remap *)m->state)->ctx[ctx];
+}
+
+int wasp_profile_merge_sites_and_parts(wasp_profile *dst, const wasp_profile *src, wasp_id_map *m)
+{
     for (uint32_t i = 0; i < src->nsites; i++) {
         const wasp_site *s = &src->sites[i];
-        if (s->ctx >= src->ncontexts || s->class_name >= src->nstrings ||
-            (m->site[i] = wasp_profile_intern_site(dst, m->ctx[s->ctx], m->str[s->class_name])) ==
-                WASP_NOID ||
+        uint32_t ctx = m->ctx(m, WASP_SLOT_ALLOC, s->ctx), cls = m->str(m, s->class_name);
+        if (ctx == WASP_NOID || cls == WASP_NOID ||
+            (m->site[i] = wasp_profile_intern_site(dst, ctx, cls)) == WASP_NOID ||
             wasp_profile_add_site_allocs_checked(dst, m->site[i], s->allocations, s->bytes) != 0)
             return -1;
     }
-    for (uint32_t i = 0; i < src->naccesses; i++) {
-        const wasp_site_access *a = &src->accesses[i];
-        if (a->site >= src->nsites || a->access_ctx >= src->ncontexts ||
-            wasp_profile_add_site_access_checked(dst, m->site[a->site], m->ctx[a->access_ctx],
-                                                 a->samples, a->remote) != 0)
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        const wasp_profile_part *part = wasp_profile_part_of(id);
+        m->slot = wasp_profile_part_slot(id);
+        if (src->parts[id] && part->merge && part->merge(dst, src, m) != 0)
             return -1;
     }
-    for (uint32_t i = 0; i < src->nreplicas; i++) {
-        const wasp_replica *r = &src->replicas[i];
-        if (r->site >= src->nsites || r->access_ctx >= src->ncontexts ||
-            wasp_profile_add_replica_checked(dst, m->site[r->site], m->ctx[r->access_ctx], r->same,
-                                             r->different) != 0)
+    return 0;
+}
+
+static int merge_values(wasp_profile *dst, const wasp_profile *src, struct remap *r)
+{
+    for (uint32_t i = 0; i < src->npairs; i++) {
+        const wasp_pair *q = &src->pairs[i];
+        if (wasp_profile_add_pair_checked(dst, (wasp_analysis)q->analysis, q->flags,
+                                          r->ctx[q->watch_ctx], r->ctx[q->trap_ctx], q->bytes,
+                                          q->count) != 0)
             return -1;
     }
-    for (uint32_t i = 0; i < src->nreplica_checks; i++) {
-        wasp_replica_check c = src->replica_checks[i];
-        if (c.site >= src->nsites)
-            return -1;
-        c.site = m->site[c.site];
-        if (wasp_profile_merge_replica_check_checked(dst, &c) != 0)
-            return -1;
-    }
+    wasp_id_map m = {.str = merged_string, .ctx = merged_context, .state = r, .site = r->site};
+    if (wasp_profile_merge_sites_and_parts(dst, src, &m) != 0)
+        return -1;
     for (int a = 0; a < WASP_AN_COUNT; a++)
         wasp_profile_add_totals(dst, (wasp_analysis)a, &src->totals[a]);
     for (uint32_t i = 0; i < src->ncounters; i++)
@@ -104,7 +97,7 @@ static int merge_values(wasp_profile *dst, const wasp_profile *src, const struct
             return -1;
     for (uint32_t i = 0; i < src->nmeta; i++)
         if (!wasp_profile_get_meta(dst, src->meta[i].key) &&
-            wasp_profile_set_meta_checked(dst, src->meta[i].key, src->meta[i].value) != 0)
+            wasp_profile_copy_meta_checked(dst, &src->meta[i]) != 0)
             return -1;
     dst->merged += src->merged;
     return 0;
@@ -113,8 +106,9 @@ static int merge_values(wasp_profile *dst, const wasp_profile *src, const struct
 /* On failure dst may hold part of src (its names, some pairs); callers drop it. */
 int wasp_profile_merge(wasp_profile *dst, const wasp_profile *src)
 {
-    if (dst == src)
-        return -1; /* would read src while growing it */
+    char why[128];
+    if (dst == src || wasp_profile_check(src, why, sizeof why) != 0)
+        return -1; /* dst == src would read src while growing it */
     uint32_t maxdepth = 1;
     for (uint32_t i = 0; i < src->ncontexts; i++)
         if (src->contexts[i].nframes > maxdepth)
@@ -132,4 +126,21 @@ int wasp_profile_merge(wasp_profile *dst, const wasp_profile *src)
         rc = 0;
     remap_free(&m);
     return rc;
+}
+
+/* ---- the id map, as parts see it (part.h) ---- */
+
+uint32_t wasp_map_string(const wasp_id_map *m, uint32_t id)
+{
+    return m->str(m, id);
+}
+
+uint32_t wasp_map_site(const wasp_id_map *m, uint32_t id)
+{
+    return m->site[id];
+}
+
+uint32_t wasp_map_context(const wasp_id_map *m, uint32_t role, uint32_t ctx)
+{
+    return m->ctx(m, m->slot + role, ctx);
 }

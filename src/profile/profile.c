@@ -1,6 +1,7 @@
 /*
  * The in-memory profile model: interning of strings, frames and contexts,
- * pair accumulation, totals, metadata and counters. Interning goes through
+ * pair accumulation and totals (metadata and counters: meta.c; sites:
+ * sites.c; each analysis's own data: its profile part, part.h). Interning goes through
  * hash indices (hindex.c) so that merging large profiles stays linear.
  */
 #include "profile/internal.h"
@@ -57,10 +58,8 @@ wasp_profile *wasp_profile_new(void)
     p->context_index = wasp_hindex_new();
     p->pair_index = wasp_hindex_new();
     p->site_index = wasp_hindex_new();
-    p->access_index = wasp_hindex_new();
     if (!p->string_index || !p->frame_index || !p->context_index || !p->pair_index ||
-        !p->site_index || !p->access_index ||
-        wasp_profile_intern_string(p, "") != 0) {
+        !p->site_index || wasp_profile_intern_string(p, "") != 0) {
         wasp_profile_free(p);
         return NULL;
     }
@@ -79,10 +78,9 @@ void wasp_profile_free(wasp_profile *p)
     free(p->contexts);
     free(p->pairs);
     free(p->sites);
-    free(p->accesses);
-    free(p->site_head);
-    free(p->access_next);
-    wasp_profile_free_replicas(p);
+    for (int id = 0; id < WASP_ANALYSES; id++)
+        if (p->parts[id])
+            wasp_profile_part_of(id)->free(p->parts[id]);
     for (uint32_t i = 0; i < p->nmeta; i++) {
         free(p->meta[i].key);
         free(p->meta[i].value);
@@ -96,7 +94,6 @@ void wasp_profile_free(wasp_profile *p)
     wasp_hindex_free(p->context_index);
     wasp_hindex_free(p->pair_index);
     wasp_hindex_free(p->site_index);
-    wasp_hindex_free(p->access_index);
     free(p);
 }
 
@@ -292,81 +289,4 @@ void wasp_profile_add_totals(wasp_profile *p, wasp_analysis a, const wasp_totals
     d->wasted += t->wasted;
     d->wasted_approx += t->wasted_approx;
     d->pairs += t->pairs;
-}
-
-/* ---- metadata and counters (few entries: linear search is fine) ---- */
-
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *c = malloc(n);
-    if (c)
-        memcpy(c, s, n);
-    return c;
-}
-
-int wasp_profile_set_meta_checked(wasp_profile *p, const char *key, const char *value)
-{
-    char *v = dupstr(value ? value : "");
-    if (!v)
-        return -1;
-    for (uint32_t i = 0; i < p->nmeta; i++) {
-        if (strcmp(p->meta[i].key, key) == 0) {
-            free(p->meta[i].value);
-            p->meta[i].value = v;
-            return 0;
-        }
-    }
-    char *k = dupstr(key);
-    if (!k || wasp_grow(&p->meta, &p->cap_meta, p->nmeta + 1, sizeof *p->meta) != 0) {
-        free(k);
-        free(v);
-        return -1;
-    }
-    p->meta[p->nmeta++] = (wasp_kv){k, v};
-    return 0;
-}
-
-void wasp_profile_set_meta(wasp_profile *p, const char *key, const char *value)
-{
-    (void)wasp_profile_set_meta_checked(p, key, value);
-}
-
-const char *wasp_profile_get_meta(const wasp_profile *p, const char *key)
-{
-    for (uint32_t i = 0; i < p->nmeta; i++)
-        if (strcmp(p->meta[i].key, key) == 0)
-            return p->meta[i].value;
-    return NULL;
-}
-
-int wasp_profile_add_counter_checked(wasp_profile *p, const char *name, uint64_t v)
-{
-    for (uint32_t i = 0; i < p->ncounters; i++) {
-        if (strcmp(p->counters[i].name, name) == 0) {
-            p->counters[i].value += v;
-            return 0;
-        }
-    }
-    char *n = dupstr(name);
-    if (!n ||
-        wasp_grow(&p->counters, &p->cap_counters, p->ncounters + 1, sizeof *p->counters) != 0) {
-        free(n);
-        return -1;
-    }
-    p->counters[p->ncounters++] = (wasp_counter){n, v};
-    return 0;
-}
-
-void wasp_profile_add_counter(wasp_profile *p, const char *name, uint64_t v)
-{
-    (void)wasp_profile_add_counter_checked(p, name, v);
-}
-
-uint64_t wasp_profile_get_counter(const wasp_profile *p, const char *name)
-{
-    for (uint32_t i = 0; i < p->ncounters; i++)
-        if (strcmp(p->counters[i].name, name) == 0)
-            return p->counters[i].value;
-    return 0;
 }

@@ -1,8 +1,9 @@
 /*
- * The wasp profile: calling contexts, context pairs with their metrics, totals
- * per analysis, counters and metadata. One in-memory model, written to and read
- * from the versioned profile file (docs/profile-format.md), merged across
- * threads, runs and hosts.
+ * The wasp profile: calling contexts, the pair analyses' context pairs with
+ * their metrics and totals, allocation sites, counters and metadata, and each
+ * analysis's own data, kept by its profile part (part.h). One in-memory
+ * model, written to and read from the versioned profile file
+ * (docs/profile-format.md), merged across threads, runs and hosts.
  *
  * Not async-signal-safe: this allocates. The agent builds a wasp_profile from
  * its per-thread signal-safe tables only when it writes the file.
@@ -13,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "analysis/ids.h"
 
 typedef enum wasp_analysis {
     WASP_AN_DEADSTORE = 0,
@@ -75,9 +78,13 @@ typedef struct wasp_totals {
     double pairs; /* classified pairs (weighted) */
 } wasp_totals;
 
+/* A metadata entry: text, or a number (numeric) kept with its shortest
+ * text ("1000", "0.02"), which is what text readers see. */
 typedef struct wasp_kv {
     char *key;
     char *value;
+    bool numeric;
+    double number;
 } wasp_kv;
 
 typedef struct wasp_counter {
@@ -85,36 +92,14 @@ typedef struct wasp_counter {
     uint64_t value;
 } wasp_counter;
 
-/* Object-centric profile (DJXPerf): allocation sites and the accesses to their objects. */
+/* An allocation site, shared by the analyses of objects (objects, replicas):
+ * keyed by allocation context and class. */
 typedef struct wasp_site {
     uint32_t ctx;         /* allocation calling context (a wasp_context; insn 0) */
     uint32_t class_name;  /* string id, Java notation: "double[]", "java.lang.String" */
     double allocations;   /* objects seen allocated (sampled allocations) */
     double bytes;         /* their bytes */
 } wasp_site;
-typedef struct wasp_site_access {
-    uint32_t site;        /* index into sites */
-    uint32_t access_ctx;  /* context of the accessing instruction (frames + insn) */
-    double samples;       /* address samples that hit objects of the site from this context */
-    double remote;        /* of those, samples where the page's NUMA node differs from the CPU's */
-} wasp_site_access;
-
-/* Replica comparisons (OJXPerf) of one allocation site (index into sites), by the access context
-   where the later object's field was compared. */
-typedef struct wasp_replica {
-    uint32_t site;
-    uint32_t access_ctx;
-    double same;       /* comparisons whose values were bitwise equal */
-    double different;  /* ... not equal (including objects of different sizes) */
-} wasp_replica;
-/* Verification of one site (optional): whole-object comparisons done at the end of the run. */
-typedef struct wasp_replica_check {
-    uint32_t site;
-    double pairs;          /* object pairs compared whole */
-    double identical;      /* of those, identical */
-    double alpha;          /* chance a sampled field is equal when the objects differ */
-    double false_positive; /* of sampled "same" comparisons checked, share whose objects differ */
-} wasp_replica_check;
 
 typedef struct wasp_profile {
     /* string table: strings[0] == "" */
@@ -147,29 +132,14 @@ typedef struct wasp_profile {
 
     uint32_t merged; /* how many profiles were merged into this one (1 for a fresh one) */
 
-    /* Object-centric data: sites keyed by (ctx, class_name), accesses by
-     * (site, access_ctx). site_head/access_next chain each site's accesses
-     * (private: kept by wasp_profile_add_site_access). */
+    /* Allocation sites keyed by (ctx, class_name) (sites.c). */
     wasp_site *sites;
     uint32_t nsites, cap_sites;
     void *site_index;
 
-    wasp_site_access *accesses;
-    uint32_t naccesses, cap_accesses;
-    void *access_index;
-
-    uint32_t *site_head;   /* site -> its newest access, UINT32_MAX when none */
-    uint32_t *access_next; /* access -> the previous access of its site, UINT32_MAX at the end */
-
-    /* Object replicas (OJXPerf): records keyed by (site, access_ctx), at
-     * most one check per site. replica_index is private and created on the
-     * first record (replicas.c). */
-    wasp_replica *replicas;
-    uint32_t nreplicas, cap_replicas;
-    void *replica_index;
-
-    wasp_replica_check *replica_checks;
-    uint32_t nreplica_checks, cap_replica_checks;
+    /* Each analysis's own data, owned by its profile part (part.h); NULL
+     * until it records something. */
+    void *parts[WASP_ANALYSES];
 } wasp_profile;
 
 wasp_profile *wasp_profile_new(void);
@@ -190,14 +160,24 @@ void wasp_profile_add_totals(wasp_profile *p, wasp_analysis a, const wasp_totals
 /* Metadata: set replaces; get returns NULL when absent. */
 void wasp_profile_set_meta(wasp_profile *p, const char *key, const char *value);
 const char *wasp_profile_get_meta(const wasp_profile *p, const char *key);
+/* Numeric metadata (a count, a size, a duration): kept as a number, which the
+ * JSON report prints as a number, and as its text, which get_meta returns and
+ * older readers of the file see. get_meta_num: true with *value set when key
+ * holds a number (false for text, even text that looks like one). */
+void wasp_profile_set_meta_num(wasp_profile *p, const char *key, double value);
+bool wasp_profile_get_meta_num(const wasp_profile *p, const char *key, double *value);
+/* Whether an "events" metadata value (names joined by '+', ',' or ':')
+ * names `name` ("deadstore+objects" names "objects"). */
+bool wasp_events_name(const char *events, const char *name);
 /* Counters: add sums into the named counter (creating it at 0). */
 void wasp_profile_add_counter(wasp_profile *p, const char *name, uint64_t v);
 uint64_t wasp_profile_get_counter(const wasp_profile *p, const char *name);
 
 /* dst += src: strings, frames and contexts re-interned, pairs with equal keys
- * summed, sites with equal (allocation context, class) and accesses with equal
- * (site, access context) summed, totals and counters summed, metadata kept from dst where both have a
- * key (src-only keys are copied). Returns 0, or -1 on allocation failure. */
+ * summed, sites with equal (allocation context, class) summed, each
+ * analysis's data merged by its part (part.h), totals and counters summed,
+ * metadata kept from dst where both have a key (src-only keys are copied).
+ * Returns 0, or -1 on allocation failure or when src is inconsistent. */
 int wasp_profile_merge(wasp_profile *dst, const wasp_profile *src);
 
 /* F_prog (JXPerf Sec. 4): (wasted + wasted_approx) / bytes, 0 when no bytes. */
@@ -210,7 +190,7 @@ double wasp_fraction_pair(const wasp_profile *p, const wasp_pair *pair);
  * *n receives the count. */
 uint32_t *wasp_profile_sorted_pairs(const wasp_profile *p, wasp_analysis a, uint32_t *n);
 
-/* ---- object-centric data (objects.c) ---- */
+/* ---- allocation sites (sites.c) ---- */
 
 /* The site with allocation context ctx and class class_name (a string id),
  * created with zero numbers when new. UINT32_MAX when out of memory or when
@@ -218,67 +198,21 @@ uint32_t *wasp_profile_sorted_pairs(const wasp_profile *p, wasp_analysis a, uint
 uint32_t wasp_profile_intern_site(wasp_profile *p, uint32_t ctx, uint32_t class_name);
 /* Sums into the site's numbers (nothing when site is out of range). */
 void wasp_profile_add_site_allocs(wasp_profile *p, uint32_t site, double allocations, double bytes);
-/* Adds samples/remote to the access with the same (site, access_ctx),
- * creating it when new (nothing when an id is out of range or out of memory). */
-void wasp_profile_add_site_access(wasp_profile *p, uint32_t site, uint32_t access_ctx,
-                                  double samples, double remote);
-/* The site's samples (the sum over its accesses) and, in *remote when not
- * NULL, its remote samples. 0 for an unknown site. */
-double wasp_profile_site_samples(const wasp_profile *p, uint32_t site, double *remote);
-/* Indices of p's sites by total samples, descending; ties by bytes, then
- * allocations (descending), then allocation context and class id, so the
- * order is deterministic. Caller frees; non-NULL (even for none) unless out
- * of memory. *n receives the count. */
-uint32_t *wasp_profile_sorted_sites(const wasp_profile *p, uint32_t *n);
-/* Indices (into accesses) of one site's accesses by samples, descending;
- * ties by access context id. Caller frees; NULL only when out of memory. */
-uint32_t *wasp_profile_sorted_site_accesses(const wasp_profile *p, uint32_t site, uint32_t *n);
-/* Does the report show the object-centric section? True when p has sites or
- * accesses, when meta "events" names "objects" ("objects",
- * "deadstore+objects"), or when the counter "objects.samples" exists. */
-bool wasp_profile_has_objects(const wasp_profile *p);
-/* Are remote accesses impossible here? True when meta "numa_nodes" is "1"
- * and no access recorded a remote sample (a merge with a profile from a
- * multi-node host brings remote samples in, and they are then shown). */
-bool wasp_profile_objects_single_node(const wasp_profile *p);
 
-/* ---- object replicas, OJXPerf (replicas.c) ---- */
-
-/* Adds same/different to the record with the same (site, access_ctx),
- * creating it when new (nothing when an id is out of range or out of memory). */
-void wasp_profile_add_replica(wasp_profile *p, uint32_t site, uint32_t access_ctx, double same,
-                              double different);
-/* Replaces c->site's check, or adds it (nothing when the site is out of range
- * or out of memory). */
-void wasp_profile_set_replica_check(wasp_profile *p, const wasp_replica_check *c);
-/* The check of a site, NULL when it has none. */
-const wasp_replica_check *wasp_profile_replica_check(const wasp_profile *p, uint32_t site);
-/* Sites with at least one comparison (same + different >= 1), ranked by
- * θ × the site's access samples (wasp_profile_site_samples), or θ × its
- * comparisons when it has no access samples; ties by θ, then comparisons
- * (descending), then allocation context, class and site id. Caller frees;
- * non-NULL (even for none) unless out of memory. *n receives the count. */
-uint32_t *wasp_profile_sorted_replica_sites(const wasp_profile *p, uint32_t *n);
-/* Indices (into replicas) of one site's records by comparisons, descending;
- * ties by access context id. Caller frees; NULL only when out of memory. */
-uint32_t *wasp_profile_sorted_site_replicas(const wasp_profile *p, uint32_t site, uint32_t *n);
-/* θ of a site = same / (same + different) over all its replica records; 0 when none.
- * *comparisons (when not NULL) receives same + different. */
-double wasp_replica_theta(const wasp_profile *p, uint32_t site, double *comparisons);
-/* OJXPerf Def. 6.2: ω = θ − α, the lower bound of the largest group of
- * identical objects' share of the site's objects (negative: no bound). */
-double wasp_replica_omega(double theta, double alpha);
-/* OJXPerf Def. 6.3: γ = 1/(2(X−1)) + sqrt(1/(4(X−1)²) + (θ−α)/(1−α)), the
- * upper bound of that share, X the site's objects. (θ−α)/(1−α) below 0 is
- * taken as 0. NAN when X <= 1 or α >= 1 (no bound). */
-double wasp_replica_gamma(double theta, double alpha, double x);
-/* Does the report show the replica section? True when p has replica records
- * or checks, or when meta "events" names "replicas". */
-bool wasp_profile_has_replicas(const wasp_profile *p);
+/* Are p's ids in range (frames, contexts, pairs, sites, and each analysis's
+ * data)? 0, or -1 with err naming the first bad entry ("pair 3 refers to a
+ * missing context"). The writer refuses such a profile; merging and
+ * grouping refuse it as a source. */
+int wasp_profile_check(const wasp_profile *p, char *err, size_t errlen);
 
 /* The file. Write is atomic: a temporary file in the same directory, fsync,
  * rename. Both return 0 / NULL on failure with a one-line reason in err. */
 int wasp_profile_write(const wasp_profile *p, const char *path, char *err, size_t errlen);
 wasp_profile *wasp_profile_read(const char *path, char *err, size_t errlen);
+
+/* For now, until their callers include them: the objects and replicas
+ * analyses' data (each declares wasp_profile itself, so no include circle). */
+#include "analysis/objects/profile.h"
+#include "analysis/replicas/profile.h"
 
 #endif

@@ -1,19 +1,21 @@
 /*
- * Ordering helpers shared by the profile's rankings (metrics.c, objects.c,
- * replicas.c), and the reading of the "events" metadata.
+ * The one ordering of the profile's rankings (pairs, sites, accesses,
+ * replica sites and records; part.h's wasp_ranked), and the reading of the
+ * "events" metadata.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/internal.h"
+#include "profile/part.h"
 
-int wasp_cmp_u32(uint32_t a, uint32_t b)
+static int cmp_u32(uint32_t a, uint32_t b)
 {
     return (a > b) - (a < b);
 }
 
-int wasp_cmp_desc(double a, double b)
+/* Descending, NaN last so the order stays total. */
+static int cmp_desc(double a, double b)
 {
     if (isnan(a) != isnan(b))
         return isnan(a) ? 1 : -1;
@@ -25,10 +27,12 @@ int wasp_cmp_desc(double a, double b)
 static int ranked_cmp(const void *x, const void *y)
 {
     const wasp_ranked *a = x, *b = y;
-    int c = wasp_cmp_desc(a->weight, b->weight);
-    if (!c)
-        c = wasp_cmp_u32(a->ctx, b->ctx);
-    return c ? c : wasp_cmp_u32(a->index, b->index);
+    int c = 0;
+    for (int i = 0; i < 3 && !c; i++)
+        c = cmp_desc(a->weight[i], b->weight[i]);
+    for (int i = 0; i < 3 && !c; i++)
+        c = cmp_u32(a->key[i], b->key[i]);
+    return c ? c : cmp_u32(a->index, b->index);
 }
 
 uint32_t *wasp_ranked_order(wasp_ranked *r, uint32_t n)

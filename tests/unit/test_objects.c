@@ -13,11 +13,27 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "analysis/objects/profile.h"
 #include "profile/group.h"
 #include "profile/profile.h"
 #include "profile_bytes.h"
 
 #define NOID UINT32_MAX
+
+/* The objects analysis's accesses in p; writable, so that tests can plant
+ * what a reader must refuse. */
+static wasp_site_access *accesses(const wasp_profile *p)
+{
+    uint32_t n;
+    return (wasp_site_access *)wasp_profile_site_accesses(p, &n);
+}
+
+static uint32_t naccesses(const wasp_profile *p)
+{
+    uint32_t n;
+    wasp_profile_site_accesses(p, &n);
+    return n;
+}
 
 static uint32_t jframe(wasp_profile *p, const char *m, const char *file, int line)
 {
@@ -66,9 +82,9 @@ static const wasp_site *site_named(const wasp_profile *p, const char *alloc, con
 /* The access of site from leaf method `from`; fails when absent. */
 static const wasp_site_access *access_named(const wasp_profile *p, uint32_t site, const char *from)
 {
-    for (uint32_t i = 0; i < p->naccesses; i++)
-        if (p->accesses[i].site == site && !strcmp(leaf_name(p, p->accesses[i].access_ctx), from))
-            return &p->accesses[i];
+    for (uint32_t i = 0; i < naccesses(p); i++)
+        if (accesses(p)[i].site == site && !strcmp(leaf_name(p, accesses(p)[i].access_ctx), from))
+            return &accesses(p)[i];
     fail_msg("no access of site %u from %s", site, from);
     return NULL;
 }
@@ -124,8 +140,8 @@ static void test_intern_and_sum(void **state)
     wasp_profile_add_site_access(p, s1, x, 5, 1);
     wasp_profile_add_site_access(p, s1, x, 2.5, 0.5); /* same key: summed */
     wasp_profile_add_site_access(p, s2, x, 1, 0);     /* other site: its own */
-    assert_int_equal(p->naccesses, 2);
-    assert_true(p->accesses[0].samples == 7.5 && p->accesses[0].remote == 1.5);
+    assert_int_equal(naccesses(p), 2);
+    assert_true(accesses(p)[0].samples == 7.5 && accesses(p)[0].remote == 1.5);
     double remote;
     assert_true(wasp_profile_site_samples(p, s1, &remote) == 7.5 && remote == 1.5);
     assert_true(wasp_profile_site_samples(p, s3, &remote) == 0 && remote == 0);
@@ -138,7 +154,7 @@ static void test_intern_and_sum(void **state)
     wasp_profile_add_site_access(p, 99, x, 1, 0);
     wasp_profile_add_site_access(p, s1, 999, 1, 0);
     assert_int_equal(p->nsites, 3);
-    assert_int_equal(p->naccesses, 2);
+    assert_int_equal(naccesses(p), 2);
 
     /* many sites and accesses: the indices and chains hold */
     for (int i = 0; i < 3000; i++) {
@@ -150,7 +166,7 @@ static void test_intern_and_sum(void **state)
         wasp_profile_add_site_access(p, s1, c, 1, 0);
     }
     assert_int_equal(p->nsites, 3003);
-    assert_int_equal(p->naccesses, 2 + 6000);
+    assert_int_equal(naccesses(p), 2 + 6000);
     assert_true(wasp_profile_site_samples(p, s1, NULL) == 7.5 + 3000);
     assert_true(wasp_profile_site_samples(p, 3002, NULL) == 1);
     wasp_profile_free(p);
@@ -190,15 +206,15 @@ static void test_sorted(void **state)
     o = wasp_profile_sorted_site_accesses(p, s[1], &n);
     assert_non_null(o);
     assert_int_equal(n, 2);
-    assert_true(p->accesses[o[0]].samples == 18 && p->accesses[o[1]].samples == 12);
+    assert_true(accesses(p)[o[0]].samples == 18 && accesses(p)[o[1]].samples == 12);
     free(o);
     /* equal samples: lower access context first, whatever the insertion order */
     wasp_profile_add_site_access(p, s[4], c[3], 7, 0);
     wasp_profile_add_site_access(p, s[4], c[1], 7, 0);
     o = wasp_profile_sorted_site_accesses(p, s[4], &n);
     assert_int_equal(n, 2);
-    assert_int_equal(p->accesses[o[0]].access_ctx, c[1]);
-    assert_int_equal(p->accesses[o[1]].access_ctx, c[3]);
+    assert_int_equal(accesses(p)[o[0]].access_ctx, c[1]);
+    assert_int_equal(accesses(p)[o[1]].access_ctx, c[3]);
     free(o);
     /* none (and an unknown site): an empty, non-NULL list */
     o = wasp_profile_sorted_site_accesses(p, s[3], &n);
@@ -243,8 +259,8 @@ static void test_has_objects_and_numa(void **state)
     assert_false(wasp_profile_objects_single_node(p)); /* numa_nodes 2 */
     wasp_profile_set_meta(p, "numa_nodes", "1");
     assert_false(wasp_profile_objects_single_node(p)); /* but remote samples recorded */
-    for (uint32_t i = 0; i < p->naccesses; i++)
-        p->accesses[i].remote = 0;
+    for (uint32_t i = 0; i < naccesses(p); i++)
+        accesses(p)[i].remote = 0;
     assert_true(wasp_profile_objects_single_node(p));
     wasp_profile_free(p);
 }
@@ -263,8 +279,8 @@ static void test_file_roundtrip(void **state)
     /* a file wasp wrote keeps its ids */
     assert_int_equal(q->nsites, p->nsites);
     assert_memory_equal(q->sites, p->sites, p->nsites * sizeof *p->sites);
-    assert_int_equal(q->naccesses, p->naccesses);
-    assert_memory_equal(q->accesses, p->accesses, p->naccesses * sizeof *p->accesses);
+    assert_int_equal(naccesses(q), naccesses(p));
+    assert_memory_equal(accesses(q), accesses(p), naccesses(p) * sizeof *accesses(p));
     /* and by name */
     uint32_t g;
     const wasp_site *s = site_named(q, "pkg.Grid.<init>", "double[]", &g);
@@ -296,6 +312,22 @@ static void test_file_roundtrip(void **state)
     assert_int_equal(len, 268); /* docs/profile-format.md: the empty profile */
     free(d);
     wasp_profile_free(p);
+
+    /* sites but no accesses (a replicas-only run): SITE without SACC */
+    p = wasp_profile_new();
+    wasp_profile_intern_site(p, ctx2(p, 5, "pkg.Grid.<init>", "Grid.java", 12, NULL),
+                             wasp_profile_intern_string(p, "int[]"));
+    assert_int_equal(wasp_profile_write(p, path, err, sizeof err), 0);
+    d = slurp(&len);
+    assert_true(find_section(d, len, "SITE", &size) > 0);
+    assert_int_equal(find_section(d, len, "SACC", &size), 0);
+    free(d);
+    q = wasp_profile_read(path, err, sizeof err);
+    assert_non_null(q);
+    assert_int_equal(q->nsites, 1);
+    assert_int_equal(naccesses(q), 0);
+    wasp_profile_free(q);
+    wasp_profile_free(p);
 }
 
 /* A file from before the object sections (here: sample()'s file with them
@@ -322,7 +354,7 @@ static void test_file_without_sections(void **state)
     if (!q)
         fail_msg("old-layout file rejected: %s", err);
     assert_int_equal(q->nsites, 0);
-    assert_int_equal(q->naccesses, 0);
+    assert_int_equal(naccesses(q), 0);
     assert_int_equal(q->ncontexts, p->ncontexts);
     assert_string_equal(wasp_profile_get_meta(q, "events"), "deadstore+objects");
     assert_int_equal(wasp_profile_get_counter(q, "objects.samples"), 1000);
@@ -371,10 +403,10 @@ static void test_file_bad_ids(void **state)
     /* the writer refuses what the reader would */
     wasp_profile *p = sample();
     char err[256];
-    p->accesses[0].site = 42;
+    accesses(p)[0].site = 42;
     assert_int_equal(wasp_profile_write(p, path, err, sizeof err), -1);
     assert_non_null(strstr(err, "site access 0"));
-    p->accesses[0].site = 0;
+    accesses(p)[0].site = 0;
     p->sites[1].ctx = 4242;
     assert_int_equal(wasp_profile_write(p, path, err, sizeof err), -1);
     assert_non_null(strstr(err, "site 1"));
@@ -424,7 +456,7 @@ static void test_merge(void **state)
     assert_true(x->samples == 200);
     x = access_named(a, lid, "pkg.Grid.fill");
     assert_true(x->samples == 5 && x->remote == 5);
-    assert_int_equal(a->naccesses, 5);
+    assert_int_equal(naccesses(a), 5);
     assert_true(wasp_profile_site_samples(a, gid, NULL) == 1300);
 
     /* ranking after the merge: double[] (1300), String (200), long[] (5), float[] (0) */
@@ -443,7 +475,7 @@ static void test_merge(void **state)
     b = wasp_profile_new();
     assert_int_equal(wasp_profile_merge(a, b), 0);
     assert_int_equal(a->nsites, 2);
-    assert_int_equal(a->naccesses, 3);
+    assert_int_equal(naccesses(a), 3);
     wasp_profile_free(b);
     wasp_profile_free(a);
 }
@@ -475,17 +507,17 @@ static void test_group_by_line(void **state)
     assert_true(q->sites[0].allocations == 10 && q->sites[0].bytes == 80000);
     assert_int_equal(q->contexts[q->sites[0].ctx].insn, 0); /* allocation: no instruction */
     assert_string_equal(leaf_name(q, q->sites[0].ctx), "pkg.Grid.<init>");
-    assert_int_equal(q->naccesses, 2);
+    assert_int_equal(naccesses(q), 2);
     uint32_t n;
     uint32_t *o = wasp_profile_sorted_site_accesses(q, 0, &n);
     assert_int_equal(n, 2);
-    const wasp_site_access *a = &q->accesses[o[0]];
+    const wasp_site_access *a = &accesses(q)[o[0]];
     assert_true(a->samples == 100 && a->remote == 10);
     /* the heavier instruction shows, with the count of the others */
     assert_string_equal(insn_of(q, a->access_ctx),
                         "vmovsd 0x18(%rax), %xmm1 (+1 more instruction)");
-    assert_true(q->accesses[o[1]].samples == 5);
-    assert_string_equal(insn_of(q, q->accesses[o[1]].access_ctx), "vaddsd (%rbx), %xmm0");
+    assert_true(accesses(q)[o[1]].samples == 5);
+    assert_string_equal(insn_of(q, accesses(q)[o[1]].access_ctx), "vaddsd (%rbx), %xmm0");
     free(o);
     /* the dead-store pair keeps its store instruction */
     assert_int_equal(q->npairs, 1);

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/objects/profile.h"
+#include "profile/format.h" /* the core's section tags, private to src/profile/ */
+#include "profile/part.h"
 #include "profile/profile.h"
 
 static uint32_t java_frame(wasp_profile *p, const char *method, const char *file, int line)
@@ -344,6 +347,57 @@ static void test_large_merge(void **state)
     wasp_profile_free(b);
 }
 
+/* The profile parts' registry: one part per analysis, no section tag used
+ * twice (the reader would not know whose it is), and grouping's slots laid
+ * out one after the other. */
+static void test_parts_registry(void **state)
+{
+    (void)state;
+    uint32_t tags[64] = {WASP_SEC_END,      WASP_SEC_META,   WASP_SEC_STRINGS,
+                         WASP_SEC_FRAMES,   WASP_SEC_CONTEXTS, WASP_SEC_PAIRS,
+                         WASP_SEC_TOTALS,   WASP_SEC_COUNTERS, WASP_SEC_MERGED,
+                         WASP_SEC_SITES};
+    uint32_t ntags = 10;
+    assert_null(wasp_profile_part_of(-1));
+    assert_null(wasp_profile_part_of(WASP_ANALYSES));
+    assert_int_equal(wasp_profile_part_slot(0), WASP_CORE_SLOTS);
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        const wasp_profile_part *part = wasp_profile_part_of(id);
+        assert_non_null(part);
+        assert_int_equal(wasp_profile_part_slot(id + 1),
+                         wasp_profile_part_slot(id) + part->context_roles);
+        /* data needs a way out; contexts need weighing for grouping */
+        if (part->encode || part->decode || part->merge)
+            assert_non_null(part->free);
+        if (part->context_roles)
+            assert_true(part->weigh && part->merge && part->check);
+        for (int k = 0; k < WASP_PART_SECTIONS && part->sections[k]; k++) {
+            for (uint32_t i = 0; i < ntags; i++)
+                if (tags[i] == part->sections[k])
+                    fail_msg("analysis %d: section tag %.4s used twice", id,
+                             (const char *)&part->sections[k]);
+            assert_true(ntags < sizeof tags / sizeof *tags);
+            tags[ntags++] = part->sections[k];
+        }
+    }
+    assert_int_equal(wasp_profile_slots(), wasp_profile_part_slot(WASP_ANALYSES));
+
+    /* a part's data is there once it records something, and only then */
+    wasp_profile *p = wasp_profile_new();
+    for (int id = 0; id < WASP_ANALYSES; id++)
+        assert_null(p->parts[id]);
+    uint32_t ctx = wasp_profile_intern_context(p, NULL, 0, 0);
+    uint32_t site = wasp_profile_intern_site(p, ctx, 0);
+    wasp_profile_add_site_access(p, site, ctx, 1, 0);
+    void *objects = p->parts[WASP_ID_objects];
+    assert_non_null(objects);
+    assert_ptr_equal(wasp_profile_part_data(p, WASP_ID_objects, 1), objects);
+    for (int id = 0; id < WASP_ANALYSES; id++)
+        if (id != WASP_ID_objects)
+            assert_null(p->parts[id]);
+    wasp_profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -352,7 +406,7 @@ int main(void)
         cmocka_unit_test(test_intern_context_dedup), cmocka_unit_test(test_add_pair_sums),
         cmocka_unit_test(test_totals_and_fractions), cmocka_unit_test(test_sorted_pairs),
         cmocka_unit_test(test_meta_and_counters),    cmocka_unit_test(test_merge),
-        cmocka_unit_test(test_large_merge),
+        cmocka_unit_test(test_large_merge),          cmocka_unit_test(test_parts_registry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,10 +14,40 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "analysis/objects/profile.h"
+#include "analysis/replicas/profile.h"
 #include "cli/render.h" /* the renderers, private to src/cli/ */
 #include "profile/group.h"
 #include "profile/profile.h"
 #include "profile_bytes.h"
+
+/* The replicas analysis's records and checks in p; writable, so that tests
+ * can plant what a reader must refuse. */
+static wasp_replica *records(const wasp_profile *p)
+{
+    uint32_t n;
+    return (wasp_replica *)wasp_profile_replicas(p, &n);
+}
+
+static uint32_t nrecords(const wasp_profile *p)
+{
+    uint32_t n;
+    wasp_profile_replicas(p, &n);
+    return n;
+}
+
+static const wasp_replica_check *checks(const wasp_profile *p)
+{
+    uint32_t n;
+    return wasp_profile_replica_checks(p, &n);
+}
+
+static uint32_t nchecks(const wasp_profile *p)
+{
+    uint32_t n;
+    wasp_profile_replica_checks(p, &n);
+    return n;
+}
 
 static uint32_t jframe(wasp_profile *p, const char *m, const char *file, int line)
 {
@@ -65,9 +95,9 @@ static uint32_t site_named(const wasp_profile *p, const char *alloc, const char 
 /* The replica record of site whose comparison context's leaf is method m. */
 static const wasp_replica *replica_named(const wasp_profile *p, uint32_t s, const char *m)
 {
-    for (uint32_t i = 0; i < p->nreplicas; i++)
-        if (p->replicas[i].site == s && !strcmp(leaf_name(p, p->replicas[i].access_ctx), m))
-            return &p->replicas[i];
+    for (uint32_t i = 0; i < nrecords(p); i++)
+        if (records(p)[i].site == s && !strcmp(leaf_name(p, records(p)[i].access_ctx), m))
+            return &records(p)[i];
     fail_msg("no replica record of site %u at %s", s, m);
     return NULL;
 }
@@ -75,9 +105,10 @@ static const wasp_replica *replica_named(const wasp_profile *p, uint32_t s, cons
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 
 /* Site 0: double[] at Grid.<init>, compared at Grid.copy (300 same of 400) and
- * Grid.sum (12 same of 12), verified; site 1: int[] at Grid.idx, compared at
- * Grid.copy, unverified; site 2: long[] never compared. */
-static wasp_profile *sample(void)
+ * Grid.sum (12 same of 12), verified (unless `verified` is false); site 1:
+ * int[] at Grid.idx, compared at Grid.copy, unverified; site 2: long[] never
+ * compared. */
+static wasp_profile *sample_verified(bool verified)
 {
     wasp_profile *p = wasp_profile_new();
     wasp_profile_set_meta(p, "events", "objects+replicas");
@@ -92,8 +123,14 @@ static wasp_profile *sample(void)
     wasp_profile_add_site_access(p, d, sum, 80, 0);
     wasp_profile_add_site_access(p, i, copy, 20, 0);
     wasp_replica_check c = {d, 1000, 610, 0.031, 0.04};
-    wasp_profile_set_replica_check(p, &c);
+    if (verified)
+        wasp_profile_set_replica_check(p, &c);
     return p;
+}
+
+static wasp_profile *sample(void)
+{
+    return sample_verified(true);
 }
 
 /* ---- model ---- */
@@ -108,24 +145,24 @@ static void test_add_and_sum(void **state)
     wasp_profile_add_replica(p, s, c1, 3, 1);
     wasp_profile_add_replica(p, s, c1, 2, 4);
     wasp_profile_add_replica(p, s, c2, 1, 0);
-    assert_int_equal(p->nreplicas, 2);
-    assert_true(p->replicas[0].same == 5 && p->replicas[0].different == 5);
-    assert_true(p->replicas[1].same == 1 && p->replicas[1].different == 0);
+    assert_int_equal(nrecords(p), 2);
+    assert_true(records(p)[0].same == 5 && records(p)[0].different == 5);
+    assert_true(records(p)[1].same == 1 && records(p)[1].different == 0);
     /* out-of-range ids change nothing */
     wasp_profile_add_replica(p, 7, c1, 1, 1);
     wasp_profile_add_replica(p, s, 999, 1, 1);
-    assert_int_equal(p->nreplicas, 2);
+    assert_int_equal(nrecords(p), 2);
 
     assert_null(wasp_profile_replica_check(p, s));
     wasp_replica_check c = {s, 10, 4, 0.1, 0.2};
     wasp_profile_set_replica_check(p, &c);
     c.pairs = 20; /* set replaces */
     wasp_profile_set_replica_check(p, &c);
-    assert_int_equal(p->nreplica_checks, 1);
+    assert_int_equal(nchecks(p), 1);
     assert_true(wasp_profile_replica_check(p, s)->pairs == 20);
     c.site = 5;
     wasp_profile_set_replica_check(p, &c);
-    assert_int_equal(p->nreplica_checks, 1);
+    assert_int_equal(nchecks(p), 1);
 
     wasp_profile_free(p);
 
@@ -230,8 +267,8 @@ static void test_ranking(void **state)
     wasp_profile *s = sample();
     o = wasp_profile_sorted_site_replicas(s, 0, &n);
     assert_int_equal(n, 2);
-    assert_string_equal(leaf_name(s, s->replicas[o[0]].access_ctx), "pkg.Grid.copy");
-    assert_string_equal(leaf_name(s, s->replicas[o[1]].access_ctx), "pkg.Grid.sum");
+    assert_string_equal(leaf_name(s, records(s)[o[0]].access_ctx), "pkg.Grid.copy");
+    assert_string_equal(leaf_name(s, records(s)[o[1]].access_ctx), "pkg.Grid.sum");
     free(o);
     wasp_profile_free(p);
     wasp_profile_free(q);
@@ -250,10 +287,10 @@ static void test_file_roundtrip(void **state)
     wasp_profile *q = wasp_profile_read(path, err, sizeof err);
     if (!q)
         fail_msg("read: %s", err);
-    assert_int_equal(q->nreplicas, p->nreplicas);
-    assert_memory_equal(q->replicas, p->replicas, p->nreplicas * sizeof *p->replicas);
-    assert_int_equal(q->nreplica_checks, 1);
-    assert_int_equal(q->replica_checks[0].site, p->replica_checks[0].site); /* ids kept */
+    assert_int_equal(nrecords(q), nrecords(p));
+    assert_memory_equal(records(q), records(p), nrecords(p) * sizeof *records(p));
+    assert_int_equal(nchecks(q), 1);
+    assert_int_equal(checks(q)[0].site, checks(p)[0].site); /* ids kept */
     uint32_t d = site_named(q, "pkg.Grid.<init>", "double[]");
     const wasp_replica *r = replica_named(q, d, "pkg.Grid.copy");
     assert_true(r->same == 300 && r->different == 100);
@@ -263,7 +300,7 @@ static void test_file_roundtrip(void **state)
                 c->false_positive == 0.04);
     /* the index works in the copy: adding sums into the existing record */
     wasp_profile_add_replica(q, d, r->access_ctx, 1, 0);
-    assert_int_equal(q->nreplicas, p->nreplicas);
+    assert_int_equal(nrecords(q), nrecords(p));
     wasp_profile_free(q);
 
     size_t len, size;
@@ -275,7 +312,8 @@ static void test_file_roundtrip(void **state)
     free(b);
 
     /* records but no check: no RCHK */
-    p->nreplica_checks = 0;
+    wasp_profile_free(p);
+    p = sample_verified(false);
     assert_int_equal(wasp_profile_write(p, path, err, sizeof err), 0);
     b = slurp(&len);
     assert_true(find_section(b, len, "REPL", &size) > 0);
@@ -283,7 +321,7 @@ static void test_file_roundtrip(void **state)
     free(b);
 
     /* the writer refuses what the reader would */
-    p->replicas[1].site = 77;
+    records(p)[1].site = 77;
     assert_int_equal(wasp_profile_write(p, path, err, sizeof err), -1);
     assert_non_null(strstr(err, "replica record 1"));
     wasp_profile_free(p);
@@ -321,11 +359,12 @@ static void test_file_without_sections(void **state)
     wasp_profile *q = wasp_profile_read(path, err, sizeof err);
     if (!q)
         fail_msg("old-layout file rejected: %s", err);
-    assert_int_equal(q->nreplicas, 0);
-    assert_int_equal(q->nreplica_checks, 0);
+    assert_int_equal(nrecords(q), 0);
+    assert_int_equal(nchecks(q), 0);
     assert_int_equal(q->nsites, 3);
-    assert_int_equal(q->naccesses, 2);
     uint32_t n;
+    wasp_profile_site_accesses(q, &n);
+    assert_int_equal(n, 2);
     uint32_t *o = wasp_profile_sorted_replica_sites(q, &n);
     assert_int_equal(n, 0);
     free(o);
@@ -396,7 +435,7 @@ static void test_merge(void **state)
     uint32_t l = site_named(a, "pkg.Grid.long", "long[]");
     r = replica_named(a, l, "pkg.Grid.fill");
     assert_true(r->same == 1 && r->different == 1);
-    assert_int_equal(a->nreplicas, 5);
+    assert_int_equal(nrecords(a), 5);
     /* checks: pairs and identical sum; α and false positives pair-weighted */
     const wasp_replica_check *k = wasp_profile_replica_check(a, d);
     assert_true(k->pairs == 4000 && k->identical == 2610);
@@ -404,7 +443,7 @@ static void test_merge(void **state)
     NEAR(k->false_positive, 0.04 * 1000 / 4000);           /* 0.01 */
     k = wasp_profile_replica_check(a, l); /* new in a: copied */
     assert_true(k->pairs == 10 && k->alpha == 0.5 && k->false_positive == 0.25);
-    assert_int_equal(a->nreplica_checks, 2);
+    assert_int_equal(nchecks(a), 2);
     NEAR(wasp_replica_theta(a, d, NULL), (350.0 + 7 + 12) / (500 + 10 + 12));
     wasp_profile_free(a);
     wasp_profile_free(b);
@@ -434,19 +473,21 @@ static void test_group_by_line(void **state)
     wasp_profile *q = wasp_profile_group_by_line(p);
     assert_non_null(q);
     assert_int_equal(q->nsites, 1);
-    assert_int_equal(q->nreplicas, 2);
+    assert_int_equal(nrecords(q), 2);
     const wasp_replica *r = NULL;
-    for (uint32_t i = 0; i < q->nreplicas; i++)
-        if (q->frames[q->frame_refs[q->contexts[q->replicas[i].access_ctx].first + 1]].line == 80)
-            r = &q->replicas[i];
+    for (uint32_t i = 0; i < nrecords(q); i++)
+        if (q->frames[q->frame_refs[q->contexts[records(q)[i].access_ctx].first + 1]].line == 80)
+            r = &records(q)[i];
     assert_non_null(r);
     assert_true(r->same == 40 && r->different == 10);
     /* the heaviest instruction (30 comparisons) shows, with the other counted */
     assert_string_equal(wasp_profile_string(q, q->contexts[r->access_ctx].insn),
                         "vmovsd 0x8(%rsi), %xmm1 (+1 more instruction)");
     /* the access context shows its own instruction (c1, the only access) */
-    assert_int_equal(q->naccesses, 1);
-    assert_string_equal(wasp_profile_string(q, q->contexts[q->accesses[0].access_ctx].insn),
+    uint32_t nacc;
+    const wasp_site_access *acc = wasp_profile_site_accesses(q, &nacc);
+    assert_int_equal(nacc, 1);
+    assert_string_equal(wasp_profile_string(q, q->contexts[acc[0].access_ctx].insn),
                         "vmovsd (%rsi), %xmm0");
     const wasp_replica_check *k = wasp_profile_replica_check(q, 0);
     assert_non_null(k);
@@ -468,8 +509,8 @@ static void test_group_by_line(void **state)
     q = wasp_profile_group_by_line(m);
     assert_non_null(q);
     assert_int_equal(q->nsites, 1);
-    assert_int_equal(q->nreplica_checks, 1);
-    k = &q->replica_checks[0];
+    assert_int_equal(nchecks(q), 1);
+    k = &checks(q)[0];
     assert_true(k->pairs == 400 && k->identical == 40);
     NEAR(k->alpha, 0.25);
     NEAR(k->false_positive, 0.05);

@@ -12,9 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/objects/profile.h"
 #include "cli/json_writer.h"
 #include "cli/render.h" /* the renderers, private to src/cli/ */
 #include "cli/report.h"
+#include "cli/report_part.h"
 #include "profile/group.h"
 #include "profile/profile.h"
 
@@ -663,6 +665,20 @@ static void test_objects_text(void **state)
     assert_null(strstr(t, "armed"));
     assert_null(strstr(t, "no analysis enabled"));
     assert_null(strstr(t, "Dead stores"));
+    free(t);
+    /* the agent writes the pair counters whatever ran: only a pair analysis shows them */
+    wasp_profile_add_counter(p, "classified", 0);
+    wasp_profile_add_counter(p, "armed", 0);
+    t = render(p, WASP_FORMAT_TEXT, 0);
+    assert_null(strstr(t, "classified"));
+    assert_null(strstr(t, "armed"));
+    free(t);
+    wasp_profile_set_meta(p, "events", "deadstore+objects");
+    t = render(p, WASP_FORMAT_TEXT, 0);
+    at(t, "  pairs      0 classified\n");
+    wasp_profile_set_meta(p, "events", "objects");
+    free(t);
+    t = render(p, WASP_FORMAT_TEXT, 0);
 
     /* ranked by share of the attributed samples: 800 / 1000, then 200 / 1000 */
     size_t s1 = at(t, "\n  #1  80.0% of accesses   double[]   1,204 allocations (9.4 MB)\n");
@@ -877,6 +893,26 @@ static void test_format_parse(void **state)
     assert_string_equal(names, "text|json");
 }
 
+/* The report parts' registry: a part per analysis, each with its three
+ * renderings; which analyses a report shows comes from them. */
+static void test_report_parts(void **state)
+{
+    (void)state;
+    assert_null(wasp_report_part_of(-1));
+    assert_null(wasp_report_part_of(WASP_ANALYSES));
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        const wasp_report_part *part = wasp_report_part_of(id);
+        assert_non_null(part);
+        assert_true(part->shown && part->text && part->json);
+    }
+    wasp_profile *p = wasp_profile_new();
+    assert_int_equal(wasp_report_shown_analyses(p), 0);
+    wasp_profile_set_meta(p, "events", "silentload+replicas");
+    assert_int_equal(wasp_report_shown_analyses(p),
+                     1u << WASP_ID_silentload | 1u << WASP_ID_replicas);
+    wasp_profile_free(p);
+}
+
 static void test_render_write_error(void **state)
 {
     (void)state;
@@ -901,6 +937,7 @@ int main(void)
         cmocka_unit_test(test_json_doubles_round_trip),
         cmocka_unit_test(test_cmd_report),
         cmocka_unit_test(test_format_parse),
+        cmocka_unit_test(test_report_parts),
         cmocka_unit_test(test_render_write_error),
         cmocka_unit_test(test_objects_text),
         cmocka_unit_test(test_objects_text_more_and_none),

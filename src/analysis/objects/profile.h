@@ -1,0 +1,53 @@
+/*
+ * Object-centric profiling (DJXPerf) in the profile: the accesses to the
+ * objects of each allocation site (the sites themselves are the profile's,
+ * profile.h), keyed by (site, accessing context). Its profile part
+ * (profile.c) keeps them, writes them as section SACC, merges and groups them.
+ */
+#ifndef WASP_ANALYSIS_OBJECTS_PROFILE_H
+#define WASP_ANALYSIS_OBJECTS_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct wasp_profile wasp_profile;
+
+typedef struct wasp_site_access {
+    uint32_t site;        /* index into the profile's sites */
+    uint32_t access_ctx;  /* context of the accessing instruction (frames + insn) */
+    double samples;       /* address samples that hit objects of the site from this context */
+    double remote;        /* of those, samples where the page's NUMA node differs from the CPU's */
+} wasp_site_access;
+
+/* p's accesses, in the order they were first added, and their count in *n
+ * (NULL and 0 when there are none). */
+const wasp_site_access *wasp_profile_site_accesses(const wasp_profile *p, uint32_t *n);
+
+/* Adds samples/remote to the access with the same (site, access_ctx),
+ * creating it when new (nothing when an id is out of range or out of memory). */
+void wasp_profile_add_site_access(wasp_profile *p, uint32_t site, uint32_t access_ctx,
+                                  double samples, double remote);
+/* The same, saying 0, or -1 when an id is out of range or out of memory. */
+int wasp_profile_add_site_access_checked(wasp_profile *p, uint32_t site, uint32_t access_ctx,
+                                         double samples, double remote);
+/* The site's samples (the sum over its accesses) and, in *remote when not
+ * NULL, its remote samples. 0 for an unknown site. */
+double wasp_profile_site_samples(const wasp_profile *p, uint32_t site, double *remote);
+/* Indices of p's sites by total samples, descending; ties by bytes, then
+ * allocations (descending), then allocation context and class id, so the
+ * order is deterministic. Caller frees; non-NULL (even for none) unless out
+ * of memory. *n receives the count. */
+uint32_t *wasp_profile_sorted_sites(const wasp_profile *p, uint32_t *n);
+/* Indices (into the accesses) of one site's accesses by samples, descending;
+ * ties by access context id. Caller frees; NULL only when out of memory. */
+uint32_t *wasp_profile_sorted_site_accesses(const wasp_profile *p, uint32_t site, uint32_t *n);
+/* Does the report show the object-centric section? True when p has sites or
+ * accesses, when meta "events" names "objects" ("objects",
+ * "deadstore+objects"), or when the counter "objects.samples" exists. */
+bool wasp_profile_has_objects(const wasp_profile *p);
+/* Are remote accesses impossible here? True when meta "numa_nodes" is "1"
+ * and no access recorded a remote sample (a merge with a profile from a
+ * multi-node host brings remote samples in, and they are then shown). */
+bool wasp_profile_objects_single_node(const wasp_profile *p);
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * Object replicas (OJXPerf) in the profile: per allocation site (the
+ * profile's, profile.h), the comparisons of a sampled field of a newly
+ * accessed object with the same field of the site's previously accessed
+ * object, keyed by (site, access context), and an optional per-site
+ * verification (whole objects compared at the end of the run) that measures
+ * α. Its profile part (profile.c) keeps them, writes them as sections REPL
+ * and RCHK, merges and groups them.
+ */
+#ifndef WASP_ANALYSIS_REPLICAS_PROFILE_H
+#define WASP_ANALYSIS_REPLICAS_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct wasp_profile wasp_profile;
+
+/* Replica comparisons of one allocation site (index into sites), by the
+ * access context where the later object's field was compared. */
+typedef struct wasp_replica {
+    uint32_t site;
+    uint32_t access_ctx;
+    double same;       /* comparisons whose values were bitwise equal */
+    double different;  /* ... not equal (including objects of different sizes) */
+} wasp_replica;
+/* Verification of one site (optional): whole-object comparisons done at the end of the run. */
+typedef struct wasp_replica_check {
+    uint32_t site;
+    double pairs;          /* object pairs compared whole */
+    double identical;      /* of those, identical */
+    double alpha;          /* chance a sampled field is equal when the objects differ */
+    double false_positive; /* of sampled "same" comparisons checked, share whose objects differ */
+} wasp_replica_check;
+
+/* p's records (checks), in the order they were first added, and their count
+ * in *n (NULL and 0 when there are none). */
+const wasp_replica *wasp_profile_replicas(const wasp_profile *p, uint32_t *n);
+const wasp_replica_check *wasp_profile_replica_checks(const wasp_profile *p, uint32_t *n);
+
+/* Adds same/different to the record with the same (site, access_ctx),
+ * creating it when new (nothing when an id is out of range or out of memory). */
+void wasp_profile_add_replica(wasp_profile *p, uint32_t site, uint32_t access_ctx, double same,
+                              double different);
+/* The same, saying 0, or -1 when an id is out of range or out of memory. */
+int wasp_profile_add_replica_checked(wasp_profile *p, uint32_t site, uint32_t access_ctx,
+                                     double same, double different);
+/* Replaces c->site's check, or adds it (nothing when the site is out of range
+ * or out of memory). */
+void wasp_profile_set_replica_check(wasp_profile *p, const wasp_replica_check *c);
+/* The check of a site, NULL when it has none. */
+const wasp_replica_check *wasp_profile_replica_check(const wasp_profile *p, uint32_t site);
+/* Sites with at least one comparison (same + different >= 1), ranked by
+ * θ × the site's access samples (wasp_profile_site_samples), or θ × its
+ * comparisons when it has no access samples; ties by θ, then comparisons
+ * (descending), then allocation context, class and site id. Caller frees;
+ * non-NULL (even for none) unless out of memory. *n receives the count. */
+uint32_t *wasp_profile_sorted_replica_sites(const wasp_profile *p, uint32_t *n);
+/* Indices (into the records) of one site's records by comparisons,
+ * descending; ties by access context id. Caller frees; NULL only when out of
+ * memory. */
+uint32_t *wasp_profile_sorted_site_replicas(const wasp_profile *p, uint32_t site, uint32_t *n);
+/* θ of a site = same / (same + different) over all its replica records; 0 when none.
+ * *comparisons (when not NULL) receives same + different. */
+double wasp_replica_theta(const wasp_profile *p, uint32_t site, double *comparisons);
+/* OJXPerf Def. 6.2: ω = θ − α, the lower bound of the largest group of
+ * identical objects' share of the site's objects (negative: no bound). */
+double wasp_replica_omega(double theta, double alpha);
+/* OJXPerf Def. 6.3: γ = 1/(2(X−1)) + sqrt(1/(4(X−1)²) + (θ−α)/(1−α)), the
+ * upper bound of that share, X the site's objects. (θ−α)/(1−α) below 0 is
+ * taken as 0. NAN when X <= 1 or α >= 1 (no bound). */
+double wasp_replica_gamma(double theta, double alpha, double x);
+/* Does the report show the replica section? True when p has replica records
+ * or checks, or when meta "events" names "replicas". */
+bool wasp_profile_has_replicas(const wasp_profile *p);
+
+#endif

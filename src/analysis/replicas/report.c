@@ -1,0 +1,219 @@
+/*
+ * Object replicas (OJXPerf) in the report: the allocation sites whose
+ * objects replicate each other, ranked by θ weighted by how often their
+ * objects are accessed, with ω and γ when a verification measured α (its
+ * Section 6). JSON: the top-level "replicas" member.
+ */
+#include "analysis/objects/profile.h"
+#include "analysis/replicas/profile.h"
+#include "cli/report_part.h"
+#include "cli/units.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+
+enum { TEXT_COMPARES_PER_SITE = 3 }; /* comparison contexts shown per replica site */
+
+static bool shown(const wasp_profile *p, int id)
+{
+    (void)id;
+    return wasp_profile_has_replicas(p);
+}
+
+/* What both renderers show of one site. */
+struct replica_site {
+    const wasp_site *site;
+    double theta, comparisons, same; /* same: summed in record order, as θ is */
+    const wasp_replica_check *check; /* NULL when not verified */
+    const wasp_replica *records;     /* the profile's */
+    uint32_t *order, n;              /* the site's records ranked (the caller frees order) */
+};
+
+static int replica_site(const wasp_profile *p, uint32_t id, struct replica_site *v)
+{
+    uint32_t all;
+    v->site = &p->sites[id];
+    v->theta = wasp_replica_theta(p, id, &v->comparisons);
+    v->check = wasp_profile_replica_check(p, id);
+    v->records = wasp_profile_replicas(p, &all);
+    v->same = 0;
+    for (uint32_t i = 0; i < all; i++)
+        if (v->records[i].site == id)
+            v->same += v->records[i].same;
+    v->order = wasp_profile_sorted_site_replicas(p, id, &v->n);
+    return v->order ? 0 : -1;
+}
+
+/* ---- text ---- */
+
+/* "α 3.1%  ω = θ−α 73.0%  γ 88.2%  (verified: ...)" for a verified site. */
+static void check_text(const wasp_site *s, const wasp_replica_check *k, double theta, FILE *out)
+{
+    char a[WASP_UNIT_BUF], w[WASP_UNIT_BUF], g[WASP_UNIT_BUF], n[WASP_UNIT_BUF],
+        i[WASP_UNIT_BUF], f[WASP_UNIT_BUF];
+    double gamma = wasp_replica_gamma(theta, k->alpha, s->allocations);
+    fprintf(out,
+            "      \xce\xb1 %s  \xcf\x89 = \xce\xb8\xe2\x88\x92\xce\xb1 %s  \xce\xb3 %s  "
+            "(verified: %s object pair%s, %s identical; sampled-field false positives %s)\n",
+            wasp_fmt_percent(k->alpha, a, sizeof a),
+            wasp_fmt_percent(wasp_replica_omega(theta, k->alpha), w, sizeof w),
+            isnan(gamma) ? "n/a" : wasp_fmt_percent(gamma, g, sizeof g),
+            wasp_fmt_count(k->pairs, n, sizeof n), k->pairs == 1 ? "" : "s",
+            wasp_fmt_percent(wasp_share(k->identical, k->pairs), i, sizeof i),
+            wasp_fmt_percent(k->false_positive, f, sizeof f));
+}
+
+static void record_text(const wasp_profile *p, const wasp_replica *r, FILE *out)
+{
+    char c[WASP_UNIT_BUF], t[WASP_UNIT_BUF];
+    const wasp_context *ctx = &p->contexts[r->access_ctx];
+    const char *insn = wasp_context_insn(p, ctx);
+    double all = r->same + r->different;
+    fprintf(out, "        %s comparison%s, \xce\xb8 %s", wasp_fmt_count(all, c, sizeof c),
+            all == 1 ? "" : "s", wasp_fmt_percent(wasp_share(r->same, all), t, sizeof t));
+    if (insn)
+        fprintf(out, "   %s", insn);
+    fputc('\n', out);
+    wasp_text_frames(p, ctx, 10, out);
+}
+
+static int site_text(const wasp_profile *p, uint32_t id, uint32_t rank, int rank_width,
+                     const void *arg, FILE *out)
+{
+    (void)arg;
+    char t[WASP_UNIT_BUF], c[WASP_UNIT_BUF], a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
+    struct replica_site v;
+    if (replica_site(p, id, &v) != 0)
+        return -1;
+    const wasp_site *s = v.site;
+    fprintf(out,
+            "\n  #%-*" PRIu32 "  \xce\xb8 %s over %s comparison%s   %s   %s allocation%s (%s)\n",
+            rank_width, rank, wasp_fmt_percent(v.theta, t, sizeof t),
+            wasp_fmt_count(v.comparisons, c, sizeof c), v.comparisons == 1 ? "" : "s",
+            wasp_site_class(p, s), wasp_fmt_count(s->allocations, a, sizeof a),
+            s->allocations == 1 ? "" : "s", wasp_fmt_bytes(s->bytes, b, sizeof b));
+    if (v.check)
+        check_text(s, v.check, v.theta, out);
+    wasp_text_site_allocation(p, s, out);
+    fputs("      compared at:\n", out);
+    uint32_t shown = v.n < TEXT_COMPARES_PER_SITE ? v.n : TEXT_COMPARES_PER_SITE;
+    for (uint32_t i = 0; i < shown; i++)
+        record_text(p, &v.records[v.order[i]], out);
+    if (v.n > shown)
+        fprintf(out, "        ... %" PRIu32 " more comparison context%s\n", v.n - shown,
+                v.n - shown == 1 ? "" : "s");
+    free(v.order);
+    return 0;
+}
+
+static int text(const wasp_profile *p, int id, int top, FILE *out)
+{
+    (void)id;
+    fputs("\nObject replicas (OJXPerf)\n", out);
+    uint32_t n;
+    uint32_t *order = wasp_profile_sorted_replica_sites(p, &n);
+    if (!order)
+        return -1;
+    if (n == 0) {
+        const char *disabled = wasp_profile_get_meta(p, "disabled_reason");
+        fputs(disabled && *disabled
+                  ? "  no replica comparisons: profiling was disabled (the header says why)\n"
+                  : "  no replica comparisons recorded\n",
+              out);
+    }
+    uint32_t shown = wasp_report_shown(top, n);
+    bool unverified = false;
+    for (uint32_t i = 0; i < shown; i++)
+        unverified |= !wasp_profile_replica_check(p, order[i]);
+    if (unverified)
+        fputs("  \xcf\x89 and \xce\xb3 need \xce\xb1: run with --verify-top N\n", out);
+    return wasp_text_ranked(p, order, n, top, "site", site_text, NULL, out);
+}
+
+/* ---- JSON ---- */
+
+static void json_maybe(wasp_json *j, const char *key, double v)
+{
+    if (isnan(v))
+        wasp_json_null(j, key);
+    else
+        wasp_json_double(j, key, v);
+}
+
+/* alpha, omega, gamma and verified: from the site's check, null without one. */
+static void json_check(wasp_json *j, const wasp_site *s, const wasp_replica_check *k,
+                       double theta)
+{
+    if (!k) {
+        wasp_json_null(j, "alpha");
+        wasp_json_null(j, "omega");
+        wasp_json_null(j, "gamma");
+        wasp_json_null(j, "verified");
+        return;
+    }
+    wasp_json_double(j, "alpha", k->alpha);
+    wasp_json_double(j, "omega", wasp_replica_omega(theta, k->alpha));
+    json_maybe(j, "gamma", wasp_replica_gamma(theta, k->alpha, s->allocations));
+    wasp_json_begin_object(j, "verified", true);
+    wasp_json_double(j, "pairs", k->pairs);
+    wasp_json_double(j, "identical", k->identical);
+    wasp_json_double(j, "false_positive", k->false_positive);
+    wasp_json_end_object(j);
+}
+
+static int record_json(wasp_json *j, const wasp_profile *p, uint32_t index, const void *arg)
+{
+    (void)arg;
+    uint32_t n;
+    const wasp_replica *r = &wasp_profile_replicas(p, &n)[index];
+    double all = r->same + r->different;
+    wasp_json_begin_object(j, NULL, false);
+    wasp_json_double(j, "theta", wasp_share(r->same, all));
+    wasp_json_double(j, "comparisons", all);
+    wasp_json_context_fields(j, p, r->access_ctx);
+    wasp_json_end_object(j);
+    return 0;
+}
+
+/* arg: the --top value, which limits each site's records too. */
+static int site_json(wasp_json *j, const wasp_profile *p, uint32_t id, const void *arg)
+{
+    struct replica_site v;
+    if (replica_site(p, id, &v) != 0)
+        return -1;
+    wasp_json_begin_object(j, NULL, false);
+    wasp_json_double(j, "theta", v.theta);
+    wasp_json_double(j, "comparisons", v.comparisons);
+    wasp_json_double(j, "same", v.same);
+    wasp_json_double(j, "different", v.comparisons - v.same);
+    wasp_json_site_fields(j, p, v.site);
+    wasp_json_double(j, "samples", wasp_profile_site_samples(p, id, NULL));
+    json_check(j, v.site, v.check, v.theta);
+    wasp_json_site_allocation(j, p, v.site);
+    if (wasp_json_ranked(j, p, "accesses", v.order, v.n, *(const int *)arg, record_json, NULL) != 0)
+        return -1;
+    wasp_json_end_object(j);
+    return 0;
+}
+
+static int json(wasp_json *j, const wasp_profile *p, int id, int top)
+{
+    (void)id;
+    uint32_t n;
+    uint32_t *order = wasp_profile_sorted_replica_sites(p, &n);
+    if (!order)
+        return -1;
+    wasp_json_begin_object(j, "replicas", false);
+    if (wasp_json_ranked(j, p, "sites", order, n, top, site_json, &top) != 0)
+        return -1;
+    wasp_json_end_object(j);
+    return 0;
+}
+
+const wasp_report_part wasp_report_replicas = {
+    .shown = shown,
+    .text = text,
+    .json_place = WASP_JSON_TOP_LEVEL,
+    .json = json,
+};

@@ -1,0 +1,101 @@
+/*
+ * An analysis's part in the report (`wasp report`): whether a profile shows
+ * it, what it adds to the text header, its text section and its JSON member
+ * (docs/report-json.md). The renderers (render_text.c, render_json.c) write
+ * the run's header and call the parts of the analyses shown, in registry
+ * order, naming none of them. Registry: cli/report_parts.c, from
+ * analysis/list.h; the file is src/analysis/NAME/report.c.
+ *
+ * Below the ops table: what parts share to print contexts and sites the same
+ * way everywhere.
+ */
+#ifndef WASP_CLI_REPORT_PART_H
+#define WASP_CLI_REPORT_PART_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/json_writer.h"
+#include "profile/profile.h"
+
+/* Where a part's JSON member goes. */
+typedef enum wasp_json_place {
+    WASP_JSON_IN_ANALYSES, /* in the "analyses" object (the pair analyses) */
+    WASP_JSON_TOP_LEVEL    /* in the report object itself ("objects", "replicas") */
+} wasp_json_place;
+
+typedef struct wasp_report_part {
+    /* Does the report show this analysis (id) for p: it ran (meta "events"
+     * names it) or p has its data? */
+    bool (*shown)(const wasp_profile *p, int id);
+    /* It arms a watchpoint per sample (the pair analyses): the header's
+     * samples line counts armed and trapped samples when a part shown does
+     * (or when none is shown at all). */
+    bool counts_armed;
+    /* Its lines in the header's counters block, after the samples line
+     * ("pairs  N classified"). Parts sharing the function are called once. */
+    void (*header_text)(const wasp_profile *p, FILE *out);
+    /* The prefix of the counters its own section shows ("objects."): the
+     * header's generic counters line leaves them out. NULL: none. */
+    const char *counter_prefix;
+    /* Its text section. top: entries shown (<= 0: all); anything else --top
+     * means for it is its own. 0, or -1 when out of memory. */
+    int (*text)(const wasp_profile *p, int id, int top, FILE *out);
+    /* Its JSON member (it writes the key), in json_place. 0, or -1. */
+    wasp_json_place json_place;
+    int (*json)(wasp_json *j, const wasp_profile *p, int id, int top);
+} wasp_report_part;
+
+/* The report part of analysis id; NULL when out of range. */
+const wasp_report_part *wasp_report_part_of(int id);
+
+/* ---- shared by the parts (render_common.c, render_text.c, render_json.c) ---- */
+
+/* How many of n ranked entries a report shows under --top (top <= 0: all). */
+uint32_t wasp_report_shown(int top, uint32_t n);
+/* part / whole, 0 when whole is not positive. */
+double wasp_share(double part, double whole);
+/* Does the profile have a counter of that name (zero or not)? */
+bool wasp_has_counter(const wasp_profile *p, const char *name);
+/* The leaf instruction of a context, NULL when unknown. */
+const char *wasp_context_insn(const wasp_profile *p, const wasp_context *c);
+
+/* Text: a context's frames leaf first, like a Java stack trace, each line
+ * indented by indent spaces. */
+void wasp_text_frames(const wasp_profile *p, const wasp_context *c, int indent, FILE *out);
+/* Text: "      LABEL  INSN" then the frames of context id. */
+void wasp_text_context(const wasp_profile *p, const char *label, uint32_t id, FILE *out);
+/* Text: one ranked entry (index: into the part's table), "#rank" printed
+ * rank_width wide. 0, or -1 when out of memory. */
+typedef int (*wasp_text_entry)(const wasp_profile *p, uint32_t index, uint32_t rank,
+                               int rank_width, const void *arg, FILE *out);
+/* Text: the first --top of the ranked order[0..n) through entry, then
+ * "... N more WHATs (--top N shows more)" for the rest; frees order. */
+int wasp_text_ranked(const wasp_profile *p, uint32_t *order, uint32_t n, int top,
+                     const char *what, wasp_text_entry entry, const void *arg, FILE *out);
+/* Text: a site's "allocated at:" and its allocation frames. */
+void wasp_text_site_allocation(const wasp_profile *p, const wasp_site *s, FILE *out);
+/* Text: the class of a site, "<unknown class>" when unknown. */
+const char *wasp_site_class(const wasp_profile *p, const wasp_site *s);
+
+/* JSON: the "frames" member of a context, root first. */
+void wasp_json_frames(wasp_json *j, const wasp_profile *p, const wasp_context *c);
+/* JSON: a context's "frames" and "instruction", into the object being written. */
+void wasp_json_context_fields(wasp_json *j, const wasp_profile *p, uint32_t id);
+/* JSON: a member `key` holding the context's fields. */
+void wasp_json_context(wasp_json *j, const wasp_profile *p, const char *key, uint32_t id);
+/* JSON: one entry (an object) of a ranked array; index: into the part's
+ * table. 0, or -1 when out of memory. */
+typedef int (*wasp_json_entry)(wasp_json *j, const wasp_profile *p, uint32_t index,
+                               const void *arg);
+/* JSON: the array `key` of the first --top of the ranked order[0..n), each
+ * through entry; frees order. 0, or -1 (the output is then cut short). */
+int wasp_json_ranked(wasp_json *j, const wasp_profile *p, const char *key, uint32_t *order,
+                     uint32_t n, int top, wasp_json_entry entry, const void *arg);
+/* JSON: a site's "class", "allocations" and "bytes". */
+void wasp_json_site_fields(wasp_json *j, const wasp_profile *p, const wasp_site *s);
+/* JSON: a site's "allocation" member (frames only). */
+void wasp_json_site_allocation(wasp_json *j, const wasp_profile *p, const wasp_site *s);
+
+#endif
