@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/random.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -224,9 +225,25 @@ void wasp_dump_site_table(wasp_dump *d, const wasp_records *r, int id,
 
 void wasp_dump_meta_num(wasp_profile *p, const char *key, double v, const char *fmt)
 {
+    /* Stored as a number, rounded as fmt prints it: "%.1f" keeps tenths. */
     char buf[64];
     snprintf(buf, sizeof buf, fmt, v);
-    wasp_profile_set_meta(p, key, buf);
+    wasp_profile_set_meta_num(p, key, strtod(buf, NULL));
+}
+
+/* A run id, so that merging the same profile twice can be refused. */
+static void set_run_id(wasp_profile *p)
+{
+    uint64_t r[2] = {0, 0};
+    if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        r[0] = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+        r[1] = (uint64_t)getpid() * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)p;
+    }
+    char id[40];
+    snprintf(id, sizeof id, "%016llx%016llx", (unsigned long long)r[0], (unsigned long long)r[1]);
+    wasp_profile_set_meta(p, "run_id", id);
 }
 
 /* A thread's records: each enabled analysis's, its counters, the core ones. */
@@ -335,6 +352,9 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
     wasp_profile_set_meta(p, "sampler", info->sampler);
     wasp_profile_set_meta(p, "sampler_detail", info->sampler_detail);
     wasp_profile_set_meta(p, "period", info->period);
+    if (wasp_rt.source && wasp_rt.source->time_based)
+        wasp_dump_meta_num(p, "period_us", (double)info->period_ns / 1000.0, "%.0f");
+    set_run_id(p);
     if (info->sampler_passed_over[0])
         wasp_profile_set_meta(p, "sampler_passed_over", info->sampler_passed_over);
     uint64_t raised = wasp_handler_max_period();

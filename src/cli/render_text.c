@@ -234,7 +234,11 @@ static void header_counters(const wasp_profile *p, uint32_t shown, FILE *out)
 static void header(const wasp_profile *p, uint32_t shown, FILE *out)
 {
     const char *cmd = wasp_profile_get_meta(p, "java_command");
-    fprintf(out, "wasp profile of %s\n", cmd && *cmd ? cmd : "(command not recorded)");
+    const char *programs = wasp_profile_get_meta(p, "programs"); /* merged: they differ */
+    if (programs)
+        fprintf(out, "wasp profile of %s\n", programs);
+    else
+        fprintf(out, "wasp profile of %s\n", cmd && *cmd ? cmd : "(command not recorded)");
     const char *jvm = wasp_profile_get_meta(p, "jvm");
     if (jvm)
         line(out, "jvm", jvm);

@@ -193,32 +193,103 @@ static int parse_args(int argc, char **argv, struct report_args *r, bool *done)
     return 0;
 }
 
+/* The name a message gives input i. */
+static const char *shown_name(const char *file)
+{
+    return strcmp(file, "-") == 0 ? "standard input" : file;
+}
+
+/* Refuses the same run given twice (its counts would double): profiles carry
+ * the run id the agent drew. 0, or -1 with the message printed. Profiles
+ * from before run ids cannot be checked. */
+static int check_not_seen(const wasp_profile *p, char **files, int i, const char **ids)
+{
+    ids[i] = wasp_profile_get_meta(p, "run_id");
+    for (int k = 0; ids[i] && k < i; k++)
+        if (ids[k] && strcmp(ids[k], ids[i]) == 0) {
+            fprintf(stderr,
+                    "wasp report: %s and %s are the same run (run id %s); merged, its counts "
+                    "would count twice\n",
+                    shown_name(files[k]), shown_name(files[i]), ids[i]);
+            return -1;
+        }
+    return 0;
+}
+
+/* Notes, in the merged profile's "programs" metadata, which programs it
+ * holds when they differ ("3 programs: A; B; C"), so the report says so
+ * instead of taking the first one's name for all. */
+static void note_programs(wasp_profile *all, const char **cmds, int n)
+{
+    char list[1024] = "";
+    int distinct = 0;
+    for (int i = 0; i < n; i++) {
+        int seen = !cmds[i];
+        for (int k = 0; k < i && !seen; k++)
+            seen = cmds[k] && strcmp(cmds[k], cmds[i]) == 0;
+        if (seen)
+            continue;
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s%s", distinct ? "; " : "", cmds[i]);
+        distinct++;
+    }
+    if (distinct < 2)
+        return;
+    char meta[1100];
+    snprintf(meta, sizeof meta, "%d programs: %s", distinct, list);
+    wasp_profile_set_meta(all, "programs", meta);
+    fprintf(stderr, "wasp report: merging profiles of %s\n", meta);
+}
+
 /* Reads every file (reporting each bad one) and merges them into the first. */
 static wasp_profile *load(char **files, int n)
 {
     wasp_profile *all = NULL;
     bool ok = true;
-    for (int i = 0; i < n; i++) {
+    const char **ids = calloc((size_t)n, sizeof *ids);
+    char **cmds = calloc((size_t)n, sizeof *cmds);
+    if (!ids || !cmds) {
+        free(ids);
+        free(cmds);
+        fputs("wasp report: out of memory\n", stderr);
+        return NULL;
+    }
+    wasp_profile **kept = calloc((size_t)n, sizeof *kept); /* run ids live in them */
+    for (int i = 0; ok && kept && i < n; i++) {
         char err[256];
         /* "-" is standard input, opened afresh through /dev/stdin so the
          * reader checks and bounds it like any file. */
         bool in = strcmp(files[i], "-") == 0;
         wasp_profile *p = wasp_profile_read(in ? "/dev/stdin" : files[i], err, sizeof err);
         if (!p) {
-            fprintf(stderr, "wasp report: %s: %s\n", in ? "standard input" : files[i], err);
+            fprintf(stderr, "wasp report: %s: %s\n", shown_name(files[i]), err);
             ok = false;
-        } else if (!all) {
+            continue;
+        }
+        kept[i] = p;
+        const char *cmd = wasp_profile_get_meta(p, "java_command");
+        cmds[i] = cmd ? strdup(cmd) : NULL;
+        if (check_not_seen(p, files, i, ids) != 0)
+            ok = false;
+        else if (!all)
             all = p;
-        } else {
-            if (wasp_profile_merge(all, p) != 0) {
-                fprintf(stderr, "wasp report: %s: out of memory while merging\n",
-                        in ? "standard input" : files[i]);
-                ok = false;
-            }
-            wasp_profile_free(p);
+        else if (wasp_profile_merge(all, p) != 0) {
+            fprintf(stderr, "wasp report: %s: out of memory while merging\n",
+                    shown_name(files[i]));
+            ok = false;
         }
     }
-    if (!ok) {
+    if (ok && all)
+        note_programs(all, (const char **)cmds, n);
+    for (int i = 0; i < n; i++) {
+        if (kept && kept[i] != all)
+            wasp_profile_free(kept[i]);
+        free(cmds[i]);
+    }
+    free(kept);
+    free(ids);
+    free(cmds);
+    if (!ok || !kept) {
         wasp_profile_free(all);
         return NULL;
     }

@@ -205,14 +205,10 @@ void wasp_profile_add_site_allocs(wasp_profile *p, uint32_t site, double allocat
  * grouping refuse it as a source. */
 int wasp_profile_check(const wasp_profile *p, char *err, size_t errlen);
 
-/* The file. Write is atomic: a temporary file in the same directory, fsync,
- * rename. Both return 0 / NULL on failure with a one-line reason in err. */
+/* The file. To a regular file, atomically (a temporary file in the same
+ * directory, fsync, rename); into a device or pipe as it is (write.c). Both
+ * return 0 / NULL on failure with a one-line reason in err. */
 int wasp_profile_write(const wasp_profile *p, const char *path, char *err, size_t errlen);
 wasp_profile *wasp_profile_read(const char *path, char *err, size_t errlen);
-
-/* For now, until their callers include them: the objects and replicas
- * analyses' data (each declares wasp_profile itself, so no include circle). */
-#include "analysis/objects/profile.h"
-#include "analysis/replicas/profile.h"
 
 #endif

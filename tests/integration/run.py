@@ -652,6 +652,29 @@ def t_run_dev_null(ctx):
     return "device intact"
 
 
+def t_report_merges(ctx):
+    """`wasp report a a` (the same run twice) is refused: its counts would
+    double; profiles of two programs merge with both named in the header."""
+    jdks = find_jdks()
+    check(jdks, "no JDK")
+    a, b = ctx.path("a.wprof"), ctx.path("b.wprof")
+    for out, cls in ((a, "WastefulExample"), (b, "SilentLoadSearch")):
+        r = run([WASP, "run", "-e", "deadstore", "-o", out, "-q", "--", jdks[0].java, "-cp",
+                 CLASSES, cls], timeout=120)
+        check(r.rc == 0 and os.path.exists(out), "run of %s failed: %s" % (cls, r.err[-300:]))
+    copy = ctx.path("a-copy.wprof")
+    shutil.copy(a, copy)
+    r = run([WASP, "report", a, copy], timeout=60)
+    check(r.rc != 0 and "same run" in r.err, "the same run merged twice: rc %d %r" %
+          (r.rc, r.err[-300:]))
+    r = run([WASP, "report", a, b], timeout=60)
+    check(r.rc == 0, "merge failed: %s" % r.err[-300:])
+    first = r.out.splitlines()[0] if r.out else ""
+    check("2 programs" in first and "WastefulExample" in first and "SilentLoadSearch" in first,
+          "header does not name both programs: %r" % first)
+    return "same run refused; %s" % first[:70]
+
+
 def t_report_not_profile(ctx):
     path = "/etc/hostname"
     if not os.path.isfile(path):
@@ -1203,6 +1226,7 @@ def build_tests(jdks):
     tests.append(("badinput.report-missing", None, t_report_missing))
     tests.append(("badinput.report-not-profile", None, t_report_not_profile))
     tests.append(("badinput.run-not-java", None, t_run_not_java))
+    tests.append(("report.merges", None, t_report_merges))
     tests.append(("badinput.run-dev-null", None, t_run_dev_null))
     tests.append(("badinput.run-unwritable-output", None, t_run_unwritable_output))
     return tests

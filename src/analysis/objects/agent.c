@@ -4,6 +4,7 @@
  * come from allocation tracking (agent/alloc_dump.c). Not for signal handlers.
  */
 #include "agent/agent_part.h"
+#include "analysis/objects/profile.h"
 
 static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
 {

@@ -7,6 +7,7 @@
 
 #include "agent/agent_part.h"
 #include "agent/alloc.h"
+#include "analysis/replicas/profile.h"
 #include "analysis/replicas/comparisons.h"
 
 static int setup(const wasp_options *o, char *why, size_t len)
