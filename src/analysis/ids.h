@@ -5,11 +5,11 @@
 #ifndef WASP_ANALYSIS_IDS_H
 #define WASP_ANALYSIS_IDS_H
 
-typedef enum wasp_analysis_id {
-#define WASP_ANALYSIS(name) WASP_ID_##name,
 #include "analysis/list.h"
-#undef WASP_ANALYSIS
-    WASP_ANALYSES
+
+#define WASP_ID_ENUM_(name, a, b) WASP_ID_##name,
+typedef enum wasp_analysis_id {
+    WASP_FOR_EACH_ANALYSIS(WASP_ID_ENUM_, _, _) WASP_ANALYSES
 } wasp_analysis_id;
 
 #endif

@@ -1,22 +1,23 @@
 /*
- * Every analysis wasp has, in the order reports show them. Each line names
+ * Every analysis wasp has, in the order reports show them. Each entry names
  * an analysis NAME whose code is in src/analysis/NAME/ (or is shared, as the
- * three pair analyses share src/analysis/pairs/). Each layer builds its own
- * registry from this list with an X-macro:
+ * three pair analyses share src/analysis/pairs/). Each layer builds its
+ * registry of parts from this list (analysis/registry.h), so adding an
+ * analysis is adding its files and one entry here. The position is the
+ * analysis id: its bit in the `events` option, its index in the profile
+ * file's pair records (the first three), and the owner id of a watchpoint.
+ * Append only: ids are in profile files.
  *
- *   #define WASP_ANALYSIS(name) extern const wasp_report_part wasp_report_##name;
- *   #include "analysis/list.h"
- *   #undef WASP_ANALYSIS
- *
- * so adding an analysis is adding its files and one line here. The position
- * is the analysis id: its bit in the `events` option, its index in the
- * profile file's pair records (the first three), and the owner id of a
- * watchpoint. Append only: ids are in profile files.
- *
- * No include guard: included once per registry, with WASP_ANALYSIS defined.
+ * WASP_FOR_EACH_ANALYSIS(X, a, b) expands X(NAME, a, b) for each analysis.
  */
-WASP_ANALYSIS(deadstore)
-WASP_ANALYSIS(silentstore)
-WASP_ANALYSIS(silentload)
-WASP_ANALYSIS(objects)
-WASP_ANALYSIS(replicas)
+#ifndef WASP_ANALYSIS_LIST_H
+#define WASP_ANALYSIS_LIST_H
+
+#define WASP_FOR_EACH_ANALYSIS(X, a, b)                                                            \
+    X(deadstore, a, b)                                                                             \
+    X(silentstore, a, b)                                                                           \
+    X(silentload, a, b)                                                                            \
+    X(objects, a, b)                                                                               \
+    X(replicas, a, b)
+
+#endif

@@ -6,11 +6,8 @@
 
 #include <string.h>
 
-static const char *const names[WASP_ANALYSES] = {
-#define WASP_ANALYSIS(name) #name,
-#include "analysis/list.h"
-#undef WASP_ANALYSIS
-};
+#define WASP_NAME_(name, a, b) #name,
+static const char *const names[WASP_ANALYSES] = {WASP_FOR_EACH_ANALYSIS(WASP_NAME_, _, _)};
 
 const char *wasp_analysis_id_name(int id)
 {

@@ -3,23 +3,11 @@
  * kinds of context go when grouping by line.
  */
 #include "profile/part.h"
+#include "analysis/registry.h"
 
 #include <stdlib.h>
 
-#define WASP_ANALYSIS(name) extern const wasp_profile_part wasp_profile_part_##name;
-#include "analysis/list.h"
-#undef WASP_ANALYSIS
-
-static const wasp_profile_part *const parts[WASP_ANALYSES] = {
-#define WASP_ANALYSIS(name) &wasp_profile_part_##name,
-#include "analysis/list.h"
-#undef WASP_ANALYSIS
-};
-
-const wasp_profile_part *wasp_profile_part_of(int id)
-{
-    return id >= 0 && id < WASP_ANALYSES ? parts[id] : NULL;
-}
+WASP_REGISTRY(wasp_profile_part, wasp_profile_part_, wasp_profile_part_of)
 
 void *wasp_profile_part_data(wasp_profile *p, int id, size_t size)
 {
@@ -32,7 +20,7 @@ uint32_t wasp_profile_part_slot(int id)
 {
     uint32_t slot = WASP_CORE_SLOTS;
     for (int i = 0; i < id && i < WASP_ANALYSES; i++)
-        slot += parts[i]->context_roles;
+        slot += registry_[i]->context_roles;
     return slot;
 }
 
