@@ -10,6 +10,7 @@
 #include "profile/format.h"
 #include "profile/internal.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ struct wasp_section {
     char name[5]; /* the tag's letters, for messages */
     wasp_rbuf r;  /* the payload; len 0 when absent */
     bool seen;
+    bool bad_number; /* a measure that is negative, NaN or infinite */
     wasp_decoder *d;
 };
 
@@ -198,13 +200,22 @@ uint32_t wasp_section_u32(wasp_section *s)
 
 double wasp_section_f64(wasp_section *s)
 {
-    return wasp_get_f64(&s->r);
+    /* Every number in a section measures something (bytes, samples, shares):
+     * a negative or non-finite one can only come from damage. */
+    double v = wasp_get_f64(&s->r);
+    if (!(v >= 0) || isinf(v)) {
+        s->bad_number = true;
+        return 0;
+    }
+    return v;
 }
 
 int wasp_section_done(wasp_section *s)
 {
     if (s->r.failed)
         return fail(s->d, "corrupt (section %s is short)", s->name);
+    if (s->bad_number)
+        return fail(s->d, "corrupt (a negative or non-finite number in section %s)", s->name);
     if (wasp_rbuf_left(&s->r))
         return fail(s->d, "corrupt (%zu unexpected bytes at the end of section %s)",
                     wasp_rbuf_left(&s->r), s->name);
