@@ -3,7 +3,9 @@
 #include "analysis/ids.h"
 #include "cli/render.h"
 #include "cli/report_part.h"
+#include "cli/units.h"
 
+#include <stdio.h>
 #include <string.h>
 
 uint32_t wasp_report_shown_analyses(const wasp_profile *p)
@@ -53,4 +55,21 @@ const char *wasp_site_class(const wasp_profile *p, const wasp_site *s)
 {
     const char *cls = wasp_profile_string(p, s->class_name);
     return cls && *cls ? cls : "<unknown class>";
+}
+
+const char *wasp_fmt_site_allocations(const wasp_profile *p, const wasp_site *s, char *buf,
+                                      size_t n)
+{
+    /* JVMTI samples about one allocation per interval bytes: what the
+     * profile holds is a sample of the site's allocations, and says so. */
+    double interval = 0;
+    bool sampled = wasp_profile_get_meta_num(p, "objects.sampling_interval", &interval)
+                       ? interval > 0
+                       : wasp_profile_get_meta(p, "objects.sampling_interval") &&
+                             strcmp(wasp_profile_get_meta(p, "objects.sampling_interval"), "0");
+    char c[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
+    snprintf(buf, n, "%s %sallocation%s (%s)", wasp_fmt_count(s->allocations, c, sizeof c),
+             sampled ? "sampled " : "", s->allocations == 1 ? "" : "s",
+             wasp_fmt_bytes(s->bytes, b, sizeof b));
+    return buf;
 }

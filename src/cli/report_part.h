@@ -78,6 +78,10 @@ int wasp_text_ranked(const wasp_profile *p, uint32_t *order, uint32_t n, int top
 void wasp_text_site_allocation(const wasp_profile *p, const wasp_site *s, FILE *out);
 /* Text: the class of a site, "<unknown class>" when unknown. */
 const char *wasp_site_class(const wasp_profile *p, const wasp_site *s);
+/* "12 sampled allocations (24.0 KiB)" ("sampled" when allocations were
+ * sampled, objects.sampling_interval > 0). */
+const char *wasp_fmt_site_allocations(const wasp_profile *p, const wasp_site *s, char *buf,
+                                      size_t n);
 
 /* JSON: the "frames" member of a context, root first. */
 void wasp_json_frames(wasp_json *j, const wasp_profile *p, const wasp_context *c);

@@ -8,14 +8,16 @@
 
 const char *wasp_fmt_bytes(double b, char *buf, size_t n)
 {
-    static const char *const unit[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+    /* Binary units throughout (KiB = 1024 B), as sizes and intervals are
+     * powers of two and the rest of wasp speaks MiB. */
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
     int u = 0;
     if (!isfinite(b)) {
         snprintf(buf, n, "? B");
         return buf;
     }
-    while (fabs(b) >= 999.95 && u < 5) {
-        b /= 1000;
+    while (fabs(b) >= 1023.95 && u < 5) {
+        b /= 1024;
         u++;
     }
     if (u == 0)

@@ -560,7 +560,7 @@ static void test_render_text(void **state)
     expect(t, "  \xcf\x89 and \xce\xb3 need \xce\xb1: run with --verify-top N\n");
     assert_int_equal(count(t, "need \xce\xb1"), 1);
     /* the double[] site ranks first: 0.757 × 80 samples vs int[] 0.25 × 20 */
-    expect(t, "  #1  \xce\xb8 75.7% over 412 comparisons   double[]   1,204 allocations (9.4 MB)\n"
+    expect(t, "  #1  \xce\xb8 75.7% over 412 comparisons   double[]   1,204 allocations (9.0 MiB)\n"
               "      \xce\xb1 3.1%  \xcf\x89 = \xce\xb8\xe2\x88\x92\xce\xb1 72.6%  \xce\xb3 86.6%  "
               "(verified: 1,000 object pairs, 61.0% identical; sampled-field false positives 4.0%)\n"
               "      allocated at:\n"
@@ -571,7 +571,7 @@ static void test_render_text(void **state)
               "          at pkg.Grid.copy(Grid.java:80)\n"
               "          at pkg.Main.main(Main.java:10)\n"
               "        12 comparisons, \xce\xb8 100.0%   mov 0x10(%rax), %rdx\n");
-    expect(t, "  #2  \xce\xb8 25.0% over 20 comparisons   int[]   50 allocations (200.0 kB)\n"
+    expect(t, "  #2  \xce\xb8 25.0% over 20 comparisons   int[]   50 allocations (195.3 KiB)\n"
               "      allocated at:\n");
     expect(t, "  #3  \xce\xb8 50.0% over 2 comparisons   float[]   1 allocation (64 B)\n");
     assert_null(strstr(strstr(t, "Object replicas"), "long[]")); /* never compared */

@@ -107,9 +107,9 @@ static void test_text_report(void **state)
     at(t, "12,345 taken, 9,000 with a memory access, 8,000 armed, 7,000 trapped");
     at(t, "3: 3 gc");
     /* F_prog = 4000 / 10000 */
-    size_t dead = at(t, "Dead stores: 40.0% of 10.0 kB stored (F_prog)");
+    size_t dead = at(t, "Dead stores: 40.0% of 9.8 KiB stored (F_prog)");
     size_t silent_st = at(t, "Silent stores: 0.0% of 0 B stored (F_prog)");
-    size_t silent_ld = at(t, "Silent loads: 30.0% of 2.0 kB loaded (F_prog)");
+    size_t silent_ld = at(t, "Silent loads: 30.0% of 2.0 KiB loaded (F_prog)");
     assert_true(dead < silent_st && silent_st < silent_ld);
     at(t, "approximate (float/double within threshold) 25.0% (500 B)");
     /* the biggest pair first, 3000 / 10000 = 30% */
@@ -652,7 +652,7 @@ static void test_objects_text(void **state)
                         "thread CPU time)\n");
     at(t + head, "  samples    1,100 taken; 8.0% hit no tracked object, 1.0% while the object map "
                  "was stale (after a GC)\n");
-    at(t + head, "  tracking   objects of 1.0 kB or more, one allocation sampled per 524.3 kB "
+    at(t + head, "  tracking   objects of 1.0 KiB or more, one allocation sampled per 512.0 KiB "
                  "allocated\n");
     size_t numa = at(t, "  NUMA: single node \xe2\x80\x94 no remote accesses possible\n");
     assert_int_equal(count(t, "NUMA"), 1);
@@ -681,8 +681,8 @@ static void test_objects_text(void **state)
     t = render(p, WASP_FORMAT_TEXT, 0);
 
     /* ranked by share of the attributed samples: 800 / 1000, then 200 / 1000 */
-    size_t s1 = at(t, "\n  #1  80.0% of accesses   double[]   1,204 allocations (9.4 MB)\n");
-    size_t s2 = at(t, "\n  #2  20.0% of accesses   java.lang.String   1 allocation (4.1 kB)\n");
+    size_t s1 = at(t, "\n  #1  80.0% of accesses   double[]   1,204 sampled allocations (9.0 MiB)\n");
+    size_t s2 = at(t, "\n  #2  20.0% of accesses   java.lang.String   1 sampled allocation (4.0 KiB)\n");
     assert_true(head < numa && numa < s1 && s1 < s2);
     /* allocation context leaf first, then the accesses by their share of the site */
     size_t alloc = at(t + s1, "      allocated at:\n"
@@ -714,10 +714,10 @@ static void test_objects_text(void **state)
     assert_null(strstr(t, "single node"));
     size_t d = at(t, "Dead stores: 0.0% of 0 B stored (F_prog)");
     at(t, "armed"); /* a pair analysis ran: the watchpoint counters are back */
-    s1 = at(t, "#1  80.0% of accesses   double[]   1,204 allocations (9.4 MB)   remote 7.5%\n");
+    s1 = at(t, "#1  80.0% of accesses   double[]   1,204 sampled allocations (9.0 MiB)   remote 7.5%\n");
     at(t + s1, "        75.0%   600 samples, remote 10.0%   vmovsd");
     at(t + s1, "        25.0%   200 samples, remote 0.0%   vmulsd");
-    s2 = at(t, "#2  20.0% of accesses   java.lang.String   1 allocation (4.1 kB)   remote 50.0%\n");
+    s2 = at(t, "#2  20.0% of accesses   java.lang.String   1 sampled allocation (4.0 KiB)   remote 50.0%\n");
     assert_true(d < s1 && s1 < s2);
     free(t);
     wasp_profile_free(p);

@@ -139,13 +139,12 @@ static int site_text(const wasp_profile *p, uint32_t id, uint32_t rank, int rank
                      const void *arg, FILE *out)
 {
     const struct sites_view *v = arg;
-    char f[WASP_UNIT_BUF], c[WASP_UNIT_BUF], b[WASP_UNIT_BUF], r[WASP_UNIT_BUF];
+    char f[WASP_UNIT_BUF], a[2 * WASP_UNIT_BUF + 32], r[WASP_UNIT_BUF];
     const wasp_site *s = &p->sites[id];
     double remote, samples = wasp_profile_site_samples(p, id, &remote);
-    fprintf(out, "\n  #%-*" PRIu32 " %6s of accesses   %s   %s allocation%s (%s)", rank_width, rank,
+    fprintf(out, "\n  #%-*" PRIu32 " %6s of accesses   %s   %s", rank_width, rank,
             wasp_fmt_percent(wasp_share(samples, v->total), f, sizeof f), wasp_site_class(p, s),
-            wasp_fmt_count(s->allocations, c, sizeof c), s->allocations == 1 ? "" : "s",
-            wasp_fmt_bytes(s->bytes, b, sizeof b));
+            wasp_fmt_site_allocations(p, s, a, sizeof a));
     if (!v->single_node)
         fprintf(out, "   remote %s", wasp_fmt_percent(wasp_share(remote, samples), r, sizeof r));
     fputc('\n', out);

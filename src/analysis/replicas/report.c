@@ -82,17 +82,16 @@ static int site_text(const wasp_profile *p, uint32_t id, uint32_t rank, int rank
                      const void *arg, FILE *out)
 {
     (void)arg;
-    char t[WASP_UNIT_BUF], c[WASP_UNIT_BUF], a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
+    char t[WASP_UNIT_BUF], c[WASP_UNIT_BUF], a[2 * WASP_UNIT_BUF + 32];
     struct replica_site v;
     if (replica_site(p, id, &v) != 0)
         return -1;
     const wasp_site *s = v.site;
     fprintf(out,
-            "\n  #%-*" PRIu32 "  \xce\xb8 %s over %s comparison%s   %s   %s allocation%s (%s)\n",
+            "\n  #%-*" PRIu32 "  \xce\xb8 %s over %s comparison%s   %s   %s\n",
             rank_width, rank, wasp_fmt_percent(v.theta, t, sizeof t),
             wasp_fmt_count(v.comparisons, c, sizeof c), v.comparisons == 1 ? "" : "s",
-            wasp_site_class(p, s), wasp_fmt_count(s->allocations, a, sizeof a),
-            s->allocations == 1 ? "" : "s", wasp_fmt_bytes(s->bytes, b, sizeof b));
+            wasp_site_class(p, s), wasp_fmt_site_allocations(p, s, a, sizeof a));
     if (v.check)
         check_text(s, v.check, v.theta, out);
     wasp_text_site_allocation(p, s, out);
