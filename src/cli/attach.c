@@ -4,6 +4,7 @@
  * cli/hotspot_attach.c.
  */
 #include "cli/attach.h"
+#include "cli/run_checks.h"
 
 #include "cli/cli_util.h"
 #include "cli/hotspot_attach.h"
@@ -383,6 +384,10 @@ int wasp_cmd_attach(int argc, char **argv)
         return 2;
 
     char err[WASP_PATH_MAX + 512];
+    if (wasp_run_check_output("attach", cfg.agent.file, err, sizeof err) < 0) {
+        fprintf(stderr, "%s\n", err); /* before the JVM is touched */
+        return 2;
+    }
     char opts[3 * WASP_PATH_MAX];
     if (wasp_attach_agent_options(&cfg, opts, sizeof opts, err, sizeof err) < 0) {
         fprintf(stderr, "%s\n", err);

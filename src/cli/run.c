@@ -740,7 +740,7 @@ int wasp_cmd_run(int argc, char **argv)
     }
     memcpy(cfg.agent.file, abs_out, sizeof abs_out);
     if (wasp_run_check_launcher(cfg.cmd_argv[0], err, sizeof err) < 0 ||
-        wasp_run_check_output(cfg.agent.file, err, sizeof err) < 0) {
+        wasp_run_check_output("run", cfg.agent.file, err, sizeof err) < 0) {
         fprintf(stderr, "%s\n", err);
         return 2;
     }

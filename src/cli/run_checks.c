@@ -60,7 +60,7 @@ int wasp_run_check_launcher(const char *argv0, char *err, size_t errlen)
     return -1;
 }
 
-int wasp_run_check_output(const char *path, char *err, size_t errlen)
+int wasp_run_check_output(const char *cmd, const char *path, char *err, size_t errlen)
 {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", path);
@@ -71,24 +71,24 @@ int wasp_run_check_output(const char *path, char *err, size_t errlen)
         snprintf(dir, sizeof dir, ".");
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "wasp run: the output %.300s is a directory; name a file in it",
-                 path);
+        snprintf(err, errlen, "wasp %s: the output %.300s is a directory; name a file in it",
+                 cmd, path);
         return -1;
     }
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) &&
         !S_ISFIFO(st.st_mode)) {
         snprintf(err, errlen,
-                 "wasp run: the output %.300s is not a regular file, device or pipe", path);
+                 "wasp %s: the output %.300s is not a regular file, device or pipe", cmd, path);
         return -1;
     }
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "wasp run: the output directory %.300s does not exist", dir);
+        snprintf(err, errlen, "wasp %s: the output directory %.300s does not exist", cmd, dir);
         return -1;
     }
     if (access(dir, W_OK | X_OK) != 0) {
         snprintf(err, errlen,
-                 "wasp run: cannot write the profile into %.300s: %s (choose another with -o)",
-                 dir, strerror(errno));
+                 "wasp %s: cannot write the profile into %.300s: %s (choose another with -o)",
+                 cmd, dir, strerror(errno));
         return -1;
     }
     return 0;

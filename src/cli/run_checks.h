@@ -14,11 +14,12 @@
  * Returns 0, or -1 with a one-line message in err. */
 int wasp_run_check_launcher(const char *argv0, char *err, size_t errlen);
 
-/* The profile path (absolute) can be written by the agent: its directory
+/* For `wasp cmd` (run, attach): the profile path (absolute) can be written
+ * by the agent: its directory
  * exists and is writable, and the path is not a directory or another kind
  * of file the profile cannot replace or be written into. Returns 0, or -1
  * with a one-line message in err. */
-int wasp_run_check_output(const char *path, char *err, size_t errlen);
+int wasp_run_check_output(const char *cmd, const char *path, char *err, size_t errlen);
 
 /* Why no profile came back, given the program's wait status as spawn gives
  * it (exit code, or 128 + signal): one line for the user. */

@@ -635,7 +635,11 @@ def t_run_unwritable_output(ctx):
     check(r.rc == 2, "exit %d, expected 2" % r.rc)
     check("does not exist" in r.err and "openjdk" not in r.err.lower(),
           "the JVM ran, or no clear message: %r" % r.err[-300:])
-    return "refused before starting"
+    # attach: said before the JVM is touched (pid 1 is no JVM: a refusal that
+    # came later would be about the target, not the output).
+    r = run([WASP, "attach", "-d", "1", "-o", out, "1"], timeout=30)
+    check(r.rc == 2 and "does not exist" in r.err, "attach: rc %d %r" % (r.rc, r.err[-300:]))
+    return "refused before starting (run and attach)"
 
 
 def t_run_dev_null(ctx):

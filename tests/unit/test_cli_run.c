@@ -570,12 +570,12 @@ static void test_run_checks_before_starting(void **state)
     snprintf(out, sizeof out, "%s/no-such-dir/p.wprof", fx.dir);
     assert_int_equal(RUN("--agent", fx.agent, "-o", out, "--", fx.java), 2);
     assert_int_equal(access(fx.args, F_OK), -1);
-    assert_int_equal(wasp_run_check_output(fx.dir, err, sizeof err), -1); /* a directory */
+    assert_int_equal(wasp_run_check_output("run", fx.dir, err, sizeof err), -1); /* a directory */
     snprintf(ro, sizeof ro, "%s/ro", fx.dir);
     assert_int_equal(mkdir(ro, 0555), 0);
     snprintf(out, sizeof out, "%s/p.wprof", ro);
     if (geteuid() != 0) { /* root writes anywhere */
-        assert_int_equal(wasp_run_check_output(out, err, sizeof err), -1);
+        assert_int_equal(wasp_run_check_output("run", out, err, sizeof err), -1);
         assert_non_null(strstr(err, "cannot write the profile"));
     }
     rmdir(ro);
