@@ -319,6 +319,16 @@ static void add_watch_meta(wasp_profile *p, const wasp_dump_info *info)
     }
 }
 
+/* ", 12 pairs classified" when pair analyses ran, else "". */
+static const char *pairs_note(int watching, uint64_t classified)
+{
+    static char buf[64];
+    buf[0] = 0;
+    if (watching)
+        snprintf(buf, sizeof buf, ", %llu pairs classified", (unsigned long long)classified);
+    return buf;
+}
+
 int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
 {
     pthread_mutex_lock(&acc.lock);
@@ -333,9 +343,15 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
         return -1;
     /* The core counters are always there, zero included: "0 samples" says
      * something a missing counter does not. */
+    /* The core counters are there, zero included, for the analyses that run:
+     * "0 samples" says something a missing counter does not, "0 pairs" only
+     * when an analysis pairs accesses. */
+    int watching = 0;
+    for (int id = 0; id < WASP_ANALYSES; id++)
+        watching |= (wasp_rt.enabled & (1u << id)) && wasp_handler_part_of(id)->pair;
     static const wasp_counter_id core[] = {WASP_C_SAMPLES, WASP_C_SAMPLES_MEMORY, WASP_C_ARMED,
                                            WASP_C_TRAPPED, WASP_C_CLASSIFIED};
-    for (size_t i = 0; i < sizeof core / sizeof core[0]; i++)
+    for (size_t i = 0; i < (watching ? sizeof core / sizeof core[0] : 1); i++)
         wasp_profile_add_counter(p, wasp_counter_name(core[i]), 0);
 
     method_cache mc = {0};
@@ -383,9 +399,8 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
     char err[512];
     int rc = wasp_profile_write(p, info->path, err, sizeof err);
     if (rc == 0)
-        wasp_log("profile written to %s (%u threads, %llu samples, %llu pairs classified)",
-                 info->path, profiled, (unsigned long long)samples,
-                 (unsigned long long)classified);
+        wasp_log("profile written to %s (%u threads, %llu samples%s)", info->path, profiled,
+                 (unsigned long long)samples, pairs_note(watching, classified));
     else
         wasp_log("could not write the profile: %s", err);
     wasp_profile_free(p);

@@ -186,7 +186,7 @@ static void header_counters(const wasp_profile *p, uint32_t shown, FILE *out)
                 wasp_fmt_u64(wasp_profile_get_counter(p, "samples.memory"), b, sizeof b),
                 wasp_fmt_u64(wasp_profile_get_counter(p, "armed"), c, sizeof c),
                 wasp_fmt_u64(wasp_profile_get_counter(p, "trapped"), d, sizeof d));
-    else if (wasp_has_counter(p, "samples.memory"))
+    else if (wasp_profile_get_counter(p, "samples.memory") > 0)
         fprintf(out, "  %-10s %s taken, %s with a memory access\n", "samples",
                 wasp_fmt_u64(wasp_profile_get_counter(p, "samples"), a, sizeof a),
                 wasp_fmt_u64(wasp_profile_get_counter(p, "samples.memory"), b, sizeof b));
