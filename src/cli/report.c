@@ -5,12 +5,14 @@
  */
 #include "cli/report.h"
 #include "cli/render.h"
+#include "common/safe_open.h"
 #include "profile/group.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { EXIT_USAGE = 2, TEXT_DEFAULT_TOP = 10 };
 
@@ -316,11 +318,18 @@ int wasp_cmd_report(int argc, char **argv)
         return 1;
 
     bool to_stdout = !r.output || strcmp(r.output, "-") == 0;
-    FILE *out = to_stdout ? stdout : fopen(r.output, "w");
-    if (!out) {
-        fprintf(stderr, "wasp report: %s: %s\n", r.output, strerror(errno));
-        wasp_profile_free(p);
-        return 1;
+    FILE *out = stdout;
+    if (!to_stdout) {
+        char why[512];
+        int fd = wasp_open_replace(r.output, why, sizeof why);
+        out = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (!out) {
+            fprintf(stderr, "wasp report: %s\n", fd >= 0 ? strerror(errno) : why);
+            if (fd >= 0)
+                close(fd);
+            wasp_profile_free(p);
+            return 1;
+        }
     }
     errno = 0;
     rc = wasp_report_render(p, &r.opts, out);

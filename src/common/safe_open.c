@@ -24,7 +24,7 @@ int wasp_check_link_owner(const char *path, char *err, size_t errlen)
     return -1;
 }
 
-int wasp_open_append(const char *path, char *err, size_t errlen)
+static int open_for_writing(const char *path, int mode_flag, char *err, size_t errlen)
 {
     if (wasp_check_link_owner(path, err, errlen) != 0)
         return -1;
@@ -32,7 +32,10 @@ int wasp_open_append(const char *path, char *err, size_t errlen)
     /* A trusted link is followed; anything else must not become a link
      * between the check and the open (O_NOFOLLOW fails then). */
     int follow = lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW),
+    /* Truncate only a regular file: a device or pipe is written as it is. */
+    if (mode_flag == O_TRUNC && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        mode_flag = 0;
+    int fd = open(path, O_WRONLY | mode_flag | O_CREAT | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW),
                   0644);
     if (fd < 0) {
         snprintf(err, errlen, "cannot open %s: %s", path,
@@ -46,4 +49,14 @@ int wasp_open_append(const char *path, char *err, size_t errlen)
         return -1;
     }
     return fd;
+}
+
+int wasp_open_append(const char *path, char *err, size_t errlen)
+{
+    return open_for_writing(path, O_APPEND, err, errlen);
+}
+
+int wasp_open_replace(const char *path, char *err, size_t errlen)
+{
+    return open_for_writing(path, O_TRUNC, err, errlen);
 }

@@ -16,6 +16,9 @@
  * descriptor (O_CLOEXEC), or -1 with a one-line reason in err. */
 int wasp_open_append(const char *path, char *err, size_t errlen);
 
+/* The same, but an existing regular file is truncated (a report file). */
+int wasp_open_replace(const char *path, char *err, size_t errlen);
+
 /* 0 when path may be written through: not a symbolic link, or one owned by
  * the effective user or root; else -1 with the reason in err. A missing path
  * is fine. */

@@ -85,6 +85,23 @@ static void refuses_another_users_link(void **state)
     assert_int_equal(size_of(victim), 0);
 }
 
+static void replace_truncates_a_file_not_a_device(void **state)
+{
+    (void)state;
+    char p[256], err[512];
+    path_in(p, sizeof p, "report.html");
+    for (int i = 0; i < 2; i++) {
+        int fd = wasp_open_replace(p, err, sizeof err);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, "abcd", 4), 4);
+        close(fd);
+    }
+    assert_int_equal(size_of(p), 4); /* replaced, not appended */
+    int fd = wasp_open_replace("/dev/null", err, sizeof err);
+    assert_true(fd >= 0);
+    close(fd);
+}
+
 static void refuses_a_directory(void **state)
 {
     (void)state;
@@ -102,6 +119,7 @@ int main(void)
         cmocka_unit_test(appends_to_a_device),
         cmocka_unit_test(follows_our_own_link),
         cmocka_unit_test(refuses_another_users_link),
+        cmocka_unit_test(replace_truncates_a_file_not_a_device),
         cmocka_unit_test(refuses_a_directory),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
