@@ -1,5 +1,7 @@
 /*
- * Allocation-site kinds (see site_kind.h).
+ * Allocation-site kinds (see site_kind.h). A kind is a byte: the element size
+ * of a primitive array (1, 2, 4 or 8) with FLOAT_BIT set for float[] and
+ * double[]; 0 when nothing is known (objects of classes).
  *
  * ASYNC-SIGNAL-SAFE: wasp_site_kind_fits reads a static table; the agent
  * writes an entry once, before the handler can meet the site.
@@ -8,7 +10,7 @@
 
 #include <string.h>
 
-enum { KIND_UNKNOWN = 0, KIND_FLOAT = 'F', KIND_DOUBLE = 'D', KIND_OTHER_ARRAY = 'A' };
+enum { FLOAT_BIT = 0x80, SIZE_MASK = 0x0f };
 
 static uint8_t kinds[WASP_SITE_KINDS_MAX];
 
@@ -16,29 +18,32 @@ void wasp_site_kind_set(uint32_t site, const char *class_name)
 {
     if (site >= WASP_SITE_KINDS_MAX)
         return;
-    static const char *const int_arrays[] = {"boolean[]", "byte[]", "char[]", "short[]",
-                                             "int[]",     "long[]"};
-    uint8_t k = KIND_UNKNOWN;
-    if (strcmp(class_name, "float[]") == 0)
-        k = KIND_FLOAT;
-    else if (strcmp(class_name, "double[]") == 0)
-        k = KIND_DOUBLE;
-    for (size_t i = 0; i < sizeof int_arrays / sizeof int_arrays[0]; i++)
-        if (strcmp(class_name, int_arrays[i]) == 0)
-            k = KIND_OTHER_ARRAY;
+    static const struct {
+        const char *name;
+        uint8_t kind;
+    } arrays[] = {{"boolean[]", 1}, {"byte[]", 1},  {"char[]", 2},
+                  {"short[]", 2},   {"int[]", 4},   {"long[]", 8},
+                  {"float[]", 4 | FLOAT_BIT},       {"double[]", 8 | FLOAT_BIT}};
+    uint8_t k = 0;
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        if (strcmp(class_name, arrays[i].name) == 0)
+            k = arrays[i].kind;
     __atomic_store_n(&kinds[site], k, __ATOMIC_RELEASE);
 }
 
-int wasp_site_kind_fits(uint32_t site, uint32_t size, uint8_t float_size)
+int wasp_site_kind_fits(uint32_t site, uint64_t offset, uint32_t size, uint8_t float_size)
 {
-    (void)size;
-    if (site >= WASP_SITE_KINDS_MAX || !float_size)
+    /* The header (mark word, class, length: 16 bytes with compressed class
+     * pointers) is read by bounds checks of every array: always a fit. */
+    if (site >= WASP_SITE_KINDS_MAX || offset < 16)
         return 1;
     uint8_t k = __atomic_load_n(&kinds[site], __ATOMIC_ACQUIRE);
-    switch (k) {
-    case KIND_FLOAT: return float_size == 4;
-    case KIND_DOUBLE: return float_size == 8;
-    case KIND_OTHER_ARRAY: return 0;
-    default: return 1;
-    }
+    if (!k)
+        return 1;
+    uint32_t elem = k & SIZE_MASK;
+    if (float_size) /* a float access needs float elements of its width */
+        return (k & FLOAT_BIT) && float_size == elem;
+    /* Integer moves copy and fill any array, whole elements or more at a
+     * time; narrower than an element is not an access to this array. */
+    return size >= elem;
 }

@@ -19,11 +19,12 @@ enum { WASP_SITE_KINDS_MAX = 1u << 16 };
  * end stay unknown. Not in a handler. */
 void wasp_site_kind_set(uint32_t site, const char *class_name);
 
-/* Can an access of `size` bytes whose value type is float/double
+/* Can an access of `size` bytes at `offset` in an object of site, whose value
+ * type is float/double
  * (float_size 4 or 8, else 0) touch an object of site? 1 when it can or
  * nothing is known. Float accesses must match a float[]/double[] element;
- * integer ones of any width are allowed (copies and fills move any array
- * with integer moves). */
-int wasp_site_kind_fits(uint32_t site, uint32_t size, uint8_t float_size);
+ * integer ones must be at least an element wide (copies and fills move any
+ * array with integer moves of an element or more). */
+int wasp_site_kind_fits(uint32_t site, uint64_t offset, uint32_t size, uint8_t float_size);
 
 #endif

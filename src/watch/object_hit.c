@@ -39,7 +39,9 @@ wasp_obj_result wasp_object_hit_find(wasp_thread *t, const wasp_sample_view *v,
         __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE),
         __atomic_load_n(&wasp_objects.objmap_epoch, __ATOMIC_ACQUIRE), wasp_objects.numa_nodes, &h->obj,
         &h->remote);
-    if (r == WASP_OBJ_HIT && !wasp_site_kind_fits(h->obj.site, h->acc.size, h->acc.float_size)) {
+    if (r == WASP_OBJ_HIT &&
+        !wasp_site_kind_fits(h->obj.site, (h->acc.addr & wasp_objects.address_mask) - h->obj.start,
+                             h->acc.size, h->acc.float_size)) {
         t->rec.counters[WASP_C_OBJ_MISMATCHED]++;
         return WASP_OBJ_MISS;
     }

@@ -16,29 +16,46 @@ static void float_accesses_need_float_elements(void **state)
     wasp_site_kind_set(2, "double[]");
     wasp_site_kind_set(3, "float[]");
     wasp_site_kind_set(4, "java.lang.String");
-    assert_false(wasp_site_kind_fits(1, 8, 8)); /* a double load in an int[] */
-    assert_false(wasp_site_kind_fits(1, 4, 4));
-    assert_true(wasp_site_kind_fits(1, 8, 0));  /* integer moves copy any array */
-    assert_true(wasp_site_kind_fits(1, 32, 0));
-    assert_true(wasp_site_kind_fits(2, 8, 8));
-    assert_false(wasp_site_kind_fits(2, 4, 4)); /* a float load in a double[] */
-    assert_true(wasp_site_kind_fits(3, 4, 4));
-    assert_false(wasp_site_kind_fits(3, 8, 8));
-    assert_true(wasp_site_kind_fits(4, 8, 8));  /* fields: layout not tracked */
+    assert_false(wasp_site_kind_fits(1, 24, 8, 8)); /* a double load in an int[] */
+    assert_false(wasp_site_kind_fits(1, 24, 4, 4));
+    assert_true(wasp_site_kind_fits(1, 24, 8, 0));  /* integer moves copy any array */
+    assert_true(wasp_site_kind_fits(1, 24, 32, 0));
+    assert_true(wasp_site_kind_fits(2, 24, 8, 8));
+    assert_false(wasp_site_kind_fits(2, 24, 4, 4)); /* a float load in a double[] */
+    assert_true(wasp_site_kind_fits(3, 24, 4, 4));
+    assert_false(wasp_site_kind_fits(3, 24, 8, 8));
+    assert_true(wasp_site_kind_fits(4, 24, 8, 8));  /* fields: layout not tracked */
+    assert_true(wasp_site_kind_fits(4, 24, 1, 0));
+    wasp_site_kind_set(5, "long[]");
+    assert_false(wasp_site_kind_fits(5, 24, 4, 0)); /* half a long: not this array's access */
+    assert_true(wasp_site_kind_fits(5, 24, 8, 0));
+    assert_true(wasp_site_kind_fits(5, 24, 16, 0)); /* a vector copy */
+    assert_false(wasp_site_kind_fits(1, 24, 2, 0)); /* a short access in an int[] */
+    wasp_site_kind_set(6, "byte[]");
+    assert_true(wasp_site_kind_fits(6, 24, 1, 0));
+}
+
+static void header_accesses_always_fit(void **state)
+{
+    (void)state;
+    wasp_site_kind_set(7, "long[]");
+    assert_true(wasp_site_kind_fits(7, 12, 4, 0)); /* the length, by a bounds check */
+    assert_false(wasp_site_kind_fits(7, 16, 4, 0));
 }
 
 static void unknown_sites_fit_anything(void **state)
 {
     (void)state;
-    assert_true(wasp_site_kind_fits(500, 8, 8)); /* never set */
+    assert_true(wasp_site_kind_fits(500, 24, 8, 8)); /* never set */
     wasp_site_kind_set(WASP_SITE_KINDS_MAX + 1, "int[]"); /* past the table: ignored */
-    assert_true(wasp_site_kind_fits(WASP_SITE_KINDS_MAX + 1, 8, 8));
+    assert_true(wasp_site_kind_fits(WASP_SITE_KINDS_MAX + 1, 24, 8, 8));
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(float_accesses_need_float_elements),
+        cmocka_unit_test(header_accesses_always_fit),
         cmocka_unit_test(unknown_sites_fit_anything),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
