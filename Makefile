@@ -5,11 +5,13 @@ CC      ?= cc
 JAVA_HOME ?= $(shell dirname $$(dirname $$(readlink -f $$(command -v javac))))
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -fPIC -Wall -Wextra -Werror -fvisibility=hidden \
-           -I src -I $(JAVA_HOME)/include -I $(JAVA_HOME)/include/linux
+           -I src -I $(B)/gen -I $(JAVA_HOME)/include -I $(JAVA_HOME)/include/linux
 LDLIBS_CORE  = -lZydis -lZycore -lz -lm -lrt
+LDLIBS_CLI   = -lprotobuf-c   # --format pprof
 LDLIBS_AGENT = $(LDLIBS_CORE) -lnuma -ldl -lpthread -lrt   # libpfm4 is dlopened when a PMU is used
 
 B = build
+.DEFAULT_GOAL := all
 # Code that needs a JVM (JVMTI glue) or runs only inside the agent.
 SHARED_SAMPLE_SRCS := src/sample/perf.c src/sample/signal.c src/sample/soft.c src/sample/timer.c \
                       src/sample/cputime.c
@@ -27,8 +29,15 @@ CORE_SRCS  := $(wildcard src/common/*.c src/isa/*.c src/profile/*.c src/watch/*.
 # The command's code, a library (libwaspcli.a) that build/bin/wasp and the unit
 # tests link; wasp.c holds only main.
 CLI_MAIN   := src/cli/wasp.c
-CLI_SRCS   := $(filter-out $(CLI_MAIN),$(wildcard src/cli/*.c)) $(ANALYSIS_REPORT_SRCS)
+# C generated from the .proto files by protoc-c (build/gen/, not in git).
+PROTO_SRCS := $(wildcard src/cli/*/*.proto)
+GEN_SRCS   := $(patsubst src/%.proto,$(B)/gen/%.pb-c.c,$(PROTO_SRCS))
+CLI_SRCS   := $(filter-out $(CLI_MAIN),$(wildcard src/cli/*.c)) $(ANALYSIS_REPORT_SRCS) $(GEN_SRCS)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
+# The HTML report's CSS and JS, included by the assembler (.incbin): the
+# compiler's dependency files do not list them.
+$(B)/obj/src/cli/html_assets.o $(B)/fuzz/obj/src/cli/html_assets.o: \
+    $(wildcard src/cli/html/*.css src/cli/html/*.js)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 CORE_OBJS  := $(call obj,$(CORE_SRCS))
@@ -47,6 +56,14 @@ $(B)/obj/%.o: %.c
 	$(if $(V),,@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
+$(B)/gen/%.pb-c.c $(B)/gen/%.pb-c.h: src/%.proto
+	@mkdir -p $(B)/gen
+	$(if $(V),,@echo "  PROTOC  $<")
+	$(Q)protoc-c --c_out=$(B)/gen --proto_path=src $<
+# Sources that include a generated header (-MMD knows only after a first build).
+$(B)/obj/src/cli/render_pprof.o $(B)/fuzz/obj/src/cli/render_pprof.o \
+    $(B)/obj/tests/unit/test_render_collapsed.o: $(B)/gen/cli/pprof/profile.pb-c.h
+
 # Archives are rebuilt from scratch: a renamed or deleted source must leave no
 # stale member behind to define a symbol twice or an old version of it.
 $(B)/lib/libwaspcore.a: $(CORE_OBJS)
@@ -62,7 +79,7 @@ $(B)/lib/libwaspcli.a: $(CLI_OBJS)
 
 $(B)/bin/wasp: $(call obj,$(CLI_MAIN)) $(B)/lib/libwaspcli.a $(B)/lib/libwaspcore.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDLIBS_CORE)
+	$(CC) -o $@ $^ $(LDLIBS_CLI) $(LDLIBS_CORE)
 
 # A unit test links the libraries the command links. A test replaces code only
 # through a seam the code offers (e.g. cli/run_internal.h): every library
@@ -71,7 +88,7 @@ $(B)/bin/wasp: $(call obj,$(CLI_MAIN)) $(B)/lib/libwaspcli.a $(B)/lib/libwaspcor
 $(UNIT_BINS): $(B)/tests/%: $(B)/obj/tests/unit/%.o $(B)/lib/libwaspcli.a $(B)/lib/libwaspcore.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(TEST_LDFLAGS) -Wl,--whole-archive $(B)/lib/libwaspcli.a \
-	    $(B)/lib/libwaspcore.a -Wl,--no-whole-archive -lcmocka $(LDLIBS_CORE) -lpthread
+	    $(B)/lib/libwaspcore.a -Wl,--no-whole-archive -lcmocka $(LDLIBS_CLI) $(LDLIBS_CORE) -lpthread
 # The NUMA check's system calls answer what the test chooses (one-node machines).
 $(B)/tests/test_objects_attribute: TEST_LDFLAGS := -Wl,--wrap=syscall
 
@@ -111,7 +128,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 30
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror \
-                -I src -I $(JAVA_HOME)/include -I $(JAVA_HOME)/include/linux \
+                -I src -I $(B)/gen -I $(JAVA_HOME)/include -I $(JAVA_HOME)/include/linux \
                 $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 fuzzobj = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(1))
 
@@ -127,7 +144,7 @@ $(B)/fuzz/libwasp.a: $(call fuzzobj,$(FUZZ_LIB_SRCS))
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(B)/fuzz/fuzz_profile: $(call fuzzobj,tests/fuzz/fuzz_profile.c) $(B)/fuzz/libwasp.a
-	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_CORE)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_CLI) $(LDLIBS_CORE)
 
 .PHONY: fuzz fuzz-profile fuzz-options
 fuzz: fuzz-profile fuzz-options

@@ -8,6 +8,11 @@ set -eu
 PACKAGES="build-essential make pkg-config libzydis-dev libzycore-dev libpfm4-dev \
 libnuma-dev libcmocka-dev libseccomp-dev zlib1g-dev openjdk-17-jdk-headless python3 \
 clang libclang-rt-14-dev"
+# chromium: `make check` opens the HTML report in it, headless (tests/integration/report_html.py).
+PACKAGES="$PACKAGES chromium"
+# protobuf-c (generated at build time) for `wasp report --format pprof`; golang-go:
+# `go tool pprof` reads it back in the tests (tests/integration/formats.py).
+PACKAGES="$PACKAGES protobuf-c-compiler libprotobuf-c-dev golang-go"
 
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=""

@@ -12,6 +12,8 @@
 #include "common/clock.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -338,9 +340,27 @@ static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
     return 0;
 }
 
+int wasp_attach_progress_text(char *buf, size_t n, int pid, long long left_ms)
+{
+    /* Whole seconds rounded up: "1 s left" until the very end, never "0 s". */
+    long long secs = left_ms > 0 ? (left_ms + 999) / 1000 : 0;
+    return snprintf(buf, n, "wasp: profiling JVM %d: %lld s left (Ctrl-C stops sooner)", pid,
+                    secs);
+}
+
+/* The progress line, redrawn in place ("\r", then erase to the end of line). */
+static void show_progress(int pid, long long left_ms)
+{
+    char line[128];
+    wasp_attach_progress_text(line, sizeof line, pid, left_ms);
+    fprintf(stderr, "\r%s\033[K", line);
+    fflush(stderr);
+}
+
 /* Wait `seconds`, or until SIGINT/SIGTERM/SIGHUP. Returns the signal that
- * ended the wait, or 0. */
-static int wait_for(unsigned seconds)
+ * ended the wait, or 0. With progress, the time left is shown on stderr,
+ * redrawn at each whole second, and erased at the end. */
+static int wait_for(unsigned seconds, int pid, bool progress)
 {
     sigset_t set, old;
     sigemptyset(&set);
@@ -354,15 +374,22 @@ static int wait_for(unsigned seconds)
         long long left = deadline - wasp_mono_ms();
         if (left <= 0)
             break;
-        struct timespec ts = {(time_t)(left / 1000), (long)(left % 1000) * 1000000L};
+        long long nap = left;
+        if (progress) {
+            show_progress(pid, left);
+            nap = left % 1000 ? left % 1000 : 1000; /* wake as the shown second changes */
+        }
+        struct timespec ts = {(time_t)(nap / 1000), (long)(nap % 1000) * 1000000L};
         int s = sigtimedwait(&set, NULL, &ts);
         if (s > 0) {
             sig = s;
             break;
         }
-        if (errno != EINTR) /* EAGAIN: time is up */
+        if (errno != EINTR && errno != EAGAIN) /* EAGAIN: this nap is over */
             break;
     }
+    if (progress)
+        fputs("\r\033[K", stderr);
     sigprocmask(SIG_SETMASK, &old, NULL);
     return sig;
 }
@@ -437,7 +464,7 @@ int wasp_cmd_attach(int argc, char **argv)
 
     fprintf(stderr, "wasp: profiling JVM %d for %u s (Ctrl-C stops sooner)\n", cfg.pid,
             cfg.duration_s);
-    int sig = wait_for(cfg.duration_s);
+    int sig = wait_for(cfg.duration_s, cfg.pid, isatty(STDERR_FILENO));
     if (sig)
         fprintf(stderr, "wasp: %s; stopping the profile\n", strsignal(sig));
     return stop_and_report(&cfg, &t, agent_abs);

@@ -14,9 +14,20 @@
  * of memory (write errors are left in out's error flag). */
 int wasp_render_text(const wasp_profile *p, int top, FILE *out);
 int wasp_render_json(const wasp_profile *p, int top, FILE *out);
+/* Flame-graph formats (docs/formats.md): every weighted context, top unused. */
+int wasp_render_collapsed(const wasp_profile *p, int top, FILE *out);
+int wasp_render_pprof(const wasp_profile *p, int top, FILE *out);
+/* One self-contained HTML page: the JSON report as data, and a script that
+ * draws it (src/cli/html/). */
+int wasp_render_html(const wasp_profile *p, int top, FILE *out);
 
 /* Which analyses the report shows (a bit per id): their report parts say. */
 uint32_t wasp_report_shown_analyses(const wasp_profile *p);
+
+struct wasp_stack_sink;
+/* The stacks of every analysis the report shows, in registry order, to sink
+ * (report_part.h). 0, or -1 (the sink's). */
+int wasp_report_stacks(const wasp_profile *p, struct wasp_stack_sink *sink);
 
 /* "java", "native", "stub", "unknown" (also for kinds from newer writers). */
 const char *wasp_frame_kind_name(uint32_t kind);

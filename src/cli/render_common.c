@@ -5,6 +5,7 @@
 #include "cli/report_part.h"
 #include "cli/units.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,4 +73,47 @@ const char *wasp_fmt_site_allocations(const wasp_profile *p, const wasp_site *s,
              sampled ? "sampled " : "", s->allocations == 1 ? "" : "s",
              wasp_fmt_bytes(s->bytes, b, sizeof b));
     return buf;
+}
+
+void wasp_frame_label(const wasp_profile *p, const wasp_frame *f, char *buf, size_t n)
+{
+    const char *name = wasp_profile_string(p, f->name);
+    const char *file = f->file ? wasp_profile_string(p, f->file) : NULL;
+    if (!name || !*name)
+        name = "<unknown>";
+    switch (f->kind) {
+    case WASP_FRAME_JAVA:
+        if (!file)
+            snprintf(buf, n, "%s(Unknown Source)", name);
+        else if (f->line >= 0)
+            snprintf(buf, n, "%s(%s:%" PRId32 ")", name, file, f->line);
+        else
+            snprintf(buf, n, "%s(%s)", name, file);
+        break;
+    case WASP_FRAME_NATIVE: {
+        /* "libc.so.6`memset" reads as "libc.so.6 memset". */
+        const char *tick = strchr(name, '`');
+        if (tick)
+            snprintf(buf, n, "%.*s %s", (int)(tick - name), name, tick + 1);
+        else if (file) {
+            const char *base = strrchr(file, '/');
+            snprintf(buf, n, "%s %s", base ? base + 1 : file, name);
+        } else
+            snprintf(buf, n, "%s", name);
+        break;
+    }
+    case WASP_FRAME_STUB: snprintf(buf, n, "%s [jvm stub]", name); break;
+    default: snprintf(buf, n, "%s", name); break;
+    }
+}
+
+int wasp_report_stacks(const wasp_profile *p, wasp_stack_sink *sink)
+{
+    uint32_t shown = wasp_report_shown_analyses(p);
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        const wasp_report_part *part = wasp_report_part_of(id);
+        if ((shown & (1u << id)) && part->stacks && part->stacks(p, id, sink) != 0)
+            return -1;
+    }
+    return 0;
 }

@@ -250,39 +250,6 @@ static void header(const wasp_profile *p, uint32_t shown, FILE *out)
 
 /* ---- contexts ---- */
 
-/* One frame the way a Java stack trace shows it, without the "at ". */
-static void frame_text(const wasp_profile *p, const wasp_frame *f, FILE *out)
-{
-    const char *name = wasp_profile_string(p, f->name);
-    const char *file = f->file ? wasp_profile_string(p, f->file) : NULL;
-    if (!name || !*name)
-        name = "<unknown>";
-    switch (f->kind) {
-    case WASP_FRAME_JAVA:
-        if (!file)
-            fprintf(out, "%s(Unknown Source)", name);
-        else if (f->line >= 0)
-            fprintf(out, "%s(%s:%" PRId32 ")", name, file, f->line);
-        else
-            fprintf(out, "%s(%s)", name, file);
-        break;
-    case WASP_FRAME_NATIVE: {
-        /* "libc.so.6`memset" reads as "libc.so.6 memset". */
-        const char *tick = strchr(name, '`');
-        if (tick)
-            fprintf(out, "%.*s %s", (int)(tick - name), name, tick + 1);
-        else if (file) {
-            const char *base = strrchr(file, '/');
-            fprintf(out, "%s %s", base ? base + 1 : file, name);
-        } else
-            fputs(name, out);
-        break;
-    }
-    case WASP_FRAME_STUB: fprintf(out, "%s [jvm stub]", name); break;
-    default: fputs(name, out); break;
-    }
-}
-
 void wasp_text_frames(const wasp_profile *p, const wasp_context *c, int indent, FILE *out)
 {
     if (c->nframes == 0)
@@ -290,9 +257,9 @@ void wasp_text_frames(const wasp_profile *p, const wasp_context *c, int indent, 
     uint32_t shown = c->nframes < TEXT_MAX_FRAMES ? c->nframes : TEXT_MAX_FRAMES;
     for (uint32_t k = 0; k < shown; k++) {
         uint32_t fid = p->frame_refs[c->first + c->nframes - 1 - k]; /* leaf first */
-        fprintf(out, "%*sat ", indent, "");
-        frame_text(p, &p->frames[fid], out);
-        fputc('\n', out);
+        char label[WASP_FRAME_LABEL_MAX];
+        wasp_frame_label(p, &p->frames[fid], label, sizeof label);
+        fprintf(out, "%*sat %s\n", indent, "", label);
     }
     if (c->nframes > shown)
         fprintf(out, "%*s... %" PRIu32 " more\n", indent, "", c->nframes - shown);

@@ -25,6 +25,12 @@ static const struct format_row {
 } formats[] = {
     [WASP_FORMAT_TEXT] = {"text", "for people (default)", TEXT_DEFAULT_TOP, wasp_render_text},
     [WASP_FORMAT_JSON] = {"json", "for tools (schema: docs/report-json.md)", 0, wasp_render_json},
+    [WASP_FORMAT_HTML] = {"html", "one page with tables and flame graphs (use -o)", 0,
+                          wasp_render_html},
+    [WASP_FORMAT_COLLAPSED] = {"collapsed", "flame-graph stacks: flamegraph.pl, speedscope", 0,
+                               wasp_render_collapsed},
+    [WASP_FORMAT_PPROF] = {"pprof", "gzipped profile.proto for go tool pprof (needs -o)", 0,
+                           wasp_render_pprof},
 };
 #define NFORMATS (sizeof formats / sizeof *formats)
 _Static_assert(NFORMATS == WASP_FORMAT_COUNT, "every wasp_format has a row in formats[]");
@@ -93,8 +99,8 @@ static void usage(FILE *out)
             "  --format FORMAT     one of:\n",
             names);
     for (size_t i = 0; i < NFORMATS; i++)
-        fprintf(out, "                        %-6s %s\n", formats[i].name, formats[i].help);
-    fputs("  --top N             pairs shown per analysis (default: 10 in text, all in json)\n"
+        fprintf(out, "                        %-9s %s\n", formats[i].name, formats[i].help);
+    fputs("  --top N             pairs shown per analysis (default: 10 in text, else all)\n"
           "  --by line|instruction\n"
           "                      line: pairs that differ only in the leaf machine\n"
           "                      instruction summed into one, showing the heaviest\n"
@@ -312,12 +318,17 @@ int wasp_cmd_report(int argc, char **argv)
         return rc;
     }
 
+    bool to_stdout = !r.output || strcmp(r.output, "-") == 0;
+    /* Compressed binary would only garble a terminal. */
+    if (r.opts.format == WASP_FORMAT_PPROF && to_stdout && isatty(STDOUT_FILENO)) {
+        free(r.files);
+        return usage_error("%s", "--format pprof writes binary: give -o FILE or redirect");
+    }
     wasp_profile *p = load(r.files, r.nfiles);
     free(r.files);
     if (!p)
         return 1;
 
-    bool to_stdout = !r.output || strcmp(r.output, "-") == 0;
     FILE *out = stdout;
     if (!to_stdout) {
         char why[512];

@@ -12,7 +12,14 @@
 
 /* Report formats; report.c's table names them (adding a format is adding a
  * value here and a row there). */
-typedef enum { WASP_FORMAT_TEXT = 0, WASP_FORMAT_JSON = 1, WASP_FORMAT_COUNT } wasp_format;
+typedef enum {
+    WASP_FORMAT_TEXT = 0,
+    WASP_FORMAT_JSON = 1,
+    WASP_FORMAT_HTML, /* one self-contained page with flame graphs (render_html.c) */
+    WASP_FORMAT_COLLAPSED, /* flame-graph lines (render_collapsed.c) */
+    WASP_FORMAT_PPROF,     /* gzipped profile.proto (render_pprof.c) */
+    WASP_FORMAT_COUNT
+} wasp_format;
 
 /* The --format value of every subcommand: a name from the table. Returns 0,
  * or -1 with err set to "expected text or json" (every accepted name); the

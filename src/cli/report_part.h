@@ -25,6 +25,28 @@ typedef enum wasp_json_place {
     WASP_JSON_TOP_LEVEL    /* in the report object itself ("objects", "replicas") */
 } wasp_json_place;
 
+/* One weighted calling context of an analysis, for flame graphs (--format
+ * collapsed and pprof, docs/formats.md). */
+typedef struct wasp_stack {
+    const char *analysis; /* its analysis's name: "deadstore", "objects", ... */
+    const char *side;     /* the context's role: "watch"/"trap" (pairs),
+                           * "allocation"/"access" (objects), "site"/"compare"
+                           * (replicas); renderers keep sides apart */
+    uint32_t ctx;         /* context id: frames root first, leaf instruction */
+    const char *leaf;     /* a frame after the context's leaf (the object's
+                           * class), NULL for none */
+    double bytes;         /* wasteful bytes (pairs), else 0 */
+    double samples;       /* pairs: count; objects: access samples; replicas:
+                           * comparisons that found equal values */
+    bool by_bytes;        /* flame graphs weigh it by bytes, else by samples */
+} wasp_stack;
+
+/* Receives stacks; a renderer embeds it in its own state. 0, or -1 to stop
+ * (out of memory). */
+typedef struct wasp_stack_sink {
+    int (*emit)(struct wasp_stack_sink *sink, const wasp_profile *p, const wasp_stack *s);
+} wasp_stack_sink;
+
 typedef struct wasp_report_part {
     /* Does the report show this analysis (id) for p: it ran (meta "events"
      * names it) or p has its data? */
@@ -45,6 +67,9 @@ typedef struct wasp_report_part {
     /* Its JSON member (it writes the key), in json_place. 0, or -1. */
     wasp_json_place json_place;
     int (*json)(wasp_json *j, const wasp_profile *p, int id, int top);
+    /* Every weighted context of it, each side of an entry once, in a
+     * deterministic order, to sink. NULL: none. 0, or -1 (emit's). */
+    int (*stacks)(const wasp_profile *p, int id, wasp_stack_sink *sink);
 } wasp_report_part;
 
 /* The report part of analysis id; NULL when out of range. */
@@ -61,6 +86,10 @@ bool wasp_has_counter(const wasp_profile *p, const char *name);
 /* The leaf instruction of a context, NULL when unknown. */
 const char *wasp_context_insn(const wasp_profile *p, const wasp_context *c);
 
+enum { WASP_FRAME_LABEL_MAX = 4096 }; /* longer labels are cut */
+/* A frame as the text report names it ("pkg.C.m(C.java:42)", "libc.so.6
+ * memset"), cut to fit buf (n > 0). */
+void wasp_frame_label(const wasp_profile *p, const wasp_frame *f, char *buf, size_t n);
 /* Text: a context's frames leaf first, like a Java stack trace, each line
  * indented by indent spaces. */
 void wasp_text_frames(const wasp_profile *p, const wasp_context *c, int indent, FILE *out);

@@ -189,6 +189,15 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
                      *value ? " " : "", value, why);
             return -1;
         }
+        /* The report goes to standard output: compressed binary would only
+         * garble a terminal. */
+        if (cfg->report.format == WASP_FORMAT_PPROF && isatty(STDOUT_FILENO)) {
+            snprintf(err, errlen,
+                     "wasp %s: --format pprof writes binary: redirect standard output, or "
+                     "run `wasp report --format pprof -o OUT` on the profile",
+                     cmd);
+            return -1;
+        }
         return 0;
     }
     case F_TOP:

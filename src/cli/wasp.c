@@ -1,5 +1,6 @@
 /* The wasp command: dispatch to a subcommand. */
 #include "cli/attach.h"
+#include "cli/diff.h"
 #include "cli/doctor.h"
 #include "cli/option_help.h"
 #include "cli/report.h"
@@ -22,6 +23,9 @@ static void usage(FILE *out)
           "                                  print the report of its profile\n"
           "                                  (default output file: wasp.wprof)\n"
           "  report [options] FILE...        print the report of saved profiles\n"
+          "  diff [options] BEFORE AFTER     what changed between two profiles: F_prog\n"
+          "                                  and the pairs/sites that vanished,\n"
+          "                                  appeared, shrank or grew\n"
           "  attach [options] PID            profile a running HotSpot JVM: with -d SECONDS,\n"
           "                                  for that long, then print the report\n"
           "  detach [options] PID            stop profiling it (the agent writes the\n"
@@ -37,6 +41,7 @@ static void usage(FILE *out)
           "  wasp run -- java -jar app.jar\n"
           "  wasp run -e deadstore,silentstore -o app.wprof -- java -cp app.jar Main\n"
           "  wasp report --format json app.wprof\n"
+          "  wasp diff before.wprof after.wprof\n"
           "  wasp attach -d 30 12345\n"
           "  wasp doctor\n"
           "\n"
@@ -77,6 +82,10 @@ static int help(int argc, char **argv)
         char *args[] = {"report", "--help", NULL};
         return wasp_cmd_report(2, args);
     }
+    if (!strcmp(argv[1], "diff")) {
+        wasp_diff_usage(stdout);
+        return 0;
+    }
     if (!strcmp(argv[1], "agent")) {
         agent_usage(stdout);
         return 0;
@@ -94,8 +103,8 @@ static int help(int argc, char **argv)
         return 0;
     }
     fprintf(stderr,
-            "wasp help: unknown topic '%s' (accepted: run, report, agent, attach, detach, "
-            "doctor)\n",
+            "wasp help: unknown topic '%s' (accepted: run, report, diff, agent, attach, "
+            "detach, doctor)\n",
             argv[1]);
     return 2;
 }
@@ -111,6 +120,8 @@ int main(int argc, char **argv)
         return wasp_cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "report"))
         return wasp_cmd_report(argc - 1, argv + 1);
+    if (!strcmp(cmd, "diff"))
+        return wasp_cmd_diff(argc - 1, argv + 1);
     if (!strcmp(cmd, "attach"))
         return wasp_cmd_attach(argc - 1, argv + 1);
     if (!strcmp(cmd, "detach"))
@@ -124,8 +135,8 @@ int main(int argc, char **argv)
         return 0;
     }
     fprintf(stderr,
-            "wasp: unknown command '%s' (accepted: run, report, attach, detach, doctor, "
-            "help, --version)\nTry 'wasp --help'.\n",
+            "wasp: unknown command '%s' (accepted: run, report, diff, attach, detach, "
+            "doctor, help, --version)\nTry 'wasp --help'.\n",
             cmd);
     return 2;
 }

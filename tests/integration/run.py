@@ -1169,7 +1169,11 @@ def build_tests(jdks):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import replicas  # object-replica tests (OJXPerf), helpers from this module
     replica_tests = replicas.make_tests(sys.modules[__name__])
+    import diff  # wasp diff: a planted workload against its fixed twin
+    diff_tests, diff_once = diff.make_tests(sys.modules[__name__])
     import refusal  # perf_event_open refused by a seccomp filter
+    import formats  # --format collapsed and pprof (go tool pprof reads them back)
+    import report_html  # wasp report --format html in headless Chromium
     tests = []
     for jdk in jdks:
         # Tests whose analyses watch memory: once per watchpoint engine.
@@ -1186,7 +1190,7 @@ def build_tests(jdks):
         watching.append(("exit.code3", lambda c, j=jdk: t_exit3(c, j)))
         watching.append(("exit.sigterm", lambda c, j=jdk: t_sigterm(c, j)))
         watching.append(("attach.detach", lambda c, j=jdk: t_attach(c, j)))
-        for name, thunk in replica_tests:
+        for name, thunk in replica_tests + diff_tests:
             watching.append((name, lambda c, j=jdk, f=thunk: f(c, j)))
         watching.append(("route.fasync", lambda c, j=jdk: t_fasync_route(c, j)))
         watching.append(("source.pmu-ring", lambda c, j=jdk: t_pmu_ring(c, j)))
@@ -1213,7 +1217,10 @@ def build_tests(jdks):
         tests.append(("faults.debugreg-forced", jdk, lambda c, j=jdk: t_debugreg_forced(c, j)))
         # A container's seccomp profile refusing perf_event_open (a real filter).
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in refusal.make_tests(sys.modules[__name__])]
+        tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j))
+                  for n, f in report_html.make_tests(sys.modules[__name__])]
         tests.append(("attach.existing", jdk, lambda c, j=jdk: t_attach_existing(c, j)))
+        tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in formats.make_tests(sys.modules[__name__])]
         for name, wl in OBJECTS:
             tests.append((name, jdk, lambda c, j=jdk, w=wl: t_objects(c, j, w)))
         tests.append(("objects.cap", jdk, lambda c, j=jdk: t_objects_cap(c, j)))
@@ -1227,6 +1234,7 @@ def build_tests(jdks):
         tests.append(("badinput.report-truncated", None, lambda c, j=j0: t_report_truncated(c, j)))
     import doctor  # wasp doctor agrees with what a profile run uses
     tests += [(name, None, fn) for name, fn in doctor.make_tests(sys.modules[__name__])]
+    tests += [(name, None, fn) for name, fn in diff_once]
     tests.append(("badinput.report-missing", None, t_report_missing))
     tests.append(("badinput.report-not-profile", None, t_report_not_profile))
     tests.append(("badinput.run-not-java", None, t_run_not_java))

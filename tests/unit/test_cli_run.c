@@ -230,11 +230,11 @@ static void test_agent_option_errors(void **state)
 static void test_cli_option_errors(void **state)
 {
     (void)state;
-    FAILS(("--format", "xml", "--", "java"), "'--format xml'", "expected text or json");
+    FAILS(("--format", "xml", "--", "java"), "'--format xml'", "expected text, json, html, collapsed or pprof");
     FAILS(("--top", "0", "--", "java"), "'--top 0'", "expected a number from 1 to 1000000");
     FAILS(("--top", "-3", "--", "java"), "expected a number from 1");
     FAILS(("--agent", "", "--", "java"), "'--agent'", "libwasp.so");
-    FAILS(("--format", "--", "java"), "'--format'", "expected text or json");
+    FAILS(("--format", "--", "java"), "'--format'", "expected text, json, html, collapsed or pprof");
     FAILS(("--top"), "'--top'", "expected a number from 1");
     FAILS(("--by", "file", "--", "java"), "'--by file'", "expected line or instruction");
     FAILS(("--by", "--", "java"), "'--by'", "expected line or instruction");

@@ -581,10 +581,10 @@ static void test_cmd_report(void **state)
     at(e, "--top expects a positive number");
     free(e);
     assert_int_equal(run_report(&e, 4, "report", "--format", "xml", a), 2);
-    at(e, "wasp report: bad option '--format xml': expected text or json");
+    at(e, "wasp report: bad option '--format xml': expected text, json, html, collapsed or pprof");
     free(e);
     assert_int_equal(run_report(&e, 3, "report", a, "--format"), 2);
-    at(e, "bad option '--format': expected text or json");
+    at(e, "bad option '--format': expected text, json, html, collapsed or pprof");
     free(e);
     assert_int_equal(run_report(&e, 4, "report", "--by", "method", a), 2);
     at(e, "--by expects 'line' or 'instruction', not 'method'");
@@ -883,14 +883,14 @@ static void test_format_parse(void **state)
     assert_int_equal(f, WASP_FORMAT_TEXT);
     f = WASP_FORMAT_JSON;
     assert_int_equal(wasp_format_parse("JSON", &f, err, sizeof err), -1);
-    assert_string_equal(err, "expected text or json");
+    assert_string_equal(err, "expected text, json, html, collapsed or pprof");
     assert_int_equal(f, WASP_FORMAT_JSON); /* unchanged */
     assert_int_equal(wasp_format_parse("", &f, err, sizeof err), -1);
     assert_int_equal(wasp_format_parse(NULL, &f, err, sizeof err), -1);
-    assert_string_equal(err, "expected text or json");
+    assert_string_equal(err, "expected text, json, html, collapsed or pprof");
     char names[64];
     wasp_format_names("|", names, sizeof names);
-    assert_string_equal(names, "text|json");
+    assert_string_equal(names, "text|json|html|collapsed|pprof");
 }
 
 /* The report parts' registry: a part per analysis, each with its three

@@ -285,10 +285,45 @@ static int json(wasp_json *j, const wasp_profile *p, int id, int top)
     return 0;
 }
 
+/* ---- stacks ---- */
+
+/* Each site's allocation context weighted by all its access samples, and each
+ * access context by its own; the site's class is the leaf of both. */
+static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
+{
+    (void)id;
+    uint32_t n, naccesses;
+    uint32_t *order = wasp_profile_sorted_sites(p, &n);
+    const wasp_site_access *accesses = wasp_profile_site_accesses(p, &naccesses);
+    if (!order)
+        return -1;
+    int rc = 0;
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
+        const wasp_site *site = &p->sites[order[i]];
+        wasp_stack s = {"objects", "allocation", site->ctx, wasp_site_class(p, site), 0,
+                        wasp_profile_site_samples(p, order[i], NULL), false};
+        rc = sink->emit(sink, p, &s);
+        uint32_t na;
+        uint32_t *by_access = rc == 0 ? wasp_profile_sorted_site_accesses(p, order[i], &na) : NULL;
+        if (rc == 0 && !by_access)
+            rc = -1;
+        s.side = "access";
+        for (uint32_t k = 0; rc == 0 && k < na; k++) {
+            s.ctx = accesses[by_access[k]].access_ctx;
+            s.samples = accesses[by_access[k]].samples;
+            rc = sink->emit(sink, p, &s);
+        }
+        free(by_access);
+    }
+    free(order);
+    return rc;
+}
+
 const wasp_report_part wasp_report_objects = {
     .shown = shown,
     .counter_prefix = "objects.",
     .text = text,
     .json_place = WASP_JSON_TOP_LEVEL,
     .json = json,
+    .stacks = stacks,
 };

@@ -8,6 +8,7 @@
 #include "cli/units.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 
 static const char *const titles[WASP_AN_COUNT] = {"Dead stores", "Silent stores", "Silent loads"};
 static const char *const verbs[WASP_AN_COUNT] = {"stored", "stored", "loaded"};
@@ -154,10 +155,35 @@ static int json(wasp_json *j, const wasp_profile *p, int id, int top)
     return 0;
 }
 
+/* ---- stacks ---- */
+
+/* Each pair's watch and trap context, both weighted by the pair's bytes. */
+static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
+{
+    wasp_analysis a = (wasp_analysis)id;
+    uint32_t n;
+    uint32_t *order = wasp_profile_sorted_pairs(p, a, &n);
+    if (!order)
+        return -1;
+    int rc = 0;
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
+        const wasp_pair *q = &p->pairs[order[i]];
+        wasp_stack s = {wasp_analysis_name(a), "watch", q->watch_ctx, NULL, q->bytes, q->count,
+                        true};
+        rc = sink->emit(sink, p, &s);
+        s.side = "trap";
+        s.ctx = q->trap_ctx;
+        if (rc == 0)
+            rc = sink->emit(sink, p, &s);
+    }
+    free(order);
+    return rc;
+}
+
 #define PAIR_REPORT_PART                                                                           \
     {                                                                                              \
         .shown = shown, .counts_armed = true, .header_text = header_text, .text = text,           \
-        .json_place = WASP_JSON_IN_ANALYSES, .json = json                                         \
+        .json_place = WASP_JSON_IN_ANALYSES, .json = json, .stacks = stacks                   \
     }
 const wasp_report_part wasp_report_deadstore = PAIR_REPORT_PART;
 const wasp_report_part wasp_report_silentstore = PAIR_REPORT_PART;

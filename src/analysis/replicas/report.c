@@ -210,9 +210,44 @@ static int json(wasp_json *j, const wasp_profile *p, int id, int top)
     return 0;
 }
 
+/* ---- stacks ---- */
+
+/* Each replica site's allocation context weighted by its comparisons that
+ * found equal values, and each comparison context by its own; the site's
+ * class is the leaf of both. */
+static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
+{
+    (void)id;
+    uint32_t n;
+    uint32_t *order = wasp_profile_sorted_replica_sites(p, &n);
+    if (!order)
+        return -1;
+    int rc = 0;
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
+        struct replica_site v;
+        if (replica_site(p, order[i], &v) != 0) {
+            rc = -1;
+            break;
+        }
+        wasp_stack s = {"replicas", "site", v.site->ctx, wasp_site_class(p, v.site), 0, v.same,
+                        false};
+        rc = sink->emit(sink, p, &s);
+        s.side = "compare";
+        for (uint32_t k = 0; rc == 0 && k < v.n; k++) {
+            s.ctx = v.records[v.order[k]].access_ctx;
+            s.samples = v.records[v.order[k]].same;
+            rc = sink->emit(sink, p, &s);
+        }
+        free(v.order);
+    }
+    free(order);
+    return rc;
+}
+
 const wasp_report_part wasp_report_replicas = {
     .shown = shown,
     .text = text,
     .json_place = WASP_JSON_TOP_LEVEL,
     .json = json,
+    .stacks = stacks,
 };

@@ -1,0 +1,89 @@
+/*
+ * `wasp diff BEFORE AFTER`: what changed between two profiles, so that a fix
+ * can be confirmed. Per analysis the change of its program-level measure
+ * (F_prog for the pair analyses), and the entries (pairs; allocation sites
+ * for objects and replicas) that vanished, appeared, shrank or grew.
+ *
+ * Entries of two files are matched by a key made of what they mean, never by
+ * ids (each file numbers its strings and contexts its own way): the frames
+ * (kind, name, file, line) of their contexts, the class of a site, and the
+ * leaf instruction text only when matching by instruction. diff.c reads and
+ * groups the files, diff_match.c builds the matched entries, diff_render.c
+ * writes them.
+ */
+#ifndef WASP_CLI_DIFF_H
+#define WASP_CLI_DIFF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/ids.h"
+#include "profile/profile.h"
+
+enum { WASP_DIFF_BEFORE = 0, WASP_DIFF_AFTER = 1 };
+
+typedef enum wasp_diff_change {
+    WASP_DIFF_VANISHED,
+    WASP_DIFF_APPEARED,
+    WASP_DIFF_SHRANK,
+    WASP_DIFF_GREW,
+    WASP_DIFF_UNCHANGED
+} wasp_diff_change;
+
+/* One pair or site, on one or both sides. Its quantity ("value") is the
+ * pair's bytes, the objects site's access samples, or the replica site's
+ * comparisons that found equal values; its share is value / the analysis's
+ * total on that side (the pair's F, the site's share of samples...). */
+typedef struct wasp_diff_entry {
+    int analysis;        /* analysis id (analysis/ids.h) */
+    char *key;           /* the matching key (see above) */
+    uint32_t index[2];   /* per side: into its pairs or sites; UINT32_MAX when absent */
+    uint32_t rank[2];    /* per side: its rank in that profile's report; 0 when absent */
+    double value[2];
+    double share[2];
+} wasp_diff_entry;
+
+/* Per analysis and side: total is the denominator of the shares (bytes
+ * stored or loaded, access samples, comparisons); fraction the program-level
+ * measure (F_prog; for replicas the share of comparisons finding equal
+ * values; for objects unused, 0). */
+typedef struct wasp_diff_analysis {
+    bool shown[2];
+    double total[2];
+    double fraction[2];
+} wasp_diff_analysis;
+
+typedef struct wasp_diff {
+    const wasp_profile *side[2];  /* not owned */
+    wasp_diff_analysis an[WASP_ANALYSES];
+    wasp_diff_entry *entries;     /* by analysis, then |share change| descending */
+    uint32_t n;
+} wasp_diff;
+
+/* Matches before's and after's pairs and sites (with_insn: the leaf
+ * instruction is part of a context's key). Entries that did not change at all
+ * are kept (wasp_diff_change_of says WASP_DIFF_UNCHANGED). 0, or -1 when out
+ * of memory or a profile is inconsistent. Free with wasp_diff_free. */
+int wasp_diff_build(const wasp_profile *before, const wasp_profile *after, bool with_insn,
+                    wasp_diff *d);
+void wasp_diff_free(wasp_diff *d);
+wasp_diff_change wasp_diff_change_of(const wasp_diff_entry *e);
+/* "vanished", "appeared", "shrank", "grew", "unchanged". */
+const char *wasp_diff_change_name(wasp_diff_change c);
+
+typedef struct wasp_diff_names {
+    const char *file[2]; /* the files as given, for the header */
+    bool by_line;
+} wasp_diff_names;
+
+/* top: changed entries shown per analysis; <= 0: all. 0, or -1 when out of memory. */
+int wasp_diff_render_text(const wasp_diff *d, const wasp_diff_names *names, int top, FILE *out);
+int wasp_diff_render_json(const wasp_diff *d, const wasp_diff_names *names, int top, FILE *out);
+
+void wasp_diff_usage(FILE *out);
+/* `wasp diff [options] BEFORE AFTER` (argv[0] is "diff"): 0 done, 1 a file
+ * cannot be read or written, 2 usage. */
+int wasp_cmd_diff(int argc, char **argv);
+
+#endif

@@ -1,0 +1,21 @@
+/*
+ * The HTML report's CSS and JavaScript, kept as ordinary files under
+ * src/cli/html/ (readable, diffable) and included byte for byte by the
+ * assembler's .incbin, each followed by a NUL. The path is relative to the
+ * repository root, where make runs the compiler; the Makefile makes this
+ * object depend on those files.
+ */
+#include "cli/html_assets.h"
+
+#define WASP_INCBIN(sym, file)                                                                     \
+    __asm__(".pushsection .rodata\n"                                                               \
+            ".global " #sym "\n"                                                                   \
+            ".type " #sym ", @object\n"                                                            \
+            ".balign 16\n" #sym ":\n"                                                              \
+            ".incbin \"" file "\"\n"                                                               \
+            ".byte 0\n"                                                                            \
+            ".size " #sym ", . - " #sym "\n"                                                       \
+            ".popsection\n")
+
+WASP_INCBIN(wasp_html_css, "src/cli/html/report.css");
+WASP_INCBIN(wasp_html_js, "src/cli/html/report.js");

@@ -1,0 +1,170 @@
+"""Integration tests of `wasp diff` (what changed between two profiles).
+
+Not run on its own: tests/integration/run.py imports this module and calls
+
+    diff.make_tests(sys.modules[__name__])
+
+which returns (per_jdk, once): per_jdk is [(name, fn(ctx, jdk))], run once per
+JDK and watchpoint engine (they profile); once is [(name, fn(ctx))]. `h` is
+run.py's module; the helpers used from it: Fail, check, tail, run, scaled,
+expectation, checksum_of, find_jdks, leaf, at, where, WASP, CLASSES, ROOT,
+PLANTED, CONTROL_MAX, and Ctx (path, report).
+
+The planted workload DeadStoreEuler and its fixed twin
+(tests/workloads/fixed/DeadStoreEuler.java: the same class and line numbers,
+the dead store removed) are profiled; the diff must report the planted pair
+as gone and F_prog as fallen.
+"""
+
+import json
+import os
+import shutil
+
+H = None  # run.py's module, set by make_tests
+
+WORKLOAD = "DeadStoreEuler"
+FIXED_SRC = os.path.join("tests", "workloads", "fixed", WORKLOAD + ".java")
+# What "shrank" must mean to count as fixed: the planted pair keeps at most
+# this part of its share (sampling noise can leave a stray pair at the line).
+SHRINK_KEPT = 0.2
+
+
+def make_tests(h):
+    global H
+    H = h
+    per_jdk = [("diff.fixed-twin", t_fixed_twin)]
+    once = [("diff.bad-input", t_bad_input)]
+    return per_jdk, once
+
+
+def planted_bounds():
+    """F_prog bounds the planted-workload test (run.py PLANTED) holds it to."""
+    for _name, workload, _args, lo, hi in H.PLANTED:
+        if workload == WORKLOAD:
+            return lo, hi
+    raise H.Fail("%s is not in run.py's PLANTED table" % WORKLOAD)
+
+
+def compile_fixed(ctx, jdk):
+    javac = os.path.join(jdk.home, "bin", "javac")
+    if not os.access(javac, os.X_OK):
+        javac = shutil.which("javac")
+    H.check(javac, "no javac to compile %s" % FIXED_SRC)
+    out = ctx.path("fixed-classes")
+    os.makedirs(out)
+    r = H.run([javac, "--release", "17", "-g", "-d", out, os.path.join(H.ROOT, FIXED_SRC)],
+              timeout=120)
+    H.check(r.rc == 0, "javac %s exited %d: %s" % (FIXED_SRC, r.rc, H.tail(r.err)))
+    return out
+
+
+def profile(ctx, jdk, classes, args, tag):
+    out = ctx.path("%s.wprof" % tag)
+    r = H.run([H.WASP, "run", "-e", "deadstore", "-o", out, "-q", "--", jdk.java, "-cp",
+               classes, WORKLOAD] + args)
+    H.check(r.rc == 0, "wasp run (%s) exited %d: %s" % (tag, r.rc, H.tail(r.err)))
+    H.check(os.path.isfile(out), "wasp run (%s) wrote no profile" % tag)
+    return out, H.checksum_of(r.out)
+
+
+def diff_json(before, after):
+    r = H.run([H.WASP, "diff", "--format", "json", before, after], timeout=60)
+    H.check(r.rc == 0, "wasp diff exited %d: %s" % (r.rc, H.tail(r.err)))
+    try:
+        d = json.loads(r.out)
+    except ValueError as e:
+        raise H.Fail("wasp diff --format json printed no JSON (%s): %s" % (e, H.tail(r.out)))
+    H.check(d.get("format") == "wasp-diff", "diff JSON has no \"format\": \"wasp-diff\"")
+    return d
+
+
+def t_fixed_twin(ctx, jdk):
+    e = H.expectation(WORKLOAD)
+    method, line = e["method"], e["line"]
+    lo, _hi = planted_bounds()
+    args = H.scaled(WORKLOAD, [])
+    fixed = compile_fixed(ctx, jdk)
+    before, sum_before = profile(ctx, jdk, H.CLASSES, args, "planted")
+    after, sum_after = profile(ctx, jdk, fixed, args, "fixed")
+    H.check(sum_before and sum_before == sum_after,
+            "the fixed twin computes another result (%s vs %s): it is no twin"
+            % (sum_before, sum_after))
+
+    # The single runs: the planted one must show its waste, or the diff proves nothing.
+    f_before = ctx.report(before)["analyses"]["deadstore"]["fraction"]
+    f_after = ctx.report(after)["analyses"]["deadstore"]["fraction"]
+    H.check(f_before > lo, "planted run: F_prog %.3f, not above %.2f (too little data)"
+            % (f_before, lo))
+
+    d = diff_json(before, after)
+    a = d["analyses"].get("deadstore")
+    H.check(isinstance(a, dict), "diff JSON has no deadstore analysis")
+    H.check(abs(a["before"]["fraction"] - f_before) < 1e-9 and
+            abs(a["after"]["fraction"] - f_after) < 1e-9,
+            "diff F_prog %.4f -> %.4f, the reports say %.4f -> %.4f"
+            % (a["before"]["fraction"], a["after"]["fraction"], f_before, f_after))
+    # The planted run's F_prog is above lo (its own test's bound, 0.3: one dead
+    # store per live store, F ~ 0.5) and the fixed twin is a control (no dead
+    # store in the hot loop: F below run.py's CONTROL_MAX, 0.1), so F_prog
+    # falls by more than lo - CONTROL_MAX = 0.2.
+    drop = lo - H.CONTROL_MAX
+    H.check(a["fraction_change"] < -drop, "F_prog fell by %.3f (%.3f -> %.3f), expected > %.2f"
+            % (-a["fraction_change"], f_before, f_after, drop))
+
+    planted = [c for c in a["changes"] if H.at(H.leaf(c.get("watch")), method, line)]
+    H.check(planted, "no change reported for the pair watched at %s:%d (changes: %s)"
+            % (method, line, ", ".join("%s %s" % (c["change"], H.where(H.leaf(c.get("watch"))))
+                                       for c in a["changes"][:5]) or "none"))
+    for c in planted:
+        gone = c["change"] == "vanished" or (
+            c["change"] == "shrank" and c["share_after"] <= SHRINK_KEPT * c["share_before"])
+        H.check(gone, "the planted pair %s: %.3f -> %.3f of stored bytes" %
+                (c["change"], c["share_before"], c["share_after"]))
+    top = max(planted, key=lambda c: c["share_before"])
+    H.check(top["rank_before"] == 1, "the planted pair ranked #%s before, not #1"
+            % top["rank_before"])
+
+    r = H.run([H.WASP, "diff", before, after], timeout=60)
+    H.check(r.rc == 0, "wasp diff (text) exited %d: %s" % (r.rc, H.tail(r.err)))
+    where = "(%s.java:%d)" % (WORKLOAD, line)
+    H.check(("VANISHED  Dead store pair #1 before" in r.out or
+             "SHRANK    Dead store pair #1 before" in r.out) and where in r.out,
+            "text diff does not say the planted pair went: %s" % H.tail(r.out, 12))
+    return "F_prog %.3f -> %.3f; planted pair %s" % (f_before, f_after, top["change"])
+
+
+def t_bad_input(ctx):
+    """A truncated or foreign file, on either side: exit 1 with the message
+    `wasp report` gives for it; usage errors exit 2."""
+    jdks = H.find_jdks()
+    H.check(jdks, "no JDK")
+    good = ctx.path("good.wprof")
+    r = H.run([H.WASP, "run", "-e", "deadstore", "-o", good, "-q", "--", jdks[0].java,
+               "-version"], timeout=120)
+    H.check(r.rc == 0 and os.path.isfile(good), "making a profile: %s" % H.tail(r.err))
+    with open(good, "rb") as f:
+        data = f.read()
+    cut = ctx.path("truncated.wprof")
+    with open(cut, "wb") as f:
+        f.write(data[:len(data) // 2])
+    foreign = ctx.path("foreign.txt")
+    with open(foreign, "w") as f:
+        f.write("just some text, not a profile\n")
+    for bad in (cut, foreign):
+        rep = H.run([H.WASP, "report", bad], timeout=60)
+        H.check(rep.rc == 1 and rep.err.startswith("wasp report: "),
+                "wasp report %s: rc %d %r" % (bad, rep.rc, rep.err[-200:]))
+        want = "wasp diff: " + rep.err[len("wasp report: "):]
+        for pair in ((bad, good), (good, bad)):
+            r = H.run([H.WASP, "diff"] + list(pair), timeout=60)
+            H.check(r.rc == 1, "wasp diff %s %s exited %d" % (pair + (r.rc,)))
+            H.check(r.err == want, "wasp diff says %r, wasp report %r" % (r.err, rep.err))
+            H.check(not r.out, "wasp diff printed a diff of a bad file")
+    for args in ([good], ["--format", "html", good, good], [good, good, good]):
+        r = H.run([H.WASP, "diff"] + args, timeout=60)
+        H.check(r.rc == 2 and "Try 'wasp diff --help'" in r.err,
+                "wasp diff %s: rc %d %r" % (" ".join(args), r.rc, r.err[-200:]))
+    r = H.run([H.WASP, "diff", good, good], timeout=60)
+    H.check(r.rc == 0 and "no pair changed" in r.out,
+            "a profile against itself: rc %d %s" % (r.rc, H.tail(r.out)))
+    return "truncated and foreign refused as report refuses them"

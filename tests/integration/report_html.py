@@ -1,0 +1,159 @@
+"""Integration test of `wasp report --format html` in a real browser. (Not
+named html.py: that would hide the standard library's html package.)
+
+Not run on its own: tests/integration/run.py imports this module and calls
+
+    report_html.make_tests(sys.modules[__name__])
+
+which returns [(name, thunk(ctx, jdk))], run per JDK. `h` is run.py's module;
+the helpers used from it: Fail, Skip, check, tail, run, expectation, WASP,
+CLASSES, ROOT, and Ctx.path.
+
+The page is opened from disk by headless Chromium (Debian's `chromium`):
+`--dump-dom` gives the DOM after the page's script ran, `--screenshot` a
+picture (build/report-html.png, to look at). Console messages are logged to
+stderr (`--enable-logging=stderr`); the page's script also records its
+errors on <body data-errors> and sets <body data-ready> when it finished.
+Without Chromium the test is skipped, except under CI (CI set), where it fails.
+"""
+
+import html.parser
+import json
+import os
+import re
+import shutil
+
+H = None  # run.py's module, set by make_tests
+
+WORKLOAD = "DeadStoreEuler"
+SIZE = "1200"  # steps (thousands): enough watched pairs on either engine at BUDGET
+BUDGET = "50%"  # as run.py's page-engine tests: enough pairs, whatever the engine
+SCREENSHOT = "build/report-html.png"
+# Anything in the page that would load from the network (the data element,
+# which is JSON text and never fetched, is left out before this is applied).
+NETWORK = re.compile(r"""(?:\b(?:src|href|action|srcset|poster|data)\s*=\s*["']?\s*(?:https?:)?//"""
+                     r"""|https?://|url\(|@import|\bfetch\(|XMLHttpRequest|WebSocket|EventSource"""
+                     r"""|sendBeacon)""", re.I)
+
+
+def make_tests(h):
+    """[(name, thunk(ctx, jdk))]; h is run.py's module (sys.modules[__name__])."""
+    global H
+    H = h
+    return [("report.html.deadstore", t_html_deadstore)]
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser"):
+        path = shutil.which(name)
+        if path:
+            return path
+    if os.environ.get("CI"):
+        raise H.Fail("chromium is missing (scripts/install-deps.sh installs it)")
+    raise H.Skip("chromium is not installed (scripts/install-deps.sh installs it)")
+
+
+def browse(ctx, browser, page, args):
+    """Runs headless Chromium on file://page with args; returns the Result."""
+    profile_dir = ctx.path("chromium-profile")
+    cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+           "--no-first-run", "--user-data-dir=" + profile_dir, "--enable-logging=stderr", "--v=0"] + args + [
+           "file://" + page]
+    r = H.run(cmd)
+    shutil.rmtree(profile_dir, ignore_errors=True)
+    H.check(r.rc == 0, "chromium exited %d: %s" % (r.rc, H.tail(r.err)))
+    # Messages of the page's console (errors, CSP refusals) are logged as CONSOLE.
+    console = [l for l in r.err.splitlines() if ":CONSOLE" in l]
+    H.check(not console, "the page logged to the console: %s" % "; ".join(console[:3]))
+    return r
+
+
+class Dom(html.parser.HTMLParser):
+    """The body's attributes and the flame-graph frames (<div class="fr ...">)."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.body, self.frames = None, []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "body":
+            self.body = a
+        elif tag == "div" and "fr" in (a.get("class") or "").split():
+            a["classes"] = a["class"].split()
+            self.frames.append(a)
+
+
+def dump(ctx, browser, page, fragment=""):
+    r = browse(ctx, browser, page + fragment, ["--dump-dom"])
+    d = Dom(r.out)
+    H.check(d.body is not None, "chromium's DOM dump has no <body>: %s" % H.tail(r.out))
+    H.check(not d.body.get("data-errors"), "the page's script failed: %s" % d.body.get("data-errors"))
+    H.check(d.body.get("data-ready") == "1", "the page's script did not finish (no data-ready)")
+    return d
+
+
+def static_checks(page_text, json_text):
+    """The page embeds the JSON report unchanged and loads nothing."""
+    m = re.search(r'<script type="application/json" id="wasp-data">(.*?)</script>', page_text, re.S)
+    H.check(m, "the page has no wasp-data element")
+    H.check("<" not in m.group(1), "the embedded data contains '<'")
+    H.check(json.loads(m.group(1)) == json.loads(json_text),
+            "the page's data differ from `wasp report --format json`")
+    rest = page_text[:m.start()] + page_text[m.end():]
+    net = NETWORK.search(rest)
+    H.check(not net, "the page refers to the network: ...%s..." % rest[max(0, net.start() - 40):net.end() + 40]
+            if net else "")
+    H.check("Content-Security-Policy\" content=\"default-src 'none'" in rest,
+            "the page has no Content-Security-Policy forbidding loads")
+
+
+def t_html_deadstore(ctx, jdk):
+    """The planted dead store's method is a frame of the page's flame graphs;
+    a search for it (#search=) highlights it and nothing else; no console
+    errors; no network; a screenshot for people."""
+    browser = chromium()
+    e = H.expectation(WORKLOAD)
+    method = e["method"]  # "DeadStoreEuler.calculateDamping"
+    prof = ctx.path("html.wprof")
+    cmd = [H.WASP, "run", "-e", "deadstore", "--watch-budget", BUDGET, "-o", prof, "-q", "--",
+           jdk.java, "-cp", H.CLASSES, WORKLOAD, SIZE]
+    r = H.run(cmd)
+    H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
+    rj = H.run([H.WASP, "report", "--format", "json", prof])
+    H.check(rj.rc == 0, "wasp report --format json exited %d: %s" % (rj.rc, H.tail(rj.err)))
+    pairs = json.loads(rj.out)["analyses"]["deadstore"]["pairs"]
+    H.check(any(f.get("method") == method for p in pairs for f in p["watch"]["frames"]),
+            "no dead-store pair is watched in %s (%d pairs): nothing to look for" % (method, len(pairs)))
+
+    page = ctx.path("report.html")
+    rh = H.run([H.WASP, "report", "--format", "html", "-o", page, prof])
+    H.check(rh.rc == 0, "wasp report --format html exited %d: %s" % (rh.rc, H.tail(rh.err)))
+    with open(page, encoding="utf-8") as f:
+        static_checks(f.read(), rj.out)
+
+    plain = dump(ctx, browser, page)
+    planted = [fr for fr in plain.frames if fr.get("data-method") == method]
+    H.check(planted, "no flame-graph frame of %s (%d frames: %s)" % (
+        method, len(plain.frames), ", ".join(sorted({fr.get("data-method") for fr in plain.frames}))))
+    H.check(not any("match" in fr["classes"] for fr in plain.frames),
+            "frames are highlighted without a search")
+    H.check(any("k-java" in fr["classes"] for fr in planted),
+            "the frame of %s is not coloured as Java" % method)
+
+    short = method.rsplit(".", 1)[1]  # what a person types: the method's name
+    found = dump(ctx, browser, page, "#search=" + short)
+    hits = {fr.get("data-method") for fr in found.frames if "match" in fr["classes"]}
+    H.check(method in hits, "searching %r highlights no frame of %s" % (short, method))
+    H.check(all(short in (m or "") for m in hits), "searching %r highlights %s" % (short, sorted(hits)))
+    H.check(len(hits) < len({fr.get("data-method") for fr in found.frames}),
+            "searching %r highlights every frame" % short)
+
+    shot = os.path.join(H.ROOT, SCREENSHOT)
+    if os.path.exists(shot):
+        os.unlink(shot)
+    browse(ctx, browser, page + "#search=" + short,
+           ["--hide-scrollbars", "--window-size=1300,1000", "--screenshot=" + shot])
+    H.check(os.path.isfile(shot) and os.path.getsize(shot) > 1000, "no screenshot written at %s" % shot)
+    return "%d frames, %d pairs; screenshot %s" % (len(plain.frames), len(pairs), SCREENSHOT)

@@ -1,0 +1,256 @@
+/* `wasp diff` (src/cli/diff*.c): entries of two profiles matched by what
+ * their contexts say, never by ids; vanished, appeared, shrank, grew; the
+ * F_prog change from the totals; the text and JSON say so. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/objects/profile.h"
+#include "cli/diff.h"
+#include "profile/group.h"
+
+static uint32_t frame(wasp_profile *p, const char *m, int line)
+{
+    wasp_frame f = {WASP_FRAME_JAVA, wasp_profile_intern_string(p, m),
+                    wasp_profile_intern_string(p, "D.java"), line};
+    return wasp_profile_intern_frame(p, &f);
+}
+
+/* D.main:9 -> D.<m>:<line>, leaf instruction insn. */
+static uint32_t ctx(wasp_profile *p, const char *m, int line, const char *insn)
+{
+    uint32_t fr[] = {frame(p, "D.main", 9), frame(p, m, line)};
+    return wasp_profile_intern_context(p, fr, 2, wasp_profile_intern_string(p, insn));
+}
+
+static void totals(wasp_profile *p, wasp_analysis a, double bytes, double wasted)
+{
+    wasp_totals t = {bytes, wasted, 0, 10};
+    wasp_profile_add_totals(p, a, &t);
+}
+
+/* Before: the planted pair damp:38 -> damp:41 (50 of 100 bytes) and a small
+ * one at other:5 (10 bytes). */
+static wasp_profile *before_profile(void)
+{
+    wasp_profile *p = wasp_profile_new();
+    uint32_t w = ctx(p, "D.damp", 38, "movsd %xmm0, 0x10(%r11)");
+    uint32_t t = ctx(p, "D.damp", 41, "movsd %xmm1, 0x10(%r11)");
+    uint32_t o = ctx(p, "D.other", 5, "mov %eax, 0xc(%rbx)");
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, w, t, 50, 5);
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, o, o, 10, 1);
+    totals(p, WASP_AN_DEADSTORE, 100, 60);
+    return p;
+}
+
+/* After, interned in another order (and with strings before has not), so
+ * every id differs: other:5 (10 of 80 bytes) and a new one at fresh:7. */
+static wasp_profile *after_profile(void)
+{
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_intern_string(p, "unrelated");
+    uint32_t n = ctx(p, "D.fresh", 7, "mov %ecx, 0x8(%rdx)");
+    uint32_t o = ctx(p, "D.other", 5, "mov %eax, 0xc(%rbx)");
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, n, n, 6, 1);
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, o, o, 10, 1);
+    totals(p, WASP_AN_DEADSTORE, 80, 16);
+    return p;
+}
+
+/* The entry whose side s is pair/site index i, failing when none. */
+static const wasp_diff_entry *entry_at(const wasp_diff *d, int s, uint32_t i)
+{
+    for (uint32_t k = 0; k < d->n; k++)
+        if (d->entries[k].index[s] == i)
+            return &d->entries[k];
+    fail_msg("no entry for index %u of side %d", i, s);
+    return NULL;
+}
+
+static void test_vanished_appeared_grew(void **state)
+{
+    (void)state;
+    wasp_profile *b = before_profile(), *a = after_profile();
+    wasp_diff d;
+    assert_int_equal(wasp_diff_build(b, a, false, &d), 0);
+    assert_int_equal(d.n, 3);
+
+    const wasp_diff_entry *gone = entry_at(&d, 0, 0);
+    assert_int_equal(wasp_diff_change_of(gone), WASP_DIFF_VANISHED);
+    assert_int_equal(gone->index[1], UINT32_MAX);
+    assert_int_equal(gone->rank[0], 1);
+    assert_float_equal(gone->share[0], 0.5, 1e-12);
+
+    const wasp_diff_entry *both = entry_at(&d, 0, 1);
+    assert_int_equal(both->index[1], 1); /* matched across files */
+    assert_int_equal(wasp_diff_change_of(both), WASP_DIFF_GREW);
+    assert_float_equal(both->share[0], 0.1, 1e-12);
+    assert_float_equal(both->share[1], 0.125, 1e-12);
+
+    const wasp_diff_entry *fresh = entry_at(&d, 1, 0);
+    assert_int_equal(wasp_diff_change_of(fresh), WASP_DIFF_APPEARED);
+    assert_int_equal(fresh->index[0], UINT32_MAX);
+    assert_int_equal(fresh->rank[1], 2);
+
+    /* largest change of share first */
+    assert_ptr_equal(&d.entries[0], gone);
+    /* F_prog from the totals: 60/100 -> 16/80 */
+    assert_true(d.an[WASP_ID_deadstore].shown[0] && d.an[WASP_ID_deadstore].shown[1]);
+    assert_float_equal(d.an[WASP_ID_deadstore].fraction[0], 0.6, 1e-12);
+    assert_float_equal(d.an[WASP_ID_deadstore].fraction[1], 0.2, 1e-12);
+    assert_float_equal(d.an[WASP_ID_deadstore].total[1], 80, 1e-12);
+    assert_false(d.an[WASP_ID_silentload].shown[0] || d.an[WASP_ID_silentload].shown[1]);
+    wasp_diff_free(&d);
+    wasp_profile_free(b);
+    wasp_profile_free(a);
+}
+
+/* The matched pair really had different ids in the two files (or the test
+ * above proves nothing about matching by content). */
+static void test_ids_differ(void **state)
+{
+    (void)state;
+    wasp_profile *b = before_profile(), *a = after_profile();
+    assert_int_not_equal(b->pairs[1].watch_ctx, a->pairs[1].watch_ctx);
+    const wasp_frame *fb = &b->frames[b->frame_refs[b->contexts[b->pairs[1].watch_ctx].first]];
+    const wasp_frame *fa = &a->frames[a->frame_refs[a->contexts[a->pairs[1].watch_ctx].first]];
+    assert_int_not_equal(fb->name, fa->name);
+    wasp_profile_free(b);
+    wasp_profile_free(a);
+}
+
+/* Same frames, another leaf instruction (a JIT copy): one entry by line,
+ * two (vanished + appeared) by instruction. */
+static void test_instruction_matters_only_by_instruction(void **state)
+{
+    (void)state;
+    wasp_profile *b = wasp_profile_new(), *a = wasp_profile_new();
+    uint32_t cb = ctx(b, "D.loop", 3, "mov %eax, 0x10(%rbx)");
+    uint32_t ca = ctx(a, "D.loop", 3, "mov %eax, 0x14(%rbx)");
+    wasp_profile_add_pair(b, WASP_AN_SILENTSTORE, 0, cb, cb, 40, 4);
+    wasp_profile_add_pair(a, WASP_AN_SILENTSTORE, 0, ca, ca, 10, 1);
+    totals(b, WASP_AN_SILENTSTORE, 100, 40);
+    totals(a, WASP_AN_SILENTSTORE, 100, 10);
+    wasp_diff d;
+    assert_int_equal(wasp_diff_build(b, a, false, &d), 0);
+    assert_int_equal(d.n, 1);
+    assert_int_equal(wasp_diff_change_of(&d.entries[0]), WASP_DIFF_SHRANK);
+    wasp_diff_free(&d);
+    assert_int_equal(wasp_diff_build(b, a, true, &d), 0);
+    assert_int_equal(d.n, 2);
+    assert_int_equal(wasp_diff_change_of(&d.entries[0]), WASP_DIFF_VANISHED);
+    assert_int_equal(wasp_diff_change_of(&d.entries[1]), WASP_DIFF_APPEARED);
+    wasp_diff_free(&d);
+    wasp_profile_free(b);
+    wasp_profile_free(a);
+}
+
+/* A profile compared with itself: nothing changed. */
+static void test_same_profile_unchanged(void **state)
+{
+    (void)state;
+    wasp_profile *b = before_profile();
+    wasp_diff d;
+    assert_int_equal(wasp_diff_build(b, b, false, &d), 0);
+    assert_int_equal(d.n, 2);
+    for (uint32_t i = 0; i < d.n; i++)
+        assert_int_equal(wasp_diff_change_of(&d.entries[i]), WASP_DIFF_UNCHANGED);
+    wasp_diff_free(&d);
+    wasp_profile_free(b);
+}
+
+/* Objects sites: matched by class and allocation frames. */
+static void test_object_sites(void **state)
+{
+    (void)state;
+    wasp_profile *b = wasp_profile_new(), *a = wasp_profile_new();
+    uint32_t alloc_b = ctx(b, "D.make", 12, ""), acc_b = ctx(b, "D.read", 20, "mov (%rax), %rcx");
+    uint32_t s_b = wasp_profile_intern_site(b, alloc_b, wasp_profile_intern_string(b, "long[]"));
+    wasp_profile_add_site_access(b, s_b, acc_b, 30, 0);
+    wasp_profile_intern_string(a, "padding");
+    uint32_t alloc_a = ctx(a, "D.make", 12, ""), acc_a = ctx(a, "D.read", 20, "mov (%rax), %rcx");
+    uint32_t s_a = wasp_profile_intern_site(a, alloc_a, wasp_profile_intern_string(a, "int[]"));
+    wasp_profile_add_site_access(a, s_a, acc_a, 30, 0);
+    wasp_diff d;
+    assert_int_equal(wasp_diff_build(b, a, false, &d), 0);
+    assert_int_equal(d.n, 2); /* another class at the same line: another site */
+    assert_int_equal(d.entries[0].analysis, WASP_ID_objects);
+    assert_float_equal(d.an[WASP_ID_objects].total[0], 30, 1e-12);
+    wasp_diff_free(&d);
+    wasp_profile_free(b);
+    wasp_profile_free(a);
+}
+
+static char *render(bool json, int top)
+{
+    wasp_profile *b = before_profile(), *a = after_profile();
+    wasp_diff d;
+    assert_int_equal(wasp_diff_build(b, a, false, &d), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    wasp_diff_names names = {{"before.wprof", "after.wprof"}, true};
+    assert_int_equal(json ? wasp_diff_render_json(&d, &names, top, out)
+                          : wasp_diff_render_text(&d, &names, top, out),
+                     0);
+    fclose(out);
+    wasp_diff_free(&d);
+    wasp_profile_free(b);
+    wasp_profile_free(a);
+    return buf;
+}
+
+static void test_text(void **state)
+{
+    (void)state;
+    char *s = render(false, 0);
+    assert_non_null(strstr(s, "Dead stores: F_prog 60.0% \xe2\x86\x92 20.0% (-40.0 points)"));
+    assert_non_null(strstr(s, "VANISHED  Dead store pair #1 before: 50.0% of stored bytes "
+                              "\xe2\x86\x92 0"));
+    assert_non_null(strstr(s, "APPEARED  Dead store pair #2 after: 0 \xe2\x86\x92 7.5%"));
+    assert_non_null(strstr(s, "GREW      Dead store pair #2 before, #1 after: 10.0% "
+                              "\xe2\x86\x92 12.5% of stored bytes (+2.5 points"));
+    assert_non_null(strstr(s, "at D.damp(D.java:38)"));
+    /* the vanished pair comes first */
+    assert_true(strstr(s, "VANISHED") < strstr(s, "GREW"));
+    free(s);
+    s = render(false, 1);
+    assert_null(strstr(s, "APPEARED"));
+    assert_non_null(strstr(s, "... 2 more changed pairs (--top N shows more)"));
+    free(s);
+}
+
+static void test_json(void **state)
+{
+    (void)state;
+    char *s = render(true, 0);
+    assert_non_null(strstr(s, "\"format\": \"wasp-diff\""));
+    assert_non_null(strstr(s, "\"change\": \"vanished\""));
+    assert_non_null(strstr(s, "\"change\": \"appeared\""));
+    const char *f = strstr(s, "\"fraction_change\": ");
+    assert_non_null(f);
+    assert_float_equal(strtod(f + strlen("\"fraction_change\": "), NULL), -0.4, 1e-9);
+    assert_non_null(strstr(s, "\"rank_after\": null"));
+    free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vanished_appeared_grew),
+        cmocka_unit_test(test_ids_differ),
+        cmocka_unit_test(test_instruction_matters_only_by_instruction),
+        cmocka_unit_test(test_same_profile_unchanged),
+        cmocka_unit_test(test_object_sites),
+        cmocka_unit_test(test_text),
+        cmocka_unit_test(test_json),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

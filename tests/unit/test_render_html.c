@@ -1,0 +1,134 @@
+/* The HTML report (render_html.c): the page carries the JSON report intact,
+ * no name in a profile can end its data element or open a comment, and the
+ * page's stylesheet and script are built in. What the script draws is tested
+ * in a browser: tests/integration/html.py. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/html_assets.h"
+#include "cli/render.h"
+#include "cli/report.h"
+#include "profile/profile.h"
+
+static const char hostile[] = "pkg.A.</script><!--<script>x";
+
+/* A dead-store pair whose method name and metadata try to break out. */
+static wasp_profile *hostile_profile(void)
+{
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "deadstore");
+    wasp_profile_set_meta(p, "java_command", "java </SCRIPT > <!-- -->");
+    wasp_profile_add_counter(p, "samples", 10);
+    wasp_frame f = {WASP_FRAME_JAVA, wasp_profile_intern_string(p, hostile),
+                    wasp_profile_intern_string(p, "A.java"), 7};
+    uint32_t fr = wasp_profile_intern_frame(p, &f);
+    uint32_t c = wasp_profile_intern_context(p, &fr, 1, wasp_profile_intern_string(p, "movl <x>"));
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c, c, 64, 2);
+    wasp_totals t = {128, 64, 0, 2};
+    wasp_profile_add_totals(p, WASP_AN_DEADSTORE, &t);
+    return p;
+}
+
+static char *render(const wasp_profile *p, wasp_format fmt)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    wasp_report_opts o = {fmt, 0, WASP_BY_INSTRUCTION};
+    assert_int_equal(wasp_report_render(p, &o, f), 0);
+    fclose(f);
+    return buf;
+}
+
+/* s with every \u003c turned back into '<' (what JSON.parse reads). */
+static char *unescape_lt(const char *s)
+{
+    char *out = malloc(strlen(s) + 1), *o = out;
+    assert_non_null(out);
+    while (*s) {
+        if (strncmp(s, "\\u003c", 6) == 0) {
+            *o++ = '<';
+            s += 6;
+        } else {
+            *o++ = *s++;
+        }
+    }
+    *o = 0;
+    return out;
+}
+
+static void test_data_intact_and_inert(void **state)
+{
+    (void)state;
+    wasp_profile *p = hostile_profile();
+    char *html = render(p, WASP_FORMAT_HTML);
+    char *json = render(p, WASP_FORMAT_JSON);
+    assert_non_null(strstr(json, hostile)); /* the JSON writer leaves '<' alone */
+
+    const char *open = "<script type=\"application/json\" id=\"wasp-data\">";
+    char *start = strstr(html, open);
+    assert_non_null(start);
+    start += strlen(open);
+    char *end = strstr(start, "</script>");
+    assert_non_null(end);
+    *end = 0;
+    /* Nothing in the data could end it, open a comment or a tag: no '<' at all. */
+    assert_null(strchr(start, '<'));
+    char *data = unescape_lt(start);
+    assert_string_equal(data, json);
+    free(data);
+    free(json);
+    free(html);
+    wasp_profile_free(p);
+}
+
+/* The page is whole: its style and script built in, no address to fetch. */
+static void test_page_self_contained(void **state)
+{
+    (void)state;
+    wasp_profile *p = hostile_profile();
+    char *html = render(p, WASP_FORMAT_HTML);
+    assert_true(strlen(wasp_html_css) > 100 && strlen(wasp_html_js) > 1000);
+    assert_non_null(strstr(html, wasp_html_css));
+    assert_non_null(strstr(html, wasp_html_js));
+    assert_null(strstr(wasp_html_js, "</"));
+    assert_null(strstr(wasp_html_css, "</"));
+    assert_non_null(strstr(html, "Content-Security-Policy\" content=\"default-src 'none';"));
+    assert_null(strstr(html, "http://"));
+    assert_null(strstr(html, "https://"));
+    assert_int_equal(strncmp(html, "<!DOCTYPE html>", 15), 0);
+    assert_non_null(strstr(html, "</html>\n"));
+    free(html);
+    wasp_profile_free(p);
+}
+
+static void test_write_error(void **state)
+{
+    (void)state;
+    FILE *f = fopen("/dev/full", "w");
+    if (!f)
+        skip();
+    wasp_profile *p = hostile_profile();
+    wasp_report_opts o = {WASP_FORMAT_HTML, 0, WASP_BY_LINE};
+    assert_int_equal(wasp_report_render(p, &o, f), -1);
+    fclose(f);
+    wasp_profile_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_data_intact_and_inert),
+        cmocka_unit_test(test_page_self_contained),
+        cmocka_unit_test(test_write_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
