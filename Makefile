@@ -46,7 +46,7 @@ CLI_OBJS   := $(call obj,$(CLI_SRCS))
 UNIT_OBJS  := $(call obj,$(UNIT_SRCS))
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all check unit integration workloads bench demo clean
+.PHONY: all check unit integration workloads bench bench-render demo clean
 all: $(B)/bin/wasp $(B)/lib/libwasp.so workloads
 
 # `make V=1` shows the full commands.
@@ -159,6 +159,13 @@ check: all unit integration fuzz
 
 bench: all
 	@python3 bench/overhead.py
+
+# Rendering speed and size of every report format on a large synthetic profile.
+$(B)/bench/large_profile: bench/large_profile.c $(B)/lib/libwaspcore.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libwaspcore.a $(LDLIBS_CORE)
+bench-render: all $(B)/bench/large_profile
+	@python3 bench/render.py
 
 # Profile the bundled example and print the report.
 demo: all

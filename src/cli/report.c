@@ -14,7 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { EXIT_USAGE = 2, TEXT_DEFAULT_TOP = 10 };
+/* The page embeds its data: past the top 50 pairs and sites per analysis a
+ * large profile's page outgrows what a browser opens quickly (bench/render.py). */
+enum { EXIT_USAGE = 2, TEXT_DEFAULT_TOP = 10, HTML_DEFAULT_TOP = 50 };
 
 /* The report formats, indexed by wasp_format: a new format is a row here. */
 static const struct format_row {
@@ -25,7 +27,7 @@ static const struct format_row {
 } formats[] = {
     [WASP_FORMAT_TEXT] = {"text", "for people (default)", TEXT_DEFAULT_TOP, wasp_render_text},
     [WASP_FORMAT_JSON] = {"json", "for tools (schema: docs/report-json.md)", 0, wasp_render_json},
-    [WASP_FORMAT_HTML] = {"html", "one page with tables and flame graphs (use -o)", 0,
+    [WASP_FORMAT_HTML] = {"html", "one page with tables and flame graphs (use -o)", HTML_DEFAULT_TOP,
                           wasp_render_html},
     [WASP_FORMAT_COLLAPSED] = {"collapsed", "flame-graph stacks: flamegraph.pl, speedscope", 0,
                                wasp_render_collapsed},
@@ -100,7 +102,8 @@ static void usage(FILE *out)
             names);
     for (size_t i = 0; i < NFORMATS; i++)
         fprintf(out, "                        %-9s %s\n", formats[i].name, formats[i].help);
-    fputs("  --top N             pairs shown per analysis (default: 10 in text, else all)\n"
+    fputs("  --top N             pairs shown per analysis (default: 10 in text, 50 in html,\n"
+          "                      else all)\n"
           "  --by line|instruction\n"
           "                      line: pairs that differ only in the leaf machine\n"
           "                      instruction summed into one, showing the heaviest\n"
