@@ -598,10 +598,18 @@ def t_bad_watchpoints(ctx, jdk):
     return "exit %d" % r.rc
 
 
+REPORT_FORMATS = ("text", "json", "html", "collapsed", "pprof")
+
+
 def expect_report_error(path, what):
-    r = run([WASP, "report", "--format", "json", path], timeout=60)
-    check(r.rc != 0, "wasp report on %s exited 0" % what)
-    check(r.err.strip(), "wasp report on %s printed no message on stderr" % what)
+    """Every format refuses the file with the same clear message as text."""
+    errs = {}
+    for fmt in REPORT_FORMATS:
+        r = run([WASP, "report", "--format", fmt, "-o", path + ".out." + fmt, path], timeout=60)
+        check(r.rc != 0, "wasp report --format %s on %s exited 0" % (fmt, what))
+        check(r.err.strip(), "wasp report --format %s on %s printed no message" % (fmt, what))
+        errs[fmt] = r.err.strip()
+    check(len(set(errs.values())) == 1, "formats disagree on %s: %r" % (what, errs))
     return r
 
 
