@@ -8,7 +8,7 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE -fPIC -Wall -Wextra -Werror -fvisibility=hidde
            -I src -I $(B)/gen -I $(JAVA_HOME)/include -I $(JAVA_HOME)/include/linux
 LDLIBS_CORE  = -lZydis -lZycore -lz -lm -lrt
 LDLIBS_CLI   = -lprotobuf-c   # --format pprof
-LDLIBS_AGENT = $(LDLIBS_CORE) -lnuma -ldl -lpthread -lrt   # libpfm4 is dlopened when a PMU is used
+LDLIBS_AGENT = $(LDLIBS_CORE) -lnuma -ldl -lpthread -lrt -ldw -lelf   # libpfm4 is dlopened when a PMU is used; elfutils names native code
 
 B = build
 .DEFAULT_GOAL := all
@@ -91,6 +91,9 @@ $(UNIT_BINS): $(B)/tests/%: $(B)/obj/tests/unit/%.o $(B)/lib/libwaspcli.a $(B)/l
 	    $(B)/lib/libwaspcore.a -Wl,--no-whole-archive -lcmocka $(LDLIBS_CLI) $(LDLIBS_CORE) -lpthread
 # The NUMA check's system calls answer what the test chooses (one-node machines).
 $(B)/tests/test_objects_attribute: TEST_LDFLAGS := -Wl,--wrap=syscall
+# Native symbols are the agent's (elfutils is linked into the agent only).
+$(B)/tests/test_native_symbols: $(B)/obj/src/agent/native_symbols.o
+$(B)/tests/test_native_symbols: TEST_LDFLAGS := $(B)/obj/src/agent/native_symbols.o -ldw -lelf -ldl
 
 # Java workloads with planted inefficiencies (ground truth for the tests).
 WORKLOAD_SRCS := $(wildcard tests/workloads/*.java examples/*.java)

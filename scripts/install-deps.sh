@@ -13,6 +13,8 @@ PACKAGES="$PACKAGES chromium"
 # protobuf-c (generated at build time) for `wasp report --format pprof`; golang-go:
 # `go tool pprof` reads it back in the tests (tests/integration/formats.py).
 PACKAGES="$PACKAGES protobuf-c-compiler libprotobuf-c-dev golang-go"
+# elfutils (libdw, libelf): the agent names native code by its ELF symbols.
+PACKAGES="$PACKAGES libdw-dev libelf-dev"
 
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=""

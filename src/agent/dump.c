@@ -19,6 +19,7 @@
 #include "agent/alloc.h"
 #include "agent/jvm.h"
 #include "agent/log.h"
+#include "agent/native_symbols.h"
 #include "agent/threads.h"
 #include "analysis/handler_part.h"
 #include "isa/isa.h"
@@ -81,28 +82,72 @@ static const char *agct_reason(int status)
     case -5: return "unknown Java frame";
     case -6: return "stack not walkable";
     case -7: return "unknown thread state";
-    case -8: return "deoptimization in progress";
-    case -9: return "at a safepoint";
+    case -8: return "thread exiting";
+    case -9: return "deoptimization in progress";
+    case -10: return "at a safepoint";
     case -100: return "no stack walker (AsyncGetCallTrace unavailable)";
     default: return "stack walk failed";
     }
 }
 
-/* A frame for a leaf PC outside Java code: a native symbol or a JVM stub. */
+/* The libraries' symbols, read when a native leaf is first named and again
+ * (a few times at most: each read opens every library) when a PC lies in a
+ * library mapped since, such as a JNI library loaded late. */
+static pthread_mutex_t symbols_lock = PTHREAD_MUTEX_INITIALIZER;
+static wasp_native_symbols *symbols;
+static int symbol_reads;
+
+static int reread_symbols(void)
+{
+    if (symbol_reads >= 8)
+        return 0;
+    symbol_reads++;
+    wasp_native_symbols_close(symbols);
+    symbols = wasp_native_symbols_open();
+    return symbols != NULL;
+}
+
+/* Exported symbols only: when elfutils cannot read the library. */
+static void dladdr_name(const Dl_info *info, uint64_t pc, char *name, size_t namelen, char *lib,
+                        size_t liblen)
+{
+    const char *slash = strrchr(info->dli_fname, '/');
+    snprintf(lib, liblen, "%s", slash ? slash + 1 : info->dli_fname);
+    if (info->dli_sname)
+        snprintf(name, namelen, "%s", info->dli_sname);
+    else
+        snprintf(name, namelen, "+0x%llx",
+                 (unsigned long long)(pc - (uint64_t)(uintptr_t)info->dli_fbase));
+}
+
+/* Function and library of a PC in a mapped library; 0 for JIT code and stubs. */
+static int native_name(uint64_t pc, char *name, size_t namelen, char *lib, size_t liblen)
+{
+    pthread_mutex_lock(&symbols_lock);
+    if (!symbols)
+        reread_symbols();
+    int found = wasp_native_symbols_name(symbols, pc, name, namelen, lib, liblen);
+    Dl_info info;
+    if (!found && dladdr((void *)(uintptr_t)pc, &info) && info.dli_fname) {
+        if (reread_symbols())
+            found = wasp_native_symbols_name(symbols, pc, name, namelen, lib, liblen);
+        if (!found) {
+            dladdr_name(&info, pc, name, namelen, lib, liblen);
+            found = 1;
+        }
+    }
+    pthread_mutex_unlock(&symbols_lock);
+    return found;
+}
+
+/* A frame for a leaf PC outside Java code: a native function (by its ELF
+ * symbol, hidden ones too) or a JVM stub. */
 static int leaf_native_frame(wasp_profile *p, uint64_t pc, wasp_frame *f)
 {
-    char buf[512];
-    Dl_info info;
-    if (dladdr((void *)(uintptr_t)pc, &info) && info.dli_fname) {
-        const char *lib = strrchr(info.dli_fname, '/');
-        lib = lib ? lib + 1 : info.dli_fname;
-        if (info.dli_sname)
-            snprintf(buf, sizeof buf, "%s", info.dli_sname);
-        else /* a hidden symbol: the offset still lets addr2line name it */
-            snprintf(buf, sizeof buf, "+0x%llx",
-                     (unsigned long long)(pc - (uint64_t)(uintptr_t)info.dli_fbase));
+    char name[512], lib[256];
+    if (native_name(pc, name, sizeof name, lib, sizeof lib)) {
         f->kind = WASP_FRAME_NATIVE;
-        f->name = wasp_profile_intern_string(p, buf);
+        f->name = wasp_profile_intern_string(p, name);
         f->file = wasp_profile_intern_string(p, lib);
         f->line = -1;
         return 1;

@@ -9,6 +9,10 @@
 #include "watch/kit.h"
 #include "watch/runtime.h"
 
+/* AsyncGetCallTrace's status for a PC in code that is not a Java frame
+ * while the thread is in Java (HotSpot's ticks_unknown_Java). */
+enum { AGCT_UNKNOWN_JAVA = -5 };
+
 typedef struct {
     void *env;
     int num_frames;
@@ -20,6 +24,59 @@ static int walk(wasp_thread *t, ucontext_t *uc)
     agct_trace trace = {.env = t->jni_env, .num_frames = 0, .frames = t->scratch};
     wasp_rt.agct(&trace, (int)wasp_rt.max_frames, uc);
     return trace.num_frames;
+}
+
+/* Walks again from the caller of the code at the PC: generated stubs (fill,
+ * arraycopy, compare, string intrinsics) are not Java frames, so the walk
+ * from their PC fails. Their caller's return address is on the stack: at
+ * [rbp + 8] when the stub built a frame (enter), else at [rsp] or a few
+ * slots above it (stubs that push registers). The first slot whose value the
+ * JVM accepts as a return address into Java code wins; a value that is not
+ * code is refused by AsyncGetCallTrace itself, which validates every PC. */
+static int walk_from_caller(wasp_thread *t, ucontext_t *copy, uint64_t sp, uint64_t fp)
+{
+    enum { SLOTS = 8 };
+    uint64_t slots[SLOTS + 1];
+    int nslots = 0;
+    if (fp >= sp && fp - sp < 4096)
+        slots[nslots++] = fp + 8; /* the stub's own frame: caller's return address */
+    for (int i = 0; i < SLOTS; i++)
+        if (sp + 8u * (uint64_t)i != fp + 8)
+            slots[nslots++] = sp + 8u * (uint64_t)i;
+    for (int i = 0; i < nslots; i++) {
+        uint64_t ret;
+        if (wasp_safe_read(slots[i], &ret, sizeof ret) != sizeof ret)
+            continue;
+        /* Stack addresses and small integers are not return addresses. */
+        if (ret < 4096 || (ret > sp - (1u << 20) && ret < sp + (1u << 20)))
+            continue;
+        uint64_t caller_fp = fp;
+        if (slots[i] == fp + 8 && wasp_safe_read(fp, &caller_fp, sizeof caller_fp) != sizeof caller_fp)
+            continue;
+        /* ret - 1 is inside the call instruction: the JVM then describes
+         * the call site by the debug info before it. At ret itself it takes
+         * the next recorded point, which for the leaf calls C2 makes to
+         * fill stubs (they carry no debug info) is the next statement,
+         * often in another method. */
+        copy->uc_mcontext.gregs[REG_RIP] = (greg_t)(ret - 1);
+        copy->uc_mcontext.gregs[REG_RSP] = (greg_t)(slots[i] + 8);
+        copy->uc_mcontext.gregs[REG_RBP] = (greg_t)caller_fp;
+        int n = walk(t, copy);
+        if (n > 0)
+            return n;
+    }
+    return -1;
+}
+
+/* The counter of a failed walk's cause: AsyncGetCallTrace's status, 0 down
+ * to -10 (HotSpot's forte.cpp), in the order of the counters. */
+_Static_assert(WASP_C_AGCT_SAFEPOINT == WASP_C_AGCT_NATIVE + 10, "one counter per status 0..-10");
+
+static wasp_counter_id agct_cause(int status)
+{
+    if (status <= 0 && status >= -10)
+        return (wasp_counter_id)(WASP_C_AGCT_NATIVE - status);
+    return WASP_C_AGCT_OTHER;
 }
 
 uint32_t wasp_capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
@@ -40,22 +97,21 @@ uint32_t wasp_capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
         ucontext_t copy = *uc;
         copy.uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
         n = walk(t, &copy);
-        if (n < 0) {
-            /* Generated stubs (arraycopy, math intrinsics) have no frame of
-             * their own: retry from their caller, whose return address is on
-             * top of the stack. */
-            uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP], ret;
-            if (wasp_safe_read(sp, &ret, sizeof ret) == sizeof ret) {
-                copy.uc_mcontext.gregs[REG_RIP] = (greg_t)ret;
-                copy.uc_mcontext.gregs[REG_RSP] = (greg_t)(sp + 8);
-                int m = walk(t, &copy);
-                if (m > 0)
-                    n = m;
-            }
+        if (n == AGCT_UNKNOWN_JAVA) {
+            /* Code the JVM knows as no Java frame while the thread runs Java:
+             * a stub. Not for other failures (an interpreted or half-built
+             * frame): a caller found there would drop the leaf method.
+             * Keep the first walk's status (the reason) unless the retry works. */
+            int m = walk_from_caller(t, &copy, (uint64_t)uc->uc_mcontext.gregs[REG_RSP],
+                                     (uint64_t)uc->uc_mcontext.gregs[REG_RBP]);
+            if (m > 0)
+                n = m;
         }
     }
-    if (n <= 0)
+    if (n <= 0) {
         t->rec.counters[WASP_C_AGCT_FAILED]++;
+        t->rec.counters[agct_cause(n)]++;
+    }
     uint32_t trace = wasp_records_trace(&t->rec, t->scratch, n);
     return wasp_records_context(&t->rec, trace, pc, insn, insn_len);
 }

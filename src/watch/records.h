@@ -95,6 +95,20 @@ typedef enum wasp_counter_id {
     WASP_C_DROP_STORE_CHAIN, /* silent-load watch ended by too many stores */
     WASP_C_DROP_EXIT,        /* still armed when the thread or the run ended */
     WASP_C_AGCT_FAILED,      /* AsyncGetCallTrace found no Java frames */
+    /* Of WASP_C_AGCT_FAILED, by AsyncGetCallTrace's status (see agct_cause in
+     * watch/context.c): why a capture has no Java frames. */
+    WASP_C_AGCT_NATIVE,       /* 0: thread in native or VM code */
+    WASP_C_AGCT_NO_CLASS_LOAD, /* -1: ClassLoad events not enabled yet */
+    WASP_C_AGCT_GC,           /* -2: a collection in progress */
+    WASP_C_AGCT_UNKNOWN_NOT_JAVA, /* -3: PC in unknown code, thread not in Java */
+    WASP_C_AGCT_NOT_WALKABLE_NOT_JAVA, /* -4 */
+    WASP_C_AGCT_UNKNOWN_JAVA, /* -5: PC in code that is not a Java frame (a stub), no caller found */
+    WASP_C_AGCT_NOT_WALKABLE_JAVA, /* -6: frame under construction (prologue, interpreter entry) */
+    WASP_C_AGCT_UNKNOWN_STATE, /* -7 */
+    WASP_C_AGCT_THREAD_EXIT,  /* -8 */
+    WASP_C_AGCT_DEOPT,        /* -9: deoptimization in progress */
+    WASP_C_AGCT_SAFEPOINT,    /* -10: at a safepoint */
+    WASP_C_AGCT_OTHER,        /* no stack walker, or a status not listed */
     WASP_C_OBJ_SAMPLES,      /* accesses the objects analysis looked up */
     WASP_C_OBJ_UNATTRIBUTED, /* ... that hit no tracked object */
     WASP_C_OBJ_STALE,        /* ... taken while the object map awaited its post-GC rebuild */

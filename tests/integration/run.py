@@ -1180,6 +1180,8 @@ def build_tests(jdks):
     import diff  # wasp diff: a planted workload against its fixed twin
     diff_tests, diff_once = diff.make_tests(sys.modules[__name__])
     import refusal  # perf_event_open refused by a seccomp filter
+    import stubs  # calling contexts inside JVM stubs (fill, arraycopy, mismatch)
+    stub_tests = stubs.make_tests(sys.modules[__name__])
     import formats  # --format collapsed and pprof (go tool pprof reads them back)
     import report_html  # wasp report --format html in headless Chromium
     tests = []
@@ -1199,6 +1201,8 @@ def build_tests(jdks):
         watching.append(("exit.sigterm", lambda c, j=jdk: t_sigterm(c, j)))
         watching.append(("attach.detach", lambda c, j=jdk: t_attach(c, j)))
         for name, thunk in replica_tests + diff_tests:
+            watching.append((name, lambda c, j=jdk, f=thunk: f(c, j)))
+        for name, thunk in stub_tests:
             watching.append((name, lambda c, j=jdk, f=thunk: f(c, j)))
         watching.append(("route.fasync", lambda c, j=jdk: t_fasync_route(c, j)))
         watching.append(("source.pmu-ring", lambda c, j=jdk: t_pmu_ring(c, j)))

@@ -1,0 +1,27 @@
+/*
+ * Names of native code (libjvm, the JDK's and JNI libraries) by function,
+ * from the libraries' ELF symbol tables (.symtab when present, else .dynsym)
+ * through elfutils' libdwfl. dladdr sees only exported symbols, so most of
+ * libjvm read "libjvm.so +0x7ef160". Not async-signal-safe: for the dump.
+ */
+#ifndef WASP_NATIVE_SYMBOLS_H
+#define WASP_NATIVE_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct wasp_native_symbols wasp_native_symbols;
+
+/* The libraries mapped in this process now; NULL when elfutils cannot say. */
+wasp_native_symbols *wasp_native_symbols_open(void);
+void wasp_native_symbols_close(wasp_native_symbols *s);
+
+/* The function containing pc into name ("JVM_ArrayCopy", C++ names
+ * demangled when the process has a demangler) and the library's file name
+ * into lib ("libjvm.so"). Returns 1 when pc is in a mapped library (name is
+ * then "+0x<offset in the library>" if no symbol covers it), 0 when it is
+ * not (JIT code, the JVM's generated stubs). */
+int wasp_native_symbols_name(wasp_native_symbols *s, uint64_t pc, char *name, size_t namelen,
+                             char *lib, size_t liblen);
+
+#endif

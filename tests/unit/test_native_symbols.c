@@ -1,0 +1,86 @@
+/* Native code named through elfutils: functions that dladdr cannot name (a
+ * static function of this program, not exported) and a libc function. */
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "agent/native_symbols.h"
+
+/* Not exported: only .symtab knows its name. noinline and used, so it has
+ * its own code for the address to point into. */
+__attribute__((noinline, used)) static int hidden_helper_for_symbols(int x)
+{
+    return x * 3 + 1;
+}
+
+static wasp_native_symbols *open_or_fail(void)
+{
+    wasp_native_symbols *s = wasp_native_symbols_open();
+    assert_non_null(s);
+    return s;
+}
+
+static void names_a_static_function_dladdr_cannot(void **state)
+{
+    (void)state;
+    int (*volatile fn)(int) = hidden_helper_for_symbols;
+    uint64_t pc = (uint64_t)(uintptr_t)fn + 2; /* inside, not at its start */
+    Dl_info info;
+    /* The reason for elfutils: dladdr sees exported symbols only. */
+    if (dladdr((void *)(uintptr_t)pc, &info))
+        assert_true(!info.dli_sname || strcmp(info.dli_sname, "hidden_helper_for_symbols") != 0);
+    wasp_native_symbols *s = open_or_fail();
+    char name[256], lib[256];
+    assert_int_equal(wasp_native_symbols_name(s, pc, name, sizeof name, lib, sizeof lib), 1);
+    assert_string_equal(name, "hidden_helper_for_symbols");
+    assert_string_equal(lib, "test_native_symbols");
+    assert_int_equal(fn(1), 4);
+    wasp_native_symbols_close(s);
+}
+
+static void names_a_libc_function(void **state)
+{
+    (void)state;
+    void *q = dlsym(RTLD_DEFAULT, "qsort");
+    assert_non_null(q);
+    wasp_native_symbols *s = open_or_fail();
+    char name[256], lib[256];
+    assert_int_equal(wasp_native_symbols_name(s, (uint64_t)(uintptr_t)q + 1, name, sizeof name, lib,
+                                              sizeof lib), 1);
+    assert_string_equal(name, "qsort");
+    assert_true(strncmp(lib, "libc.so", 7) == 0);
+    wasp_native_symbols_close(s);
+}
+
+static void anonymous_memory_is_not_native_code(void **state)
+{
+    (void)state;
+    /* JIT code lives in anonymous mappings: not a library, so the caller
+     * asks the JVM's stub table instead. */
+    char *heap = malloc(1 << 20);
+    assert_non_null(heap);
+    wasp_native_symbols *s = open_or_fail();
+    char name[256], lib[256];
+    assert_int_equal(wasp_native_symbols_name(s, (uint64_t)(uintptr_t)(heap + 4096), name,
+                                              sizeof name, lib, sizeof lib), 0);
+    assert_int_equal(wasp_native_symbols_name(NULL, 0x1000, name, sizeof name, lib, sizeof lib), 0);
+    wasp_native_symbols_close(s);
+    free(heap);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(names_a_static_function_dladdr_cannot),
+        cmocka_unit_test(names_a_libc_function),
+        cmocka_unit_test(anonymous_memory_is_not_native_code),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
