@@ -1,5 +1,6 @@
 #include "cli/cli_util.h"
 
+#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -60,4 +61,28 @@ const char *wasp_cli_option_detail(const char *msg, const char *item)
     if (strncmp(msg, "wasp: ", 6) == 0)
         return msg + 6;
     return msg;
+}
+
+const char *wasp_cli_option_value(int argc, char **argv, int *i, const char *name,
+                                  bool *matched)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+    *matched = strncmp(a, name, n) == 0 && (a[n] == 0 || a[n] == '=');
+    if (!*matched)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+int wasp_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "wasp %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nTry 'wasp %s --help'.\n", cmd);
+    va_end(ap);
+    return 2;
 }

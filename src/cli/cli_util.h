@@ -5,6 +5,7 @@
 #ifndef WASP_CLI_UTIL_H
 #define WASP_CLI_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,5 +29,15 @@ int wasp_cli_exe_dir(char *out, size_t outlen);
  * "wasp: bad option 'ITEM': DETAIL" it is DETAIL, otherwise msg without its
  * "wasp: " prefix. Returns a pointer into msg. */
 const char *wasp_cli_option_detail(const char *msg, const char *item);
+
+/* "--name VALUE" or "--name=VALUE" at argv[*i]: the value, advancing *i past
+ * it; NULL when absent (then *matched says whether the option was there
+ * without a value). */
+const char *wasp_cli_option_value(int argc, char **argv, int *i, const char *name,
+                                  bool *matched);
+/* "wasp CMD: <message>" and "Try 'wasp CMD --help'." on stderr; returns 2
+ * (the usage-error exit status). */
+int wasp_cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 #endif

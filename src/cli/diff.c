@@ -53,30 +53,9 @@ void wasp_diff_usage(FILE *out)
           out);
 }
 
-__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("wasp diff: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputs("\nTry 'wasp diff --help'.\n", stderr);
-    va_end(ap);
-    return EXIT_USAGE;
-}
+#define usage_error(...) wasp_cli_usage_error("diff", __VA_ARGS__)
 
-/* "--name VALUE" or "--name=VALUE": the value, advancing *i; NULL when absent
- * (then *matched says whether the option was there without one). */
-static const char *option_value(int argc, char **argv, int *i, const char *name, bool *matched)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-    *matched = strncmp(a, name, n) == 0 && (a[n] == 0 || a[n] == '=');
-    if (!*matched)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    return *i + 1 < argc ? argv[++*i] : NULL;
-}
+#define option_value wasp_cli_option_value
 
 /* 0 to go on, or an exit code; *done when --help was printed. */
 static int parse_args(int argc, char **argv, struct diff_args *r, bool *done)

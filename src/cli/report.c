@@ -7,6 +7,7 @@
 #include "cli/render.h"
 #include "common/safe_open.h"
 #include "profile/group.h"
+#include "cli/cli_util.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -117,32 +118,9 @@ static void usage(FILE *out)
           out);
 }
 
-__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("wasp report: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputs("\nTry 'wasp report --help'.\n", stderr);
-    va_end(ap);
-    return EXIT_USAGE;
-}
+#define usage_error(...) wasp_cli_usage_error("report", __VA_ARGS__)
 
-/* "--name VALUE" or "--name=VALUE": the value, advancing *i; NULL if absent. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, bool *matched)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-    *matched = false;
-    if (strncmp(a, name, n) != 0 || (a[n] != 0 && a[n] != '='))
-        return NULL;
-    *matched = true;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (*i + 1 >= argc)
-        return NULL;
-    return argv[++*i];
-}
+#define option_value wasp_cli_option_value
 
 struct report_args {
     wasp_report_opts opts;
