@@ -35,12 +35,20 @@ int wasp_site_kind_fits(uint32_t site, uint64_t offset, uint32_t size, uint8_t f
 {
     /* The header (mark word, class, length: 16 bytes with compressed class
      * pointers) is read by bounds checks of every array: always a fit. */
-    if (site >= WASP_SITE_KINDS_MAX || offset < 16)
+    if (offset < 16)
         return 1;
-    uint8_t k = __atomic_load_n(&kinds[site], __ATOMIC_ACQUIRE);
+    uint8_t k = site < WASP_SITE_KINDS_MAX ? __atomic_load_n(&kinds[site], __ATOMIC_ACQUIRE) : 0;
+    uint32_t elem = k & SIZE_MASK;
+    /* HotSpot lays fields and elements out at their natural alignment: a
+     * scalar access off it belongs to no field of this object. Wider moves
+     * (copies) need only an element's alignment. */
+    uint32_t align = size <= 8 ? size : 1;
+    if (elem && size > elem)
+        align = elem;
+    if (align > 1 && offset % align != 0)
+        return 0;
     if (!k)
         return 1;
-    uint32_t elem = k & SIZE_MASK;
     if (float_size) /* a float access needs float elements of its width */
         return (k & FLOAT_BIT) && float_size == elem;
     /* Integer moves copy and fill any array, whole elements or more at a

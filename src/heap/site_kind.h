@@ -19,8 +19,9 @@ enum { WASP_SITE_KINDS_MAX = 1u << 16 };
  * end stay unknown. Not in a handler. */
 void wasp_site_kind_set(uint32_t site, const char *class_name);
 
-/* Can an access of `size` bytes at `offset` in an object of site, whose value
- * type is float/double
+/* Can an access of `size` bytes at `offset` in an object of site (any site:
+ * a scalar access must be naturally aligned, as HotSpot lays out fields and
+ * elements), whose value type is float/double
  * (float_size 4 or 8, else 0) touch an object of site? 1 when it can or
  * nothing is known. Float accesses must match a float[]/double[] element;
  * integer ones must be at least an element wide (copies and fills move any

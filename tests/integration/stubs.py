@@ -100,7 +100,13 @@ def t_stub(ctx, jdk, workload, size):
     if e["trap_line"] is not None and trap and trap[-1].get("kind") == "stub":
         check_under_stub("trap", top.get("trap"), e["trap_method"], e["trap_line"])
     else:
-        H.check(trap and H.at(trap[-1], e["trap_method"], e["trap_line"]),
+        # A trap in the JDK's Java code around the stub (JDK 25 finishes some
+        # mismatches in ArraysSupport itself): the first frame outside the
+        # JDK must be the expected one.
+        i = len(trap) - 1
+        while i > 0 and (trap[i].get("method") or "").startswith(JDK_PACKAGES):
+            i -= 1
+        H.check(trap and H.at(trap[i], e["trap_method"], e["trap_line"]),
                 "top pair's trap context is %s, expected %s:%d"
                 % (describe(top.get("trap")), e["trap_method"], e["trap_line"]))
     # A context is captured for each armed sample and each trap.

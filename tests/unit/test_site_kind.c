@@ -43,10 +43,26 @@ static void header_accesses_always_fit(void **state)
     assert_false(wasp_site_kind_fits(7, 16, 4, 0));
 }
 
+/* Fields and elements sit at their natural alignment: a scalar access off it
+ * is to no field of the object (a neighbour's, or a stale map's). */
+static void scalar_accesses_are_aligned(void **state)
+{
+    (void)state;
+    assert_true(wasp_site_kind_fits(400, 24, 8, 0));  /* a class instance's long field */
+    assert_false(wasp_site_kind_fits(400, 28, 8, 0)); /* no 8-byte field at 28 */
+    assert_true(wasp_site_kind_fits(400, 28, 4, 0));
+    assert_false(wasp_site_kind_fits(400, 30, 4, 0));
+    assert_true(wasp_site_kind_fits(400, 31, 1, 0));
+    wasp_site_kind_set(8, "int[]");
+    assert_true(wasp_site_kind_fits(8, 20, 8, 0));    /* two ints copied at once */
+    assert_false(wasp_site_kind_fits(8, 22, 8, 0));   /* off the elements */
+    assert_true(wasp_site_kind_fits(8, 20, 32, 0));   /* a vector move */
+}
+
 static void unknown_sites_fit_anything(void **state)
 {
     (void)state;
-    assert_true(wasp_site_kind_fits(500, 24, 8, 8)); /* never set */
+    assert_true(wasp_site_kind_fits(500, 24, 8, 8)); /* never set (and aligned) */
     wasp_site_kind_set(WASP_SITE_KINDS_MAX + 1, "int[]"); /* past the table: ignored */
     assert_true(wasp_site_kind_fits(WASP_SITE_KINDS_MAX + 1, 24, 8, 8));
 }
@@ -56,6 +72,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(float_accesses_need_float_elements),
         cmocka_unit_test(header_accesses_always_fit),
+        cmocka_unit_test(scalar_accesses_are_aligned),
         cmocka_unit_test(unknown_sites_fit_anything),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
