@@ -123,15 +123,20 @@ def option_strings(rng, keys, count):
     return out[:count]
 
 
+def shown(b):
+    """b as the agent's messages quote it: control bytes as '?'."""
+    return bytes(c if 0x20 <= c != 0x7f else 0x3f for c in b)
+
+
 def names_an_option(err, opts, keys):
     """Does the agent's stderr name the refused option? Either it quotes the
     start of the option string or of one of its items ("wasp: bad option
     'period=1x': ..."; its key: "unknown option 'bogus'", "''" for "=x"), or
     it names a known key the string gives ("wasp: action=stop is for ...").
-    The whole output is searched: the agent prints the option as given, so a
-    newline in it splits the line."""
+    The agent quotes the option with control bytes shown as '?' (so a message
+    stays one line), and so is each name searched for."""
     items = [opts] + opts.split(b",")
-    named = set(items) | {i.split(b"=", 1)[0] for i in items}  # whole, item or key
+    named = {shown(n) for n in set(items) | {i.split(b"=", 1)[0] for i in items}}  # whole, item or key
     for m in re.finditer(rb"wasp: [^'\n]*option[^'\n]*'", err):
         after = err[m.end():]
         # quoted whole, or the start of a long one (messages cut them short)
