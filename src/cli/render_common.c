@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 uint32_t wasp_report_shown_analyses(const wasp_profile *p)
@@ -63,11 +64,8 @@ const char *wasp_fmt_site_allocations(const wasp_profile *p, const wasp_site *s,
 {
     /* JVMTI samples about one allocation per interval bytes: what the
      * profile holds is a sample of the site's allocations, and says so. */
-    double interval = 0;
-    bool sampled = wasp_profile_get_meta_num(p, "objects.sampling_interval", &interval)
-                       ? interval > 0
-                       : wasp_profile_get_meta(p, "objects.sampling_interval") &&
-                             strcmp(wasp_profile_get_meta(p, "objects.sampling_interval"), "0");
+    const char *interval = wasp_profile_get_meta(p, "objects.sampling_interval");
+    bool sampled = interval && strtod(interval, NULL) > 0; /* numbers keep their text too */
     char c[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
     snprintf(buf, n, "%s %sallocation%s (%s)", wasp_fmt_count(s->allocations, c, sizeof c),
              sampled ? "sampled " : "", s->allocations == 1 ? "" : "s",

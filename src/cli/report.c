@@ -189,11 +189,12 @@ static const char *shown_name(const char *file)
 }
 
 /* Refuses the same run given twice (its counts would double): profiles carry
- * the run id the agent drew. 0, or -1 with the message printed. Profiles
- * from before run ids cannot be checked. */
-static int check_not_seen(const wasp_profile *p, char **files, int i, const char **ids)
+ * the run id the agent drew. Keeps a copy of input i's id in ids[i]. 0, or -1
+ * with the message printed. Profiles from before run ids cannot be checked. */
+static int check_not_seen(const wasp_profile *p, char **files, int i, char **ids)
 {
-    ids[i] = wasp_profile_get_meta(p, "run_id");
+    const char *id = wasp_profile_get_meta(p, "run_id");
+    ids[i] = id ? strdup(id) : NULL;
     for (int k = 0; ids[i] && k < i; k++)
         if (ids[k] && strcmp(ids[k], ids[i]) == 0) {
             fprintf(stderr,
@@ -235,16 +236,15 @@ static wasp_profile *load(char **files, int n)
 {
     wasp_profile *all = NULL;
     bool ok = true;
-    const char **ids = calloc((size_t)n, sizeof *ids);
-    char **cmds = calloc((size_t)n, sizeof *cmds);
+    char **ids = calloc((size_t)n, sizeof *ids);  /* run ids and commands, copied: */
+    char **cmds = calloc((size_t)n, sizeof *cmds); /* each input is freed once merged */
     if (!ids || !cmds) {
         free(ids);
         free(cmds);
         fputs("wasp report: out of memory\n", stderr);
         return NULL;
     }
-    wasp_profile **kept = calloc((size_t)n, sizeof *kept); /* run ids live in them */
-    for (int i = 0; ok && kept && i < n; i++) {
+    for (int i = 0; ok && i < n; i++) {
         char err[256];
         /* "-" is standard input, opened afresh through /dev/stdin so the
          * reader checks and bounds it like any file. */
@@ -255,30 +255,29 @@ static wasp_profile *load(char **files, int n)
             ok = false;
             continue;
         }
-        kept[i] = p;
         const char *cmd = wasp_profile_get_meta(p, "java_command");
         cmds[i] = cmd ? strdup(cmd) : NULL;
-        if (check_not_seen(p, files, i, ids) != 0)
+        if (check_not_seen(p, files, i, ids) != 0) {
             ok = false;
-        else if (!all)
+        } else if (!all) {
             all = p;
-        else if (wasp_profile_merge(all, p) != 0) {
+            continue;
+        } else if (wasp_profile_merge(all, p) != 0) {
             fprintf(stderr, "wasp report: %s: out of memory while merging\n",
                     shown_name(files[i]));
             ok = false;
         }
+        wasp_profile_free(p);
     }
     if (ok && all)
         note_programs(all, (const char **)cmds, n);
     for (int i = 0; i < n; i++) {
-        if (kept && kept[i] != all)
-            wasp_profile_free(kept[i]);
+        free(ids[i]);
         free(cmds[i]);
     }
-    free(kept);
     free(ids);
     free(cmds);
-    if (!ok || !kept) {
+    if (!ok) {
         wasp_profile_free(all);
         return NULL;
     }

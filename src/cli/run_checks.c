@@ -70,13 +70,13 @@ int wasp_run_check_output(const char *cmd, const char *path, char *err, size_t e
     else
         snprintf(dir, sizeof dir, ".");
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    int exists = stat(path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) {
         snprintf(err, errlen, "wasp %s: the output %.300s is a directory; name a file in it",
                  cmd, path);
         return -1;
     }
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) &&
-        !S_ISFIFO(st.st_mode)) {
+    if (exists && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
         snprintf(err, errlen,
                  "wasp %s: the output %.300s is not a regular file, device or pipe", cmd, path);
         return -1;
