@@ -29,6 +29,7 @@
 #include "agent/probe.h"
 #include "agent/threads.h"
 #include "agent/vmflags.h"
+#include "agent/java_layout_load.h"
 #include "analysis/handler_part.h"
 #include "analysis/names.h"
 #include "isa/isa.h"
@@ -144,6 +145,13 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
             wasp_log("cannot find the Java heap's address range (VMStructs, /proc/self/maps): "
                      "the page watchpoint engine arms nothing");
         }
+    }
+    if (needing(WASP_NEEDS_JAVA)) {
+        char why[256], names[256];
+        wasp_analysis_ids_format(needing(WASP_NEEDS_JAVA), names, sizeof names);
+        if (wasp_java_layout_load(why, sizeof why) != 0)
+            wasp_log("cannot read HotSpot's object layout (%s): %s find no Java objects", why,
+                     names);
     }
     wasp_jvm_prepare_loaded_classes(jvmti, env);
     (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);

@@ -22,7 +22,8 @@
 
 enum wasp_needs {
     WASP_NEEDS_WATCH = 1,  /* arms watchpoints: off when no watchpoint engine works */
-    WASP_NEEDS_OBJECTS = 2 /* tracked objects: allocation tracking and the object map */
+    WASP_NEEDS_OBJECTS = 2, /* tracked objects: allocation tracking and the object map */
+    WASP_NEEDS_JAVA = 4     /* HotSpot's object layout (heap/java_layout.h), from VMStructs */
 };
 
 typedef struct wasp_handler_part {

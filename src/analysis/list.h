@@ -18,6 +18,7 @@
     X(silentstore, a, b)                                                                           \
     X(silentload, a, b)                                                                            \
     X(objects, a, b)                                                                               \
-    X(replicas, a, b)
+    X(replicas, a, b)                                                                              \
+    X(fields, a, b)
 
 #endif

@@ -4,6 +4,7 @@
  * cli/hotspot_attach.c.
  */
 #include "cli/attach.h"
+#include "cli/attach_progress.h"
 #include "cli/run_checks.h"
 
 #include "cli/cli_util.h"
@@ -301,8 +302,11 @@ static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
                            const char *agent_abs)
 {
     const char *cmd = wasp_cli_cmd_name(cfg->cmd);
-    char err[2048], log[WASP_PATH_MAX + 8], opts[WASP_PATH_MAX + 32];
+    char err[2048], log[WASP_PATH_MAX + 8], opts[WASP_PATH_MAX + 32], progress[WASP_PATH_MAX + 16];
     wasp_file_id before = wasp_file_id_of(cfg->agent.file);
+    /* However this stop ends, the progress report is of no further use. */
+    if (wasp_attach_progress_path(cfg->agent.file, progress, sizeof progress) == 0)
+        wasp_attach_progress_forget(progress);
     if (wasp_attach_log_path(cfg->agent.file, log, sizeof log) < 0 ||
         snprintf(opts, sizeof opts, "action=stop,log=%s", log) >= (int)sizeof opts ||
         strlen(opts) > WASP_HS_ARG_MAX)
@@ -340,27 +344,23 @@ static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
     return 0;
 }
 
-int wasp_attach_progress_text(char *buf, size_t n, int pid, long long left_ms)
+/* The progress line, redrawn in place ("\r", then erase to the end of
+ * line), with the samples the agent reported so far when it did. */
+static void show_progress(int pid, const char *progress_file, long long left_ms)
 {
-    /* Whole seconds rounded up: "1 s left" until the very end, never "0 s". */
-    long long secs = left_ms > 0 ? (left_ms + 999) / 1000 : 0;
-    return snprintf(buf, n, "wasp: profiling JVM %d: %lld s left (Ctrl-C stops sooner)", pid,
-                    secs);
-}
-
-/* The progress line, redrawn in place ("\r", then erase to the end of line). */
-static void show_progress(int pid, long long left_ms)
-{
-    char line[128];
-    wasp_attach_progress_text(line, sizeof line, pid, left_ms);
+    char line[160];
+    uint64_t samples;
+    bool known = progress_file && wasp_attach_progress_read(progress_file, pid, &samples) == 0;
+    wasp_attach_progress_text(line, sizeof line, pid, left_ms, known ? &samples : NULL);
     fprintf(stderr, "\r%s\033[K", line);
     fflush(stderr);
 }
 
 /* Wait `seconds`, or until SIGINT/SIGTERM/SIGHUP. Returns the signal that
- * ended the wait, or 0. With progress, the time left is shown on stderr,
- * redrawn at each whole second, and erased at the end. */
-static int wait_for(unsigned seconds, int pid, bool progress)
+ * ended the wait, or 0. With progress, the time left (and the samples so
+ * far, from progress_file when not NULL) is shown on stderr, redrawn at
+ * each whole second, and erased at the end. */
+static int wait_for(unsigned seconds, int pid, bool progress, const char *progress_file)
 {
     sigset_t set, old;
     sigemptyset(&set);
@@ -376,7 +376,7 @@ static int wait_for(unsigned seconds, int pid, bool progress)
             break;
         long long nap = left;
         if (progress) {
-            show_progress(pid, left);
+            show_progress(pid, progress_file, left);
             nap = left % 1000 ? left % 1000 : 1000; /* wake as the shown second changes */
         }
         struct timespec ts = {(time_t)(nap / 1000), (long)(nap % 1000) * 1000000L};
@@ -430,6 +430,11 @@ int wasp_cmd_attach(int argc, char **argv)
     char log[WASP_PATH_MAX + 8];
     wasp_attach_log_path(cfg.agent.file, log, sizeof log); /* fits: the options held it */
     off_t logged = log_size(log);
+    /* A progress report left by an earlier run must not be shown as this one's. */
+    char progress[WASP_PATH_MAX + 16];
+    bool has_progress = wasp_attach_progress_path(cfg.agent.file, progress, sizeof progress) == 0;
+    if (has_progress)
+        wasp_attach_progress_forget(progress);
     int loaded = wasp_hs_load_agent(&t, agent_abs, opts, WASP_HS_SOCKET_TIMEOUT_MS, NULL, err,
                                     sizeof err);
     print_log_since(log, logged);
@@ -464,7 +469,8 @@ int wasp_cmd_attach(int argc, char **argv)
 
     fprintf(stderr, "wasp: profiling JVM %d for %u s (Ctrl-C stops sooner)\n", cfg.pid,
             cfg.duration_s);
-    int sig = wait_for(cfg.duration_s, cfg.pid, isatty(STDERR_FILENO));
+    int sig = wait_for(cfg.duration_s, cfg.pid, isatty(STDERR_FILENO),
+                       has_progress ? progress : NULL);
     if (sig)
         fprintf(stderr, "wasp: %s; stopping the profile\n", strsignal(sig));
     return stop_and_report(&cfg, &t, agent_abs);

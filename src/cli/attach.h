@@ -55,11 +55,7 @@ struct wasp_run_config;
 int wasp_attach_agent_options(const struct wasp_run_config *cfg, char *buf, size_t buflen,
                               char *err, size_t errlen);
 
-/* The progress line `attach -d` shows while it waits when stderr is a
- * terminal: "wasp: profiling JVM PID: N s left (Ctrl-C stops sooner)", N the
- * whole seconds left rounded up. Returns what snprintf returns. (The agent
- * reports no sample count while it runs, so the line shows time only.) */
-int wasp_attach_progress_text(char *buf, size_t n, int pid, long long left_ms);
+/* The progress line `attach -d` shows: cli/attach_progress.h. */
 
 void wasp_attach_usage(FILE *out);
 void wasp_detach_usage(FILE *out);

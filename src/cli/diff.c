@@ -4,8 +4,8 @@
  * unless asked not to, and writing the matched changes.
  */
 #include "cli/diff.h"
+#include "cli/cli_output.h"
 #include "cli/cli_util.h"
-#include "common/safe_open.h"
 #include "profile/group.h"
 
 #include <errno.h>
@@ -14,10 +14,24 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { EXIT_UNREADABLE = 1, EXIT_USAGE = 2, TEXT_DEFAULT_TOP = 10 };
+enum { EXIT_UNREADABLE = 1, EXIT_USAGE = 2, TEXT_DEFAULT_TOP = 10,
+       /* A page stays small and quick to draw however large the profiles. */
+       HTML_DEFAULT_TOP = 200 };
+
+/* The formats diff writes (docs/diff.md). */
+static const struct diff_format {
+    const char *name;
+    int (*render)(const wasp_diff *d, const wasp_diff_names *names, int top, FILE *out);
+    int default_top; /* 0: every changed entry */
+} formats[] = {
+    {"text", wasp_diff_render_text, TEXT_DEFAULT_TOP},
+    {"json", wasp_diff_render_json, 0},
+    {"html", wasp_diff_render_html, HTML_DEFAULT_TOP},
+};
+#define FORMAT_NAMES "text, json or html"
 
 struct diff_args {
-    bool json;
+    const struct diff_format *format;
     bool by_instruction;
     int top; /* 0: the format's default */
     const char *output;
@@ -26,7 +40,7 @@ struct diff_args {
 
 void wasp_diff_usage(FILE *out)
 {
-    fputs("usage: wasp diff [--format text|json] [--top N] [--by line|instruction]\n"
+    fputs("usage: wasp diff [--format text|json|html] [--top N] [--by line|instruction]\n"
           "                 [-o OUT] BEFORE AFTER\n"
           "\n"
           "Compares two wasp profiles, e.g. before and after a fix: per analysis the\n"
@@ -37,9 +51,11 @@ void wasp_diff_usage(FILE *out)
           "file, line) and classes, not by ids, so profiles of different runs and\n"
           "hosts compare. A FILE of - is standard input (for one of the two).\n"
           "\n"
-          "  --format text|json  text for people (default), json for tools\n"
+          "  --format text|json|html\n"
+          "                      text for people (default), json for tools, html: one\n"
+          "                      page to open from disk (with -o FILE)\n"
           "  --top N             changed entries shown per analysis (default: 10 in\n"
-          "                      text, all in json)\n"
+          "                      text, all in json, 200 in html)\n"
           "  --by line|instruction\n"
           "                      line: contexts matched by their frames, so copies of\n"
           "                      a line compiled differently (C1/C2, unrolled) are one\n"
@@ -77,12 +93,12 @@ static int parse_args(int argc, char **argv, struct diff_args *r, bool *done)
             *done = true;
             return 0;
         } else if ((v = option_value(argc, argv, &i, "--format", &m)) || m) {
-            if (v && strcmp(v, "text") == 0)
-                r->json = false;
-            else if (v && strcmp(v, "json") == 0)
-                r->json = true;
-            else
-                return usage_error("--format expects text or json (for diff), not '%.200s'",
+            r->format = NULL;
+            for (size_t f = 0; v && f < sizeof formats / sizeof formats[0]; f++)
+                if (strcmp(v, formats[f].name) == 0)
+                    r->format = &formats[f];
+            if (!r->format)
+                return usage_error("--format expects " FORMAT_NAMES " (for diff), not '%.200s'",
                                    v ? v : "");
         } else if ((v = option_value(argc, argv, &i, "--top", &m)) || m) {
             uint64_t n;
@@ -136,39 +152,17 @@ static wasp_profile *load(const char *file, bool by_instruction)
 static int write_out(const wasp_diff *d, const struct diff_args *r)
 {
     wasp_diff_names names = {{r->file[0], r->file[1]}, !r->by_instruction};
-    bool to_stdout = !r->output || strcmp(r->output, "-") == 0;
-    FILE *out = stdout;
-    if (!to_stdout) {
-        char why[512];
-        int fd = wasp_open_replace(r->output, why, sizeof why);
-        out = fd >= 0 ? fdopen(fd, "w") : NULL;
-        if (!out) {
-            fprintf(stderr, "wasp diff: %s\n", fd >= 0 ? strerror(errno) : why);
-            if (fd >= 0)
-                close(fd);
-            return EXIT_UNREADABLE;
-        }
-    }
-    int top = r->top > 0 ? r->top : r->json ? 0 : TEXT_DEFAULT_TOP;
+    FILE *out = wasp_cli_output_open("diff", r->output);
+    if (!out)
+        return EXIT_UNREADABLE;
+    int top = r->top > 0 ? r->top : r->format->default_top;
     errno = 0;
-    int rc = r->json ? wasp_diff_render_json(d, &names, top, out)
-                     : wasp_diff_render_text(d, &names, top, out);
-    if (fflush(out) != 0 || ferror(out))
-        rc = -1;
-    int saved = errno;
-    if (!to_stdout && fclose(out) != 0 && rc == 0) {
-        rc = -1;
-        saved = errno;
-    }
-    if (rc != 0)
-        fprintf(stderr, "wasp diff: %s: %s\n", to_stdout ? "standard output" : r->output,
-                saved ? strerror(saved) : "write error");
-    return rc != 0 ? EXIT_UNREADABLE : 0;
+    return wasp_cli_output_close("diff", r->output, out, r->format->render(d, &names, top, out));
 }
 
 int wasp_cmd_diff(int argc, char **argv)
 {
-    struct diff_args r = {0};
+    struct diff_args r = {.format = &formats[0]};
     bool done;
     int rc = parse_args(argc, argv, &r, &done);
     if (rc != 0 || done)

@@ -80,6 +80,9 @@ typedef struct wasp_diff_names {
 /* top: changed entries shown per analysis; <= 0: all. 0, or -1 when out of memory. */
 int wasp_diff_render_text(const wasp_diff *d, const wasp_diff_names *names, int top, FILE *out);
 int wasp_diff_render_json(const wasp_diff *d, const wasp_diff_names *names, int top, FILE *out);
+/* One self-contained page: the JSON above as data, drawn by a script
+ * (src/cli/html/diff.js). */
+int wasp_diff_render_html(const wasp_diff *d, const wasp_diff_names *names, int top, FILE *out);
 
 void wasp_diff_usage(FILE *out);
 /* `wasp diff [options] BEFORE AFTER` (argv[0] is "diff"): 0 done, 1 a file

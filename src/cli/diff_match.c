@@ -197,7 +197,9 @@ static int collect(struct builder *b, int side)
     const wasp_profile *p = b->d->side[side];
     uint32_t shown = wasp_report_shown_analyses(p);
     for (int id = 0; id < WASP_ANALYSES; id++) {
-        if (!(shown & (1u << id)))
+        /* The analyses a diff compares (docs/diff.md); others are left out. */
+        bool compared = id < WASP_AN_COUNT || id == WASP_ID_objects || id == WASP_ID_replicas;
+        if (!(shown & (1u << id)) || !compared)
             continue;
         b->d->an[id].shown[side] = true;
         int rc = 0;

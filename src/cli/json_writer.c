@@ -123,6 +123,12 @@ void wasp_json_i64(wasp_json *j, const char *key, int64_t v)
     fprintf(j->out, "%" PRId64, v);
 }
 
+void wasp_json_raw(wasp_json *j, const char *key, const char *text, size_t len)
+{
+    member(j, key);
+    fwrite_unlocked(text, 1, len, j->out);
+}
+
 void wasp_json_bool(wasp_json *j, const char *key, bool v)
 {
     member(j, key);

@@ -13,8 +13,13 @@
 
 enum { WASP_JSON_MAX_DEPTH = 32 };
 
+struct wasp_json_memo;
+
 typedef struct wasp_json {
     FILE *out;
+    /* Frames already written, as text to copy (json_frame_memo.h); NULL:
+     * every frame is formatted anew. Owned by whoever set it. */
+    struct wasp_json_memo *frame_memo;
     int depth;
     bool first[WASP_JSON_MAX_DEPTH];   /* no member written yet at this depth */
     bool compact[WASP_JSON_MAX_DEPTH]; /* container written on one line */
@@ -35,6 +40,9 @@ void wasp_json_u64(wasp_json *j, const char *key, uint64_t v);
 void wasp_json_i64(wasp_json *j, const char *key, int64_t v);
 void wasp_json_bool(wasp_json *j, const char *key, bool v);
 void wasp_json_null(wasp_json *j, const char *key);
+
+/* A value already written as JSON text (len bytes), e.g. by another writer. */
+void wasp_json_raw(wasp_json *j, const char *key, const char *text, size_t len);
 
 /* Writes s as a JSON string literal, quotes included. */
 void wasp_json_escape(FILE *out, const char *s);

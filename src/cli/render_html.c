@@ -1,69 +1,26 @@
 /*
- * The HTML report (--format html): one page that opens from disk and fetches
- * nothing. It holds the JSON report (render_json.c, docs/report-json.md) as
- * data, and a script (src/cli/html/report.js) builds the header, the tables
- * and the flame graphs from it in the browser: the JSON stays the one
- * description of a report, and the page shows whatever it has.
+ * The HTML report (--format html, html_page.h): the JSON report
+ * (render_json.c, docs/report-json.md) as data, and a script
+ * (src/cli/html/report.js) that builds the header, the tables and the flame
+ * graphs from it in the browser: the page shows whatever the JSON has.
  */
 #include "cli/html_assets.h"
+#include "cli/html_page.h"
 #include "cli/render.h"
 
-#include <stdlib.h>
+struct report_data {
+    const wasp_profile *p;
+    int top;
+};
 
-/* A Content-Security-Policy that lets the page load nothing from anywhere:
- * a report opened from disk must not phone home, even through a frame name. */
-static const char head[] =
-    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-    "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
-    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-    "<title>wasp report</title>\n<style>\n";
-
-/* Script errors are recorded on <body> before the report script runs, so a
- * test (and a reader) can see a page whose script failed. */
-static const char body[] =
-    "</style>\n</head>\n<body>\n"
-    "<script>window.waspErrors=[];window.addEventListener('error',function(e){"
-    "window.waspErrors.push(String(e.message));"
-    "document.body.setAttribute('data-errors',window.waspErrors.join('\\n'));});</script>\n"
-    "<div id=\"app\">Loading the report&hellip; (it needs JavaScript)</div>\n"
-    "<script type=\"application/json\" id=\"wasp-data\">";
-
-/* The JSON, with every '<' written as \u003c: '<' occurs only inside JSON
- * strings, so the data stay the same JSON, and no method or file name can
- * end the script element ("</script>") or open a comment ("<!--"). */
-static void write_json_escaped(const char *json, size_t len, FILE *out)
+static int report_json(const void *arg, FILE *out)
 {
-    size_t from = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (json[i] != '<')
-            continue;
-        fwrite(json + from, 1, i - from, out);
-        fputs("\\u003c", out);
-        from = i + 1;
-    }
-    fwrite(json + from, 1, len - from, out);
+    const struct report_data *r = arg;
+    return wasp_render_json(r->p, r->top, out);
 }
 
 int wasp_render_html(const wasp_profile *p, int top, FILE *out)
 {
-    char *json = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&json, &len);
-    if (!mem)
-        return -1;
-    int rc = wasp_render_json(p, top, mem);
-    if (fclose(mem) != 0)
-        rc = -1;
-    if (rc == 0) {
-        fputs(head, out);
-        fputs(wasp_html_css, out);
-        fputs(body, out);
-        write_json_escaped(json, len, out);
-        fputs("</script>\n<script>\n", out);
-        fputs(wasp_html_js, out);
-        fputs("</script>\n</body>\n</html>\n", out);
-    }
-    free(json);
-    return rc; /* write errors stay in out's error flag for the caller */
+    struct report_data r = {p, top};
+    return wasp_html_page("wasp report", wasp_html_js, report_json, &r, out);
 }

@@ -6,6 +6,7 @@
  * profile's own order).
  */
 #include "analysis/ids.h"
+#include "cli/json_frame_memo.h"
 #include "cli/render.h"
 #include "cli/report_part.h"
 
@@ -15,15 +16,8 @@
 void wasp_json_frames(wasp_json *j, const wasp_profile *p, const wasp_context *c)
 {
     wasp_json_begin_array(j, "frames", false);
-    for (uint32_t k = 0; k < c->nframes; k++) {
-        const wasp_frame *f = &p->frames[p->frame_refs[c->first + k]];
-        wasp_json_begin_object(j, NULL, true);
-        wasp_json_string(j, "kind", wasp_frame_kind_name(f->kind));
-        wasp_json_string(j, "method", wasp_profile_string(p, f->name));
-        wasp_json_string(j, "file", f->file ? wasp_profile_string(p, f->file) : NULL);
-        wasp_json_i64(j, "line", f->line);
-        wasp_json_end_object(j);
-    }
+    for (uint32_t k = 0; k < c->nframes; k++)
+        wasp_json_frame(j, p, p->frame_refs[c->first + k]);
     wasp_json_end_array(j);
 }
 
@@ -94,33 +88,43 @@ static int json_parts(wasp_json *j, const wasp_profile *p, uint32_t shown, wasp_
     return 0;
 }
 
+static int render_json(wasp_json *j, const wasp_profile *p, int top);
+
 int wasp_render_json(const wasp_profile *p, int top, FILE *out)
 {
     wasp_json j;
     wasp_json_init(&j, out);
-    wasp_json_begin_object(&j, NULL, false);
-    wasp_json_string(&j, "format", "wasp-report");
-    wasp_json_u64(&j, "version", 1);
+    j.frame_memo = wasp_json_memo_new(p); /* NULL: slower, same output */
+    int rc = render_json(&j, p, top);
+    wasp_json_memo_free(j.frame_memo);
+    return rc;
+}
 
-    wasp_json_begin_object(&j, "meta", false);
+static int render_json(wasp_json *j, const wasp_profile *p, int top)
+{
+    wasp_json_begin_object(j, NULL, false);
+    wasp_json_string(j, "format", "wasp-report");
+    wasp_json_u64(j, "version", 1);
+
+    wasp_json_begin_object(j, "meta", false);
     for (uint32_t i = 0; i < p->nmeta; i++)
-        json_meta(&j, &p->meta[i]);
-    wasp_json_end_object(&j);
+        json_meta(j, &p->meta[i]);
+    wasp_json_end_object(j);
 
-    wasp_json_begin_object(&j, "counters", false);
+    wasp_json_begin_object(j, "counters", false);
     for (uint32_t i = 0; i < p->ncounters; i++)
-        wasp_json_u64(&j, p->counters[i].name, p->counters[i].value);
-    wasp_json_end_object(&j);
+        wasp_json_u64(j, p->counters[i].name, p->counters[i].value);
+    wasp_json_end_object(j);
 
-    wasp_json_u64(&j, "merged_profiles", p->merged);
+    wasp_json_u64(j, "merged_profiles", p->merged);
 
     uint32_t shown = wasp_report_shown_analyses(p);
-    wasp_json_begin_object(&j, "analyses", false);
-    if (json_parts(&j, p, shown, WASP_JSON_IN_ANALYSES, top) != 0)
+    wasp_json_begin_object(j, "analyses", false);
+    if (json_parts(j, p, shown, WASP_JSON_IN_ANALYSES, top) != 0)
         return -1;
-    wasp_json_end_object(&j);
-    if (json_parts(&j, p, shown, WASP_JSON_TOP_LEVEL, top) != 0)
+    wasp_json_end_object(j);
+    if (json_parts(j, p, shown, WASP_JSON_TOP_LEVEL, top) != 0)
         return -1;
-    wasp_json_end_object(&j);
+    wasp_json_end_object(j);
     return 0;
 }

@@ -5,8 +5,8 @@
  */
 #include "cli/report.h"
 #include "cli/render.h"
-#include "common/safe_open.h"
 #include "profile/group.h"
+#include "cli/cli_output.h"
 #include "cli/cli_util.h"
 
 #include <errno.h>
@@ -309,29 +309,13 @@ int wasp_cmd_report(int argc, char **argv)
     if (!p)
         return 1;
 
-    FILE *out = stdout;
-    if (!to_stdout) {
-        char why[512];
-        int fd = wasp_open_replace(r.output, why, sizeof why);
-        out = fd >= 0 ? fdopen(fd, "w") : NULL;
-        if (!out) {
-            fprintf(stderr, "wasp report: %s\n", fd >= 0 ? strerror(errno) : why);
-            if (fd >= 0)
-                close(fd);
-            wasp_profile_free(p);
-            return 1;
-        }
+    FILE *out = wasp_cli_output_open("report", r.output);
+    if (!out) {
+        wasp_profile_free(p);
+        return 1;
     }
     errno = 0;
-    rc = wasp_report_render(p, &r.opts, out);
-    int saved = errno;
-    if (!to_stdout && fclose(out) != 0 && rc == 0) {
-        rc = -1;
-        saved = errno;
-    }
-    if (rc != 0)
-        fprintf(stderr, "wasp report: %s: %s\n", to_stdout ? "standard output" : r.output,
-                saved ? strerror(saved) : "write error");
+    rc = wasp_cli_output_close("report", r.output, out, wasp_report_render(p, &r.opts, out));
     wasp_profile_free(p);
-    return rc != 0 ? 1 : 0;
+    return rc;
 }

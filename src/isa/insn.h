@@ -27,6 +27,8 @@ enum wasp_insn_flag {
     WASP_INSN_TRANSFER = 4, /* the next instruction in memory may not run next */
     WASP_INSN_SYSTEM = 8,   /* a system instruction (never a Java heap access) */
     WASP_INSN_ADDR32 = 16,  /* 0x67 prefix: the address wraps at 4 GiB */
+    WASP_INSN_ATOMIC = 32,  /* a locked read-modify-write (lock prefix, or xchg with memory) */
+    WASP_INSN_CMPXCHG = 64, /* cmpxchg: compare-and-swap */
 };
 
 /* Register operands of the address: a wasp_regs.gpr index, this for RIP, or -1. */

@@ -169,6 +169,11 @@ static void describe_memory(const ZydisDecodedInstruction *insn, const ZydisDeco
                                                                         : 0;
     if (insn->address_width == 32)
         out->flags |= WASP_INSN_ADDR32;
+    /* xchg with a memory operand is locked whether or not it says so. */
+    if ((insn->attributes & ZYDIS_ATTRIB_HAS_LOCK) || insn->mnemonic == ZYDIS_MNEMONIC_XCHG)
+        out->flags |= WASP_INSN_ATOMIC;
+    if (insn->mnemonic == ZYDIS_MNEMONIC_CMPXCHG)
+        out->flags |= WASP_INSN_CMPXCHG;
     store_source(insn, ops, op, out);
 }
 

@@ -41,6 +41,14 @@ typedef struct wasp_access {
     uint8_t has_src;      /* stores: 1 when src is the value stored (from a general
                              register or an immediate, read from the given regs) */
     uint64_t src;
+    /* How the address was formed: base + index * scale + disp. base_val is
+     * the base register's value (0 without one); object lookups (heap/
+     * java_object.h) take base_val, or addr - disp, as the object's start. */
+    int64_t disp;
+    uint64_t base_val;
+    uint8_t has_base;  /* a general register as the base (not RIP) */
+    uint8_t has_index;
+    uint8_t atomic;    /* a locked read-modify-write; 2 when it is a cmpxchg */
 } wasp_access;
 
 /* Fill regs from a signal context. */

@@ -61,6 +61,11 @@ static void fill(const wasp_insn *d, uint64_t pc, const wasp_regs *regs, wasp_ac
     out->addr_known = 1;
     out->has_src = d->src_imm || d->src_reg >= 0;
     out->src = d->src_imm ? d->imm : d->src_reg >= 0 ? regs->gpr[d->src_reg] : 0;
+    out->disp = d->disp;
+    out->has_base = d->base >= 0 && d->base < WASP_REG_COUNT;
+    out->base_val = out->has_base ? regs->gpr[d->base] : 0;
+    out->has_index = d->index >= 0;
+    out->atomic = (d->flags & WASP_INSN_CMPXCHG) ? 2 : (d->flags & WASP_INSN_ATOMIC) ? 1 : 0;
 }
 
 int wasp_isa_decode_access(const uint8_t *bytes, size_t n, uint64_t pc, const wasp_regs *regs,

@@ -15,20 +15,27 @@
 #include "watch/runtime.h"
 #include "heap/tracked.h"
 
+int wasp_object_hit_access(const wasp_sample_view *v, wasp_object_hit *h, int *rc)
+{
+    const int any = WASP_ACCESS_LOAD | WASP_ACCESS_STORE;
+    *rc = 1;
+    if (wasp_view_prev(v, any, &h->acc, &h->at, h->insn)) {
+        h->executed = 1;
+        return 1;
+    }
+    if ((*rc = wasp_view_find(v, any, &h->acc, &h->at)) == 1) {
+        wasp_view_insn(v, h->at, h->acc.len, h->insn);
+        h->executed = v->s->executed;
+        return 1;
+    }
+    return 0;
+}
+
 wasp_obj_result wasp_object_hit_find(wasp_thread *t, const wasp_sample_view *v,
                                      wasp_object_hit *h, int count_miss)
 {
-    const int any = WASP_ACCESS_LOAD | WASP_ACCESS_STORE;
-    int found = 0, rc = 1;
-    if (wasp_view_prev(v, any, &h->acc, &h->at, h->insn)) {
-        h->executed = 1;
-        found = 1;
-    } else if ((rc = wasp_view_find(v, any, &h->acc, &h->at)) == 1) {
-        wasp_view_insn(v, h->at, h->acc.len, h->insn);
-        h->executed = v->s->executed;
-        found = 1;
-    }
-    if (!found) {
+    int rc;
+    if (!wasp_object_hit_access(v, h, &rc)) {
         if (count_miss)
             wasp_view_count_miss(t, rc);
         return WASP_OBJ_MISS;

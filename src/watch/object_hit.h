@@ -20,6 +20,10 @@ typedef struct wasp_object_hit {
     int executed;                 /* the access already ran (memory shows its effect) */
 } wasp_object_hit;
 
+/* The access a CPU-time sample blames (h->acc, at, insn, executed): 1, or 0
+ * with *rc wasp_view_find's answer (for wasp_view_count_miss). */
+int wasp_object_hit_access(const wasp_sample_view *v, wasp_object_hit *h, int *rc);
+
 /* The access a CPU-time sample blames and the tracked object it touched.
  * count_miss: count a sample without a usable access (when no other
  * analysis looks at the sample and would count it). Returns WASP_OBJ_HIT

@@ -13,12 +13,17 @@ PLANTED, CONTROL_MAX, and Ctx (path, report).
 The planted workload DeadStoreEuler and its fixed twin
 (tests/workloads/fixed/DeadStoreEuler.java: the same class and line numbers,
 the dead store removed) are profiled; the diff must report the planted pair
-as gone and F_prog as fallen.
+as gone and F_prog as fallen. diff.html opens the HTML diff of the two in
+headless Chromium (report_html.py's helpers: skipped without Chromium,
+except under CI) and looks for the same.
 """
 
+import html.parser
 import json
 import os
 import shutil
+
+import report_html  # headless Chromium: browse, dump, static_checks
 
 H = None  # run.py's module, set by make_tests
 
@@ -27,13 +32,15 @@ FIXED_SRC = os.path.join("tests", "workloads", "fixed", WORKLOAD + ".java")
 # What "shrank" must mean to count as fixed: the planted pair keeps at most
 # this part of its share (sampling noise can leave a stray pair at the line).
 SHRINK_KEPT = 0.2
+SCREENSHOT = "build/diff-html.png"
 
 
 def make_tests(h):
     global H
     H = h
+    report_html.make_tests(h)  # gives report_html run.py's module for its helpers
     per_jdk = [("diff.fixed-twin", t_fixed_twin)]
-    once = [("diff.bad-input", t_bad_input)]
+    once = [("diff.bad-input", t_bad_input), ("diff.html", t_html)]
     return per_jdk, once
 
 
@@ -78,10 +85,8 @@ def diff_json(before, after):
     return d
 
 
-def t_fixed_twin(ctx, jdk):
-    e = H.expectation(WORKLOAD)
-    method, line = e["method"], e["line"]
-    lo, _hi = planted_bounds()
+def twins(ctx, jdk):
+    """Profiles of the planted workload and of its fixed twin (same result)."""
     args = H.scaled(WORKLOAD, [])
     fixed = compile_fixed(ctx, jdk)
     before, sum_before = profile(ctx, jdk, H.CLASSES, args, "planted")
@@ -89,6 +94,32 @@ def t_fixed_twin(ctx, jdk):
     H.check(sum_before and sum_before == sum_after,
             "the fixed twin computes another result (%s vs %s): it is no twin"
             % (sum_before, sum_after))
+    return before, after
+
+
+def planted_changes(a, method, line):
+    """The changes of the pairs watched at the planted line; each must show
+    the pair gone, the heaviest must have ranked #1 before. The heaviest."""
+    planted = [c for c in a["changes"] if H.at(H.leaf(c.get("watch")), method, line)]
+    H.check(planted, "no change reported for the pair watched at %s:%d (changes: %s)"
+            % (method, line, ", ".join("%s %s" % (c["change"], H.where(H.leaf(c.get("watch"))))
+                                       for c in a["changes"][:5]) or "none"))
+    for c in planted:
+        gone = c["change"] == "vanished" or (
+            c["change"] == "shrank" and c["share_after"] <= SHRINK_KEPT * c["share_before"])
+        H.check(gone, "the planted pair %s: %.3f -> %.3f of stored bytes" %
+                (c["change"], c["share_before"], c["share_after"]))
+    top = max(planted, key=lambda c: c["share_before"])
+    H.check(top["rank_before"] == 1, "the planted pair ranked #%s before, not #1"
+            % top["rank_before"])
+    return top
+
+
+def t_fixed_twin(ctx, jdk):
+    e = H.expectation(WORKLOAD)
+    method, line = e["method"], e["line"]
+    lo, _hi = planted_bounds()
+    before, after = twins(ctx, jdk)
 
     # The single runs: the planted one must show its waste, or the diff proves nothing.
     f_before = ctx.report(before)["analyses"]["deadstore"]["fraction"]
@@ -111,18 +142,7 @@ def t_fixed_twin(ctx, jdk):
     H.check(a["fraction_change"] < -drop, "F_prog fell by %.3f (%.3f -> %.3f), expected > %.2f"
             % (-a["fraction_change"], f_before, f_after, drop))
 
-    planted = [c for c in a["changes"] if H.at(H.leaf(c.get("watch")), method, line)]
-    H.check(planted, "no change reported for the pair watched at %s:%d (changes: %s)"
-            % (method, line, ", ".join("%s %s" % (c["change"], H.where(H.leaf(c.get("watch"))))
-                                       for c in a["changes"][:5]) or "none"))
-    for c in planted:
-        gone = c["change"] == "vanished" or (
-            c["change"] == "shrank" and c["share_after"] <= SHRINK_KEPT * c["share_before"])
-        H.check(gone, "the planted pair %s: %.3f -> %.3f of stored bytes" %
-                (c["change"], c["share_before"], c["share_after"]))
-    top = max(planted, key=lambda c: c["share_before"])
-    H.check(top["rank_before"] == 1, "the planted pair ranked #%s before, not #1"
-            % top["rank_before"])
+    top = planted_changes(a, method, line)
 
     r = H.run([H.WASP, "diff", before, after], timeout=60)
     H.check(r.rc == 0, "wasp diff (text) exited %d: %s" % (r.rc, H.tail(r.err)))
@@ -160,11 +180,97 @@ def t_bad_input(ctx):
             H.check(r.rc == 1, "wasp diff %s %s exited %d" % (pair + (r.rc,)))
             H.check(r.err == want, "wasp diff says %r, wasp report %r" % (r.err, rep.err))
             H.check(not r.out, "wasp diff printed a diff of a bad file")
-    for args in ([good], ["--format", "html", good, good], [good, good, good]):
+    for args in ([good], ["--format", "pprof", good, good], [good, good, good]):
         r = H.run([H.WASP, "diff"] + args, timeout=60)
         H.check(r.rc == 2 and "Try 'wasp diff --help'" in r.err,
                 "wasp diff %s: rc %d %r" % (" ".join(args), r.rc, r.err[-200:]))
+        if "--format" in args:
+            H.check("text, json or html" in r.err, "the --format error names no accepted value: %r"
+                    % r.err[-200:])
     r = H.run([H.WASP, "diff", good, good], timeout=60)
     H.check(r.rc == 0 and "no pair changed" in r.out,
             "a profile against itself: rc %d %s" % (r.rc, H.tail(r.out)))
     return "truncated and foreign refused as report refuses them"
+
+
+class Rows(html.parser.HTMLParser):
+    """The diff page's changed entries: (change, leaf) for each row
+    <tr data-change=...> and the cell in it that names its leaf frame
+    (<td data-leaf="method:line">); the frames listed under the rows
+    (<li data-method=...>); the analyses' headings (<h2 data-analysis=...>)."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.rows, self.methods, self.analyses, self.change = [], set(), [], None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "tr":
+            self.change = a.get("data-change")
+        elif tag == "td" and self.change and "data-leaf" in a:
+            self.rows.append((self.change, a["data-leaf"]))
+        elif tag == "li" and "data-method" in a:
+            self.methods.add(a["data-method"])
+        elif tag == "h2" and "data-analysis" in a:
+            self.analyses.append(a["data-analysis"])
+
+
+def t_html(ctx):
+    """The HTML diff of the planted workload and its fixed twin: the page
+    holds the diff JSON and loads nothing; in Chromium, no console errors and
+    the planted pair's row says it went (as the JSON does), its frames listed;
+    a screenshot for people."""
+    browser = report_html.chromium()
+    jdks = H.find_jdks()
+    H.check(jdks, "no JDK")
+    # The pages of one engine's profiles are enough: the page does not depend
+    # on it. The first engine that works, with its test settings (budget).
+    engines = [w for w in H.ENGINES if not H.engine_verdict(jdks[0], w)]
+    if not engines:
+        raise H.Skip("no watchpoint engine works here")
+    return H.with_mechanism(lambda c: html_of_twins(c, jdks[0], browser), jdks[0],
+                            watch=engines[0])(ctx)
+
+
+def html_of_twins(ctx, jdk, browser):
+    e = H.expectation(WORKLOAD)
+    method, line = e["method"], e["line"]
+    before, after = twins(ctx, jdk)
+    # The same --top for both, so the page's data are exactly this JSON.
+    rj = H.run([H.WASP, "diff", "--format", "json", "--top", "50", before, after], timeout=60)
+    H.check(rj.rc == 0, "wasp diff --format json exited %d: %s" % (rj.rc, H.tail(rj.err)))
+    a = json.loads(rj.out)["analyses"].get("deadstore")
+    H.check(isinstance(a, dict), "diff JSON has no deadstore analysis")
+    top = planted_changes(a, method, line)
+
+    page = ctx.path("diff.html")
+    rh = H.run([H.WASP, "diff", "--format", "html", "--top", "50", "-o", page, before, after],
+               timeout=60)
+    H.check(rh.rc == 0 and not rh.out, "wasp diff --format html exited %d: %s"
+            % (rh.rc, H.tail(rh.err)))
+    with open(page, encoding="utf-8") as f:
+        report_html.static_checks(f.read(), rj.out)
+
+    r = report_html.browse(ctx, browser, page, ["--dump-dom"])
+    d = report_html.Dom(r.out)  # the page's script ran, finished, failed nowhere
+    H.check(d.body is not None and not d.body.get("data-errors") and d.body.get("data-ready") == "1",
+            "the diff page's script failed or did not finish: %s"
+            % (d.body or {}).get("data-errors", "no data-ready"))
+    rows = Rows(r.out)
+    H.check("deadstore" in rows.analyses, "the page shows no deadstore analysis (%s)" % rows.analyses)
+    want = (top["change"], "%s:%d" % (method, line))
+    H.check(want in rows.rows, "no %s row watched at %s:%d on the page (rows: %s)"
+            % (top["change"], method, line, rows.rows[:5]))
+    H.check(len(rows.rows) == len(a["changes"]), "the page shows %d changes, the JSON %d"
+            % (len(rows.rows), len(a["changes"])))
+    H.check(method in rows.methods, "the page lists no frame of %s" % method)
+
+    shot = os.path.join(H.ROOT, SCREENSHOT)
+    if os.path.exists(shot):
+        os.unlink(shot)
+    report_html.browse(ctx, browser, page, ["--hide-scrollbars", "--window-size=1300,1000",
+                                            "--screenshot=" + shot])
+    H.check(os.path.isfile(shot) and os.path.getsize(shot) > 1000, "no screenshot written at %s" % shot)
+    return "planted pair %s on the page; %d rows; screenshot %s" % (top["change"], len(rows.rows),
+                                                                    SCREENSHOT)

@@ -888,8 +888,11 @@ def t_attach(ctx, jdk):
     def during(p):
         # The table search's watched pages take most of the program's time under
         # the page engine: the buffers need the scale twice over for their samples.
+        # Half as long again: objects allocated after the attach are few, and
+        # 12 s gave 17-30 attributed samples on a loaded 2-core machine.
         k = MECHANISM["scale"]
-        r = run([WASP, "attach", "-d", str(3 * k * k), "-e", "silentload+objects", "-o", out, "-q",
+        secs = 3 * k * k * 3 // 2 if k > 1 else 3
+        r = run([WASP, "attach", "-d", str(secs), "-e", "silentload+objects", "-o", out, "-q",
                  str(p.pid)])
         check(r.rc == 0, "wasp attach exited %d: %s" % (r.rc, tail(r.err)))
         # The agent's log reaches wasp's user, not only the JVM's stderr.
@@ -1064,7 +1067,7 @@ def t_fasync_route(ctx, jdk):
     e = expectation("SilentLoadSearch")
     out = ctx.path("fasync.wprof")
     r = run([jdk.java, "-agentpath:%s=signal=fasync,events=silentload,file=%s" % (AGENT, out),
-             "-cp", CLASSES, "SilentLoadSearch"])
+             "-cp", CLASSES, "SilentLoadSearch"] + scaled("SilentLoadSearch", []))
     check(r.rc == 0, "java exited %d: %s" % (r.rc, tail(r.err)))
     check("F_SETSIG" in r.err, "the agent did not say it uses F_SETSIG: %s" % tail(r.err))
     rep = ctx.report(out)
@@ -1175,6 +1178,7 @@ def t_pmu_ring_objects(ctx, jdk):
 def build_tests(jdks):
     """[(name, jdk-or-None, thunk(ctx))] in run order."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import fields  # Java fields at sampled addresses (Inoue & Nakatani)
     import replicas  # object-replica tests (OJXPerf), helpers from this module
     replica_tests = replicas.make_tests(sys.modules[__name__])
     import diff  # wasp diff: a planted workload against its fixed twin
@@ -1235,6 +1239,7 @@ def build_tests(jdks):
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in formats.make_tests(sys.modules[__name__])]
         for name, wl in OBJECTS:
             tests.append((name, jdk, lambda c, j=jdk, w=wl: t_objects(c, j, w)))
+        tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in fields.make_tests(sys.modules[__name__])]
         tests.append(("objects.cap", jdk, lambda c, j=jdk: t_objects_cap(c, j)))
         for gc in ("Serial", "Parallel", "G1", "Z"):
             flag = "-XX:+Use%sGC" % gc

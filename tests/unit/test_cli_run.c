@@ -137,7 +137,7 @@ static void test_flag_spellings(void **state)
     assert_int_equal(cfg.quiet, 1);
     assert_true(cfg.agent.float_threshold == 0.02);
     PARSE_OK(&cfg, "-eall", "-ob.wprof", "--format", "text", "--by=instruction", "--", "java");
-    assert_int_equal(cfg.agent.events, 31u); /* all: the three, objects, replicas */
+    assert_int_equal(cfg.agent.events, (1u << WASP_ANALYSES) - 1); /* all: every analysis */
     assert_string_equal(cfg.agent.file, "b.wprof");
     assert_int_equal(cfg.report.format, WASP_FORMAT_TEXT);
     assert_int_equal(cfg.report.by, WASP_BY_INSTRUCTION);
@@ -202,7 +202,7 @@ static void test_agent_option_errors(void **state)
     FAILS(("--watchpoints", "9", "--", "java"),
           "wasp run: bad option '--watchpoints 9': expected a number from 1 to 4");
     FAILS(("-e", "deadstor", "--", "java"), "bad option '-e deadstor'",
-          "unknown analysis 'deadstor' (accepted: deadstore, silentstore, silentload, objects, replicas, all)");
+          "unknown analysis 'deadstor' (accepted: deadstore, silentstore, silentload, objects, replicas, fields, all)");
     FAILS(("--events", "deadstore,,silentload", "--", "java"), "empty analysis name");
     FAILS(("--period", "5msx", "--", "java"), "'--period 5msx'", "10us to 10s");
     FAILS(("--period", "1h", "--", "java"), "units ns, us, ms, s");

@@ -1,15 +1,8 @@
 /* `wasp diff` (src/cli/diff*.c): entries of two profiles matched by what
  * their contexts say, never by ids; vanished, appeared, shrank, grew; the
- * F_prog change from the totals; the text and JSON say so. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+ * F_prog change from the totals; the text and JSON say so; the HTML page
+ * carries the JSON. */
+#include "html_page_check.h" /* cmocka and the C library too */
 
 #include "analysis/objects/profile.h"
 #include "cli/diff.h"
@@ -187,9 +180,12 @@ static void test_object_sites(void **state)
     wasp_profile_free(a);
 }
 
-static char *render(bool json, int top)
+typedef int (*diff_renderer)(const wasp_diff *d, const wasp_diff_names *names, int top,
+                             FILE *out);
+
+/* The diff of b and a (both freed) as r writes it. */
+static char *render_diff(wasp_profile *b, wasp_profile *a, diff_renderer r, int top)
 {
-    wasp_profile *b = before_profile(), *a = after_profile();
     wasp_diff d;
     assert_int_equal(wasp_diff_build(b, a, false, &d), 0);
     char *buf = NULL;
@@ -197,14 +193,18 @@ static char *render(bool json, int top)
     FILE *out = open_memstream(&buf, &len);
     assert_non_null(out);
     wasp_diff_names names = {{"before.wprof", "after.wprof"}, true};
-    assert_int_equal(json ? wasp_diff_render_json(&d, &names, top, out)
-                          : wasp_diff_render_text(&d, &names, top, out),
-                     0);
-    fclose(out);
+    assert_int_equal(r(&d, &names, top, out), 0);
+    assert_int_equal(fclose(out), 0);
     wasp_diff_free(&d);
     wasp_profile_free(b);
     wasp_profile_free(a);
     return buf;
+}
+
+static char *render(bool json, int top)
+{
+    return render_diff(before_profile(), after_profile(),
+                       json ? wasp_diff_render_json : wasp_diff_render_text, top);
 }
 
 static void test_text(void **state)
@@ -241,6 +241,59 @@ static void test_json(void **state)
     free(s);
 }
 
+/* ---- HTML (src/cli/diff_html.c): the page carries the diff JSON intact,
+ * no name in either profile can end its data element or open a comment, and
+ * the page is whole, with the diff's script (not the report's). What the
+ * script draws is tested in a browser: tests/integration/diff.py. */
+
+static const char hostile[] = "pkg.A.</script><!--<script>x";
+
+/* One dead-store pair at method:line in file, of 100 stored bytes. */
+static wasp_profile *one_pair(const char *method, const char *file, int line, double bytes)
+{
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "java_command", "java </SCRIPT > <!-- -->");
+    wasp_frame f = {WASP_FRAME_JAVA, wasp_profile_intern_string(p, method),
+                    wasp_profile_intern_string(p, file), line};
+    uint32_t fr = wasp_profile_intern_frame(p, &f);
+    uint32_t c = wasp_profile_intern_context(p, &fr, 1, wasp_profile_intern_string(p, "movl <x>"));
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c, c, bytes, 2);
+    totals(p, WASP_AN_DEADSTORE, 100, bytes);
+    return p;
+}
+
+/* A pair at the hostile method (vanished) against one in a hostile file
+ * (appeared), through r. */
+static char *render_hostile(diff_renderer r)
+{
+    return render_diff(one_pair(hostile, "A.java", 7, 50),
+                       one_pair("pkg.B.run", "<!--B.java", 9, 5), r, 0);
+}
+
+static void test_html_data_intact_and_inert(void **state)
+{
+    (void)state;
+    char *html = render_hostile(wasp_diff_render_html);
+    char *json = render_hostile(wasp_diff_render_json);
+    /* The JSON has what the page must keep inert, and the changes to show. */
+    assert_non_null(strstr(json, hostile));
+    assert_non_null(strstr(json, "\"change\": \"vanished\""));
+    assert_non_null(strstr(json, "\"change\": \"appeared\""));
+    check_data_intact_and_inert(html, json);
+    free(json);
+    free(html);
+}
+
+static void test_html_page_whole(void **state)
+{
+    (void)state;
+    char *html = render_hostile(wasp_diff_render_html);
+    check_page_whole(html, wasp_html_diff_js);
+    assert_null(strstr(html, wasp_html_js)); /* the report's script draws another JSON */
+    assert_non_null(strstr(html, "<title>wasp diff</title>"));
+    free(html);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -251,6 +304,8 @@ int main(void)
         cmocka_unit_test(test_object_sites),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_json),
+        cmocka_unit_test(test_html_data_intact_and_inert),
+        cmocka_unit_test(test_html_page_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

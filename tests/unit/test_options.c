@@ -16,7 +16,7 @@
 
 #define DEFAULT_EVENTS \
     ((1u << WASP_AN_DEADSTORE) | (1u << WASP_AN_SILENTSTORE) | (1u << WASP_AN_SILENTLOAD))
-#define ALL (DEFAULT_EVENTS | (1u << WASP_EVENT_OBJECTS) | (1u << WASP_EVENT_REPLICAS))
+#define ALL ((1u << WASP_ANALYSES) - 1) /* every analysis of analysis/list.h */
 
 static wasp_options parse_ok(const char *s)
 {
@@ -180,7 +180,7 @@ static void test_exact_messages(void **state)
                              "verify-top, track-existing, log, seed, signal, action)");
     assert_int_equal(wasp_options_parse("events=deadstor", &o, err, sizeof err), -1);
     assert_string_equal(err, "wasp: bad option 'events=deadstor': unknown analysis 'deadstor' "
-                             "(accepted: deadstore, silentstore, silentload, objects, replicas, all)");
+                             "(accepted: deadstore, silentstore, silentload, objects, replicas, fields, all)");
 }
 
 static void test_error_messages(void **state)
@@ -214,7 +214,7 @@ static void test_error_messages(void **state)
     parse_fails("seed=1,", "empty option", NULL);
     parse_fails(",seed=1", "empty option", NULL);
 
-    const char *an = "(accepted: deadstore, silentstore, silentload, objects, replicas, all)";
+    const char *an = "(accepted: deadstore, silentstore, silentload, objects, replicas, fields, all)";
     parse_fails("events=", "'events='", an, NULL);
     parse_fails("events=deadstore++silentload", "empty analysis name", an, NULL);
     parse_fails("events=+deadstore", "empty analysis name", an, NULL);
@@ -536,7 +536,7 @@ static void test_parse_events_list(void **state)
     assert_int_equal(wasp_options_parse_events("deadstore,nope", &ev, err, sizeof err), -1);
     assert_int_equal(ev, 9);
     assert_non_null(strstr(err, "unknown analysis 'nope'"));
-    assert_non_null(strstr(err, "accepted: deadstore, silentstore, silentload, objects, replicas, all"));
+    assert_non_null(strstr(err, "accepted: deadstore, silentstore, silentload, objects, replicas, fields, all"));
     assert_int_equal(wasp_options_parse_events("", &ev, err, sizeof err), -1);
     assert_int_equal(wasp_options_parse_events(",", &ev, err, sizeof err), -1);
     assert_non_null(strstr(err, "empty analysis name"));

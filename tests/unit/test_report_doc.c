@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/fields/profile.h"
 #include "analysis/objects/profile.h"
 #include "analysis/replicas/profile.h"
 #include "cli/render.h" /* the renderers, private to src/cli/ */
@@ -249,7 +250,7 @@ static wasp_profile *sample(void)
         {"sampler", "perf"},
         {"sampler_detail", "task-clock"},
         {"period", "1000 us CPU"},
-        {"events", "deadstore+silentstore+silentload+objects+replicas"},
+        {"events", "deadstore+silentstore+silentload+objects+replicas+fields"},
         {"watch", "page"},
         {"watch_detail", "page protection"},
         {"java_command", "java Main"},
@@ -289,6 +290,10 @@ static wasp_profile *sample(void)
     wasp_profile_add_replica(p, site, use, 313, 99);
     wasp_replica_check c = {site, 1000, 610, 0.031, 0.04};
     wasp_profile_set_replica_check(p, &c);
+    wasp_field_entry f = {wasp_profile_intern_string(p, "pkg.Cell"),
+                          wasp_profile_intern_string(p, "hits"), 12, 4 /* old */,
+                          ctx(p, "pkg.Main.visit", 32, "incl 0xc(%r12,%r10,8)"), 312, 292};
+    wasp_profile_add_field(p, &f);
     return p;
 }
 

@@ -7,10 +7,11 @@
  * whose every byte differs from the common page. The caller then decodes each
  * page in several passes, so the page buffers get most of the memory accesses.
  *
- * Pages are independent and identically distributed, so the chance that two
- * distinct pages are identical does not depend on how far apart they are:
- * whichever pairs of pages a sampler happens to compare, it estimates the same
- * replication factor. The exact one printed here is measured, not assumed:
+ * Pages are independent and identically distributed, and every page costs
+ * the same work whatever its kind, so the chance that two distinct pages are
+ * identical does not depend on how far apart they are nor on how much time
+ * the program spends in them: whichever pairs of pages a sampler happens to
+ * compare, it estimates the same replication factor. The exact one printed here is measured, not assumed:
  * over the pages in the order they are read, the fraction of consecutive pairs
  * whose contents are bitwise identical (about (1 - 1/8)^2 = 0.766).
  *
@@ -50,17 +51,19 @@ public class ReplicaReader {
         System.arraycopy(common, 0, page, 0, PAGE);
         seed = next(seed);
         lastWasVariant = Long.remainderUnsigned(seed, VARIANT) == 0;
-        if (lastWasVariant) {
-            // A fresh part of the input: every byte differs from the common page
-            // (XOR with a non-zero byte), and from other fresh pages in all but
-            // about 1/255 of the bytes.
-            long s = seed | 1;
-            for (int i = 0; i < PAGE; i += 8) {
-                s = next(s);
-                for (int b = 0; b < 8; b++) {
-                    int x = (int) (s >>> (8 * b)) & 0xff;
-                    page[i + b] ^= (byte) (x == 0 ? 0x5a : x);
-                }
+        // A variant is a fresh part of the input: every byte differs from the
+        // common page (XOR with a non-zero byte), and from other fresh pages in
+        // all but about 1/255 of the bytes. Every page runs the same pass (a
+        // common page XORs with 0), so a variant costs no more time than a
+        // common page: a time-based sampler then picks either kind at the rate
+        // it is allocated, and its estimate of θ is not biased toward variants.
+        int key = lastWasVariant ? 0xff : 0;
+        long s = seed | 1;
+        for (int i = 0; i < PAGE; i += 8) {
+            s = next(s);
+            for (int b = 0; b < 8; b++) {
+                int x = (int) (s >>> (8 * b)) & 0xff;
+                page[i + b] ^= (byte) ((x == 0 ? 0x5a : x) & key);
             }
         }
         return page;

@@ -1,0 +1,230 @@
+/*
+ * Naming sampled classes and fields through JVMTI and JNI (see java_names.h).
+ * Not async-signal-safe.
+ */
+#include "agent/java_names.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/vmstructs.h"
+#include "heap/klass_set.h"
+
+typedef struct named_field {
+    uint32_t offset;
+    char *name;
+} named_field;
+
+typedef struct named_class {
+    uint64_t klass;
+    char *name;
+    named_field *fields;
+    uint32_t nfields;
+} named_class;
+
+static named_class *classes;
+static uint32_t nclasses;
+
+void wasp_java_names_free(void)
+{
+    for (uint32_t i = 0; i < nclasses; i++) {
+        for (uint32_t k = 0; k < classes[i].nfields; k++)
+            free(classes[i].fields[k].name);
+        free(classes[i].fields);
+        free(classes[i].name);
+    }
+    free(classes);
+    classes = NULL;
+    nclasses = 0;
+}
+
+/* "Ljava/lang/String;" -> "java.lang.String", "[[I" -> "int[][]". */
+static char *java_name(const char *sig)
+{
+    size_t dims = 0;
+    while (sig[dims] == '[')
+        dims++;
+    const char *b = sig + dims;
+    static const char *const prim[][2] = {{"Z", "boolean"}, {"B", "byte"},  {"C", "char"},
+                                          {"S", "short"},   {"I", "int"},   {"J", "long"},
+                                          {"F", "float"},   {"D", "double"}};
+    const char *base = NULL;
+    size_t blen = 0;
+    for (size_t i = 0; i < sizeof prim / sizeof prim[0]; i++)
+        if (b[0] == prim[i][0][0] && b[1] == 0) {
+            base = prim[i][1];
+            blen = strlen(base);
+        }
+    if (!base && b[0] == 'L') {
+        base = b + 1;
+        blen = strlen(base);
+        if (blen && base[blen - 1] == ';')
+            blen--;
+    }
+    if (!base) {
+        base = b;
+        blen = strlen(b);
+    }
+    char *out = malloc(blen + 2 * dims + 1);
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < blen; i++)
+        out[i] = base[i] == '/' ? '.' : base[i];
+    for (size_t i = 0; i < dims; i++)
+        memcpy(out + blen + 2 * i, "[]", 2);
+    out[blen + 2 * dims] = 0;
+    return out;
+}
+
+typedef struct unsafe {
+    jobject obj;
+    jmethodID get_long, field_offset;
+    jlong klass_offset;
+} unsafe;
+
+static int unsafe_init(JNIEnv *env, unsafe *u)
+{
+    void *addr = NULL;
+    if (wasp_vm_field("java_lang_Class", "_klass_offset", NULL, &addr) != 0 || !addr)
+        return -1;
+    u->klass_offset = *(const int *)addr;
+    /* JNI does not check module access: jdk.internal.misc.Unsafe serves
+     * without --add-exports, and without sun.misc.Unsafe's warnings. */
+    jclass c = (*env)->FindClass(env, "jdk/internal/misc/Unsafe");
+    if (!c) {
+        (*env)->ExceptionClear(env);
+        return -1;
+    }
+    jfieldID f = (*env)->GetStaticFieldID(env, c, "theUnsafe", "Ljdk/internal/misc/Unsafe;");
+    u->get_long = (*env)->GetMethodID(env, c, "getLong", "(Ljava/lang/Object;J)J");
+    u->field_offset =
+        (*env)->GetMethodID(env, c, "objectFieldOffset", "(Ljava/lang/Class;Ljava/lang/String;)J");
+    u->obj = f ? (*env)->GetStaticObjectField(env, c, f) : NULL;
+    if ((*env)->ExceptionCheck(env) || !u->obj || !u->get_long || !u->field_offset) {
+        (*env)->ExceptionClear(env);
+        return -1;
+    }
+    return 0;
+}
+
+static int cmp_field(const void *a, const void *b)
+{
+    const named_field *x = a, *y = b;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* The instance fields of cls and its superclasses, with their offsets. */
+static void name_fields(jvmtiEnv *jvmti, JNIEnv *env, const unsafe *u, jclass cls,
+                        named_class *nc)
+{
+    uint32_t cap = 0;
+    jclass k = cls;
+    while (k) {
+        jint n = 0;
+        jfieldID *ids = NULL;
+        if ((*jvmti)->GetClassFields(jvmti, k, &n, &ids) == JVMTI_ERROR_NONE) {
+            for (jint i = 0; i < n; i++) {
+                jint mods = 0;
+                char *name = NULL;
+                if ((*jvmti)->GetFieldModifiers(jvmti, k, ids[i], &mods) != JVMTI_ERROR_NONE ||
+                    (mods & 0x0008) || /* static: in the mirror, not the object */
+                    (*jvmti)->GetFieldName(jvmti, k, ids[i], &name, NULL, NULL) != JVMTI_ERROR_NONE)
+                    continue;
+                jstring js = (*env)->NewStringUTF(env, name);
+                jlong off = js ? (*env)->CallLongMethod(env, u->obj, u->field_offset, k, js) : -1;
+                if ((*env)->ExceptionCheck(env)) {
+                    (*env)->ExceptionClear(env);
+                    off = -1;
+                }
+                if (js)
+                    (*env)->DeleteLocalRef(env, js);
+                if (off >= 0 && nc->nfields == cap) {
+                    uint32_t ncap = cap ? cap * 2 : 8;
+                    named_field *g = realloc(nc->fields, ncap * sizeof *g);
+                    if (g) {
+                        nc->fields = g;
+                        cap = ncap;
+                    }
+                }
+                if (off >= 0 && nc->nfields < cap) {
+                    nc->fields[nc->nfields].offset = (uint32_t)off;
+                    if ((nc->fields[nc->nfields].name = strdup(name)))
+                        nc->nfields++;
+                }
+                (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
+            }
+            (*jvmti)->Deallocate(jvmti, (unsigned char *)ids);
+        }
+        jclass super = (*env)->GetSuperclass(env, k);
+        if (k != cls)
+            (*env)->DeleteLocalRef(env, k);
+        k = super;
+    }
+    qsort(nc->fields, nc->nfields, sizeof *nc->fields, cmp_field);
+}
+
+static int cmp_class(const void *a, const void *b)
+{
+    const named_class *x = a, *y = b;
+    return x->klass < y->klass ? -1 : x->klass > y->klass;
+}
+
+int wasp_java_names_build(jvmtiEnv *jvmti, JNIEnv *env)
+{
+    wasp_java_names_free();
+    unsafe u;
+    jint n = 0;
+    jclass *all = NULL;
+    if (!jvmti || !env || unsafe_init(env, &u) != 0 ||
+        (*jvmti)->GetLoadedClasses(jvmti, &n, &all) != JVMTI_ERROR_NONE)
+        return -1;
+    classes = calloc(n ? (size_t)n : 1, sizeof *classes);
+    for (jint i = 0; i < n; i++) {
+        jlong klass = classes ? (*env)->CallLongMethod(env, u.obj, u.get_long, all[i], u.klass_offset) : 0;
+        if ((*env)->ExceptionCheck(env)) {
+            (*env)->ExceptionClear(env);
+            klass = 0;
+        }
+        char *sig = NULL;
+        if (klass && wasp_klass_set_has((uint64_t)klass) &&
+            (*jvmti)->GetClassSignature(jvmti, all[i], &sig, NULL) == JVMTI_ERROR_NONE) {
+            named_class *nc = &classes[nclasses];
+            nc->klass = (uint64_t)klass;
+            nc->name = java_name(sig);
+            (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+            if (nc->name) {
+                if (nc->name[strlen(nc->name) - 1] != ']')
+                    name_fields(jvmti, env, &u, all[i], nc);
+                nclasses++;
+            }
+        }
+        (*env)->DeleteLocalRef(env, all[i]);
+    }
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)all);
+    (*env)->DeleteLocalRef(env, u.obj);
+    if (classes)
+        qsort(classes, nclasses, sizeof *classes, cmp_class);
+    return classes ? 0 : -1;
+}
+
+static const named_class *find(uint64_t klass)
+{
+    named_class key = {.klass = klass};
+    return classes ? bsearch(&key, classes, nclasses, sizeof *classes, cmp_class) : NULL;
+}
+
+const char *wasp_java_class_name(uint64_t klass)
+{
+    const named_class *c = find(klass);
+    return c ? c->name : NULL;
+}
+
+const char *wasp_java_field_name(uint64_t klass, uint32_t offset)
+{
+    const named_class *c = find(klass);
+    if (!c)
+        return NULL;
+    named_field key = {.offset = offset};
+    const named_field *f = bsearch(&key, c->fields, c->nfields, sizeof *c->fields, cmp_field);
+    return f ? f->name : NULL;
+}

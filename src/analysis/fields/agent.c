@@ -1,0 +1,122 @@
+/*
+ * Java fields at sampled addresses in the agent: each thread's records are
+ * kept with their classes as found (Klass*) until the run stops, when the
+ * classes and fields are named from the JVM's loaded classes
+ * (agent/java_names.c); then they go into the profile under those names.
+ * A class the JVM does not list (unloaded, or a wrong candidate) is counted
+ * and kept unnamed. Not for signal handlers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/agent_part.h"
+#include "agent/java_names.h"
+#include "agent/log.h"
+#include "analysis/fields/profile.h"
+#include "analysis/fields/records.h"
+#include "heap/klass_set.h"
+
+typedef struct raw_field {
+    uint64_t klass;
+    uint32_t offset, area, ctx; /* ctx: the profile's */
+    double loads, stores;
+} raw_field;
+
+static raw_field *raw;
+static uint32_t nraw, cap_raw;
+static int named; /* wasp_java_names_build succeeded */
+
+static int setup(const wasp_options *o, char *why, size_t len)
+{
+    (void)o, (void)why, (void)len;
+    wasp_klass_set_clear();
+    free(raw);
+    raw = NULL;
+    nraw = cap_raw = 0;
+    named = 0;
+    return 0;
+}
+
+static void stop(jvmtiEnv *jvmti, JNIEnv *env, const wasp_options *o)
+{
+    (void)o;
+    named = wasp_java_names_build(jvmti, env) == 0;
+    if (!named)
+        wasp_log("fields: cannot ask the JVM for its classes; classes and fields stay unnamed");
+}
+
+static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
+{
+    const wasp_field_thread *ft = t->part_state[id];
+    for (uint32_t i = 0; ft && i < WASP_FIELD_SLOTS; i++) {
+        const wasp_field_rec *r = &ft->recs[i];
+        if (!r->ctx)
+            continue;
+        uint32_t ctx = wasp_dump_context(d, &t->rec, r->ctx - 1);
+        if (ctx == UINT32_MAX)
+            continue;
+        if (nraw == cap_raw) {
+            uint32_t cap = cap_raw ? cap_raw * 2 : 1024;
+            raw_field *g = realloc(raw, cap * sizeof *g);
+            if (!g)
+                return;
+            raw = g;
+            cap_raw = cap;
+        }
+        raw[nraw++] = (raw_field){r->klass, r->offset, r->area, ctx, r->loads, r->stores};
+    }
+}
+
+/* The member a record's offset names: a field, "[]" (array elements), a
+ * part of the header, or "" (not known). */
+static const char *member_name(uint64_t klass, uint32_t offset, const char *cls)
+{
+    if (offset == WASP_FIELD_ELEMENTS)
+        return "[]";
+    size_t n = cls ? strlen(cls) : 0;
+    int array = n >= 2 && cls[n - 1] == ']';
+    if (offset < 8)
+        return "(mark word)";
+    if (array && offset >= 12)
+        return "length";
+    if (offset < 12)
+        return "(class word)";
+    const char *f = wasp_java_field_name(klass, offset);
+    return f ? f : "";
+}
+
+static void finish(wasp_dump *d, int id)
+{
+    (void)id;
+    wasp_profile *p = wasp_dump_profile(d);
+    uint64_t unnamed = 0;
+    for (uint32_t i = 0; i < nraw; i++) {
+        const raw_field *r = &raw[i];
+        const char *cls = r->klass && named ? wasp_java_class_name(r->klass) : NULL;
+        if (r->klass && !cls)
+            unnamed += (uint64_t)(r->loads + r->stores);
+        wasp_field_entry e = {
+            .cls = wasp_profile_intern_string(p, cls ? cls : ""),
+            .member = wasp_profile_intern_string(p, cls ? member_name(r->klass, r->offset, cls) : ""),
+            .offset = cls ? r->offset : 0,
+            .area = r->area,
+            .ctx = r->ctx,
+            .loads = r->loads,
+            .stores = r->stores,
+        };
+        wasp_profile_add_field(p, &e);
+    }
+    wasp_dump_meta_num(p, "fields_unnamed_classes", (double)unnamed, "%.0f");
+    free(raw);
+    raw = NULL;
+    nraw = cap_raw = 0;
+    wasp_java_names_free();
+}
+
+const wasp_agent_part wasp_agent_fields = {
+    .setup = setup,
+    .stop = stop,
+    .fold_thread = fold_thread,
+    .finish = finish,
+};

@@ -1,0 +1,105 @@
+/*
+ * Java fields at sampled addresses (Inoue and Nakatani, OOPSLA'09, Section
+ * 4.3) in the handler: the access a sample blames is looked up as a Java
+ * object without allocation tracking (heap/java_object.c) — its class, the
+ * field's offset or "an element" of an array — and counted with the heap area
+ * it lies in and the access's calling context. Accesses outside the heap are
+ * counted by area.
+ *
+ * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler.
+ */
+#include "analysis/fields/records.h"
+#include "analysis/handler_part.h"
+#include "heap/heap_area.h"
+#include "heap/java_object.h"
+#include "heap/klass_set.h"
+
+enum { C_BY_INSN, C_BY_SCAN, C_OFF_HEAP, C_NO_HEADER, C_NO_LAYOUT, C_TABLE_FULL, C_UNNAMED };
+
+static void count(wasp_thread *t, int which)
+{
+    t->rec.part_counters[WASP_ID_fields][which]++;
+}
+
+static uint32_t slot_of(uint64_t klass, uint32_t offset, uint32_t ctx, uint8_t area)
+{
+    uint64_t h = klass * 0x9e3779b97f4a7c15ull ^ ((uint64_t)offset << 32 | ctx) ^ area;
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ull;
+    return (uint32_t)(h >> 40);
+}
+
+static void record(wasp_thread *t, uint64_t klass, uint32_t offset, uint32_t ctx, uint8_t area,
+                   int kind)
+{
+    wasp_field_thread *ft = t->part_state[WASP_ID_fields];
+    uint32_t h = slot_of(klass, offset, ctx, area);
+    for (uint32_t i = 0; i < 32; i++) {
+        wasp_field_rec *r = &ft->recs[(h + i) & (WASP_FIELD_SLOTS - 1)];
+        if (r->ctx == 0) {
+            r->klass = klass;
+            r->offset = offset;
+            r->area = area;
+            r->ctx = ctx + 1;
+        } else if (r->ctx != ctx + 1 || r->klass != klass || r->offset != offset ||
+                   r->area != area) {
+            continue;
+        }
+        if (kind & WASP_ACCESS_LOAD)
+            r->loads++;
+        if (kind & WASP_ACCESS_STORE)
+            r->stores++;
+        return;
+    }
+    count(t, C_TABLE_FULL);
+}
+
+static void on_sample(wasp_thread *t, const wasp_sample_view *v)
+{
+    wasp_object_hit h;
+    int rc;
+    if (!wasp_object_hit_access(v, &h, &rc)) {
+        wasp_view_count_miss(t, rc);
+        return;
+    }
+    wasp_java_object o;
+    wasp_java_find how = wasp_java_object_find(h.acc.addr, &h.acc, &o);
+    uint8_t area = (uint8_t)wasp_heap_area_of(h.acc.addr, v->regs.gpr[4]);
+    uint64_t klass = 0;
+    uint32_t offset = 0;
+    switch (how) {
+    case WASP_JFIND_INSN:
+    case WASP_JFIND_SCAN:
+        count(t, how == WASP_JFIND_INSN ? C_BY_INSN : C_BY_SCAN);
+        if (!wasp_klass_set_add(o.klass))
+            count(t, C_UNNAMED);
+        klass = o.klass;
+        offset = o.array && o.offset >= o.header ? WASP_FIELD_ELEMENTS : o.offset;
+        break;
+    case WASP_JFIND_NOT_HEAP:
+        count(t, C_OFF_HEAP);
+        break;
+    case WASP_JFIND_NO_LAYOUT:
+        count(t, C_NO_LAYOUT);
+        return;
+    default:
+        count(t, C_NO_HEADER);
+        break; /* kept under klass 0 in its heap area: what could not be named */
+    }
+    uint32_t ctx = wasp_capture_context(t, v->uc, h.at, h.insn, h.acc.len);
+    record(t, klass, offset, ctx, area, h.acc.kind);
+}
+
+const wasp_handler_part wasp_handler_fields = {
+    .needs = WASP_NEEDS_JAVA,
+    .wants = WASP_WANTS_MISSES,
+    .on_sample = on_sample,
+    .counters = {[C_BY_INSN] = "fields.by_instruction",
+                 [C_BY_SCAN] = "fields.by_search",
+                 [C_OFF_HEAP] = "fields.off_heap",
+                 [C_NO_HEADER] = "fields.no_header",
+                 [C_NO_LAYOUT] = "fields.no_layout",
+                 [C_TABLE_FULL] = "fields.table_full",
+                 [C_UNNAMED] = "fields.class_set_full"},
+    .thread_state = sizeof(wasp_field_thread),
+};

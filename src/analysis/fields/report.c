@@ -1,0 +1,236 @@
+/*
+ * Java fields at sampled addresses (Inoue and Nakatani) in the report: the
+ * fields and arrays, then the classes, ranked by sampled accesses (loads and
+ * stores apart), each field with the heap areas its objects were in and its
+ * access contexts; what was sampled off the heap, by area; what could not be
+ * named, by cause. JSON: the top-level "fields" member.
+ */
+#include "analysis/fields/profile.h"
+#include "analysis/fields/ranking.h"
+#include "analysis/fields/records.h"
+#include "cli/report_part.h"
+#include "cli/units.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+enum { TEXT_CONTEXTS = 3, TEXT_CLASSES = 10 };
+
+static bool shown(const wasp_profile *p, int id)
+{
+    (void)id;
+    return wasp_profile_has_fields(p);
+}
+
+/* "Cell.hits", "long[] elements", "Cell +20". */
+static void member_label(const wasp_profile *p, const wasp_field_group *g, char *buf, size_t n)
+{
+    const char *cls = p->strings[g->cls], *m = p->strings[g->member];
+    if (g->offset == WASP_FIELD_ELEMENTS)
+        snprintf(buf, n, "%s elements", cls);
+    else if (*m)
+        snprintf(buf, n, "%s.%s", cls, m);
+    else
+        snprintf(buf, n, "%s +%" PRIu32, cls, g->offset);
+}
+
+/* "old 90%, eden 10%" (areas of at least 1%). */
+static void areas_text(const double *area, double all, FILE *out)
+{
+    const char *sep = "";
+    for (int a = 0; a < WASP_AREA_COUNT; a++) {
+        if (!(all > 0) || area[a] < all / 100)
+            continue;
+        char pc[WASP_UNIT_BUF];
+        fprintf(out, "%s%s %s", sep, wasp_heap_area_name(a), wasp_fmt_percent(area[a] / all, pc, sizeof pc));
+        sep = ", ";
+    }
+}
+
+static void counters_text(const wasp_profile *p, FILE *out)
+{
+    static const char *const causes[][2] = {
+        {"fields.no_header", "no object header within reach"},
+        {"fields.no_layout", "HotSpot's object layout not read"},
+        {"fields.table_full", "a thread's table was full"},
+        {"fields.class_set_full", "too many classes to name"},
+    };
+    const char *sep = "  not named: ";
+    for (size_t i = 0; i < sizeof causes / sizeof causes[0]; i++) {
+        uint64_t v = wasp_profile_get_counter(p, causes[i][0]);
+        if (v) {
+            fprintf(out, "%s%" PRIu64 " (%s)", sep, v, causes[i][1]);
+            sep = ", ";
+        }
+    }
+    double unnamed = 0;
+    if (wasp_profile_get_meta_num(p, "fields_unnamed_classes", &unnamed) && unnamed > 0) {
+        fprintf(out, "%s%.0f (class not among the JVM's loaded classes)", sep, unnamed);
+        sep = ", ";
+    }
+    if (*sep == ',')
+        fputc('\n', out);
+}
+
+static int text(const wasp_profile *p, int id, int top, FILE *out)
+{
+    (void)id;
+    wasp_field_ranking r;
+    if (wasp_field_rank(p, &r) != 0)
+        return -1;
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], d[WASP_UNIT_BUF];
+    double all = 0;
+    for (int i = 0; i < WASP_AREA_COUNT; i++)
+        all += r.area[i];
+    fputs("\nJava fields at sampled addresses (Inoue & Nakatani)\n", out);
+    if (!(all > 0)) {
+        fputs("  no access samples recorded\n", out);
+        wasp_field_ranking_free(&r);
+        return 0;
+    }
+    fprintf(out, "  %s samples: %s in the Java heap (%s of them named), %s off it",
+            wasp_fmt_count(all, a, sizeof a), wasp_fmt_count(r.heap, b, sizeof b),
+            wasp_fmt_percent(wasp_share(r.named, r.heap), c, sizeof c),
+            wasp_fmt_count(all - r.heap, d, sizeof d));
+    fputs("\n  areas: ", out);
+    areas_text(r.area, all, out);
+    fputc('\n', out);
+    counters_text(p, out);
+    uint32_t shown = wasp_report_shown(top, r.nmembers);
+    for (uint32_t i = 0; i < shown; i++) {
+        const wasp_field_group *g = &r.members[i];
+        char label[512];
+        member_label(p, g, label, sizeof label);
+        fprintf(out, "\n  #%-2" PRIu32 " %s of heap samples  %s   loads %s  stores %s   ", i + 1,
+                wasp_fmt_percent(wasp_share(g->loads + g->stores, r.heap), a, sizeof a), label,
+                wasp_fmt_count(g->loads, b, sizeof b), wasp_fmt_count(g->stores, c, sizeof c));
+        areas_text(g->area, g->loads + g->stores, out);
+        fputc('\n', out);
+        uint32_t nc = g->nentries < TEXT_CONTEXTS ? g->nentries : TEXT_CONTEXTS;
+        const wasp_field_entry *e = wasp_profile_fields(p, &(uint32_t){0});
+        for (uint32_t k = 0; k < nc; k++) {
+            const wasp_field_entry *x = &e[g->entries[k]];
+            char lab[64];
+            snprintf(lab, sizeof lab, "%s sample%s", wasp_fmt_count(x->loads + x->stores, a, sizeof a),
+                     x->loads + x->stores == 1 ? "" : "s");
+            wasp_text_context(p, lab, x->ctx, out);
+        }
+        if (g->nentries > nc)
+            fprintf(out, "      ... %" PRIu32 " more context%s\n", g->nentries - nc,
+                    g->nentries - nc == 1 ? "" : "s");
+    }
+    if (r.nmembers > shown)
+        fprintf(out, "\n  ... %" PRIu32 " more fields (--top N shows more)\n", r.nmembers - shown);
+    fputs("\n  classes by sampled accesses:\n", out);
+    uint32_t nclasses = r.nclasses < TEXT_CLASSES ? r.nclasses : TEXT_CLASSES;
+    for (uint32_t i = 0; i < nclasses; i++) {
+        const wasp_field_group *g = &r.classes[i];
+        fprintf(out, "    %7s  %s   loads %s  stores %s\n",
+                wasp_fmt_percent(wasp_share(g->loads + g->stores, r.heap), a, sizeof a),
+                p->strings[g->cls], wasp_fmt_count(g->loads, b, sizeof b),
+                wasp_fmt_count(g->stores, c, sizeof c));
+    }
+    wasp_field_ranking_free(&r);
+    return 0;
+}
+
+static void json_areas(wasp_json *j, const char *key, const double *area)
+{
+    wasp_json_begin_object(j, key, true);
+    for (int a = 0; a < WASP_AREA_COUNT; a++)
+        if (area[a] > 0)
+            wasp_json_double(j, wasp_heap_area_name(a), area[a]);
+    wasp_json_end_object(j);
+}
+
+static void json_group(wasp_json *j, const wasp_profile *p, const wasp_field_group *g, double heap,
+                       bool member)
+{
+    wasp_json_string(j, "class", p->strings[g->cls]);
+    if (member) {
+        wasp_json_string(j, "field", g->offset == WASP_FIELD_ELEMENTS ? "[]" : p->strings[g->member]);
+        if (g->offset == WASP_FIELD_ELEMENTS)
+            wasp_json_null(j, "offset");
+        else
+            wasp_json_double(j, "offset", g->offset);
+    }
+    wasp_json_double(j, "loads", g->loads);
+    wasp_json_double(j, "stores", g->stores);
+    wasp_json_double(j, "share", wasp_share(g->loads + g->stores, heap));
+    json_areas(j, "areas", g->area);
+}
+
+static int json(wasp_json *j, const wasp_profile *p, int id, int top)
+{
+    (void)id;
+    wasp_field_ranking r;
+    if (wasp_field_rank(p, &r) != 0)
+        return -1;
+    const wasp_field_entry *e = wasp_profile_fields(p, &(uint32_t){0});
+    wasp_json_begin_object(j, "fields", false);
+    wasp_json_double(j, "heap_samples", r.heap);
+    wasp_json_double(j, "named", r.named);
+    json_areas(j, "areas", r.area);
+    wasp_json_begin_array(j, "fields", false);
+    uint32_t shown = wasp_report_shown(top, r.nmembers);
+    for (uint32_t i = 0; i < shown; i++) {
+        const wasp_field_group *g = &r.members[i];
+        wasp_json_begin_object(j, NULL, false);
+        json_group(j, p, g, r.heap, true);
+        wasp_json_begin_array(j, "contexts", false);
+        for (uint32_t k = 0; k < g->nentries; k++) {
+            const wasp_field_entry *x = &e[g->entries[k]];
+            wasp_json_begin_object(j, NULL, false);
+            wasp_json_double(j, "loads", x->loads);
+            wasp_json_double(j, "stores", x->stores);
+            wasp_json_string(j, "area", wasp_heap_area_name((int)x->area));
+            wasp_json_context_fields(j, p, x->ctx);
+            wasp_json_end_object(j);
+        }
+        wasp_json_end_array(j);
+        wasp_json_end_object(j);
+    }
+    wasp_json_end_array(j);
+    wasp_json_begin_array(j, "classes", false);
+    shown = wasp_report_shown(top, r.nclasses);
+    for (uint32_t i = 0; i < shown; i++) {
+        wasp_json_begin_object(j, NULL, true);
+        json_group(j, p, &r.classes[i], r.heap, false);
+        wasp_json_end_object(j);
+    }
+    wasp_json_end_array(j);
+    wasp_json_end_object(j);
+    wasp_field_ranking_free(&r);
+    return 0;
+}
+
+/* Each named member's access contexts, the member as the leaf frame. */
+static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
+{
+    (void)id;
+    wasp_field_ranking r;
+    if (wasp_field_rank(p, &r) != 0)
+        return -1;
+    const wasp_field_entry *e = wasp_profile_fields(p, &(uint32_t){0});
+    int rc = 0;
+    for (uint32_t i = 0; i < r.nmembers && rc == 0; i++) {
+        char label[512];
+        member_label(p, &r.members[i], label, sizeof label);
+        for (uint32_t k = 0; k < r.members[i].nentries && rc == 0; k++) {
+            const wasp_field_entry *x = &e[r.members[i].entries[k]];
+            wasp_stack s = {"fields", "access", x->ctx, label, 0, x->loads + x->stores, false};
+            rc = sink->emit(sink, p, &s);
+        }
+    }
+    wasp_field_ranking_free(&r);
+    return rc;
+}
+
+const wasp_report_part wasp_report_fields = {
+    .shown = shown,
+    .counter_prefix = "fields.",
+    .text = text,
+    .json_place = WASP_JSON_TOP_LEVEL,
+    .json = json,
+    .stacks = stacks,
+};

@@ -1,0 +1,106 @@
+/*
+ * The area of an address (see heap_area.h).
+ *
+ * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler; HotSpot's region table and
+ * space objects are read with wasp_safe_read only.
+ */
+#include "heap/heap_area.h"
+
+#include "heap/java_layout.h"
+#include "isa/isa.h"
+
+wasp_java_layout wasp_java;
+
+static const char *const names[WASP_AREA_COUNT] = {
+    [WASP_AREA_UNKNOWN] = "unknown",     [WASP_AREA_HEAP] = "heap",
+    [WASP_AREA_EDEN] = "eden",           [WASP_AREA_SURVIVOR] = "survivor",
+    [WASP_AREA_OLD] = "old",             [WASP_AREA_HUMONGOUS] = "humongous",
+    [WASP_AREA_CODE] = "code cache",     [WASP_AREA_CLASS_META] = "class metadata",
+    [WASP_AREA_STACK] = "thread stack",  [WASP_AREA_NATIVE] = "native",
+};
+
+const char *wasp_heap_area_name(int a)
+{
+    return a >= 0 && a < WASP_AREA_COUNT ? names[a] : names[WASP_AREA_UNKNOWN];
+}
+
+int wasp_heap_area_in_heap(wasp_heap_area a)
+{
+    return a >= WASP_AREA_HEAP && a <= WASP_AREA_HUMONGOUS;
+}
+
+static uint64_t read_u64(uint64_t addr, int *ok)
+{
+    uint64_t v = 0;
+    *ok = wasp_safe_read(addr, &v, sizeof v) == sizeof v;
+    return v;
+}
+
+static wasp_heap_area g1_area(const wasp_java_layout *l, uint64_t addr)
+{
+    int ok;
+    uint64_t region = read_u64(l->g1_biased_base + (addr >> l->g1_shift) * 8, &ok);
+    if (!ok || !region)
+        return WASP_AREA_HEAP;
+    int32_t tag = 0;
+    if (wasp_safe_read(region + l->g1_type_offset, &tag, sizeof tag) != sizeof tag)
+        return WASP_AREA_HEAP;
+    if (tag == l->g1_eden)
+        return WASP_AREA_EDEN;
+    if (tag == l->g1_survivor)
+        return WASP_AREA_SURVIVOR;
+    if (tag & l->g1_humongous_mask)
+        return WASP_AREA_HUMONGOUS;
+    if (tag & l->g1_old_mask)
+        return WASP_AREA_OLD;
+    return WASP_AREA_HEAP; /* free or archive regions */
+}
+
+static int in_space(const wasp_java_space *s, uint64_t addr)
+{
+    int ok1, ok2;
+    if (!s->space)
+        return 0;
+    uint64_t bottom = read_u64(s->space + s->bottom_off, &ok1);
+    uint64_t end = read_u64(s->space + s->end_off, &ok2);
+    return ok1 && ok2 && addr >= bottom && addr < end;
+}
+
+static wasp_heap_area space_area(const wasp_java_layout *l, uint64_t addr)
+{
+    static const wasp_heap_area area[4] = {
+        [WASP_SPACE_EDEN] = WASP_AREA_EDEN, [WASP_SPACE_FROM] = WASP_AREA_SURVIVOR,
+        [WASP_SPACE_TO] = WASP_AREA_SURVIVOR, [WASP_SPACE_OLD] = WASP_AREA_OLD};
+    for (int i = 0; i < 4; i++)
+        if (in_space(&l->spaces[i], addr))
+            return area[i];
+    return WASP_AREA_HEAP;
+}
+
+wasp_heap_area wasp_heap_area_of(uint64_t addr, uint64_t sp)
+{
+    const wasp_java_layout *l = &wasp_java;
+    if (!__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE))
+        return WASP_AREA_UNKNOWN;
+    if (addr >= l->heap_lo && addr < l->heap_hi) {
+        switch (l->gc) {
+        case WASP_GC_G1:
+            return g1_area(l, addr);
+        case WASP_GC_SERIAL:
+        case WASP_GC_PARALLEL:
+            return space_area(l, addr);
+        default:
+            return WASP_AREA_HEAP;
+        }
+    }
+    if (addr >= l->code_lo && addr < l->code_hi)
+        return WASP_AREA_CODE;
+    /* The narrow class encoding range: CDS archive and class space. */
+    if (l->compressed_klass && addr >= l->klass_base &&
+        addr - l->klass_base < (1ull << (32 + l->klass_shift)))
+        return WASP_AREA_CLASS_META;
+    /* Threads' stacks are at most a few MiB; the sampled thread's own. */
+    if (addr <= sp + (8u << 20) && addr + (64u << 10) >= sp)
+        return WASP_AREA_STACK;
+    return WASP_AREA_NATIVE;
+}

@@ -1,0 +1,177 @@
+/*
+ * Finding the Java object at a data address (see java_object.h).
+ *
+ * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler. Memory is read only with
+ * wasp_safe_read (one system call per read, so the search reads its whole
+ * window at once and tests at most SCAN_CLASSES class candidates).
+ */
+#include "heap/java_object.h"
+
+#include "heap/java_layout.h"
+
+enum {
+    SCAN_CLASSES = 12,           /* class words tested by one backward search */
+    MAX_INSTANCE = 1 << 24,      /* no instance has 16 MiB of fields */
+};
+
+uint64_t wasp_java_klass_decode(uint64_t word)
+{
+    const wasp_java_layout *l = &wasp_java;
+    if (!l->compressed_klass)
+        return (word & 7) == 0 ? word : 0;
+    uint32_t narrow = (uint32_t)word;
+    if (!narrow)
+        return 0;
+    return l->klass_base + ((uint64_t)narrow << l->klass_shift);
+}
+
+int32_t wasp_java_layout_helper(uint64_t klass)
+{
+    int32_t lh = 0;
+    if (!klass || (klass & 7) ||
+        wasp_safe_read(klass + wasp_java.lh_offset, &lh, sizeof lh) != sizeof lh)
+        return 0;
+    return lh;
+}
+
+/* The size of an object of layout helper lh whose header is at p (arrays:
+ * their length is read), or 0 when lh cannot be a Java object's. */
+static uint64_t object_size(const wasp_java_layout *l, int32_t lh, uint64_t p,
+                            wasp_java_object *o)
+{
+    if (lh > 0) {
+        uint64_t size = (uint64_t)(lh & ~1);
+        if (size < 16 || size > MAX_INSTANCE || (size & 7))
+            return 0;
+        o->array = 0;
+        o->header = l->compressed_klass ? l->klass_offset + 4 : l->klass_offset + 8;
+        return size;
+    }
+    if (lh >= 0)
+        return 0;
+    /* Arrays: the top two bits are the tag (0b11 primitive, 0b10 objects). */
+    uint32_t tag = (uint32_t)lh >> 30;
+    uint32_t header = ((uint32_t)lh >> l->lh_header_shift) & l->lh_header_mask;
+    uint32_t log2 = (uint32_t)lh & l->lh_log2_mask;
+    if ((tag != 2 && tag != 3) || log2 > 3 || header < 12 || header > 32)
+        return 0;
+    int32_t length;
+    if (wasp_safe_read(p + l->length_offset, &length, sizeof length) != sizeof length ||
+        length < 0)
+        return 0;
+    o->array = 1;
+    o->header = header;
+    o->log2_element = (uint8_t)log2;
+    return (header + ((uint64_t)length << log2) + 7) & ~7ull;
+}
+
+/* p's header, its class word already read (word): the object if it is one
+ * that covers addr. */
+static int object_with_word(const wasp_java_layout *l, uint64_t p, uint64_t word, uint64_t addr,
+                            wasp_java_object *o)
+{
+    uint64_t klass = wasp_java_klass_decode(word);
+    int32_t lh = wasp_java_layout_helper(klass);
+    if (!lh)
+        return 0;
+    uint64_t size = object_size(l, lh, p, o);
+    if (!size || addr >= p + size || p + size > l->heap_hi)
+        return 0;
+    o->start = p;
+    o->klass = klass;
+    o->size = size;
+    o->offset = (uint32_t)(addr - p);
+    return 1;
+}
+
+int wasp_java_object_at(uint64_t p, uint64_t addr, wasp_java_object *o)
+{
+    const wasp_java_layout *l = &wasp_java;
+    if ((p & 7) || p < l->heap_lo || p + 16 > l->heap_hi || addr < p)
+        return 0;
+    uint64_t word = 0;
+    size_t n = l->compressed_klass ? 4 : 8;
+    if (wasp_safe_read(p + l->klass_offset, &word, n) != n)
+        return 0;
+    return object_with_word(l, p, word, addr, o);
+}
+
+/* Whether a mark word can be one: unlocked (low bits 01: hash and age, the
+ * top bits clear), locked (a pointer to a lock record or monitor), or
+ * forwarded/marked during a collection (11). */
+static int plausible_mark(uint64_t mark)
+{
+    switch (mark & 3) {
+    case 1:
+        return (mark >> 40) == 0;
+    case 3:
+        return 1;
+    default:
+        return mark > 0xffff && mark < (1ull << 47);
+    }
+}
+
+static wasp_java_find scan(const wasp_java_layout *l, uint64_t addr, wasp_java_object *o)
+{
+    uint64_t top = addr & ~7ull;
+    uint64_t low = top - l->heap_lo > WASP_JAVA_SCAN_BYTES ? top - WASP_JAVA_SCAN_BYTES : l->heap_lo;
+    uint64_t words[WASP_JAVA_SCAN_BYTES / 8 + 2];
+    size_t want = (size_t)(top - low) + 16; /* the header at top too */
+    size_t got = wasp_safe_read(low, words, want);
+    if (got < 16)
+        return WASP_JFIND_NO_HEADER;
+    int tested = 0;
+    /* Nearest first: the object holding addr starts at the last header. */
+    for (int64_t i = (int64_t)(top - low) / 8; i >= 0 && tested < SCAN_CLASSES; i--) {
+        if ((uint64_t)(i * 8 + 16) > got)
+            continue;
+        uint64_t mark = words[i];
+        uint64_t word = words[i + 1];
+        if (l->compressed_klass)
+            word &= 0xffffffffu;
+        if (!word || !plausible_mark(mark))
+            continue;
+        tested++;
+        if (object_with_word(l, low + (uint64_t)i * 8, word, addr, o))
+            return WASP_JFIND_SCAN;
+    }
+    return WASP_JFIND_NO_HEADER;
+}
+
+/* Whether acc can be an access to o. HotSpot places every field and element
+ * at its natural alignment, so a scalar access is aligned to its width within
+ * the object; an array's scalar element is accessed whole and, when it is
+ * floating point, is of that width (a double load names no int[]). Vector
+ * accesses (intrinsics, copies) may span fields and elements. */
+static int fits(const wasp_access *acc, const wasp_java_object *o)
+{
+    if (acc->size > 8)
+        return 1;
+    if (o->offset & (acc->size - 1))
+        return 0;
+    if (!o->array || o->offset < o->header)
+        return 1;
+    uint32_t element = 1u << o->log2_element;
+    return acc->size >= element && (!acc->float_size || acc->float_size == element);
+}
+
+wasp_java_find wasp_java_object_find(uint64_t addr, const wasp_access *acc, wasp_java_object *o)
+{
+    const wasp_java_layout *l = &wasp_java;
+    if (!__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE))
+        return WASP_JFIND_NO_LAYOUT;
+    if (addr < l->heap_lo || addr >= l->heap_hi)
+        return WASP_JFIND_NOT_HEAP;
+    if (acc) {
+        /* Arrays are addressed base + index * scale + header: the base is the
+         * array. Fields are base + offset, or a compressed reference decoded
+         * in the address (heap base + narrow * 8 + offset): addr - disp. */
+        uint64_t first = acc->has_index && acc->has_base ? acc->base_val : addr - (uint64_t)acc->disp;
+        uint64_t second = acc->has_index && acc->has_base ? addr - (uint64_t)acc->disp : 0;
+        if ((wasp_java_object_at(first, addr, o) && fits(acc, o)) ||
+            (second && wasp_java_object_at(second, addr, o) && fits(acc, o)))
+            return WASP_JFIND_INSN;
+    }
+    wasp_java_find how = scan(l, addr, o);
+    return how == WASP_JFIND_SCAN && acc && !fits(acc, o) ? WASP_JFIND_NO_HEADER : how;
+}

@@ -1,0 +1,58 @@
+/*
+ * The Java object at a data address, without allocation tracking (Inoue and
+ * Nakatani, OOPSLA'09, Section 4.3): first the object the instruction names —
+ * its base register, or its address less the displacement (a field access,
+ * or a compressed reference decoded in the address) — and, when no valid
+ * header is there, a bounded backward search for the nearest one. A header is
+ * valid when its class word decodes to a class whose layout helper (read
+ * through HotSpot's VMStructs offsets) gives an object that covers the
+ * address. The class found is only a candidate until the agent names it from
+ * the JVM's own list of loaded classes.
+ *
+ * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler; every read of the heap or
+ * of class metadata goes through wasp_safe_read.
+ */
+#ifndef WASP_HEAP_JAVA_OBJECT_H
+#define WASP_HEAP_JAVA_OBJECT_H
+
+#include <stdint.h>
+
+#include "isa/isa.h"
+
+typedef struct wasp_java_object {
+    uint64_t start;   /* the header's address */
+    uint64_t klass;   /* Klass* */
+    uint64_t size;    /* bytes, header included */
+    uint32_t offset;  /* of the address from start */
+    uint32_t header;  /* header bytes (arrays: up to the first element) */
+    uint8_t array;    /* 1 for arrays */
+    uint8_t log2_element; /* arrays: log2 of the element size */
+} wasp_java_object;
+
+/* How an object was found, or why not. Counted by the analyses that ask. */
+typedef enum wasp_java_find {
+    WASP_JFIND_INSN = 0,   /* the instruction's base register or address - displacement */
+    WASP_JFIND_SCAN,       /* the backward search */
+    WASP_JFIND_NOT_HEAP,   /* the address is outside the Java heap */
+    WASP_JFIND_NO_HEADER,  /* no valid header within the search's reach */
+    WASP_JFIND_NO_LAYOUT,  /* HotSpot's layout is not known (yet) */
+    WASP_JFIND_COUNT
+} wasp_java_find;
+
+/* The object holding addr, accessed by acc (NULL: search only). */
+wasp_java_find wasp_java_object_find(uint64_t addr, const wasp_access *acc, wasp_java_object *o);
+
+/* The object whose header starts at p, if it is one and covers addr. */
+int wasp_java_object_at(uint64_t p, uint64_t addr, wasp_java_object *o);
+
+/* The Klass* a class word holds (narrow or full), 0 when it cannot be one. */
+uint64_t wasp_java_klass_decode(uint64_t word);
+
+/* A class's layout helper, read safely; 0 when unreadable or not a class
+ * whose objects have a size (the neutral value). */
+int32_t wasp_java_layout_helper(uint64_t klass);
+
+/* Bytes of the backward search's reach. */
+enum { WASP_JAVA_SCAN_BYTES = 2048 };
+
+#endif

@@ -1,0 +1,173 @@
+/* Finding the Java object at an address (heap/java_object.c) in a fake heap
+ * laid out as HotSpot lays out objects with compressed class pointers: the
+ * instruction's shortcut, the backward search, and what a header must prove
+ * (its class's layout helper covers the address; the access fits). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "heap/java_layout.h"
+#include "heap/java_object.h"
+
+/* Two fake classes (a 32-byte instance class, an int[] class) and a heap. */
+static uint64_t klasses[2][4] __attribute__((aligned(8)));
+static uint64_t heap[4096] __attribute__((aligned(8)));
+
+enum { INSTANCE = 0, INT_ARRAY = 1, LH_OFFSET = 8 };
+
+static uint64_t klass_addr(int k)
+{
+    return (uint64_t)(uintptr_t)&klasses[k][0];
+}
+
+static void set_lh(int k, int32_t lh)
+{
+    memcpy((char *)&klasses[k][0] + LH_OFFSET, &lh, sizeof lh);
+}
+
+/* An object header at word w of the heap: mark 1 (unlocked), narrow class. */
+static uint64_t put_header(size_t w, int k, int32_t length)
+{
+    uint64_t narrow = klass_addr(k) - wasp_java.klass_base;
+    heap[w] = 1;
+    heap[w + 1] = narrow | (uint64_t)(uint32_t)length << 32;
+    return (uint64_t)(uintptr_t)&heap[w];
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    memset(heap, 0, sizeof heap);
+    memset(&wasp_java, 0, sizeof wasp_java);
+    wasp_java.heap_lo = (uint64_t)(uintptr_t)heap;
+    wasp_java.heap_hi = wasp_java.heap_lo + sizeof heap;
+    wasp_java.compressed_klass = 1;
+    /* The fake classes sit within 4 GiB above the base: narrow = offset. */
+    uint64_t lo = klass_addr(0) < klass_addr(1) ? klass_addr(0) : klass_addr(1);
+    wasp_java.klass_base = lo - 4096;
+    wasp_java.klass_offset = 8;
+    wasp_java.length_offset = 12;
+    wasp_java.lh_offset = LH_OFFSET;
+    wasp_java.lh_header_shift = 16;
+    wasp_java.lh_header_mask = 0xff;
+    wasp_java.lh_log2_mask = 0x3f;
+    set_lh(INSTANCE, 32);
+    /* int[]: tag 0b11 (primitive array), header 16 bytes, log2 element 2. */
+    set_lh(INT_ARRAY, (int32_t)(0xC0000000u | 16u << 16 | 2u));
+    wasp_java.ready = 1;
+    return 0;
+}
+
+static wasp_access load(uint64_t addr, uint32_t size, int64_t disp, uint64_t base, int index)
+{
+    wasp_access a = {.addr = addr, .size = size, .kind = WASP_ACCESS_LOAD, .disp = disp,
+                     .base_val = base, .has_base = base != 0, .has_index = (uint8_t)index};
+    return a;
+}
+
+static void field_by_instruction(void **state)
+{
+    (void)state;
+    uint64_t obj = put_header(100, INSTANCE, 0);
+    wasp_access a = load(obj + 16, 4, 16, obj, 0);
+    wasp_java_object o;
+    assert_int_equal(wasp_java_object_find(obj + 16, &a, &o), WASP_JFIND_INSN);
+    assert_true(o.start == obj);
+    assert_true(o.klass == klass_addr(INSTANCE));
+    assert_int_equal(o.offset, 16);
+    assert_int_equal(o.size, 32);
+    assert_false(o.array);
+}
+
+static void array_by_base_register(void **state)
+{
+    (void)state;
+    uint64_t arr = put_header(200, INT_ARRAY, 100); /* 16 + 400 bytes */
+    uint64_t addr = arr + 16 + 4 * 37;
+    wasp_access a = load(addr, 4, 16, arr, 1);
+    wasp_java_object o;
+    assert_int_equal(wasp_java_object_find(addr, &a, &o), WASP_JFIND_INSN);
+    assert_true(o.start == arr);
+    assert_true(o.array);
+    assert_int_equal(o.header, 16);
+    assert_int_equal(o.size, 416);
+}
+
+static void search_finds_the_nearest_header(void **state)
+{
+    (void)state;
+    put_header(300, INSTANCE, 0);
+    uint64_t arr = put_header(310, INT_ARRAY, 64);
+    uint64_t addr = arr + 16 + 4 * 50;
+    /* An address the instruction does not explain (no base, odd disp). */
+    wasp_access a = load(addr, 4, 0x7777, 0, 0);
+    wasp_java_object o;
+    assert_int_equal(wasp_java_object_find(addr, &a, &o), WASP_JFIND_SCAN);
+    assert_true(o.start == arr);
+}
+
+static void an_object_must_cover_the_address(void **state)
+{
+    (void)state;
+    uint64_t obj = put_header(400, INSTANCE, 0); /* 32 bytes: words 400-403 */
+    uint64_t past = obj + 40;                    /* in free memory after it */
+    wasp_access a = load(past, 4, 40, obj, 0);
+    wasp_java_object o;
+    assert_int_equal(wasp_java_object_find(past, &a, &o), WASP_JFIND_NO_HEADER);
+}
+
+static void accesses_must_fit(void **state)
+{
+    (void)state;
+    uint64_t arr = put_header(500, INT_ARRAY, 64);
+    uint64_t addr = arr + 16 + 8;
+    wasp_java_object o;
+    wasp_access dbl = load(addr, 8, 16, arr, 1);
+    dbl.float_size = 8; /* a double load names no int[] */
+    assert_int_not_equal(wasp_java_object_find(addr, &dbl, &o), WASP_JFIND_INSN);
+    wasp_access odd = load(addr + 2, 4, 16, arr, 1); /* misaligned */
+    assert_int_not_equal(wasp_java_object_find(addr + 2, &odd, &o), WASP_JFIND_INSN);
+    wasp_access vec = load(addr, 32, 16, arr, 1); /* a vector copy spans elements */
+    assert_int_equal(wasp_java_object_find(addr, &vec, &o), WASP_JFIND_INSN);
+}
+
+static void bad_class_words_are_refused(void **state)
+{
+    (void)state;
+    uint64_t obj = put_header(600, INSTANCE, 0);
+    set_lh(INSTANCE, 0); /* the neutral layout helper: no object has it */
+    wasp_access a = load(obj + 16, 4, 16, obj, 0);
+    wasp_java_object o;
+    assert_int_equal(wasp_java_object_find(obj + 16, &a, &o), WASP_JFIND_NO_HEADER);
+    set_lh(INSTANCE, 32);
+    heap[601] = 0x7ff00000; /* narrow class pointing to unmapped memory */
+    assert_int_equal(wasp_java_object_find(obj + 16, &a, &o), WASP_JFIND_NO_HEADER);
+}
+
+static void outside_the_heap_and_before_the_layout(void **state)
+{
+    (void)state;
+    wasp_java_object o;
+    assert_int_equal(wasp_java_object_find(wasp_java.heap_hi + 64, NULL, &o), WASP_JFIND_NOT_HEAP);
+    wasp_java.ready = 0;
+    assert_int_equal(wasp_java_object_find(wasp_java.heap_lo + 64, NULL, &o), WASP_JFIND_NO_LAYOUT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(field_by_instruction, setup),
+        cmocka_unit_test_setup(array_by_base_register, setup),
+        cmocka_unit_test_setup(search_finds_the_nearest_header, setup),
+        cmocka_unit_test_setup(an_object_must_cover_the_address, setup),
+        cmocka_unit_test_setup(accesses_must_fit, setup),
+        cmocka_unit_test_setup(bad_class_words_are_refused, setup),
+        cmocka_unit_test_setup(outside_the_heap_and_before_the_layout, setup),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
