@@ -27,9 +27,11 @@
 #include "agent/log.h"
 #include "agent/options.h"
 #include "agent/probe.h"
+#include "agent/progress.h"
 #include "agent/threads.h"
 #include "agent/vmflags.h"
 #include "agent/java_layout_load.h"
+#include "agent/java_names.h"
 #include "analysis/handler_part.h"
 #include "analysis/names.h"
 #include "isa/isa.h"
@@ -37,6 +39,7 @@
 #include "watch/engine.h"
 #include "watch/handler.h"
 #include "watch/runtime.h"
+#include "heap/klass_set.h"
 #include "heap/tracked.h"
 
 static wasp_options opts;
@@ -149,6 +152,7 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
     if (needing(WASP_NEEDS_JAVA)) {
         char why[256], names[256];
         wasp_analysis_ids_format(needing(WASP_NEEDS_JAVA), names, sizeof names);
+        wasp_klass_set_clear(); /* no handler finds an object before the layout is read */
         if (wasp_java_layout_load(why, sizeof why) != 0)
             wasp_log("cannot read HotSpot's object layout (%s): %s find no Java objects", why,
                      names);
@@ -197,8 +201,14 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
     if (__atomic_exchange_n(&dumped, 1, __ATOMIC_ACQ_REL))
         return;
     __atomic_store_n(&wasp_rt.sampling, 0, __ATOMIC_RELEASE);
+    wasp_progress_stop();
     if (wasp_objects.on)
         wasp_alloc_stop(jvmti);
+    /* Classes found by their headers are named once, for every analysis,
+     * from the JVM's loaded classes (agent/java_names.h). */
+    if (needing(WASP_NEEDS_JAVA) && wasp_java_names_build(jvmti, env) != 0)
+        wasp_log("cannot ask the JVM for its loaded classes: classes found by their headers "
+                 "stay unnamed");
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_agent_part *part = wasp_agent_part_of(id);
         if ((wasp_rt.enabled & (1u << id)) && part->stop)
@@ -206,6 +216,7 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
     }
     wasp_threads_stop_all(wasp_dump_fold_thread);
     wasp_dump_write(&dump_info, needing(WASP_NEEDS_OBJECTS) ? wasp_alloc_dump : NULL);
+    wasp_java_names_free();
     if (wasp_rt.watch && wasp_rt.watch->drop_all)
         wasp_rt.watch->drop_all(); /* every thread is quiet: nothing stays watched */
     session_events(jvmti, JVMTI_DISABLE);
@@ -314,6 +325,7 @@ static void setup_tracking(const wasp_options *o)
         return;
     }
     wasp_objects.numa_nodes = wasp_probe_numa_nodes();
+    wasp_objects.min_size = o->min_size;
     wasp_objects.on = 1;
 }
 
@@ -500,6 +512,7 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     int n = wasp_threads_adopt_existing();
     wasp_log("attached: profiling %d running threads and those started from now on; "
              "the profile goes to %s", n, dump_info.path);
+    wasp_progress_start(dump_info.path);
     return JNI_OK;
 }
 

@@ -17,11 +17,14 @@
 
 #include "agent/agent_part.h"
 #include "agent/alloc.h"
+#include "agent/java_names.h"
 #include "agent/jvm.h"
 #include "agent/log.h"
 #include "agent/native_symbols.h"
 #include "agent/threads.h"
 #include "analysis/handler_part.h"
+#include "heap/class_site.h"
+#include "heap/klass_set.h"
 #include "isa/isa.h"
 #include "watch/engine.h"
 #include "watch/handler.h"
@@ -248,10 +251,54 @@ uint32_t wasp_dump_alloc_site(wasp_dump *d, const wasp_alloc_site *s)
     return wasp_profile_intern_site(d->p, ctx, wasp_profile_intern_string(d->p, s->class_name));
 }
 
+/* The class of a class site whose name is not known yet: its Klass*. */
+#define CLASS_PLACEHOLDER "a class at 0x"
+
+/* A class site (heap/class_site.h): the class of untracked objects, named
+ * from the JVM's loaded classes when the names are built, else by its
+ * address until wasp_dump_name_class_sites renames it. */
+static uint32_t class_site(wasp_dump *d, uint32_t site)
+{
+    uint64_t klass = wasp_klass_set_at(wasp_class_site_slot(site));
+    if (!klass)
+        return UINT32_MAX;
+    char placeholder[64];
+    const char *name = wasp_java_class_name(klass);
+    if (!name) {
+        snprintf(placeholder, sizeof placeholder, CLASS_PLACEHOLDER "%llx", (unsigned long long)klass);
+        name = placeholder;
+    }
+    wasp_frame f = {.kind = WASP_FRAME_UNKNOWN,
+                    .name = wasp_profile_intern_string(d->p, WASP_CLASS_SITE_FRAME),
+                    .file = 0,
+                    .line = -1};
+    uint32_t frame = wasp_profile_intern_frame(d->p, &f);
+    uint32_t ctx = wasp_profile_intern_context(d->p, &frame, 1, 0);
+    return wasp_profile_intern_site(d->p, ctx, wasp_profile_intern_string(d->p, name));
+}
+
 uint32_t wasp_dump_site(wasp_dump *d, uint32_t alloc_site)
 {
+    if (wasp_is_class_site(alloc_site))
+        return class_site(d, alloc_site);
     wasp_alloc_site s;
     return wasp_alloc_site_get(alloc_site, &s) == 0 ? wasp_dump_alloc_site(d, &s) : UINT32_MAX;
+}
+
+/* Class sites folded before the names were built (threads that ended
+ * early) get their names now; a class the JVM did not list keeps a
+ * placeholder ("a class at 0x..."). */
+static void name_class_sites(wasp_profile *p)
+{
+    size_t plen = strlen(CLASS_PLACEHOLDER);
+    for (uint32_t i = 0; i < p->nsites; i++) {
+        const char *cls = p->strings[p->sites[i].class_name];
+        if (strncmp(cls, CLASS_PLACEHOLDER, plen) != 0)
+            continue;
+        const char *name = wasp_java_class_name(strtoull(cls + plen, NULL, 16));
+        if (name)
+            p->sites[i].class_name = wasp_profile_intern_string(p, name);
+    }
 }
 
 void wasp_dump_site_table(wasp_dump *d, const wasp_records *r, int id,
@@ -386,8 +433,6 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
     pthread_mutex_unlock(&acc.lock);
     if (!p)
         return -1;
-    /* The core counters are always there, zero included: "0 samples" says
-     * something a missing counter does not. */
     /* The core counters are there, zero included, for the analyses that run:
      * "0 samples" says something a missing counter does not, "0 pairs" only
      * when an analysis pairs accesses. */
@@ -408,6 +453,7 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
         if ((wasp_rt.enabled & (1u << id)) && part->finish)
             part->finish(&d, id);
     }
+    name_class_sites(p);
     free(mc.e);
     wasp_profile_set_meta(p, "events", info->events);
     wasp_profile_set_meta(p, "sampler", info->sampler);

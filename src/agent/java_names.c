@@ -25,6 +25,11 @@ typedef struct named_class {
 static named_class *classes;
 static uint32_t nclasses;
 
+int wasp_java_names_ready(void)
+{
+    return classes != NULL;
+}
+
 void wasp_java_names_free(void)
 {
     for (uint32_t i = 0; i < nclasses; i++) {

@@ -14,10 +14,13 @@
 #include <jvmti.h>
 #include <stdint.h>
 
-/* Names every class of the klass set; 0, or -1 (why logged by the caller
- * from the return) when the JVM cannot be asked. Safe to call again: the
- * names are rebuilt. */
+/* Names every class of the klass set; 0, or -1 when the JVM cannot be asked.
+ * The agent calls it once when sampling stops, before the analyses' stop and
+ * the dump, and frees the names after the profile is written (agent.c), so
+ * every analysis sees the same names. Calling it again rebuilds them. */
 int wasp_java_names_build(jvmtiEnv *jvmti, JNIEnv *env);
+/* Whether names were built (and not freed since). */
+int wasp_java_names_ready(void);
 /* "java.lang.String", "int[]"; NULL for a Klass* that is not a loaded class. */
 const char *wasp_java_class_name(uint64_t klass);
 /* The instance field at offset of klass's objects ("count"), NULL when none

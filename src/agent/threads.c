@@ -28,6 +28,7 @@ static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t seed;
 static int warned_slots, warned_source, warned_full;
 static void (*thread_ended)(const wasp_thread *t);
+static uint64_t ended_samples; /* of threads that ended (under registry_lock) */
 
 void wasp_threads_init(const wasp_options *o, void (*on_end)(const wasp_thread *t))
 {
@@ -234,6 +235,7 @@ void wasp_thread_finish(void)
         used = task_cpu_seconds(t->tid) - (double)t->cpu_ns_start / 1e9;
     t->cpu_ns_start = (uint64_t)(used * 1e9) | (1ull << 63); /* finished: holds CPU used */
     __atomic_store_n(&wasp_rt.threads[t->index], NULL, __ATOMIC_RELEASE);
+    ended_samples += t->rec.counters[WASP_C_SAMPLES];
     pthread_mutex_unlock(&registry_lock);
     /* Keep its measurements, not its tables: long-running programs start
      * threads without end. Nothing else can reach t any more: no handler (this
@@ -259,6 +261,22 @@ void wasp_threads_stop_all(void (*visit)(const wasp_thread *t))
             visit(t);
     }
     pthread_mutex_unlock(&registry_lock);
+}
+
+uint64_t wasp_threads_samples(void)
+{
+    pthread_mutex_lock(&registry_lock);
+    uint64_t n = ended_samples;
+    uint32_t k = wasp_rt.nthreads < WASP_MAX_THREADS ? wasp_rt.nthreads : WASP_MAX_THREADS;
+    for (uint32_t i = 0; i < k; i++) {
+        wasp_thread *t = __atomic_load_n(&wasp_rt.threads[i], __ATOMIC_ACQUIRE);
+        /* A running thread's handler counts as it goes: a torn read cannot
+         * happen to an aligned 64-bit word, a late one shows next second. */
+        if (t)
+            n += __atomic_load_n(&t->rec.counters[WASP_C_SAMPLES], __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return n;
 }
 
 double wasp_thread_cpu_seconds(const wasp_thread *t)

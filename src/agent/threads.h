@@ -25,6 +25,9 @@ void wasp_thread_finish(void);
 /* Stop every thread's sampling, wait until no handler is running, then call
  * visit (if not NULL) on each thread still registered. */
 void wasp_threads_stop_all(void (*visit)(const wasp_thread *t));
+/* Samples taken so far by every thread profiled in this session, ended or
+ * running (the "samples" counter the profile will hold). */
+uint64_t wasp_threads_samples(void);
 /* CPU seconds the thread ran (so far, or until it ended). */
 double wasp_thread_cpu_seconds(const wasp_thread *t);
 

@@ -19,6 +19,8 @@
     X(silentload, a, b)                                                                            \
     X(objects, a, b)                                                                               \
     X(replicas, a, b)                                                                              \
-    X(fields, a, b)
+    X(fields, a, b)                                                                                \
+    X(alloc, a, b)                                                                                 \
+    X(locks, a, b)
 
 #endif

@@ -3,6 +3,7 @@
 #include "analysis/ids.h"
 #include "cli/render.h"
 #include "cli/report_part.h"
+#include "heap/class_site.h"
 #include "cli/units.h"
 
 #include <inttypes.h>
@@ -59,9 +60,22 @@ const char *wasp_site_class(const wasp_profile *p, const wasp_site *s)
     return cls && *cls ? cls : "<unknown class>";
 }
 
+bool wasp_site_by_class(const wasp_profile *p, const wasp_site *s)
+{
+    if (s->ctx >= p->ncontexts || p->contexts[s->ctx].nframes != 1)
+        return false;
+    const wasp_frame *f = &p->frames[p->frame_refs[p->contexts[s->ctx].first]];
+    const char *name = wasp_profile_string(p, f->name);
+    return f->kind == WASP_FRAME_UNKNOWN && name && strcmp(name, WASP_CLASS_SITE_FRAME) == 0;
+}
+
 const char *wasp_fmt_site_allocations(const wasp_profile *p, const wasp_site *s, char *buf,
                                       size_t n)
 {
+    if (wasp_site_by_class(p, s) && !(s->allocations > 0)) {
+        snprintf(buf, n, "untracked objects, grouped by class");
+        return buf;
+    }
     /* JVMTI samples about one allocation per interval bytes: what the
      * profile holds is a sample of the site's allocations, and says so. */
     const char *interval = wasp_profile_get_meta(p, "objects.sampling_interval");

@@ -38,6 +38,7 @@ void wasp_json_context(wasp_json *j, const wasp_profile *p, const char *key, uin
 void wasp_json_site_fields(wasp_json *j, const wasp_profile *p, const wasp_site *s)
 {
     wasp_json_string(j, "class", wasp_profile_string(p, s->class_name));
+    wasp_json_string(j, "by", wasp_site_by_class(p, s) ? "class" : "allocation");
     wasp_json_double(j, "allocations", s->allocations);
     wasp_json_double(j, "bytes", s->bytes);
 }

@@ -107,6 +107,9 @@ int wasp_text_ranked(const wasp_profile *p, uint32_t *order, uint32_t n, int top
 void wasp_text_site_allocation(const wasp_profile *p, const wasp_site *s, FILE *out);
 /* Text: the class of a site, "<unknown class>" when unknown. */
 const char *wasp_site_class(const wasp_profile *p, const wasp_site *s);
+/* Is s a class site: objects allocation tracking did not see, grouped by
+ * the class their headers name (heap/class_site.h)? */
+bool wasp_site_by_class(const wasp_profile *p, const wasp_site *s);
 /* "12 sampled allocations (24.0 KiB)" ("sampled" when allocations were
  * sampled, objects.sampling_interval > 0). */
 const char *wasp_fmt_site_allocations(const wasp_profile *p, const wasp_site *s, char *buf,

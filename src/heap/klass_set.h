@@ -17,6 +17,10 @@ enum { WASP_KLASS_SET_SLOTS = 1 << 14 };
 
 /* 1 when klass is in the set (now or before), 0 when the set is full. */
 int wasp_klass_set_add(uint64_t klass);
+/* The same, returning klass's slot (stable for the session), -1 when full. */
+int32_t wasp_klass_set_slot(uint64_t klass);
+/* The class in a slot, 0 when empty or out of range. */
+uint64_t wasp_klass_set_at(uint32_t slot);
 int wasp_klass_set_has(uint64_t klass);
 /* Empties the set (a new session). Not while sampling. */
 void wasp_klass_set_clear(void);

@@ -11,9 +11,35 @@
  */
 #include "watch/object_hit.h"
 
+#include "heap/class_site.h"
+#include "heap/java_object.h"
+#include "heap/klass_set.h"
 #include "heap/site_kind.h"
 #include "watch/runtime.h"
 #include "heap/tracked.h"
+
+/* An object too small for allocation tracking (under min_size): its class,
+ * from its header, stands for its site (heap/class_site.h). Larger objects
+ * that were not tracked stay unattributed: allocation sampling skipped them,
+ * and a class site would split one allocation site's objects in two (and
+ * credit their allocation's zeroing, which tracked objects never see, to
+ * their class). 1 with h->obj filled. */
+static int class_site(wasp_object_hit *h)
+{
+    wasp_java_object o;
+    wasp_java_find how = wasp_java_object_find(h->acc.addr, &h->acc, &o);
+    if ((how != WASP_JFIND_INSN && how != WASP_JFIND_SCAN) || o.size >= wasp_objects.min_size)
+        return 0;
+    int32_t slot = wasp_klass_set_slot(o.klass);
+    if (slot < 0 || o.size > UINT32_MAX)
+        return 0;
+    /* The map's addresses are masked (ZGC colours): so is the object's start. */
+    h->obj.start = o.start & wasp_objects.address_mask;
+    h->obj.size = (uint32_t)o.size;
+    h->obj.site = wasp_class_site((uint32_t)slot);
+    h->remote = 0; /* the remote check is the map's (attribute.c) */
+    return 1;
+}
 
 int wasp_object_hit_access(const wasp_sample_view *v, wasp_object_hit *h, int *rc)
 {
@@ -51,6 +77,10 @@ wasp_obj_result wasp_object_hit_find(wasp_thread *t, const wasp_sample_view *v,
                              h->acc.size, h->acc.float_size)) {
         t->rec.counters[WASP_C_OBJ_MISMATCHED]++;
         return WASP_OBJ_MISS;
+    }
+    if (r != WASP_OBJ_HIT && class_site(h)) {
+        t->rec.counters[WASP_C_OBJ_BY_CLASS]++;
+        return WASP_OBJ_HIT;
     }
     if (r != WASP_OBJ_HIT)
         t->rec.counters[r == WASP_OBJ_STALE ? WASP_C_OBJ_STALE : WASP_C_OBJ_UNATTRIBUTED]++;

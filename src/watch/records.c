@@ -56,6 +56,7 @@ static const char *const counter_names[WASP_C_COUNT] = {
     [WASP_C_OBJ_UNATTRIBUTED] = "objects.unattributed",
     [WASP_C_OBJ_STALE] = "objects.stale",
     [WASP_C_OBJ_MISMATCHED] = "objects.mismatched",
+    [WASP_C_OBJ_BY_CLASS] = "objects.by_class",
     [WASP_C_DROP_BUDGET] = "dropped.budget",
     [WASP_C_DROP_NOT_HEAP] = "dropped.not_heap",
     [WASP_C_DROP_FAULT_CAP] = "dropped.fault_cap",

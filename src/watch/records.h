@@ -117,6 +117,7 @@ typedef enum wasp_counter_id {
     WASP_C_DROP_NOT_HEAP,    /* sample not armed: the page engine protects only the Java heap */
     WASP_C_DROP_FAULT_CAP,   /* page engine: a watch cost its owner too many faults */
     WASP_C_SAMPLER_BACKOFF,  /* sampling period doubled: the handler passed its CPU budget */
+    WASP_C_OBJ_BY_CLASS,     /* accesses to an untracked object, attributed to its class (header) */
     WASP_C_COUNT
 } wasp_counter_id;
 

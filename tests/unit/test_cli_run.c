@@ -202,7 +202,7 @@ static void test_agent_option_errors(void **state)
     FAILS(("--watchpoints", "9", "--", "java"),
           "wasp run: bad option '--watchpoints 9': expected a number from 1 to 4");
     FAILS(("-e", "deadstor", "--", "java"), "bad option '-e deadstor'",
-          "unknown analysis 'deadstor' (accepted: deadstore, silentstore, silentload, objects, replicas, fields, all)");
+          "unknown analysis 'deadstor' (accepted: deadstore, silentstore, silentload, objects, replicas, fields, alloc, locks, all)");
     FAILS(("--events", "deadstore,,silentload", "--", "java"), "empty analysis name");
     FAILS(("--period", "5msx", "--", "java"), "'--period 5msx'", "10us to 10s");
     FAILS(("--period", "1h", "--", "java"), "units ns, us, ms, s");

@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/alloc/profile.h"
 #include "analysis/fields/profile.h"
+#include "analysis/locks/profile.h"
 #include "analysis/objects/profile.h"
 #include "analysis/replicas/profile.h"
 #include "cli/render.h" /* the renderers, private to src/cli/ */
@@ -250,7 +252,7 @@ static wasp_profile *sample(void)
         {"sampler", "perf"},
         {"sampler_detail", "task-clock"},
         {"period", "1000 us CPU"},
-        {"events", "deadstore+silentstore+silentload+objects+replicas+fields"},
+        {"events", "deadstore+silentstore+silentload+objects+replicas+fields+alloc"},
         {"watch", "page"},
         {"watch_detail", "page protection"},
         {"java_command", "java Main"},
@@ -294,6 +296,16 @@ static wasp_profile *sample(void)
                           wasp_profile_intern_string(p, "hits"), 12, 4 /* old */,
                           ctx(p, "pkg.Main.visit", 32, "incl 0xc(%r12,%r10,8)"), 312, 292};
     wasp_profile_add_field(p, &f);
+    wasp_alloc_entry a = {wasp_profile_intern_string(p, "pkg.Small"),
+                          ctx(p, "pkg.Main.make", 21, "movl $0xc01234, 0x8(%rax)"), 412};
+    wasp_profile_add_alloc(p, &a);
+    wasp_lock_entry l = {wasp_profile_intern_string(p, "pkg.Account"), 0,
+                         ctx(p, "pkg.Main.transfer", 50, NULL), 60, 58, 0};
+    wasp_profile_add_lock(p, &l);
+    l.where = wasp_profile_intern_string(p, "ObjectMonitor::TrySpin");
+    l.acquire = l.release = 0;
+    l.slow = 30;
+    wasp_profile_add_lock(p, &l);
     return p;
 }
 

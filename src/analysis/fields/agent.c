@@ -12,7 +12,6 @@
 
 #include "agent/agent_part.h"
 #include "agent/java_names.h"
-#include "agent/log.h"
 #include "analysis/fields/profile.h"
 #include "analysis/fields/records.h"
 #include "heap/klass_set.h"
@@ -25,25 +24,14 @@ typedef struct raw_field {
 
 static raw_field *raw;
 static uint32_t nraw, cap_raw;
-static int named; /* wasp_java_names_build succeeded */
 
 static int setup(const wasp_options *o, char *why, size_t len)
 {
     (void)o, (void)why, (void)len;
-    wasp_klass_set_clear();
     free(raw);
     raw = NULL;
     nraw = cap_raw = 0;
-    named = 0;
     return 0;
-}
-
-static void stop(jvmtiEnv *jvmti, JNIEnv *env, const wasp_options *o)
-{
-    (void)o;
-    named = wasp_java_names_build(jvmti, env) == 0;
-    if (!named)
-        wasp_log("fields: cannot ask the JVM for its classes; classes and fields stay unnamed");
 }
 
 static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
@@ -91,6 +79,7 @@ static void finish(wasp_dump *d, int id)
     (void)id;
     wasp_profile *p = wasp_dump_profile(d);
     uint64_t unnamed = 0;
+    int named = wasp_java_names_ready(); /* built by the agent when sampling stopped */
     for (uint32_t i = 0; i < nraw; i++) {
         const raw_field *r = &raw[i];
         const char *cls = r->klass && named ? wasp_java_class_name(r->klass) : NULL;
@@ -111,12 +100,10 @@ static void finish(wasp_dump *d, int id)
     free(raw);
     raw = NULL;
     nraw = cap_raw = 0;
-    wasp_java_names_free();
 }
 
 const wasp_agent_part wasp_agent_fields = {
     .setup = setup,
-    .stop = stop,
     .fold_thread = fold_thread,
     .finish = finish,
 };

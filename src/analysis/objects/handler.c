@@ -15,7 +15,7 @@ static void on_object(wasp_thread *t, const wasp_sample_view *v, const wasp_obje
 }
 
 const wasp_handler_part wasp_handler_objects = {
-    .needs = WASP_NEEDS_OBJECTS,
+    .needs = WASP_NEEDS_OBJECTS | WASP_NEEDS_JAVA,
     .wants = WASP_WANTS_MISSES,
     .on_object = on_object,
 };

@@ -63,12 +63,16 @@ static void header_text(const wasp_profile *p, bool single_node, FILE *out)
         uint64_t taken = wasp_profile_get_counter(p, "objects.samples");
         uint64_t unattr = wasp_profile_get_counter(p, "objects.unattributed");
         uint64_t stale = wasp_profile_get_counter(p, "objects.stale");
+        uint64_t by_class = wasp_profile_get_counter(p, "objects.by_class");
         fprintf(out, "  %-10s %s taken", "samples", wasp_fmt_u64(taken, a, sizeof a));
         if (taken) {
             fprintf(out, "; %s hit no tracked object",
                     wasp_fmt_percent((double)unattr / (double)taken, a, sizeof a));
             fprintf(out, ", %s while the object map was stale (after a GC)",
                     wasp_fmt_percent((double)stale / (double)taken, a, sizeof a));
+            if (by_class)
+                fprintf(out, "; %s untracked, attributed to their class by their headers",
+                        wasp_fmt_percent((double)by_class / (double)taken, a, sizeof a));
         }
         fputc('\n', out);
     }

@@ -88,7 +88,7 @@ static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
 }
 
 const wasp_handler_part wasp_handler_replicas = {
-    .needs = WASP_NEEDS_OBJECTS | WASP_NEEDS_WATCH,
+    .needs = WASP_NEEDS_OBJECTS | WASP_NEEDS_JAVA | WASP_NEEDS_WATCH,
     .on_object = on_object,
     .on_trap = on_trap,
     .counters = {[C_ARMED] = "replicas.armed", [C_COMPARED] = "replicas.compared"},

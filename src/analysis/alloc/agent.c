@@ -1,0 +1,75 @@
+/*
+ * Object creation from sampled header stores in the agent: each thread's
+ * records are kept with their classes as found (Klass*) until the run stops,
+ * when the agent has named the classes from the JVM's loaded classes
+ * (agent/java_names.c, for every analysis); then they go into
+ * the profile under those names. A class the JVM does not list (unloaded, or
+ * a wrong candidate) is counted, not reported. Not for signal handlers.
+ */
+#include <stdlib.h>
+
+#include "agent/agent_part.h"
+#include "agent/java_names.h"
+#include "analysis/alloc/profile.h"
+#include "analysis/alloc/records.h"
+#include "profile/part.h"
+
+typedef struct raw_alloc {
+    uint64_t klass;
+    uint32_t ctx; /* the profile's */
+    double samples;
+} raw_alloc;
+
+static raw_alloc *raw;
+static uint32_t nraw, cap_raw;
+
+static void forget(void)
+{
+    free(raw);
+    raw = NULL;
+    nraw = cap_raw = 0;
+}
+
+static int setup(const wasp_options *o, char *why, size_t len)
+{
+    (void)o, (void)why, (void)len;
+    forget();
+    return 0;
+}
+
+static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
+{
+    const wasp_alloc_thread *at = t->part_state[id];
+    for (uint32_t i = 0; at && i < WASP_ALLOC_SLOTS; i++) {
+        const wasp_alloc_rec *r = &at->recs[i];
+        uint32_t ctx = r->ctx ? wasp_dump_context(d, &t->rec, r->ctx - 1) : UINT32_MAX;
+        if (ctx == UINT32_MAX)
+            continue;
+        if (wasp_grow(&raw, &cap_raw, nraw + 1, sizeof *raw) != 0)
+            return;
+        raw[nraw++] = (raw_alloc){r->klass, ctx, r->samples};
+    }
+}
+
+static void finish(wasp_dump *d, int id)
+{
+    (void)id;
+    wasp_profile *p = wasp_dump_profile(d);
+    double unnamed = 0;
+    int named = wasp_java_names_ready(); /* built by the agent when sampling stopped */
+    for (uint32_t i = 0; i < nraw; i++) {
+        const char *cls = named ? wasp_java_class_name(raw[i].klass) : NULL;
+        wasp_alloc_entry e = {cls ? wasp_profile_intern_string(p, cls) : WASP_NOID, raw[i].ctx,
+                              raw[i].samples};
+        if (!cls || wasp_profile_add_alloc(p, &e) != 0)
+            unnamed += raw[i].samples;
+    }
+    wasp_dump_meta_num(p, "alloc_unnamed_classes", unnamed, "%.0f");
+    forget();
+}
+
+const wasp_agent_part wasp_agent_alloc = {
+    .setup = setup,
+    .fold_thread = fold_thread,
+    .finish = finish,
+};

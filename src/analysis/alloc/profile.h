@@ -1,0 +1,28 @@
+/*
+ * Object creation from sampled header stores (`-e alloc`) in the profile:
+ * sampled creations by (class, allocation context: the class-word store's).
+ * Section ALOC (profile.c).
+ */
+#ifndef WASP_ANALYSIS_ALLOC_PROFILE_H
+#define WASP_ANALYSIS_ALLOC_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct wasp_profile wasp_profile;
+
+/* One (class, context)'s sampled creations. cls: the Java class name, a
+ * string of the profile. */
+typedef struct wasp_alloc_entry {
+    uint32_t cls, ctx;
+    double samples;
+} wasp_alloc_entry;
+
+const wasp_alloc_entry *wasp_profile_allocs(const wasp_profile *p, uint32_t *n);
+/* Adds e's samples to the entry with e's key, creating it: 0, or -1 when an
+ * id is out of range or out of memory. */
+int wasp_profile_add_alloc(wasp_profile *p, const wasp_alloc_entry *e);
+/* Does the report show the alloc section? */
+bool wasp_profile_has_allocs(const wasp_profile *p);
+
+#endif

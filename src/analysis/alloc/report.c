@@ -1,0 +1,167 @@
+/*
+ * Object creation from sampled header stores (Inoue and Nakatani) in the
+ * report: the classes ranked by sampled creations with their shares, then the
+ * allocation sites (class + the class-word store's context) ranked likewise;
+ * what was not usable, by cause. JSON: the top-level "alloc" member.
+ */
+#include "analysis/alloc/profile.h"
+#include "analysis/alloc/ranking.h"
+#include "cli/report_part.h"
+#include "cli/units.h"
+
+#include <inttypes.h>
+
+enum { TEXT_CLASSES = 10 };
+
+static bool shown(const wasp_profile *p, int id)
+{
+    (void)id;
+    return wasp_profile_has_allocs(p);
+}
+
+/* Samples the analysis looked at and could not use, by cause. */
+static const char *const causes[][2] = {
+    {"alloc.value_lost", "a class-word store whose value the registers no longer held"},
+    {"alloc.not_a_class", "a store of that shape that was no object's class"},
+    {"alloc.no_layout", "HotSpot's object layout not read"},
+    {"alloc.table_full", "a thread's table was full"},
+    {"alloc.class_set_full", "too many classes to name"},
+};
+
+/* One line per cause with samples: "    3  a thread's table was full". */
+static void counters_text(const wasp_profile *p, FILE *out)
+{
+    double unnamed = 0;
+    wasp_profile_get_meta_num(p, "alloc_unnamed_classes", &unnamed);
+    const char *head = "  not counted:\n";
+    for (size_t i = 0; i < sizeof causes / sizeof causes[0]; i++) {
+        double v = (double)wasp_profile_get_counter(p, causes[i][0]);
+        if (v > 0) {
+            fprintf(out, "%s    %7.0f  %s\n", head, v, causes[i][1]);
+            head = "";
+        }
+    }
+    if (unnamed > 0)
+        fprintf(out, "%s    %7.0f  %s\n", head, unnamed, "class not among the JVM's loaded classes");
+}
+
+static int site_text(const wasp_profile *p, uint32_t index, uint32_t rank, int rank_width,
+                     const void *arg, FILE *out)
+{
+    const wasp_alloc_ranking *r = arg;
+    const wasp_alloc_entry *e = &wasp_profile_allocs(p, &(uint32_t){0})[index];
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
+    fprintf(out, "\n  #%-*" PRIu32 " %7s  %s   %s sampled creation%s\n", rank_width, rank,
+            wasp_fmt_percent(wasp_share(e->samples, r->samples), a, sizeof a), p->strings[e->cls],
+            wasp_fmt_count(e->samples, b, sizeof b), e->samples == 1 ? "" : "s");
+    wasp_text_context(p, "stored by", e->ctx, out);
+    return 0;
+}
+
+static int text(const wasp_profile *p, int id, int top, FILE *out)
+{
+    (void)id;
+    wasp_alloc_ranking r;
+    if (wasp_alloc_rank(p, &r) != 0)
+        return -1;
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
+    fputs("\nObject creation from sampled class-word stores (Inoue & Nakatani)\n", out);
+    char c[WASP_UNIT_BUF], d[WASP_UNIT_BUF];
+    fprintf(out, "  %s sampled creations of %s classes (stores found: %s that had run, %s ahead)\n",
+            wasp_fmt_count(r.samples, a, sizeof a), wasp_fmt_count(r.nclasses, b, sizeof b),
+            wasp_fmt_u64(wasp_profile_get_counter(p, "alloc.store_ran"), c, sizeof c),
+            wasp_fmt_u64(wasp_profile_get_counter(p, "alloc.store_ahead"), d, sizeof d));
+    counters_text(p, out);
+    if (!(r.samples > 0)) {
+        wasp_alloc_ranking_free(&r);
+        return 0;
+    }
+    fputs("\n  classes by sampled creations:\n", out);
+    uint32_t nclasses = r.nclasses < TEXT_CLASSES ? r.nclasses : TEXT_CLASSES;
+    for (uint32_t i = 0; i < nclasses; i++)
+        fprintf(out, "    %7s  %s   %s\n",
+                wasp_fmt_percent(wasp_share(r.classes[i].samples, r.samples), a, sizeof a),
+                p->strings[r.classes[i].cls], wasp_fmt_count(r.classes[i].samples, b, sizeof b));
+    if (r.nclasses > nclasses)
+        fprintf(out, "    ... %" PRIu32 " more classes\n", r.nclasses - nclasses);
+    fputs("\n  allocation sites by sampled creations:\n", out);
+    uint32_t *sites = r.sites;
+    r.sites = NULL; /* wasp_text_ranked frees it */
+    int rc = wasp_text_ranked(p, sites, r.nsites, top, "allocation sites", site_text, &r, out);
+    wasp_alloc_ranking_free(&r);
+    return rc;
+}
+
+static int site_json(wasp_json *j, const wasp_profile *p, uint32_t index, const void *arg)
+{
+    const wasp_alloc_ranking *r = arg;
+    const wasp_alloc_entry *e = &wasp_profile_allocs(p, &(uint32_t){0})[index];
+    wasp_json_begin_object(j, NULL, false);
+    wasp_json_string(j, "class", p->strings[e->cls]);
+    wasp_json_double(j, "samples", e->samples);
+    wasp_json_double(j, "share", wasp_share(e->samples, r->samples));
+    wasp_json_context_fields(j, p, e->ctx);
+    wasp_json_end_object(j);
+    return 0;
+}
+
+static int json(wasp_json *j, const wasp_profile *p, int id, int top)
+{
+    (void)id;
+    wasp_alloc_ranking r;
+    if (wasp_alloc_rank(p, &r) != 0)
+        return -1;
+    wasp_json_begin_object(j, "alloc", false);
+    wasp_json_double(j, "samples", r.samples);
+    wasp_json_begin_object(j, "not_counted", true);
+    for (size_t i = 0; i < sizeof causes / sizeof causes[0]; i++)
+        wasp_json_double(j, causes[i][0] + 6, (double)wasp_profile_get_counter(p, causes[i][0]));
+    double unnamed = 0;
+    wasp_profile_get_meta_num(p, "alloc_unnamed_classes", &unnamed);
+    wasp_json_double(j, "unnamed_class", unnamed);
+    wasp_json_end_object(j);
+    wasp_json_begin_array(j, "classes", false);
+    uint32_t shown = wasp_report_shown(top, r.nclasses);
+    for (uint32_t i = 0; i < shown; i++) {
+        wasp_json_begin_object(j, NULL, true);
+        wasp_json_string(j, "class", p->strings[r.classes[i].cls]);
+        wasp_json_double(j, "samples", r.classes[i].samples);
+        wasp_json_double(j, "share", wasp_share(r.classes[i].samples, r.samples));
+        wasp_json_double(j, "sites", r.classes[i].nsites);
+        wasp_json_end_object(j);
+    }
+    wasp_json_end_array(j);
+    uint32_t *sites = r.sites;
+    r.sites = NULL; /* wasp_json_ranked frees it */
+    int rc = wasp_json_ranked(j, p, "sites", sites, r.nsites, top, site_json, &r);
+    wasp_json_end_object(j);
+    wasp_alloc_ranking_free(&r);
+    return rc;
+}
+
+/* Each allocation site's context, its class as the leaf frame. */
+static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
+{
+    (void)id;
+    wasp_alloc_ranking r;
+    if (wasp_alloc_rank(p, &r) != 0)
+        return -1;
+    const wasp_alloc_entry *e = wasp_profile_allocs(p, &(uint32_t){0});
+    int rc = 0;
+    for (uint32_t i = 0; i < r.nsites && rc == 0; i++) {
+        const wasp_alloc_entry *x = &e[r.sites[i]];
+        wasp_stack s = {"alloc", "allocation", x->ctx, p->strings[x->cls], 0, x->samples, false};
+        rc = sink->emit(sink, p, &s);
+    }
+    wasp_alloc_ranking_free(&r);
+    return rc;
+}
+
+const wasp_report_part wasp_report_alloc = {
+    .shown = shown,
+    .counter_prefix = "alloc.",
+    .text = text,
+    .json_place = WASP_JSON_TOP_LEVEL,
+    .json = json,
+    .stacks = stacks,
+};

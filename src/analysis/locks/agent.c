@@ -1,0 +1,250 @@
+/*
+ * Lock activity in the agent. Before sampling starts it finds libjvm's text
+ * and, in it, the monitor-enter slow paths by their ELF symbols (elfutils;
+ * slow_path.c), for the handler (records.h). When the run stops each
+ * thread's records are kept with their classes as found (Klass*); at the
+ * end the classes are named from the JVM's loaded classes
+ * (agent/java_names.c) and the records go into the profile with their Java
+ * contexts alone (a slow-path sample's native leaf is dropped, and kept as
+ * the entry's "where"), so that a monitorenter's fast and slow paths share
+ * one context. A slow-path sample does not know the object: its samples go
+ * to the classes the same context's compare-and-swaps locked, in their
+ * proportions, or to an unknown class. Not for signal handlers.
+ */
+#include <elfutils/libdwfl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent/agent_part.h"
+#include "agent/java_names.h"
+#include "agent/log.h"
+#include "analysis/locks/profile.h"
+#include "analysis/locks/records.h"
+#include "analysis/locks/slow_path.h"
+
+typedef struct raw_lock {
+    uint64_t klass;
+    uint32_t ctx, kind; /* ctx: the profile's, Java frames only */
+    double samples;
+} raw_lock;
+
+static raw_lock *raw;
+static uint32_t nraw, cap_raw;
+static char func_names[WASP_LOCK_FUNCS][96];
+
+enum { SIZELESS_BYTES = 16 };
+
+typedef struct slow_fn {
+    uint64_t lo, hi;
+    char name[96];
+} slow_fn;
+
+typedef struct scan {
+    wasp_lock_code code;
+    slow_fn fn[WASP_LOCK_FUNCS];
+    uint32_t n;
+} scan;
+
+static int by_address(const void *a, const void *b)
+{
+    const slow_fn *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int module_cb(Dwfl_Module *m, void **user, const char *name, Dwarf_Addr base, void *arg)
+{
+    (void)user, (void)base;
+    scan *s = arg;
+    const char *slash = strrchr(name, '/');
+    if (strcmp(slash ? slash + 1 : name, "libjvm.so") != 0)
+        return DWARF_CB_OK;
+    int nsym = dwfl_module_getsymtab(m);
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (int i = 1; i < nsym; i++) {
+        GElf_Sym sym;
+        GElf_Addr addr;
+        const char *sname = dwfl_module_getsym_info(m, i, &sym, &addr, NULL, NULL, NULL);
+        if (!sname || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+            continue;
+        if (sym.st_size) {
+            lo = addr < lo ? addr : lo;
+            hi = addr + sym.st_size > hi ? addr + sym.st_size : hi;
+        }
+        char readable[96];
+        if (s->n < WASP_LOCK_FUNCS && wasp_lock_slow_path_name(sname, readable, sizeof readable)) {
+            slow_fn *f = &s->fn[s->n++];
+            f->lo = addr;
+            /* SpinPause is assembly without a size: `pause; mov; ret`. */
+            f->hi = addr + (sym.st_size ? sym.st_size : SIZELESS_BYTES);
+            memcpy(f->name, readable, sizeof f->name);
+        }
+    }
+    if (hi > lo) {
+        s->code.jvm_lo = lo;
+        s->code.jvm_hi = hi;
+    }
+    return DWARF_CB_ABORT;
+}
+
+/* libjvm's code and its slow paths into the handler's table: how many. */
+static int find_slow_paths(char *why, size_t len)
+{
+    static const Dwfl_Callbacks callbacks = {
+        .find_elf = dwfl_linux_proc_find_elf,
+        .find_debuginfo = dwfl_standard_find_debuginfo,
+    };
+    static scan s;
+    memset(&s, 0, sizeof s);
+    Dwfl *dwfl = dwfl_begin(&callbacks);
+    if (!dwfl || dwfl_linux_proc_report(dwfl, getpid()) != 0 ||
+        dwfl_report_end(dwfl, NULL, NULL) != 0) {
+        snprintf(why, len, "elfutils cannot read this process's libraries");
+        if (dwfl)
+            dwfl_end(dwfl);
+        return -1;
+    }
+    dwfl_getmodules(dwfl, module_cb, &s, 0);
+    dwfl_end(dwfl);
+    if (!s.code.jvm_hi) {
+        snprintf(why, len, "libjvm.so's symbols not found");
+        return -1;
+    }
+    qsort(s.fn, s.n, sizeof s.fn[0], by_address);
+    for (uint32_t i = 0; i < s.n; i++) {
+        s.code.lo[i] = s.fn[i].lo;
+        s.code.hi[i] = s.fn[i].hi;
+        memcpy(func_names[i], s.fn[i].name, sizeof func_names[i]);
+    }
+    s.code.n = s.n;
+    wasp_lock_code_ranges = s.code;
+    return (int)s.n;
+}
+
+static int setup(const wasp_options *o, char *why, size_t len)
+{
+    (void)o;
+    free(raw);
+    raw = NULL;
+    nraw = cap_raw = 0;
+    memset(&wasp_lock_code_ranges, 0, sizeof wasp_lock_code_ranges);
+    char reason[200];
+    int n = find_slow_paths(reason, sizeof reason);
+    if (n < 0)
+        wasp_log("locks: %s; slow-path acquisitions are not counted", reason);
+    else if (n == 0)
+        wasp_log("locks: no monitor-enter slow path among libjvm's symbols; not counted");
+    else
+        wasp_log("locks: %d monitor-enter slow-path functions in libjvm", n);
+    (void)why, (void)len;
+    return 0;
+}
+
+/* Names are built once for every analysis that finds classes by their
+ * headers, by the agent when sampling stops, and freed after the profile is
+ * written; built here only when they are not yet (java_names.h). */
+static void stop(jvmtiEnv *jvmti, JNIEnv *env, const wasp_options *o)
+{
+    (void)o;
+    if (!wasp_java_names_ready() && wasp_java_names_build(jvmti, env) != 0)
+        wasp_log("locks: cannot ask the JVM for its classes; locked classes stay unnamed");
+}
+
+/* The profile context of ctx without a native or stub leaf frame and
+ * without its instruction: the acquiring Java context. */
+static uint32_t java_context(wasp_profile *p, uint32_t ctx)
+{
+    const wasp_context *c = &p->contexts[ctx];
+    uint32_t n = c->nframes;
+    if (n > 1 && p->frames[p->frame_refs[c->first + n - 1]].kind != WASP_FRAME_JAVA)
+        n--;
+    uint32_t ids[4096];
+    if (n > sizeof ids / sizeof ids[0])
+        return UINT32_MAX;
+    memcpy(ids, &p->frame_refs[c->first], n * sizeof ids[0]);
+    return wasp_profile_intern_context(p, ids, n, 0);
+}
+
+static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
+{
+    const wasp_lock_thread *lt = t->part_state[id];
+    wasp_profile *p = wasp_dump_profile(d);
+    for (uint32_t i = 0; lt && i < WASP_LOCK_SLOTS; i++) {
+        const wasp_lock_rec *r = &lt->recs[i];
+        if (!r->ctx)
+            continue;
+        uint32_t ctx = wasp_dump_context(d, &t->rec, r->ctx - 1);
+        if (ctx == UINT32_MAX || (ctx = java_context(p, ctx)) == UINT32_MAX)
+            continue;
+        if (nraw == cap_raw) {
+            uint32_t cap = cap_raw ? cap_raw * 2 : 1024;
+            raw_lock *g = realloc(raw, cap * sizeof *g);
+            if (!g)
+                return;
+            raw = g;
+            cap_raw = cap;
+        }
+        raw[nraw++] = (raw_lock){r->klass, ctx, r->kind, r->samples};
+    }
+}
+
+static void finish(wasp_dump *d, int id)
+{
+    (void)id;
+    wasp_profile *p = wasp_dump_profile(d);
+    uint64_t unnamed = 0;
+    int named = wasp_java_names_ready();
+    const uint32_t none = wasp_profile_intern_string(p, "");
+    /* Compare-and-swaps first: they name the classes slow paths go to. */
+    for (uint32_t i = 0; i < nraw; i++) {
+        const raw_lock *r = &raw[i];
+        if (r->kind >= WASP_LOCK_SLOW)
+            continue;
+        const char *cls = named ? wasp_java_class_name(r->klass) : NULL;
+        if (!cls)
+            unnamed += (uint64_t)r->samples;
+        wasp_lock_entry e = {wasp_profile_intern_string(p, cls ? cls : ""), none, r->ctx,
+                             r->kind == WASP_LOCK_ACQUIRE ? r->samples : 0,
+                             r->kind == WASP_LOCK_RELEASE ? r->samples : 0, 0};
+        wasp_profile_add_lock(p, &e);
+    }
+    uint32_t nfast;
+    const wasp_lock_entry *fast = wasp_profile_locks(p, &nfast);
+    for (uint32_t i = 0; i < nraw; i++) {
+        const raw_lock *r = &raw[i];
+        if (r->kind < WASP_LOCK_SLOW || r->kind - WASP_LOCK_SLOW >= WASP_LOCK_FUNCS)
+            continue;
+        uint32_t where = wasp_profile_intern_string(p, func_names[r->kind - WASP_LOCK_SLOW]);
+        double acquired = 0;
+        for (uint32_t k = 0; k < nfast; k++)
+            if (fast[k].ctx == r->ctx && fast[k].where == none)
+                acquired += fast[k].acquire;
+        /* Shares by class of the same context's acquisitions (entries are
+         * added below with where != none, so fast[0..nfast) stays them). */
+        for (uint32_t k = 0; k < nfast && acquired > 0; k++) {
+            if (fast[k].ctx != r->ctx || fast[k].where != none || !(fast[k].acquire > 0))
+                continue;
+            wasp_lock_entry e = {fast[k].cls, where, r->ctx, 0, 0,
+                                 r->samples * fast[k].acquire / acquired};
+            wasp_profile_add_lock(p, &e);
+            fast = wasp_profile_locks(p, &(uint32_t){0}); /* may have moved */
+        }
+        if (!(acquired > 0)) {
+            wasp_lock_entry e = {none, where, r->ctx, 0, 0, r->samples};
+            wasp_profile_add_lock(p, &e);
+            fast = wasp_profile_locks(p, &(uint32_t){0});
+        }
+    }
+    wasp_dump_meta_num(p, "locks_unnamed_classes", (double)unnamed, "%.0f");
+    free(raw);
+    raw = NULL;
+    nraw = cap_raw = 0;
+}
+
+const wasp_agent_part wasp_agent_locks = {
+    .setup = setup,
+    .stop = stop,
+    .fold_thread = fold_thread,
+    .finish = finish,
+};

@@ -1,0 +1,260 @@
+/*
+ * Lock activity (Inoue and Nakatani, OOPSLA'09, Section 5.2) in the handler.
+ * HotSpot emits no ProbeNOP, so the lock-acquiring instructions themselves
+ * are what samples find: a compare-and-swap on an object's mark word (offset
+ * 0 of the object) in generated code — the fast path of monitorenter (stack
+ * locking, lightweight locking) and of monitorexit — gives the locked
+ * object's class; a sample whose PC is in one of the runtime's monitor-enter
+ * slow paths (libjvm functions found by the agent part, records.h) counts
+ * the acquiring context's slow path. Both keep the sample's Java context.
+ *
+ * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler: no allocation, no locks,
+ * no stdio; memory is read only through wasp_safe_read (java_object.c).
+ */
+#include "analysis/handler_part.h"
+#include "analysis/locks/records.h"
+#include "heap/java_object.h"
+#include "heap/klass_set.h"
+
+#include <string.h>
+
+enum { C_CAS, C_NOT_OBJECT, C_OTHER_CAS, C_SLOW, C_TABLE_FULL, C_UNNAMED, C_MONITOR };
+
+wasp_lock_code wasp_lock_code_ranges;
+
+int wasp_lock_slow_function(const wasp_lock_code *c, uint64_t pc)
+{
+    if (pc < c->jvm_lo || pc >= c->jvm_hi)
+        return -1;
+    uint32_t lo = 0, hi = c->n < WASP_LOCK_FUNCS ? c->n : WASP_LOCK_FUNCS;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (pc < c->lo[mid])
+            hi = mid;
+        else if (pc >= c->hi[mid])
+            lo = mid + 1;
+        else
+            return (int)mid;
+    }
+    return -1;
+}
+
+int wasp_lock_cas_kind(uint64_t written)
+{
+    switch (written & 3) {
+    case 0:
+        return WASP_LOCK_ACQUIRE;
+    case 1:
+        return WASP_LOCK_RELEASE;
+    default:
+        return -1;
+    }
+}
+
+int wasp_lock_cas_source(const uint8_t *insn, unsigned len)
+{
+    unsigned i = 0, rex = 0;
+    while (i < len && (insn[i] == 0xf0 || insn[i] == 0x66 || insn[i] == 0x2e || insn[i] == 0x3e))
+        i++;
+    if (i < len && (insn[i] & 0xf0) == 0x40)
+        rex = insn[i++];
+    if (i + 3 > len || insn[i] != 0x0f || insn[i + 1] != 0xb1)
+        return -1;
+    return (int)((insn[i + 2] >> 3 & 7) | (rex & 4) << 1);
+}
+
+int wasp_lock_mark_kind(uint64_t mark)
+{
+    /* The mark now is what the other kind of compare-and-swap writes. */
+    int k = wasp_lock_cas_kind(mark);
+    return k < 0 ? k : WASP_LOCK_ACQUIRE + WASP_LOCK_RELEASE - k;
+}
+
+static void count(wasp_thread *t, int which)
+{
+    t->rec.part_counters[WASP_ID_locks][which]++;
+}
+
+static void record(wasp_thread *t, uint64_t klass, uint32_t ctx, uint32_t kind)
+{
+    wasp_lock_thread *lt = t->part_state[WASP_ID_locks];
+    uint64_t x = klass * 0x9e3779b97f4a7c15ull ^ ((uint64_t)kind << 32 | ctx);
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ull;
+    uint32_t h = (uint32_t)(x >> 40);
+    for (uint32_t i = 0; i < 32; i++) {
+        wasp_lock_rec *r = &lt->recs[(h + i) & (WASP_LOCK_SLOTS - 1)];
+        if (r->ctx == 0) {
+            r->klass = klass;
+            r->kind = kind;
+            r->ctx = ctx + 1;
+        } else if (r->ctx != ctx + 1 || r->klass != klass || r->kind != kind) {
+            continue;
+        }
+        r->samples++;
+        return;
+    }
+    count(t, C_TABLE_FULL);
+}
+
+/* The object of the inflated monitor a mark word (monitor | 2) points to:
+ * HotSpot's ObjectMonitor holds its object's handle (an oop*) right after
+ * its header word, in JDK 17 to 25. Trusted only when that object's mark
+ * word points back to the monitor and its header is valid. */
+static int monitor_object(uint64_t mark, wasp_java_object *o)
+{
+    uint64_t handle = 0, obj = 0, back = 0;
+    if (wasp_safe_read(mark - 2 + 8, &handle, 8) != 8 || !handle || (handle & 7) ||
+        wasp_safe_read(handle, &obj, 8) != 8 || !obj ||
+        wasp_safe_read(obj, &back, 8) != 8 || back != mark)
+        return 0;
+    return wasp_java_object_at(obj, obj, o) == 1;
+}
+
+/* The `lock cmpxchg` that ended at the interrupted PC (software samples:
+ * the instruction that held the thread up). wasp_view_prev does not look
+ * for accesses without a displacement, and the mark word is at offset 0: a
+ * lock prefix k bytes back that decodes as a cmpxchg of exactly k bytes.
+ * cmpxchg changes only rax and memory, never its address registers in
+ * HotSpot's code, so the address is recomputed from the registers now. */
+static int prev_cas(const wasp_sample_view *v, wasp_object_hit *h)
+{
+    uint8_t before[WASP_MAX_INSN];
+    uint64_t pc = v->s->pc;
+    if (v->s->executed || pc < WASP_MAX_INSN ||
+        wasp_read_code(pc - WASP_MAX_INSN, before, WASP_MAX_INSN, pc) != WASP_MAX_INSN)
+        return 0;
+    for (unsigned k = 4; k <= WASP_MAX_INSN; k++) {
+        const uint8_t *b = before + WASP_MAX_INSN - k;
+        if (b[0] != 0xf0 || wasp_isa_decode_access(b, k, pc - k, &v->regs, &h->acc) != 1 ||
+            h->acc.len != k || h->acc.atomic != 2)
+            continue;
+        h->at = pc - k;
+        memcpy(h->insn, b, k);
+        h->executed = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* A compare-and-swap at the sample: the one that just ran, else the
+ * thread's next access (the sampled one on a PMU). */
+static int find_cas(const wasp_sample_view *v, wasp_object_hit *h)
+{
+    if (prev_cas(v, h))
+        return 1;
+    const int any = WASP_ACCESS_LOAD | WASP_ACCESS_STORE;
+    if (wasp_view_find(v, any, &h->acc, &h->at) != 1 || h->acc.atomic != 2)
+        return 0;
+    wasp_view_insn(v, h->at, h->acc.len, h->insn);
+    h->executed = v->s->executed;
+    return 1;
+}
+
+/* The code that called into libjvm: HotSpot keeps frame pointers, so the
+ * rbp chain is followed (reads through wasp_safe_read, within 1 MiB above
+ * sp) to the first return address outside libjvm — a Java frame or the
+ * runtime stub that called the slow path. AsyncGetCallTrace cannot walk
+ * from a PC in libjvm while the thread is still "in Java"; from the caller
+ * it can (stubs: context.c's retry). *out is uc with the caller's pc, sp
+ * and fp; *pc the call instruction (the return address - 1). */
+static int runtime_caller(const wasp_lock_code *code, const ucontext_t *uc, ucontext_t *out,
+                          uint64_t *pc)
+{
+    uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
+    uint64_t fp = (uint64_t)uc->uc_mcontext.gregs[REG_RBP];
+    for (int i = 0; i < 16; i++) {
+        uint64_t w[2]; /* saved rbp, return address */
+        if (fp < sp || fp - sp > (1u << 20) || (fp & 7) || wasp_safe_read(fp, w, sizeof w) != sizeof w)
+            return 0;
+        if (w[1] < code->jvm_lo || w[1] >= code->jvm_hi) {
+            *out = *uc;
+            out->uc_mcontext.gregs[REG_RIP] = (greg_t)w[1];
+            out->uc_mcontext.gregs[REG_RSP] = (greg_t)(fp + 16);
+            out->uc_mcontext.gregs[REG_RBP] = (greg_t)w[0];
+            *pc = w[1] - 1;
+            return 1;
+        }
+        sp = fp + 16;
+        fp = w[0];
+    }
+    return 0;
+}
+
+static void on_sample(wasp_thread *t, const wasp_sample_view *v)
+{
+    const wasp_lock_code *code = &wasp_lock_code_ranges;
+    uint64_t pc = v->s->pc;
+    if (pc >= code->jvm_lo && pc < code->jvm_hi) {
+        int f = wasp_lock_slow_function(code, pc);
+        if (f < 0)
+            return; /* other runtime code: not lock activity */
+        count(t, C_SLOW);
+        /* The context from the code that called into the runtime: one per
+         * call site and Java stack (the function is the record's kind). */
+        ucontext_t caller;
+        uint64_t at = code->lo[f];
+        const ucontext_t *uc = v->uc;
+        if (runtime_caller(code, v->uc, &caller, &at))
+            uc = &caller;
+        uint32_t ctx = wasp_capture_context(t, uc, at, v->code, 0);
+        record(t, 0, ctx, WASP_LOCK_SLOW + (uint32_t)f);
+        return;
+    }
+    wasp_object_hit h;
+    if (!find_cas(v, &h))
+        return;
+    int src = wasp_lock_cas_source(h.insn, h.acc.len);
+    if (src < 0 || h.acc.size != 8) {
+        count(t, C_OTHER_CAS);
+        return;
+    }
+    wasp_java_object o;
+    int kind;
+    if (h.acc.disp == 0) {
+        /* On the mark word itself (the access's address is the object).
+         * After it ran, the register it wrote from says what it did; before
+         * (the thread's next access), that register may not be set yet, and
+         * the mark word says what it will do. */
+        uint64_t mark = 0;
+        if (h.executed)
+            kind = wasp_lock_cas_kind(v->regs.gpr[src]);
+        else
+            kind = wasp_safe_read(h.acc.addr, &mark, 8) == 8 ? wasp_lock_mark_kind(mark) : -1;
+        if (kind < 0 || wasp_java_object_at(h.acc.addr, h.acc.addr, &o) != 1 || o.offset != 0) {
+            count(t, kind < 0 ? C_OTHER_CAS : C_NOT_OBJECT);
+            return;
+        }
+        count(t, C_CAS);
+    } else if (h.acc.has_base && !h.acc.has_index && (h.acc.base_val & 3) == 2) {
+        /* On an inflated monitor's owner: the base is the mark word (the
+         * monitor | 2); the object is the one whose mark that is. */
+        if (!monitor_object(h.acc.base_val, &o)) {
+            count(t, C_NOT_OBJECT);
+            return;
+        }
+        kind = WASP_LOCK_ACQUIRE;
+        count(t, C_MONITOR);
+    } else {
+        count(t, C_OTHER_CAS);
+        return;
+    }
+    if (!wasp_klass_set_add(o.klass))
+        count(t, C_UNNAMED);
+    uint32_t ctx = wasp_capture_context(t, v->uc, h.at, h.insn, h.acc.len);
+    record(t, o.klass, ctx, (uint32_t)kind);
+}
+
+const wasp_handler_part wasp_handler_locks = {
+    .needs = WASP_NEEDS_JAVA,
+    .wants = WASP_WANTS_LOADS | WASP_WANTS_STORES,
+    .on_sample = on_sample,
+    .counters = {[C_CAS] = "locks.mark_cas",
+                 [C_NOT_OBJECT] = "locks.cas_not_object",
+                 [C_OTHER_CAS] = "locks.cas_other",
+                 [C_SLOW] = "locks.slow_path",
+                 [C_TABLE_FULL] = "locks.table_full",
+                 [C_UNNAMED] = "locks.class_set_full",
+                 [C_MONITOR] = "locks.monitor_cas"},
+    .thread_state = sizeof(wasp_lock_thread),
+};

@@ -1,0 +1,93 @@
+"""Integration tests of the object-creation profile from sampled header
+stores (Inoue & Nakatani, Section 5.1; `wasp run -e alloc`): allocated
+classes and allocation sites with no allocation hook.
+
+Not run on its own: tests/integration/run.py imports this module and calls
+
+    alloc.make_tests(sys.modules[__name__])
+
+which returns [(name, thunk(ctx, jdk))] to run on every JDK. `h` is run.py's
+module; the helpers used from it: Fail, check, tail, run, expectation, leaf,
+where, at, checksum_of, WASP, CLASSES.
+
+The workload (tests/workloads/AllocMix.java) allocates a few classes in
+known, different proportions, the dominant one at the line marked
+`// WASP-EXPECT: alloc`, and prints what it allocated:
+"allocations: Class=count ...". That is the reference profile; the sampled
+one is compared with it by the overlap metric of the paper's Section 7.2:
+the sum over classes of the smaller of the two shares.
+"""
+
+import re
+
+# The paper measured 80-99% overlap against the collector's counts; the
+# issue's target is >= 90%. Measured on AllocMix: see docs/alloc.md.
+MIN_OVERLAP = 0.9
+# Hundreds of sampled creations: with fewer, the shares of the two smallest
+# classes (13% and 7%) are too noisy for the overlap to mean much.
+MIN_CREATIONS = 300
+# More than the default work: millions of steps.
+ARGS = ("200",)
+
+H = None
+
+
+def make_tests(h):
+    global H
+    H = h
+    return [("alloc.mix", lambda c, j: t_alloc(c, j, "AllocMix"))]
+
+
+def reference(out):
+    """{class: count} from the workload's "allocations: ..." line."""
+    m = re.findall(r"^allocations: (.*)$", out, re.M)
+    H.check(len(m) == 1, "the workload printed no \"allocations:\" line")
+    counts = dict((k, float(v)) for k, v in re.findall(r"(\S+)=(\d+)", m[0]))
+    H.check(counts and sum(counts.values()) > 0, "no allocation counts in %r" % m[0])
+    return counts
+
+
+def overlap(a, b):
+    """Section 7.2: sum over classes of min(share in a, share in b)."""
+    ta, tb = sum(a.values()), sum(b.values())
+    return sum(min(a.get(k, 0) / ta, b.get(k, 0) / tb) for k in set(a) | set(b))
+
+
+def t_alloc(ctx, jdk, workload):
+    out = ctx.path("%s.wprof" % workload)
+    args = list(ARGS)
+    cmd = [H.WASP, "run", "-e", "alloc", "-o", out, "-q", "--", jdk.java, "-cp", H.CLASSES,
+           workload] + args
+    r = H.run(cmd)
+    H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
+    H.check(H.checksum_of(r.out) == ctx.baseline(jdk, [], workload, args),
+            "checksum differs from the run without the agent")
+    ref = reference(r.out)
+    rep = ctx.report(out)
+    a = rep.get("alloc")
+    H.check(isinstance(a, dict), "the report has no alloc section (has: %s)" % ", ".join(sorted(rep)))
+    H.check(a["samples"] >= MIN_CREATIONS, "only %.0f sampled creations (need >= %d)"
+            % (a["samples"], MIN_CREATIONS))
+    # The workload's classes only: the JVM allocates a few of its own
+    # (strings at start-up), which are not in the reference.
+    sampled = dict((c["class"], c["samples"]) for c in a["classes"] if c["class"] in ref)
+    ranked = ", ".join("%s %.1f%%" % (c["class"], 100 * c["share"]) for c in a["classes"][:6])
+    dominant = max(ref, key=ref.get)
+    top = a["classes"][0] if a["classes"] else {}
+    H.check(top.get("class") == dominant, "#1 is %s, expected %s (ranked: %s)"
+            % (top.get("class"), dominant, ranked))
+    ov = overlap(sampled, ref) if sampled else 0.0
+    shares = ", ".join("%s %.1f%% (allocated %.1f%%)" % (
+        k, 100 * sampled.get(k, 0) / max(sum(sampled.values()), 1), 100 * ref[k] / sum(ref.values()))
+        for k in sorted(ref, key=ref.get, reverse=True))
+    H.check(ov >= MIN_OVERLAP, "overlap with the allocated counts is %.1f%%, expected >= %.0f%% (%s)"
+            % (100 * ov, 100 * MIN_OVERLAP, shares))
+    e = H.expectation(workload)
+    H.check(e["analysis"] == "alloc", "%s's marker is for %r" % (workload, e["analysis"]))
+    sites = [s for s in a["sites"] if s["class"] == dominant]
+    H.check(sites, "no allocation site of %s" % dominant)
+    leaf = H.leaf(sites[0])
+    H.check(H.at(leaf, e["method"], e["line"]), "%s's top allocation site is at %s, expected %s:%d"
+            % (dominant, H.where(leaf), e["method"], e["line"]))
+    return "%.0f sampled creations, overlap %.1f%%; %s; %s #1 at %s" % (
+        a["samples"], 100 * ov, shares, dominant, H.where(leaf))

@@ -1,0 +1,88 @@
+/*
+ * Planted hot lock (Inoue and Nakatani's lock-activity profile: which
+ * objects' locks are acquired, where, and how often on the slow path).
+ * Three lock objects of distinct classes are acquired in the ratio 6:3:1
+ * (a fixed pattern of ten steps), each by its own method with a synchronized
+ * block doing the same small work, so the hot lock's share of the
+ * acquisitions is 60% by construction. The counts are printed from counters
+ * kept inside the critical sections.
+ *
+ * Usage: java LocksHot [millions of acquisitions per thread] [threads]
+ *   (defaults 100 and 1: uncontended). With several threads every thread
+ *   runs the same pattern on the same three objects, so each lock is
+ *   contended and acquisitions go through the runtime's slow path.
+ * Prints "acquisitions: LocksHot$HotLock=N LocksHot$WarmLock=N
+ * LocksHot$ColdLock=N" and "checksum: ...".
+ */
+public class LocksHot {
+    static final class HotLock { long n, sum; }
+    static final class WarmLock { long n, sum; }
+    static final class ColdLock { long n, sum; }
+
+    static final HotLock HOT = new HotLock();
+    static final WarmLock WARM = new WarmLock();
+    static final ColdLock COLD = new ColdLock();
+    /* 0 hot, 1 warm, 2 cold: 6:3:1. */
+    static final int[] PATTERN = {0, 1, 0, 2, 0, 1, 0, 0, 1, 0};
+
+    static long mix(long x) {
+        x ^= x >>> 29;
+        return x * 0xbf58476d1ce4e5b9L;
+    }
+
+    static long hot(long x) {
+        synchronized (HOT) { // WASP-EXPECT: locks
+            HOT.n++;
+            return HOT.sum += mix(x + HOT.n);
+        }
+    }
+
+    static long warm(long x) {
+        synchronized (WARM) {
+            WARM.n++;
+            return WARM.sum += mix(x + WARM.n);
+        }
+    }
+
+    static long cold(long x) {
+        synchronized (COLD) {
+            COLD.n++;
+            return COLD.sum += mix(x + COLD.n);
+        }
+    }
+
+    static long run(long steps) {
+        long s = 0;
+        for (long i = 0; i < steps; i++) {
+            switch (PATTERN[(int) (i % PATTERN.length)]) {
+            case 0: s += hot(i); break;
+            case 1: s += warm(i); break;
+            default: s += cold(i); break;
+            }
+        }
+        return s;
+    }
+
+    public static void main(String[] args) throws Exception {
+        long steps = (args.length > 0 ? Long.parseLong(args[0]) : 100) * 1_000_000L;
+        int threads = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+        long[] sums = new long[threads];
+        Thread[] ts = new Thread[threads];
+        for (int t = 0; t < threads; t++) {
+            final int k = t;
+            ts[t] = new Thread(() -> sums[k] = run(steps), "locks-" + t);
+            ts[t].start();
+        }
+        long checksum = 0;
+        for (int t = 0; t < threads; t++) {
+            ts[t].join();
+            checksum += sums[t];
+        }
+        System.out.println("acquisitions: LocksHot$HotLock=" + HOT.n + " LocksHot$WarmLock=" + WARM.n
+                + " LocksHot$ColdLock=" + COLD.n);
+        /* The sums depend on the interleaving when threads contend: the
+         * checksum is the counts, which do not. */
+        System.out.println("checksum: " + Long.toHexString(HOT.n * 961 + WARM.n * 31 + COLD.n)
+                + (threads == 1 ? "-" + Long.toHexString(checksum) : ""));
+    }
+}
