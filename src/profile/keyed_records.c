@@ -1,0 +1,215 @@
+/*
+ * Records keyed by ids, with sums (see keyed_records.h). Records are bytes
+ * of the part's type, read and written with memcpy; keys are compared and
+ * hashed as their nkeys * 4 bytes (uint32_t members have no padding).
+ */
+#include "profile/keyed_records.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/hindex.h"
+
+typedef struct keyed_records {
+    unsigned char *items; /* n records of l->size bytes, in the order they were added */
+    uint32_t n, cap;
+    wasp_hindex *index;   /* keys -> record */
+} keyed_records;
+
+void wasp_keyed_free(void *data)
+{
+    keyed_records *r = data;
+    if (!r)
+        return;
+    free(r->items);
+    wasp_hindex_free(r->index);
+    free(r);
+}
+
+const void *wasp_keyed_all(const wasp_profile *p, const wasp_keyed_layout *l, uint32_t *n)
+{
+    const keyed_records *r = p->parts[l->id];
+    *n = r ? r->n : 0;
+    return r && r->n ? r->items : NULL;
+}
+
+/* Keys sit at the start of every record type: the layout is not needed to
+ * find them, only to know how many there are. */
+static uint32_t key_at(const void *rec, uint32_t k)
+{
+    uint32_t v;
+    memcpy(&v, (const unsigned char *)rec + k * sizeof v, sizeof v);
+    return v;
+}
+
+static void set_key(void *rec, uint32_t k, uint32_t v)
+{
+    memcpy((unsigned char *)rec + k * sizeof v, &v, sizeof v);
+}
+
+static double sum_at(const wasp_keyed_layout *l, const void *rec, uint32_t k)
+{
+    double v;
+    memcpy(&v, (const unsigned char *)rec + l->sums_offset + k * sizeof v, sizeof v);
+    return v;
+}
+
+static void set_sum(const wasp_keyed_layout *l, void *rec, uint32_t k, double v)
+{
+    memcpy((unsigned char *)rec + l->sums_offset + k * sizeof v, &v, sizeof v);
+}
+
+/* Are rec's string and context keys ids of p? */
+static bool in_range(const wasp_profile *p, const wasp_keyed_layout *l, const void *rec)
+{
+    for (uint32_t k = 0; k < l->nkeys; k++) {
+        uint32_t v = key_at(rec, k);
+        if ((l->key[k] == WASP_KEY_STRING && v >= p->nstrings) ||
+            (l->key[k] == WASP_KEY_CONTEXT && v >= p->ncontexts))
+            return false;
+    }
+    return true;
+}
+
+typedef struct lookup {
+    const keyed_records *r;
+    const wasp_keyed_layout *l;
+    const void *rec;
+} lookup;
+
+static bool same_keys(const void *ctx, uint32_t id)
+{
+    const lookup *k = ctx;
+    return memcmp(k->r->items + (size_t)id * k->l->size, k->rec, k->l->nkeys * sizeof(uint32_t)) == 0;
+}
+
+int wasp_keyed_add(wasp_profile *p, const wasp_keyed_layout *l, const void *rec)
+{
+    if (!in_range(p, l, rec))
+        return -1;
+    keyed_records *r = wasp_profile_part_data(p, l->id, sizeof *r);
+    if (!r || (!r->index && !(r->index = wasp_hindex_new())))
+        return -1;
+    uint32_t h = wasp_fnv1a(WASP_FNV_INIT, rec, l->nkeys * sizeof(uint32_t));
+    uint32_t id = wasp_hindex_find(r->index, h, same_keys, &(lookup){r, l, rec});
+    if (id == WASP_HINDEX_NONE) {
+        if (r->n == WASP_NOID - 1 ||
+            wasp_grow(&r->items, &r->cap, r->n + 1, l->size) != 0 ||
+            wasp_hindex_add(r->index, h, r->n) != 0)
+            return -1;
+        id = r->n++;
+        unsigned char *d = r->items + (size_t)id * l->size;
+        memset(d, 0, l->size);
+        memcpy(d, rec, l->nkeys * sizeof(uint32_t));
+    }
+    unsigned char *d = r->items + (size_t)id * l->size;
+    for (uint32_t k = 0; k < l->nsums; k++)
+        set_sum(l, d, k, sum_at(l, d, k) + sum_at(l, rec, k));
+    return 0;
+}
+
+int wasp_keyed_check(const wasp_profile *p, const wasp_keyed_layout *l, char *err, size_t errlen)
+{
+    uint32_t n;
+    const unsigned char *e = wasp_keyed_all(p, l, &n);
+    for (uint32_t i = 0; i < n; i++)
+        if (!in_range(p, l, e + (size_t)i * l->size)) {
+            snprintf(err, errlen, "%s %u refers to a missing string or context", l->what, i);
+            return -1;
+        }
+    return 0;
+}
+
+typedef struct encoding {
+    const keyed_records *r;
+    const wasp_keyed_layout *l;
+} encoding;
+
+static void put_record(wasp_wbuf *b, const void *ctx, uint32_t i)
+{
+    const encoding *e = ctx;
+    const unsigned char *rec = e->r->items + (size_t)i * e->l->size;
+    for (uint32_t k = 0; k < e->l->nkeys; k++)
+        wasp_put_u32(b, key_at(rec, k));
+    for (uint32_t k = 0; k < e->l->nsums; k++)
+        wasp_put_f64(b, sum_at(e->l, rec, k));
+}
+
+void wasp_keyed_encode(const wasp_profile *p, const wasp_keyed_layout *l, wasp_wbuf *b)
+{
+    const keyed_records *r = p->parts[l->id];
+    if (r && r->n)
+        wasp_put_table(b, l->tag, r->n, put_record, &(encoding){r, l});
+}
+
+int wasp_keyed_decode(wasp_profile *p, const wasp_keyed_layout *l, wasp_decoder *d)
+{
+    wasp_section *s = wasp_decoder_section(d, l->tag);
+    uint32_t n;
+    if (wasp_section_count(s, l->nkeys * sizeof(uint32_t) + l->nsums * sizeof(double), &n) != 0)
+        return -1;
+    unsigned char rec[256];
+    if (l->size > sizeof rec)
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        memset(rec, 0, l->size);
+        uint32_t raw[WASP_KEYED_MAX_KEYS];
+        for (uint32_t k = 0; k < l->nkeys; k++)
+            raw[k] = wasp_section_u32(s);
+        for (uint32_t k = 0; k < l->nsums; k++) /* the reader refuses negatives and NaN */
+            set_sum(l, rec, k, wasp_section_f64(s));
+        for (uint32_t k = 0; k < l->nkeys; k++) {
+            uint32_t v = raw[k];
+            if ((l->key[k] == WASP_KEY_STRING && wasp_section_string(s, l->what, i, raw[k], &v) != 0) ||
+                (l->key[k] == WASP_KEY_CONTEXT && wasp_section_context(s, l->what, i, raw[k], &v) != 0))
+                return -1;
+            if (l->key[k] == WASP_KEY_NUMBER && l->limit[k] && v >= l->limit[k])
+                v = 0;
+            set_key(rec, k, v);
+        }
+        if (wasp_keyed_add(p, l, rec) != 0)
+            return wasp_section_out_of_memory(s);
+    }
+    return wasp_section_done(s);
+}
+
+int wasp_keyed_merge(wasp_profile *dst, const wasp_profile *src, const wasp_keyed_layout *l,
+                     const wasp_id_map *m)
+{
+    uint32_t n;
+    const unsigned char *e = wasp_keyed_all(src, l, &n);
+    unsigned char rec[256];
+    if (l->size > sizeof rec)
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        memcpy(rec, e + (size_t)i * l->size, l->size);
+        for (uint32_t k = 0; k < l->nkeys; k++) {
+            uint32_t v = key_at(rec, k);
+            if (l->key[k] == WASP_KEY_STRING)
+                set_key(rec, k, wasp_map_string(m, v));
+            else if (l->key[k] == WASP_KEY_CONTEXT)
+                set_key(rec, k, wasp_map_context(m, 0, v));
+        }
+        if (wasp_keyed_add(dst, l, rec) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int wasp_keyed_weigh(const wasp_profile *p, const wasp_keyed_layout *l, wasp_context_weights *w)
+{
+    uint32_t n;
+    const unsigned char *e = wasp_keyed_all(p, l, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        const unsigned char *rec = e + (size_t)i * l->size;
+        double weight = 0;
+        for (uint32_t k = 0; k < l->nsums; k++)
+            weight += sum_at(l, rec, k);
+        for (uint32_t k = 0; k < l->nkeys; k++)
+            if (l->key[k] == WASP_KEY_CONTEXT &&
+                wasp_weigh_context(w, 0, key_at(rec, k), weight) != 0)
+                return -1;
+    }
+    return 0;
+}
