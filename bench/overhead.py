@@ -58,6 +58,9 @@ CONFIGS = [
     ("objects S=0", "events=objects,min-size=0"),
     ("objects exact", "events=objects,alloc-interval=0"),
     ("replicas", "events=replicas"),
+    ("fields", "events=fields"),
+    ("alloc", "events=alloc"),
+    ("locks", "events=locks"),
 ]
 TIMEOUT = 600
 

@@ -129,6 +129,12 @@ static wasp_java_find scan(const wasp_java_layout *l, uint64_t addr, wasp_java_o
         uint64_t word = words[i + 1];
         if (l->compressed_klass)
             word &= 0xffffffffu;
+        /* A fresh object's header before its class is stored: the mark
+         * word's initial value (unlocked, no hash, age 0) and a zero class
+         * word. Nearer than any valid header, it is the object being
+         * initialized around addr. */
+        if (!word && mark == 1 && tested == 0)
+            return WASP_JFIND_INITIALIZING;
         if (!word || !plausible_mark(mark))
             continue;
         tested++;

@@ -36,6 +36,9 @@ typedef enum wasp_java_find {
     WASP_JFIND_NOT_HEAP,   /* the address is outside the Java heap */
     WASP_JFIND_NO_HEADER,  /* no valid header within the search's reach */
     WASP_JFIND_NO_LAYOUT,  /* HotSpot's layout is not known (yet) */
+    WASP_JFIND_INITIALIZING, /* the nearest header has no class yet: an object being
+                              * initialized (HotSpot's slow path clears the body, then
+                              * stores the class word last) */
     WASP_JFIND_COUNT
 } wasp_java_find;
 

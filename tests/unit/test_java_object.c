@@ -149,6 +149,21 @@ static void bad_class_words_are_refused(void **state)
     assert_int_equal(wasp_java_object_find(obj + 16, &a, &o), WASP_JFIND_NO_HEADER);
 }
 
+static void an_object_being_initialized(void **state)
+{
+    (void)state;
+    put_header(700, INSTANCE, 0);
+    heap[800] = 1; /* the initial mark word ... */
+    heap[801] = 0; /* ... and no class yet: the body is being cleared */
+    uint64_t addr = (uint64_t)(uintptr_t)&heap[802];
+    wasp_java_object o;
+    assert_int_equal(wasp_java_object_find(addr, NULL, &o), WASP_JFIND_INITIALIZING);
+    /* Once the class is stored, the same address is the new object's. */
+    heap[801] = klass_addr(INSTANCE) - wasp_java.klass_base;
+    assert_int_equal(wasp_java_object_find(addr, NULL, &o), WASP_JFIND_SCAN);
+    assert_true(o.start == (uint64_t)(uintptr_t)&heap[800]);
+}
+
 static void outside_the_heap_and_before_the_layout(void **state)
 {
     (void)state;
@@ -167,6 +182,7 @@ int main(void)
         cmocka_unit_test_setup(an_object_must_cover_the_address, setup),
         cmocka_unit_test_setup(accesses_must_fit, setup),
         cmocka_unit_test_setup(bad_class_words_are_refused, setup),
+        cmocka_unit_test_setup(an_object_being_initialized, setup),
         cmocka_unit_test_setup(outside_the_heap_and_before_the_layout, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

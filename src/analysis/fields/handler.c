@@ -14,7 +14,16 @@
 #include "heap/java_object.h"
 #include "heap/klass_set.h"
 
-enum { C_BY_INSN, C_BY_SCAN, C_OFF_HEAP, C_NO_HEADER, C_NO_LAYOUT, C_TABLE_FULL, C_UNNAMED };
+enum {
+    C_BY_INSN,
+    C_BY_SCAN,
+    C_OFF_HEAP,
+    C_NO_HEADER,
+    C_NO_LAYOUT,
+    C_TABLE_FULL,
+    C_UNNAMED,
+    C_INITIALIZING
+};
 
 static void count(wasp_thread *t, int which)
 {
@@ -82,6 +91,9 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
     case WASP_JFIND_NO_LAYOUT:
         count(t, C_NO_LAYOUT);
         return;
+    case WASP_JFIND_INITIALIZING:
+        count(t, C_INITIALIZING);
+        break; /* kept under klass 0 like the rest not named */
     default:
         count(t, C_NO_HEADER);
         break; /* kept under klass 0 in its heap area: what could not be named */
@@ -100,6 +112,7 @@ const wasp_handler_part wasp_handler_fields = {
                  [C_NO_HEADER] = "fields.no_header",
                  [C_NO_LAYOUT] = "fields.no_layout",
                  [C_TABLE_FULL] = "fields.table_full",
-                 [C_UNNAMED] = "fields.class_set_full"},
+                 [C_UNNAMED] = "fields.class_set_full",
+                 [C_INITIALIZING] = "fields.initializing"},
     .thread_state = sizeof(wasp_field_thread),
 };

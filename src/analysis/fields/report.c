@@ -51,6 +51,7 @@ static void counters_text(const wasp_profile *p, FILE *out)
 {
     static const char *const causes[][2] = {
         {"fields.no_header", "no object header within reach"},
+        {"fields.initializing", "an object being initialized: no class word yet"},
         {"fields.no_layout", "HotSpot's object layout not read"},
         {"fields.table_full", "a thread's table was full"},
         {"fields.class_set_full", "too many classes to name"},
@@ -70,6 +71,36 @@ static void counters_text(const wasp_profile *p, FILE *out)
     }
     if (*sep == ',')
         fputc('\n', out);
+}
+
+/* The contexts of heap samples whose object was not found, most first: where
+ * a reader would look to see why. */
+static void unnamed_text(const wasp_profile *p, FILE *out)
+{
+    uint32_t n, k = 0;
+    const wasp_field_entry *e = wasp_profile_fields(p, &n);
+    uint32_t best[TEXT_CONTEXTS];
+    for (uint32_t i = 0; i < n; i++) {
+        if (e[i].cls != 0 || !wasp_heap_area_in_heap((wasp_heap_area)e[i].area))
+            continue;
+        double s = e[i].loads + e[i].stores;
+        uint32_t at = k < TEXT_CONTEXTS ? k++ : TEXT_CONTEXTS;
+        while (at > 0 && s > e[best[at - 1]].loads + e[best[at - 1]].stores) {
+            if (at < TEXT_CONTEXTS)
+                best[at] = best[at - 1];
+            at--;
+        }
+        if (at < TEXT_CONTEXTS)
+            best[at] = i;
+    }
+    if (k)
+        fputs("  where heap samples were not named:\n", out);
+    for (uint32_t i = 0; i < k; i++) {
+        char a[WASP_UNIT_BUF], lab[64];
+        double s = e[best[i]].loads + e[best[i]].stores;
+        snprintf(lab, sizeof lab, "%s sample%s", wasp_fmt_count(s, a, sizeof a), s == 1 ? "" : "s");
+        wasp_text_context(p, lab, e[best[i]].ctx, out);
+    }
 }
 
 static int text(const wasp_profile *p, int id, int top, FILE *out)
@@ -96,6 +127,7 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
     areas_text(r.area, all, out);
     fputc('\n', out);
     counters_text(p, out);
+    unnamed_text(p, out);
     uint32_t shown = wasp_report_shown(top, r.nmembers);
     for (uint32_t i = 0; i < shown; i++) {
         const wasp_field_group *g = &r.members[i];
