@@ -29,6 +29,13 @@ WORKLOAD = "DeadStoreEuler"
 SIZE = "1200"  # steps (thousands): enough watched pairs on either engine at BUDGET
 BUDGET = "50%"  # as run.py's page-engine tests: enough pairs, whatever the engine
 SCREENSHOT = "build/report-html.png"
+# The sections test: one run of each workload with the three header-sample
+# analyses, merged into one report: LocksHot locks (and its locks' mark words
+# are fields), AllocMix creates objects (LocksHot allocates nothing in its
+# loop, AllocMix locks nothing).
+SECTIONS = ("fields", "alloc", "locks")
+SECTION_RUNS = (("LocksHot", ("40", "1")), ("AllocMix", ()))
+SECTIONS_SCREENSHOT = "build/report-html-sections.png"
 # Anything in the page that would load from the network (the data element,
 # which is JSON text and never fetched, is left out before this is applied).
 NETWORK = re.compile(r"""(?:\b(?:src|href|action|srcset|poster|data)\s*=\s*["']?\s*(?:https?:)?//"""
@@ -40,7 +47,7 @@ def make_tests(h):
     """[(name, thunk(ctx, jdk))]; h is run.py's module (sys.modules[__name__])."""
     global H
     H = h
-    return [("report.html.deadstore", t_html_deadstore)]
+    return [("report.html.deadstore", t_html_deadstore), ("report.html.sections", t_html_sections)]
 
 
 def chromium():
@@ -85,9 +92,48 @@ class Dom(html.parser.HTMLParser):
             self.frames.append(a)
 
 
+class Tables(Dom):
+    """Dom, and the ranked tables (<table data-table=NAME>) as {name: [row]}, a
+    row {"attrs", "cells": [text], "frames": [<li> attrs]}; a row's opened
+    contexts are the next row, of class "more"; h2 data-analysis in `sections`."""
+
+    def __init__(self, text):
+        self.tables, self.sections, self.table, self.row, self.cell = {}, [], None, None, None
+        super().__init__(text)
+
+    def handle_starttag(self, tag, attrs):
+        super().handle_starttag(tag, attrs)
+        a = dict(attrs)
+        if tag == "h2" and a.get("data-analysis"):
+            self.sections.append(a["data-analysis"])
+        elif tag == "table" and a.get("data-table"):
+            self.table = self.tables.setdefault(a["data-table"], [])
+        elif self.table is not None and tag == "tr" and self.row is None:
+            self.row = {"attrs": a, "cells": [], "frames": []}
+        elif self.row is not None and tag == "td":
+            self.cell = []
+        elif self.row is not None and tag == "li":
+            self.row["frames"].append(a)
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell.append(data)
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self.cell is not None and self.row is not None:
+            self.row["cells"].append("".join(self.cell).strip())
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            if self.row["cells"] and self.table is not None:  # not the heads (th)
+                self.table.append(self.row)
+            self.row = None
+        elif tag == "table":
+            self.table = None
+
+
 def dump(ctx, browser, page, fragment=""):
     r = browse(ctx, browser, page + fragment, ["--dump-dom"])
-    d = Dom(r.out)
+    d = Tables(r.out)
     H.check(d.body is not None, "chromium's DOM dump has no <body>: %s" % H.tail(r.out))
     H.check(not d.body.get("data-errors"), "the page's script failed: %s" % d.body.get("data-errors"))
     H.check(d.body.get("data-ready") == "1", "the page's script did not finish (no data-ready)")
@@ -157,3 +203,71 @@ def t_html_deadstore(ctx, jdk):
            ["--hide-scrollbars", "--window-size=1300,1000", "--screenshot=" + shot])
     H.check(os.path.isfile(shot) and os.path.getsize(shot) > 1000, "no screenshot written at %s" % shot)
     return "%d frames, %d pairs; screenshot %s" % (len(plain.frames), len(pairs), SCREENSHOT)
+
+
+def t_html_sections(ctx, jdk):
+    """fields, alloc and locks (one run of LocksHot and one of AllocMix with
+    `-e fields,alloc,locks`, merged): each section is drawn, its table's #1
+    row names the report's #1 class and its contexts are open under it with
+    Java frames; each flame graph has the #1 entry's class in its leaf
+    frames; a search for the hot lock highlights only it; no console errors."""
+    browser = chromium()
+    profs = []
+    for workload, args in SECTION_RUNS:
+        prof = ctx.path("sections-%s.wprof" % workload)
+        r = H.run([H.WASP, "run", "-e", ",".join(SECTIONS), "-o", prof, "-q", "--", jdk.java, "-cp", H.CLASSES,
+                   workload] + list(args))
+        H.check(r.rc == 0, "wasp run (%s) exited %d: %s" % (workload, r.rc, H.tail(r.err)))
+        profs.append(prof)
+    rj = H.run([H.WASP, "report", "--format", "json"] + profs)
+    H.check(rj.rc == 0, "wasp report --format json exited %d: %s" % (rj.rc, H.tail(rj.err)))
+    rep = json.loads(rj.out)
+    # Per section: the table whose #1 row is checked, its entries in the
+    # report, the #1 entry's text in that row, and the leaf frame naming it.
+    top = {}
+    for name, table, key in (("fields", "fields.members", "fields"), ("alloc", "alloc.classes", "classes"),
+                             ("locks", "locks.classes", "classes")):
+        entries = (rep.get(name) or {}).get(key) or []
+        H.check(entries, "the report's %s has no %s: nothing to look for" % (name, key))
+        top[name] = (table, entries[0]["class"])
+
+    page = ctx.path("sections.html")
+    rh = H.run([H.WASP, "report", "--format", "html", "-o", page] + profs)
+    H.check(rh.rc == 0, "wasp report --format html exited %d: %s" % (rh.rc, H.tail(rh.err)))
+    with open(page, encoding="utf-8") as f:
+        static_checks(f.read(), rj.out)
+
+    d = dump(ctx, browser, page)
+    H.check(all(s in d.sections for s in SECTIONS), "sections drawn: %s, expected %s" % (d.sections, SECTIONS))
+    leaves = {"fields": "k-field", "alloc": "k-alloc", "locks": "k-lock"}
+    for name, (table, cls) in top.items():
+        rows = d.tables.get(table) or []
+        H.check(rows, "no rows in the %s table (tables: %s)" % (table, sorted(d.tables)))
+        first = rows[0]
+        H.check(first["cells"][0] == "#1" and any(cls in c for c in first["cells"]),
+                "%s: the #1 row %s does not name %s" % (table, first["cells"], cls))
+        # fields and locks open the #1 entry's contexts under its row.
+        if name != "alloc":
+            more = rows[1] if len(rows) > 1 else {"attrs": {}, "frames": []}
+            H.check("more" in (more["attrs"].get("class") or "") and "hidden" not in more["attrs"],
+                    "%s: the #1 row's contexts are not open under it" % table)
+            H.check(any("k-java" in (li.get("class") or "") for li in more["frames"]),
+                    "%s: the #1 row's contexts show no Java frame" % table)
+        leaf = [fr.get("data-method") for fr in d.frames if leaves[name] in fr["classes"]]
+        H.check(any(cls in (m or "") for m in leaf), "%s: no %s leaf frame names %s (%s)"
+                % (name, leaves[name], cls, ", ".join(sorted(set(leaf))[:6])))
+
+    lock = top["locks"][1]
+    short = lock.rsplit("$", 1)[-1]  # "HotLock"
+    found = dump(ctx, browser, page, "#search=" + short)
+    hits = {fr.get("data-method") for fr in found.frames if "match" in fr["classes"]}
+    H.check("lock " + lock in hits, "searching %r highlights no frame of the lock %s" % (short, lock))
+    H.check(all(short in (m or "") for m in hits), "searching %r highlights %s" % (short, sorted(hits)))
+
+    shot = os.path.join(H.ROOT, SECTIONS_SCREENSHOT)
+    if os.path.exists(shot):
+        os.unlink(shot)
+    browse(ctx, browser, page, ["--hide-scrollbars", "--window-size=1300,3200", "--screenshot=" + shot])
+    H.check(os.path.isfile(shot) and os.path.getsize(shot) > 1000, "no screenshot written at %s" % shot)
+    return "#1: %s; %d frames; screenshot %s" % (
+        ", ".join("%s %s" % (n, c) for n, (t, c) in top.items()), len(d.frames), SECTIONS_SCREENSHOT)

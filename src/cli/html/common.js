@@ -35,11 +35,21 @@ const waspUi = (function () {
     const fr = (ctx && ctx.frames) || [];
     return fr.length ? frameName(fr[fr.length - 1]) : '(no frames)';
   }
+  // One context: a label (then its leaf instruction, when known), and its
+  // frames root first, leaf last, each coloured by its kind.
+  function context(label, ctx) {
+    const frames = (ctx && ctx.frames) || [];
+    return el('div', { class: 'ctx' }, [
+      el('div', { class: 'ctx-label', text: label + (ctx && ctx.instruction ? '   ' + ctx.instruction : '') }),
+      el('ol', { class: 'frames' }, frames.map(f => el('li', {
+        class: 'k-' + (f.kind || 'unknown'), 'data-method': f.method || '',
+        text: frameName(f) + (f.file ? '  (' + f.file + ')' : '') })))]);
+  }
   function kvTable(rows) {
     return el('table', { class: 'kv' }, rows.filter(r => r[1] != null && r[1] !== '').map(r =>
       el('tr', {}, [el('th', { text: r[0] }), el('td', { text: String(r[1]) })])));
   }
 
   return { el: el, isNum: isNum, num: num, pct: pct, bytes: bytes, frameName: frameName,
-           leafName: leafName, kvTable: kvTable };
+           leafName: leafName, context: context, kvTable: kvTable };
 })();

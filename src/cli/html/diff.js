@@ -9,7 +9,7 @@
 (function () {
   const d = JSON.parse(document.getElementById('wasp-data').textContent);
   const app = document.getElementById('app');
-  const { el, isNum, num, pct, bytes, frameName, leafName, kvTable } = waspUi; // common.js
+  const { el, isNum, num, pct, bytes, leafName, kvTable, context } = waspUi; // common.js
 
   const TITLES = { deadstore: 'Dead stores', silentstore: 'Silent stores', silentload: 'Silent loads',
                    objects: 'Objects', replicas: 'Object replicas' };
@@ -56,16 +56,6 @@
     text += '; ' + num(a.unchanged || 0) + ' unchanged.';
     if (a.changes_not_shown > 0) text += ' ' + num(a.changes_not_shown) + ' more changed entries are not shown (--top N shows more).';
     return el('p', { class: 'note', text: text });
-  }
-
-  // One context: its frames root first, leaf last, and the leaf instruction.
-  function context(label, ctx) {
-    const frames = (ctx && ctx.frames) || [];
-    return el('div', { class: 'ctx' }, [
-      el('div', { class: 'ctx-label', text: label + (ctx && ctx.instruction ? '   ' + ctx.instruction : '') }),
-      el('ol', { class: 'frames' }, frames.map(f => el('li', {
-        class: 'k-' + (f.kind || 'unknown'), 'data-method': f.method || '',
-        text: frameName(f) + (f.file ? '  (' + f.file + ')' : '') })))]);
   }
 
   function details(c) {
