@@ -15,6 +15,9 @@ PACKAGES="$PACKAGES chromium"
 PACKAGES="$PACKAGES protobuf-c-compiler libprotobuf-c-dev golang-go"
 # elfutils (libdw, libelf): the agent names native code by its ELF symbols.
 PACKAGES="$PACKAGES libdw-dev libelf-dev"
+# sablecc: the real program the fourth paper's analyses are measured on
+# (bench/sablecc_grammar.py, docs/fields.md, docs/alloc.md).
+PACKAGES="$PACKAGES sablecc"
 
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=""
