@@ -121,7 +121,15 @@ $(B)/tests/fake_agent.so: tests/integration/fake_agent.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $<
 
-integration: all $(B)/tests/noperf.so $(B)/tests/fake_agent.so $(B)/tests/seccomp_launcher
+# A JNI library whose native code stores into a Java array (NativeStore.java):
+# frame pointers kept, so that its frames can be walked into the Java caller.
+$(B)/tests/libnative_store.so: tests/jni/native_store.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -shared -fPIC -O1 -fno-omit-frame-pointer -Wall -Wextra -Werror \
+	    -I $(JAVA_HOME)/include -I $(JAVA_HOME)/include/linux -o $@ $<
+
+integration: all $(B)/tests/noperf.so $(B)/tests/fake_agent.so $(B)/tests/seccomp_launcher \
+             $(B)/tests/libnative_store.so
 	@python3 tests/integration/run.py
 
 # Fuzzing (docs/testing.md, "Fuzzing"): the profile decoder under libFuzzer

@@ -1261,6 +1261,7 @@ def build_tests(jdks):
     """[(name, jdk-or-None, thunk(ctx))] in run order."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import fields  # Java fields at sampled addresses (Inoue & Nakatani)
+    import jni  # contexts through JNI native code (issue 11)
     import locks  # lock activity from sampled compare-and-swaps (Inoue & Nakatani)
     import alloc  # object creation from sampled header stores (Inoue & Nakatani)
     import replicas  # object-replica tests (OJXPerf), helpers from this module
@@ -1325,6 +1326,7 @@ def build_tests(jdks):
         for name, wl in OBJECTS:
             tests.append((name, jdk, lambda c, j=jdk, w=wl: t_objects(c, j, w)))
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in fields.make_tests(sys.modules[__name__])]
+        tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in jni.make_tests(sys.modules[__name__])]
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in locks.make_tests(sys.modules[__name__])]
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in alloc.make_tests(sys.modules[__name__])]
         tests.append(("objects.cap", jdk, lambda c, j=jdk: t_objects_cap(c, j)))

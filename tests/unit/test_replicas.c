@@ -191,6 +191,23 @@ static void test_theta(void **state)
     wasp_profile_free(p);
 }
 
+static void test_theta_interval(void **state)
+{
+    (void)state;
+    double lo, hi;
+    /* Wilson, z = 1.959964 (worked independently in Python). */
+    wasp_replica_theta_interval(313, 412, &lo, &hi);
+    assert_true(fabs(lo - 0.7161741139) < 1e-9 && fabs(hi - 0.7984450887) < 1e-9);
+    /* Four comparisons, all equal: θ 100% but the interval reaches down to 51%;
+     * none equal: up to 49%. A site with little evidence cannot look certain. */
+    wasp_replica_theta_interval(4, 4, &lo, &hi);
+    assert_true(fabs(lo - 0.5101091596) < 1e-9 && hi > 1 - 1e-9);
+    wasp_replica_theta_interval(0, 4, &lo, &hi);
+    assert_true(lo == 0 && fabs(hi - 0.4898908404) < 1e-9);
+    wasp_replica_theta_interval(0, 0, &lo, &hi);
+    assert_true(lo == 0 && hi == 1);
+}
+
 static void test_omega_gamma(void **state)
 {
     (void)state;
@@ -560,7 +577,8 @@ static void test_render_text(void **state)
     expect(t, "  \xcf\x89 and \xce\xb3 need \xce\xb1: run with --verify-top N\n");
     assert_int_equal(count(t, "need \xce\xb1"), 1);
     /* the double[] site ranks first: 0.757 × 80 samples vs int[] 0.25 × 20 */
-    expect(t, "  #1  \xce\xb8 75.7% over 412 comparisons   double[]   1,204 allocations (9.0 MiB)\n"
+    /* each θ with its 95% interval (Wilson, worked independently) */
+    expect(t, "  #1  \xce\xb8 75.7% (95%: 71.4%-79.6%) over 412 comparisons   double[]   1,204 allocations (9.0 MiB)\n"
               "      \xce\xb1 3.1%  \xcf\x89 = \xce\xb8\xe2\x88\x92\xce\xb1 72.6%  \xce\xb3 86.6%  "
               "(verified: 1,000 object pairs, 61.0% identical; sampled-field false positives 4.0%)\n"
               "      allocated at:\n"
@@ -571,9 +589,9 @@ static void test_render_text(void **state)
               "          at pkg.Grid.copy(Grid.java:80)\n"
               "          at pkg.Main.main(Main.java:10)\n"
               "        12 comparisons, \xce\xb8 100.0%   mov 0x10(%rax), %rdx\n");
-    expect(t, "  #2  \xce\xb8 25.0% over 20 comparisons   int[]   50 allocations (195.3 KiB)\n"
+    expect(t, "  #2  \xce\xb8 25.0% (95%: 11.2%-46.9%) over 20 comparisons   int[]   50 allocations (195.3 KiB)\n"
               "      allocated at:\n");
-    expect(t, "  #3  \xce\xb8 50.0% over 2 comparisons   float[]   1 allocation (64 B)\n");
+    expect(t, "  #3  \xce\xb8 50.0% (95%: 9.5%-90.5%) over 2 comparisons   float[]   1 allocation (64 B)\n");
     assert_null(strstr(strstr(t, "Object replicas"), "long[]")); /* never compared */
     free(t);
 
@@ -657,6 +675,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_add_and_sum),
         cmocka_unit_test(test_theta),
+        cmocka_unit_test(test_theta_interval),
         cmocka_unit_test(test_omega_gamma),
         cmocka_unit_test(test_ranking),
         cmocka_unit_test_setup_teardown(test_file_roundtrip, make_file, remove_file),

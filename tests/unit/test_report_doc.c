@@ -296,6 +296,9 @@ static wasp_profile *sample(void)
                           wasp_profile_intern_string(p, "hits"), 12, 4 /* old */,
                           ctx(p, "pkg.Main.visit", 32, "incl 0xc(%r12,%r10,8)"), 312, 292};
     wasp_profile_add_field(p, &f);
+    wasp_field_entry native = {0, 0, 0, 9 /* native */,
+                               ctx(p, "pkg.Main.fill", 40, "mov %rax, 0x8(%rdx)"), 0, 40};
+    wasp_profile_add_field(p, &native);
     wasp_alloc_entry a = {wasp_profile_intern_string(p, "pkg.Small"),
                           ctx(p, "pkg.Main.make", 21, "movl $0xc01234, 0x8(%rax)"), 412};
     wasp_profile_add_alloc(p, &a);

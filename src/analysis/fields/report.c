@@ -10,6 +10,7 @@
 #include "analysis/fields/records.h"
 #include "cli/report_part.h"
 #include "cli/units.h"
+#include "profile/part.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -192,6 +193,37 @@ static void json_group(wasp_json *j, const wasp_profile *p, const wasp_field_gro
     json_areas(j, "areas", g->area);
 }
 
+static int unnamed_json(wasp_json *j, const wasp_profile *p, uint32_t index, const void *arg)
+{
+    (void)arg;
+    const wasp_field_entry *x = &wasp_profile_fields(p, &(uint32_t){0})[index];
+    wasp_json_begin_object(j, NULL, false);
+    wasp_json_string(j, "area", wasp_heap_area_name((int)x->area));
+    wasp_json_double(j, "loads", x->loads);
+    wasp_json_double(j, "stores", x->stores);
+    wasp_json_context_fields(j, p, x->ctx);
+    wasp_json_end_object(j);
+    return 0;
+}
+
+/* The samples no class was named for (off the heap, or no header found),
+ * by context, most first: "unnamed". */
+static int json_unnamed(wasp_json *j, const wasp_profile *p, int top)
+{
+    uint32_t n, k = 0;
+    const wasp_field_entry *e = wasp_profile_fields(p, &n);
+    wasp_ranked *r = malloc((n ? n : 1) * sizeof *r);
+    if (!r)
+        return -1;
+    for (uint32_t i = 0; i < n; i++)
+        if (e[i].cls == 0) /* strings[0] is "": not named */
+            r[k++] = (wasp_ranked){{e[i].loads + e[i].stores}, {e[i].ctx, e[i].area}, i};
+    uint32_t *order = wasp_ranked_order(r, k);
+    if (!order)
+        return -1;
+    return wasp_json_ranked(j, p, "unnamed", order, k, top, unnamed_json, NULL);
+}
+
 static int json(wasp_json *j, const wasp_profile *p, int id, int top)
 {
     (void)id;
@@ -231,9 +263,10 @@ static int json(wasp_json *j, const wasp_profile *p, int id, int top)
         wasp_json_end_object(j);
     }
     wasp_json_end_array(j);
+    int rc = json_unnamed(j, p, top);
     wasp_json_end_object(j);
     wasp_field_ranking_free(&r);
-    return 0;
+    return rc;
 }
 
 /* Each named member's access contexts, the member as the leaf frame. */

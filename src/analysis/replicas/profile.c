@@ -163,6 +163,21 @@ double wasp_replica_theta(const wasp_profile *p, uint32_t site, double *comparis
     return all > 0 ? same / all : 0;
 }
 
+void wasp_replica_theta_interval(double same, double comparisons, double *lo, double *hi)
+{
+    if (!(comparisons > 0)) {
+        *lo = 0;
+        *hi = 1;
+        return;
+    }
+    const double z = 1.959964; /* 95%, two-sided */
+    double p = same / comparisons, n = comparisons, z2n = z * z / n;
+    double center = (p + z2n / 2) / (1 + z2n);
+    double half = z * sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n);
+    *lo = center - half > 0 ? center - half : 0;
+    *hi = center + half < 1 ? center + half : 1;
+}
+
 double wasp_replica_omega(double theta, double alpha)
 {
     return theta - alpha;

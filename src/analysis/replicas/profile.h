@@ -62,6 +62,10 @@ uint32_t *wasp_profile_sorted_site_replicas(const wasp_profile *p, uint32_t site
 /* θ of a site = same / (same + different) over all its replica records; 0 when none.
  * *comparisons (when not NULL) receives same + different. */
 double wasp_replica_theta(const wasp_profile *p, uint32_t site, double *comparisons);
+/* The 95% Wilson score interval of θ = same / comparisons, as if the
+ * comparisons were independent (they are not quite: consecutive ones share
+ * an object, so the true interval is somewhat wider). [0, 1] for none. */
+void wasp_replica_theta_interval(double same, double comparisons, double *lo, double *hi);
 /* OJXPerf Def. 6.2: ω = θ − α, the lower bound of the largest group of
  * identical objects' share of the site's objects (negative: no bound). */
 double wasp_replica_omega(double theta, double alpha);

@@ -82,14 +82,20 @@ static int site_text(const wasp_profile *p, uint32_t id, uint32_t rank, int rank
                      const void *arg, FILE *out)
 {
     (void)arg;
-    char t[WASP_UNIT_BUF], c[WASP_UNIT_BUF], a[2 * WASP_UNIT_BUF + 32];
+    char t[WASP_UNIT_BUF], c[WASP_UNIT_BUF], a[2 * WASP_UNIT_BUF + 32], l[WASP_UNIT_BUF],
+        h[WASP_UNIT_BUF];
     struct replica_site v;
     if (replica_site(p, id, &v) != 0)
         return -1;
     const wasp_site *s = v.site;
+    double lo, hi;
+    wasp_replica_theta_interval(v.same, v.comparisons, &lo, &hi);
+    /* The interval is the evidence: a θ of 0% or 100% over 4 comparisons
+     * says little, and the reader should see that. */
     fprintf(out,
-            "\n  #%-*" PRIu32 "  \xce\xb8 %s over %s comparison%s   %s   %s\n",
+            "\n  #%-*" PRIu32 "  \xce\xb8 %s (95%%: %s-%s) over %s comparison%s   %s   %s\n",
             rank_width, rank, wasp_fmt_percent(v.theta, t, sizeof t),
+            wasp_fmt_percent(lo, l, sizeof l), wasp_fmt_percent(hi, h, sizeof h),
             wasp_fmt_count(v.comparisons, c, sizeof c), v.comparisons == 1 ? "" : "s",
             wasp_site_class(p, s), wasp_fmt_site_allocations(p, s, a, sizeof a));
     if (v.check)
@@ -182,7 +188,11 @@ static int site_json(wasp_json *j, const wasp_profile *p, uint32_t id, const voi
     if (replica_site(p, id, &v) != 0)
         return -1;
     wasp_json_begin_object(j, NULL, false);
+    double lo, hi;
+    wasp_replica_theta_interval(v.same, v.comparisons, &lo, &hi);
     wasp_json_double(j, "theta", v.theta);
+    wasp_json_double(j, "theta_low", lo);
+    wasp_json_double(j, "theta_high", hi);
     wasp_json_double(j, "comparisons", v.comparisons);
     wasp_json_double(j, "same", v.same);
     wasp_json_double(j, "different", v.comparisons - v.same);

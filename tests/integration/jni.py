@@ -1,0 +1,81 @@
+"""Integration test of contexts in native code a Java program calls through
+JNI (issue 11): the native function is named from its ELF symbols and the
+Java frames that called it follow, with the caller's line.
+
+Not run on its own: tests/integration/run.py imports this module and calls
+
+    jni.make_tests(sys.modules[__name__])
+
+which returns [(name, thunk(ctx, jdk))] to run on every JDK. `h` is run.py's
+module (check, tail, run, expectation, checksum_of, where, at, WASP, CLASSES,
+ROOT, Ctx).
+
+The library (tests/jni/native_store.c, built by `make integration` into
+build/tests/libnative_store.so) stores into a Java long[] from fill_longs;
+NativeStore.refill calls it at the `// WASP-EXPECT: fields` line. The fields
+analysis keeps every sample's context, named or not, so its report holds
+the native samples' stacks.
+"""
+
+import os
+
+# Most of the program's CPU time is in fill_longs (measured 85-95% of the
+# samples with a memory access).
+MIN_NATIVE = 100
+# Of the samples in fill_longs, the share whose stack continues into
+# NativeStore.fill and NativeStore.refill at the marked line (measured 100%).
+# A walk that stops at native code (AsyncGetCallTrace's "in native" status)
+# or a leaf not named from the library's symbols gives 0.
+WALKED_MIN = 0.95
+CALLS = "4000"
+
+H = None
+
+
+def make_tests(h):
+    global H
+    H = h
+    return [("stacks.jni", t_jni)]
+
+
+def contexts(rep):
+    """(samples, frames root first) of every context the fields analysis kept."""
+    f = rep.get("fields")
+    H.check(isinstance(f, dict), "the report has no fields section")
+    out = [(c["loads"] + c["stores"], c.get("frames") or [])
+           for m in f.get("fields") or [] for c in m.get("contexts") or []]
+    out += [(u["loads"] + u["stores"], u.get("frames") or []) for u in f.get("unnamed") or []]
+    return out
+
+
+def t_jni(ctx, jdk):
+    lib = os.path.join(H.ROOT, "build", "tests", "libnative_store.so")
+    H.check(os.path.isfile(lib), "%s is missing (make integration builds it)" % lib)
+    out = ctx.path("NativeStore.wprof")
+    jvm = ["-Dwasp.jni=" + lib]
+    r = H.run([H.WASP, "run", "-e", "fields", "-o", out, "-q", "--", jdk.java] + jvm +
+              ["-cp", H.CLASSES, "NativeStore", CALLS])
+    H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
+    H.check(H.checksum_of(r.out) == ctx.baseline(jdk, jvm, "NativeStore", [CALLS]),
+            "checksum differs from the run without the agent")
+    e = H.expectation("NativeStore")
+    native = walked = 0
+    seen = []
+    for n, frames in contexts(ctx.report(out)):
+        leaf = frames[-1] if frames else {}
+        if leaf.get("kind") != "native" or leaf.get("method") != "fill_longs":
+            continue
+        H.check(leaf.get("file") == "libnative_store.so", "fill_longs named in %r, expected "
+                "libnative_store.so" % leaf.get("file"))
+        native += n
+        ok = (len(frames) >= 3 and frames[-2].get("method") == "NativeStore.fill" and
+              H.at(frames[-3], e["method"], e["line"]))
+        walked += n if ok else 0
+        if not ok:
+            seen.append(" <- ".join(H.where(f) for f in reversed(frames[-4:])))
+    H.check(native >= MIN_NATIVE, "only %d samples named fill_longs (need >= %d)" % (native, MIN_NATIVE))
+    H.check(walked >= WALKED_MIN * native, "%d of %d samples in fill_longs continue into "
+            "NativeStore.fill <- %s:%d (need %.0f%%); e.g. %s" % (
+                walked, native, e["method"], e["line"], 100 * WALKED_MIN, "; ".join(seen[:2])))
+    return "%d samples in libnative_store.so fill_longs, %.0f%% followed by NativeStore.fill <- %s:%d" % (
+        native, 100.0 * walked / native, e["method"], e["line"])
