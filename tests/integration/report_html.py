@@ -34,6 +34,8 @@ SCREENSHOT = "build/report-html.png"
 # are fields), AllocMix creates objects (LocksHot allocates nothing in its
 # loop, AllocMix locks nothing).
 SECTIONS = ("fields", "alloc", "locks")
+# --top for both the page and the JSON it is compared with.
+SECTIONS_TOP = "50"
 SECTION_RUNS = (("LocksHot", ("40", "1")), ("AllocMix", ()))
 SECTIONS_SCREENSHOT = "build/report-html-sections.png"
 # Anything in the page that would load from the network (the data element,
@@ -219,7 +221,9 @@ def t_html_sections(ctx, jdk):
                    workload] + list(args))
         H.check(r.rc == 0, "wasp run (%s) exited %d: %s" % (workload, r.rc, H.tail(r.err)))
         profs.append(prof)
-    rj = H.run([H.WASP, "report", "--format", "json"] + profs)
+    # The page and the JSON with the same --top, so the page's data must be
+    # the JSON itself (each format has its own default).
+    rj = H.run([H.WASP, "report", "--format", "json", "--top", SECTIONS_TOP] + profs)
     H.check(rj.rc == 0, "wasp report --format json exited %d: %s" % (rj.rc, H.tail(rj.err)))
     rep = json.loads(rj.out)
     # Per section: the table whose #1 row is checked, its entries in the
@@ -232,7 +236,7 @@ def t_html_sections(ctx, jdk):
         top[name] = (table, entries[0]["class"])
 
     page = ctx.path("sections.html")
-    rh = H.run([H.WASP, "report", "--format", "html", "-o", page] + profs)
+    rh = H.run([H.WASP, "report", "--format", "html", "--top", SECTIONS_TOP, "-o", page] + profs)
     H.check(rh.rc == 0, "wasp report --format html exited %d: %s" % (rh.rc, H.tail(rh.err)))
     with open(page, encoding="utf-8") as f:
         static_checks(f.read(), rj.out)
