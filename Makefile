@@ -150,7 +150,8 @@ $(B)/fuzz/obj/%.o: %.c
 
 # The command's reading and rendering code, instrumented; the linker takes
 # the members the harness needs.
-FUZZ_LIB_SRCS := $(wildcard src/common/*.c src/profile/*.c) $(ANALYSIS_CORE_SRCS) $(CLI_SRCS)
+FUZZ_LIB_SRCS := $(wildcard src/common/*.c src/profile/*.c) src/heap/heap_area_names.c \
+                 $(ANALYSIS_CORE_SRCS) $(CLI_SRCS)
 $(B)/fuzz/libwasp.a: $(call fuzzobj,$(FUZZ_LIB_SRCS))
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
