@@ -34,27 +34,36 @@ int32_t wasp_java_layout_helper(uint64_t klass)
     return lh;
 }
 
-/* The size of an object of layout helper lh whose header is at p (arrays:
- * their length is read), or 0 when lh cannot be a Java object's. */
-static uint64_t object_size(const wasp_java_layout *l, int32_t lh, uint64_t p,
-                            wasp_java_object *o)
+int wasp_java_lh_valid(int32_t lh)
 {
+    const wasp_java_layout *l = &wasp_java;
     if (lh > 0) {
-        uint64_t size = (uint64_t)(lh & ~1);
-        if (size < 16 || size > MAX_INSTANCE || (size & 7))
-            return 0;
-        o->array = 0;
-        o->header = l->compressed_klass ? l->klass_offset + 4 : l->klass_offset + 8;
-        return size;
+        uint32_t size = (uint32_t)(lh & ~1);
+        return size >= 16 && size <= MAX_INSTANCE && (size & 7) == 0;
     }
-    if (lh >= 0)
+    if (lh == 0)
         return 0;
     /* Arrays: the top two bits are the tag (0b11 primitive, 0b10 objects). */
     uint32_t tag = (uint32_t)lh >> 30;
     uint32_t header = ((uint32_t)lh >> l->lh_header_shift) & l->lh_header_mask;
     uint32_t log2 = (uint32_t)lh & l->lh_log2_mask;
-    if ((tag != 2 && tag != 3) || log2 > 3 || header < 12 || header > 32)
+    return (tag == 2 || tag == 3) && log2 <= 3 && header >= 12 && header <= 32;
+}
+
+/* The size of an object of layout helper lh whose header is at p (arrays:
+ * their length is read), or 0 when lh cannot be a Java object's. */
+static uint64_t object_size(const wasp_java_layout *l, int32_t lh, uint64_t p,
+                            wasp_java_object *o)
+{
+    if (!wasp_java_lh_valid(lh))
         return 0;
+    if (lh > 0) {
+        o->array = 0;
+        o->header = l->compressed_klass ? l->klass_offset + 4 : l->klass_offset + 8;
+        return (uint64_t)(lh & ~1);
+    }
+    uint32_t header = ((uint32_t)lh >> l->lh_header_shift) & l->lh_header_mask;
+    uint32_t log2 = (uint32_t)lh & l->lh_log2_mask;
     int32_t length;
     if (wasp_safe_read(p + l->length_offset, &length, sizeof length) != sizeof length ||
         length < 0)

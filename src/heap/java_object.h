@@ -55,6 +55,11 @@ uint64_t wasp_java_klass_decode(uint64_t word);
  * whose objects have a size (the neutral value). */
 int32_t wasp_java_layout_helper(uint64_t klass);
 
+/* Whether lh is a layout helper a class's objects can have: an instance's
+ * size (bit 0: allocated on the slow path), or an array's tag, header and
+ * element size. */
+int wasp_java_lh_valid(int32_t lh);
+
 /* Bytes of the backward search's reach. */
 enum { WASP_JAVA_SCAN_BYTES = 2048 };
 

@@ -28,19 +28,6 @@ static void count(wasp_thread *t, int which)
     t->rec.part_counters[WASP_ID_alloc][which]++;
 }
 
-/* A layout helper a class's objects can have: an instance's size (bit 0:
- * allocated on the slow path), or an array's tag, header and element size. */
-static int sane_layout_helper(int32_t lh)
-{
-    const wasp_java_layout *l = &wasp_java;
-    if (lh > 0)
-        return (lh & ~1) >= 16 && (lh & 6) == 0 && lh < (1 << 24);
-    uint32_t tag = (uint32_t)lh >> 30;
-    uint32_t header = ((uint32_t)lh >> l->lh_header_shift) & l->lh_header_mask;
-    return lh < 0 && (tag == 2 || tag == 3) && header >= 12 && header <= 32 &&
-           ((uint32_t)lh & l->lh_log2_mask) <= 3;
-}
-
 /* The object is in the heap and the word decodes to a class: *arg = Klass*. */
 static int accept(uint64_t obj, uint64_t word, void *arg)
 {
@@ -48,7 +35,7 @@ static int accept(uint64_t obj, uint64_t word, void *arg)
     if ((obj & 7) || obj < l->heap_lo || obj + 16 > l->heap_hi)
         return 0;
     uint64_t klass = wasp_java_klass_decode(word);
-    if (!sane_layout_helper(wasp_java_layout_helper(klass)))
+    if (!wasp_java_lh_valid(wasp_java_layout_helper(klass)))
         return 0;
     *(uint64_t *)arg = klass;
     return 1;
