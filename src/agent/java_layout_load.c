@@ -58,7 +58,7 @@ static int flag(const char *name)
 
 static int load_header(wasp_java_layout *l, char *why, size_t len)
 {
-    int32_t shift = 0, hshift, hmask, lmask;
+    int32_t shift = 0, hshift, hmask, lmask, tshift, tmask;
     l->compressed_klass = flag("UseCompressedClassPointers");
     if (flag("UseCompactObjectHeaders")) {
         snprintf(why, len, "-XX:+UseCompactObjectHeaders (the class word is in the mark word)");
@@ -76,13 +76,19 @@ static int load_header(wasp_java_layout *l, char *why, size_t len)
         offset_of("Klass", "_layout_helper", &l->lh_offset) ||
         wasp_vm_int_constant("Klass::_lh_header_size_shift", &hshift) ||
         wasp_vm_int_constant("Klass::_lh_header_size_mask", &hmask) ||
-        wasp_vm_int_constant("Klass::_lh_log2_element_size_mask", &lmask)) {
+        wasp_vm_int_constant("Klass::_lh_log2_element_size_mask", &lmask) ||
+        wasp_vm_int_constant("Klass::_lh_element_type_shift", &tshift) ||
+        wasp_vm_int_constant("Klass::_lh_element_type_mask", &tmask) ||
+        wasp_vm_int_constant("T_FLOAT", &l->t_float) ||
+        wasp_vm_int_constant("T_DOUBLE", &l->t_double)) {
         snprintf(why, len, "VMStructs lack the object header's or Klass's layout");
         return -1;
     }
     l->lh_header_shift = (uint32_t)hshift;
     l->lh_header_mask = (uint32_t)hmask;
     l->lh_log2_mask = (uint32_t)lmask;
+    l->lh_type_shift = (uint32_t)tshift;
+    l->lh_type_mask = (uint32_t)tmask;
     /* The array length follows the class word. */
     l->length_offset = l->klass_offset + (l->compressed_klass ? 4 : 8);
     return 0;

@@ -44,6 +44,8 @@ typedef struct wasp_java_layout {
      * < 0 array: tag in the top bits, header bytes and log2 element size. */
     uint32_t lh_offset;
     uint32_t lh_header_shift, lh_header_mask, lh_log2_mask;
+    uint32_t lh_type_shift, lh_type_mask; /* an array's element BasicType */
+    int32_t t_float, t_double;            /* the BasicTypes of float and double */
     uint64_t code_lo, code_hi;   /* the code cache */
     wasp_gc_kind gc;
     /* G1: region of addr = *(biased_base + (addr >> shift) * 8); its type tag

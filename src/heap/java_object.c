@@ -8,6 +8,7 @@
 #include "heap/java_object.h"
 
 #include "heap/java_layout.h"
+#include "heap/site_kind.h"
 
 enum {
     SCAN_CLASSES = 12,           /* class words tested by one backward search */
@@ -59,6 +60,7 @@ static uint64_t object_size(const wasp_java_layout *l, int32_t lh, uint64_t p,
         return 0;
     if (lh > 0) {
         o->array = 0;
+        o->kind = 0;
         o->header = l->compressed_klass ? l->klass_offset + 4 : l->klass_offset + 8;
         return (uint64_t)(lh & ~1);
     }
@@ -68,9 +70,11 @@ static uint64_t object_size(const wasp_java_layout *l, int32_t lh, uint64_t p,
     if (wasp_safe_read(p + l->length_offset, &length, sizeof length) != sizeof length ||
         length < 0)
         return 0;
+    uint32_t type = ((uint32_t)lh >> l->lh_type_shift) & l->lh_type_mask;
+    int floating = (int32_t)type == l->t_float || (int32_t)type == l->t_double;
     o->array = 1;
     o->header = header;
-    o->log2_element = (uint8_t)log2;
+    o->kind = (uint8_t)((1u << log2) | (floating ? WASP_KIND_FLOAT : 0));
     return (header + ((uint64_t)length << log2) + 7) & ~7ull;
 }
 
@@ -153,21 +157,12 @@ static wasp_java_find scan(const wasp_java_layout *l, uint64_t addr, wasp_java_o
     return WASP_JFIND_NO_HEADER;
 }
 
-/* Whether acc can be an access to o. HotSpot places every field and element
- * at its natural alignment, so a scalar access is aligned to its width within
- * the object; an array's scalar element is accessed whole and, when it is
- * floating point, is of that width (a double load names no int[]). Vector
- * accesses (intrinsics, copies) may span fields and elements. */
+/* Whether acc can be an access to o: the rule tracked objects are checked
+ * with (heap/site_kind.h: natural alignment, element width, float elements
+ * for float accesses). */
 static int fits(const wasp_access *acc, const wasp_java_object *o)
 {
-    if (acc->size > 8)
-        return 1;
-    if (o->offset & (acc->size - 1))
-        return 0;
-    if (!o->array || o->offset < o->header)
-        return 1;
-    uint32_t element = 1u << o->log2_element;
-    return acc->size >= element && (!acc->float_size || acc->float_size == element);
+    return wasp_kind_fits(o->kind, o->header, o->offset, acc->size, acc->float_size);
 }
 
 wasp_java_find wasp_java_object_find(uint64_t addr, const wasp_access *acc, wasp_java_object *o)

@@ -26,7 +26,7 @@ typedef struct wasp_java_object {
     uint32_t offset;  /* of the address from start */
     uint32_t header;  /* header bytes (arrays: up to the first element) */
     uint8_t array;    /* 1 for arrays */
-    uint8_t log2_element; /* arrays: log2 of the element size */
+    uint8_t kind;     /* arrays: element size and float flag (heap/site_kind.h); 0 otherwise */
 } wasp_java_object;
 
 /* How an object was found, or why not. Counted by the analyses that ask. */

@@ -1,16 +1,15 @@
 /*
  * Allocation-site kinds (see site_kind.h). A kind is a byte: the element size
- * of a primitive array (1, 2, 4 or 8) with FLOAT_BIT set for float[] and
+ * of a primitive array (1, 2, 4 or 8) with WASP_KIND_FLOAT set for float[] and
  * double[]; 0 when nothing is known (objects of classes).
  *
- * ASYNC-SIGNAL-SAFE: wasp_site_kind_fits reads a static table; the agent
+ * ASYNC-SIGNAL-SAFE: wasp_site_kind_fits reads a static table, wasp_kind_fits
+ * is arithmetic; the agent
  * writes an entry once, before the handler can meet the site.
  */
 #include "heap/site_kind.h"
 
 #include <string.h>
-
-enum { FLOAT_BIT = 0x80, SIZE_MASK = 0x0f };
 
 static uint8_t kinds[WASP_SITE_KINDS_MAX];
 
@@ -23,7 +22,7 @@ void wasp_site_kind_set(uint32_t site, const char *class_name)
         uint8_t kind;
     } arrays[] = {{"boolean[]", 1}, {"byte[]", 1},  {"char[]", 2},
                   {"short[]", 2},   {"int[]", 4},   {"long[]", 8},
-                  {"float[]", 4 | FLOAT_BIT},       {"double[]", 8 | FLOAT_BIT}};
+                  {"float[]", 4 | WASP_KIND_FLOAT},       {"double[]", 8 | WASP_KIND_FLOAT}};
     uint8_t k = 0;
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         if (strcmp(class_name, arrays[i].name) == 0)
@@ -33,12 +32,18 @@ void wasp_site_kind_set(uint32_t site, const char *class_name)
 
 int wasp_site_kind_fits(uint32_t site, uint64_t offset, uint32_t size, uint8_t float_size)
 {
-    /* The header (mark word, class, length: 16 bytes with compressed class
-     * pointers) is read by bounds checks of every array: always a fit. */
-    if (offset < 16)
-        return 1;
     uint8_t k = site < WASP_SITE_KINDS_MAX ? __atomic_load_n(&kinds[site], __ATOMIC_ACQUIRE) : 0;
-    uint32_t elem = k & SIZE_MASK;
+    /* Tracked arrays' headers (mark word, class, length) are 16 bytes with
+     * compressed class pointers. */
+    return wasp_kind_fits(k, 16, offset, size, float_size);
+}
+
+int wasp_kind_fits(uint8_t k, uint32_t header, uint64_t offset, uint32_t size, uint8_t float_size)
+{
+    /* The header is read by bounds checks of every array: always a fit. */
+    if (offset < header)
+        return 1;
+    uint32_t elem = k & WASP_KIND_SIZE_MASK;
     /* HotSpot lays fields and elements out at their natural alignment: a
      * scalar access off it belongs to no field of this object. Wider moves
      * (copies) need only an element's alignment. */
@@ -50,7 +55,7 @@ int wasp_site_kind_fits(uint32_t site, uint64_t offset, uint32_t size, uint8_t f
     if (!k)
         return 1;
     if (float_size) /* a float access needs float elements of its width */
-        return (k & FLOAT_BIT) && float_size == elem;
+        return (k & WASP_KIND_FLOAT) && float_size == elem;
     /* Integer moves copy and fill any array, whole elements or more at a
      * time; narrower than an element is not an access to this array. */
     return size >= elem;

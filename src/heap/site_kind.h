@@ -15,6 +15,10 @@
 
 enum { WASP_SITE_KINDS_MAX = 1u << 16 };
 
+/* A kind: an array's element size (1, 2, 4, 8), with WASP_KIND_FLOAT for
+ * float[] and double[]; 0 when nothing is known. */
+enum { WASP_KIND_FLOAT = 0x80, WASP_KIND_SIZE_MASK = 0x0f };
+
 /* Record site's class ("int[]", "java.lang.String"); sites past the table's
  * end stay unknown. Not in a handler. */
 void wasp_site_kind_set(uint32_t site, const char *class_name);
@@ -27,5 +31,11 @@ void wasp_site_kind_set(uint32_t site, const char *class_name);
  * integer ones must be at least an element wide (copies and fills move any
  * array with integer moves of an element or more). */
 int wasp_site_kind_fits(uint32_t site, uint64_t offset, uint32_t size, uint8_t float_size);
+
+/* The same rule for an object of a known kind whose first `header` bytes
+ * are its header (accesses there always fit): what heap/java_object.c
+ * checks an object found by its header against. */
+int wasp_kind_fits(uint8_t kind, uint32_t header, uint64_t offset, uint32_t size,
+                   uint8_t float_size);
 
 #endif

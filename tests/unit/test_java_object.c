@@ -15,10 +15,10 @@
 #include "heap/java_object.h"
 
 /* Two fake classes (a 32-byte instance class, an int[] class) and a heap. */
-static uint64_t klasses[2][4] __attribute__((aligned(8)));
+static uint64_t klasses[3][4] __attribute__((aligned(8)));
 static uint64_t heap[4096] __attribute__((aligned(8)));
 
-enum { INSTANCE = 0, INT_ARRAY = 1, LH_OFFSET = 8 };
+enum { INSTANCE = 0, INT_ARRAY = 1, DOUBLE_ARRAY = 2, LH_OFFSET = 8 };
 
 static uint64_t klass_addr(int k)
 {
@@ -48,7 +48,9 @@ static int setup(void **state)
     wasp_java.heap_hi = wasp_java.heap_lo + sizeof heap;
     wasp_java.compressed_klass = 1;
     /* The fake classes sit within 4 GiB above the base: narrow = offset. */
-    uint64_t lo = klass_addr(0) < klass_addr(1) ? klass_addr(0) : klass_addr(1);
+    uint64_t lo = klass_addr(0);
+    for (int k = 1; k < 3; k++)
+        lo = klass_addr(k) < lo ? klass_addr(k) : lo;
     wasp_java.klass_base = lo - 4096;
     wasp_java.klass_offset = 8;
     wasp_java.length_offset = 12;
@@ -56,9 +58,16 @@ static int setup(void **state)
     wasp_java.lh_header_shift = 16;
     wasp_java.lh_header_mask = 0xff;
     wasp_java.lh_log2_mask = 0x3f;
+    wasp_java.lh_type_shift = 8;
+    wasp_java.lh_type_mask = 0xff;
+    wasp_java.t_float = 6;
+    wasp_java.t_double = 7;
     set_lh(INSTANCE, 32);
-    /* int[]: tag 0b11 (primitive array), header 16 bytes, log2 element 2. */
-    set_lh(INT_ARRAY, (int32_t)(0xC0000000u | 16u << 16 | 2u));
+    /* int[]: tag 0b11 (primitive array), header 16 bytes, element type
+     * T_INT (10), log2 element 2. */
+    set_lh(INT_ARRAY, (int32_t)(0xC0000000u | 16u << 16 | 10u << 8 | 2u));
+    /* double[]: element type T_DOUBLE (7), log2 element 3. */
+    set_lh(DOUBLE_ARRAY, (int32_t)(0xC0000000u | 16u << 16 | 7u << 8 | 3u));
     wasp_java.ready = 1;
     return 0;
 }
@@ -134,6 +143,16 @@ static void accesses_must_fit(void **state)
     assert_int_not_equal(wasp_java_object_find(addr + 2, &odd, &o), WASP_JFIND_INSN);
     wasp_access vec = load(addr, 32, 16, arr, 1); /* a vector copy spans elements */
     assert_int_equal(wasp_java_object_find(addr, &vec, &o), WASP_JFIND_INSN);
+    /* The element type comes from the layout helper: a double[] takes double
+     * loads, not float ones. */
+    uint64_t darr = put_header(600, DOUBLE_ARRAY, 16);
+    uint64_t daddr = darr + 16 + 8 * 3;
+    wasp_access d8 = load(daddr, 8, 16, darr, 1);
+    d8.float_size = 8;
+    assert_int_equal(wasp_java_object_find(daddr, &d8, &o), WASP_JFIND_INSN);
+    wasp_access f4 = load(daddr, 4, 16, darr, 1);
+    f4.float_size = 4;
+    assert_int_not_equal(wasp_java_object_find(daddr, &f4, &o), WASP_JFIND_INSN);
 }
 
 static void bad_class_words_are_refused(void **state)
