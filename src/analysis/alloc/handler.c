@@ -17,7 +17,7 @@
 #include "heap/klass_set.h"
 #include "isa/class_store.h"
 
-enum { C_AFTER, C_AHEAD, C_NONE, C_LOST, C_REJECTED, C_NO_LAYOUT, C_TABLE_FULL, C_UNNAMED };
+enum { C_AFTER, C_AHEAD, C_NONE, C_LOST, C_REJECTED, C_NO_LAYOUT, C_TABLE_FULL, C_CLASS_SET_FULL };
 
 /* Straight-line instructions scanned ahead of the PC: from a TLAB bump's
  * branch to the class word there are a handful (prefetches, the mark word). */
@@ -93,7 +93,7 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
     }
     count(t, cs.ahead ? C_AHEAD : C_AFTER);
     if (!wasp_klass_set_add(klass))
-        count(t, C_UNNAMED);
+        count(t, C_CLASS_SET_FULL);
     const uint8_t *insn = cs.ahead ? v->code + (cs.at - pc) : before + sizeof before - cs.len;
     record(t, klass, wasp_capture_context(t, v->uc, cs.at, insn, cs.len));
 }
@@ -109,6 +109,6 @@ const wasp_handler_part wasp_handler_alloc = {
                  [C_REJECTED] = "alloc.not_a_class",
                  [C_NO_LAYOUT] = "alloc.no_layout",
                  [C_TABLE_FULL] = "alloc.table_full",
-                 [C_UNNAMED] = "alloc.class_set_full"},
+                 [C_CLASS_SET_FULL] = "alloc.class_set_full"},
     .thread_state = sizeof(wasp_alloc_thread),
 };

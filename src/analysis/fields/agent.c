@@ -14,7 +14,7 @@
 #include "agent/java_names.h"
 #include "analysis/fields/profile.h"
 #include "analysis/fields/records.h"
-#include "heap/klass_set.h"
+#include "profile/part.h"
 
 typedef struct raw_field {
     uint64_t klass;
@@ -44,14 +44,8 @@ static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
         uint32_t ctx = wasp_dump_context(d, &t->rec, r->ctx - 1);
         if (ctx == UINT32_MAX)
             continue;
-        if (nraw == cap_raw) {
-            uint32_t cap = cap_raw ? cap_raw * 2 : 1024;
-            raw_field *g = realloc(raw, cap * sizeof *g);
-            if (!g)
-                return;
-            raw = g;
-            cap_raw = cap;
-        }
+        if (wasp_grow(&raw, &cap_raw, nraw + 1, sizeof *raw) != 0)
+            return;
         raw[nraw++] = (raw_field){r->klass, r->offset, r->area, ctx, r->loads, r->stores};
     }
 }

@@ -21,7 +21,7 @@ enum {
     C_NO_HEADER,
     C_NO_LAYOUT,
     C_TABLE_FULL,
-    C_UNNAMED,
+    C_CLASS_SET_FULL,
     C_INITIALIZING
 };
 
@@ -81,7 +81,7 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
     case WASP_JFIND_SCAN:
         count(t, how == WASP_JFIND_INSN ? C_BY_INSN : C_BY_SCAN);
         if (!wasp_klass_set_add(o.klass))
-            count(t, C_UNNAMED);
+            count(t, C_CLASS_SET_FULL);
         klass = o.klass;
         offset = o.array && o.offset >= o.header ? WASP_FIELD_ELEMENTS : o.offset;
         break;
@@ -112,7 +112,7 @@ const wasp_handler_part wasp_handler_fields = {
                  [C_NO_HEADER] = "fields.no_header",
                  [C_NO_LAYOUT] = "fields.no_layout",
                  [C_TABLE_FULL] = "fields.table_full",
-                 [C_UNNAMED] = "fields.class_set_full",
+                 [C_CLASS_SET_FULL] = "fields.class_set_full",
                  [C_INITIALIZING] = "fields.initializing"},
     .thread_state = sizeof(wasp_field_thread),
 };

@@ -23,6 +23,7 @@
 #include "analysis/locks/profile.h"
 #include "analysis/locks/records.h"
 #include "analysis/locks/slow_path.h"
+#include "profile/part.h"
 
 typedef struct raw_lock {
     uint64_t klass;
@@ -144,13 +145,6 @@ static int setup(const wasp_options *o, char *why, size_t len)
 /* Names are built once for every analysis that finds classes by their
  * headers, by the agent when sampling stops, and freed after the profile is
  * written; built here only when they are not yet (java_names.h). */
-static void stop(jvmtiEnv *jvmti, JNIEnv *env, const wasp_options *o)
-{
-    (void)o;
-    if (!wasp_java_names_ready() && wasp_java_names_build(jvmti, env) != 0)
-        wasp_log("locks: cannot ask the JVM for its classes; locked classes stay unnamed");
-}
-
 /* The profile context of ctx without a native or stub leaf frame and
  * without its instruction: the acquiring Java context. */
 static uint32_t java_context(wasp_profile *p, uint32_t ctx)
@@ -177,14 +171,8 @@ static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
         uint32_t ctx = wasp_dump_context(d, &t->rec, r->ctx - 1);
         if (ctx == UINT32_MAX || (ctx = java_context(p, ctx)) == UINT32_MAX)
             continue;
-        if (nraw == cap_raw) {
-            uint32_t cap = cap_raw ? cap_raw * 2 : 1024;
-            raw_lock *g = realloc(raw, cap * sizeof *g);
-            if (!g)
-                return;
-            raw = g;
-            cap_raw = cap;
-        }
+        if (wasp_grow(&raw, &cap_raw, nraw + 1, sizeof *raw) != 0)
+            return;
         raw[nraw++] = (raw_lock){r->klass, ctx, r->kind, r->samples};
     }
 }
@@ -244,7 +232,6 @@ static void finish(wasp_dump *d, int id)
 
 const wasp_agent_part wasp_agent_locks = {
     .setup = setup,
-    .stop = stop,
     .fold_thread = fold_thread,
     .finish = finish,
 };

@@ -18,7 +18,7 @@
 
 #include <string.h>
 
-enum { C_CAS, C_NOT_OBJECT, C_OTHER_CAS, C_SLOW, C_TABLE_FULL, C_UNNAMED, C_MONITOR };
+enum { C_CAS, C_NOT_OBJECT, C_OTHER_CAS, C_SLOW, C_TABLE_FULL, C_CLASS_SET_FULL, C_MONITOR };
 
 wasp_lock_code wasp_lock_code_ranges;
 
@@ -240,7 +240,7 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
         return;
     }
     if (!wasp_klass_set_add(o.klass))
-        count(t, C_UNNAMED);
+        count(t, C_CLASS_SET_FULL);
     uint32_t ctx = wasp_capture_context(t, v->uc, h.at, h.insn, h.acc.len);
     record(t, o.klass, ctx, (uint32_t)kind);
 }
@@ -254,7 +254,7 @@ const wasp_handler_part wasp_handler_locks = {
                  [C_OTHER_CAS] = "locks.cas_other",
                  [C_SLOW] = "locks.slow_path",
                  [C_TABLE_FULL] = "locks.table_full",
-                 [C_UNNAMED] = "locks.class_set_full",
+                 [C_CLASS_SET_FULL] = "locks.class_set_full",
                  [C_MONITOR] = "locks.monitor_cas"},
     .thread_state = sizeof(wasp_lock_thread),
 };
