@@ -33,16 +33,22 @@
 #include "heap/site_kind.h"
 #include "analysis/replicas/comparisons.h" /* counts[] of the replica verification */
 
+#include <errno.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "agent/alloc_event.h"
 #include "agent/jvm.h"
 #include "agent/log.h"
+#include "agent/threads.h"
 #include "common/clock.h"
 #include "heap/objmap.h"
+#include "analysis/handler_part.h"
+#include "watch/handler.h"
 #include "watch/runtime.h"
 #include "heap/tracked.h"
 
@@ -77,7 +83,14 @@ static struct {
     uint64_t window_events;     /* events at the start of the rate window */
     long long window_start_ms;
     uint32_t unpublished;   /* inserts since the keeper last published (T.lock) */
-    jrawMonitorID monitor;  /* wakes the keeper */
+    /* The keeper's wake-ups. Semaphores, not a JVMTI raw monitor: the GC
+     * finish event runs on the VM thread inside a safepoint, and a Java
+     * thread that holds a raw monitor stops for that safepoint inside the
+     * monitor functions (their entry into the VM), so the VM thread would wait
+     * for it forever (seen with ZGC: every thread stopped, the VM thread in
+     * RawMonitorEnter). sem_post takes no lock anyone can hold. */
+    sem_t wake, stopped;
+    int sems_ready;
     volatile int running, stopping, rebuild_wanted, publish_wanted;
 } T = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -201,29 +214,43 @@ static int track(JNIEnv *env, jobject object, uint32_t site, uint32_t size)
 /* Register object under site: weak reference, counts, map entry. Call with
  * T.lock held. When the object's address cannot be read safely (a collection
  * around the read), it is still tracked by its weak reference and the next
- * rebuild of the map places it. */
-static int register_object(JNIEnv *env, jobject object, uint32_t site, uint32_t size)
+ * rebuild of the map places it. Returns 1 with *addr and *epoch when it is in
+ * the map now, 0 when only tracked, -1 when not tracked. */
+static int register_object(JNIEnv *env, jobject object, uint32_t site, uint32_t size,
+                           uint64_t *addr, uint32_t *epoch)
 {
     if (site == UINT32_MAX || track(env, object, site, size) != 0)
         return -1;
     T.sites[site].allocations += 1;
     T.sites[site].bytes += (double)size;
-    uint64_t addr;
-    uint32_t epoch;
-    if (wasp_object_address_now(object, &addr, &epoch) &&
-        wasp_objmap_insert(wasp_objects.objmap, addr & wasp_objects.address_mask, size, site,
-                           epoch) == 0)
-        T.unpublished++;
-    return 0;
+    if (!wasp_object_address_now(object, addr, epoch) ||
+        wasp_objmap_insert(wasp_objects.objmap, *addr & wasp_objects.address_mask, size, site,
+                           *epoch) != 0)
+        return 0;
+    T.unpublished++;
+    return 1;
 }
 
-/* Ask the keeper to publish now. Not with T.lock held. */
-static void wake_keeper_to_publish(jvmtiEnv *jvmti)
+/* Ask the keeper to publish now. */
+static void wake_keeper_to_publish(void)
 {
-    (*jvmti)->RawMonitorEnter(jvmti, T.monitor);
-    T.publish_wanted = 1;
-    (*jvmti)->RawMonitorNotify(jvmti, T.monitor);
-    (*jvmti)->RawMonitorExit(jvmti, T.monitor);
+    __atomic_store_n(&T.publish_wanted, 1, __ATOMIC_RELEASE);
+    sem_post(&T.wake);
+}
+
+/* Wait on sem for at most ms milliseconds. */
+static void wait_ms(sem_t *sem, long ms)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += ms / 1000;
+    until.tv_nsec += (ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    while (sem_clockwait(sem, CLOCK_MONOTONIC, &until) != 0 && errno == EINTR)
+        ;
 }
 
 void JNICALL wasp_alloc_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, jobject object,
@@ -237,12 +264,21 @@ void JNICALL wasp_alloc_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, 
     char cls[256] = "?";
     wasp_alloc_event_class(klass, cls, sizeof cls);
 
+    uint64_t addr;
+    uint32_t epoch;
     pthread_mutex_lock(&T.lock);
-    register_object(env, object, intern_site(cls, rf, n, 0), (uint32_t)size);
+    uint32_t site = intern_site(cls, rf, n, 0);
+    int placed = register_object(env, object, site, (uint32_t)size, &addr, &epoch);
     int publish = T.unpublished == PUBLISH_BATCH; /* once per batch */
     pthread_mutex_unlock(&T.lock);
     if (publish)
-        wake_keeper_to_publish(jvmti);
+        wake_keeper_to_publish();
+    /* The object is new and this is its thread: analyses may watch it from
+     * its first write (replicas compare short-lived objects so). */
+    if (placed == 1)
+        wasp_handler_object_born(wasp_thread_self(),
+                                 &(wasp_birth){.addr = addr, .size = (uint32_t)size, .site = site,
+                                               .epoch = epoch, .frames = rf, .nframes = n});
 }
 
 int wasp_alloc_track_existing(JNIEnv *env, jobject object, const char *class_name, uint32_t size)
@@ -250,9 +286,11 @@ int wasp_alloc_track_existing(JNIEnv *env, jobject object, const char *class_nam
     if (!T.running || size < T.min_size || size > WASP_ALLOC_MAX_SIZE)
         return -1;
     pthread_mutex_lock(&T.lock);
-    int rc = register_object(env, object, intern_site(class_name, NULL, 0, 1), size);
+    uint64_t addr;
+    uint32_t epoch;
+    int rc = register_object(env, object, intern_site(class_name, NULL, 0, 1), size, &addr, &epoch);
     pthread_mutex_unlock(&T.lock);
-    return rc;
+    return rc < 0 ? -1 : 0;
 }
 
 uint32_t wasp_alloc_min_size(void)
@@ -384,13 +422,15 @@ uint64_t wasp_alloc_events(void)
 static void JNICALL keeper(jvmtiEnv *jvmti, JNIEnv *env, void *arg)
 {
     (void)arg;
-    while (!T.stopping) {
-        (*jvmti)->RawMonitorEnter(jvmti, T.monitor);
-        if (!T.stopping && !T.rebuild_wanted && !T.publish_wanted)
-            (*jvmti)->RawMonitorWait(jvmti, T.monitor, T.verify_top ? VERIFY_MS : PUBLISH_MS);
-        int again = T.rebuild_wanted;
-        T.rebuild_wanted = T.publish_wanted = 0;
-        (*jvmti)->RawMonitorExit(jvmti, T.monitor);
+    while (!__atomic_load_n(&T.stopping, __ATOMIC_ACQUIRE)) {
+        if (!T.rebuild_wanted && !T.publish_wanted)
+            wait_ms(&T.wake, T.verify_top ? VERIFY_MS : PUBLISH_MS);
+        while (sem_trywait(&T.wake) == 0) /* one pass serves every wake-up so far */
+            ;
+        int again = __atomic_exchange_n(&T.rebuild_wanted, 0, __ATOMIC_ACQ_REL);
+        __atomic_store_n(&T.publish_wanted, 0, __ATOMIC_RELEASE);
+        if (__atomic_load_n(&T.stopping, __ATOMIC_ACQUIRE))
+            break;
         if (again || __atomic_load_n(&wasp_objects.objmap_epoch, __ATOMIC_ACQUIRE) !=
                          __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE))
             rebuild(env);
@@ -401,21 +441,18 @@ static void JNICALL keeper(jvmtiEnv *jvmti, JNIEnv *env, void *arg)
         maybe_verify(env);
         adapt_interval(jvmti);
     }
-    (*jvmti)->RawMonitorEnter(jvmti, T.monitor);
-    T.running = 0;
-    (*jvmti)->RawMonitorNotifyAll(jvmti, T.monitor);
-    (*jvmti)->RawMonitorExit(jvmti, T.monitor);
+    __atomic_store_n(&T.running, 0, __ATOMIC_RELEASE);
+    sem_post(&T.stopped);
 }
 
 void wasp_alloc_on_gc_finish(jvmtiEnv *jvmti)
 {
-    if (!T.monitor)
+    (void)jvmti;
+    if (!T.sems_ready)
         return;
-    /* Raw monitors are among the few things allowed in a GC event. */
-    (*jvmti)->RawMonitorEnter(jvmti, T.monitor);
-    T.rebuild_wanted = 1;
-    (*jvmti)->RawMonitorNotify(jvmti, T.monitor);
-    (*jvmti)->RawMonitorExit(jvmti, T.monitor);
+    /* On the VM thread, in a safepoint: no lock or monitor here (see T). */
+    __atomic_store_n(&T.rebuild_wanted, 1, __ATOMIC_RELEASE);
+    sem_post(&T.wake);
 }
 
 int wasp_alloc_is_keeper(const char *thread_name)
@@ -448,9 +485,12 @@ int wasp_alloc_init(jvmtiEnv *jvmti, const wasp_options *o, char *why, size_t le
         snprintf(why, len, "out of memory for the object map");
         return -1;
     }
-    if (!T.monitor && (*jvmti)->CreateRawMonitor(jvmti, "wasp objects", &T.monitor) != 0) {
-        snprintf(why, len, "cannot create a raw monitor");
-        return -1;
+    if (!T.sems_ready) {
+        if (sem_init(&T.wake, 0, 0) != 0 || sem_init(&T.stopped, 0, 0) != 0) {
+            snprintf(why, len, "cannot create the object-map thread's semaphores");
+            return -1;
+        }
+        T.sems_ready = 1;
     }
     return 0;
 }
@@ -469,6 +509,8 @@ int wasp_alloc_start(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len)
     /* The map describes the heap from now on. */
     __atomic_store_n(&wasp_objects.objmap_epoch, __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE),
                      __ATOMIC_RELEASE);
+    while (sem_trywait(&T.stopped) == 0) /* an earlier session's */
+        ;
     T.stopping = 0;
     T.running = 1;
     if ((*jvmti)->RunAgentThread(jvmti, thread, keeper, NULL, JVMTI_THREAD_NORM_PRIORITY) !=
@@ -483,18 +525,16 @@ int wasp_alloc_start(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len)
 
 void wasp_alloc_stop(jvmtiEnv *jvmti)
 {
-    if (!T.monitor)
+    if (!T.sems_ready)
         return;
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC,
                                        NULL);
-    (*jvmti)->RawMonitorEnter(jvmti, T.monitor);
-    T.stopping = 1;
-    (*jvmti)->RawMonitorNotifyAll(jvmti, T.monitor);
-    /* Bounded: the keeper wakes for the notification. At VM
-     * death agent threads may already be gone, so do not wait long. */
-    for (int i = 0; i < 20 && T.running; i++)
-        (*jvmti)->RawMonitorWait(jvmti, T.monitor, 10);
-    (*jvmti)->RawMonitorExit(jvmti, T.monitor);
+    __atomic_store_n(&T.stopping, 1, __ATOMIC_RELEASE);
+    sem_post(&T.wake);
+    /* Bounded: the keeper wakes for the post. At VM death agent threads may
+     * already be gone, so do not wait long. */
+    if (__atomic_load_n(&T.running, __ATOMIC_ACQUIRE))
+        wait_ms(&T.stopped, 200);
 }
 
 /* ---- verification of replicas (OJXPerf's alpha) ------------------------------ */

@@ -117,6 +117,11 @@ static wasp_thread *create(pid_t tid, JNIEnv *env, const char *name)
     return t;
 }
 
+wasp_thread *wasp_thread_self(void)
+{
+    return pthread_getspecific(self_key);
+}
+
 void wasp_thread_begin(JNIEnv *env, const char *name)
 {
     if (!wasp_rt.sampling || pthread_getspecific(self_key))

@@ -20,6 +20,9 @@ void wasp_thread_begin(JNIEnv *env, const char *name);
 /* Start profiling the threads that already run (agent loaded by attach),
  * except JVM-internal ones. Returns how many. */
 int wasp_threads_adopt_existing(void);
+/* The calling thread's state; NULL when it is not profiled or was adopted at
+ * attach (adopted threads have no thread-local pointer). */
+wasp_thread *wasp_thread_self(void);
 /* Stop profiling the calling thread (it is ending). */
 void wasp_thread_finish(void);
 /* Stop every thread's sampling, wait until no handler is running, then call

@@ -6,7 +6,8 @@
  * watch/kit.h. Registry: analysis/handler_parts.c, from analysis/list.h.
  *
  * ASYNC-SIGNAL-SAFE: on_sample, on_object and on_trap run in the SIGTRAP
- * handler of the thread they are given; enable runs once at set-up.
+ * handler of the thread they are given; on_birth runs with that handler held
+ * off (it may be interrupted by nothing of ours); enable runs once at set-up.
  */
 #ifndef WASP_HANDLER_PART_H
 #define WASP_HANDLER_PART_H
@@ -26,6 +27,14 @@ enum wasp_needs {
     WASP_NEEDS_JAVA = 4     /* HotSpot's object layout (heap/java_layout.h), from VMStructs */
 };
 
+/* A tracked object just allocated by the calling thread. */
+typedef struct wasp_birth {
+    uint64_t addr;               /* its start, valid in GC epoch `epoch` */
+    uint32_t size, site, epoch;  /* bytes, allocation site id */
+    const wasp_rframe *frames;   /* the allocation's stack, leaf first */
+    uint32_t nframes;
+} wasp_birth;
+
 typedef struct wasp_handler_part {
     unsigned needs; /* wasp_needs bits */
     unsigned wants; /* what it wants sampled: wasp_sample_wants bits (sample/source.h) */
@@ -38,6 +47,11 @@ typedef struct wasp_handler_part {
     void (*on_sample)(wasp_thread *t, const wasp_sample_view *v);
     /* A sample that touched a tracked object (WASP_NEEDS_OBJECTS). */
     void (*on_object)(wasp_thread *t, const wasp_sample_view *v, const wasp_object_hit *h);
+    /* The calling thread allocated a tracked object (the allocation event,
+     * before the program wrote into it; WASP_NEEDS_OBJECTS). Not in a signal
+     * handler, but with this thread's handler held off, so the same tools
+     * apply. */
+    void (*on_birth)(wasp_thread *t, const wasp_birth *b);
     /* A watchpoint this analysis claimed (wasp_watch_claim with its id) trapped,
      * in the same GC epoch, synchronously. */
     void (*on_trap)(wasp_thread *t, int slot, const ucontext_t *uc);

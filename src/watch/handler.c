@@ -53,10 +53,12 @@ static void (*sample_hooks[WASP_ANALYSES])(wasp_thread *, const wasp_sample_view
 static int nsample_hooks;
 static const wasp_handler_part *object_parts[WASP_ANALYSES];
 static int nobject_parts;
+static const wasp_handler_part *birth_parts[WASP_ANALYSES];
+static int nbirth_parts;
 
 void wasp_handler_enable(uint32_t enabled)
 {
-    nsample_hooks = nobject_parts = 0;
+    nsample_hooks = nobject_parts = nbirth_parts = 0;
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_handler_part *p = wasp_handler_part_of(id);
         if (!(enabled & (1u << id)))
@@ -65,6 +67,8 @@ void wasp_handler_enable(uint32_t enabled)
             p->enable(enabled);
         if (p->on_object)
             object_parts[nobject_parts++] = p;
+        if (p->on_birth)
+            birth_parts[nbirth_parts++] = p;
         int seen = 0; /* parts that share a hook (the pair analyses) run it once */
         for (int k = 0; k < nsample_hooks; k++)
             seen |= sample_hooks[k] == p->on_sample;
@@ -228,6 +232,21 @@ int wasp_handler_slot_lost(wasp_thread *t, int slot, int reason)
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     t->in_handler = 0;
     return 0;
+}
+
+void wasp_handler_object_born(wasp_thread *t, const wasp_birth *b)
+{
+    /* Held like a signal: a sample or trap arriving meanwhile on this thread
+     * is ignored rather than run over the slots being armed. */
+    if (!nbirth_parts || !t || !t->active || !wasp_rt.sampling || t->in_handler)
+        return;
+    t->in_handler = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (t->active)
+        for (int i = 0; i < nbirth_parts; i++)
+            birth_parts[i]->on_birth(t, b);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->in_handler = 0;
 }
 
 uint32_t wasp_handler_probe_count(int kind)

@@ -31,6 +31,12 @@ int wasp_handler_slot_lost(wasp_thread *t, int slot, int reason);
 
 /* Start-up proofs: signals of kind WASP_EV_* received for WASP_PROBE_INDEX. */
 uint32_t wasp_handler_probe_count(int kind);
+/* The calling thread (t, its own state; NULL is ignored) allocated the
+ * tracked object b: the enabled analyses' on_birth run, with this thread's
+ * signal handler held off. Called from the allocation event, not from a
+ * signal handler. */
+struct wasp_birth;
+void wasp_handler_object_born(wasp_thread *t, const struct wasp_birth *b);
 
 /* The longest sampling period the backoff set (0: none raised). */
 uint64_t wasp_handler_max_period(void);

@@ -66,6 +66,13 @@ REPLICA_TESTS = [
     ("replicas.partial", "ReplicaPartial"),
     ("replicas.control", "ReplicaControl"),
 ]
+# ReplicaRequests at wasp's defaults (issue 14): short-lived 2 KiB tables,
+# one site replicated, one never. At least this many comparisons each in a
+# ~2 s run (4 in the whole run before births were compared), the replicated
+# one first, the unique one with θ near 0.
+DEFAULTS_MIN_COMPARISONS = 50
+DEFAULTS_THETA_MIN = 0.9
+
 REPLICA_VERIFY_TESTS = [
     ("replicas.verify.reader", "ReplicaReader"),
     ("replicas.verify.partial", "ReplicaPartial"),
@@ -83,6 +90,7 @@ def make_tests(h):
         tests.append((name, lambda c, j, w=wl: t_replicas(c, j, w)))
     for name, wl in REPLICA_VERIFY_TESTS:
         tests.append((name, lambda c, j, w=wl: t_replicas_verify(c, j, w)))
+    tests.append(("replicas.defaults.requests", t_replicas_defaults))
     return tests
 
 
@@ -95,11 +103,13 @@ def printed(text, key):
     return float(m[-1])
 
 
-def profile(ctx, jdk, workload, extra=(), tag=None, args=()):
-    """wasp run -e replicas --alloc-interval 0 [extra] -- java -cp ... workload [args];
-    returns (Result, report JSON). The checksum must match a run without wasp."""
+def profile(ctx, jdk, workload, extra=(), tag=None, args=(), every_allocation=True):
+    """wasp run -e replicas --alloc-interval 0 [extra] -- java -cp ... workload [args]
+    (without --alloc-interval 0 when not every_allocation); returns (Result,
+    report JSON). The checksum must match a run without wasp."""
     out = ctx.path("%s.wprof" % (tag or workload))
-    cmd = [H.WASP, "run", "-e", "replicas", "--alloc-interval", "0"] + list(extra) + \
+    every = ["--alloc-interval", "0"] if every_allocation else []
+    cmd = [H.WASP, "run", "-e", "replicas"] + every + list(extra) + \
           ["-o", out, "-q", "--", jdk.java, "-cp", H.CLASSES, workload] + list(args)
     r = H.run(cmd)
     with open(out + ".log", "w") as f:
@@ -243,3 +253,40 @@ def t_replicas_verify(ctx, jdk, workload="ReplicaReader"):
             "pages differ in every byte or not at all)" % (v["false_positive"], FALSE_POSITIVE_MAX))
     return "verified %.0f/%.0f identical (%.3f) vs exact %.4f, false positives %.3f, α=%.3f" % (
         v["identical"], v["pairs"], share, exact, v["false_positive"], alpha)
+
+
+def t_replicas_defaults(ctx, jdk):
+    """At defaults (allocation sampling, default budgets), short-lived tables:
+    the replicated site first with θ near 1 and enough comparisons, the
+    always-different one with θ near 0 below it."""
+    workload = "ReplicaRequests"
+    r, rep = profile(ctx, jdk, workload, every_allocation=False, tag=workload + "-defaults")
+    H.check(printed(r.out, "replication") == 1 and printed(r.out, "scratch-replication") == 0,
+            "the workload's own answer changed: %s" % H.tail(r.out))
+    mine, rank, theta, n, e = planted(rep, workload)
+    H.check(rank == 0, "the replicated site ranks %d, expected first" % (rank + 1))
+    H.check(n >= DEFAULTS_MIN_COMPARISONS, "only %.0f comparisons of the replicated site" % n)
+    H.check(theta >= DEFAULTS_THETA_MIN, "θ = %.3f for tables that are all identical (need >= %s)"
+            % (theta, DEFAULTS_THETA_MIN))
+    line = unique_line(workload)
+    other = [(i, s) for i, s in enumerate(sites_of(rep))
+             if H.at(H.leaf(s.get("allocation")), "%s.scratchTable" % workload, line)]
+    H.check(other, "no replica site for the scratch tables at line %d" % line)
+    i, s = other[0]
+    H.check(s["comparisons"] >= DEFAULTS_MIN_COMPARISONS, "only %.0f comparisons of the scratch "
+            "tables" % s["comparisons"])
+    H.check(s["theta"] < CONTROL_MAX, "θ = %.3f for scratch tables that all differ (need < %s)"
+            % (s["theta"], CONTROL_MAX))
+    H.check(i > rank, "the scratch tables (θ %.3f) rank above the replicated ones" % s["theta"])
+    return "replicated θ=%.3f over %.0f comparisons (#%d); scratch θ=%.3f over %.0f (#%d)" % (
+        theta, n, rank + 1, s["theta"], s["comparisons"], i + 1)
+
+
+def unique_line(workload):
+    """The line marked `// WASP-UNIQUE: replicas` in the workload's source."""
+    path = os.path.join(H.WORKLOAD_SRC, workload + ".java")
+    with open(path) as f:
+        for i, l in enumerate(f, 1):
+            if re.search(r"//\s*WASP-UNIQUE:\s*replicas", l):
+                return i
+    raise H.Fail("%s: no WASP-UNIQUE marker" % path)

@@ -17,6 +17,7 @@
 #include "analysis/objects/profile.h"
 #include "analysis/replicas/profile.h"
 #include "cli/render.h" /* the renderers, private to src/cli/ */
+#include "heap/class_site.h"
 #include "profile/group.h"
 #include "profile/profile.h"
 #include "profile_bytes.h"
@@ -228,51 +229,96 @@ static void test_omega_gamma(void **state)
     assert_true(isnan(wasp_replica_gamma(0.5, 1, 100)));
 }
 
+/* The site with the given comparisons, allocated bytes (none: a class site,
+ * named by its header, heap/class_site.h) and access samples. */
+static uint32_t ranked_site(wasp_profile *p, const char *name, double same, double all,
+                            double bytes, double samples)
+{
+    uint32_t s;
+    if (bytes > 0) {
+        s = site(p, name, 1, "A[]", 1, bytes);
+    } else {
+        wasp_frame f = {WASP_FRAME_UNKNOWN, wasp_profile_intern_string(p, WASP_CLASS_SITE_FRAME), 0,
+                        -1};
+        uint32_t frame = wasp_profile_intern_frame(p, &f);
+        s = wasp_profile_intern_site(p, wasp_profile_intern_context(p, &frame, 1, 0),
+                                     wasp_profile_intern_string(p, name));
+    }
+    uint32_t x = ctx2(p, 9, "pkg.X.x", "X.java", 1, NULL);
+    wasp_profile_add_replica(p, s, x, same, all - same);
+    if (samples > 0)
+        wasp_profile_add_site_access(p, s, x, samples, 0);
+    return s;
+}
+
+static void expect_order(const wasp_profile *p, const uint32_t *want, uint32_t nwant)
+{
+    uint32_t n;
+    uint32_t *o = wasp_profile_sorted_replica_sites(p, &n);
+    assert_non_null(o);
+    assert_int_equal(n, nwant);
+    for (uint32_t i = 0; i < n; i++)
+        assert_int_equal(o[i], want[i]);
+    free(o);
+}
+
+/* Two sites, a then b, each {same, comparisons, bytes, access samples}: b ranks first. */
+static void expect_second_first(const double a[4], const double b[4])
+{
+    wasp_profile *p = wasp_profile_new();
+    uint32_t sa = ranked_site(p, "pkg.A", a[0], a[1], a[2], a[3]);
+    uint32_t sb = ranked_site(p, "pkg.B", b[0], b[1], b[2], b[3]);
+    expect_order(p, (uint32_t[]){sb, sa}, 2);
+    wasp_profile_free(p);
+}
+
+/* Sites rank by replicated bytes as far as the evidence supports them. Each
+ * case below ranked the other way by θ × access samples (the old ranking). */
 static void test_ranking(void **state)
 {
     (void)state;
+    /* θ near 0 never above a replicated site: θ 2% over 1,000 comparisons
+     * (θ_low 1.3%) with 100x the bytes and 1,000x the accesses of θ 90%
+     * (θ_low 88%): θ_low × bytes alone would put it first (1.3 MB vs 0.88 MB). */
+    expect_second_first((const double[]){20, 1000, 1e8, 10000},
+                        (const double[]){900, 1000, 1e6, 10});
+    /* Two replicated sites by θ_low × bytes: θ 95% over 1,000 (θ_low 93.5%)
+     * × 520 kB = 486 kB before θ 50% (θ_low 46.9%) × 1 MB = 469 kB, though
+     * θ × bytes (494 vs 500 kB) and the accesses (10 vs 100) say otherwise. */
+    expect_second_first((const double[]){500, 1000, 1e6, 100},
+                        (const double[]){950, 1000, 5.2e5, 10});
+    /* Evidence: equal bytes, θ 100% over 3 comparisons (θ_low 43.9%) after
+     * θ 90% over 200 (θ_low 85.1%), though it has 100x the accesses. */
+    expect_second_first((const double[]){3, 3, 1e6, 1000},
+                        (const double[]){180, 200, 1e6, 10});
+
+    /* Class sites (no allocated bytes) after allocation sites of their tier,
+     * by θ_low × accesses (or comparisons without them); a replicated class
+     * site above an allocation site that is not shown to replicate (θ 0 over
+     * 4, a GB allocated); one with θ 0 last. */
     wasp_profile *p = wasp_profile_new();
-    uint32_t a = site(p, "pkg.A", 1, "A[]", 1, 1);
-    uint32_t b = site(p, "pkg.B", 2, "B[]", 1, 1);
-    uint32_t c = site(p, "pkg.C", 3, "C[]", 1, 1);
-    uint32_t d = site(p, "pkg.D", 4, "D[]", 1, 1);
-    uint32_t e = site(p, "pkg.E", 5, "E[]", 1, 1);
-    uint32_t x = ctx2(p, 9, "pkg.X.x", "X.java", 1, NULL);
-    /* a: θ 0.9, 10 access samples -> 9; b: θ 0.5, 100 samples -> 50:
-     * the access weight puts the lower θ first */
-    wasp_profile_add_replica(p, a, x, 9, 1);
-    wasp_profile_add_site_access(p, a, x, 10, 0);
-    wasp_profile_add_replica(p, b, x, 5, 5);
-    wasp_profile_add_site_access(p, b, x, 100, 0);
-    /* c: no access samples, θ 1 over 20 comparisons -> 20 */
-    wasp_profile_add_replica(p, c, x, 20, 0);
-    /* d: no comparison (0 + 0): left out; e: no record at all: left out */
-    wasp_profile_add_replica(p, d, x, 0, 0);
-    (void)e;
-    uint32_t n;
-    uint32_t *o = wasp_profile_sorted_replica_sites(p, &n);
-    assert_int_equal(n, 3);
-    assert_int_equal(o[0], b);
-    assert_int_equal(o[1], c);
-    assert_int_equal(o[2], a);
-    free(o);
+    uint32_t none = ranked_site(p, "pkg.None", 0, 4, 1e9, 1e6);
+    uint32_t cls_zero = ranked_site(p, "pkg.ClassZero", 0, 100, 0, 1e6);
+    uint32_t cls_few = ranked_site(p, "pkg.ClassFew", 900, 1000, 0, 10);
+    uint32_t cls_hot = ranked_site(p, "pkg.ClassHot", 500, 1000, 0, 1e6);
+    /* no access samples: weighed by its 1,000 comparisons */
+    uint32_t cls_cmp = ranked_site(p, "pkg.ClassCompared", 900, 1000, 0, 0);
+    uint32_t small = ranked_site(p, "pkg.Small", 500, 1000, 100, 0);
+    expect_order(p, (uint32_t[]){small, cls_hot, cls_cmp, cls_few, none, cls_zero}, 6);
+    wasp_profile_free(p);
 
-    /* ties: equal score -> higher θ first; then more comparisons; then site order */
-    wasp_profile *q = wasp_profile_new();
-    uint32_t s1 = site(q, "pkg.S1", 1, "S[]", 1, 1);
-    uint32_t s2 = site(q, "pkg.S2", 2, "S[]", 1, 1);
-    uint32_t s3 = site(q, "pkg.S3", 3, "S[]", 1, 1);
-    uint32_t y = ctx2(q, 9, "pkg.Y.y", "Y.java", 1, NULL);
-    wasp_profile_add_replica(q, s1, y, 2, 2); /* θ .5 × 4 = 2 */
-    wasp_profile_add_replica(q, s2, y, 2, 0); /* θ 1 × 2 = 2 */
-    wasp_profile_add_replica(q, s3, y, 2, 2); /* same as s1 */
-    o = wasp_profile_sorted_replica_sites(q, &n);
-    assert_int_equal(n, 3);
-    assert_int_equal(o[0], s2);
-    assert_int_equal(o[1], s1);
-    assert_int_equal(o[2], s3);
-    free(o);
+    /* ties: θ 0 (both weights 0) -> more comparisons first, then site order;
+     * a site without a comparison (0 + 0) or without a record is left out */
+    p = wasp_profile_new();
+    uint32_t s1 = ranked_site(p, "pkg.S1", 0, 10, 1, 0);
+    uint32_t s2 = ranked_site(p, "pkg.S2", 0, 50, 1, 0);
+    uint32_t s3 = ranked_site(p, "pkg.S3", 0, 10, 1, 0);
+    ranked_site(p, "pkg.S4", 0, 0, 1, 0);
+    site(p, "pkg.S5", 1, "A[]", 1, 1);
+    expect_order(p, (uint32_t[]){s2, s1, s3}, 3);
+    wasp_profile_free(p);
 
+    uint32_t n, *o;
     /* none: non-NULL, empty */
     wasp_profile *r = wasp_profile_new();
     o = wasp_profile_sorted_replica_sites(r, &n);
@@ -287,8 +333,6 @@ static void test_ranking(void **state)
     assert_string_equal(leaf_name(s, records(s)[o[0]].access_ctx), "pkg.Grid.copy");
     assert_string_equal(leaf_name(s, records(s)[o[1]].access_ctx), "pkg.Grid.sum");
     free(o);
-    wasp_profile_free(p);
-    wasp_profile_free(q);
     wasp_profile_free(r);
     wasp_profile_free(s);
 }
@@ -573,12 +617,19 @@ static void test_render_text(void **state)
     uint32_t f = site(p, "pkg.Grid.flt", 50, "float[]", 1, 64);
     wasp_profile_add_replica(p, f, ctx2(p, 10, "pkg.Grid.copy", "Grid.java", 80, NULL), 1, 1);
     char *t = render(p, false, 10);
-    expect(t, "\nObject replicas (OJXPerf)\n");
-    expect(t, "  \xcf\x89 and \xce\xb3 need \xce\xb1: run with --verify-top N\n");
+    expect(t, "\nObject replicas (OJXPerf)\n"
+              "  ranked by replicated bytes (\xce\xb8 \xc3\x97 allocated bytes) at the low end of "
+              "\xce\xb8's 95% interval;\n"
+              "  sites whose interval reaches below 10% after those that replicate, and class sites\n"
+              "  (bytes unknown) after allocation sites, by that low end \xc3\x97 sampled accesses\n"
+              "  \xcf\x89 and \xce\xb3 need \xce\xb1: run with --verify-top N\n");
     assert_int_equal(count(t, "need \xce\xb1"), 1);
-    /* the double[] site ranks first: 0.757 × 80 samples vs int[] 0.25 × 20 */
-    /* each θ with its 95% interval (Wilson, worked independently) */
-    expect(t, "  #1  \xce\xb8 75.7% (95%: 71.4%-79.6%) over 412 comparisons   double[]   1,204 allocations (9.0 MiB)\n"
+    /* the double[] site ranks first: θ_low 0.714 × 9.4 MB vs int[] 0.112 × 200 kB;
+     * float[] (θ_low 9.5% over 2 comparisons) is not shown to replicate.
+     * Each with its replicated bytes (θ × bytes: 312/412 × 9.4e6 = 7,118,447 B,
+     * 0.25 × 2e5 = 50,000 B, 0.5 × 64 = 32 B) and θ with its 95% interval
+     * (Wilson, worked independently). */
+    expect(t, "  #1  replicated 6.8 MiB   \xce\xb8 75.7% (95%: 71.4%-79.6%) over 412 comparisons   double[]   1,204 allocations (9.0 MiB)\n"
               "      \xce\xb1 3.1%  \xcf\x89 = \xce\xb8\xe2\x88\x92\xce\xb1 72.6%  \xce\xb3 86.6%  "
               "(verified: 1,000 object pairs, 61.0% identical; sampled-field false positives 4.0%)\n"
               "      allocated at:\n"
@@ -589,9 +640,9 @@ static void test_render_text(void **state)
               "          at pkg.Grid.copy(Grid.java:80)\n"
               "          at pkg.Main.main(Main.java:10)\n"
               "        12 comparisons, \xce\xb8 100.0%   mov 0x10(%rax), %rdx\n");
-    expect(t, "  #2  \xce\xb8 25.0% (95%: 11.2%-46.9%) over 20 comparisons   int[]   50 allocations (195.3 KiB)\n"
+    expect(t, "  #2  replicated 48.8 KiB   \xce\xb8 25.0% (95%: 11.2%-46.9%) over 20 comparisons   int[]   50 allocations (195.3 KiB)\n"
               "      allocated at:\n");
-    expect(t, "  #3  \xce\xb8 50.0% (95%: 9.5%-90.5%) over 2 comparisons   float[]   1 allocation (64 B)\n");
+    expect(t, "  #3  replicated 32 B   \xce\xb8 50.0% (95%: 9.5%-90.5%) over 2 comparisons   float[]   1 allocation (64 B)\n");
     assert_null(strstr(strstr(t, "Object replicas"), "long[]")); /* never compared */
     free(t);
 
@@ -628,6 +679,11 @@ static void test_render_json(void **state)
     wasp_profile *p = sample();
     char *t = render(p, true, 0);
     expect(t, "\"replicas\": {");
+    /* replicated bytes: θ × bytes, first in the site */
+    const char *rb = strstr(t, "\"replicated_bytes\": ");
+    assert_non_null(rb);
+    assert_true(fabs(strtod(rb + strlen("\"replicated_bytes\": "), NULL) - 312.0 / 412.0 * 9.4e6) <
+                1e-3);
     expect(t, "\"theta\": 0.75728155339805");
     expect(t, "\"comparisons\": 412");
     expect(t, "\"same\": 312");
@@ -648,6 +704,39 @@ static void test_render_json(void **state)
     const char *m = strstr(alloc, "pkg.Main.main"), *g = strstr(alloc, "pkg.Grid.<init>");
     assert_true(m && g && m < g);
     expect(t, "\"instruction\": \"vmovsd (%rsi,%rcx,8), %xmm0\"");
+    free(t);
+    wasp_profile_free(p);
+}
+
+/* A class site (untracked objects, heap/class_site.h): its allocated bytes
+ * are unknown, so its replicated bytes are too ("n/a", null), and it ranks
+ * after the allocation sites shown to replicate, before those that are not. */
+static void test_render_class_site(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "replicas");
+    ranked_site(p, "java.lang.Integer", 90, 100, 0, 1000); /* a class site */
+    uint32_t arr = site(p, "pkg.Grid.<init>", 12, "double[]", 10, 1024);
+    uint32_t zero = site(p, "pkg.Grid.rnd", 13, "long[]", 10, 1e9);
+    uint32_t x = ctx2(p, 10, "pkg.Grid.copy", "Grid.java", 80, NULL);
+    wasp_profile_add_replica(p, arr, x, 50, 50);
+    wasp_profile_add_replica(p, zero, x, 0, 100);
+    char *t = render(p, false, 10);
+    expect(t, "  #1  replicated 512 B   \xce\xb8 50.0% (95%: 40.4%-59.6%) over 100 comparisons   "
+              "double[]   10 allocations (1.0 KiB)\n");
+    expect(t, "  #2  replicated n/a   \xce\xb8 90.0% (95%: 82.6%-94.5%) over 100 comparisons   "
+              "java.lang.Integer   untracked objects, grouped by class\n");
+    expect(t, "  #3  replicated 0 B   \xce\xb8 0.0% (95%: 0.0%-3.7%) over 100 comparisons   long[]");
+    free(t);
+    t = render(p, true, 0);
+    /* sites in rank order: double[], the class site, long[] */
+    const char *a = strstr(t, "\"replicated_bytes\": 512.0,");
+    const char *b = strstr(t, "\"replicated_bytes\": null,");
+    const char *z = strstr(t, "\"replicated_bytes\": 0.0,");
+    assert_true(a && b && z && a < b && b < z);
+    const char *c = strstr(b, "\"class\": \"java.lang.Integer\"");
+    assert_true(c && c < z);
     free(t);
     wasp_profile_free(p);
 }
@@ -686,6 +775,7 @@ int main(void)
         cmocka_unit_test(test_render_text),
         cmocka_unit_test(test_render_json),
         cmocka_unit_test(test_render_json_bounds),
+        cmocka_unit_test(test_render_class_site),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,23 +1,46 @@
 /*
- * Object replicas (OJXPerf) in the handler: a sampled field of a tracked
- * object is compared with the same field of the site's previously sampled
- * object (snapshots.c) when that field is next accessed — a watchpoint.
+ * Object replicas (OJXPerf) in the handler. Two sources of comparisons, both
+ * through watchpoints:
+ *  - samples: a sampled field of a tracked object is compared with the same
+ *    field of the site's previously sampled object (snapshots.c) when that
+ *    field is next accessed;
+ *  - births (no watchpoint): a tracked object allocated by this thread is
+ *    read once built, at a later birth of its site, and one word of it is
+ *    compared with the site's previous object (births.h). Short-lived
+ *    objects, which samples rarely hit twice, are compared so; so are they
+ *    where no watchpoint engine works.
  * Comparisons are recorded per site and comparing context: "same" and
  * "different" (t->rec's replicas table, first and second number).
  *
  * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler.
  */
 #include "analysis/handler_part.h"
+#include "analysis/replicas/births.h"
 #include "analysis/replicas/comparisons.h"
 #include "analysis/replicas/snapshots.h"
+#include "common/clock.h"
 #include "watch/runtime.h"
 #include "heap/tracked.h"
 
-enum { REPLICA_SNAPS = 64, C_ARMED = 0, C_COMPARED = 1 };
+enum {
+    REPLICA_SNAPS = 64,
+    REPLICA_BIRTHS = 64,
+    C_ARMED = 0,
+    C_COMPARED = 1,
+    C_BIRTH_COMPARED = 2
+};
+/* Births are looked at no more often than once per BIRTH_GAP_NS of the
+ * thread's CPU time (two reads and a context each: a bounded cost whatever
+ * the allocation rate), and a pending object is read BIRTH_SETTLE_NS after
+ * its birth at the earliest, when the program has long built it. */
+static const uint64_t BIRTH_GAP_NS = 250000, BIRTH_SETTLE_NS = 1000000;
 
-/* Per thread: the last sampled field of each site (a small hash table). */
+/* Per thread: the last sampled field of each site, and each site's pending
+ * birth (small hash tables by site). */
 typedef struct replica_thread {
     wasp_replica_snap snaps[REPLICA_SNAPS];
+    wasp_birth_slot births[REPLICA_BIRTHS];
+    uint64_t next_birth_ns; /* thread CPU time before which births are not looked at */
 } replica_thread;
 
 static void record(wasp_thread *t, uint32_t site, uint32_t ctx, int same)
@@ -70,6 +93,27 @@ static void on_object(wasp_thread *t, const wasp_sample_view *v, const wasp_obje
     t->rec.part_counters[WASP_ID_replicas][C_ARMED]++;
 }
 
+static void on_birth(wasp_thread *t, const wasp_birth *b)
+{
+    replica_thread *rt = t->part_state[WASP_ID_replicas];
+    uint64_t now = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    if (now < rt->next_birth_ns)
+        return;
+    rt->next_birth_ns = now + BIRTH_GAP_NS;
+    uint32_t offset = 0;
+    wasp_birth_verdict v =
+        wasp_replica_born(rt->births, REPLICA_BIRTHS, b->site, b->addr, b->size, b->epoch, now,
+                           BIRTH_SETTLE_NS, &t->rng, wasp_read_value, &offset);
+    if (v == WASP_BIRTH_NONE)
+        return;
+    /* Compared where the site allocates again: its allocation path. */
+    uint32_t trace = wasp_records_trace(&t->rec, b->frames, (int)b->nframes);
+    uint32_t ctx = trace ? wasp_records_context(&t->rec, trace, 0, NULL, 0) : 0;
+    record(t, b->site, ctx, v == WASP_BIRTH_SAME);
+    wasp_replica_comparisons_count(b->site);
+    t->rec.part_counters[WASP_ID_replicas][C_BIRTH_COMPARED]++;
+}
+
 /* The watched field of the later object was accessed: compare what it holds
  * now with the earlier object's sampled value. */
 static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
@@ -90,7 +134,10 @@ static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
 const wasp_handler_part wasp_handler_replicas = {
     .needs = WASP_NEEDS_OBJECTS | WASP_NEEDS_JAVA | WASP_NEEDS_WATCH,
     .on_object = on_object,
+    .on_birth = on_birth,
     .on_trap = on_trap,
-    .counters = {[C_ARMED] = "replicas.armed", [C_COMPARED] = "replicas.compared"},
+    .counters = {[C_ARMED] = "replicas.armed",
+                 [C_COMPARED] = "replicas.compared",
+                 [C_BIRTH_COMPARED] = "replicas.birth_compared"},
     .thread_state = sizeof(replica_thread),
 };

@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 WASP_SITE_RECORD_LAYOUT(wasp_replica, site, access_ctx, same, different);
 
@@ -196,39 +197,75 @@ double wasp_replica_gamma(double theta, double alpha, double x)
 
 /* ---- ranking ---- */
 
+/* The ranking's tiers, first to last: sites shown to replicate (θ_low >=
+ * WASP_REPLICA_MIN_THETA_LOW) before the others, so a site with θ near 0, or
+ * with too few comparisons to tell, never ranks above one that replicates
+ * however many bytes it allocates (θ_low × bytes alone would put θ 2% over
+ * 1,000 comparisons, θ_low 1.3%, with 100x the bytes above θ 90%); within
+ * each, allocation sites (allocated bytes known) before sites without
+ * allocated bytes (class sites, heap/class_site.h: untracked objects, whose
+ * bytes allocated are unknown), whose weights are not bytes. */
+enum { TIERS = 4 };
+
+static int tier(double theta_low, double bytes)
+{
+    return (theta_low >= WASP_REPLICA_MIN_THETA_LOW ? 0 : 2) + (bytes > 0 ? 0 : 1);
+}
+
 uint32_t *wasp_profile_sorted_replica_sites(const wasp_profile *p, uint32_t *n)
 {
     *n = 0;
     uint32_t nx, k = p->nsites;
     const wasp_replica *x = wasp_profile_replicas(p, &nx);
     double *same = calloc(k ? k : 1, sizeof *same), *all = calloc(k ? k : 1, sizeof *all);
-    wasp_ranked *r = malloc((k ? k : 1) * sizeof *r);
-    uint32_t *out = NULL, m = 0;
-    if (!same || !all || !r)
-        goto done;
+    uint32_t *out = malloc((k ? k : 1) * sizeof *out), m = 0;
+    if (!same || !all || !out)
+        goto fail;
     for (uint32_t i = 0; i < nx; i++)
         if (x[i].site < k) {
             same[x[i].site] += x[i].same;
             all[x[i].site] += x[i].same + x[i].different;
         }
-    for (uint32_t i = 0; i < k; i++) {
-        if (!(all[i] >= 1))
-            continue;
-        double theta = same[i] / all[i];
-        double samples = wasp_profile_site_samples(p, i, NULL);
-        r[m++] = (wasp_ranked){{theta * (samples > 0 ? samples : all[i]), theta, all[i]},
-                               {p->sites[i].ctx, p->sites[i].class_name},
-                               i};
+    /* Each tier ranked on its own (weights: θ_low × amount, θ × amount,
+     * comparisons; amount = allocated bytes, or for a site without them
+     * its access samples, or its comparisons without those), then
+     * appended. */
+    for (int t = 0; t < TIERS; t++) {
+        wasp_ranked *r = malloc((k ? k : 1) * sizeof *r);
+        uint32_t c = 0;
+        if (!r)
+            goto fail;
+        for (uint32_t i = 0; i < k; i++) {
+            double lo, hi, bytes = p->sites[i].bytes;
+            if (!(all[i] >= 1))
+                continue;
+            wasp_replica_theta_interval(same[i], all[i], &lo, &hi);
+            if (tier(lo, bytes) != t)
+                continue;
+            double amount = bytes > 0 ? bytes : wasp_profile_site_samples(p, i, NULL);
+            if (!(amount > 0))
+                amount = all[i];
+            double theta = same[i] / all[i];
+            r[c++] = (wasp_ranked){{lo * amount, theta * amount, all[i]},
+                                   {p->sites[i].ctx, p->sites[i].class_name},
+                                   i};
+        }
+        uint32_t *o = wasp_ranked_order(r, c); /* frees r */
+        if (!o)
+            goto fail;
+        memcpy(out + m, o, c * sizeof *o);
+        m += c;
+        free(o);
     }
-    out = wasp_ranked_order(r, m);
-    r = NULL; /* wasp_ranked_order freed it */
-    if (out)
-        *n = m;
-done:
+    *n = m;
     free(same);
     free(all);
-    free(r);
     return out;
+fail:
+    free(same);
+    free(all);
+    free(out);
+    return NULL;
 }
 
 uint32_t *wasp_profile_sorted_site_replicas(const wasp_profile *p, uint32_t site, uint32_t *n)

@@ -49,11 +49,23 @@ int wasp_profile_add_replica_checked(wasp_profile *p, uint32_t site, uint32_t ac
 void wasp_profile_set_replica_check(wasp_profile *p, const wasp_replica_check *c);
 /* The check of a site, NULL when it has none. */
 const wasp_replica_check *wasp_profile_replica_check(const wasp_profile *p, uint32_t site);
+/* A site is shown to replicate when the low end of θ's 95% interval
+ * (wasp_replica_theta_interval) is at least this: with few comparisons, or
+ * θ near 0 (a few percent of sampled fields equal is what chance equality,
+ * OJXPerf's α, alone gives), it is not. */
+#define WASP_REPLICA_MIN_THETA_LOW 0.1
 /* Sites with at least one comparison (same + different >= 1), ranked by
- * θ × the site's access samples (wasp_profile_site_samples), or θ × its
- * comparisons when it has no access samples; ties by θ, then comparisons
- * (descending), then allocation context, class and site id. Caller frees;
- * non-NULL (even for none) unless out of memory. *n receives the count. */
+ * replicated bytes as far as the evidence supports them: first the sites
+ * shown to replicate (θ_low >= WASP_REPLICA_MIN_THETA_LOW), then the
+ * others, so a site with θ near 0 or too few comparisons never ranks above
+ * one that replicates. Within each, sites with allocated bytes (the site's
+ * sampled allocations) come first, by θ_low × bytes, then θ × bytes, then
+ * comparisons; then sites without allocated bytes (class sites: untracked
+ * objects, whose bytes allocated are unknown), by θ_low × the site's access
+ * samples (wasp_profile_site_samples, or its comparisons when it has none),
+ * then θ × that, then comparisons. Remaining ties by allocation context,
+ * class and site id. Caller frees; non-NULL (even for none) unless out of
+ * memory. *n receives the count. */
 uint32_t *wasp_profile_sorted_replica_sites(const wasp_profile *p, uint32_t *n);
 /* Indices (into the records) of one site's records by comparisons,
  * descending; ties by access context id. Caller frees; NULL only when out of

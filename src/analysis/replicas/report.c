@@ -1,8 +1,10 @@
 /*
  * Object replicas (OJXPerf) in the report: the allocation sites whose
- * objects replicate each other, ranked by θ weighted by how often their
- * objects are accessed, with ω and γ when a verification measured α (its
- * Section 6). JSON: the top-level "replicas" member.
+ * objects replicate each other, ranked by replicated bytes as far as the
+ * evidence supports them (profile.h, wasp_profile_sorted_replica_sites),
+ * each with its replicated bytes (θ × allocated bytes), θ's interval and
+ * comparisons, and ω and γ when a verification measured α (its Section 6).
+ * JSON: the top-level "replicas" member.
  */
 #include "analysis/objects/profile.h"
 #include "analysis/replicas/profile.h"
@@ -29,6 +31,13 @@ struct replica_site {
     const wasp_replica *records;     /* the profile's */
     uint32_t *order, n;              /* the site's records ranked (the caller frees order) */
 };
+
+/* θ × the site's allocated bytes (sampled allocations); NAN for a site
+ * without allocated bytes (a class site: untracked objects). */
+static double replicated_bytes(const wasp_site *s, double theta)
+{
+    return s->bytes > 0 ? theta * s->bytes : NAN;
+}
 
 static int replica_site(const wasp_profile *p, uint32_t id, struct replica_site *v)
 {
@@ -83,18 +92,21 @@ static int site_text(const wasp_profile *p, uint32_t id, uint32_t rank, int rank
 {
     (void)arg;
     char t[WASP_UNIT_BUF], c[WASP_UNIT_BUF], a[2 * WASP_UNIT_BUF + 32], l[WASP_UNIT_BUF],
-        h[WASP_UNIT_BUF];
+        h[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
     struct replica_site v;
     if (replica_site(p, id, &v) != 0)
         return -1;
     const wasp_site *s = v.site;
     double lo, hi;
     wasp_replica_theta_interval(v.same, v.comparisons, &lo, &hi);
-    /* The interval is the evidence: a θ of 0% or 100% over 4 comparisons
-     * says little, and the reader should see that. */
+    double replicated = replicated_bytes(s, v.theta);
+    /* The interval and the comparisons are the evidence: a θ of 0% or 100%
+     * over 4 comparisons says little, and the reader should see that. */
     fprintf(out,
-            "\n  #%-*" PRIu32 "  \xce\xb8 %s (95%%: %s-%s) over %s comparison%s   %s   %s\n",
-            rank_width, rank, wasp_fmt_percent(v.theta, t, sizeof t),
+            "\n  #%-*" PRIu32 "  replicated %s   \xce\xb8 %s (95%%: %s-%s) over %s comparison%s"
+            "   %s   %s\n",
+            rank_width, rank, isnan(replicated) ? "n/a" : wasp_fmt_bytes(replicated, b, sizeof b),
+            wasp_fmt_percent(v.theta, t, sizeof t),
             wasp_fmt_percent(lo, l, sizeof l), wasp_fmt_percent(hi, h, sizeof h),
             wasp_fmt_count(v.comparisons, c, sizeof c), v.comparisons == 1 ? "" : "s",
             wasp_site_class(p, s), wasp_fmt_site_allocations(p, s, a, sizeof a));
@@ -126,6 +138,16 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
                   ? "  no replica comparisons: profiling was disabled (the header says why)\n"
                   : "  no replica comparisons recorded\n",
               out);
+    } else {
+        /* How the sites are ranked (profile.h), so a reader weighs them so. */
+        fprintf(out,
+                "  ranked by replicated bytes (\xce\xb8 \xc3\x97 allocated bytes) at the low end of "
+                "\xce\xb8's 95%% interval;\n"
+                "  sites whose interval reaches below %.0f%% after those that replicate, and class "
+                "sites\n"
+                "  (bytes unknown) after allocation sites, by that low end \xc3\x97 sampled "
+                "accesses\n",
+                100 * WASP_REPLICA_MIN_THETA_LOW);
     }
     uint32_t shown = wasp_report_shown(top, n);
     bool unverified = false;
@@ -190,6 +212,7 @@ static int site_json(wasp_json *j, const wasp_profile *p, uint32_t id, const voi
     wasp_json_begin_object(j, NULL, false);
     double lo, hi;
     wasp_replica_theta_interval(v.same, v.comparisons, &lo, &hi);
+    json_maybe(j, "replicated_bytes", replicated_bytes(v.site, v.theta));
     wasp_json_double(j, "theta", v.theta);
     wasp_json_double(j, "theta_low", lo);
     wasp_json_double(j, "theta_high", hi);

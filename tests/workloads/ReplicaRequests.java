@@ -1,0 +1,76 @@
+/*
+ * Object replicas at defaults, as a server builds them (issue 14): every
+ * request builds a 2 KiB lookup table whose contents never change — a
+ * replica of the previous request's — next to a scratch table of the same
+ * size whose contents are new every time. Both die with the request, so a
+ * sample rarely hits one of them twice: the comparisons have to come from
+ * watching new objects.
+ *
+ * Usage: java ReplicaRequests [requests]   (default 1000000, about 2 s)
+ * Prints "replication: X" (the share of consecutive lookup tables that are
+ * bitwise identical: 1), "scratch-replication: Y" (the same for the scratch
+ * tables: 0) and "checksum: ...".
+ */
+import java.util.Arrays;
+
+public class ReplicaRequests {
+    static final int SIZE = 512; // ints: 2 KiB of contents
+
+    static int[] lookupTable() {
+        int[] t = new int[SIZE]; // WASP-EXPECT: replicas
+        for (int i = 0; i < SIZE; i++)
+            t[i] = i * 7 + 3;
+        return t;
+    }
+
+    static long seed = 0x2545F4914F6CDD1DL;
+
+    static int[] scratchTable() {
+        int[] s = new int[SIZE]; // WASP-UNIQUE: replicas
+        long x = seed;
+        for (int i = 0; i < SIZE; i++) {
+            x ^= x << 13;
+            x ^= x >>> 7;
+            x ^= x << 17;
+            s[i] = (int) x;
+        }
+        seed = x;
+        return s;
+    }
+
+    static long serve(int[] table, int[] scratch, int k) {
+        long h = k;
+        for (int i = 0; i < 64; i++) {
+            int j = (k + i * 37) & (SIZE - 1);
+            h = h * 31 + table[j] + scratch[SIZE - 1 - j];
+        }
+        return h;
+    }
+
+    public static void main(String[] args) {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000000;
+        int[] prevTable = null, prevScratch = null;
+        long checksum = 0, pairs = 0, sameTables = 0, sameScratch = 0;
+        for (int k = 0; k < n; k++) {
+            int[] table = lookupTable();
+            int[] scratch = scratchTable();
+            checksum = checksum * 1000003 + serve(table, scratch, k);
+            if (k % 64 == 0) { // the exact answer, on a sample of consecutive pairs
+                if (prevTable != null) {
+                    pairs++;
+                    if (Arrays.equals(prevTable, table))
+                        sameTables++;
+                    if (Arrays.equals(prevScratch, scratch))
+                        sameScratch++;
+                }
+            }
+            if (k % 64 == 63) {
+                prevTable = table;
+                prevScratch = scratch;
+            }
+        }
+        System.out.println("replication: " + (pairs > 0 ? (double) sameTables / pairs : 0));
+        System.out.println("scratch-replication: " + (pairs > 0 ? (double) sameScratch / pairs : 0));
+        System.out.println("checksum: " + checksum);
+    }
+}
