@@ -86,3 +86,43 @@ int wasp_cli_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     return 2;
 }
+
+int wasp_cli_bad_option(char *err, size_t errlen, const char *option, const char *value,
+                        const char *expected)
+{
+    bool has = value && *value;
+    snprintf(err, errlen, "bad option '%s%s%.*s': %s", option, has ? " " : "",
+             WASP_CLI_ITEM_SHOWN, has ? value : "", expected);
+    return -1;
+}
+
+void wasp_cli_join_names(const char *const *names, size_t n, const char *sep,
+                         const char *last_sep, char *out, size_t outlen)
+{
+    size_t len = 0, left = 0;
+    for (size_t i = 0; i < n; i++)
+        left += names[i] != NULL;
+    out[0] = '\0';
+    for (size_t i = 0, k = 0; i < n && len < outlen; i++) {
+        if (!names[i])
+            continue;
+        const char *before = k == 0 ? "" : k + 1 == left ? last_sep : sep;
+        int w = snprintf(out + len, outlen - len, "%s%s", before, names[i]);
+        if (w < 0)
+            return;
+        len += (size_t)w;
+        k++;
+    }
+}
+
+int wasp_cli_parse_choice(const char *option, const char *value, const char *const *names,
+                          size_t n, char *err, size_t errlen)
+{
+    for (size_t i = 0; value && i < n; i++)
+        if (names[i] && strcmp(value, names[i]) == 0)
+            return (int)i;
+    char list[256], expected[270];
+    wasp_cli_join_names(names, n, ", ", " or ", list, sizeof list);
+    snprintf(expected, sizeof expected, "expected %s", list);
+    return wasp_cli_bad_option(err, errlen, option, value, expected);
+}

@@ -35,6 +35,24 @@ const char *wasp_cli_option_detail(const char *msg, const char *item);
  * without a value). */
 const char *wasp_cli_option_value(int argc, char **argv, int *i, const char *name,
                                   bool *matched);
+/* The one message a subcommand gives for a bad option value, naming the
+ * option as the user wrote it and what it accepts:
+ * "bad option '--by file': expected line or instruction" ("bad option
+ * '--by': ..." when value is NULL or empty). Returns -1. */
+int wasp_cli_bad_option(char *err, size_t errlen, const char *option, const char *value,
+                        const char *expected);
+
+/* A value from a list (the choice options of the subcommands): the index of
+ * value in names[0..n) (NULL entries are not accepted), or -1 with err set
+ * by wasp_cli_bad_option to "expected a, b or c" (every accepted name). */
+int wasp_cli_parse_choice(const char *option, const char *value, const char *const *names,
+                          size_t n, char *err, size_t errlen);
+
+/* The accepted names of a list joined by sep, the last two by last_sep
+ * (", " and " or ": "a, b or c"). */
+void wasp_cli_join_names(const char *const *names, size_t n, const char *sep,
+                         const char *last_sep, char *out, size_t outlen);
+
 /* "wasp CMD: <message>" and "Try 'wasp CMD --help'." on stderr; returns 2
  * (the usage-error exit status). */
 int wasp_cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -6,6 +6,7 @@
 #include "cli/diff.h"
 #include "cli/cli_output.h"
 #include "cli/cli_util.h"
+#include "cli/report.h"
 #include "profile/group.h"
 
 #include <errno.h>
@@ -18,21 +19,22 @@ enum { EXIT_UNREADABLE = 1, EXIT_USAGE = 2, TEXT_DEFAULT_TOP = 10,
        /* A page stays small and quick to draw however large the profiles. */
        HTML_DEFAULT_TOP = 200 };
 
-/* The formats diff writes (docs/diff.md). */
+/* The formats diff writes (docs/diff.md), indexed by wasp_format: a format
+ * without a renderer here is refused by --format (wasp_format_parse). */
 static const struct diff_format {
-    const char *name;
     int (*render)(const wasp_diff *d, const wasp_diff_names *names, int top, FILE *out);
     int default_top; /* 0: every changed entry */
-} formats[] = {
-    {"text", wasp_diff_render_text, TEXT_DEFAULT_TOP},
-    {"json", wasp_diff_render_json, 0},
-    {"html", wasp_diff_render_html, HTML_DEFAULT_TOP},
+} formats[WASP_FORMAT_COUNT] = {
+    [WASP_FORMAT_TEXT] = {wasp_diff_render_text, TEXT_DEFAULT_TOP},
+    [WASP_FORMAT_JSON] = {wasp_diff_render_json, 0},
+    [WASP_FORMAT_HTML] = {wasp_diff_render_html, HTML_DEFAULT_TOP},
 };
-#define FORMAT_NAMES "text, json or html"
+#define DIFF_FORMATS \
+    ((1u << WASP_FORMAT_TEXT) | (1u << WASP_FORMAT_JSON) | (1u << WASP_FORMAT_HTML))
 
 struct diff_args {
-    const struct diff_format *format;
-    bool by_instruction;
+    wasp_format format;
+    wasp_report_by by;
     int top; /* 0: the format's default */
     const char *output;
     const char *file[2];
@@ -82,6 +84,7 @@ static int parse_args(int argc, char **argv, struct diff_args *r, bool *done)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         bool m;
+        char why[512];
         if (!options || a[0] != '-' || a[1] == 0) {
             if (nfiles == 2)
                 return usage_error("one profile before and one after, not also '%.200s'", a);
@@ -93,26 +96,14 @@ static int parse_args(int argc, char **argv, struct diff_args *r, bool *done)
             *done = true;
             return 0;
         } else if ((v = option_value(argc, argv, &i, "--format", &m)) || m) {
-            r->format = NULL;
-            for (size_t f = 0; v && f < sizeof formats / sizeof formats[0]; f++)
-                if (strcmp(v, formats[f].name) == 0)
-                    r->format = &formats[f];
-            if (!r->format)
-                return usage_error("--format expects " FORMAT_NAMES " (for diff), not '%.200s'",
-                                   v ? v : "");
+            if (wasp_format_parse("--format", v, DIFF_FORMATS, &r->format, why, sizeof why) < 0)
+                return usage_error("%s", why);
         } else if ((v = option_value(argc, argv, &i, "--top", &m)) || m) {
-            uint64_t n;
-            if (!v || wasp_cli_parse_uint(v, 1, 1000000000, &n) != 0)
-                return usage_error("--top expects a positive number, not '%.200s'", v ? v : "");
-            r->top = (int)n;
+            if (wasp_top_parse("--top", v, &r->top, why, sizeof why) < 0)
+                return usage_error("%s", why);
         } else if ((v = option_value(argc, argv, &i, "--by", &m)) || m) {
-            if (v && strcmp(v, "line") == 0)
-                r->by_instruction = false;
-            else if (v && strcmp(v, "instruction") == 0)
-                r->by_instruction = true;
-            else
-                return usage_error("--by expects 'line' or 'instruction', not '%.200s'",
-                                   v ? v : "");
+            if (wasp_by_parse("--by", v, &r->by, why, sizeof why) < 0)
+                return usage_error("%s", why);
         } else if ((v = option_value(argc, argv, &i, "-o", &m)) || m ||
                    (v = option_value(argc, argv, &i, "--output", &m)) || m) {
             if (!v || !*v)
@@ -151,30 +142,32 @@ static wasp_profile *load(const char *file, bool by_instruction)
 
 static int write_out(const wasp_diff *d, const struct diff_args *r)
 {
-    wasp_diff_names names = {{r->file[0], r->file[1]}, !r->by_instruction};
+    wasp_diff_names names = {{r->file[0], r->file[1]}, r->by == WASP_BY_LINE};
     FILE *out = wasp_cli_output_open("diff", r->output);
     if (!out)
         return EXIT_UNREADABLE;
-    int top = r->top > 0 ? r->top : r->format->default_top;
+    const struct diff_format *f = &formats[r->format];
+    int top = r->top > 0 ? r->top : f->default_top;
     errno = 0;
-    return wasp_cli_output_close("diff", r->output, out, r->format->render(d, &names, top, out));
+    return wasp_cli_output_close("diff", r->output, out, f->render(d, &names, top, out));
 }
 
 int wasp_cmd_diff(int argc, char **argv)
 {
-    struct diff_args r = {.format = &formats[0]};
+    struct diff_args r = {.format = WASP_FORMAT_TEXT, .by = WASP_BY_LINE};
     bool done;
     int rc = parse_args(argc, argv, &r, &done);
     if (rc != 0 || done)
         return rc;
-    wasp_profile *before = load(r.file[0], r.by_instruction);
-    wasp_profile *after = before ? load(r.file[1], r.by_instruction) : NULL;
+    bool by_instruction = r.by == WASP_BY_INSTRUCTION;
+    wasp_profile *before = load(r.file[0], by_instruction);
+    wasp_profile *after = before ? load(r.file[1], by_instruction) : NULL;
     if (!after) {
         wasp_profile_free(before);
         return EXIT_UNREADABLE;
     }
     wasp_diff d;
-    if (wasp_diff_build(before, after, r.by_instruction, &d) != 0) {
+    if (wasp_diff_build(before, after, by_instruction, &d) != 0) {
         fputs("wasp diff: out of memory while matching the profiles\n", stderr);
         rc = EXIT_UNREADABLE;
     } else {

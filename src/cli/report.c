@@ -38,37 +38,55 @@ static const struct format_row {
 #define NFORMATS (sizeof formats / sizeof *formats)
 _Static_assert(NFORMATS == WASP_FORMAT_COUNT, "every wasp_format has a row in formats[]");
 
-/* The names joined by sep, the last two by last_sep. */
-static void join_names(const char *sep, const char *last_sep, char *out, size_t outlen)
+/* The names of the formats in accepted, indexed by wasp_format (NULL: not accepted). */
+static void accepted_names(unsigned accepted, const char *names[NFORMATS])
 {
-    size_t len = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i < NFORMATS && len < outlen; i++) {
-        const char *before = i == 0 ? "" : i + 1 == NFORMATS ? last_sep : sep;
-        int w = snprintf(out + len, outlen - len, "%s%s", before, formats[i].name);
-        if (w < 0)
-            return;
-        len += (size_t)w;
-    }
+    for (size_t i = 0; i < NFORMATS; i++)
+        names[i] = accepted & (1u << i) ? formats[i].name : NULL;
 }
 
-void wasp_format_names(const char *sep, char *out, size_t outlen)
+void wasp_format_names(unsigned accepted, const char *sep, char *out, size_t outlen)
 {
-    join_names(sep, sep, out, outlen);
+    const char *names[NFORMATS];
+    accepted_names(accepted, names);
+    wasp_cli_join_names(names, NFORMATS, sep, sep, out, outlen);
 }
 
-int wasp_format_parse(const char *name, wasp_format *out, char *err, size_t errlen)
+int wasp_format_parse(const char *option, const char *value, unsigned accepted,
+                      wasp_format *out, char *err, size_t errlen)
 {
-    for (size_t i = 0; i < NFORMATS; i++) {
-        if (name && strcmp(name, formats[i].name) == 0) {
-            *out = (wasp_format)i;
-            return 0;
-        }
+    const char *names[NFORMATS];
+    accepted_names(accepted, names);
+    int i = wasp_cli_parse_choice(option, value, names, NFORMATS, err, errlen);
+    if (i < 0)
+        return -1;
+    *out = (wasp_format)i;
+    return 0;
+}
+
+int wasp_by_parse(const char *option, const char *value, wasp_report_by *out, char *err,
+                  size_t errlen)
+{
+    static const char *const names[] = {[WASP_BY_LINE] = "line",
+                                        [WASP_BY_INSTRUCTION] = "instruction"};
+    int i = wasp_cli_parse_choice(option, value, names, sizeof names / sizeof *names, err,
+                                  errlen);
+    if (i < 0)
+        return -1;
+    *out = (wasp_report_by)i;
+    return 0;
+}
+
+int wasp_top_parse(const char *option, const char *value, int *out, char *err, size_t errlen)
+{
+    uint64_t n;
+    if (!value || wasp_cli_parse_uint(value, 1, WASP_TOP_MAX, &n) < 0) {
+        char expected[64];
+        snprintf(expected, sizeof expected, "expected a number from 1 to %d", WASP_TOP_MAX);
+        return wasp_cli_bad_option(err, errlen, option, value, expected);
     }
-    char names[256];
-    join_names(", ", " or ", names, sizeof names);
-    snprintf(err, errlen, "expected %s", names);
-    return -1;
+    *out = (int)n;
+    return 0;
 }
 
 int wasp_report_render(const wasp_profile *p, const wasp_report_opts *o, FILE *out)
@@ -89,7 +107,7 @@ int wasp_report_render(const wasp_profile *p, const wasp_report_opts *o, FILE *o
 static void usage(FILE *out)
 {
     char names[256];
-    wasp_format_names("|", names, sizeof names);
+    wasp_format_names(WASP_FORMATS_ALL, "|", names, sizeof names);
     fprintf(out,
             "usage: wasp report [--format %s] [--top N] [--by line|instruction]\n"
             "                   [-o OUT] FILE...\n"
@@ -139,6 +157,7 @@ static int parse_args(int argc, char **argv, struct report_args *r, bool *done)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         bool m;
+        char why[512];
         if (!options || a[0] != '-' || a[1] == 0) {
             r->files[r->nfiles++] = argv[i];
             continue;
@@ -150,24 +169,15 @@ static int parse_args(int argc, char **argv, struct report_args *r, bool *done)
             *done = true;
             return 0;
         } else if ((v = option_value(argc, argv, &i, "--format", &m)) || m) {
-            char why[256];
-            if (wasp_format_parse(v, &r->opts.format, why, sizeof why) < 0)
-                return usage_error("bad option '--format%s%.200s': %s", v && *v ? " " : "",
-                                   v ? v : "", why);
+            if (wasp_format_parse("--format", v, WASP_FORMATS_ALL, &r->opts.format, why,
+                                  sizeof why) < 0)
+                return usage_error("%s", why);
         } else if ((v = option_value(argc, argv, &i, "--top", &m)) || m) {
-            char *end;
-            errno = 0;
-            long n = v ? strtol(v, &end, 10) : 0;
-            if (!v || !*v || *end || errno || n < 1 || n > 1000000000)
-                return usage_error("--top expects a positive number, not '%s'", v ? v : "");
-            r->opts.top = (int)n;
+            if (wasp_top_parse("--top", v, &r->opts.top, why, sizeof why) < 0)
+                return usage_error("%s", why);
         } else if ((v = option_value(argc, argv, &i, "--by", &m)) || m) {
-            if (v && strcmp(v, "line") == 0)
-                r->opts.by = WASP_BY_LINE;
-            else if (v && strcmp(v, "instruction") == 0)
-                r->opts.by = WASP_BY_INSTRUCTION;
-            else
-                return usage_error("--by expects 'line' or 'instruction', not '%s'", v ? v : "");
+            if (wasp_by_parse("--by", v, &r->opts.by, why, sizeof why) < 0)
+                return usage_error("%s", why);
         } else if ((v = option_value(argc, argv, &i, "-o", &m)) || m ||
                    (v = option_value(argc, argv, &i, "--output", &m)) || m) {
             if (!v || !*v)

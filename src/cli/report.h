@@ -21,16 +21,31 @@ typedef enum {
     WASP_FORMAT_COUNT
 } wasp_format;
 
-/* The --format value of every subcommand: a name from the table. Returns 0,
- * or -1 with err set to "expected text or json" (every accepted name); the
- * caller adds which option and value it was. */
-int wasp_format_parse(const char *name, wasp_format *out, char *err, size_t errlen);
+/* The formats a subcommand writes: bit (1u << format) for each. */
+#define WASP_FORMATS_ALL ((1u << WASP_FORMAT_COUNT) - 1u)
+
+/* The one parser of each report option, used by every subcommand (report,
+ * run, attach, detach, diff). option is the option as the user wrote it
+ * ("--format", "-t"), value its value (NULL or "" when missing). Each returns
+ * 0, or -1 with err set to the one message naming the option and what it
+ * accepts: "bad option '--format xml': expected text, json or html". */
+
+/* --format: a name from report.c's table among those in accepted. */
+int wasp_format_parse(const char *option, const char *value, unsigned accepted,
+                      wasp_format *out, char *err, size_t errlen);
 /* The accepted names joined by sep ("text|json" with "|"). */
-void wasp_format_names(const char *sep, char *out, size_t outlen);
+void wasp_format_names(unsigned accepted, const char *sep, char *out, size_t outlen);
 
 /* How pairs are keyed: by source line (contexts differing only in the leaf
  * instruction merged, wasp_profile_group_by_line) or as recorded. */
 typedef enum { WASP_BY_LINE = 0, WASP_BY_INSTRUCTION = 1 } wasp_report_by;
+/* --by: line or instruction. */
+int wasp_by_parse(const char *option, const char *value, wasp_report_by *out, char *err,
+                  size_t errlen);
+/* --top: entries shown per analysis, 1 to WASP_TOP_MAX. */
+#define WASP_TOP_MAX 1000000
+int wasp_top_parse(const char *option, const char *value, int *out, char *err, size_t errlen);
+
 typedef struct wasp_report_opts {
     wasp_format format;
     int top;           /* pairs per analysis; <=0: default (10 text, all json) */

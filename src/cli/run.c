@@ -31,7 +31,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define TOP_MAX 1000000u
 
 /* ------------------------------------------------------------------ */
 /* Option parsing (pure)                                               */
@@ -178,17 +177,15 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
                     const char *value, char *err, size_t errlen)
 {
     uint64_t n;
+    char why[512];
     const char *cmd = wasp_cli_cmd_name(cfg->cmd);
     switch (f->kind) {
     case F_AGENT:
         return set_agent_flag(cfg, f, shown, takes_value(f) ? value : "1", err, errlen);
-    case F_FORMAT: {
-        char why[256];
-        if (wasp_format_parse(value, &cfg->report.format, why, sizeof why) < 0) {
-            snprintf(err, errlen, "wasp %s: bad option '%s%s%.200s': %s", cmd, shown,
-                     *value ? " " : "", value, why);
-            return -1;
-        }
+    case F_FORMAT:
+        if (wasp_format_parse(shown, value, WASP_FORMATS_ALL, &cfg->report.format, why,
+                              sizeof why) < 0)
+            break;
         /* The report goes to standard output: compressed binary would only
          * garble a terminal. */
         if (cfg->report.format == WASP_FORMAT_PPROF && isatty(STDOUT_FILENO)) {
@@ -199,27 +196,13 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
             return -1;
         }
         return 0;
-    }
     case F_TOP:
-        if (wasp_cli_parse_uint(value, 1, TOP_MAX, &n) < 0) {
-            snprintf(err, errlen,
-                     "wasp %s: bad option '%s%s%.200s': expected a number from 1 to %u", cmd,
-                     shown, *value ? " " : "", value, TOP_MAX);
-            return -1;
-        }
-        cfg->report.top = (int)n;
+        if (wasp_top_parse(shown, value, &cfg->report.top, why, sizeof why) < 0)
+            break;
         return 0;
     case F_BY:
-        if (!strcmp(value, "line"))
-            cfg->report.by = WASP_BY_LINE;
-        else if (!strcmp(value, "instruction"))
-            cfg->report.by = WASP_BY_INSTRUCTION;
-        else {
-            snprintf(err, errlen,
-                     "wasp %s: bad option '%s%s%.200s': expected line or instruction", cmd,
-                     shown, *value ? " " : "", value);
-            return -1;
-        }
+        if (wasp_by_parse(shown, value, &cfg->report.by, why, sizeof why) < 0)
+            break;
         return 0;
     case F_AGENTPATH:
         if (!*value) {
@@ -231,11 +214,9 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
         return 0;
     case F_DURATION:
         if (wasp_cli_parse_uint(value, 1, INT_MAX, &n) < 0) {
-            snprintf(err, errlen,
-                     "wasp %s: bad option '%s%s%.200s': expected a whole number of seconds, "
-                     "1 or more",
-                     cmd, shown, *value ? " " : "", value);
-            return -1;
+            wasp_cli_bad_option(why, sizeof why, shown, value,
+                                "expected a whole number of seconds, 1 or more");
+            break;
         }
         cfg->duration_s = (unsigned)n;
         return 0;
@@ -245,7 +226,8 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
     case F_HELP:
         return 0;
     }
-    return 0;
+    snprintf(err, errlen, "wasp %s: %s", cmd, why);
+    return -1;
 }
 
 /* The flag cmd takes named name (len bytes), or NULL; buf as for flag_at. */

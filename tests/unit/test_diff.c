@@ -8,6 +8,8 @@
 #include "cli/diff.h"
 #include "profile/group.h"
 
+#include <unistd.h>
+
 static uint32_t frame(wasp_profile *p, const char *m, int line)
 {
     wasp_frame f = {WASP_FRAME_JAVA, wasp_profile_intern_string(p, m),
@@ -294,6 +296,51 @@ static void test_html_page_whole(void **state)
     free(html);
 }
 
+/* wasp diff's stderr for argv (exit status in *rc). */
+static char *diff_stderr(int *rc, int argc, char **argv)
+{
+    FILE *tmp = tmpfile();
+    assert_non_null(tmp);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fileno(tmp), 2);
+    *rc = wasp_cmd_diff(argc, argv);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char *s = calloc(1, 1024);
+    rewind(tmp);
+    size_t n = fread(s, 1, 1023, tmp);
+    s[n] = 0;
+    fclose(tmp);
+    return s;
+}
+
+/* The report options go through the parsers `wasp report` uses (one
+ * message each); diff accepts only the formats it writes. */
+static void test_usage_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        char *argv[4];
+        const char *says;
+    } cases[] = {
+        {{"diff", "--format", "pprof", "a"}, "wasp diff: bad option '--format pprof': expected "
+                                             "text, json or html\n"},
+        {{"diff", "--top", "0", "a"}, "wasp diff: bad option '--top 0': expected a number from "
+                                      "1 to 1000000\n"},
+        {{"diff", "--by=file", "a", "b"}, "wasp diff: bad option '--by file': expected line or "
+                                          "instruction\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int rc;
+        char *e = diff_stderr(&rc, 4, (char **)cases[i].argv);
+        assert_int_equal(rc, 2);
+        assert_non_null(strstr(e, cases[i].says));
+        free(e);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +353,7 @@ int main(void)
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_html_data_intact_and_inert),
         cmocka_unit_test(test_html_page_whole),
+        cmocka_unit_test(test_usage_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -578,7 +578,7 @@ static void test_cmd_report(void **state)
     at(e, "no profile given");
     free(e);
     assert_int_equal(run_report(&e, 4, "report", "--top", "0", a), 2);
-    at(e, "--top expects a positive number");
+    at(e, "wasp report: bad option '--top 0': expected a number from 1 to 1000000");
     free(e);
     assert_int_equal(run_report(&e, 4, "report", "--format", "xml", a), 2);
     at(e, "wasp report: bad option '--format xml': expected text, json, html, collapsed or pprof");
@@ -587,7 +587,7 @@ static void test_cmd_report(void **state)
     at(e, "bad option '--format': expected text, json, html, collapsed or pprof");
     free(e);
     assert_int_equal(run_report(&e, 4, "report", "--by", "method", a), 2);
-    at(e, "--by expects 'line' or 'instruction', not 'method'");
+    at(e, "wasp report: bad option '--by method': expected line or instruction");
     free(e);
     assert_int_equal(run_report(&e, 3, "report", "--bogus", a), 2);
     at(e, "unknown option '--bogus'");
@@ -870,27 +870,50 @@ static void test_objects_json(void **state)
     wasp_profile_free(p);
 }
 
-/* --format's one parser (report, run, attach, detach): every name in the
- * table, and refusals that list them all. */
+/* The report options' one parser each (report, run, attach, detach, diff):
+ * every name in the table, and refusals that name the option and list every
+ * accepted value. */
 static void test_format_parse(void **state)
 {
     (void)state;
     wasp_format f = WASP_FORMAT_TEXT;
     char err[256] = "";
-    assert_int_equal(wasp_format_parse("json", &f, err, sizeof err), 0);
+    assert_int_equal(wasp_format_parse("--format", "json", WASP_FORMATS_ALL, &f, err, sizeof err), 0);
     assert_int_equal(f, WASP_FORMAT_JSON);
-    assert_int_equal(wasp_format_parse("text", &f, err, sizeof err), 0);
+    assert_int_equal(wasp_format_parse("--format", "text", WASP_FORMATS_ALL, &f, err, sizeof err), 0);
     assert_int_equal(f, WASP_FORMAT_TEXT);
     f = WASP_FORMAT_JSON;
-    assert_int_equal(wasp_format_parse("JSON", &f, err, sizeof err), -1);
-    assert_string_equal(err, "expected text, json, html, collapsed or pprof");
+    assert_int_equal(wasp_format_parse("--format", "JSON", WASP_FORMATS_ALL, &f, err, sizeof err), -1);
+    assert_string_equal(err, "bad option '--format JSON': expected text, json, html, collapsed or pprof");
     assert_int_equal(f, WASP_FORMAT_JSON); /* unchanged */
-    assert_int_equal(wasp_format_parse("", &f, err, sizeof err), -1);
-    assert_int_equal(wasp_format_parse(NULL, &f, err, sizeof err), -1);
-    assert_string_equal(err, "expected text, json, html, collapsed or pprof");
+    assert_int_equal(wasp_format_parse("--format", "", WASP_FORMATS_ALL, &f, err, sizeof err), -1);
+    assert_int_equal(wasp_format_parse("--format", NULL, WASP_FORMATS_ALL, &f, err, sizeof err), -1);
+    assert_string_equal(err, "bad option '--format': expected text, json, html, collapsed or pprof");
+    /* a subset (diff's): the others are refused and not listed */
+    unsigned some = (1u << WASP_FORMAT_TEXT) | (1u << WASP_FORMAT_JSON) | (1u << WASP_FORMAT_HTML);
+    assert_int_equal(wasp_format_parse("--format", "html", some, &f, err, sizeof err), 0);
+    assert_int_equal(f, WASP_FORMAT_HTML);
+    assert_int_equal(wasp_format_parse("--format", "pprof", some, &f, err, sizeof err), -1);
+    assert_string_equal(err, "bad option '--format pprof': expected text, json or html");
     char names[64];
-    wasp_format_names("|", names, sizeof names);
+    wasp_format_names(WASP_FORMATS_ALL, "|", names, sizeof names);
     assert_string_equal(names, "text|json|html|collapsed|pprof");
+    wasp_format_names(some, "|", names, sizeof names);
+    assert_string_equal(names, "text|json|html");
+
+    wasp_report_by by = WASP_BY_LINE;
+    assert_int_equal(wasp_by_parse("--by", "instruction", &by, err, sizeof err), 0);
+    assert_int_equal(by, WASP_BY_INSTRUCTION);
+    assert_int_equal(wasp_by_parse("--by", "file", &by, err, sizeof err), -1);
+    assert_string_equal(err, "bad option '--by file': expected line or instruction");
+    int top = 0;
+    assert_int_equal(wasp_top_parse("--top", "7", &top, err, sizeof err), 0);
+    assert_int_equal(top, 7);
+    assert_int_equal(wasp_top_parse("--top", "-3", &top, err, sizeof err), -1);
+    assert_string_equal(err, "bad option '--top -3': expected a number from 1 to 1000000");
+    assert_int_equal(wasp_top_parse("--top", NULL, &top, err, sizeof err), -1);
+    assert_string_equal(err, "bad option '--top': expected a number from 1 to 1000000");
+    assert_int_equal(top, 7);
 }
 
 /* The report parts' registry: a part per analysis, each with its three
