@@ -31,7 +31,6 @@
  */
 #include "agent/alloc.h"
 #include "heap/site_kind.h"
-#include "analysis/replicas/comparisons.h" /* counts[] of the replica verification */
 
 #include <errno.h>
 #include <pthread.h>
@@ -55,17 +54,13 @@
 #define KEEPER_NAME "wasp-objects"
 /* When the keeper publishes new objects to the map: after PUBLISH_BATCH
  * inserts (the handler's lookups scan unpublished ones), and every
- * PUBLISH_MS anyway; every VERIFY_MS with --verify-top, which must see
- * short-lived objects alive. A fixed 5 ms cadence cost about 0.8% of a CPU
- * in wakeups on ObjectsChurn (perf), for nothing when little is allocated. */
-enum { PUBLISH_BATCH = 32, PUBLISH_MS = 100, VERIFY_MS = 5 };
+ * PUBLISH_MS anyway; every tick_ms when an analysis asked for a tick
+ * (wasp_alloc_on_tick: one that must see short-lived objects alive). A fixed
+ * 5 ms cadence cost about 0.8% of a CPU in wakeups on ObjectsChurn (perf),
+ * for nothing when little is allocated. */
+enum { PUBLISH_BATCH = 32, PUBLISH_MS = 100 };
 
-typedef struct tracked {
-    jweak ref;
-    uint32_t site;
-    uint32_t size : 31;
-    uint32_t verified : 1; /* compared with the site's previous live object */
-} tracked;
+typedef wasp_alloc_object tracked;
 
 static struct {
     pthread_mutex_t lock;   /* sites, site index, tracked list */
@@ -75,8 +70,9 @@ static struct {
     uint32_t cap_index;
     tracked *objs;
     size_t nobjs, cap_objs;
-    uint32_t min_size, max_frames, verify_top;
-    const uint32_t *verify_counts; /* comparisons per site, ranking the sites verified */
+    uint32_t min_size, max_frames;
+    wasp_alloc_tick_fn tick; /* an analysis's work on the keeper (atomic) */
+    uint32_t tick_ms;        /* ... every tick_ms at the most */
     uint64_t interval, base_interval, max_interval_used; /* adaptive sampling */
     uint32_t rate_cap;          /* events per second; 0: no cap */
     uint64_t events;            /* SampledObjectAlloc events so far (atomic) */
@@ -376,8 +372,6 @@ static void rebuild(JNIEnv *env)
     }
 }
 
-static void maybe_verify(JNIEnv *env);
-
 enum { RATE_WINDOW_MS = 100, MAX_INTERVAL = 1 << 30 };
 
 /* Keep the event rate under the cap (see the top of this file). */
@@ -423,8 +417,9 @@ static void JNICALL keeper(jvmtiEnv *jvmti, JNIEnv *env, void *arg)
 {
     (void)arg;
     while (!__atomic_load_n(&T.stopping, __ATOMIC_ACQUIRE)) {
+        wasp_alloc_tick_fn tick = __atomic_load_n(&T.tick, __ATOMIC_ACQUIRE);
         if (!T.rebuild_wanted && !T.publish_wanted)
-            wait_ms(&T.wake, T.verify_top ? VERIFY_MS : PUBLISH_MS);
+            wait_ms(&T.wake, tick ? (long)T.tick_ms : PUBLISH_MS);
         while (sem_trywait(&T.wake) == 0) /* one pass serves every wake-up so far */
             ;
         int again = __atomic_exchange_n(&T.rebuild_wanted, 0, __ATOMIC_ACQ_REL);
@@ -438,7 +433,8 @@ static void JNICALL keeper(jvmtiEnv *jvmti, JNIEnv *env, void *arg)
         if (wasp_objmap_publish(wasp_objects.objmap) == 0)
             T.unpublished = 0;
         pthread_mutex_unlock(&T.lock);
-        maybe_verify(env);
+        if ((tick = __atomic_load_n(&T.tick, __ATOMIC_ACQUIRE)))
+            tick(env);
         adapt_interval(jvmti);
     }
     __atomic_store_n(&T.running, 0, __ATOMIC_RELEASE);
@@ -537,173 +533,28 @@ void wasp_alloc_stop(jvmtiEnv *jvmti)
         wait_ms(&T.stopped, 200);
 }
 
-/* ---- verification of replicas (OJXPerf's alpha) ------------------------------ */
+/* ---- what analyses do with the tracked objects ------------------------------- */
 
-/* Short-lived objects are gone by the end of a run, so the keeper verifies
- * the top sites every VERIFY_MS while their objects are alive, each
- * consecutive pair once, and the tallies add up. */
-enum { VERIFY_OBJECTS = 201, VERIFY_WORDS = 16, MAX_CHECKS = 100, VERIFY_EVERY = 1 };
-
-typedef struct tally {
-    uint32_t site1; /* site + 1; 0 = unused */
-    double pairs, identical;
-    double words_equal_differ, words_differ; /* alpha = equal / all, over differing pairs */
-    double words_equal;                      /* all sampled words that were equal */
-} tally;
-
-static tally tallies[MAX_CHECKS];
-static wasp_alloc_check checks[MAX_CHECKS];
-static uint32_t nchecks;
-static uint64_t verify_rng = 0x9e3779b97f4a7c15ull;
-
-const wasp_alloc_check *wasp_alloc_checks(uint32_t *n)
+void wasp_alloc_on_tick(wasp_alloc_tick_fn fn, uint32_t ms)
 {
-    *n = nchecks;
-    return checks;
+    T.tick_ms = ms ? ms : PUBLISH_MS;
+    __atomic_store_n(&T.tick, fn, __ATOMIC_RELEASE);
 }
 
-/* Compare two primitive arrays of the same length whole and at sampled words. */
-static void compare_arrays(JNIEnv *env, jarray a, jarray b, size_t bytes, tally *t)
+uint32_t wasp_alloc_site_count(void)
 {
-    uint8_t *pa = (*env)->GetPrimitiveArrayCritical(env, a, NULL);
-    uint8_t *pb = pa ? (*env)->GetPrimitiveArrayCritical(env, b, NULL) : NULL;
-    if (pa && pb) {
-        int same = memcmp(pa, pb, bytes) == 0;
-        t->pairs += 1;
-        t->identical += same;
-        size_t words = bytes / 8;
-        for (int k = 0; k < VERIFY_WORDS && words; k++) {
-            size_t w = (size_t)(wasp_rng_next(&verify_rng) % words);
-            int eq = memcmp(pa + 8 * w, pb + 8 * w, 8) == 0;
-            t->words_equal += eq;
-            if (!same) {
-                t->words_differ += 1;
-                t->words_equal_differ += eq;
-            }
-        }
-    }
-    if (pb)
-        (*env)->ReleasePrimitiveArrayCritical(env, b, pb, JNI_ABORT);
-    if (pa)
-        (*env)->ReleasePrimitiveArrayCritical(env, a, pa, JNI_ABORT);
-}
-
-/* Bytes per element of a primitive array class, 0 for anything else. */
-static uint32_t element_size(const char *cls)
-{
-    static const struct {
-        const char *name;
-        uint32_t size;
-    } prims[] = {{"boolean[]", 1}, {"byte[]", 1}, {"char[]", 2},  {"short[]", 2},
-                 {"int[]", 4},     {"float[]", 4}, {"long[]", 8}, {"double[]", 8}};
-    for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++)
-        if (strcmp(cls, prims[i].name) == 0)
-            return prims[i].size;
-    return 0;
-}
-
-/* Consecutive live objects of the site, newest first (the order the program
- * made, and most often used, them). Each pair is compared once: a newer object
- * is marked once compared with its predecessor, and the walk stops at an
- * object compared in an earlier round. Call with T.lock held. */
-static void verify_site(JNIEnv *env, uint32_t site, tally *t)
-{
-    uint32_t elem = site < T.nsites ? element_size(T.sites[site].class_name) : 0;
-    jobject prev = NULL;
-    tracked *prev_entry = NULL;
-    jsize prev_len = -1;
-    size_t seen = 0;
-    for (size_t i = T.nobjs; elem && i-- > 0 && seen < VERIFY_OBJECTS;) {
-        if (T.objs[i].site != site)
-            continue;
-        jobject o = (*env)->NewLocalRef(env, T.objs[i].ref);
-        if (!o)
-            continue;
-        seen++;
-        jsize len = (*env)->GetArrayLength(env, (jarray)o);
-        if (prev && len == prev_len)
-            compare_arrays(env, (jarray)prev, (jarray)o, (size_t)len * elem, t);
-        if (prev_entry)
-            prev_entry->verified = 1;
-        if (prev)
-            (*env)->DeleteLocalRef(env, prev);
-        prev = o;
-        prev_len = len;
-        prev_entry = &T.objs[i];
-        if (T.objs[i].verified)
-            break; /* older pairs were compared in an earlier round */
-    }
-    if (prev)
-        (*env)->DeleteLocalRef(env, prev);
-}
-
-static tally *tally_for(uint32_t site)
-{
-    for (uint32_t i = 0; i < MAX_CHECKS; i++)
-        if (tallies[i].site1 == site + 1 || tallies[i].site1 == 0) {
-            tallies[i].site1 = site + 1;
-            return &tallies[i];
-        }
-    return NULL;
-}
-
-/* One round: the `top` sites with the most comparisons so far. */
-static void verify_round(JNIEnv *env, uint32_t top, const uint32_t *counts)
-{
-    uint32_t done[MAX_CHECKS];
     pthread_mutex_lock(&T.lock);
-    for (uint32_t k = 0; k < top && k < MAX_CHECKS; k++) {
-        uint32_t best = UINT32_MAX, best_count = 0;
-        for (uint32_t s = 0; s < WASP_MAX_SITES_COUNTED && s < T.nsites; s++) {
-            if (counts[s] <= best_count)
-                continue;
-            int taken = 0;
-            for (uint32_t j = 0; j < k; j++)
-                taken |= done[j] == s;
-            if (!taken) {
-                best = s;
-                best_count = counts[s];
-            }
-        }
-        if (best == UINT32_MAX)
-            break;
-        done[k] = best;
-        tally *t = tally_for(best);
-        if (t)
-            verify_site(env, best, t);
-    }
+    uint32_t n = T.nsites;
     pthread_mutex_unlock(&T.lock);
+    return n;
 }
 
-static void maybe_verify(JNIEnv *env)
+void wasp_alloc_each_object(uint32_t site, int (*visit)(wasp_alloc_object *o, void *arg),
+                            void *arg)
 {
-    static uint32_t rounds;
-    if (T.verify_top && T.verify_counts && ++rounds % VERIFY_EVERY == 0)
-        verify_round(env, T.verify_top, T.verify_counts);
-}
-
-void wasp_alloc_verify_during_run(uint32_t top, const uint32_t *counts)
-{
-    T.verify_counts = counts;
-    T.verify_top = counts ? top : 0;
-}
-
-void wasp_alloc_verify(jvmtiEnv *jvmti, JNIEnv *env, uint32_t top, const uint32_t *counts)
-{
-    (void)jvmti;
-    nchecks = 0;
-    if (!counts || !env)
-        return;
-    verify_round(env, top, counts);
-    for (uint32_t i = 0; i < MAX_CHECKS && tallies[i].site1; i++) {
-        const tally *t = &tallies[i];
-        checks[nchecks++] = (wasp_alloc_check){
-            .site = t->site1 - 1,
-            .pairs = t->pairs,
-            .identical = t->identical,
-            .alpha = t->words_differ > 0 ? t->words_equal_differ / t->words_differ : 0,
-            .false_positive = t->words_equal > 0 ? t->words_equal_differ / t->words_equal : 0,
-        };
-    }
-    wasp_log("verified %u replica sites by whole-object comparison", (unsigned)nchecks);
+    pthread_mutex_lock(&T.lock);
+    for (size_t i = T.nobjs; i-- > 0;)
+        if (T.objs[i].site == site && visit(&T.objs[i], arg))
+            break;
+    pthread_mutex_unlock(&T.lock);
 }

@@ -55,20 +55,28 @@ void wasp_alloc_each_site(void (*visit)(uint32_t id, const wasp_alloc_site *site
 /* A copy of site id (its frames and name stay valid: sites are never freed).
  * Returns 0, -1 for an unknown id. */
 int wasp_alloc_site_get(uint32_t id, wasp_alloc_site *out);
-/* Verification of replica findings (OJXPerf's α): for the `top` sites with the
- * most comparisons (counts[site]), compare consecutive live tracked objects
- * whole, and at sampled words, to measure how often a sampled field is equal
- * although the objects differ. Primitive arrays only. Live phase. */
-typedef struct wasp_alloc_check {
+/* A tracked object: its weak reference, site and size, and one bit the
+ * analysis with the keeper's tick may keep for it (wasp_alloc_on_tick). */
+typedef struct wasp_alloc_object {
+    jweak ref;
     uint32_t site;
-    double pairs, identical, alpha, false_positive;
-} wasp_alloc_check;
-void wasp_alloc_verify(jvmtiEnv *jvmti, JNIEnv *env, uint32_t top, const uint32_t *counts);
-/* Verify during the run too (the keeper, every few rounds), so that objects
- * that die before the end are compared: the `top` sites by counts[site]. */
-void wasp_alloc_verify_during_run(uint32_t top, const uint32_t *counts);
-/* The checks the last verification produced. */
-const wasp_alloc_check *wasp_alloc_checks(uint32_t *n);
+    uint32_t size : 31;
+    uint32_t mark : 1;
+} wasp_alloc_object;
+/* The number of sites so far (ids 0 to it, less one). */
+uint32_t wasp_alloc_site_count(void);
+/* Visit the tracked objects of site, newest first, under the tracker's lock
+ * (o stays valid until this returns), until visit returns nonzero. Collected
+ * objects may still be there until the next rebuild: their ref resolves to
+ * NULL. */
+void wasp_alloc_each_object(uint32_t site, int (*visit)(wasp_alloc_object *o, void *arg),
+                            void *arg);
+/* Work an analysis does on the keeper thread while tracking runs (the replicas
+ * verification compares live objects before they die): fn(env) after each of
+ * the keeper's passes, which come every ms milliseconds at the most (instead of
+ * every 100). One at a time: fn replaces the one before; NULL: none. */
+typedef void (*wasp_alloc_tick_fn)(JNIEnv *env);
+void wasp_alloc_on_tick(wasp_alloc_tick_fn fn, uint32_t ms);
 /* Whether thread is the keeper (so it is not profiled itself). */
 int wasp_alloc_is_keeper(const char *thread_name);
 

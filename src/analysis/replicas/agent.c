@@ -9,6 +9,7 @@
 #include "agent/alloc.h"
 #include "analysis/replicas/profile.h"
 #include "analysis/replicas/comparisons.h"
+#include "analysis/replicas/verify.h"
 
 static int setup(const wasp_options *o, char *why, size_t len)
 {
@@ -16,14 +17,15 @@ static int setup(const wasp_options *o, char *why, size_t len)
         snprintf(why, len, "out of memory for the replica comparison counts");
         return -1;
     }
-    wasp_alloc_verify_during_run(o->verify_top, wasp_replica_comparisons());
+    wasp_replica_verify_start(o->verify_top, wasp_replica_comparisons());
     return 0;
 }
 
 static void stop(jvmtiEnv *jvmti, JNIEnv *env, const wasp_options *o)
 {
-    if (o->verify_top && env)
-        wasp_alloc_verify(jvmti, env, o->verify_top, wasp_replica_comparisons());
+    (void)jvmti;
+    (void)o;
+    wasp_replica_verify_stop(env);
 }
 
 static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
@@ -35,17 +37,12 @@ static void finish(wasp_dump *d, int id)
 {
     (void)id;
     uint32_t nchecks;
-    const wasp_alloc_check *checks = wasp_alloc_checks(&nchecks);
+    const wasp_replica_check *checks = wasp_replica_verify_checks(&nchecks);
     for (uint32_t i = 0; i < nchecks; i++) {
-        uint32_t site = checks[i].pairs ? wasp_dump_site(d, checks[i].site) : UINT32_MAX;
-        if (site == UINT32_MAX)
-            continue;
-        wasp_replica_check c = {.site = site,
-                                .pairs = checks[i].pairs,
-                                .identical = checks[i].identical,
-                                .alpha = checks[i].alpha,
-                                .false_positive = checks[i].false_positive};
-        wasp_profile_set_replica_check(wasp_dump_profile(d), &c);
+        wasp_replica_check c = checks[i];
+        c.site = c.pairs ? wasp_dump_site(d, c.site) : UINT32_MAX;
+        if (c.site != UINT32_MAX)
+            wasp_profile_set_replica_check(wasp_dump_profile(d), &c);
     }
 }
 
