@@ -33,7 +33,8 @@ static void append(char *buf, size_t len, const char *what, const char *why)
 static int try_source(wasp_source *s, const wasp_options *o, char *why, size_t len)
 {
     char err[256] = "";
-    if (s->init(s, o, err, sizeof err) != 0) {
+    wasp_source_config c = {o->period_ns, o->pmu_period, o->pmu_event};
+    if (s->init(s, &c, err, sizeof err) != 0) {
         snprintf(why, len, "%s", err);
         return -1;
     }

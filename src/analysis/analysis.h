@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "profile/profile.h"
+#include "analysis/ids.h" /* wasp_analysis */
 
 /* What an armed watchpoint remembers for its analysis. */
 typedef struct wasp_watch {

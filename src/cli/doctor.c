@@ -5,6 +5,7 @@
  */
 #include "cli/doctor.h"
 
+#include "agent/options.h"
 #include "cli/json_writer.h"
 #include "sample/signal.h"
 #include "sample/source.h"
@@ -127,7 +128,8 @@ static void probe_sampler(wasp_source *s, const verdict *perf, verdict *v)
     char err[512] = "";
     v->ok = true;
     s->wants = WASP_WANTS_LOADS | WASP_WANTS_STORES; /* the default analyses' */
-    if (s->init(s, &o, err, sizeof err) != 0) {
+    wasp_source_config c = {o.period_ns, o.pmu_period, o.pmu_event};
+    if (s->init(s, &c, err, sizeof err) != 0) {
         v->ok = false;
         snprintf(v->why, sizeof v->why, "%s", err);
         snprintf(v->cause, sizeof v->cause, "%s", err);

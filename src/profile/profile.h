@@ -17,13 +17,6 @@
 
 #include "analysis/ids.h"
 
-typedef enum wasp_analysis {
-    WASP_AN_DEADSTORE = 0,
-    WASP_AN_SILENTSTORE = 1,
-    WASP_AN_SILENTLOAD = 2,
-    WASP_AN_COUNT = 3
-} wasp_analysis;
-
 /* "deadstore", "silentstore", "silentload"; NULL when out of range. */
 const char *wasp_analysis_name(wasp_analysis a);
 /* Inverse of wasp_analysis_name; -1 when unknown. */

@@ -20,10 +20,10 @@ int wasp_cputime_take(wasp_source *s, wasp_sampler_thread *t, const ucontext_t *
     return 1;
 }
 
-void wasp_cputime_describe(wasp_source *s, const wasp_options *o, const char *how)
+void wasp_cputime_describe(wasp_source *s, const wasp_source_config *c, const char *how)
 {
-    s->period = o->period_ns;
+    s->period = c->period_ns;
     snprintf(s->detail, sizeof s->detail,
              "%s: thread CPU-time timer every %llu us, instruction decoded at the interrupted PC",
-             how, (unsigned long long)(o->period_ns / 1000));
+             how, (unsigned long long)(c->period_ns / 1000));
 }

@@ -108,10 +108,10 @@ static int encode_event(wasp_source *s, const char *name, char *err, size_t errl
     return 0;
 }
 
-static int pmu_init(wasp_source *s, const wasp_options *o, char *err, size_t errlen)
+static int pmu_init(wasp_source *s, const wasp_source_config *c, char *err, size_t errlen)
 {
-    s->period = o->pmu_period;
-    if (strcmp(o->pmu_event, "sw:page-faults") != 0) {
+    s->period = c->pmu_period;
+    if (strcmp(c->pmu_event, "sw:page-faults") != 0) {
         if (load_libpfm(err, errlen) != 0)
             return -1;
         int rc = pfm.initialize();
@@ -120,10 +120,10 @@ static int pmu_init(wasp_source *s, const wasp_options *o, char *err, size_t err
             return -1;
         }
     }
-    if (o->pmu_event[0]) {
-        if (encode_event(s, o->pmu_event, err, errlen) != 0)
+    if (c->pmu_event[0]) {
+        if (encode_event(s, c->pmu_event, err, errlen) != 0)
             return -1;
-        snprintf(s->detail, sizeof s->detail, "pmu: %s every %llu events", o->pmu_event,
+        snprintf(s->detail, sizeof s->detail, "pmu: %s every %llu events", c->pmu_event,
                  (unsigned long long)s->period);
         return 0;
     }

@@ -18,10 +18,10 @@
 #include "sample/signal.h"
 #include "sample/source.h"
 
-static int soft_init(wasp_source *s, const wasp_options *o, char *err, size_t errlen)
+static int soft_init(wasp_source *s, const wasp_source_config *c, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
-    wasp_cputime_describe(s, o, "perf task-clock");
+    wasp_cputime_describe(s, c, "perf task-clock");
     return 0;
 }
 

@@ -24,7 +24,6 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "agent/options.h"
 
 /* What a sampler keeps per profiled thread (inside the thread's state). */
 typedef struct wasp_sampler_thread {
@@ -54,11 +53,19 @@ enum wasp_sample_wants {
     WASP_WANTS_MISSES = 4
 };
 
+/* What a sampler is set up with: the values of the agent's options it needs
+ * (the caller copies them: samplers do not know the options). */
+typedef struct wasp_source_config {
+    uint64_t period_ns;    /* CPU-time samplers: thread CPU time between samples */
+    uint64_t pmu_period;   /* pmu: events between samples */
+    const char *pmu_event; /* pmu: a libpfm4 event name; "" chosen per CPU */
+} wasp_source_config;
+
 typedef struct wasp_source {
     const char *name;  /* "perf", "timer" or "pmu": the option value and the report's word */
     char detail[256];  /* e.g. "thread CPU-time timer, period 1ms" or the PMU event */
     /* Process-wide set-up; returns 0 or -1 with a reason in err. */
-    int (*init)(struct wasp_source *s, const wasp_options *o, char *err, size_t errlen);
+    int (*init)(struct wasp_source *s, const wasp_source_config *c, char *err, size_t errlen);
     /* Per-thread event for the calling thread (tid) with sig_data for t. */
     int (*open_thread)(struct wasp_source *s, wasp_sampler_thread *t, char *err, size_t errlen);
     void (*close_thread)(struct wasp_source *s, wasp_sampler_thread *t);
@@ -87,7 +94,7 @@ extern wasp_source wasp_pmu_source;
  * timer every N us, ..."). */
 int wasp_cputime_take(wasp_source *s, wasp_sampler_thread *t, const ucontext_t *uc,
                       wasp_address_sample *out);
-void wasp_cputime_describe(wasp_source *s, const wasp_options *o, const char *how);
+void wasp_cputime_describe(wasp_source *s, const wasp_source_config *c, const char *how);
 
 /* Prove an initialised source on the calling thread: open it at a short
  * period and burn CPU until a sample arrives (at most ~200 ms of CPU).

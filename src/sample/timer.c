@@ -34,10 +34,10 @@ static void interval(struct itimerspec *its, uint64_t ns)
     its->it_interval = its->it_value;
 }
 
-static int timer_init(wasp_source *s, const wasp_options *o, char *err, size_t errlen)
+static int timer_init(wasp_source *s, const wasp_source_config *c, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
-    wasp_cputime_describe(s, o, "POSIX timer (no perf events)");
+    wasp_cputime_describe(s, c, "POSIX timer (no perf events)");
     return 0;
 }
 
