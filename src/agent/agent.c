@@ -30,6 +30,7 @@
 #include "agent/progress.h"
 #include "agent/threads.h"
 #include "agent/vmflags.h"
+#include "agent/frame_anchor_load.h"
 #include "agent/java_layout_load.h"
 #include "agent/java_names.h"
 #include "analysis/handler_part.h"
@@ -157,6 +158,10 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
             wasp_log("cannot read HotSpot's object layout (%s): %s find no Java objects", why,
                      names);
     }
+    char anchor_why[256];
+    if (wasp_frame_anchor_load(env, anchor_why, sizeof anchor_why) != 0)
+        wasp_log("threads in the JVM's runtime may have no Java frames in their contexts: %s",
+                 anchor_why);
     wasp_jvm_prepare_loaded_classes(jvmti, env);
     (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);

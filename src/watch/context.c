@@ -6,12 +6,16 @@
  */
 #include <jni.h>
 
+#include "watch/frame_anchor.h"
 #include "watch/kit.h"
 #include "watch/runtime.h"
 
-/* AsyncGetCallTrace's status for a PC in code that is not a Java frame
- * while the thread is in Java (HotSpot's ticks_unknown_Java). */
-enum { AGCT_UNKNOWN_JAVA = -5 };
+/* AsyncGetCallTrace's statuses (HotSpot's forte.cpp): a PC in code that is
+ * not a Java frame while the thread is in Java (ticks_unknown_Java), and a
+ * thread outside Java whose last Java frame it cannot find
+ * (ticks_unknown_not_Java), and a top frame it cannot walk from while the
+ * thread is in Java (ticks_not_walkable_Java). */
+enum { AGCT_UNKNOWN_NOT_JAVA = -3, AGCT_UNKNOWN_JAVA = -5, AGCT_NOT_WALKABLE_JAVA = -6 };
 
 typedef struct {
     void *env;
@@ -68,6 +72,50 @@ static int walk_from_caller(wasp_thread *t, ucontext_t *copy, uint64_t sp, uint6
     return -1;
 }
 
+/* A thread in the VM whose frame anchor has its last Java sp but not yet
+ * its pc (HotSpot fills the pc lazily, make_walkable: the return address
+ * just below that sp). The walk is retried with the pc filled in as HotSpot
+ * would fill it. When the frame so described is a runtime stub the JVM
+ * cannot walk past (C2's allocation stubs), the anchor is then set, one slot
+ * at a time, to the stub's caller: a return address among the first slots
+ * above the stub's sp, which AsyncGetCallTrace accepts only when it returns
+ * into Java code. The anchor is put back as it was. Only the interrupted
+ * thread itself writes its anchor while it is in the VM, and it is stopped
+ * in this handler; no one walks a thread in the VM meanwhile. */
+static int walk_with_anchor_pc(wasp_thread *t, ucontext_t *uc)
+{
+    enum { SLOTS = 8 };
+    const wasp_frame_anchor_layout *l = &wasp_frame_anchor;
+    if (!__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE))
+        return -1;
+    uint64_t env = (uint64_t)(uintptr_t)t->jni_env;
+    uint64_t anchor = env + (uint64_t)l->anchor_from_env;
+    int32_t state;
+    uint64_t sp, pc, ret;
+    if (wasp_safe_read(env + (uint64_t)l->state_from_env, &state, sizeof state) != sizeof state ||
+        (state != WASP_THREAD_IN_VM && state != WASP_THREAD_IN_VM_TRANS) ||
+        wasp_safe_read(anchor + l->sp_off, &sp, sizeof sp) != sizeof sp || !sp ||
+        wasp_safe_read(anchor + l->pc_off, &pc, sizeof pc) != sizeof pc || pc ||
+        wasp_safe_read(sp - 8, &ret, sizeof ret) != sizeof ret || ret < 4096)
+        return -1;
+    volatile uint64_t *a_pc = (volatile uint64_t *)(uintptr_t)(anchor + l->pc_off);
+    volatile uint64_t *a_sp = (volatile uint64_t *)(uintptr_t)(anchor + l->sp_off);
+    *a_pc = ret;
+    int n = walk(t, uc);
+    for (int i = 0; n <= 0 && i < SLOTS; i++) {
+        uint64_t caller;
+        if (wasp_safe_read(sp + 8u * (uint64_t)i, &caller, sizeof caller) != sizeof caller ||
+            caller < 4096 || (caller > sp - (1u << 20) && caller < sp + (1u << 20)))
+            continue; /* not a return address: a small value or a stack address */
+        *a_sp = sp + 8u * (uint64_t)i + 8;
+        *a_pc = caller;
+        n = walk(t, uc);
+    }
+    *a_sp = sp;
+    *a_pc = 0;
+    return n;
+}
+
 /* The counter of a failed walk's cause: AsyncGetCallTrace's status, 0 down
  * to -10 (HotSpot's forte.cpp), in the order of the counters. */
 _Static_assert(WASP_C_AGCT_SAFEPOINT == WASP_C_AGCT_NATIVE + 10, "one counter per status 0..-10");
@@ -97,15 +145,24 @@ uint32_t wasp_capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
         ucontext_t copy = *uc;
         copy.uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
         n = walk(t, &copy);
-        if (n == AGCT_UNKNOWN_JAVA) {
-            /* Code the JVM knows as no Java frame while the thread runs Java:
-             * a stub. Not for other failures (an interpreted or half-built
-             * frame): a caller found there would drop the leaf method.
+        if (n == AGCT_UNKNOWN_JAVA || n == AGCT_NOT_WALKABLE_JAVA) {
+            /* Code that is no Java frame, or no walkable one, while the
+             * thread runs Java: a stub (arraycopy, fill, compare), a vtable
+             * or itable stub (no frame at all), a runtime leaf a stub called
+             * (G1's barriers), or a compiled method's prologue. Retry from
+             * the return addresses on the stack; in a prologue the method
+             * just entered is then missing and the context is its call site.
              * Keep the first walk's status (the reason) unless the retry works. */
             int m = walk_from_caller(t, &copy, (uint64_t)uc->uc_mcontext.gregs[REG_RSP],
                                      (uint64_t)uc->uc_mcontext.gregs[REG_RBP]);
             if (m > 0)
                 n = m;
+        } else if (n == AGCT_UNKNOWN_NOT_JAVA) {
+            int m = walk_with_anchor_pc(t, &copy);
+            if (m > 0) {
+                n = m;
+                t->rec.counters[WASP_C_AGCT_ANCHOR_PC]++;
+            }
         }
     }
     if (n <= 0) {

@@ -52,6 +52,7 @@ static const char *const counter_names[WASP_C_COUNT] = {
     [WASP_C_AGCT_DEOPT] = "stack.no_java_frames.deopt",
     [WASP_C_AGCT_SAFEPOINT] = "stack.no_java_frames.safepoint",
     [WASP_C_AGCT_OTHER] = "stack.no_java_frames.other",
+    [WASP_C_AGCT_ANCHOR_PC] = "stack.anchor_pc",
     [WASP_C_OBJ_SAMPLES] = "objects.samples",
     [WASP_C_OBJ_UNATTRIBUTED] = "objects.unattributed",
     [WASP_C_OBJ_STALE] = "objects.stale",

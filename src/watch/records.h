@@ -109,6 +109,7 @@ typedef enum wasp_counter_id {
     WASP_C_AGCT_DEOPT,        /* -9: deoptimization in progress */
     WASP_C_AGCT_SAFEPOINT,    /* -10: at a safepoint */
     WASP_C_AGCT_OTHER,        /* no stack walker, or a status not listed */
+    WASP_C_AGCT_ANCHOR_PC,    /* walks of threads in the VM that needed the anchor's pc filled */
     WASP_C_OBJ_SAMPLES,      /* accesses the objects analysis looked up */
     WASP_C_OBJ_UNATTRIBUTED, /* ... that hit no tracked object */
     WASP_C_OBJ_STALE,        /* ... taken while the object map awaited its post-GC rebuild */

@@ -1,0 +1,33 @@
+/*
+ * Where a Java thread's frame anchor lies, relative to its JNIEnv: the last
+ * Java frame HotSpot records when a thread leaves Java for the VM or native
+ * code (JavaThread::_anchor: last Java sp, pc, fp) and the thread's state.
+ * Filled once by the agent (agent/frame_anchor_load.c) and published with
+ * `ready`; read by the handler's stack walk (watch/context.c).
+ *
+ * Why: a thread that called from compiled code into the VM (allocation slow
+ * paths, class loading, the verifier) has its anchor's sp set but its pc
+ * left NULL until something needs it (HotSpot's make_walkable), and
+ * AsyncGetCallTrace refuses such a thread ("unknown frame, not Java")
+ * although its Java frames are intact.
+ *
+ * ASYNC-SIGNAL-SAFE: plain reads of fields settled before `ready` is set.
+ */
+#ifndef WASP_FRAME_ANCHOR_H
+#define WASP_FRAME_ANCHOR_H
+
+#include <stdint.h>
+
+/* HotSpot's JavaThreadState values (stable since JDK 6). */
+enum { WASP_THREAD_IN_NATIVE = 4, WASP_THREAD_IN_VM = 6, WASP_THREAD_IN_VM_TRANS = 7 };
+
+typedef struct wasp_frame_anchor_layout {
+    volatile int ready;
+    int64_t anchor_from_env; /* JavaFrameAnchor address = JNIEnv* + this */
+    int64_t state_from_env;  /* JavaThread::_thread_state (a 32-bit value) */
+    uint32_t sp_off, pc_off; /* in the anchor */
+} wasp_frame_anchor_layout;
+
+extern wasp_frame_anchor_layout wasp_frame_anchor;
+
+#endif
