@@ -3,6 +3,7 @@
  */
 #include "agent/log.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,7 +26,8 @@ static FILE *open_log(const char *path)
     if (!f) {
         if (fd >= 0)
             close(fd);
-        fprintf(stderr, "wasp: log file: %s; logging to stderr\n", fd >= 0 ? path : err);
+        fprintf(stderr, "wasp: log=%s: %s; logging to stderr\n", path,
+                fd >= 0 ? strerror(errno) : err);
     }
     return f;
 }

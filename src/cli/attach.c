@@ -244,10 +244,37 @@ static int check_arg_size(const char *cmd, const char *what, const char *s, cons
     return -1;
 }
 
+bool wasp_attach_files_beside(const char *file)
+{
+    struct stat st;
+    return stat(file, &st) != 0 || S_ISREG(st.st_mode);
+}
+
 int wasp_attach_log_path(const char *file, char *out, size_t outlen)
 {
     int n = snprintf(out, outlen, "%s.log", file);
     return n < 0 || (size_t)n >= outlen ? -1 : 0;
+}
+
+/* The agent's log for the profile `file` into log, or "" when it has none
+ * (not a regular-file path: its messages go to the JVM's standard error). */
+static void log_for(const char *file, char *log, size_t loglen)
+{
+    if (!wasp_attach_files_beside(file) || wasp_attach_log_path(file, log, loglen) < 0)
+        log[0] = '\0';
+}
+
+/* For an output that is a device or a pipe, what becomes of the log and the
+ * progress count. */
+static void say_no_files_beside(const wasp_run_config *cfg, int pid)
+{
+    fprintf(stderr,
+            "wasp %s: %s is not a regular file, so no %s.log or %s.progress is written beside "
+            "it: the agent's messages go to JVM %d's standard error%s\n",
+            wasp_cli_cmd_name(cfg->cmd), cfg->agent.file, cfg->agent.file, cfg->agent.file, pid,
+            cfg->cmd == WASP_CLI_ATTACH && cfg->duration_s ? " and the progress line shows the "
+                                                             "time alone"
+                                                           : "");
 }
 
 int wasp_attach_agent_options(const wasp_run_config *cfg, char *buf, size_t buflen, char *err,
@@ -261,8 +288,10 @@ int wasp_attach_agent_options(const wasp_run_config *cfg, char *buf, size_t bufl
         snprintf(err, errlen, "wasp attach: the profile path is too long");
         return -1;
     }
-    int w = snprintf(buf + olen, buflen - (size_t)olen, "%slog=%s,action=start",
-                     olen ? "," : "", log);
+    int w = wasp_attach_files_beside(cfg->agent.file)
+                ? snprintf(buf + olen, buflen - (size_t)olen, "%slog=%s,action=start",
+                           olen ? "," : "", log)
+                : snprintf(buf + olen, buflen - (size_t)olen, "%saction=start", olen ? "," : "");
     if (w < 0 || (size_t)w >= buflen - (size_t)olen) {
         snprintf(err, errlen, "wasp attach: cannot build the agent option string");
         return -1;
@@ -281,12 +310,12 @@ int wasp_attach_agent_options(const wasp_run_config *cfg, char *buf, size_t bufl
 static off_t log_size(const char *log)
 {
     struct stat st;
-    return stat(log, &st) == 0 ? st.st_size : 0;
+    return log[0] && stat(log, &st) == 0 ? st.st_size : 0;
 }
 
 static void print_log_since(const char *log, off_t from)
 {
-    FILE *f = fopen(log, "r");
+    FILE *f = log[0] ? fopen(log, "r") : NULL;
     if (!f)
         return;
     char line[1024];
@@ -305,12 +334,20 @@ static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
     char err[2048], log[WASP_PATH_MAX + 8], opts[WASP_PATH_MAX + 32], progress[WASP_PATH_MAX + 16];
     wasp_file_id before = wasp_file_id_of(cfg->agent.file);
     /* However this stop ends, the progress report is of no further use. */
-    if (wasp_attach_progress_path(cfg->agent.file, progress, sizeof progress) == 0)
+    if (wasp_attach_files_beside(cfg->agent.file) &&
+        wasp_attach_progress_path(cfg->agent.file, progress, sizeof progress) == 0)
         wasp_attach_progress_forget(progress);
-    if (wasp_attach_log_path(cfg->agent.file, log, sizeof log) < 0 ||
-        snprintf(opts, sizeof opts, "action=stop,log=%s", log) >= (int)sizeof opts ||
+    log_for(cfg->agent.file, log, sizeof log);
+    if (!log[0] || snprintf(opts, sizeof opts, "action=stop,log=%s", log) >= (int)sizeof opts ||
         strlen(opts) > WASP_HS_ARG_MAX)
         snprintf(opts, sizeof opts, "action=stop"); /* the agent keeps its log */
+    if (!wasp_attach_files_beside(cfg->agent.file) && cfg->cmd == WASP_CLI_DETACH)
+        say_no_files_beside(cfg, (int)t->pid);
+    char says_why[WASP_PATH_MAX + 64];
+    if (log[0])
+        snprintf(says_why, sizeof says_why, "its log, %s, says why", log);
+    else
+        snprintf(says_why, sizeof says_why, "the JVM's standard error says why");
     off_t logged = log_size(log);
     if (wasp_hs_load_agent(t, agent_abs, opts, WASP_HS_SOCKET_TIMEOUT_MS, NULL, err,
                            sizeof err) < 0) {
@@ -321,6 +358,13 @@ static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
     char state[128];
     wasp_attach_state_path(t->pid, state, sizeof state);
     unlink(state);
+    if (!wasp_attach_files_beside(cfg->agent.file)) {
+        /* A device or a pipe takes the profile as the agent writes it, as
+         * with wasp run: nothing to wait for, read back or render. */
+        fprintf(stderr, "wasp: stopped profiling JVM %d; the profile goes into %s\n",
+                (int)t->pid, cfg->agent.file);
+        return 0;
+    }
 
     /* The agent writes the file (atomically) before or soon after it answers. */
     long long deadline = wasp_mono_ms() + WASP_ATTACH_PROFILE_TIMEOUT_MS;
@@ -328,9 +372,8 @@ static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
         if (wasp_mono_ms() >= deadline) {
             print_log_since(log, logged);
             fprintf(stderr,
-                    "wasp %s: the agent stopped but wrote no profile to %s within %d s (its "
-                    "log, %s, says why)\n",
-                    cmd, cfg->agent.file, WASP_ATTACH_PROFILE_TIMEOUT_MS / 1000, log);
+                    "wasp %s: the agent stopped but wrote no profile to %s within %d s (%s)\n",
+                    cmd, cfg->agent.file, WASP_ATTACH_PROFILE_TIMEOUT_MS / 1000, says_why);
             return 1;
         }
         struct timespec ts = {0, 50 * 1000000L};
@@ -428,11 +471,14 @@ int wasp_cmd_attach(int argc, char **argv)
     if (target(&cfg, &t) < 0)
         return 1;
     char log[WASP_PATH_MAX + 8];
-    wasp_attach_log_path(cfg.agent.file, log, sizeof log); /* fits: the options held it */
+    log_for(cfg.agent.file, log, sizeof log); /* fits: the options held it */
+    if (!wasp_attach_files_beside(cfg.agent.file))
+        say_no_files_beside(&cfg, cfg.pid);
     off_t logged = log_size(log);
     /* A progress report left by an earlier run must not be shown as this one's. */
     char progress[WASP_PATH_MAX + 16];
-    bool has_progress = wasp_attach_progress_path(cfg.agent.file, progress, sizeof progress) == 0;
+    bool has_progress = log[0] &&
+                        wasp_attach_progress_path(cfg.agent.file, progress, sizeof progress) == 0;
     if (has_progress)
         wasp_attach_progress_forget(progress);
     int loaded = wasp_hs_load_agent(&t, agent_abs, opts, WASP_HS_SOCKET_TIMEOUT_MS, NULL, err,

@@ -19,6 +19,7 @@
 #ifndef WASP_CLI_ATTACH_H
 #define WASP_CLI_ATTACH_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "agent/options.h"
@@ -42,14 +43,22 @@ int wasp_attach_state_write(int pid, const wasp_attach_state *s, char *err, size
 /* Read the record for pid: 0 found, -1 none (or not ours, or malformed). */
 int wasp_attach_state_read(int pid, wasp_attach_state *s);
 
+/* Whether the agent keeps its log (and attach -d's progress file) beside
+ * the profile `file`: true when file is a regular file or does not exist
+ * yet. A device or a pipe (-o /dev/null, a FIFO) has no directory of its own
+ * to hold them — /dev/null.log would be a new file in /dev — so then the
+ * agent gets no log= (its messages go to the JVM's standard error, which
+ * attach says) and writes no progress file. */
+bool wasp_attach_files_beside(const char *file);
+
 /* The agent's log for the profile `file`: file + ".log". Returns 0, or -1
  * when it does not fit in outlen. */
 int wasp_attach_log_path(const char *file, char *out, size_t outlen);
 
 struct wasp_run_config;
 /* The agent option string attach sends: cfg's agent options (as `wasp run`
- * passes them, file= absolute), log= (wasp_attach_log_path) and
- * "action=start". Returns 0, or -1 with err
+ * passes them, file= absolute), log= (wasp_attach_log_path; none when
+ * wasp_attach_files_beside says no) and "action=start". Returns 0, or -1 with err
  * set ("wasp attach: ...") when it cannot be built or exceeds what the
  * attach protocol carries. */
 int wasp_attach_agent_options(const struct wasp_run_config *cfg, char *buf, size_t buflen,

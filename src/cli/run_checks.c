@@ -3,6 +3,7 @@
  * profile came back (see run_checks.h).
  */
 #include "cli/run_checks.h"
+#include "common/safe_open.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -69,6 +70,12 @@ int wasp_run_check_output(const char *cmd, const char *path, char *err, size_t e
         *(slash == dir ? slash + 1 : slash) = '\0';
     else
         snprintf(dir, sizeof dir, ".");
+    /* The agent would refuse it, but only after the program ran. */
+    char why[PATH_MAX + 200];
+    if (wasp_check_link_owner(path, why, sizeof why) != 0) {
+        snprintf(err, errlen, "wasp %s: -o %.300s: %s", cmd, path, why);
+        return -1;
+    }
     struct stat st;
     int exists = stat(path, &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) {

@@ -15,10 +15,11 @@
 int wasp_run_check_launcher(const char *argv0, char *err, size_t errlen);
 
 /* For `wasp cmd` (run, attach): the profile path (absolute) can be written
- * by the agent: its directory
- * exists and is writable, and the path is not a directory or another kind
- * of file the profile cannot replace or be written into. Returns 0, or -1
- * with a one-line message in err. */
+ * by the agent: it is not another user's symbolic link (which the agent's
+ * writer refuses, wasp_check_link_owner), its directory exists and is
+ * writable, and the path is not a directory or another kind of file the
+ * profile cannot replace or be written into. Returns 0, or -1 with a
+ * one-line message in err. */
 int wasp_run_check_output(const char *cmd, const char *path, char *err, size_t errlen);
 
 /* Why no profile came back, given the program's wait status as spawn gives

@@ -10,7 +10,7 @@
 
 enum { WASP_UNIT_BUF = 32 };
 
-/* 999 B, 1.2 kB, 3.4 MB (decimal units). */
+/* 999 B, 1.2 KiB, 3.4 MiB (binary units: 1 KiB = 1024 B). */
 const char *wasp_fmt_bytes(double bytes, char *buf, size_t n);
 /* A fraction as a percentage: 42.1%, <0.1% (tiny but nonzero), 0.0%. */
 const char *wasp_fmt_percent(double fraction, char *buf, size_t n);

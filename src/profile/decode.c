@@ -431,7 +431,10 @@ static int read_totals(wasp_decoder *d)
     return wasp_section_done(s);
 }
 
-/* A section of n x {str name, 8-byte value}: each entry through add. */
+/* A section of n x {str name, 8-byte value}: each entry through add, which
+ * returns 0, -1 out of memory, or ADD_NOT_FINITE for a value that is no
+ * number. */
+enum { ADD_NOT_FINITE = -2 };
 static int read_named_values(wasp_decoder *d, int sec,
                              int (*add)(wasp_profile *p, const char *name, uint64_t bits))
 {
@@ -446,7 +449,10 @@ static int read_named_values(wasp_decoder *d, int sec,
         uint64_t bits = wasp_get_u64(&s->r);
         if (s->r.failed)
             return fail(d, "corrupt (section %s is short)", s->name);
-        if (add(d->p, name, bits) != 0)
+        int rc = add(d->p, name, bits);
+        if (rc == ADD_NOT_FINITE)
+            return fail(d, "corrupt (section %s: %.80s is not a finite number)", s->name, name);
+        if (rc != 0)
             return fail(d, "out of memory");
     }
     return wasp_section_done(s);
@@ -462,6 +468,8 @@ static int add_meta_number(wasp_profile *p, const char *key, uint64_t bits)
 {
     double v;
     memcpy(&v, &bits, sizeof v);
+    if (!isfinite(v))
+        return ADD_NOT_FINITE; /* NaN or infinity: no count, size or time is */
     return wasp_profile_set_meta_num_checked(p, key, v);
 }
 

@@ -154,6 +154,66 @@ def replicas_profile():
                    st.section(), frms, ctxs, site, records, checks, counters(samples=300))
 
 
+def fields_profile():
+    """FLDS: {u32 class, u32 member (strings), u32 offset (0xffffffff for an
+    array element), u32 area (heap/heap_area.h), u32 ctx, f64 loads, f64 stores}."""
+    st = Strings()
+    frms, ctxs = frames_and_contexts(st)
+    eden, old = 2, 4
+    rows = section("FLDS", table([
+        u32(st.id("Point")) + u32(st.id("x")) + u32(12) + u32(eden) + u32(0) + f64(40.0) + f64(2.0),
+        u32(st.id("Point")) + u32(st.id("y")) + u32(16) + u32(old) + u32(1) + f64(0.0) + f64(7.5),
+        u32(st.id("double[]")) + u32(0) + u32(0xffffffff) + u32(eden) + u32(2) + f64(3.0) + f64(0.0),
+    ]))
+    return profile(meta(java_command="FieldsField", events="fields"),
+                   st.section(), frms, ctxs, rows, counters(samples=200, samples__memory=150))
+
+
+def alloc_profile():
+    """ALOC: {u32 class (string), u32 ctx, f64 samples}."""
+    st = Strings()
+    frms, ctxs = frames_and_contexts(st)
+    rows = section("ALOC", table([
+        u32(st.id("java.lang.String")) + u32(0) + f64(120.0),
+        u32(st.id("int[]")) + u32(2) + f64(4.0),
+    ]))
+    return profile(meta(java_command="AllocMix", events="alloc"),
+                   st.section(), frms, ctxs, rows, counters(samples=150))
+
+
+def locks_profile():
+    """LOCK: {u32 class, u32 where (strings), u32 ctx, f64 acquire, f64 release,
+    f64 slow}."""
+    st = Strings()
+    frms, ctxs = frames_and_contexts(st)
+    rows = section("LOCK", table([
+        u32(st.id("java.lang.Object")) + u32(st.id("monitorenter")) + u32(1) + f64(30.0) +
+        f64(29.0) + f64(3.0),
+        u32(st.id("java.util.concurrent.locks.ReentrantLock")) + u32(0) + u32(3) + f64(1.0) +
+        f64(0.0) + f64(0.0),
+    ]))
+    return profile(meta(java_command="LockContention", events="locks"),
+                   st.section(), frms, ctxs, rows, counters(samples=90))
+
+
+def fields_alloc_locks_profile():
+    """The three together, with metadata numbers (MNUM), as -e fields+alloc+locks writes."""
+    st = Strings()
+    frms, ctxs = frames_and_contexts(st)
+    cls, member, where = st.id("Point"), st.id("x"), st.id("monitorenter")
+    mnum = section("MNUM", table([s("pid") + f64(4242.0), s("duration_seconds") + f64(1.5),
+                                  s("watch_budget") + f64(0.02)]))
+    return profile(
+        meta(java_command="FieldsField 5", events="fields+alloc+locks", pid="4242",
+             duration_seconds="1.5", watch_budget="0.02"),
+        mnum, st.section(), frms, ctxs,
+        section("FLDS", table([u32(cls) + u32(member) + u32(12) + u32(1) + u32(0) +
+                               f64(5.0) + f64(1.0)])),
+        section("ALOC", table([u32(cls) + u32(1) + f64(8.0)])),
+        section("LOCK", table([u32(cls) + u32(where) + u32(2) + f64(2.0) + f64(2.0) + f64(1.0)])),
+        counters(samples=60))
+
+
 def unknown_section_profile():
     """An unknown section, skipped by its length (how the format grows)."""
     st = Strings()
@@ -168,6 +228,10 @@ SEEDS = {
     "objects": objects_profile,
     "replicas": replicas_profile,
     "unknown-section": unknown_section_profile,
+    "fields": fields_profile,
+    "alloc": alloc_profile,
+    "locks": locks_profile,
+    "fields-alloc-locks": fields_alloc_locks_profile,
 }
 
 

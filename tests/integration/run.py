@@ -222,6 +222,125 @@ class Jdk:
 # the sampling interval grows and few of ObjectsChurn's index slices are
 # tracked (at a cap of 10000, 21-49 attributed samples on the AMD EPYC
 # machines, whose ObjectsChurn allocates ~35000 sampled objects a second, the
+def t_attach_dev_null(ctx, jdk):
+    """`wasp attach -o /dev/null`: the profile goes into the device, which
+    stays a device, and no /dev/null.log or /dev/null.progress appears (the
+    JVM created both in /dev): the agent's messages go to the JVM's standard
+    error, and wasp attach says so."""
+    import stat as st_mod
+    made = [f for f in ("/dev/null.log", "/dev/null.progress") if os.path.lexists(f)]
+    check(not made, "left by an earlier run: %s" % made)
+
+    def during(p):
+        r = run([WASP, "attach", "-d", "2", "-e", "silentload", "-o", "/dev/null", str(p.pid)])
+        return r
+
+    try:
+        r, done = run_attached(jdk, during)
+        check(r.rc == 0, "wasp attach exited %d: %s" % (r.rc, tail(r.err)))
+        made = [f for f in ("/dev/null.log", "/dev/null.progress") if os.path.lexists(f)]
+        check(not made, "the agent created %s" % made)
+        check(st_mod.S_ISCHR(os.stat("/dev/null").st_mode), "/dev/null is no longer a device")
+        check("/dev/null is not a regular file, so no /dev/null.log or /dev/null.progress is "
+              "written beside it: the agent's messages go to JVM" in r.err,
+              "wasp attach did not say where the log went: %s" % tail(r.err))
+    finally:
+        for f in ("/dev/null.log", "/dev/null.progress"):
+            if os.path.lexists(f) and not os.path.isdir(f):
+                os.unlink(f)
+    return "no files beside the device; then %s" % done
+
+
+def t_attach_progress_planted(ctx, jdk):
+    """PROFILE.progress is written as every file wasp writes: a file planted
+    at its temporary's (predictable) name — a hard link to someone's file —
+    is not written into, and a pipe at PROFILE.progress stays a pipe."""
+    import stat as st_mod
+    out = ctx.path("planted.wprof")
+    progress = out + ".progress"
+    victim = ctx.path("victim")
+    with open(victim, "w") as f:
+        f.write("precious\n")
+    os.mkfifo(progress)
+
+    def during(p):
+        # Both spellings of the temporary: the old writer's and the shared one's.
+        for name in ("%s.%d.tmp" % (progress, p.pid), "%s.tmp.%d" % (progress, p.pid)):
+            os.link(victim, name)
+        r = run([WASP, "attach", "-d", "3", "-e", "silentload", "-o", out, "-q", str(p.pid)])
+        check(r.rc == 0, "wasp attach exited %d: %s" % (r.rc, tail(r.err)))
+        return r
+
+    r, done = run_attached(jdk, during)
+    with open(victim) as f:
+        text = f.read()
+    check(text == "precious\n", "the planted file was written: %r" % text[:80])
+    check(st_mod.S_ISFIFO(os.lstat(progress).st_mode), "the pipe at %s was replaced" % progress)
+    # The agent logs it when it first tries to write, a second into the
+    # attach: wasp attach shows what the agent logged during its requests,
+    # the log beside the profile keeps everything.
+    said = "progress file: %s is a pipe; wasp writes only a regular file there" % progress
+    logged = open(out + ".log").read() if os.path.isfile(out + ".log") else ""
+    check(said in r.err or said in logged, "the agent did not say why it wrote no progress: %s"
+          % tail(logged or r.err))
+    return "victim and pipe untouched; then %s" % done
+
+
+def sticky_link(ctx, name, victim_text="precious\n"):
+    """A symbolic link another user (uid 65534) planted in a sticky,
+    world-writable directory (like /tmp), naming a file of root's. Returns
+    (link, victim)."""
+    shared = ctx.path("shared")
+    os.mkdir(shared)
+    os.chmod(shared, 0o1777)
+    victim = ctx.path("victim")
+    with open(victim, "w") as f:
+        f.write(victim_text)
+    link = os.path.join(shared, name)
+    os.symlink(victim, link)
+    os.lchown(link, 65534, 65534)
+    return link, victim
+
+
+def t_log_link_sticky(ctx, jdk):
+    """log= naming another user's link in a sticky directory: the agent does
+    not write through it (the victim is untouched), says so naming the
+    option, and logs to stderr instead; the profile is still written."""
+    if os.geteuid() != 0:
+        skip("only root can plant a link of another user")
+    link, victim = sticky_link(ctx, "wasp.log")
+    out = ctx.path("log-link.wprof")
+    r = run([jdk.java, "-agentpath:%s=events=deadstore,file=%s,log=%s" % (AGENT, out, link),
+             "-cp", CLASSES, "WastefulExample"], timeout=120)
+    check(r.rc == 0, "the JVM exited %d: %s" % (r.rc, tail(r.err)))
+    with open(victim) as f:
+        text = f.read()
+    check(text == "precious\n", "the agent wrote through the link: %r" % text[:80])
+    want = ("wasp: log=%s: %s is a symbolic link owned by another user (uid 65534); wasp does "
+            "not write through it; logging to stderr" % (link, link))
+    check(want in r.err, "no message naming log= and the link: %s" % tail(r.err))
+    check(os.path.getsize(out) > 0, "no profile written")
+    return "victim untouched"
+
+
+def t_report_link_sticky(ctx):
+    """wasp report -o naming another user's link in a sticky directory:
+    refused, the victim untouched, the message names the file."""
+    if os.geteuid() != 0:
+        skip("only root can plant a link of another user")
+    link, victim = sticky_link(ctx, "report.txt")
+    seed = os.path.join(ROOT, "tests", "fuzz", "corpus", "profile", "pairs")
+    r = run([WASP, "report", "-o", link, seed], timeout=60)
+    check(r.rc != 0, "wasp report -o LINK exited 0")
+    with open(victim) as f:
+        text = f.read()
+    check(text == "precious\n", "the report was written through the link: %r" % text[:80])
+    want = ("wasp report: %s is a symbolic link owned by another user (uid 65534); wasp does "
+            "not write through it" % link)
+    check(r.err.strip() == want, "message %r, expected %r" % (r.err.strip(), want))
+    return "refused, victim untouched"
+
+
 # Intel ones ~10000). objects.cap checks the default cap.
 OBJ_TEST_ALLOC_RATE = 50000
 DEFAULT_ALLOC_RATE = 1000  # src/agent/options.c
@@ -1322,6 +1441,9 @@ def build_tests(jdks):
                   for n, f in report_html.make_tests(sys.modules[__name__])]
         tests.append(("attach.existing", jdk, lambda c, j=jdk: t_attach_existing(c, j)))
         tests.append(("attach.progress", jdk, lambda c, j=jdk: t_attach_progress(c, j)))
+        tests.append(("attach.progress-planted", jdk, lambda c, j=jdk: t_attach_progress_planted(c, j)))
+        tests.append(("attach.dev-null", jdk, lambda c, j=jdk: t_attach_dev_null(c, j)))
+        tests.append(("badinput.log-link-sticky", jdk, lambda c, j=jdk: t_log_link_sticky(c, j)))
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in formats.make_tests(sys.modules[__name__])]
         for name, wl in OBJECTS:
             tests.append((name, jdk, lambda c, j=jdk, w=wl: t_objects(c, j, w)))
@@ -1348,6 +1470,7 @@ def build_tests(jdks):
     tests.append(("report.merges", None, t_report_merges))
     tests.append(("badinput.run-dev-null", None, t_run_dev_null))
     tests.append(("badinput.run-unwritable-output", None, t_run_unwritable_output))
+    tests.append(("badinput.report-link-sticky", None, t_report_link_sticky))
     return tests
 
 

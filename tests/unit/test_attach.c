@@ -393,6 +393,15 @@ static void test_attach_agent_options(void **state)
     assert_int_equal(back.watchpoints, 2);
     assert_int_equal(back.action, WASP_ACTION_START);
 
+    /* A device or a pipe as the output: no log (nor progress file) beside
+     * it — /dev/null.log would be a new file in /dev. */
+    assert_true(wasp_attach_files_beside("/data/x.wprof")); /* not there yet */
+    assert_false(wasp_attach_files_beside("/dev/null"));
+    assert_int_equal(PARSE(WASP_CLI_ATTACH, &cfg, err, "-e", "deadstore", "-o", "/dev/null", "55"),
+                     WASP_RUN_OK);
+    assert_int_equal(wasp_attach_agent_options(&cfg, opts, sizeof opts, err, sizeof err), 0);
+    assert_string_equal(opts, "events=deadstore,file=/dev/null,action=start");
+
     /* An output path the protocol's 1024 bytes cannot carry. */
     char path[1100] = "/";
     memset(path + 1, 'p', 1050);

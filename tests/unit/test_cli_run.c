@@ -17,11 +17,13 @@
 #include "cli/run_internal.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* ---- report stub ---- */
@@ -586,6 +588,124 @@ static void test_run_checks_before_starting(void **state)
     assert_non_null(strstr(why, "status 3"));
 }
 
+static off_t file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+/* -o naming another user's symbolic link (planted in a shared directory to
+ * make a root-run wasp overwrite the file it names) is refused before the
+ * program starts; the agent's writer would refuse it only after the run. */
+static void test_run_refuses_foreign_link_before_starting(void **state)
+{
+    (void)state;
+    if (geteuid() != 0)
+        skip(); /* only root can give a link to another user */
+    make_java("write_profile \"$1\"\nexit 0");
+    char victim[400], link_path[400], err[1024], want[1400];
+    snprintf(victim, sizeof victim, "%s/victim", fx.dir);
+    snprintf(link_path, sizeof link_path, "%s/planted.wprof", fx.dir);
+    FILE *f = fopen(victim, "w");
+    assert_non_null(f);
+    fputs("precious\n", f);
+    fclose(f);
+    assert_int_equal(symlink(victim, link_path), 0);
+    assert_int_equal(lchown(link_path, 65534, 65534), 0);
+    unlink(fx.args);
+    assert_int_equal(RUN("--agent", fx.agent, "-o", link_path, "--", fx.java), 2);
+    assert_int_equal(access(fx.args, F_OK), -1); /* the program did not start */
+    assert_int_equal(file_size(victim), 9);     /* nor was the victim touched */
+    assert_int_equal(wasp_run_check_output("run", link_path, err, sizeof err), -1);
+    snprintf(want, sizeof want,
+             "wasp run: -o %s: %s is a symbolic link owned by another user (uid 65534); wasp "
+             "does not write through it",
+             link_path, link_path);
+    assert_string_equal(err, want);
+    /* A link of root's own is followed as before. */
+    assert_int_equal(lchown(link_path, 0, 0), 0);
+    assert_int_equal(wasp_run_check_output("run", link_path, err, sizeof err), 0);
+    unlink(link_path);
+    unlink(victim);
+}
+
+/* An output directory the user cannot write, checked as a user who really
+ * cannot (root writes anywhere, so the test drops to uid 65534 in a child):
+ * the exact message, and the program never started. */
+static void test_run_unwritable_directory_unprivileged(void **state)
+{
+    (void)state;
+    if (geteuid() != 0)
+        skip(); /* needs to become another user */
+    char top[] = "/tmp/wasp-test-unwritable-XXXXXX";
+    assert_non_null(mkdtemp(top));
+    assert_int_equal(chmod(top, 0755), 0);
+    char locked[100], scratch[100], java[100], agent[100], marker[200], out[200], msg[200];
+    snprintf(locked, sizeof locked, "%s/locked", top);   /* root's, 0755: not 65534's */
+    snprintf(scratch, sizeof scratch, "%s/scratch", top); /* anyone's */
+    snprintf(java, sizeof java, "%s/java", top);
+    snprintf(agent, sizeof agent, "%s/libwasp.so", top);
+    snprintf(marker, sizeof marker, "%s/ran", scratch);
+    snprintf(msg, sizeof msg, "%s/stderr", scratch);
+    snprintf(out, sizeof out, "%s/p.wprof", locked);
+    assert_int_equal(mkdir(locked, 0755), 0);
+    assert_int_equal(mkdir(scratch, 0777), 0);
+    assert_int_equal(chmod(scratch, 0777), 0); /* whatever the umask */
+    FILE *f = fopen(java, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\ntouch '%s'\n", marker);
+    fclose(f);
+    assert_int_equal(chmod(java, 0755), 0);
+    f = fopen(agent, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(chmod(agent, 0644), 0);
+
+    int pipefd[2];
+    assert_int_equal(pipe(pipefd), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(pipefd[0]);
+        int fd = open(msg, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        if (fd < 0 || fchown(fd, 65534, 65534) != 0 || dup2(fd, STDERR_FILENO) < 0 ||
+            setgroups(0, NULL) != 0 || setresgid(65534, 65534, 65534) != 0 ||
+            setresuid(65534, 65534, 65534) != 0)
+            _exit(99);
+        char err[1024];
+        int checked = wasp_run_check_output("run", out, err, sizeof err);
+        if (write(pipefd[1], err, checked < 0 ? strlen(err) + 1 : 1) < 0)
+            _exit(98);
+        int rc = wasp_cmd_run(ARGC("--agent", agent, "-o", out, "--", java),
+                              ARGV("--agent", agent, "-o", out, "--", java));
+        fflush(NULL);
+        _exit(rc);
+    }
+    close(pipefd[1]);
+    char err[1024] = "";
+    ssize_t got = read(pipefd[0], err, sizeof err - 1);
+    close(pipefd[0]);
+    err[got > 0 ? got : 0] = '\0';
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    char want[800];
+    snprintf(want, sizeof want,
+             "wasp run: cannot write the profile into %s: Permission denied (choose another "
+             "with -o)",
+             locked);
+    assert_string_equal(err, want);
+    assert_int_equal(WEXITSTATUS(status), 2);
+    assert_int_equal(access(marker, F_OK), -1); /* the program never started */
+    char line[1024];
+    assert_non_null(read_line(msg, 0, line, sizeof line));
+    assert_string_equal(line, want);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_run_cannot_start(void **state)
 {
     (void)state;
@@ -653,6 +773,8 @@ int main(void)
         cmocka_unit_test(test_run_relative_output_is_absolute),
         cmocka_unit_test(test_run_exit_status),
         cmocka_unit_test(test_run_checks_before_starting),
+        cmocka_unit_test(test_run_refuses_foreign_link_before_starting),
+        cmocka_unit_test(test_run_unwritable_directory_unprivileged),
         cmocka_unit_test(test_run_cannot_start),
         cmocka_unit_test(test_run_signals),
     };

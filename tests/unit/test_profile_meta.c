@@ -103,6 +103,38 @@ static void test_file(void **state)
     wasp_profile_free(p);
 }
 
+/* A metadata number that is NaN or infinite in the file (no count, size or
+ * time is) makes the profile corrupt, with the key named. */
+static void test_file_non_finite(void **state)
+{
+    (void)state;
+    static const uint64_t bad[] = {0x7ff8000000000000ull /* NaN */,
+                                   0x7ff0000000000000ull /* +inf */,
+                                   0xfff0000000000000ull /* -inf */};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        wasp_profile *p = wasp_profile_new();
+        wasp_profile_set_meta_num(p, "pid", 4242);
+        char err[256];
+        assert_int_equal(wasp_profile_write(p, path, err, sizeof err), 0);
+        wasp_profile_free(p);
+        size_t len, size;
+        unsigned char *d = slurp(&len);
+        size_t at = find_section(d, len, "MNUM", &size);
+        assert_true(at > 0);
+        /* header, count, {str "pid", f64}: the f64 is the section's last 8 bytes */
+        assert_int_equal(size, 12 + 4 + (4 + 3 + 8));
+        for (int b = 0; b < 8; b++)
+            d[at + size - 8 + b] = (unsigned char)(bad[i] >> (8 * b));
+        fix_crc(d, len);
+        spill(d, len);
+        free(d);
+        wasp_profile *q = wasp_profile_read(path, err, sizeof err);
+        if (q)
+            fail_msg("a profile whose metadata pid is %s was read", i ? "infinite" : "NaN");
+        assert_non_null(strstr(err, "corrupt (section MNUM: pid is not a finite number)"));
+    }
+}
+
 static void test_merge_and_group(void **state)
 {
     (void)state;
@@ -146,6 +178,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model),
         cmocka_unit_test_setup_teardown(test_file, make_file, remove_file),
+        cmocka_unit_test_setup_teardown(test_file_non_finite, make_file, remove_file),
         cmocka_unit_test(test_merge_and_group),
         cmocka_unit_test(test_json),
     };
