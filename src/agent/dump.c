@@ -166,8 +166,9 @@ static int leaf_native_frame(wasp_profile *p, uint64_t pc, wasp_frame *f)
     return 0;
 }
 
-/* Java frames (captured leaf first) as profile frame ids, root first, into
- * ids; a failed walk (status) becomes one explanatory frame. Returns the count. */
+/* Java frames (captured leaf first; native frames below them among them) as
+ * profile frame ids, root first, into ids; a failed walk (status) becomes
+ * one explanatory frame. Returns the count. */
 static uint32_t java_frames(wasp_profile *p, method_cache *mc, const wasp_rframe *frames,
                             uint32_t nframes, int status, uint32_t *ids, uint32_t cap)
 {
@@ -182,6 +183,15 @@ static uint32_t java_frames(wasp_profile *p, method_cache *mc, const wasp_rframe
     }
     for (int i = (int)nframes - 1; i >= 0 && n < cap; i--) {
         const wasp_rframe *rf = &frames[i];
+        if (rf->bci == WASP_RFRAME_NATIVE) {
+            /* A return address: the call is the instruction before it. One
+             * that names no function (a frame pointer chain gone astray)
+             * is left out. */
+            wasp_frame f;
+            if (leaf_native_frame(p, (uint64_t)(uintptr_t)rf->method - 1, &f))
+                ids[n++] = wasp_profile_intern_frame(p, &f);
+            continue;
+        }
         method_entry *m = method_lookup(mc, p, rf->method);
         wasp_frame f = {.kind = WASP_FRAME_JAVA, .name = m ? m->name : 0,
                         .file = m ? m->file : 0,

@@ -89,7 +89,8 @@ static wasp_thread *create(pid_t tid, JNIEnv *env, const char *name)
     t->rng = (seed ^ ((uint64_t)t->tid * 0x9e3779b97f4a7c15ull)) | 1;
     t->epoch = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
     snprintf(t->name, sizeof t->name, "%s", name ? name : "?");
-    t->scratch = calloc(wasp_rt.max_frames, sizeof *t->scratch);
+    /* Java frames, and the native frames below them (watch/context.c). */
+    t->scratch = calloc(wasp_rt.max_frames + WASP_NATIVE_FRAMES_MAX, sizeof *t->scratch);
     if (!t->scratch || create_part_state(t) != 0) {
         wasp_log("thread '%s' not profiled: out of memory for its tables", t->name);
         discard(t);

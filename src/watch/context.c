@@ -5,6 +5,9 @@
  * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler.
  */
 #include <jni.h>
+#include <time.h>
+
+#include "common/clock.h"
 
 #include "watch/frame_anchor.h"
 #include "watch/kit.h"
@@ -72,6 +75,31 @@ static int walk_from_caller(wasp_thread *t, ucontext_t *copy, uint64_t sp, uint6
     return -1;
 }
 
+/* The interrupted thread's frame anchor and state, read directly (see
+ * frame_anchor.h). 0 when the layout is unknown or the anchor is not on the
+ * thread's stack above sp. */
+typedef struct anchor_view {
+    int32_t state;
+    uint64_t sp, pc, stack_base;
+    volatile uint64_t *sp_slot, *pc_slot;
+} anchor_view;
+
+static int read_anchor(const wasp_thread *t, uint64_t sp, anchor_view *a)
+{
+    const wasp_frame_anchor_layout *l = &wasp_frame_anchor;
+    if (!__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE) || !t->jni_env)
+        return 0;
+    uintptr_t env = (uintptr_t)t->jni_env;
+    uintptr_t anchor = env + (uintptr_t)l->anchor_from_env;
+    a->state = *(volatile int32_t *)(env + (uintptr_t)l->state_from_env);
+    a->stack_base = *(volatile uint64_t *)(env + (uintptr_t)l->stack_base_from_env);
+    a->sp_slot = (volatile uint64_t *)(anchor + l->sp_off);
+    a->pc_slot = (volatile uint64_t *)(anchor + l->pc_off);
+    a->sp = *a->sp_slot;
+    a->pc = *a->pc_slot;
+    return a->sp > sp && a->sp < a->stack_base && a->stack_base - sp < (1ull << 30);
+}
+
 /* A thread in the VM whose frame anchor has its last Java sp but not yet
  * its pc (HotSpot fills the pc lazily, make_walkable: the return address
  * just below that sp). The walk is retried with the pc filled in as HotSpot
@@ -85,35 +113,76 @@ static int walk_from_caller(wasp_thread *t, ucontext_t *copy, uint64_t sp, uint6
 static int walk_with_anchor_pc(wasp_thread *t, ucontext_t *uc)
 {
     enum { SLOTS = 8 };
-    const wasp_frame_anchor_layout *l = &wasp_frame_anchor;
-    if (!__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE))
+    anchor_view a;
+    uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
+    if (!read_anchor(t, sp, &a) || (a.state != WASP_THREAD_IN_VM &&
+                                    a.state != WASP_THREAD_IN_VM_TRANS) || a.pc)
         return -1;
-    uint64_t env = (uint64_t)(uintptr_t)t->jni_env;
-    uint64_t anchor = env + (uint64_t)l->anchor_from_env;
-    int32_t state;
-    uint64_t sp, pc, ret;
-    if (wasp_safe_read(env + (uint64_t)l->state_from_env, &state, sizeof state) != sizeof state ||
-        (state != WASP_THREAD_IN_VM && state != WASP_THREAD_IN_VM_TRANS) ||
-        wasp_safe_read(anchor + l->sp_off, &sp, sizeof sp) != sizeof sp || !sp ||
-        wasp_safe_read(anchor + l->pc_off, &pc, sizeof pc) != sizeof pc || pc ||
-        wasp_safe_read(sp - 8, &ret, sizeof ret) != sizeof ret || ret < 4096)
+    const uint64_t *stack = (const uint64_t *)(uintptr_t)a.sp; /* on the stack, above sp */
+    uint64_t ret = stack[-1];
+    if (ret < 4096)
         return -1;
-    volatile uint64_t *a_pc = (volatile uint64_t *)(uintptr_t)(anchor + l->pc_off);
-    volatile uint64_t *a_sp = (volatile uint64_t *)(uintptr_t)(anchor + l->sp_off);
-    *a_pc = ret;
+    *a.pc_slot = ret;
     int n = walk(t, uc);
-    for (int i = 0; n <= 0 && i < SLOTS; i++) {
-        uint64_t caller;
-        if (wasp_safe_read(sp + 8u * (uint64_t)i, &caller, sizeof caller) != sizeof caller ||
-            caller < 4096 || (caller > sp - (1u << 20) && caller < sp + (1u << 20)))
+    for (int i = 0; n <= 0 && i < SLOTS && a.sp + 8u * (uint64_t)(i + 1) < a.stack_base; i++) {
+        uint64_t caller = stack[i];
+        if (caller < 4096 || (caller >= sp && caller < a.stack_base))
             continue; /* not a return address: a small value or a stack address */
-        *a_sp = sp + 8u * (uint64_t)i + 8;
-        *a_pc = caller;
+        *a.sp_slot = a.sp + 8u * (uint64_t)i + 8;
+        *a.pc_slot = caller;
         n = walk(t, uc);
     }
-    *a_sp = sp;
-    *a_pc = 0;
+    *a.sp_slot = a.sp;
+    *a.pc_slot = 0;
     return n;
+}
+
+/* Native frames between the leaf and the thread's last Java frame, by frame
+ * pointer: a thread in native code (JNI) or in the VM has its Java frames
+ * above the frame anchor's sp, and native code built with frame pointers
+ * (libjvm, libraries built so) chains its frames through rbp below it. Each
+ * link must lie on the stack between the interrupted sp and the anchor's sp
+ * and go up; a return address is taken only when it is not a stack address.
+ * Code without frame pointers ends the chain early or skips its own frame
+ * ("where the frames allow"); the dump drops return addresses it cannot
+ * name. Writes at most WASP_NATIVE_FRAMES_MAX return addresses to out, the
+ * leaf's caller first. */
+static int native_frames(wasp_thread *t, const ucontext_t *uc, uint64_t *out)
+{
+    anchor_view a;
+    uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
+    if (!read_anchor(t, sp, &a) || (a.state != WASP_THREAD_IN_NATIVE &&
+                                    a.state != WASP_THREAD_IN_VM &&
+                                    a.state != WASP_THREAD_IN_VM_TRANS))
+        return 0;
+    uint64_t fp = (uint64_t)uc->uc_mcontext.gregs[REG_RBP];
+    int n = 0;
+    while (n < WASP_NATIVE_FRAMES_MAX && fp >= sp && fp % 8 == 0 && fp + 16 <= a.sp) {
+        const uint64_t *link = (const uint64_t *)(uintptr_t)fp; /* saved rbp, return address */
+        uint64_t up = link[0], ret = link[1];
+        if (ret < 4096 || (ret >= sp && ret < a.stack_base))
+            break;
+        out[n++] = ret;
+        if (up <= fp)
+            break;
+        fp = up;
+    }
+    return n;
+}
+
+/* Puts the native frames under the n Java frames in t->scratch (leaf first). */
+static int add_native_frames(wasp_thread *t, const ucontext_t *uc, int n)
+{
+    uint64_t pcs[WASP_NATIVE_FRAMES_MAX];
+    int k = native_frames(t, uc, pcs);
+    if (k <= 0)
+        return n;
+    for (int i = n - 1; i >= 0; i--)
+        t->scratch[i + k] = t->scratch[i];
+    for (int i = 0; i < k; i++)
+        t->scratch[i] = (wasp_rframe){.bci = WASP_RFRAME_NATIVE, .method = (void *)(uintptr_t)pcs[i]};
+    t->rec.counters[WASP_C_STACK_NATIVE_FRAMES] += (uint64_t)k;
+    return n + k;
 }
 
 /* The counter of a failed walk's cause: AsyncGetCallTrace's status, 0 down
@@ -142,9 +211,12 @@ uint32_t wasp_capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
     if (wasp_rt.agct && t->jni_env) {
         /* Walk from the instruction itself, not the PC after it, so the line
          * is the access's own. */
+        /* Thread CPU time: a preempted walk would count wall time. */
+        uint64_t t0 = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
         ucontext_t copy = *uc;
         copy.uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
         n = walk(t, &copy);
+        uint64_t t1 = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
         if (n == AGCT_UNKNOWN_JAVA || n == AGCT_NOT_WALKABLE_JAVA) {
             /* Code that is no Java frame, or no walkable one, while the
              * thread runs Java: a stub (arraycopy, fill, compare), a vtable
@@ -164,6 +236,12 @@ uint32_t wasp_capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
                 t->rec.counters[WASP_C_AGCT_ANCHOR_PC]++;
             }
         }
+        if (n > 0)
+            n = add_native_frames(t, uc, n);
+        uint64_t t2 = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+        t->rec.counters[WASP_C_STACK_WALKS]++;
+        t->rec.counters[WASP_C_STACK_WALK_NS] += t2 - t0;
+        t->rec.counters[WASP_C_STACK_RETRY_NS] += t2 - t1;
     }
     if (n <= 0) {
         t->rec.counters[WASP_C_AGCT_FAILED]++;

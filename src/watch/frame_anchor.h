@@ -11,6 +11,10 @@
  * AsyncGetCallTrace refuses such a thread ("unknown frame, not Java")
  * although its Java frames are intact.
  *
+ * The handler reads the JavaThread of the thread it interrupted directly
+ * (it is alive while its thread runs) and that thread's stack between the
+ * interrupted sp and the stack base (mapped).
+ *
  * ASYNC-SIGNAL-SAFE: plain reads of fields settled before `ready` is set.
  */
 #ifndef WASP_FRAME_ANCHOR_H
@@ -25,6 +29,7 @@ typedef struct wasp_frame_anchor_layout {
     volatile int ready;
     int64_t anchor_from_env; /* JavaFrameAnchor address = JNIEnv* + this */
     int64_t state_from_env;  /* JavaThread::_thread_state (a 32-bit value) */
+    int64_t stack_base_from_env; /* JavaThread::_stack_base: the stack's top end */
     uint32_t sp_off, pc_off; /* in the anchor */
 } wasp_frame_anchor_layout;
 

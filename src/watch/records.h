@@ -16,11 +16,15 @@
 #include "profile/profile.h"
 
 /* One Java frame as AsyncGetCallTrace returns it (same layout as
- * ASGCT_CallFrame: the bci, then the jmethodID). */
+ * ASGCT_CallFrame: the bci, then the jmethodID); or, with bci
+ * WASP_RFRAME_NATIVE, a native frame between the leaf and the Java frames:
+ * `method` is then its return address (named when the profile is written). */
 typedef struct wasp_rframe {
     int32_t bci;
     void *method;
 } wasp_rframe;
+
+enum { WASP_RFRAME_NATIVE = INT32_MIN, WASP_NATIVE_FRAMES_MAX = 16 };
 
 /* Whether n frames are the same, field by field: the four bytes of padding
  * after bci are not data (frames built by assignment leave them undefined,
@@ -110,6 +114,11 @@ typedef enum wasp_counter_id {
     WASP_C_AGCT_SAFEPOINT,    /* -10: at a safepoint */
     WASP_C_AGCT_OTHER,        /* no stack walker, or a status not listed */
     WASP_C_AGCT_ANCHOR_PC,    /* walks of threads in the VM that needed the anchor's pc filled */
+    WASP_C_STACK_WALKS,       /* contexts captured with a stack walk */
+    WASP_C_STACK_WALK_NS,     /* time those walks took, retries included */
+    WASP_C_STACK_RETRY_NS,    /* of which the retries (from a stub's caller, the anchor) and the
+                               * native frames */
+    WASP_C_STACK_NATIVE_FRAMES, /* native frames found below the Java frames (frame pointers) */
     WASP_C_OBJ_SAMPLES,      /* accesses the objects analysis looked up */
     WASP_C_OBJ_UNATTRIBUTED, /* ... that hit no tracked object */
     WASP_C_OBJ_STALE,        /* ... taken while the object map awaited its post-GC rebuild */
