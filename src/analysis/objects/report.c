@@ -4,6 +4,7 @@
  * allocation context and the contexts that accessed its objects (DJXPerf's
  * object-centric view, its Figure 5). JSON: the top-level "objects" member.
  */
+#include "analysis/objects/creations.h"
 #include "analysis/objects/profile.h"
 #include "cli/report_part.h"
 #include "cli/units.h"
@@ -13,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TEXT_ACCESSES_PER_SITE = 5 }; /* access contexts shown per allocation site */
+/* Access contexts shown per allocation site; creation contexts per class site. */
+enum { TEXT_ACCESSES_PER_SITE = 5, TEXT_CREATIONS_PER_SITE = 3 };
 
 static bool shown(const wasp_profile *p, int id)
 {
@@ -75,6 +77,9 @@ static void header_text(const wasp_profile *p, bool single_node, FILE *out)
                         wasp_fmt_percent((double)by_class / (double)taken, a, sizeof a));
         }
         fputc('\n', out);
+        if (by_class && !wasp_objects_have_creations(p))
+            fprintf(out, "  %-10s add -e alloc to see where the untracked objects' classes are "
+                         "created (sampled creations)\n", "creations");
     }
     const char *min = meta_bytes(p, "objects.min_size", a, sizeof a);
     const char *interval = meta_bytes(p, "objects.sampling_interval", b, sizeof b);
@@ -153,6 +158,7 @@ static int site_text(const wasp_profile *p, uint32_t id, uint32_t rank, int rank
         fprintf(out, "   remote %s", wasp_fmt_percent(wasp_share(remote, samples), r, sizeof r));
     fputc('\n', out);
     wasp_text_site_allocation(p, s, out);
+    wasp_objects_creations_text(p, s, TEXT_CREATIONS_PER_SITE, out);
 
     uint32_t n, naccesses;
     uint32_t *order = wasp_profile_sorted_site_accesses(p, id, &n);
@@ -256,6 +262,8 @@ static int site_json(wasp_json *j, const wasp_profile *p, uint32_t id, const voi
     wasp_json_double(j, "samples", samples);
     json_remote_share(j, v->single_node, remote, samples);
     wasp_json_site_allocation(j, p, s);
+    if (wasp_objects_creations_json(j, p, s, v->top) != 0)
+        return -1;
     struct accesses_view site = {samples, v->single_node};
     if (wasp_json_ranked(j, p, "accesses", order, n, v->top, access_json, &site) != 0)
         return -1;

@@ -1,0 +1,29 @@
+/*
+ * Where untracked objects of a class are created: a class site (objects the
+ * allocation sampling never tracked, attributed by their headers) has no
+ * allocation path of its own, but when the creation profile ran too
+ * (`-e objects+alloc`: sampled stores of class words, Inoue and Nakatani's
+ * object-creation profile), its contexts for the same class say where
+ * objects of that class are created, each with its share of the class's
+ * sampled creations. An estimate by class, not per object: a class created
+ * at several places splits by how often each creates it.
+ */
+#ifndef WASP_OBJECTS_CREATIONS_H
+#define WASP_OBJECTS_CREATIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli/json_writer.h"
+#include "profile/profile.h"
+
+/* Whether the profile holds a creation profile (alloc records or its run). */
+bool wasp_objects_have_creations(const wasp_profile *p);
+/* Text: the creation contexts of site s's class (at most top), indented under
+ * the site; nothing when s is not a class site or none were sampled. */
+void wasp_objects_creations_text(const wasp_profile *p, const wasp_site *s, int top, FILE *out);
+/* JSON member "creations" of a class site: {"samples": N, "contexts": [...]};
+ * null when the creation profile did not run. Nothing for other sites. */
+int wasp_objects_creations_json(wasp_json *j, const wasp_profile *p, const wasp_site *s, int top);
+
+#endif

@@ -1,0 +1,109 @@
+/*
+ * Where untracked objects of a class are created (see creations.h): the
+ * creation profile's contexts of a class site's class, ranked.
+ */
+#include "analysis/objects/creations.h"
+
+#include <stdlib.h>
+
+#include "analysis/alloc/profile.h"
+#include "cli/report_part.h"
+#include "cli/units.h"
+
+typedef struct creation {
+    uint32_t ctx;
+    double samples;
+} creation;
+
+static int by_samples(const void *a, const void *b)
+{
+    const creation *x = a, *y = b;
+    if (x->samples != y->samples)
+        return x->samples < y->samples ? 1 : -1;
+    return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
+}
+
+/* The creation contexts of class cls, most sampled first (the caller frees
+ * them); *total: their samples. NULL with *n = 0 when there are none. */
+static creation *creations_of(const wasp_profile *p, uint32_t cls, uint32_t *n, double *total)
+{
+    uint32_t all;
+    const wasp_alloc_entry *e = wasp_profile_allocs(p, &all);
+    *n = 0;
+    *total = 0;
+    creation *c = NULL;
+    for (uint32_t i = 0; i < all; i++) {
+        if (e[i].cls != cls || !(e[i].samples > 0))
+            continue;
+        creation *grown = realloc(c, (*n + 1) * sizeof *c);
+        if (!grown)
+            break;
+        c = grown;
+        c[(*n)++] = (creation){e[i].ctx, e[i].samples};
+        *total += e[i].samples;
+    }
+    if (c)
+        qsort(c, *n, sizeof *c, by_samples);
+    return c;
+}
+
+bool wasp_objects_have_creations(const wasp_profile *p)
+{
+    return wasp_profile_has_allocs(p);
+}
+
+void wasp_objects_creations_text(const wasp_profile *p, const wasp_site *s, int top, FILE *out)
+{
+    if (!wasp_site_by_class(p, s) || !wasp_objects_have_creations(p))
+        return;
+    uint32_t n;
+    double total;
+    creation *c = creations_of(p, s->class_name, &n, &total);
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
+    if (!n) {
+        fputs("      created at: no sampled creation of this class\n", out);
+        free(c);
+        return;
+    }
+    fprintf(out, "      created at (%s sampled creations of the class, -e alloc):\n",
+            wasp_fmt_count(total, a, sizeof a));
+    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    for (uint32_t i = 0; i < shown; i++) {
+        fprintf(out, "        %-6s  %s sample%s\n",
+                wasp_fmt_percent(wasp_share(c[i].samples, total), a, sizeof a),
+                wasp_fmt_count(c[i].samples, b, sizeof b), c[i].samples == 1 ? "" : "s");
+        wasp_text_frames(p, &p->contexts[c[i].ctx], 10, out);
+    }
+    if (n > shown)
+        fprintf(out, "        ... %u more creation context%s\n", (unsigned)(n - shown),
+                n - shown == 1 ? "" : "s");
+    free(c);
+}
+
+int wasp_objects_creations_json(wasp_json *j, const wasp_profile *p, const wasp_site *s, int top)
+{
+    if (!wasp_site_by_class(p, s))
+        return 0;
+    if (!wasp_objects_have_creations(p)) {
+        wasp_json_null(j, "creations");
+        return 0;
+    }
+    uint32_t n;
+    double total;
+    creation *c = creations_of(p, s->class_name, &n, &total);
+    wasp_json_begin_object(j, "creations", false);
+    wasp_json_double(j, "samples", total);
+    wasp_json_begin_array(j, "contexts", false);
+    uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
+    for (uint32_t i = 0; i < shown; i++) {
+        wasp_json_begin_object(j, NULL, false);
+        wasp_json_double(j, "share", wasp_share(c[i].samples, total));
+        wasp_json_double(j, "samples", c[i].samples);
+        wasp_json_context_fields(j, p, c[i].ctx);
+        wasp_json_end_object(j);
+    }
+    wasp_json_end_array(j);
+    wasp_json_end_object(j);
+    free(c);
+    return 0;
+}
