@@ -13,12 +13,17 @@
 #include "watch/kit.h"
 #include "watch/runtime.h"
 
-/* AsyncGetCallTrace's statuses (HotSpot's forte.cpp): a PC in code that is
- * not a Java frame while the thread is in Java (ticks_unknown_Java), and a
- * thread outside Java whose last Java frame it cannot find
- * (ticks_unknown_not_Java), and a top frame it cannot walk from while the
- * thread is in Java (ticks_not_walkable_Java). */
-enum { AGCT_UNKNOWN_NOT_JAVA = -3, AGCT_UNKNOWN_JAVA = -5, AGCT_NOT_WALKABLE_JAVA = -6 };
+/* AsyncGetCallTrace's statuses (HotSpot's forte.cpp) that wasp retries: a
+ * thread outside Java whose last Java frame it cannot find or walk from
+ * (ticks_unknown_not_Java, ticks_not_walkable_not_Java), and a PC in code
+ * that is no Java frame, or none it can walk from, while the thread is in
+ * Java (ticks_unknown_Java, ticks_not_walkable_Java). */
+enum {
+    AGCT_UNKNOWN_NOT_JAVA = -3,
+    AGCT_NOT_WALKABLE_NOT_JAVA = -4,
+    AGCT_UNKNOWN_JAVA = -5,
+    AGCT_NOT_WALKABLE_JAVA = -6
+};
 
 typedef struct {
     void *env;
@@ -31,6 +36,20 @@ static int walk(wasp_thread *t, ucontext_t *uc)
     agct_trace trace = {.env = t->jni_env, .num_frames = 0, .frames = t->scratch};
     wasp_rt.agct(&trace, (int)wasp_rt.max_frames, uc);
     return trace.num_frames;
+}
+
+/* Puts k native return addresses (the leaf's caller first) under the n Java
+ * frames in t->scratch, which holds WASP_NATIVE_FRAMES_MAX more. */
+static int prepend_native(wasp_thread *t, int n, const uint64_t *pcs, int k)
+{
+    if (k <= 0)
+        return n;
+    for (int i = n - 1; i >= 0; i--)
+        t->scratch[i + k] = t->scratch[i];
+    for (int i = 0; i < k; i++)
+        t->scratch[i] = (wasp_rframe){.bci = WASP_RFRAME_NATIVE, .method = (void *)(uintptr_t)pcs[i]};
+    t->rec.counters[WASP_C_STACK_NATIVE_FRAMES] += (uint64_t)k;
+    return n + k;
 }
 
 /* Walks again from the caller of the code at the PC: generated stubs (fill,
@@ -72,6 +91,34 @@ static int walk_from_caller(wasp_thread *t, ucontext_t *copy, uint64_t sp, uint6
         if (n > 0)
             return n;
     }
+    /* Native code called from Java without leaving it (the JVM's leaf calls:
+     * monitor exit, barriers, code-cache lookups) pushes more than a few
+     * slots, but keeps frame pointers (libjvm does): follow rbp up to the
+     * first return address the JVM accepts. The native return addresses
+     * passed on the way go under the Java frames. */
+    uint64_t natives[WASP_NATIVE_FRAMES_MAX];
+    int nn = 0;
+    for (uint64_t f = fp; nn < WASP_NATIVE_FRAMES_MAX && f >= sp && f % 8 == 0 &&
+                          f - sp < (1u << 20);) {
+        uint64_t link[2]; /* saved rbp, return address */
+        if (wasp_safe_read(f, link, sizeof link) != sizeof link)
+            break;
+        uint64_t ret = link[1];
+        if (ret < 4096 || (ret > sp - (1u << 20) && ret < sp + (1u << 20)))
+            break;
+        if (f != fp) { /* [fp + 8] was tried above */
+            copy->uc_mcontext.gregs[REG_RIP] = (greg_t)(ret - 1);
+            copy->uc_mcontext.gregs[REG_RSP] = (greg_t)(f + 16);
+            copy->uc_mcontext.gregs[REG_RBP] = (greg_t)link[0];
+            int n = walk(t, copy);
+            if (n > 0)
+                return prepend_native(t, n, natives, nn);
+        }
+        natives[nn++] = ret;
+        if (link[0] <= f)
+            break;
+        f = link[0];
+    }
     return -1;
 }
 
@@ -103,9 +150,10 @@ static int read_anchor(const wasp_thread *t, uint64_t sp, anchor_view *a)
 /* A thread in the VM whose frame anchor has its last Java sp but not yet
  * its pc (HotSpot fills the pc lazily, make_walkable: the return address
  * just below that sp). The walk is retried with the pc filled in as HotSpot
- * would fill it. When the frame so described is a runtime stub the JVM
- * cannot walk past (C2's allocation stubs), the anchor is then set, one slot
- * at a time, to the stub's caller: a return address among the first slots
+ * would fill it. When the frame so described (or the anchor as it was,
+ * when it had its pc) is a runtime stub the JVM cannot walk past (C2's
+ * allocation stubs), the anchor is then set, one slot at a time, to the
+ * stub's caller: a return address among the first slots
  * above the stub's sp, which AsyncGetCallTrace accepts only when it returns
  * into Java code. The anchor is put back as it was. Only the interrupted
  * thread itself writes its anchor while it is in the VM, and it is stopped
@@ -116,14 +164,17 @@ static int walk_with_anchor_pc(wasp_thread *t, ucontext_t *uc)
     anchor_view a;
     uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
     if (!read_anchor(t, sp, &a) || (a.state != WASP_THREAD_IN_VM &&
-                                    a.state != WASP_THREAD_IN_VM_TRANS) || a.pc)
+                                    a.state != WASP_THREAD_IN_VM_TRANS))
         return -1;
     const uint64_t *stack = (const uint64_t *)(uintptr_t)a.sp; /* on the stack, above sp */
-    uint64_t ret = stack[-1];
-    if (ret < 4096)
-        return -1;
-    *a.pc_slot = ret;
-    int n = walk(t, uc);
+    int n = -1;
+    if (!a.pc) {
+        uint64_t ret = stack[-1];
+        if (ret < 4096)
+            return -1;
+        *a.pc_slot = ret;
+        n = walk(t, uc);
+    }
     for (int i = 0; n <= 0 && i < SLOTS && a.sp + 8u * (uint64_t)(i + 1) < a.stack_base; i++) {
         uint64_t caller = stack[i];
         if (caller < 4096 || (caller >= sp && caller < a.stack_base))
@@ -133,7 +184,7 @@ static int walk_with_anchor_pc(wasp_thread *t, ucontext_t *uc)
         n = walk(t, uc);
     }
     *a.sp_slot = a.sp;
-    *a.pc_slot = 0;
+    *a.pc_slot = a.pc;
     return n;
 }
 
@@ -170,19 +221,12 @@ static int native_frames(wasp_thread *t, const ucontext_t *uc, uint64_t *out)
     return n;
 }
 
-/* Puts the native frames under the n Java frames in t->scratch (leaf first). */
+/* Puts the native frames found by frame pointer under the n Java frames in
+ * t->scratch (leaf first). */
 static int add_native_frames(wasp_thread *t, const ucontext_t *uc, int n)
 {
     uint64_t pcs[WASP_NATIVE_FRAMES_MAX];
-    int k = native_frames(t, uc, pcs);
-    if (k <= 0)
-        return n;
-    for (int i = n - 1; i >= 0; i--)
-        t->scratch[i + k] = t->scratch[i];
-    for (int i = 0; i < k; i++)
-        t->scratch[i] = (wasp_rframe){.bci = WASP_RFRAME_NATIVE, .method = (void *)(uintptr_t)pcs[i]};
-    t->rec.counters[WASP_C_STACK_NATIVE_FRAMES] += (uint64_t)k;
-    return n + k;
+    return prepend_native(t, n, pcs, native_frames(t, uc, pcs));
 }
 
 /* The counter of a failed walk's cause: AsyncGetCallTrace's status, 0 down
@@ -229,7 +273,7 @@ uint32_t wasp_capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
                                      (uint64_t)uc->uc_mcontext.gregs[REG_RBP]);
             if (m > 0)
                 n = m;
-        } else if (n == AGCT_UNKNOWN_NOT_JAVA) {
+        } else if (n == AGCT_UNKNOWN_NOT_JAVA || n == AGCT_NOT_WALKABLE_NOT_JAVA) {
             int m = walk_with_anchor_pc(t, &copy);
             if (m > 0) {
                 n = m;

@@ -743,4 +743,5 @@ const wasp_watch_engine wasp_page_engine = {
     .disarm = page_disarm,
     .drop_all = page_drop_all,
     .busy = page_busy,
+    .fault_granule = 4096,
 };

@@ -1387,6 +1387,11 @@ def with_mechanism(fn, jdk, watch=None, sampler=None):
             if not watch:  # whichever engine auto proves; the page engine needs the test budget
                 flags += ["--watch-budget", PAGE_TEST_BUDGET]
                 agent += ",watch-budget=" + PAGE_TEST_BUDGET
+            # The timer fires at the kernel's tick (250 Hz on Debian's
+            # kernels): a quarter of the perf sampler's samples at the default
+            # period. The planted silent loads got 88-381 pairs of the 100
+            # needed at the default size; at the page scale, twice that.
+            scale = max(scale, PAGE_SCALE)
         MECHANISM.update(flags=flags, agent=agent, scale=scale)
         try:
             return fn(ctx)
