@@ -3,7 +3,7 @@
  * watchpoint. The allocating thread learns of a tracked object at its
  * allocation event, before the program has written into it; the object is
  * kept as its site's *pending* object. At a later birth of the same site on
- * the same thread — at least a settling time of thread CPU later, in the same
+ * the same thread — at least a settling time later, in the same
  * GC epoch, so the pending object has been built meanwhile and has not moved
  * (a dead object's bytes stay as they were until a collection) — one word of
  * the pending object is read and compared with the same word of the site's
@@ -29,7 +29,7 @@ typedef struct wasp_birth_slot {
     /* the pending object */
     uint64_t obj;          /* its start, 0 when none */
     uint32_t size, epoch;
-    uint64_t born_ns;      /* thread CPU time at its birth */
+    uint64_t born_ns;      /* the clock at its birth (ns) */
     /* the word kept of the site's previous object */
     uint64_t value;
     uint32_t offset, value_size, value_epoch;
@@ -45,7 +45,7 @@ typedef enum wasp_birth_verdict {
 /* len bytes at addr; *ok = 0 when they cannot be read. */
 typedef uint64_t (*wasp_birth_reader)(uint64_t addr, int len, int *ok);
 
-/* Object [obj, obj+size) of site was born in epoch at thread CPU time now_ns.
+/* Object [obj, obj+size) of site was born in epoch at time now_ns.
  * settle_ns: how long a pending object is given to be built. Returns the
  * verdict of the comparison this birth allowed (*offset: the word compared). */
 wasp_birth_verdict wasp_replica_born(wasp_birth_slot *table, uint32_t nslots, uint32_t site,
