@@ -41,13 +41,14 @@
 #include <time.h>
 
 #include "agent/alloc_event.h"
+#include "agent/java_names.h"
 #include "agent/jvm.h"
 #include "agent/log.h"
 #include "agent/threads.h"
 #include "common/clock.h"
 #include "heap/objmap.h"
-#include "analysis/handler_part.h"
 #include "watch/handler.h"
+#include "watch/handler_part.h"
 #include "watch/runtime.h"
 #include "heap/tracked.h"
 
@@ -502,6 +503,12 @@ int wasp_alloc_start(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len)
         snprintf(why, len, "cannot create the object-map thread");
         return -1;
     }
+    /* Accesses are checked against arrays' elements past this JVM's array
+     * headers (heap/site_kind.h). */
+    uint32_t headers[4];
+    if (wasp_java_array_headers(env, headers) != 0)
+        wasp_log("cannot read every array class's header size: 16 bytes assumed where unread");
+    wasp_site_kind_set_headers(headers);
     /* The map describes the heap from now on. */
     __atomic_store_n(&wasp_objects.objmap_epoch, __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE),
                      __ATOMIC_RELEASE);

@@ -7,18 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/vmflags.h"
 #include "agent/vmstructs.h"
 #include "heap/klass_set.h"
-
-typedef struct named_field {
-    uint32_t offset;
-    char *name;
-} named_field;
 
 typedef struct named_class {
     uint64_t klass;
     char *name;
-    named_field *fields;
+    wasp_java_field *fields; /* names owned (strdup) */
     uint32_t nfields;
 } named_class;
 
@@ -34,7 +30,7 @@ void wasp_java_names_free(void)
 {
     for (uint32_t i = 0; i < nclasses; i++) {
         for (uint32_t k = 0; k < classes[i].nfields; k++)
-            free(classes[i].fields[k].name);
+            free((char *)classes[i].fields[k].name);
         free(classes[i].fields);
         free(classes[i].name);
     }
@@ -114,13 +110,14 @@ static int unsafe_init(JNIEnv *env, unsafe *u)
 
 static int cmp_field(const void *a, const void *b)
 {
-    const named_field *x = a, *y = b;
+    const wasp_java_field *x = a, *y = b;
     return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* The instance fields of cls and its superclasses, with their offsets. */
+/* The instance fields of cls and its superclasses, with their offsets and
+ * widths (references: 4 bytes with compressed oops). */
 static void name_fields(jvmtiEnv *jvmti, JNIEnv *env, const unsafe *u, jclass cls,
-                        named_class *nc)
+                        named_class *nc, int compressed_oops)
 {
     uint32_t cap = 0;
     jclass k = cls;
@@ -130,10 +127,10 @@ static void name_fields(jvmtiEnv *jvmti, JNIEnv *env, const unsafe *u, jclass cl
         if ((*jvmti)->GetClassFields(jvmti, k, &n, &ids) == JVMTI_ERROR_NONE) {
             for (jint i = 0; i < n; i++) {
                 jint mods = 0;
-                char *name = NULL;
+                char *name = NULL, *sig = NULL;
                 if ((*jvmti)->GetFieldModifiers(jvmti, k, ids[i], &mods) != JVMTI_ERROR_NONE ||
                     (mods & 0x0008) || /* static: in the mirror, not the object */
-                    (*jvmti)->GetFieldName(jvmti, k, ids[i], &name, NULL, NULL) != JVMTI_ERROR_NONE)
+                    (*jvmti)->GetFieldName(jvmti, k, ids[i], &name, &sig, NULL) != JVMTI_ERROR_NONE)
                     continue;
                 jstring js = (*env)->NewStringUTF(env, name);
                 jlong off = js ? (*env)->CallLongMethod(env, u->obj, u->field_offset, k, js) : -1;
@@ -145,18 +142,21 @@ static void name_fields(jvmtiEnv *jvmti, JNIEnv *env, const unsafe *u, jclass cl
                     (*env)->DeleteLocalRef(env, js);
                 if (off >= 0 && nc->nfields == cap) {
                     uint32_t ncap = cap ? cap * 2 : 8;
-                    named_field *g = realloc(nc->fields, ncap * sizeof *g);
+                    wasp_java_field *g = realloc(nc->fields, ncap * sizeof *g);
                     if (g) {
                         nc->fields = g;
                         cap = ncap;
                     }
                 }
                 if (off >= 0 && nc->nfields < cap) {
-                    nc->fields[nc->nfields].offset = (uint32_t)off;
-                    if ((nc->fields[nc->nfields].name = strdup(name)))
+                    wasp_java_field *f = &nc->fields[nc->nfields];
+                    f->offset = (uint32_t)off;
+                    f->size = wasp_java_field_size(sig, compressed_oops, &f->is_float);
+                    if ((f->name = strdup(name)))
                         nc->nfields++;
                 }
                 (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
+                (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
             }
             (*jvmti)->Deallocate(jvmti, (unsigned char *)ids);
         }
@@ -183,6 +183,9 @@ int wasp_java_names_build(jvmtiEnv *jvmti, JNIEnv *env)
     if (!jvmti || !env || unsafe_init(env, &u) != 0 ||
         (*jvmti)->GetLoadedClasses(jvmti, &n, &all) != JVMTI_ERROR_NONE)
         return -1;
+    int compressed_oops = 0;
+    if (wasp_vm_get_bool_flag("UseCompressedOops", &compressed_oops) != 0)
+        compressed_oops = 1; /* the default of heaps under 32 GiB */
     classes = calloc(n ? (size_t)n : 1, sizeof *classes);
     for (jint i = 0; i < n; i++) {
         jlong klass = classes ? (*env)->CallLongMethod(env, u.obj, u.get_long, all[i], u.klass_offset) : 0;
@@ -199,7 +202,7 @@ int wasp_java_names_build(jvmtiEnv *jvmti, JNIEnv *env)
             (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
             if (nc->name) {
                 if (nc->name[strlen(nc->name) - 1] != ']')
-                    name_fields(jvmti, env, &u, all[i], nc);
+                    name_fields(jvmti, env, &u, all[i], nc, compressed_oops);
                 nclasses++;
             }
         }
@@ -224,12 +227,46 @@ const char *wasp_java_class_name(uint64_t klass)
     return c ? c->name : NULL;
 }
 
-const char *wasp_java_field_name(uint64_t klass, uint32_t offset)
+const wasp_java_field *wasp_java_fields(uint64_t klass, uint32_t *n)
 {
     const named_class *c = find(klass);
-    if (!c)
-        return NULL;
-    named_field key = {.offset = offset};
-    const named_field *f = bsearch(&key, c->fields, c->nfields, sizeof *c->fields, cmp_field);
-    return f ? f->name : NULL;
+    *n = c ? c->nfields : 0;
+    return c ? c->fields : NULL;
+}
+
+int wasp_java_array_headers(JNIEnv *env, uint32_t header[4])
+{
+    static const char *const arrays[4] = {"[B", "[S", "[I", "[J"};
+    uint64_t lh_offset;
+    int32_t shift, mask;
+    unsafe u;
+    for (int i = 0; i < 4; i++)
+        header[i] = 0;
+    if (!env || wasp_vm_field("Klass", "_layout_helper", &lh_offset, NULL) != 0 ||
+        wasp_vm_int_constant("Klass::_lh_header_size_shift", &shift) != 0 ||
+        wasp_vm_int_constant("Klass::_lh_header_size_mask", &mask) != 0 || unsafe_init(env, &u) != 0)
+        return -1;
+    int found = 0;
+    for (int i = 0; i < 4; i++) {
+        jclass c = (*env)->FindClass(env, arrays[i]);
+        jlong klass = c ? (*env)->CallLongMethod(env, u.obj, u.get_long, c, u.klass_offset) : 0;
+        if ((*env)->ExceptionCheck(env)) {
+            (*env)->ExceptionClear(env);
+            klass = 0;
+        }
+        if (c)
+            (*env)->DeleteLocalRef(env, c);
+        if (!klass || (klass & 7))
+            continue;
+        /* The JVM's own metadata, in this process: the array class's layout
+         * helper holds the bytes before its first element. */
+        int32_t lh = *(const int32_t *)(uintptr_t)((uint64_t)klass + lh_offset);
+        uint32_t h = ((uint32_t)lh >> shift) & (uint32_t)mask;
+        if (lh < 0 && h >= 8 && h <= 32) {
+            header[i] = h;
+            found++;
+        }
+    }
+    (*env)->DeleteLocalRef(env, u.obj);
+    return found == 4 ? 0 : -1;
 }

@@ -12,6 +12,29 @@
 #include <string.h>
 
 static uint8_t kinds[WASP_SITE_KINDS_MAX];
+/* Bytes before the first element, by log2 of the element size. */
+static uint8_t headers[4] = {16, 16, 16, 16};
+
+void wasp_site_kind_set_headers(const uint32_t header[4])
+{
+    for (int i = 0; i < 4; i++)
+        if (header[i] >= 8 && header[i] <= 32)
+            __atomic_store_n(&headers[i], (uint8_t)header[i], __ATOMIC_RELEASE);
+}
+
+uint32_t wasp_site_kind_header(uint8_t kind)
+{
+    uint32_t elem = kind & WASP_KIND_SIZE_MASK, log2 = 0;
+    while (log2 < 3 && (1u << log2) < elem)
+        log2++;
+    uint32_t h = __atomic_load_n(&headers[log2], __ATOMIC_ACQUIRE);
+    if (!elem) /* not an array of primitives: the smallest header */
+        for (int i = 1; i < 4; i++) {
+            uint32_t x = __atomic_load_n(&headers[i], __ATOMIC_ACQUIRE);
+            h = x < h ? x : h;
+        }
+    return h;
+}
 
 void wasp_site_kind_set(uint32_t site, const char *class_name)
 {
@@ -33,9 +56,9 @@ void wasp_site_kind_set(uint32_t site, const char *class_name)
 int wasp_site_kind_fits(uint32_t site, uint64_t offset, uint32_t size, uint8_t float_size)
 {
     uint8_t k = site < WASP_SITE_KINDS_MAX ? __atomic_load_n(&kinds[site], __ATOMIC_ACQUIRE) : 0;
-    /* Tracked arrays' headers (mark word, class, length) are 16 bytes with
-     * compressed class pointers. */
-    return wasp_kind_fits(k, 16, offset, size, float_size);
+    /* Tracked arrays' headers (mark word, class, length, padding): as this
+     * JVM lays them out. */
+    return wasp_kind_fits(k, wasp_site_kind_header(k), offset, size, float_size);
 }
 
 int wasp_kind_fits(uint8_t k, uint32_t header, uint64_t offset, uint32_t size, uint8_t float_size)

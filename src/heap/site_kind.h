@@ -23,6 +23,16 @@ enum { WASP_KIND_FLOAT = 0x80, WASP_KIND_SIZE_MASK = 0x0f };
  * end stay unknown. Not in a handler. */
 void wasp_site_kind_set(uint32_t site, const char *class_name);
 
+/* This JVM's array headers: the bytes before the first element of an array
+ * of elements of 1 << i bytes (i = 0..3), from the arrays' layout helpers
+ * (agent/java_names.h, wasp_java_array_headers). 16 each until set (compressed
+ * class pointers); 20 or 24 without them, 12 or 16 with compact object
+ * headers. A value outside 8..32 leaves its entry unchanged. Not in a
+ * handler; may be called while handlers read the table. */
+void wasp_site_kind_set_headers(const uint32_t header[4]);
+/* The header of an array of kind k (0: 16 bytes, or the smallest set). */
+uint32_t wasp_site_kind_header(uint8_t kind);
+
 /* Can an access of `size` bytes at `offset` in an object of site (any site:
  * a scalar access must be naturally aligned, as HotSpot lays out fields and
  * elements), whose value type is float/double

@@ -183,6 +183,49 @@ static void an_object_being_initialized(void **state)
     assert_true(o.start == (uint64_t)(uintptr_t)&heap[800]);
 }
 
+/* -XX:-UseCompressedClassPointers: an 8-byte class word, the length at 16,
+ * and the elements where the class's layout helper says (24 on JDK 17, 20
+ * for ints on JDK 22+). */
+static uint64_t put_wide_header(size_t w, int k, int32_t length)
+{
+    heap[w] = 1;
+    heap[w + 1] = klass_addr(k);
+    heap[w + 2] = (uint64_t)(uint32_t)length;
+    return (uint64_t)(uintptr_t)&heap[w];
+}
+
+static void without_compressed_class_pointers(void **state)
+{
+    (void)state;
+    wasp_java.compressed_klass = 0;
+    wasp_java.klass_base = 0;
+    wasp_java.length_offset = 16;
+    set_lh(INT_ARRAY, (int32_t)(0xC0000000u | 24u << 16 | 10u << 8 | 2u));
+    uint64_t arr = put_wide_header(900, INT_ARRAY, 10); /* 24 + 40 bytes */
+    wasp_java_object o;
+    wasp_access len = load(arr + 16, 4, 16, arr, 0); /* a bounds check reads the length */
+    assert_int_equal(wasp_java_object_find(arr + 16, &len, &o), WASP_JFIND_INSN);
+    assert_int_equal(o.header, 24);
+    assert_int_equal(o.size, 64);
+    wasp_access e = load(arr + 24 + 4 * 3, 4, 24, arr, 1);
+    assert_int_equal(wasp_java_object_find(arr + 36, &e, &o), WASP_JFIND_INSN);
+    assert_true(o.start == arr);
+    wasp_access half = load(arr + 24, 2, 24, arr, 1); /* a short access names no int[] */
+    assert_int_not_equal(wasp_java_object_find(arr + 24, &half, &o), WASP_JFIND_INSN);
+    /* JDK 22+: ints right after the length, at 20. */
+    set_lh(INT_ARRAY, (int32_t)(0xC0000000u | 20u << 16 | 10u << 8 | 2u));
+    wasp_access first = load(arr + 20, 4, 20, arr, 1);
+    assert_int_equal(wasp_java_object_find(arr + 20, &first, &o), WASP_JFIND_INSN);
+    assert_int_equal(o.header, 20);
+    assert_int_equal(o.size, 64); /* 20 + 40, to 8 bytes */
+    /* Instances: fields from 16, found by the search too. */
+    uint64_t obj = put_wide_header(1000, INSTANCE, 0);
+    wasp_access f = load(obj + 16, 8, 0x7777, 0, 0);
+    assert_int_equal(wasp_java_object_find(obj + 16, &f, &o), WASP_JFIND_SCAN);
+    assert_true(o.start == obj);
+    assert_int_equal(o.header, 16);
+}
+
 static void outside_the_heap_and_before_the_layout(void **state)
 {
     (void)state;
@@ -202,6 +245,7 @@ int main(void)
         cmocka_unit_test_setup(accesses_must_fit, setup),
         cmocka_unit_test_setup(bad_class_words_are_refused, setup),
         cmocka_unit_test_setup(an_object_being_initialized, setup),
+        cmocka_unit_test_setup(without_compressed_class_pointers, setup),
         cmocka_unit_test_setup(outside_the_heap_and_before_the_layout, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

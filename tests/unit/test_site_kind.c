@@ -59,6 +59,40 @@ static void scalar_accesses_are_aligned(void **state)
     assert_true(wasp_site_kind_fits(8, 20, 32, 0));   /* a vector move */
 }
 
+/* The header is this JVM's (the array classes' layout helpers): without
+ * compressed class pointers the length is at 16 and elements start at 20 or
+ * 24; with compact object headers the length is at 8 and ints start at 12. */
+static void the_header_is_the_jvms(void **state)
+{
+    (void)state;
+    wasp_site_kind_set(9, "long[]");
+    wasp_site_kind_set(10, "int[]");
+    wasp_site_kind_set(11, "short[]");
+    assert_int_equal(wasp_site_kind_header(8), 16); /* until set: compressed class pointers */
+    assert_false(wasp_site_kind_fits(9, 16, 4, 0)); /* half a long, past a 16-byte header */
+    /* JDK 17, -XX:-UseCompressedClassPointers: every array's elements at 24. */
+    wasp_site_kind_set_headers((const uint32_t[4]){24, 24, 24, 24});
+    assert_int_equal(wasp_site_kind_header(8 | WASP_KIND_FLOAT), 24);
+    assert_true(wasp_site_kind_fits(9, 16, 4, 0));  /* the length, by a bounds check */
+    assert_true(wasp_site_kind_fits(9, 20, 4, 0));  /* padding before the elements */
+    assert_false(wasp_site_kind_fits(9, 24, 4, 0)); /* half the first long */
+    assert_true(wasp_site_kind_fits(9, 24, 8, 0));
+    /* JDK 22+: elements aligned to their own size, ints from 20. */
+    wasp_site_kind_set_headers((const uint32_t[4]){20, 20, 20, 24});
+    assert_false(wasp_site_kind_fits(10, 20, 2, 0)); /* a short access in an int[] */
+    assert_false(wasp_site_kind_fits(10, 20, 4, 4)); /* a float load in an int[] */
+    assert_true(wasp_site_kind_fits(10, 20, 4, 0));
+    /* Compact object headers: the length at 8, ints from 12, longs from 16. */
+    wasp_site_kind_set_headers((const uint32_t[4]){12, 12, 12, 16});
+    assert_false(wasp_site_kind_fits(10, 12, 2, 0)); /* a short in an int[]: no header there */
+    assert_true(wasp_site_kind_fits(11, 12, 2, 0));
+    assert_int_equal(wasp_site_kind_header(0), 12); /* objects: the smallest */
+    wasp_site_kind_set_headers((const uint32_t[4]){0, 40, 16, 16}); /* out of range: kept */
+    assert_int_equal(wasp_site_kind_header(1), 12);
+    assert_int_equal(wasp_site_kind_header(2), 12);
+    wasp_site_kind_set_headers((const uint32_t[4]){16, 16, 16, 16});
+}
+
 static void unknown_sites_fit_anything(void **state)
 {
     (void)state;
@@ -73,6 +107,7 @@ int main(void)
         cmocka_unit_test(float_accesses_need_float_elements),
         cmocka_unit_test(header_accesses_always_fit),
         cmocka_unit_test(scalar_accesses_are_aligned),
+        cmocka_unit_test(the_header_is_the_jvms),
         cmocka_unit_test(unknown_sites_fit_anything),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

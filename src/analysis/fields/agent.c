@@ -4,7 +4,9 @@
  * classes and fields are named from the JVM's loaded classes
  * (agent/java_names.c); then they go into the profile under those names.
  * A class the JVM does not list (unloaded, or a wrong candidate) is counted
- * and kept unnamed. Not for signal handlers.
+ * and kept unnamed; so is an access whose width or kind does not fit the
+ * field at its offset (naming.h): counted as fields.mismatch. Not for
+ * signal handlers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,13 +14,16 @@
 
 #include "agent/agent_part.h"
 #include "agent/java_names.h"
+#include "analysis/fields/naming.h"
 #include "analysis/fields/profile.h"
 #include "analysis/fields/records.h"
+#include "heap/java_layout.h"
 #include "profile/part.h"
 
 typedef struct raw_field {
     uint64_t klass;
     uint32_t offset, area, ctx; /* ctx: the profile's */
+    uint8_t width, float_size;
     double loads, stores;
 } raw_field;
 
@@ -46,42 +51,47 @@ static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
             continue;
         if (wasp_grow(&raw, &cap_raw, nraw + 1, sizeof *raw) != 0)
             return;
-        raw[nraw++] = (raw_field){r->klass, r->offset, r->area, ctx, r->loads, r->stores};
+        raw[nraw++] = (raw_field){r->klass,      r->offset,     r->area,  ctx,
+                                  r->width,      r->float_size, r->loads, r->stores};
     }
 }
 
-/* The member a record's offset names: a field, "[]" (array elements), a
- * part of the header, or "" (not known). */
-static const char *member_name(uint64_t klass, uint32_t offset, const char *cls)
+/* Where this JVM's header words end (the layout is read before sampling
+ * starts; without it, the compressed class pointers' layout). */
+static wasp_field_header header_layout(void)
 {
-    if (offset == WASP_FIELD_ELEMENTS)
-        return "[]";
-    size_t n = cls ? strlen(cls) : 0;
-    int array = n >= 2 && cls[n - 1] == ']';
-    if (offset < 8)
-        return "(mark word)";
-    if (array && offset >= 12)
-        return "length";
-    if (offset < 12)
-        return "(class word)";
-    const char *f = wasp_java_field_name(klass, offset);
-    return f ? f : "";
+    const wasp_java_layout *l = &wasp_java;
+    if (!__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE))
+        return (wasp_field_header){12, 12};
+    return (wasp_field_header){l->klass_offset + (l->compressed_klass ? 4 : 8), l->length_offset};
 }
 
 static void finish(wasp_dump *d, int id)
 {
     (void)id;
     wasp_profile *p = wasp_dump_profile(d);
-    uint64_t unnamed = 0;
+    uint64_t unnamed = 0, mismatched = 0;
     int named = wasp_java_names_ready(); /* built by the agent when sampling stopped */
+    wasp_field_header h = header_layout();
     for (uint32_t i = 0; i < nraw; i++) {
         const raw_field *r = &raw[i];
         const char *cls = r->klass && named ? wasp_java_class_name(r->klass) : NULL;
         if (r->klass && !cls)
             unnamed += (uint64_t)(r->loads + r->stores);
+        char member[300] = "";
+        if (cls) {
+            uint32_t n;
+            const wasp_java_field *f = wasp_java_fields(r->klass, &n);
+            if (wasp_field_member(cls, f, n, &h, r->offset, r->width, r->float_size, member,
+                                  sizeof member) == WASP_FIT_MISMATCH) {
+                /* Not an access to this object's field: not the object's. */
+                mismatched += (uint64_t)(r->loads + r->stores);
+                cls = NULL;
+            }
+        }
         wasp_field_entry e = {
             .cls = wasp_profile_intern_string(p, cls ? cls : ""),
-            .member = wasp_profile_intern_string(p, cls ? member_name(r->klass, r->offset, cls) : ""),
+            .member = wasp_profile_intern_string(p, cls ? member : ""),
             .offset = cls ? r->offset : 0,
             .area = r->area,
             .ctx = r->ctx,
@@ -91,6 +101,8 @@ static void finish(wasp_dump *d, int id)
         wasp_profile_add_field(p, &e);
     }
     wasp_dump_meta_num(p, "fields_unnamed_classes", (double)unnamed, "%.0f");
+    if (mismatched)
+        wasp_profile_add_counter(p, "fields.mismatch", mismatched);
     free(raw);
     raw = NULL;
     nraw = cap_raw = 0;

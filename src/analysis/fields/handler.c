@@ -9,7 +9,7 @@
  * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler.
  */
 #include "analysis/fields/records.h"
-#include "analysis/handler_part.h"
+#include "watch/handler_part.h"
 #include "heap/heap_area.h"
 #include "heap/java_object.h"
 #include "heap/klass_set.h"
@@ -30,28 +30,38 @@ static void count(wasp_thread *t, int which)
     t->rec.part_counters[WASP_ID_fields][which]++;
 }
 
-static uint32_t slot_of(uint64_t klass, uint32_t offset, uint32_t ctx, uint8_t area)
+/* A record's key besides its context. */
+typedef struct key {
+    uint64_t klass;
+    uint32_t offset;
+    uint8_t area, width, float_size;
+} key;
+
+static uint32_t slot_of(const key *k, uint32_t ctx)
 {
-    uint64_t h = klass * 0x9e3779b97f4a7c15ull ^ ((uint64_t)offset << 32 | ctx) ^ area;
+    uint64_t h = k->klass * 0x9e3779b97f4a7c15ull ^ ((uint64_t)k->offset << 32 | ctx) ^
+                 (uint64_t)k->area ^ (uint64_t)k->width << 8 ^ (uint64_t)k->float_size << 16;
     h ^= h >> 31;
     h *= 0xbf58476d1ce4e5b9ull;
     return (uint32_t)(h >> 40);
 }
 
-static void record(wasp_thread *t, uint64_t klass, uint32_t offset, uint32_t ctx, uint8_t area,
-                   int kind)
+static void record(wasp_thread *t, const key *k, uint32_t ctx, int kind)
 {
     wasp_field_thread *ft = t->part_state[WASP_ID_fields];
-    uint32_t h = slot_of(klass, offset, ctx, area);
+    uint32_t h = slot_of(k, ctx);
     for (uint32_t i = 0; i < 32; i++) {
         wasp_field_rec *r = &ft->recs[(h + i) & (WASP_FIELD_SLOTS - 1)];
         if (r->ctx == 0) {
-            r->klass = klass;
-            r->offset = offset;
-            r->area = area;
+            r->klass = k->klass;
+            r->offset = k->offset;
+            r->area = k->area;
+            r->width = k->width;
+            r->float_size = k->float_size;
             r->ctx = ctx + 1;
-        } else if (r->ctx != ctx + 1 || r->klass != klass || r->offset != offset ||
-                   r->area != area) {
+        } else if (r->ctx != ctx + 1 || r->klass != k->klass || r->offset != k->offset ||
+                   r->area != k->area || r->width != k->width ||
+                   r->float_size != k->float_size) {
             continue;
         }
         if (kind & WASP_ACCESS_LOAD)
@@ -73,17 +83,21 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
     }
     wasp_java_object o;
     wasp_java_find how = wasp_java_object_find(h.acc.addr, &h.acc, &o);
-    uint8_t area = (uint8_t)wasp_heap_area_of(h.acc.addr, v->regs.gpr[4]);
-    uint64_t klass = 0;
-    uint32_t offset = 0;
+    key k = {.area = (uint8_t)wasp_heap_area_of(h.acc.addr, v->regs.gpr[4])};
     switch (how) {
     case WASP_JFIND_INSN:
     case WASP_JFIND_SCAN:
         count(t, how == WASP_JFIND_INSN ? C_BY_INSN : C_BY_SCAN);
         if (!wasp_klass_set_add(o.klass))
             count(t, C_CLASS_SET_FULL);
-        klass = o.klass;
-        offset = o.array && o.offset >= o.header ? WASP_FIELD_ELEMENTS : o.offset;
+        k.klass = o.klass;
+        k.offset = o.array && o.offset >= o.header ? WASP_FIELD_ELEMENTS : o.offset;
+        if (k.offset != WASP_FIELD_ELEMENTS) {
+            /* Kept for the fit check against the field's type, at naming
+             * (elements were checked here: heap/java_object.c). */
+            k.width = (uint8_t)(h.acc.size < 255 ? h.acc.size : 255);
+            k.float_size = h.acc.float_size;
+        }
         break;
     case WASP_JFIND_NOT_HEAP:
         count(t, C_OFF_HEAP);
@@ -99,7 +113,7 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
         break; /* kept under klass 0 in its heap area: what could not be named */
     }
     uint32_t ctx = wasp_capture_context(t, v->uc, h.at, h.insn, h.acc.len);
-    record(t, klass, offset, ctx, area, h.acc.kind);
+    record(t, &k, ctx, h.acc.kind);
 }
 
 const wasp_handler_part wasp_handler_fields = {

@@ -1,6 +1,8 @@
 /*
  * What the fields analysis keeps per thread: sampled accesses by (class,
- * offset in the object, heap area, calling context), loads and stores apart.
+ * offset in the object, access width and kind, heap area, calling context),
+ * loads and stores apart. The width and kind let the agent check, when it
+ * names the field at the offset, that the access fits the field's type.
  * Off-heap accesses are kept with klass 0 and their area. The agent part
  * names the classes and fields when the run stops (agent.c).
  *
@@ -22,7 +24,10 @@ typedef struct wasp_field_rec {
     uint32_t offset;  /* field offset, or WASP_FIELD_ELEMENTS */
     uint32_t ctx;     /* the thread's records' context id + 1; 0 = empty slot */
     uint8_t area;     /* wasp_heap_area */
-    uint8_t pad_[3];
+    uint8_t width;    /* bytes accessed (1..64); 0 when not kept (off the heap,
+                       * array elements: the handler checked them) */
+    uint8_t float_size; /* 4 or 8 for a float/double access, else 0 */
+    uint8_t pad_;
     uint32_t loads, stores;
 } wasp_field_rec;
 

@@ -23,12 +23,15 @@ static bool shown(const wasp_profile *p, int id)
     return wasp_profile_has_fields(p);
 }
 
-/* "Cell.hits", "long[] elements", "Cell +20". */
+/* "Cell.hits", "long[] elements", "Cell (several fields from hits)",
+ * "Cell +20". */
 static void member_label(const wasp_profile *p, const wasp_field_group *g, char *buf, size_t n)
 {
     const char *cls = p->strings[g->cls], *m = p->strings[g->member];
     if (g->offset == WASP_FIELD_ELEMENTS)
         snprintf(buf, n, "%s elements", cls);
+    else if (*m == '(') /* a header word, several fields */
+        snprintf(buf, n, "%s %s", cls, m);
     else if (*m)
         snprintf(buf, n, "%s.%s", cls, m);
     else
@@ -53,6 +56,7 @@ static void counters_text(const wasp_profile *p, FILE *out)
     static const char *const causes[][2] = {
         {"fields.no_header", "no object header within reach"},
         {"fields.initializing", "an object being initialized: no class word yet"},
+        {"fields.mismatch", "the access's width or kind does not fit the field at its offset"},
         {"fields.no_layout", "HotSpot's object layout not read"},
         {"fields.table_full", "a thread's table was full"},
         {"fields.class_set_full", "too many classes to name"},
