@@ -38,6 +38,10 @@ UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 # compiler's dependency files do not list them.
 $(B)/obj/src/cli/html_assets.o $(B)/fuzz/obj/src/cli/html_assets.o: \
     $(wildcard src/cli/html/*.css src/cli/html/*.js)
+# Likewise an analysis's section script (src/analysis/NAME/report.js, in its report_html.c).
+$(patsubst %.c,$(B)/obj/%.o,$(wildcard src/analysis/*/report_html.c)) \
+$(patsubst %.c,$(B)/fuzz/obj/%.o,$(wildcard src/analysis/*/report_html.c)): \
+    $(wildcard src/analysis/*/report.js)
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 CORE_OBJS  := $(call obj,$(CORE_SRCS))
@@ -46,7 +50,7 @@ CLI_OBJS   := $(call obj,$(CLI_SRCS))
 UNIT_OBJS  := $(call obj,$(UNIT_SRCS))
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all check unit integration workloads bench bench-render demo clean
+.PHONY: all check layers unit integration workloads bench bench-render demo clean
 all: $(B)/bin/wasp $(B)/lib/libwasp.so workloads
 
 # `make V=1` shows the full commands.
@@ -167,7 +171,11 @@ fuzz-profile: $(B)/fuzz/fuzz_profile $(B)/bin/wasp
 fuzz-options: $(B)/bin/wasp $(B)/lib/libwasp.so
 	@python3 tests/fuzz/agent_options.py
 
-check: all unit integration fuzz
+# No #include cycle between the folders of src/ (docs/design.md, "Include layers").
+layers:
+	@python3 tests/include_layers.py
+
+check: layers all unit integration fuzz
 
 bench: all
 	@python3 bench/overhead.py

@@ -22,7 +22,7 @@
 #include "agent/log.h"
 #include "agent/native_symbols.h"
 #include "agent/threads.h"
-#include "analysis/handler_part.h"
+#include "watch/handler_part.h"
 #include "heap/class_site.h"
 #include "heap/klass_set.h"
 #include "isa/isa.h"

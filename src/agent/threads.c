@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "agent/log.h"
-#include "analysis/handler_part.h"
 #include "watch/handler.h"
+#include "watch/handler_part.h"
 #include "watch/runtime.h"
 #include "watch/slots.h"
 

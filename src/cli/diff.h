@@ -1,15 +1,16 @@
 /*
  * `wasp diff BEFORE AFTER`: what changed between two profiles, so that a fix
  * can be confirmed. Per analysis the change of its program-level measure
- * (F_prog for the pair analyses), and the entries (pairs; allocation sites
- * for objects and replicas) that vanished, appeared, shrank or grew.
+ * (F_prog for the pair analyses), and the entries (pairs; allocation sites;
+ * members; locked classes: each analysis's diff part, diff_part.h, says)
+ * that vanished, appeared, shrank or grew.
  *
  * Entries of two files are matched by a key made of what they mean, never by
  * ids (each file numbers its strings and contexts its own way): the frames
  * (kind, name, file, line) of their contexts, the class of a site, and the
  * leaf instruction text only when matching by instruction. diff.c reads and
- * groups the files, diff_match.c builds the matched entries, diff_render.c
- * writes them.
+ * groups the files, diff_match.c builds the matched entries from what the
+ * analyses' diff parts collect, diff_render.c writes them.
  */
 #ifndef WASP_CLI_DIFF_H
 #define WASP_CLI_DIFF_H
@@ -31,23 +32,24 @@ typedef enum wasp_diff_change {
     WASP_DIFF_UNCHANGED
 } wasp_diff_change;
 
-/* One pair or site, on one or both sides. Its quantity ("value") is the
- * pair's bytes, the objects site's access samples, or the replica site's
- * comparisons that found equal values; its share is value / the analysis's
- * total on that side (the pair's F, the site's share of samples...). */
+/* One entry (a pair, a site, a member, ...), on one or both sides. Its
+ * quantity ("value") is what its analysis's diff part says (the pair's
+ * bytes, the objects site's access samples, ...); its share is value / the
+ * analysis's total on that side (the pair's F, the site's share of
+ * samples...). */
 typedef struct wasp_diff_entry {
     int analysis;        /* analysis id (analysis/ids.h) */
     char *key;           /* the matching key (see above) */
-    uint32_t index[2];   /* per side: into its pairs or sites; UINT32_MAX when absent */
+    uint32_t index[2];   /* per side: its diff part's index (pair, site...); UINT32_MAX: absent */
     uint32_t rank[2];    /* per side: its rank in that profile's report; 0 when absent */
     double value[2];
     double share[2];
 } wasp_diff_entry;
 
 /* Per analysis and side: total is the denominator of the shares (bytes
- * stored or loaded, access samples, comparisons); fraction the program-level
- * measure (F_prog; for replicas the share of comparisons finding equal
- * values; for objects unused, 0). */
+ * stored or loaded, access samples, comparisons, ...); fraction the
+ * program-level measure (F_prog; for replicas the share of comparisons
+ * finding equal values; else unused, 0). */
 typedef struct wasp_diff_analysis {
     bool shown[2];
     double total[2];

@@ -23,5 +23,6 @@ static int diff_json(const void *arg, FILE *out)
 int wasp_diff_render_html(const wasp_diff *d, const wasp_diff_names *names, int top, FILE *out)
 {
     struct diff_data r = {d, names, top};
-    return wasp_html_page("wasp diff", wasp_html_diff_js, diff_json, &r, out);
+    const char *const scripts[] = {wasp_html_diff_js, NULL};
+    return wasp_html_page("wasp diff", scripts, diff_json, &r, out);
 }

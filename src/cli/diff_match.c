@@ -1,11 +1,11 @@
 /*
- * Matching the entries of two profiles (diff.h). Every pair and site of each
- * side gets a key spelled from its strings, never its ids: both sides' keys
- * are sorted together, and equal neighbours are the same entry.
+ * Matching the entries of two profiles (diff.h). Each analysis's diff part
+ * (diff_part.h) gives every entry of each side a key spelled from its
+ * strings, never its ids: both sides' keys are sorted together, and equal
+ * neighbours are the same entry.
  */
-#include "analysis/objects/profile.h"
-#include "analysis/replicas/profile.h"
 #include "cli/diff.h"
+#include "cli/diff_part.h"
 #include "cli/render.h"
 
 #include <math.h>
@@ -13,14 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A growing string; ok turns false for good when memory runs out. */
-struct key {
-    char *s;
-    size_t len, cap;
-    bool ok;
+struct wasp_diff_builder {
+    wasp_diff *d;
+    uint32_t cap;
+    bool with_insn;
 };
 
-static void put(struct key *k, const char *s, size_t n)
+static void put(wasp_diff_key *k, const char *s, size_t n)
 {
     if (!k->ok)
         return;
@@ -39,13 +38,34 @@ static void put(struct key *k, const char *s, size_t n)
     k->s[k->len] = '\0';
 }
 
-static void puts_(struct key *k, const char *s)
+static void puts_(wasp_diff_key *k, const char *s)
 {
     put(k, s ? s : "", strlen(s ? s : ""));
 }
 
 /* Control characters separate the parts: no Java name or file holds them. */
-static void put_context(struct key *k, const wasp_profile *p, uint32_t ctx, bool with_insn)
+void wasp_diff_key_begin(wasp_diff_key *k, int id)
+{
+    *k = (wasp_diff_key){.ok = true};
+    char head[16];
+    snprintf(head, sizeof head, "A%d\x1c", id);
+    puts_(k, head);
+}
+
+void wasp_diff_key_string(wasp_diff_key *k, const char *s)
+{
+    puts_(k, s);
+    put(k, "\x1c", 1);
+}
+
+void wasp_diff_key_number(wasp_diff_key *k, double v)
+{
+    char num[40];
+    snprintf(num, sizeof num, "%.17g\x1c", v);
+    puts_(k, num);
+}
+
+void wasp_diff_key_context(wasp_diff_key *k, const wasp_profile *p, uint32_t ctx, bool with_insn)
 {
     const wasp_context *c = &p->contexts[ctx];
     char num[32];
@@ -63,153 +83,65 @@ static void put_context(struct key *k, const wasp_profile *p, uint32_t ctx, bool
         put(k, "\x1d", 1);
         puts_(k, wasp_profile_string(p, c->insn));
     }
+    put(k, "\x1c", 1);
 }
 
-struct builder {
-    wasp_diff *d;
-    uint32_t cap;
-    bool with_insn;
-};
+bool wasp_diff_with_insn(const wasp_diff_builder *b)
+{
+    return b->with_insn;
+}
 
-static int add(struct builder *b, int side, int analysis, struct key *k, uint32_t index,
-               uint32_t rank, double value)
+void wasp_diff_set_total(wasp_diff_builder *b, int id, int side, double total, double fraction)
+{
+    b->d->an[id].total[side] = total;
+    b->d->an[id].fraction[side] = fraction;
+}
+
+int wasp_diff_add(wasp_diff_builder *b, int id, int side, wasp_diff_key *k, uint32_t index,
+                  uint32_t rank, double value)
 {
     wasp_diff *d = b->d;
-    if (!k->ok)
+    if (!k->ok || (d->n == b->cap && b->cap > UINT32_MAX / 2)) {
+        free(k->s);
+        *k = (wasp_diff_key){0};
         return -1;
+    }
     if (d->n == b->cap) {
         uint32_t cap = b->cap ? b->cap * 2 : 64;
         wasp_diff_entry *g = realloc(d->entries, cap * sizeof *g);
-        if (!g)
+        if (!g) {
+            free(k->s);
+            *k = (wasp_diff_key){0};
             return -1;
+        }
         d->entries = g;
         b->cap = cap;
     }
     wasp_diff_entry *e = &d->entries[d->n++];
     memset(e, 0, sizeof *e);
-    e->analysis = analysis;
+    e->analysis = id;
     e->key = k->s;
-    *k = (struct key){.ok = true};
+    *k = (wasp_diff_key){0};
     e->index[0] = e->index[1] = UINT32_MAX;
     e->index[side] = index;
     e->rank[side] = rank;
     e->value[side] = value;
-    double total = d->an[analysis].total[side];
+    double total = d->an[id].total[side];
     e->share[side] = total > 0 ? value / total : 0;
     return 0;
 }
 
-static int collect_pairs(struct builder *b, int side, wasp_analysis a)
-{
-    const wasp_profile *p = b->d->side[side];
-    b->d->an[a].total[side] = p->totals[a].bytes;
-    b->d->an[a].fraction[side] = wasp_fraction_prog(p, a);
-    uint32_t n;
-    uint32_t *order = wasp_profile_sorted_pairs(p, a, &n);
-    if (!order)
-        return -1;
-    int rc = 0;
-    for (uint32_t i = 0; i < n && rc == 0; i++) {
-        const wasp_pair *r = &p->pairs[order[i]];
-        struct key k = {.ok = true};
-        char head[32];
-        snprintf(head, sizeof head, "P%u\x1c%u\x1c", (unsigned)a, (unsigned)r->flags);
-        puts_(&k, head);
-        put_context(&k, p, r->watch_ctx, b->with_insn);
-        put(&k, "\x1c", 1);
-        put_context(&k, p, r->trap_ctx, b->with_insn);
-        rc = add(b, side, a, &k, order[i], i + 1, r->bytes);
-        free(k.s);
-    }
-    free(order);
-    return rc;
-}
-
-/* A site's key: its analysis, class and allocation frames. */
-static void site_key(struct key *k, const wasp_profile *p, int analysis, uint32_t site)
-{
-    char head[16];
-    snprintf(head, sizeof head, "S%d\x1c", analysis);
-    puts_(k, head);
-    puts_(k, wasp_profile_string(p, p->sites[site].class_name));
-    put(k, "\x1c", 1);
-    put_context(k, p, p->sites[site].ctx, false); /* allocations have no instruction */
-}
-
-static int collect_objects(struct builder *b, int side, int id)
-{
-    const wasp_profile *p = b->d->side[side];
-    uint32_t n, nacc;
-    const wasp_site_access *acc = wasp_profile_site_accesses(p, &nacc);
-    double total = 0;
-    for (uint32_t i = 0; i < nacc; i++)
-        total += acc[i].samples;
-    b->d->an[id].total[side] = total;
-    uint32_t *order = wasp_profile_sorted_sites(p, &n);
-    if (!order)
-        return -1;
-    int rc = 0;
-    for (uint32_t i = 0; i < n && rc == 0; i++) {
-        double samples = wasp_profile_site_samples(p, order[i], NULL);
-        if (samples <= 0)
-            continue; /* no accesses: nothing to compare */
-        struct key k = {.ok = true};
-        site_key(&k, p, id, order[i]);
-        rc = add(b, side, id, &k, order[i], i + 1, samples);
-        free(k.s);
-    }
-    free(order);
-    return rc;
-}
-
-static int collect_replicas(struct builder *b, int side, int id)
-{
-    const wasp_profile *p = b->d->side[side];
-    uint32_t n, nrec;
-    const wasp_replica *rec = wasp_profile_replicas(p, &nrec);
-    double total = 0, same = 0;
-    for (uint32_t i = 0; i < nrec; i++) {
-        total += rec[i].same + rec[i].different;
-        same += rec[i].same;
-    }
-    b->d->an[id].total[side] = total;
-    b->d->an[id].fraction[side] = total > 0 ? same / total : 0;
-    uint32_t *order = wasp_profile_sorted_replica_sites(p, &n);
-    if (!order)
-        return -1;
-    int rc = 0;
-    for (uint32_t i = 0; i < n && rc == 0; i++) {
-        double comparisons;
-        double theta = wasp_replica_theta(p, order[i], &comparisons);
-        if (theta * comparisons <= 0)
-            continue; /* no equal values: no replicas found there */
-        struct key k = {.ok = true};
-        site_key(&k, p, id, order[i]);
-        rc = add(b, side, id, &k, order[i], i + 1, theta * comparisons);
-        free(k.s);
-    }
-    free(order);
-    return rc;
-}
-
-static int collect(struct builder *b, int side)
+static int collect(wasp_diff_builder *b, int side)
 {
     const wasp_profile *p = b->d->side[side];
     uint32_t shown = wasp_report_shown_analyses(p);
     for (int id = 0; id < WASP_ANALYSES; id++) {
-        /* The analyses a diff compares (docs/diff.md); others are left out. */
-        bool compared = id < WASP_AN_COUNT || id == WASP_ID_objects || id == WASP_ID_replicas;
-        if (!(shown & (1u << id)) || !compared)
+        /* The analyses a diff compares: those with a diff part (docs/diff.md). */
+        const wasp_diff_part *part = wasp_diff_part_of(id);
+        if (!(shown & (1u << id)) || !part || !part->collect)
             continue;
         b->d->an[id].shown[side] = true;
-        int rc = 0;
-        if (id < WASP_AN_COUNT)
-            rc = collect_pairs(b, side, (wasp_analysis)id);
-        else if (id == WASP_ID_objects)
-            rc = collect_objects(b, side, id);
-        else if (id == WASP_ID_replicas)
-            rc = collect_replicas(b, side, id);
-        if (rc != 0)
+        if (part->collect(b, p, id, side) != 0)
             return -1;
     }
     return 0;
@@ -278,7 +210,7 @@ int wasp_diff_build(const wasp_profile *before, const wasp_profile *after, bool 
     if (wasp_profile_check(before, err, sizeof err) != 0 ||
         wasp_profile_check(after, err, sizeof err) != 0)
         return -1;
-    struct builder b = {.d = d, .with_insn = with_insn};
+    wasp_diff_builder b = {.d = d, .with_insn = with_insn};
     if (collect(&b, 0) != 0 || collect(&b, 1) != 0) {
         wasp_diff_free(d);
         return -1;

@@ -1,41 +1,25 @@
 /*
  * `wasp diff` output (diff.h): text for people, JSON for tools. Each changed
  * entry says what happened first ("VANISHED  Dead store pair #1 before:
- * 46.6% of stored bytes -> 0"), then its contexts as the report prints them,
- * from the side where it is present (after when both).
+ * 46.6% of stored bytes -> 0"), then what its analysis's diff part
+ * (diff_part.h) shows of it, from the side where it is present (after when
+ * both). Nothing here names an analysis.
  */
 #include "analysis/names.h"
 #include "cli/diff.h"
+#include "cli/diff_part.h"
 #include "cli/report_part.h"
 #include "cli/units.h"
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define ARROW "\xe2\x86\x92" /* → */
-
-/* What each analysis's entries are and what their shares are of. */
-static const struct an_words {
-    const char *title, *entry, *of, *unit;
-} words[WASP_ANALYSES] = {
-    [WASP_ID_deadstore] = {"Dead stores", "Dead store pair", "of stored bytes", "bytes"},
-    [WASP_ID_silentstore] = {"Silent stores", "Silent store pair", "of stored bytes", "bytes"},
-    [WASP_ID_silentload] = {"Silent loads", "Silent load pair", "of loaded bytes", "bytes"},
-    [WASP_ID_objects] = {"Objects", "Objects site", "of access samples", "samples"},
-    [WASP_ID_replicas] = {"Object replicas", "Replica site", "of comparisons",
-                          "equal comparisons"},
-};
-
-static bool is_pair(int id)
+/* A quantity in its unit: bytes, or a count. */
+static const char *fmt_value(const wasp_diff_part *part, double v, char *buf, size_t n)
 {
-    return id < WASP_AN_COUNT;
-}
-
-/* A quantity in its unit: bytes for pairs, a count otherwise. */
-static const char *fmt_value(int id, double v, char *buf, size_t n)
-{
-    if (is_pair(id))
+    if (part->value_bytes)
         return wasp_fmt_bytes(v, buf, n);
     return wasp_fmt_count(v, buf, n);
 }
@@ -62,33 +46,30 @@ static void text_header(const wasp_diff *d, const wasp_diff_names *names, FILE *
                            : "by instruction (frames and leaf instruction)");
 }
 
+/* The part's summary, or "TOTAL0 -> TOTAL1 UNIT". */
+static void summary(const wasp_diff *d, int id, FILE *out)
+{
+    const wasp_diff_part *part = wasp_diff_part_of(id);
+    const wasp_diff_analysis *a = &d->an[id];
+    if (part->summary) {
+        part->summary(a, id, out);
+        return;
+    }
+    char t0[WASP_UNIT_BUF], t1[WASP_UNIT_BUF];
+    fprintf(out, "%s " WASP_DIFF_ARROW " %s %s", fmt_value(part, a->total[0], t0, sizeof t0),
+            fmt_value(part, a->total[1], t1, sizeof t1), part->unit);
+}
+
 static void text_analysis_line(const wasp_diff *d, int id, FILE *out)
 {
     const wasp_diff_analysis *a = &d->an[id];
-    const struct an_words *w = &words[id];
-    char f0[WASP_UNIT_BUF], f1[WASP_UNIT_BUF], t0[WASP_UNIT_BUF], t1[WASP_UNIT_BUF];
-    fprintf(out, "\n%s:", w->title);
+    fprintf(out, "\n%s:", wasp_diff_part_of(id)->title);
     for (int s = 0; s < 2; s++)
         if (!a->shown[s])
             fprintf(out, " (not profiled %s)", s ? "after" : "before");
-    if (id == WASP_ID_objects) {
-        fprintf(out, " %s " ARROW " %s access samples attributed\n",
-                wasp_fmt_count(a->total[0], t0, sizeof t0),
-                wasp_fmt_count(a->total[1], t1, sizeof t1));
-        return;
-    }
-    fprintf(out, " %s %s " ARROW " %s (%+.1f points)",
-            is_pair(id) ? "F_prog" : "equal values in",
-            wasp_fmt_percent(a->fraction[0], f0, sizeof f0),
-            wasp_fmt_percent(a->fraction[1], f1, sizeof f1),
-            100 * (a->fraction[1] - a->fraction[0]));
-    if (is_pair(id))
-        fprintf(out, "; %s " ARROW " %s %s\n", wasp_fmt_bytes(a->total[0], t0, sizeof t0),
-                wasp_fmt_bytes(a->total[1], t1, sizeof t1), w->of + 3);
-    else
-        fprintf(out, " of %s " ARROW " %s comparisons\n",
-                wasp_fmt_count(a->total[0], t0, sizeof t0),
-                wasp_fmt_count(a->total[1], t1, sizeof t1));
+    fputc(' ', out);
+    summary(d, id, out);
+    fputc('\n', out);
 }
 
 /* "#1 before", "#3 after", "#1 before, #2 after". */
@@ -103,36 +84,27 @@ static void text_ranks(const wasp_diff_entry *e, FILE *out)
 static void text_entry(const wasp_diff *d, const wasp_diff_entry *e, FILE *out)
 {
     static const char *const tags[] = {"VANISHED", "APPEARED", "SHRANK", "GREW", "SAME"};
-    const struct an_words *w = &words[e->analysis];
+    const wasp_diff_part *part = wasp_diff_part_of(e->analysis);
     wasp_diff_change c = wasp_diff_change_of(e);
     char s0[WASP_UNIT_BUF], s1[WASP_UNIT_BUF], v0[WASP_UNIT_BUF], v1[WASP_UNIT_BUF];
-    fprintf(out, "\n  %-9s %s ", tags[c], w->entry);
+    fprintf(out, "\n  %-9s %s ", tags[c], part->entry);
     text_ranks(e, out);
-    const char *zero = is_pair(e->analysis) ? "0 B" : "0";
-    fmt_value(e->analysis, e->value[0], v0, sizeof v0);
-    fmt_value(e->analysis, e->value[1], v1, sizeof v1);
+    const char *zero = part->value_bytes ? "0 B" : "0";
+    fmt_value(part, e->value[0], v0, sizeof v0);
+    fmt_value(part, e->value[1], v1, sizeof v1);
     wasp_fmt_percent(e->share[0], s0, sizeof s0);
     wasp_fmt_percent(e->share[1], s1, sizeof s1);
     if (c == WASP_DIFF_VANISHED)
-        fprintf(out, ": %s %s " ARROW " 0 (%s " ARROW " %s)\n", s0, w->of, v0, zero);
+        fprintf(out, ": %s %s " WASP_DIFF_ARROW " 0 (%s " WASP_DIFF_ARROW " %s)\n", s0, part->of,
+                v0, zero);
     else if (c == WASP_DIFF_APPEARED)
-        fprintf(out, ": 0 " ARROW " %s %s (%s " ARROW " %s)\n", s1, w->of, zero, v1);
+        fprintf(out, ": 0 " WASP_DIFF_ARROW " %s %s (%s " WASP_DIFF_ARROW " %s)\n", s1, part->of,
+                zero, v1);
     else
-        fprintf(out, ": %s " ARROW " %s %s (%+.1f points; %s " ARROW " %s)\n", s0, s1, w->of,
-                100 * (e->share[1] - e->share[0]), v0, v1);
-
-    const wasp_profile *p = d->side[shown_side(e)];
-    uint32_t i = e->index[shown_side(e)];
-    if (is_pair(e->analysis)) {
-        const wasp_pair *q = &p->pairs[i];
-        if (q->flags & WASP_PAIR_APPROX)
-            fputs("      (approximate: float/double within threshold)\n", out);
-        wasp_text_context(p, "watched:", q->watch_ctx, out);
-        wasp_text_context(p, "trapped at:", q->trap_ctx, out);
-    } else {
-        fprintf(out, "      class %s\n", wasp_site_class(p, &p->sites[i]));
-        wasp_text_site_allocation(p, &p->sites[i], out);
-    }
+        fprintf(out, ": %s " WASP_DIFF_ARROW " %s %s (%+.1f points; %s " WASP_DIFF_ARROW " %s)\n",
+                s0, s1, part->of, 100 * (e->share[1] - e->share[0]), v0, v1);
+    if (part->text_entry)
+        part->text_entry(d->side[shown_side(e)], e->analysis, e->index[shown_side(e)], out);
 }
 
 int wasp_diff_render_text(const wasp_diff *d, const wasp_diff_names *names, int top, FILE *out)
@@ -155,12 +127,12 @@ int wasp_diff_render_text(const wasp_diff *d, const wasp_diff_names *names, int 
                 shown++;
             }
         }
-        const char *what = is_pair(id) ? "pair" : "site";
+        const wasp_diff_part *part = wasp_diff_part_of(id);
         if (changed == 0)
-            fprintf(out, "  no %s changed\n", is_pair(id) ? "pair" : "site");
+            fprintf(out, "  no %s changed\n", part->what);
         else if (changed > shown)
-            fprintf(out, "\n  ... %" PRIu32 " more changed %s%s (--top N shows more)\n",
-                    changed - shown, what, changed - shown == 1 ? "" : "s");
+            fprintf(out, "\n  ... %" PRIu32 " more changed %s (--top N shows more)\n",
+                    changed - shown, changed - shown == 1 ? part->what : part->whats);
     }
     if (!any)
         fputs("\nno analysis in either profile\n", out);
@@ -197,35 +169,74 @@ static void json_entry(wasp_json *j, const wasp_diff *d, const wasp_diff_entry *
     wasp_json_double(j, "share_change", e->share[1] - e->share[0]);
     wasp_json_double(j, "value_before", e->value[0]);
     wasp_json_double(j, "value_after", e->value[1]);
-    const wasp_profile *p = d->side[shown_side(e)];
-    uint32_t i = e->index[shown_side(e)];
-    if (is_pair(e->analysis)) {
-        const wasp_pair *q = &p->pairs[i];
-        wasp_json_bool(j, "approximate", (q->flags & WASP_PAIR_APPROX) != 0);
-        wasp_json_context(j, p, "watch", q->watch_ctx);
-        wasp_json_context(j, p, "trap", q->trap_ctx);
-    } else {
-        wasp_json_string(j, "class", wasp_site_class(p, &p->sites[i]));
-        wasp_json_site_allocation(j, p, &p->sites[i]);
-    }
+    const wasp_diff_part *part = wasp_diff_part_of(e->analysis);
+    if (part->json_entry)
+        part->json_entry(j, d->side[shown_side(e)], e->analysis, e->index[shown_side(e)]);
     wasp_json_end_object(j);
+}
+
+/* The summary's text (as text writes it), for the HTML diff. */
+static void json_summary(wasp_json *j, const wasp_diff *d, int id)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (mem) {
+        summary(d, id, mem);
+        if (fclose(mem) != 0) {
+            free(text);
+            text = NULL;
+        }
+    }
+    wasp_json_string(j, "summary", text ? text : "");
+    free(text);
+}
+
+/* What the HTML diff shows of a change: its columns and what opens under it. */
+static void json_layout(wasp_json *j, const wasp_diff_part *part)
+{
+    wasp_json_begin_array(j, "columns", false);
+    for (int i = 0; i < WASP_DIFF_COLUMNS && part->columns[i].title; i++) {
+        const wasp_diff_column *c = &part->columns[i];
+        wasp_json_begin_object(j, NULL, true);
+        wasp_json_string(j, "title", c->title);
+        wasp_json_string(j, "member", c->member);
+        wasp_json_bool(j, "context", c->context);
+        wasp_json_end_object(j);
+    }
+    wasp_json_end_array(j);
+    wasp_json_begin_array(j, "details", false);
+    for (int i = 0; i < WASP_DIFF_COLUMNS && part->details[i].label; i++) {
+        const wasp_diff_detail *t = &part->details[i];
+        wasp_json_begin_object(j, NULL, true);
+        wasp_json_string(j, "label", t->label);
+        wasp_json_string(j, "member", t->member);
+        wasp_json_bool(j, "context", t->context);
+        wasp_json_string(j, "when", t->when);
+        wasp_json_end_object(j);
+    }
+    wasp_json_end_array(j);
 }
 
 static void json_analysis(wasp_json *j, const wasp_diff *d, int id, int top)
 {
     const wasp_diff_analysis *a = &d->an[id];
+    const wasp_diff_part *part = wasp_diff_part_of(id);
     wasp_json_begin_object(j, wasp_analysis_id_name(id), false);
-    wasp_json_string(j, "unit", words[id].unit);
+    wasp_json_string(j, "title", part->title);
+    wasp_json_string(j, "unit", part->unit);
+    json_summary(j, d, id);
     for (int s = 0; s < 2; s++) {
         wasp_json_begin_object(j, s ? "after" : "before", true);
         wasp_json_bool(j, "profiled", a->shown[s]);
         wasp_json_double(j, "total", a->total[s]);
-        if (id != WASP_ID_objects)
+        if (part->has_fraction)
             wasp_json_double(j, "fraction", a->fraction[s]);
         wasp_json_end_object(j);
     }
-    if (id != WASP_ID_objects)
+    if (part->has_fraction)
         wasp_json_double(j, "fraction_change", a->fraction[1] - a->fraction[0]);
+    json_layout(j, part);
     uint32_t changed = 0, unchanged = 0, shown = 0;
     wasp_json_begin_array(j, "changes", false);
     for (uint32_t i = 0; i < d->n; i++) {
@@ -266,4 +277,26 @@ int wasp_diff_render_json(const wasp_diff *d, const wasp_diff_names *names, int 
     wasp_json_end_object(&j);
     fputc('\n', out);
     return 0;
+}
+
+/* ---- shared by the parts of site analyses (diff_part.h) ---- */
+
+void wasp_diff_site_text(const wasp_profile *p, int id, uint32_t site, FILE *out)
+{
+    (void)id;
+    fprintf(out, "      class %s\n", wasp_site_class(p, &p->sites[site]));
+    wasp_text_site_allocation(p, &p->sites[site], out);
+}
+
+void wasp_diff_site_json(wasp_json *j, const wasp_profile *p, int id, uint32_t site)
+{
+    (void)id;
+    wasp_json_string(j, "class", wasp_site_class(p, &p->sites[site]));
+    wasp_json_site_allocation(j, p, &p->sites[site]);
+}
+
+void wasp_diff_key_site(wasp_diff_key *k, const wasp_profile *p, uint32_t site)
+{
+    wasp_diff_key_string(k, wasp_profile_string(p, p->sites[site].class_name));
+    wasp_diff_key_context(k, p, p->sites[site].ctx, false); /* allocations have no instruction */
 }

@@ -7,16 +7,6 @@
  */
 #include "cli/html_assets.h"
 
-#define WASP_INCBIN(sym, file)                                                                     \
-    __asm__(".pushsection .rodata\n"                                                               \
-            ".global " #sym "\n"                                                                   \
-            ".type " #sym ", @object\n"                                                            \
-            ".balign 16\n" #sym ":\n"                                                              \
-            ".incbin \"" file "\"\n"                                                               \
-            ".byte 0\n"                                                                            \
-            ".size " #sym ", . - " #sym "\n"                                                       \
-            ".popsection\n")
-
 WASP_INCBIN(wasp_html_css, "src/cli/html/report.css");
 WASP_INCBIN(wasp_html_common_js, "src/cli/html/common.js");
 WASP_INCBIN(wasp_html_js, "src/cli/html/report.js");

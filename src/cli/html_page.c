@@ -38,7 +38,7 @@ static void write_json_escaped(const char *json, size_t len, FILE *out)
     fwrite(json + from, 1, len - from, out);
 }
 
-int wasp_html_page(const char *title, const char *script, wasp_html_data_fn data,
+int wasp_html_page(const char *title, const char *const *scripts, wasp_html_data_fn data,
                    const void *arg, FILE *out)
 {
     char *json = NULL;
@@ -57,8 +57,10 @@ int wasp_html_page(const char *title, const char *script, wasp_html_data_fn data
         write_json_escaped(json, len, out);
         fputs("</script>\n<script>\n", out);
         fputs(wasp_html_common_js, out);
-        fputs("</script>\n<script>\n", out);
-        fputs(script, out);
+        for (const char *const *s = scripts; *s; s++) {
+            fputs("</script>\n<script>\n", out);
+            fputs(*s, out);
+        }
         fputs("</script>\n</body>\n</html>\n", out);
     }
     free(json);

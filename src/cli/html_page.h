@@ -13,10 +13,11 @@
 /* Writes the page's data: 0, or -1 when out of memory. */
 typedef int (*wasp_html_data_fn)(const void *arg, FILE *out);
 
-/* A page titled title whose data data(arg) writes, drawn by script (after
- * the shared helpers, src/cli/html/common.js). 0, or -1 when out of memory
- * or data failed; write errors stay in out's error flag for the caller. */
-int wasp_html_page(const char *title, const char *script, wasp_html_data_fn data,
+/* A page titled title whose data data(arg) writes, drawn by scripts (a
+ * NULL-terminated list, each in its own element, in order, after the shared
+ * helpers, src/cli/html/common.js). 0, or -1 when out of memory or data
+ * failed; write errors stay in out's error flag for the caller. */
+int wasp_html_page(const char *title, const char *const *scripts, wasp_html_data_fn data,
                    const void *arg, FILE *out);
 
 #endif

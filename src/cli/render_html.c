@@ -1,11 +1,15 @@
 /*
  * The HTML report (--format html, html_page.h): the JSON report
- * (render_json.c, docs/report-json.md) as data, and a script
- * (src/cli/html/report.js) that builds the header, the tables and the flame
- * graphs from it in the browser: the page shows whatever the JSON has.
+ * (render_json.c, docs/report-json.md) as data, and scripts that build the
+ * header, the tables and the flame graphs from it in the browser: the
+ * report's frame (src/cli/html/report.js), then the section script of each
+ * analysis the report shows (html_part.h), then the call that draws the
+ * page. The page shows whatever the JSON has.
  */
+#include "analysis/ids.h"
 #include "cli/html_assets.h"
 #include "cli/html_page.h"
+#include "cli/html_part.h"
 #include "cli/render.h"
 
 struct report_data {
@@ -22,5 +26,22 @@ static int report_json(const void *arg, FILE *out)
 int wasp_render_html(const wasp_profile *p, int top, FILE *out)
 {
     struct report_data r = {p, top};
-    return wasp_html_page("wasp report", wasp_html_js, report_json, &r, out);
+    /* The frame, each distinct section script once, the drawing, NULL. */
+    const char *scripts[WASP_ANALYSES + 3];
+    int n = 0;
+    scripts[n++] = wasp_html_js;
+    uint32_t shown = wasp_report_shown_analyses(p);
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        const wasp_html_part *part = wasp_html_part_of(id);
+        if (!(shown & (1u << id)) || !part || !part->script)
+            continue;
+        bool seen = false;
+        for (int k = 1; k < n && !seen; k++)
+            seen = scripts[k] == part->script;
+        if (!seen)
+            scripts[n++] = part->script;
+    }
+    scripts[n++] = "waspReport.draw();\n";
+    scripts[n] = NULL;
+    return wasp_html_page("wasp report", scripts, report_json, &r, out);
 }

@@ -10,8 +10,10 @@
 #include "cli/render.h"
 #include "cli/report_part.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 void wasp_json_frames(wasp_json *j, const wasp_profile *p, const wasp_context *c)
 {
@@ -64,17 +66,47 @@ int wasp_json_ranked(wasp_json *j, const wasp_profile *p, const char *key, uint3
     return rc;
 }
 
-/* A metadata value: text as a string, a number as a number (a whole one
- * without a fraction: "pid": 4242, "threads": 4). */
+/* A number: a whole one without a fraction ("pid": 4242, "threads": 4). */
+static void json_number(wasp_json *j, const char *key, double v)
+{
+    if (v == floor(v) && fabs(v) <= 9007199254740992.0) /* 2^53: exact in a double */
+        wasp_json_i64(j, key, (int64_t)v);
+    else
+        wasp_json_double(j, key, v);
+}
+
+/* Metadata the agent writes as a number in words ("period": "1000 us CPU",
+ * "250000 events"): in JSON the number, its unit ("KEY_unit") and the words
+ * ("KEY_words", for display) (docs/report-json.md). 1 when kv was one. */
+static int json_meta_measure(wasp_json *j, const wasp_kv *kv)
+{
+    static const char *const keys[] = {"period"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        if (strcmp(kv->key, keys[i]) != 0)
+            continue;
+        char *end;
+        errno = 0;
+        double v = strtod(kv->value, &end);
+        if (end == kv->value || errno != 0 || !isfinite(v) || *end != ' ' || !end[1])
+            return 0; /* not a number and a unit: the words as they are */
+        char key[64];
+        json_number(j, kv->key, v);
+        snprintf(key, sizeof key, "%s_unit", kv->key);
+        wasp_json_string(j, key, end + 1);
+        snprintf(key, sizeof key, "%s_words", kv->key);
+        wasp_json_string(j, key, kv->value);
+        return 1;
+    }
+    return 0;
+}
+
+/* A metadata value: text as a string, a number as a number. */
 static void json_meta(wasp_json *j, const wasp_kv *kv)
 {
-    double v = kv->number;
-    if (!kv->numeric)
+    if (kv->numeric)
+        json_number(j, kv->key, kv->number);
+    else if (!json_meta_measure(j, kv))
         wasp_json_string(j, kv->key, kv->value);
-    else if (v == floor(v) && fabs(v) <= 9007199254740992.0) /* 2^53: exact in a double */
-        wasp_json_i64(j, kv->key, (int64_t)v);
-    else
-        wasp_json_double(j, kv->key, v);
 }
 
 /* The members of the analyses shown that go in `place`. */

@@ -1,6 +1,6 @@
 /*
  * The SIGTRAP handler: it hands address samples and watchpoint traps to the
- * enabled analyses' handler parts (analysis/handler_part.h) and names none of
+ * enabled analyses' handler parts (handler_part.h) and names none of
  * them. Every perf event wasp opens delivers a synchronous SIGTRAP
  * (attr.sigtrap) whose sig_data names the thread, the event kind and the slot;
  * any other SIGTRAP goes to the handler that was installed before ours. It
@@ -20,11 +20,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis/handler_part.h"
 #include "common/clock.h"
 #include "sample/signal.h"
 #include "watch/chain.h"
 #include "watch/engine.h"
+#include "watch/handler_part.h"
 #include "watch/kit.h"
 #include "watch/object_hit.h"
 #include "watch/runtime.h"

@@ -4,8 +4,13 @@
  * carries the JSON. */
 #include "html_page_check.h" /* cmocka and the C library too */
 
+#include "analysis/alloc/profile.h"
+#include "analysis/names.h"
+#include "analysis/fields/profile.h"
+#include "analysis/locks/profile.h"
 #include "analysis/objects/profile.h"
 #include "cli/diff.h"
+#include "heap/heap_area.h"
 #include "profile/group.h"
 
 #include <unistd.h>
@@ -203,6 +208,146 @@ static char *render_diff(wasp_profile *b, wasp_profile *a, diff_renderer r, int 
     return buf;
 }
 
+/* ---- analyses keyed by strings and contexts (fields, alloc, locks): their
+ * ranked entries matched by key through their diff parts ---- */
+
+static uint32_t str(wasp_profile *p, const char *s)
+{
+    return wasp_profile_intern_string(p, s);
+}
+
+static void add_alloc(wasp_profile *p, const char *cls, const char *m, int line, double samples)
+{
+    wasp_alloc_entry e = {str(p, cls), ctx(p, m, line, "movl $0x1, 0x8(%rax)"), samples};
+    assert_int_equal(wasp_profile_add_alloc(p, &e), 0);
+}
+
+static void add_lock(wasp_profile *p, const char *cls, const char *m, double acquire, double slow)
+{
+    uint32_t fr[] = {frame(p, "D.main", 9), frame(p, m, 3)};
+    wasp_lock_entry e = {str(p, cls), str(p, ""), wasp_profile_intern_context(p, fr, 2, str(p, "")),
+                         acquire, 0, slow};
+    assert_int_equal(wasp_profile_add_lock(p, &e), 0);
+}
+
+static void add_field(wasp_profile *p, const char *cls, const char *field, uint32_t offset,
+                      double loads, double stores)
+{
+    wasp_field_entry e = {str(p, cls), str(p, field), offset, WASP_AREA_OLD,
+                          ctx(p, "D.touch", 30, "mov 0x10(%rax), %ecx"), loads, stores};
+    assert_int_equal(wasp_profile_add_field(p, &e), 0);
+}
+
+/* The entry of analysis id whose side s has rank r, failing when none. */
+static const wasp_diff_entry *ranked(const wasp_diff *d, int id, int s, uint32_t r)
+{
+    for (uint32_t k = 0; k < d->n; k++)
+        if (d->entries[k].analysis == id && d->entries[k].rank[s] == r)
+            return &d->entries[k];
+    fail_msg("no entry of analysis %d ranked %u on side %d", id, r, s);
+    return NULL;
+}
+
+/* Before: Point 6 and Cell 2 sampled creations; after (other ids): Cell 6,
+ * Node 2. Point went, Cell grew from 25% to 75%, Node came. */
+static void keyed_profiles(wasp_profile **b, wasp_profile **a)
+{
+    *b = wasp_profile_new();
+    add_alloc(*b, "Point", "D.make", 12, 6);
+    add_alloc(*b, "Cell", "D.fill", 20, 2);
+    add_lock(*b, "Lock1", "D.sync1", 3, 1);
+    add_lock(*b, "Lock2", "D.sync2", 4, 0);
+    add_field(*b, "Point", "x", 12, 3, 1);
+    *a = wasp_profile_new();
+    str(*a, "padding"); /* every id differs */
+    add_field(*a, "Point", "y", 16, 3, 0);
+    add_field(*a, "Point", "x", 12, 1, 0);
+    add_lock(*a, "Lock2", "D.sync2", 3, 0);
+    add_lock(*a, "Lock1", "D.sync1", 1, 0);
+    add_alloc(*a, "Node", "D.grow", 40, 2);
+    add_alloc(*a, "Cell", "D.fill", 20, 6);
+}
+
+static void test_keyed_analyses(void **state)
+{
+    (void)state;
+    wasp_profile *b, *a;
+    keyed_profiles(&b, &a);
+    wasp_diff d;
+    assert_int_equal(wasp_diff_build(b, a, false, &d), 0);
+    assert_int_equal(d.n, 7); /* alloc 3, locks 2, fields 2 */
+
+    const int alloc = wasp_analysis_id_from_name("alloc");
+    assert_true(d.an[alloc].shown[0] && d.an[alloc].shown[1]);
+    assert_float_equal(d.an[alloc].total[0], 8, 1e-12);
+    const wasp_diff_entry *point = ranked(&d, alloc, 0, 1);
+    assert_int_equal(wasp_diff_change_of(point), WASP_DIFF_VANISHED);
+    assert_float_equal(point->share[0], 0.75, 1e-12);
+    const wasp_diff_entry *cell = ranked(&d, alloc, 0, 2);
+    assert_int_equal(cell->rank[1], 1); /* matched across files */
+    assert_int_equal(wasp_diff_change_of(cell), WASP_DIFF_GREW);
+    assert_float_equal(cell->share[0], 0.25, 1e-12);
+    assert_float_equal(cell->share[1], 0.75, 1e-12);
+    assert_int_equal(wasp_diff_change_of(ranked(&d, alloc, 1, 2)), WASP_DIFF_APPEARED);
+
+    const int locks = wasp_analysis_id_from_name("locks");
+    assert_float_equal(d.an[locks].total[0], 8, 1e-12); /* acquiring and slow-path samples */
+    const wasp_diff_entry *lock1 = ranked(&d, locks, 0, 1);
+    assert_int_equal(lock1->rank[1], 2);
+    assert_int_equal(wasp_diff_change_of(lock1), WASP_DIFF_SHRANK);
+    assert_float_equal(lock1->share[1], 0.25, 1e-12);
+    assert_int_equal(wasp_diff_change_of(ranked(&d, locks, 1, 1)), WASP_DIFF_GREW);
+
+    const int fields = wasp_analysis_id_from_name("fields");
+    const wasp_diff_entry *x = ranked(&d, fields, 0, 1);
+    assert_int_equal(x->rank[1], 2);
+    assert_float_equal(x->share[0], 1.0, 1e-12);
+    assert_float_equal(x->share[1], 0.25, 1e-12);
+    assert_int_equal(wasp_diff_change_of(ranked(&d, fields, 1, 1)), WASP_DIFF_APPEARED);
+
+    /* entries by analysis in registry order, each analysis's largest change first */
+    for (uint32_t k = 1; k < d.n; k++)
+        assert_true(d.entries[k - 1].analysis <= d.entries[k].analysis);
+    assert_ptr_equal(&d.entries[0], ranked(&d, fields, 0, 1)); /* -75 points before +75 */
+    wasp_diff_free(&d);
+
+    /* A profile against itself: nothing changed. */
+    assert_int_equal(wasp_diff_build(a, a, false, &d), 0);
+    for (uint32_t k = 0; k < d.n; k++)
+        assert_int_equal(wasp_diff_change_of(&d.entries[k]), WASP_DIFF_UNCHANGED);
+    wasp_diff_free(&d);
+    wasp_profile_free(b);
+    wasp_profile_free(a);
+}
+
+/* The text and JSON of a keyed analysis: its words, its entries' classes and
+ * contexts, and the HTML page's columns. */
+static void test_keyed_text_json(void **state)
+{
+    (void)state;
+    wasp_profile *b, *a;
+    keyed_profiles(&b, &a);
+    char *text = render_diff(b, a, wasp_diff_render_text, 0);
+    assert_non_null(strstr(text, "\nObject creation: 8 \xe2\x86\x92 8 creations\n"));
+    assert_non_null(
+        strstr(text, "VANISHED  Allocation site #1 before: 75.0% of sampled creations"));
+    assert_non_null(strstr(text, "      class Point\n      stored by"));
+    assert_non_null(strstr(text, "GREW      Locked class #2 before, #1 after: 50.0% \xe2\x86\x92 "
+                                 "75.0% of lock samples"));
+    assert_non_null(strstr(text, "APPEARED  Member #1 after"));
+    assert_non_null(strstr(text, "      class Point, field y\n      hottest at:"));
+    free(text);
+
+    keyed_profiles(&b, &a);
+    char *json = render_diff(b, a, wasp_diff_render_json, 0);
+    assert_non_null(strstr(json, "\"alloc\": {\n      \"title\": \"Object creation\""));
+    assert_non_null(strstr(json, "\"stored_by\": {"));
+    assert_non_null(strstr(json, "\"field\": \"y\""));
+    assert_non_null(
+        strstr(json, "{\"title\": \"hottest at\", \"member\": \"hottest\", \"context\": true}"));
+    free(json);
+}
+
 static char *render(bool json, int top)
 {
     return render_diff(before_profile(), after_profile(),
@@ -349,6 +494,8 @@ int main(void)
         cmocka_unit_test(test_instruction_matters_only_by_instruction),
         cmocka_unit_test(test_same_profile_unchanged),
         cmocka_unit_test(test_object_sites),
+        cmocka_unit_test(test_keyed_analyses),
+        cmocka_unit_test(test_keyed_text_json),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_html_data_intact_and_inert),

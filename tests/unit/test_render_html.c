@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "html_page_check.h"
+#include "analysis/ids.h"
+#include "cli/html_part.h"
 #include "cli/render.h"
 #include "cli/report.h"
 #include "profile/profile.h"
@@ -73,6 +75,35 @@ static void test_page_self_contained(void **state)
     wasp_profile_free(p);
 }
 
+/* Every analysis draws its own section (cli/html_part.h): a script that
+ * registers it and cannot end its element; the page holds the scripts of the
+ * analyses it shows only, after the frame and before the drawing. */
+static void test_section_scripts(void **state)
+{
+    (void)state;
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        const wasp_html_part *part = wasp_html_part_of(id);
+        assert_non_null(part);
+        assert_non_null(part->script);
+        assert_non_null(strstr(part->script, "waspReport.section("));
+        assert_null(strstr(part->script, "</"));
+    }
+    assert_null(wasp_html_part_of(WASP_ANALYSES));
+    wasp_profile *p = hostile_profile();
+    char *html = render(p, WASP_FORMAT_HTML);
+    const char *frame = strstr(html, wasp_html_js);
+    const char *pairs = strstr(html, wasp_html_part_of(WASP_ID_deadstore)->script);
+    const char *draw = strstr(html, "waspReport.draw();");
+    assert_non_null(frame);
+    assert_non_null(pairs);
+    assert_non_null(draw);
+    assert_true(frame < pairs && pairs < draw);
+    assert_null(strstr(pairs + 1, wasp_html_part_of(WASP_ID_deadstore)->script)); /* once */
+    assert_null(strstr(html, wasp_html_part_of(WASP_ID_objects)->script));
+    free(html);
+    wasp_profile_free(p);
+}
+
 static void test_write_error(void **state)
 {
     (void)state;
@@ -91,6 +122,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_data_intact_and_inert),
         cmocka_unit_test(test_page_self_contained),
+        cmocka_unit_test(test_section_scripts),
         cmocka_unit_test(test_write_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

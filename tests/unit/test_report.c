@@ -314,6 +314,34 @@ static void test_json_checker_rejects(void **state)
     assert_valid_json("{\"a\": [1, -2.5e3, true, false, null, \"\\u00e9\"], \"b\": {}}");
 }
 
+/* The sampling period, written by the agent in words, is a number in JSON
+ * with its unit and the words beside it; words without a number and a unit
+ * stay words (docs/report-json.md). */
+static void test_json_period_typed(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *words, *json;
+    } cases[] = {
+        {"1000 us CPU", "\"period\": 1000,\n    \"period_unit\": \"us CPU\",\n"
+                        "    \"period_words\": \"1000 us CPU\""},
+        {"250000 events", "\"period\": 250000,\n    \"period_unit\": \"events\",\n"
+                          "    \"period_words\": \"250000 events\""},
+        {"1ms", "\"period\": \"1ms\""},
+        {"fast", "\"period\": \"fast\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        wasp_profile *p = wasp_profile_new();
+        wasp_profile_set_meta(p, "period", cases[i].words);
+        char *j = render(p, WASP_FORMAT_JSON, 0);
+        assert_valid_json(j);
+        if (!strstr(j, cases[i].json))
+            fail_msg("period '%s': no %s in\n%s", cases[i].words, cases[i].json, j);
+        free(j);
+        wasp_profile_free(p);
+    }
+}
+
 static void test_json_report(void **state)
 {
     (void)state;
@@ -957,6 +985,7 @@ int main(void)
         cmocka_unit_test(test_report_by),
         cmocka_unit_test(test_json_checker_rejects),
         cmocka_unit_test(test_json_report),
+        cmocka_unit_test(test_json_period_typed),
         cmocka_unit_test(test_json_doubles_round_trip),
         cmocka_unit_test(test_cmd_report),
         cmocka_unit_test(test_format_parse),

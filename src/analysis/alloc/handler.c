@@ -11,7 +11,7 @@
  * wasp_read_code and wasp_safe_read (the class's layout helper).
  */
 #include "analysis/alloc/records.h"
-#include "analysis/handler_part.h"
+#include "watch/handler_part.h"
 #include "heap/java_layout.h"
 #include "heap/java_object.h"
 #include "heap/klass_set.h"

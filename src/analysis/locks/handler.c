@@ -11,7 +11,7 @@
  * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler: no allocation, no locks,
  * no stdio; memory is read only through wasp_safe_read (java_object.c).
  */
-#include "analysis/handler_part.h"
+#include "watch/handler_part.h"
 #include "analysis/locks/records.h"
 #include "heap/java_object.h"
 #include "heap/klass_set.h"

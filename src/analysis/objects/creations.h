@@ -22,8 +22,9 @@ bool wasp_objects_have_creations(const wasp_profile *p);
 /* Text: the creation contexts of site s's class (at most top), indented under
  * the site; nothing when s is not a class site or none were sampled. */
 void wasp_objects_creations_text(const wasp_profile *p, const wasp_site *s, int top, FILE *out);
-/* JSON member "creations" of a class site: {"samples": N, "contexts": [...]};
- * null when the creation profile did not run. Nothing for other sites. */
+/* JSON member "creations" of a site: for a class site {"samples": N,
+ * "contexts": [...]}; null for an allocation site or when the creation
+ * profile did not run. */
 int wasp_objects_creations_json(wasp_json *j, const wasp_profile *p, const wasp_site *s, int top);
 
 #endif

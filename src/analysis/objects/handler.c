@@ -6,7 +6,7 @@
  *
  * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler.
  */
-#include "analysis/handler_part.h"
+#include "watch/handler_part.h"
 
 static void on_object(wasp_thread *t, const wasp_sample_view *v, const wasp_object_hit *h)
 {

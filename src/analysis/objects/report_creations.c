@@ -82,9 +82,7 @@ void wasp_objects_creations_text(const wasp_profile *p, const wasp_site *s, int 
 
 int wasp_objects_creations_json(wasp_json *j, const wasp_profile *p, const wasp_site *s, int top)
 {
-    if (!wasp_site_by_class(p, s))
-        return 0;
-    if (!wasp_objects_have_creations(p)) {
+    if (!wasp_site_by_class(p, s) || !wasp_objects_have_creations(p)) {
         wasp_json_null(j, "creations");
         return 0;
     }

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "analysis/handler_part.h"
+#include "watch/handler_part.h"
 #include "watch/runtime.h"
 
 /* The enabled pair analyses, by the kind of access they sample (set before

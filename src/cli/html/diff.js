@@ -2,8 +2,11 @@
 // (#wasp-data, docs/diff.md): per analysis the change of F_prog, then the
 // entries that vanished, appeared, shrank or grew, each with the contexts of
 // the side that has it (after when both). A row's contexts open under it
-// when it is clicked (the first row's are open at first). No libraries and
-// no network: the page must open from disk anywhere.
+// when it is clicked (the first row's are open at first). What an analysis
+// shows (its title, summary, columns and the details under a row) is in its
+// member of the data, written by its diff part (cli/diff_part.h): nothing
+// here names an analysis. No libraries and no network: the page must open
+// from disk anywhere.
 'use strict';
 
 (function () {
@@ -11,8 +14,6 @@
   const app = document.getElementById('app');
   const { el, isNum, num, pct, bytes, leafName, kvTable, context } = waspUi; // common.js
 
-  const TITLES = { deadstore: 'Dead stores', silentstore: 'Silent stores', silentload: 'Silent loads',
-                   objects: 'Objects', replicas: 'Object replicas' };
   const ORDER = ['vanished', 'appeared', 'shrank', 'grew'];
 
   function points(v) {
@@ -21,7 +22,6 @@
   }
   function amount(a, v) { return a.unit === 'bytes' ? bytes(v) : num(v) + ' ' + a.unit; }
   function arrow(x, y) { return x + ' \u2192 ' + y; }
-  function isPair(a) { return a.unit === 'bytes'; }
 
   function header() {
     app.append(el('h1', { text: 'wasp diff' }));
@@ -31,21 +31,13 @@
                                           : 'by instruction (frames and leaf instruction)']]));
   }
 
-  // "F_prog 50.6% -> 0.0% (-50.6 points); 4.3 KiB -> 4.9 KiB stored bytes".
-  function summary(name, a) {
+  // "F_prog 50.6% -> 0.0% (-50.6 points); 4.3 KiB -> 4.9 KiB stored bytes", as the text diff says it.
+  function summary(a) {
     const b = a.before || {}, f = a.after || {};
     const missing = [b.profiled === false ? 'not profiled before' : null,
                      f.profiled === false ? 'not profiled after' : null].filter(Boolean);
-    let text;
-    if (name === 'objects')
-      text = arrow(num(b.total), num(f.total)) + ' access samples attributed.';
-    else if (isPair(a))
-      text = 'F_prog ' + arrow(pct(b.fraction), pct(f.fraction)) + ' (' + points(a.fraction_change) + '); ' +
-             arrow(bytes(b.total), bytes(f.total)) + (name === 'silentload' ? ' loaded' : ' stored') + '.';
-    else
-      text = 'Equal values in ' + arrow(pct(b.fraction), pct(f.fraction)) + ' (' + points(a.fraction_change) +
-             ') of ' + arrow(num(b.total), num(f.total)) + ' comparisons.';
-    return el('p', { class: 'summary', text: (missing.length ? '(' + missing.join(', ') + ') ' : '') + text });
+    return el('p', { class: 'summary', text: (missing.length ? '(' + missing.join(', ') + ') ' : '') +
+                                             (a.summary || '') + '.' });
   }
 
   function counts(a) {
@@ -58,12 +50,25 @@
     return el('p', { class: 'note', text: text });
   }
 
-  function details(c) {
-    if (c.watch || c.trap)
-      return [c.approximate ? el('div', { class: 'note', text: 'approximate: float/double within threshold' }) : null,
-              context('watched', c.watch), context('trapped at', c.trap)];
-    return [el('div', { class: 'ctx-label', text: 'class ' + (c.class || '<unknown class>') }),
-            context('allocated at', c.allocation)];
+  // What opens under a change: a.details, each a context, a member's text, or a note when a flag is set.
+  function details(a, c) {
+    return (a.details || []).map(function (t) {
+      if (t.when) return c[t.when] ? el('div', { class: 'note', text: t.label }) : null;
+      if (t.context) return context(t.label, c[t.member]);
+      return el('div', { class: 'ctx-label', text: t.label + ' ' + (c[t.member] == null ? '' : c[t.member]) });
+    });
+  }
+
+  // A change's own cells, a.columns: a context's leaf frame (the first one
+  // carries data-leaf), or a member's text.
+  function cells(a, c) {
+    let leaf = false;
+    return (a.columns || []).map(function (col) {
+      if (!col.context) return el('td', { class: 'mono', text: c[col.member] == null ? '' : String(c[col.member]) });
+      const props = { class: 'mono', text: leafName(c[col.member]) };
+      if (!leaf) { props['data-leaf'] = props.text; leaf = true; }
+      return el('td', props);
+    });
   }
 
   function rank(c) {
@@ -72,12 +77,10 @@
   }
 
   function table(a) {
-    const pair = isPair(a);
-    const heads = ['change', 'rank', 'share', '=points', '=' + a.unit].concat(
-      pair ? ['watched at', 'trapped at'] : ['class', 'allocated at']);
+    const heads = ['change', 'rank', 'share', '=points', '=' + a.unit].concat((a.columns || []).map(c => c.title));
     const body = el('tbody');
     (a.changes || []).forEach(function (c, i) {
-      const more = el('tr', { class: 'more', hidden: '' }, [el('td', { colspan: String(heads.length) }, details(c))]);
+      const more = el('tr', { class: 'more', hidden: '' }, [el('td', { colspan: String(heads.length) }, details(a, c))]);
       const toggle = function () { more.hidden = !more.hidden; row.classList.toggle('open', !more.hidden); };
       const row = el('tr', { class: 'change c-' + c.change, 'data-change': c.change, onclick: toggle }, [
         el('td', {}, [el('span', { class: 'badge c-' + c.change, text: c.change.toUpperCase() })]),
@@ -85,10 +88,7 @@
         el('td', { text: arrow(pct(c.share_before), pct(c.share_after)) }),
         el('td', { class: 'num', text: points(c.share_change) }),
         el('td', { class: 'num', text: arrow(amount(a, c.value_before), amount(a, c.value_after)) })].concat(
-        pair ? [el('td', { class: 'mono', 'data-leaf': leafName(c.watch), text: leafName(c.watch) }),
-                el('td', { class: 'mono', text: leafName(c.trap) })]
-             : [el('td', { class: 'mono', text: c.class || '' }),
-                el('td', { class: 'mono', 'data-leaf': leafName(c.allocation), text: leafName(c.allocation) })]));
+        cells(a, c)));
       body.append(row, more);
       if (i === 0) toggle();
     });
@@ -102,8 +102,8 @@
   const analyses = d.analyses || {};
   for (const name of Object.keys(analyses)) {
     const a = analyses[name];
-    app.append(el('h2', { 'data-analysis': name, text: (TITLES[name] || name) }));
-    app.append(summary(name, a), counts(a));
+    app.append(el('h2', { 'data-analysis': name, text: a.title || name }));
+    app.append(summary(a), counts(a));
     if ((a.changes || []).length) app.append(table(a));
   }
   if (!Object.keys(analyses).length)

@@ -1,9 +1,15 @@
 // wasp's HTML report: builds the page from the JSON report embedded in it
 // (#wasp-data, docs/report-json.md). No libraries and no network: the page
 // must open from disk anywhere. Frames in the JSON are root first, leaf last.
+// This is the frame: the header, the search, flame graphs and ranked tables
+// (waspReport.kit). Each analysis draws its own section with a script of its
+// own (src/analysis/NAME/report.js, cli/html_part.h), loaded after this one,
+// that registers it: waspReport.section(NAME, draw, {legend}). Then
+// waspReport.draw() draws every member of the JSON that has a section, in
+// the JSON's order; nothing here names an analysis.
 'use strict';
 
-(function () {
+const waspReport = (function () {
   const rep = JSON.parse(document.getElementById('wasp-data').textContent);
   const app = document.getElementById('app');
   const graphs = []; // every flame graph, for the search
@@ -181,7 +187,7 @@
       ['program', m.java_command], ['programs', m.programs], ['JVM', m.jvm],
       ['analyses', m.events],
       ['sampler', [m.sampler, m.sampler_detail].filter(Boolean).join(': ')],
-      ['period', m.period],
+      ['period', m.period_words || m.period],
       ['watchpoints', [m.watch, m.watch_detail].filter(Boolean).join(': ')],
       ['watch budget', isNum(m.watch_budget) ? pct(m.watch_budget) + ' of CPU' : null],
       ['profiles merged', rep.merged_profiles > 1 ? rep.merged_profiles : null],
@@ -201,8 +207,6 @@
     for (const g of list) { g.build(box); graphs.push(g); }
   }
 
-  function section(name) { app.append(el('h2', { 'data-analysis': name, text: name })); }
-
   // The contexts under a row: the first MAX_CONTEXTS, each labelled by label(c).
   function contexts(list, label) {
     list = list || [];
@@ -210,164 +214,21 @@
       ? [el('div', { class: 'note', text: (list.length - MAX_CONTEXTS) + ' more contexts (the flame graph has them).' })]
       : []);
   }
+  const className = c => c || '(unknown class)';
   // {area: samples} as "old 604, eden 3", most first.
   function areas(a) {
     return Object.entries(a || {}).sort((x, y) => y[1] - x[1]).map(kv => kv[0] + ' ' + num(kv[1])).join(', ');
   }
 
-  function pairAnalysis(name, a) {
-    section(name);
-    app.append(el('p', { text: 'F_prog ' + pct(a.fraction) + ': ' + bytes(a.wasted_bytes) + ' exact + ' +
-      bytes(a.wasted_bytes_approx) + ' approximate of ' + bytes(a.bytes) + ' stored in ' +
-      num(a.pairs_classified) + ' classified pairs.' }));
-    const pairs = a.pairs || [];
-    const watched = new FlameGraph('Watched contexts (' + name + ', by bytes)', 'bytes', 'count');
-    const trapped = new FlameGraph('Trapped contexts (' + name + ', by bytes)', 'bytes', 'count');
-    pairs.forEach(function (p, i) {
-      watched.add((p.watch || {}).frames || [], p.bytes, p.count, (p.watch || {}).instruction, i);
-      trapped.add((p.trap || {}).frames || [], p.bytes, p.count, (p.trap || {}).instruction, i);
-    });
-    rankTable(['=F', '=bytes', '=count', 'watched at', 'trapped at', 'watched instruction'],
-      pairs, p => [N(pct(p.fraction) + (p.approximate ? ' \u2248' : '')), N(bytes(p.bytes)), N(num(p.count)),
-                   leafName(p.watch), leafName(p.trap), (p.watch || {}).instruction || ''],
-      [watched, trapped], { name: name + '.pairs', details: p => [context('watched', p.watch),
-                                                                   context('trapped at', p.trap)] });
-    graphRow([watched, trapped]);
-  }
-
-  function objects(o) {
-    section('objects');
-    app.append(el('p', { text: 'Metric: ' + (o.metric || 'unknown') + '. ' + num(o.samples) + ' address samples, ' +
-      num(o.unattributed) + ' unattributed, ' + num(o.stale) + ' stale; remote share ' + pct(o.remote_share) + '.' }));
-    const sites = o.sites || [];
-    const g = new FlameGraph('Allocation paths, then access paths (by samples)', 'samples', null);
-    sites.forEach(function (s, i) {
-      const alloc = ((s.allocation || {}).frames || []).concat([{ kind: 'alloc', method: 'new ' + s.class, line: -1 }]);
-      for (const a of s.accesses || []) g.add(alloc.concat(a.frames || []), a.samples, 0, a.instruction, i);
-    });
-    rankTable(['=share', 'class', '=allocations', '=bytes', '=samples', '=remote', 'allocated at'],
-      sites, s => [N(pct(s.share)), s.class, N(num(s.allocations)), N(bytes(s.bytes)), N(num(s.samples)),
-                   N(pct(s.remote_share)), leafName(s.allocation)], [g],
-      { name: 'objects.sites', details: s => [context('allocated at', s.allocation)].concat(
-          contexts(s.accesses, a => 'accessed: ' + pct(a.share) + ', ' + num(a.samples) + ' samples')) });
-    graphRow([g]);
-  }
-
-  function replicas(r) {
-    section('replicas');
-    const sites = r.sites || [];
-    const g = new FlameGraph('Replica sites: allocation paths, then comparison paths (by comparisons)',
-                             'comparisons', null);
-    sites.forEach(function (s, i) {
-      const alloc = ((s.allocation || {}).frames || []).concat(
-        [{ kind: 'alloc', method: 'new ' + s.class + ' \u03b8=' + pct(s.theta), line: -1 }]);
-      for (const a of s.accesses || []) g.add(alloc.concat(a.frames || []), a.comparisons, 0, a.instruction, i);
-    });
-    // Ranked by replicated bytes (theta x bytes; none for a class site), with the
-    // evidence: the 95% interval of theta and the comparisons (docs/report-json.md).
-    rankTable(['=replicated', '=\u03b8', '=\u03b8 95%', '=comparisons', 'class', '=allocations', '=bytes',
-               '=\u03b1', '=\u03c9', '=\u03b3', 'allocated at'],
-      sites, s => [N(bytes(s.replicated_bytes)), N(pct(s.theta)), N(pct(s.theta_low) + '\u2013' + pct(s.theta_high)),
-                   N(num(s.comparisons)), s.class, N(num(s.allocations)), N(bytes(s.bytes)),
-                   N(pct(s.alpha)), N(pct(s.omega)), N(pct(s.gamma)), leafName(s.allocation)], [g],
-      { name: 'replicas.sites', details: s => [context('allocated at', s.allocation)].concat(
-          contexts(s.accesses, a => 'compared: \u03b8 ' + pct(a.theta) + ' of ' + num(a.comparisons))) });
-    graphRow([g]);
-  }
-
-  // A member's name: "Class.field", "Class elements", "Class (mark word)",
-  // or "Class +12" when no field starts at its offset.
-  function member(m) {
-    if (m.field === '[]') return m.class + ' elements';
-    if (!m.field) return m.class + ' +' + (isNum(m.offset) ? m.offset : '?');
-    return m.class + (m.field.startsWith('(') ? ' ' : '.') + m.field;
-  }
-  const className = c => c || '(unknown class)';
-
-  function fields(f) {
-    section('fields');
-    const heap = f.heap_samples;
-    app.append(el('p', { text: num(heap) + ' heap samples, ' + num(f.named) + ' named (' +
-      pct(heap > 0 ? f.named / heap : null) + '). Samples by area: ' + (areas(f.areas) || 'none') + '.' }));
-    const members = f.fields || [];
-    const g = new FlameGraph('Access contexts, then the member (by samples)', 'samples', 'stores');
-    members.forEach(function (m, i) {
-      const leaf = [{ kind: 'field', method: member(m), line: -1 }];
-      for (const c of m.contexts || [])
-        g.add((c.frames || []).concat(leaf), c.loads + c.stores, c.stores, c.instruction, [i, 'class:' + m.class]);
-    });
-    app.append(el('h3', { text: 'Members' }));
-    rankTable(['=share', 'member', '=loads', '=stores', 'areas', 'hottest at'],
-      members, m => [N(pct(m.share)), member(m), N(num(m.loads)), N(num(m.stores)), areas(m.areas),
-                     leafName((m.contexts || [])[0])], [g],
-      { name: 'fields.members', details: m => contexts(m.contexts, c =>
-          'loads ' + num(c.loads) + ', stores ' + num(c.stores) + (c.area ? ', ' + c.area : '')) });
-    app.append(el('h3', { text: 'Classes' }));
-    rankTable(['=share', 'class', '=loads', '=stores', 'areas'], f.classes || [],
-      c => [N(pct(c.share)), className(c.class), N(num(c.loads)), N(num(c.stores)), areas(c.areas)], [g],
-      { name: 'fields.classes', tag: c => 'class:' + c.class });
-    graphRow([g]);
-  }
-
-  function alloc(a) {
-    section('alloc');
-    const lost = Object.entries(a.not_counted || {}).filter(kv => kv[1] > 0);
-    app.append(el('p', { text: num(a.samples) + ' sampled creations (samples at a store of a class word). ' +
-      (lost.length ? 'Not counted: ' + lost.map(kv => kv[0].replace(/_/g, ' ') + ' ' + num(kv[1])).join(', ') + '.'
-                   : 'None left uncounted.') }));
-    const sites = a.sites || [];
-    const g = new FlameGraph('Allocation sites, then the class (by sampled creations)', 'creations', null);
-    sites.forEach(function (s, i) {
-      g.add((s.frames || []).concat([{ kind: 'alloc', method: 'new ' + className(s.class), line: -1 }]),
-            s.samples, 0, s.instruction, [i, 'class:' + s.class]);
-    });
-    app.append(el('h3', { text: 'Classes' }));
-    rankTable(['=share', 'class', '=creations', '=sites'], a.classes || [],
-      c => [N(pct(c.share)), className(c.class), N(num(c.samples)), N(num(c.sites))], [g],
-      { name: 'alloc.classes', tag: c => 'class:' + c.class });
-    app.append(el('h3', { text: 'Allocation sites' }));
-    rankTable(['=share', 'class', '=creations', 'allocated at', 'instruction'], sites,
-      s => [N(pct(s.share)), className(s.class), N(num(s.samples)), leafName(s), s.instruction || ''], [g],
-      { name: 'alloc.sites', details: s => [context('allocated at', s)] });
-    graphRow([g]);
-  }
-
-  function locks(l) {
-    section('locks');
-    app.append(el('p', { text: num(l.samples) + ' lock samples: ' + num(l.acquire) + ' acquiring, ' + num(l.slow) +
-      ' in slow paths (' + pct(l.samples > 0 ? l.slow / l.samples : null) + '); ' + num(l.release) +
-      ' releasing (not in the samples).' }));
-    const classes = l.classes || [];
-    const g = new FlameGraph('Acquiring contexts, then the locked class (by lock samples)', 'samples', 'slow');
-    classes.forEach(function (c, i) {
-      const leaf = [{ kind: 'lock', method: 'lock ' + className(c.class), line: -1 }];
-      for (const x of c.contexts || []) g.add((x.frames || []).concat(leaf), x.samples, x.slow, x.instruction, i);
-    });
-    const counts = x => 'samples ' + num(x.samples) + ': acquire ' + num(x.acquire) + ', slow ' + num(x.slow) +
-                        '; release ' + num(x.release);
-    rankTable(['=share', 'class', '=samples', '=acquire', '=slow', '=slow share', '=release', 'hottest at'], classes,
-      c => [N(pct(c.share)), className(c.class), N(num(c.samples)), N(num(c.acquire)), N(num(c.slow)),
-            N(pct(c.slow_share)), N(num(c.release)), leafName((c.contexts || [])[0])], [g],
-      { name: 'locks.classes', details: c => contexts(c.contexts, counts) });
-    const slow = l.slow_functions || [];
-    app.append(el('h3', { text: 'Slow-path functions' }));
-    if (slow.length)
-      rankTable(['function', '=samples', '=of slow'], slow,
-        s => [s.function, N(num(s.samples)), N(pct(l.slow > 0 ? s.samples / l.slow : null))], [],
-        { name: 'locks.slow_functions' });
-    else app.append(el('p', { class: 'note', text: 'No samples in the monitor-enter slow paths.' }));
-    graphRow([g]);
-  }
-
   // ---- search: one box for every graph; "#search=TEXT" in the address
   // sets it, so a search can be linked (and tested).
 
-  const LEGEND = { alloc: 'allocation', field: 'member', lock: 'locked class' };
-  function searchBar() {
+  // Frame kinds every report may draw; a section adds its own (opt.legend).
+  const LEGEND = { java: 'java', stub: 'stub', native: 'native', unknown: 'unknown', alloc: 'allocation' };
+  function searchBar(kinds) {
     const input = el('input', { type: 'search', placeholder: 'search frames (method, Class.method, file)' });
-    const legend = el('span', { class: 'legend' }, ['java', 'stub', 'native', 'unknown', 'alloc'].concat(
-      rep.fields ? ['field'] : [], rep.locks ? ['lock'] : []).map(k =>
-      el('span', { class: 'k-' + k, text: LEGEND[k] || k })));
+    const legend = el('span', { class: 'legend' }, Object.keys(kinds).map(k =>
+      el('span', { class: 'k-' + k, text: kinds[k] })));
     const apply = function () {
       for (const g of graphs) { g.query = input.value; g.draw(); }
     };
@@ -382,19 +243,41 @@
     };
   }
 
-  app.textContent = '';
-  header();
-  const applyHash = searchBar();
-  const analyses = rep.analyses || {};
-  for (const name of Object.keys(analyses)) pairAnalysis(name, analyses[name]);
-  if (rep.objects) objects(rep.objects);
-  if (rep.replicas) replicas(rep.replicas);
-  if (rep.fields) fields(rep.fields);
-  if (rep.alloc) alloc(rep.alloc);
-  if (rep.locks) locks(rep.locks);
-  if (!Object.keys(analyses).length && !['objects', 'replicas', 'fields', 'alloc', 'locks'].some(k => rep[k]))
-    app.append(el('p', { class: 'note', text: 'The profile has no analysis to show.' }));
-  applyHash();
-  window.addEventListener('hashchange', applyHash);
-  document.body.setAttribute('data-ready', '1'); // the page is built (tests wait for this)
+  // ---- the sections: name -> { draw(data, name), legend }
+
+  const sections = new Map();
+  function section(names, draw, opt) {
+    for (const name of [].concat(names)) sections.set(name, { draw: draw, legend: (opt || {}).legend || {} });
+  }
+
+  // The members of the report that have a section, in the JSON's order: the
+  // pair analyses' in "analyses", then the top-level ones.
+  function parts() {
+    const list = [], analyses = rep.analyses || {};
+    for (const name of Object.keys(analyses))
+      if (sections.has(name)) list.push([name, analyses[name]]);
+    for (const name of Object.keys(rep))
+      if (name !== 'analyses' && sections.has(name) && rep[name]) list.push([name, rep[name]]);
+    return list;
+  }
+
+  function draw() {
+    app.textContent = '';
+    header();
+    const list = parts(), kinds = Object.assign({}, LEGEND);
+    for (const [name] of list) Object.assign(kinds, sections.get(name).legend);
+    const applyHash = searchBar(kinds);
+    for (const [name, data] of list) {
+      app.append(el('h2', { 'data-analysis': name, text: name }));
+      sections.get(name).draw(data, name);
+    }
+    if (!list.length) app.append(el('p', { class: 'note', text: 'The profile has no analysis to show.' }));
+    applyHash();
+    window.addEventListener('hashchange', applyHash);
+    document.body.setAttribute('data-ready', '1'); // the page is built (tests wait for this)
+  }
+
+  const kit = Object.assign({ app: app, FlameGraph: FlameGraph, rankTable: rankTable, N: N, graphRow: graphRow,
+                              contexts: contexts, areas: areas, className: className }, waspUi);
+  return { section: section, draw: draw, kit: kit };
 })();
