@@ -244,6 +244,17 @@ static int check_arg_size(const char *cmd, const char *what, const char *s, cons
     return -1;
 }
 
+bool wasp_attach_output_per_process(const char *file)
+{
+    static const char *const prefixes[] = {"/dev/stdin",  "/dev/stdout",       "/dev/stderr",
+                                           "/dev/fd/",    "/proc/self/",       "/proc/thread-self/",
+                                           "/dev/tty"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (strncmp(file, prefixes[i], strlen(prefixes[i])) == 0)
+            return true;
+    return false;
+}
+
 bool wasp_attach_files_beside(const char *file)
 {
     struct stat st;
@@ -454,6 +465,14 @@ int wasp_cmd_attach(int argc, char **argv)
         return 2;
 
     char err[WASP_PATH_MAX + 512];
+    if (wasp_attach_output_per_process(cfg.agent.file)) {
+        fprintf(stderr,
+                "wasp attach: -o %s: the agent writes the profile inside the JVM, where that "
+                "path is the JVM's own (its output may be its log file); write to a file and "
+                "read it with wasp report\n",
+                cfg.agent.file);
+        return 2;
+    }
     if (wasp_run_check_output("attach", cfg.agent.file, err, sizeof err) < 0) {
         fprintf(stderr, "%s\n", err); /* before the JVM is touched */
         return 2;

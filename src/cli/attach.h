@@ -51,6 +51,12 @@ int wasp_attach_state_read(int pid, wasp_attach_state *s);
  * attach says) and writes no progress file. */
 bool wasp_attach_files_beside(const char *file);
 
+/* Whether `file` names something that differs from one process to another
+ * (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/...): the agent opens the
+ * profile inside the JVM, where such a path is the JVM's own — its standard
+ * output, which may be its log file. attach refuses them. */
+bool wasp_attach_output_per_process(const char *file);
+
 /* The agent's log for the profile `file`: file + ".log". Returns 0, or -1
  * when it does not fit in outlen. */
 int wasp_attach_log_path(const char *file, char *out, size_t outlen);

@@ -736,6 +736,17 @@ def t_report_missing(ctx):
     expect_report_error(os.path.join(ctx.tmp, "does-not-exist.wprof"), "a missing file")
 
 
+def t_attach_stdout(ctx):
+    """`wasp attach -o /dev/stdout`: the agent would open that path inside the
+    JVM, where it is the JVM's own output (maybe its log file): refused before
+    the JVM is touched, saying why. No JVM is needed: pid 1 is never reached."""
+    for path in ("/dev/stdout", "/proc/self/fd/1"):
+        r = run([WASP, "attach", "-o", path, "1"], timeout=30)
+        check(r.rc == 2, "-o %s: exit %d, expected 2" % (path, r.rc))
+        check("inside the JVM" in r.err, "-o %s: no clear message: %r" % (path, r.err[-300:]))
+    return "refused: %s" % r.err.strip().splitlines()[-1][:60]
+
+
 def t_run_not_java(ctx):
     """`wasp run -- sh -c 'java ...'`: refused before anything runs, with a
     message that says why (sh would take -agentpath as its own option)."""
@@ -1516,6 +1527,7 @@ def build_tests(jdks):
     tests.append(("badinput.run-dev-null", None, t_run_dev_null))
     tests.append(("badinput.run-unwritable-output", None, t_run_unwritable_output))
     tests.append(("badinput.report-link-sticky", None, t_report_link_sticky))
+    tests.append(("badinput.attach-stdout", None, t_attach_stdout))
     return tests
 
 

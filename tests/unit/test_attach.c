@@ -397,6 +397,12 @@ static void test_attach_agent_options(void **state)
      * it — /dev/null.log would be a new file in /dev. */
     assert_true(wasp_attach_files_beside("/data/x.wprof")); /* not there yet */
     assert_false(wasp_attach_files_beside("/dev/null"));
+    /* Paths that are another file in the JVM: refused by attach. */
+    assert_true(wasp_attach_output_per_process("/dev/stdout"));
+    assert_true(wasp_attach_output_per_process("/dev/fd/1"));
+    assert_true(wasp_attach_output_per_process("/proc/self/fd/2"));
+    assert_false(wasp_attach_output_per_process("/dev/null"));
+    assert_false(wasp_attach_output_per_process("/data/x.wprof"));
     assert_int_equal(PARSE(WASP_CLI_ATTACH, &cfg, err, "-e", "deadstore", "-o", "/dev/null", "55"),
                      WASP_RUN_OK);
     assert_int_equal(wasp_attach_agent_options(&cfg, opts, sizeof opts, err, sizeof err), 0);
