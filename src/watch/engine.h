@@ -48,11 +48,6 @@ typedef struct wasp_watch_engine {
     /* 1 when thread tid is inside the engine's own fault handling (a sample
      * there measures wasp, and must not arm or disarm). NULL: never. */
     int (*busy)(pid_t tid);
-    /* Bytes around a watch that every access of the watching thread pays
-     * for (the page engine: the page; debug registers: 0, only the watched
-     * bytes trap). The time those accesses spend faulting is thread CPU time,
-     * so CPU-time samples crowd onto them: a sample there is not armed. */
-    uint64_t fault_granule;
 } wasp_watch_engine;
 
 extern const wasp_watch_engine wasp_debugreg_engine;

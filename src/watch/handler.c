@@ -90,11 +90,33 @@ static int in_wasp(const ucontext_t *uc)
            (uc->uc_mcontext.gregs[REG_EFL] & 0x100) != 0;
 }
 
+/* A sample signal held back while the page engine handled a fault of this
+ * thread arrives as soon as the engine returns to the program: at the pc
+ * it returned to, within microseconds. The fault's time was CPU time, so
+ * such samples would crowd onto the instructions that fault (and re-arm
+ * the page they fault on: seen, a store loop holding most samples and a
+ * planted silent store's F_prog halved). */
+enum { WASP_EXIT_WINDOW_NS = 20000 };
+
+void wasp_mark_wasp_exit(wasp_thread *t, uint64_t pc)
+{
+    t->wasp_exit_pc = pc;
+    t->wasp_exit_ns = wasp_clock_ns(CLOCK_MONOTONIC);
+}
+
+static int just_out_of_wasp(const wasp_thread *t, const ucontext_t *uc)
+{
+    if ((uint64_t)uc->uc_mcontext.gregs[REG_RIP] != t->wasp_exit_pc)
+        return 0;
+    return wasp_clock_ns(CLOCK_MONOTONIC) - t->wasp_exit_ns < WASP_EXIT_WINDOW_NS;
+}
+
 static void on_sample(wasp_thread *t, const ucontext_t *uc)
 {
     wasp_address_sample s;
     t->rec.counters[WASP_C_SAMPLES]++;
-    if (in_wasp(uc) || (wasp_rt.watch && wasp_rt.watch->busy && wasp_rt.watch->busy(t->tid))) {
+    if (in_wasp(uc) || just_out_of_wasp(t, uc) ||
+        (wasp_rt.watch && wasp_rt.watch->busy && wasp_rt.watch->busy(t->tid))) {
         t->rec.counters[WASP_C_SAMPLES_SELF]++;
         return;
     }

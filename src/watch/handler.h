@@ -29,6 +29,11 @@ void wasp_handler_watch_event(wasp_thread *t, int slot, void *ucontext, int asyn
  * left as it is). ASYNC-SIGNAL-SAFE. */
 int wasp_handler_slot_lost(wasp_thread *t, int slot, int reason);
 
+/* The page engine returns thread t (its own thread) to the program at pc
+ * after handling a fault: a sample signal held back meanwhile arrives right
+ * there, and is counted as wasp's, not the program's. ASYNC-SIGNAL-SAFE. */
+void wasp_mark_wasp_exit(wasp_thread *t, uint64_t pc);
+
 /* Start-up proofs: signals of kind WASP_EV_* received for WASP_PROBE_INDEX. */
 uint32_t wasp_handler_probe_count(int kind);
 /* The calling thread (t, its own state; NULL is ignored) allocated the

@@ -95,6 +95,7 @@ typedef struct stepper {
     uint64_t pages[STEP_PAGES];
     uint32_t hit_thread; /* PROBE_THREAD or a registry index; valid when hit */
     int hit_slot;        /* -1: no watched access */
+    wasp_thread *owner;  /* the stepping thread's state when it owns a watch on the page */
 } stepper;
 
 static page_rec pages[MAX_PAGES];
@@ -546,6 +547,7 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         ncode = wasp_safe_read(pc, code, sizeof code);
         find_hit(st, r, me, uc, si, code, ncode);
     }
+    st->owner = t;
     if (fresh && st->hit_slot < 0 && r->prot == PROT_CLOSED && emulate(uc, code, ncode)) {
         /* Done without opening the page. Only on a page every thread faults
          * on (PROT_NONE), under the lock: nobody sees the access half done. */
@@ -554,6 +556,8 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         __atomic_add_fetch(&stats.emulated, 1, __ATOMIC_RELAXED);
         charge(t, cost_emulated_ns);
         unlock();
+        if (t)
+            wasp_mark_wasp_exit(t, (uint64_t)uc->uc_mcontext.gregs[REG_RIP]);
         return 1;
     }
     charge(t, cost_stepped_ns);
@@ -587,11 +591,14 @@ int wasp_page_on_step(const void *siginfo, void *ucontext)
     uc->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)EFLAGS_TF;
     uint32_t hit_thread = st->hit_thread;
     int hit_slot = st->hit_slot;
+    wasp_thread *owner = st->owner;
     if (lock(me) == 0) {
         step_close_pages(st);
         unlock();
     }
     __atomic_store_n(&st->tid, 0, __ATOMIC_RELEASE);
+    if (owner && owner->tid == me)
+        wasp_mark_wasp_exit(owner, (uint64_t)uc->uc_mcontext.gregs[REG_RIP]);
     if (hit_slot < 0)
         return 1;
     if (hit_thread == PROBE_THREAD) {
@@ -743,5 +750,4 @@ const wasp_watch_engine wasp_page_engine = {
     .disarm = page_disarm,
     .drop_all = page_drop_all,
     .busy = page_busy,
-    .fault_granule = 4096,
 };

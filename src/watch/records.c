@@ -53,7 +53,6 @@ static const char *const counter_names[WASP_C_COUNT] = {
     [WASP_C_AGCT_SAFEPOINT] = "stack.no_java_frames.safepoint",
     [WASP_C_AGCT_OTHER] = "stack.no_java_frames.other",
     [WASP_C_AGCT_ANCHOR_PC] = "stack.anchor_pc",
-    [WASP_C_DROP_ON_WATCHED_PAGE] = "dropped.on_watched_page",
     [WASP_C_STACK_WALKS] = "stack.walks",
     [WASP_C_STACK_WALK_NS] = "stack.walk_ns",
     [WASP_C_STACK_RETRY_NS] = "stack.retry_ns",

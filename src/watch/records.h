@@ -114,7 +114,6 @@ typedef enum wasp_counter_id {
     WASP_C_AGCT_SAFEPOINT,    /* -10: at a safepoint */
     WASP_C_AGCT_OTHER,        /* no stack walker, or a status not listed */
     WASP_C_AGCT_ANCHOR_PC,    /* walks of threads in the VM that worked through the anchor (pc filled, or past a stub) */
-    WASP_C_DROP_ON_WATCHED_PAGE, /* samples on a page this thread's watches make fault */
     WASP_C_STACK_WALKS,       /* contexts captured with a stack walk */
     WASP_C_STACK_WALK_NS,     /* time those walks took, retries included (monotonic clock) */
     WASP_C_STACK_RETRY_NS,    /* of which the retries (from a stub's caller, the anchor) and the

@@ -69,6 +69,10 @@ typedef struct wasp_thread {
     int budget_open;       /* 1: arming allowed until the next check */
     volatile int budget_over; /* the last check found the budget spent */
     uint64_t handler_ns;   /* time spent in the sampling handler since the last check */
+    /* Where and when the page engine last gave the thread back its own
+     * instruction stream after a fault on a page it watches (watch/handler.h,
+     * wasp_mark_wasp_exit): a sample delivered right there measures wasp. */
+    volatile uint64_t wasp_exit_pc, wasp_exit_ns;
     uint32_t handler_samples;
     wasp_rframe *scratch;  /* AsyncGetCallTrace output, max_frames long */
     void *part_state[WASP_ANALYSES]; /* each analysis's own (handler_part.h thread_state) */

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "watch/budget.h"
-#include "watch/engine.h"
 #include "watch/kit.h"
 #include "watch/runtime.h"
 #include "watch/slots.h"
@@ -47,29 +46,8 @@ int wasp_watch_epoch_check(wasp_thread *t)
     return 1;
 }
 
-/* addr lies within the fault granule of one of t's armed watches. */
-static int on_watched_granule(const wasp_thread *t, uint64_t addr)
-{
-    uint64_t g = wasp_rt.watch ? wasp_rt.watch->fault_granule : 0;
-    if (!g)
-        return 0;
-    for (int i = 0; i < t->nslots; i++)
-        if (t->slots[i].state != WASP_SLOT_FREE && t->slots[i].addr / g == addr / g)
-            return 1;
-    return 0;
-}
-
 wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, int loads_too)
 {
-    /* Under the page engine, a page a watch protects makes this thread's
-     * every access to it fault; that time is CPU time, so samples gather
-     * there, and arming them would protect the same hot page again and
-     * again (seen: 180,000 stepped faults, a store loop holding most of the
-     * samples, F of a planted silent store halved). Not armed, not credited. */
-    if (on_watched_granule(t, addr)) {
-        t->rec.counters[WASP_C_DROP_ON_WATCHED_PAGE]++;
-        return NULL;
-    }
     if (!wasp_budget_allows(t)) {
         wasp_reservoir_credit(t->reservoir, t->nslots, owner);
         t->rec.counters[WASP_C_DROP_BUDGET]++;
