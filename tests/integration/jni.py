@@ -40,12 +40,17 @@ H = None
 # large array it allocates outside its buffer. Before the frame anchor's pc
 # was filled in, AsyncGetCallTrace refused them ("unknown frame, not Java"):
 # 1.4% of all samples had no Java frame (41 of 2990, JDK 17), and none of the
-# runtime's samples had one. Now: 0-0.1%, 30-40 walks through the anchor.
+# runtime's samples had one, nor did the anchor path run (stack.anchor_pc 0).
+# Now: 0-0.3%. How many samples fall in the VM's zeroing varies a lot from
+# run to run (the allocation buffers adapt to the arrays): at 2.5x the
+# default work, 12-52 walks through the anchor and 22-67 heap samples under
+# the allocating line were measured, hence the bars below.
 VM_LOST_MAX = 0.005
-VM_ANCHOR_MIN = 10
-VM_WALKED_MIN = 20
+VM_ANCHOR_MIN = 8
+VM_WALKED_MIN = 15
+VM_ARRAYS = "100000"
 # Of those, the share with two or more native/stub frames (the leaf and its
-# callers in libjvm, by frame pointer; measured 65-80%, the rest samples in
+# callers in libjvm, by frame pointer; measured 50-80%, the rest samples in
 # the allocation stub itself); the leaf alone before native frames were walked.
 VM_CHAINED_MIN = 0.4
 
@@ -61,9 +66,9 @@ def t_vm_runtime(ctx, jdk):
     allocation get the Java frames that allocated, with the line."""
     out = ctx.path("VmZeroing.wprof")
     r = H.run([H.WASP, "run", "-e", "fields", "-o", out, "-q", "--", jdk.java, "-cp", H.CLASSES,
-               "VmZeroing"])
+               "VmZeroing", VM_ARRAYS])
     H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
-    H.check(H.checksum_of(r.out) == ctx.baseline(jdk, [], "VmZeroing", []),
+    H.check(H.checksum_of(r.out) == ctx.baseline(jdk, [], "VmZeroing", [VM_ARRAYS]),
             "checksum differs from the run without the agent")
     rep = ctx.report(out)
     e = H.expectation("VmZeroing")
