@@ -56,7 +56,10 @@ static int emit(wasp_stack_sink *sink, const wasp_profile *p, const wasp_stack *
     if (!r)
         return -1;
     r->sum += s->by_bytes ? s->bytes : s->samples;
-    long long total = llround(r->sum), value = total - r->printed;
+    /* Measures are finite and not negative (the reader checks), but may be
+     * beyond what a long long holds: the running total stops there. */
+    long long total = r->sum < 9e18 ? llround(r->sum) : 9000000000000000000LL;
+    long long value = total - r->printed;
     r->printed = total;
 
     fputs(s->analysis, c->out); /* a plain word: nothing to replace */

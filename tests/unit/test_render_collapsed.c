@@ -121,6 +121,27 @@ static void test_collapsed_totals(void **state)
     wasp_profile_free(p);
 }
 
+/* Measures beyond what a long long holds (finite, so a profile may carry
+ * them; found by the fuzzer): the running total stops at 9e18 instead of
+ * overflowing, and no line is negative. */
+static void test_collapsed_huge(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "deadstore");
+    uint32_t f[] = {jframe(p, "pkg.Main.main", "Main.java", 10)};
+    uint32_t c = wasp_profile_intern_context(p, f, 1, 0);
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c, c, 1e19, 1);
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c, c, 90, 1);
+    size_t len;
+    char *doc = render(p, WASP_FORMAT_COLLAPSED, &len);
+    int n;
+    assert_int_equal(total_of(doc, "deadstore;[watch];", &n), 9000000000000000000LL);
+    assert_null(strstr(doc, " -"));
+    free(doc);
+    wasp_profile_free(p);
+}
+
 static void test_collapsed_frames(void **state)
 {
     (void)state;
@@ -228,6 +249,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_collapsed_totals),
         cmocka_unit_test(test_collapsed_frames),
+        cmocka_unit_test(test_collapsed_huge),
         cmocka_unit_test(test_pprof),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
