@@ -10,9 +10,12 @@
 
 #include "watch/thread_state.h"
 
+/* Faults one watch may cost before it is dropped (the page engine). */
+enum { WASP_WATCH_FAULT_CAP = 4096 };
+
 /* May t arm another watch now? Checks the ledger every few calls. */
 int wasp_budget_allows(wasp_thread *t);
-/* Whether t's budget is spent (at its last check, or since by its faults). */
+/* Whether t is so far over its budget that its armed watches must go. */
 int wasp_budget_spent(const wasp_thread *t);
 
 #endif

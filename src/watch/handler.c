@@ -118,6 +118,8 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
     if (in_wasp(uc) || just_out_of_wasp(t, uc) ||
         (wasp_rt.watch && wasp_rt.watch->busy && wasp_rt.watch->busy(t->tid))) {
         t->rec.counters[WASP_C_SAMPLES_SELF]++;
+        if (wasp_rt.source->time_based)
+            t->self_sampled_ns += t->sampler.period_ns;
         return;
     }
     if (!wasp_rt.source->take(wasp_rt.source, &t->sampler, uc, &s))

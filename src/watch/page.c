@@ -61,7 +61,6 @@ enum {
     /* Faults a watch may cost its owner before it is dropped, whatever the
      * budget (0 included): a watch whose bytes are never touched again on a
      * page the program sweeps would otherwise slow it down for good. */
-    WATCH_FAULT_CAP = 4096,
     EFLAGS_TF = 0x100,
     TRAP_TRACE_CODE = 2,
     PROBE_THREAD = 0xffffffffu,
@@ -446,7 +445,7 @@ static int foreign_over_budget(void)
 }
 
 /* Drop t's watches on r: all of them when t's budget is spent, else those
- * past WATCH_FAULT_CAP (lock held). Returns 1 when some were dropped. */
+ * past WASP_WATCH_FAULT_CAP (lock held). Returns 1 when some were dropped. */
 static int drop_own(page_rec *r, wasp_thread *t, pid_t me, int spent)
 {
     int dropped = 0;
@@ -454,7 +453,7 @@ static int drop_own(page_rec *r, wasp_thread *t, pid_t me, int spent)
         watch_ref *w = &r->ref[i];
         if (!w->used || w->tid != me)
             continue;
-        if (!spent && ++w->faults <= WATCH_FAULT_CAP)
+        if (!spent && ++w->faults <= WASP_WATCH_FAULT_CAP)
             continue;
         if (wasp_handler_slot_lost(t, w->slot, spent ? WASP_C_DROP_BUDGET : WASP_C_DROP_FAULT_CAP) != 0)
             continue; /* t's handler is running: leave it to it */
@@ -504,7 +503,7 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         t = wasp_rt.threads[owner]; /* t is this thread: nobody frees it meanwhile */
     if (!t) {
         __atomic_add_fetch(&stats.foreign, 1, __ATOMIC_RELAXED);
-        if (foreign_over_budget() || ++r->foreign > WATCH_FAULT_CAP) {
+        if (foreign_over_budget() || ++r->foreign > WASP_WATCH_FAULT_CAP) {
             release_page(r); /* other threads' faults cost the process too much */
             unlock();
             return 1;

@@ -62,12 +62,12 @@ typedef struct wasp_thread {
     uint8_t trap_cache_kind[64];
     uint64_t cpu_ns_start;
     uint64_t watch_cost_ns; /* estimated CPU cost of this thread's watch events (budget) */
+    uint64_t self_sampled_ns; /* CPU time samples found in wasp's handling (budget.c) */
     uint64_t budget_cpu_ns;   /* thread CPU time at the last budget check */
     uint64_t budget_cost_seen_ns; /* watch_cost_ns at the last budget check */
     double budget_ledger_ns;  /* budget earned minus spent, capped (handler.c) */
     uint32_t budget_countdown; /* samples until the next budget check */
     int budget_open;       /* 1: arming allowed until the next check */
-    volatile int budget_over; /* the last check found the budget spent */
     uint64_t handler_ns;   /* time spent in the sampling handler since the last check */
     /* Where and when the page engine last gave the thread back its own
      * instruction stream after a fault on a page it watches (watch/handler.h,
