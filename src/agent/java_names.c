@@ -39,8 +39,7 @@ void wasp_java_names_free(void)
     nclasses = 0;
 }
 
-/* "Ljava/lang/String;" -> "java.lang.String", "[[I" -> "int[][]". */
-static char *java_name(const char *sig)
+char *wasp_java_signature_name(const char *sig)
 {
     size_t dims = 0;
     while (sig[dims] == '[')
@@ -198,7 +197,7 @@ int wasp_java_names_build(jvmtiEnv *jvmti, JNIEnv *env)
             (*jvmti)->GetClassSignature(jvmti, all[i], &sig, NULL) == JVMTI_ERROR_NONE) {
             named_class *nc = &classes[nclasses];
             nc->klass = (uint64_t)klass;
-            nc->name = java_name(sig);
+            nc->name = wasp_java_signature_name(sig);
             (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
             if (nc->name) {
                 if (nc->name[strlen(nc->name) - 1] != ']')

@@ -109,6 +109,43 @@ int wasp_java_object_at(uint64_t p, uint64_t addr, wasp_java_object *o)
     return object_with_word(l, p, word, addr, o);
 }
 
+int wasp_java_object_being_created(uint64_t p, uint64_t klass, uint64_t addr, wasp_java_object *o)
+{
+    const wasp_java_layout *l = &wasp_java;
+    int32_t lh = wasp_java_layout_helper(klass);
+    if (!wasp_java_lh_valid(lh) || addr < p || addr - p >= WASP_JAVA_SCAN_BYTES)
+        return 0;
+    uint64_t size = 0;
+    if (lh > 0) {
+        size = object_size(l, lh, p, o);
+        if (addr >= p + size)
+            return 0;
+    } else {
+        o->array = 1;
+        o->header = ((uint32_t)lh >> l->lh_header_shift) & l->lh_header_mask;
+        uint32_t type = ((uint32_t)lh >> l->lh_type_shift) & l->lh_type_mask;
+        int floating = (int32_t)type == l->t_float || (int32_t)type == l->t_double;
+        o->kind = (uint8_t)((1u << ((uint32_t)lh & l->lh_log2_mask)) | (floating ? WASP_KIND_FLOAT : 0));
+    }
+    o->start = p;
+    o->klass = klass;
+    o->size = size;
+    o->offset = (uint32_t)(addr - p);
+    return 1;
+}
+
+int wasp_java_class_store_accept(uint64_t obj, uint64_t word, void *klass_out)
+{
+    const wasp_java_layout *l = &wasp_java;
+    if ((obj & 7) || obj < l->heap_lo || obj + 16 > l->heap_hi)
+        return 0;
+    uint64_t klass = wasp_java_klass_decode(word);
+    if (!wasp_java_lh_valid(wasp_java_layout_helper(klass)))
+        return 0;
+    *(uint64_t *)klass_out = klass;
+    return 1;
+}
+
 /* Whether a mark word can be one: unlocked (low bits 01: hash and age, the
  * top bits clear), locked (a pointer to a lock record or monitor), or
  * forwarded/marked during a collection (11). */

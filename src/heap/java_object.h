@@ -48,6 +48,17 @@ wasp_java_find wasp_java_object_find(uint64_t addr, const wasp_access *acc, wasp
 /* The object whose header starts at p, if it is one and covers addr. */
 int wasp_java_object_at(uint64_t p, uint64_t addr, wasp_java_object *o);
 
+/* The object of class klass that starts at p and covers addr, its header
+ * not written yet (an allocation's class-word store about to run): the
+ * size from the class (arrays: unknown, their length is not there yet, so
+ * o->size is 0 and any addr past the header is an element). */
+int wasp_java_object_being_created(uint64_t p, uint64_t klass, uint64_t addr, wasp_java_object *o);
+
+/* For wasp_isa_find_class_store: an object in the heap whose class word
+ * decodes to a class with a valid layout helper; *(uint64_t *)klass_out is
+ * then the Klass*. */
+int wasp_java_class_store_accept(uint64_t obj, uint64_t word, void *klass_out);
+
 /* The Klass* a class word holds (narrow or full), 0 when it cannot be one. */
 uint64_t wasp_java_klass_decode(uint64_t word);
 

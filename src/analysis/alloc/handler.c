@@ -28,19 +28,6 @@ static void count(wasp_thread *t, int which)
     t->rec.part_counters[WASP_ID_alloc][which]++;
 }
 
-/* The object is in the heap and the word decodes to a class: *arg = Klass*. */
-static int accept(uint64_t obj, uint64_t word, void *arg)
-{
-    const wasp_java_layout *l = &wasp_java;
-    if ((obj & 7) || obj < l->heap_lo || obj + 16 > l->heap_hi)
-        return 0;
-    uint64_t klass = wasp_java_klass_decode(word);
-    if (!wasp_java_lh_valid(wasp_java_layout_helper(klass)))
-        return 0;
-    *(uint64_t *)arg = klass;
-    return 1;
-}
-
 static void record(wasp_thread *t, uint64_t klass, uint32_t ctx)
 {
     wasp_alloc_thread *at = t->part_state[WASP_ID_alloc];
@@ -77,7 +64,7 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
     wasp_class_store cs;
     wasp_class_store_found f = wasp_isa_find_class_store(
         before, nb, v->code, v->n, pc, &v->regs, l->klass_offset, l->compressed_klass ? 4 : 8,
-        v->s->has_addr ? 1 : SCAN_INSNS, accept, &klass, &cs);
+        v->s->has_addr ? 1 : SCAN_INSNS, wasp_java_class_store_accept, &klass, &cs);
     switch (f) {
     case WASP_CSTORE_FOUND:
         break;

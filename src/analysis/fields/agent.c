@@ -5,7 +5,10 @@
  * (agent/java_names.c); then they go into the profile under those names.
  * A class the JVM does not list (unloaded, or a wrong candidate) is counted
  * and kept unnamed; so is an access whose width or kind does not fit the
- * field at its offset (naming.h): counted as fields.mismatch. Not for
+ * field at its offset (naming.h): counted as fields.mismatch. A heap sample
+ * with no header found whose Java frame stands at an allocation bytecode is
+ * an object the JVM was still clearing: named by that bytecode's class
+ * (agent/allocating_class.h), counted as fields.by_allocation. Not for
  * signal handlers.
  */
 #include <stdio.h>
@@ -13,10 +16,13 @@
 #include <string.h>
 
 #include "agent/agent_part.h"
+#include "agent/allocating_class.h"
+#include "agent/jvm.h"
 #include "agent/java_names.h"
 #include "analysis/fields/naming.h"
 #include "analysis/fields/profile.h"
 #include "analysis/fields/records.h"
+#include "heap/heap_area.h"
 #include "heap/java_layout.h"
 #include "profile/part.h"
 
@@ -25,6 +31,7 @@ typedef struct raw_field {
     uint32_t offset, area, ctx; /* ctx: the profile's */
     uint8_t width, float_size;
     double loads, stores;
+    uint32_t allocating; /* the profile's string: the class being allocated, 0 */
 } raw_field;
 
 static raw_field *raw;
@@ -36,6 +43,28 @@ static int setup(const wasp_options *o, char *why, size_t len)
     free(raw);
     raw = NULL;
     nraw = cap_raw = 0;
+    return 0;
+}
+
+/* The class the first Java frame of context `id` (the records' id: index
+ * + 1) is allocating, as a profile string, or 0. */
+static uint32_t allocating_class(wasp_dump *d, const wasp_records *rec, uint32_t id)
+{
+    if (id == 0)
+        return 0;
+    const wasp_rcontext *c = &rec->contexts[id - 1];
+    if (c->trace == 0 || c->trace == UINT32_MAX)
+        return 0;
+    const wasp_rtrace *tr = &rec->traces[c->trace - 1];
+    for (uint32_t i = 0; i < tr->nframes; i++) {
+        const wasp_rframe *f = &rec->frames[tr->first + i];
+        if (f->bci == WASP_RFRAME_NATIVE)
+            continue; /* the JVM's clearing code under the Java frame */
+        char cls[300];
+        if (!wasp_allocating_class(wasp_jvmti, (jmethodID)f->method, f->bci, cls, sizeof cls))
+            return 0;
+        return wasp_profile_intern_string(wasp_dump_profile(d), cls);
+    }
     return 0;
 }
 
@@ -51,8 +80,12 @@ static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
             continue;
         if (wasp_grow(&raw, &cap_raw, nraw + 1, sizeof *raw) != 0)
             return;
+        uint32_t allocating = 0;
+        if (!r->klass && wasp_heap_area_in_heap(r->area))
+            allocating = allocating_class(d, &t->rec, r->ctx - 1);
         raw[nraw++] = (raw_field){r->klass,      r->offset,     r->area,  ctx,
-                                  r->width,      r->float_size, r->loads, r->stores};
+                                  r->width,      r->float_size, r->loads, r->stores,
+                                  allocating};
     }
 }
 
@@ -70,7 +103,7 @@ static void finish(wasp_dump *d, int id)
 {
     (void)id;
     wasp_profile *p = wasp_dump_profile(d);
-    uint64_t unnamed = 0, mismatched = 0;
+    uint64_t unnamed = 0, mismatched = 0, by_allocation = 0;
     int named = wasp_java_names_ready(); /* built by the agent when sampling stopped */
     wasp_field_header h = header_layout();
     for (uint32_t i = 0; i < nraw; i++) {
@@ -89,8 +122,16 @@ static void finish(wasp_dump *d, int id)
                 cls = NULL;
             }
         }
+        uint32_t cls_id = wasp_profile_intern_string(p, cls ? cls : "");
+        if (!r->klass && r->allocating) {
+            /* Its bytes belong to the object being allocated, not a field. */
+            cls_id = r->allocating;
+            cls = "";
+            snprintf(member, sizeof member, "(being allocated: cleared by the JVM)");
+            by_allocation += (uint64_t)(r->loads + r->stores);
+        }
         wasp_field_entry e = {
-            .cls = wasp_profile_intern_string(p, cls ? cls : ""),
+            .cls = cls_id,
             .member = wasp_profile_intern_string(p, cls ? member : ""),
             .offset = cls ? r->offset : 0,
             .area = r->area,
@@ -103,6 +144,8 @@ static void finish(wasp_dump *d, int id)
     wasp_dump_meta_num(p, "fields_unnamed_classes", (double)unnamed, "%.0f");
     if (mismatched)
         wasp_profile_add_counter(p, "fields.mismatch", mismatched);
+    if (by_allocation)
+        wasp_profile_add_counter(p, "fields.by_allocation", by_allocation);
     free(raw);
     raw = NULL;
     nraw = cap_raw = 0;

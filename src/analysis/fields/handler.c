@@ -4,7 +4,10 @@
  * object without allocation tracking (heap/java_object.c) — its class, the
  * field's offset or "an element" of an array — and counted with the heap area
  * it lies in and the access's calling context. Accesses outside the heap are
- * counted by area.
+ * counted by area. An object compiled code is creating has no header until
+ * its class-word store runs (C2 may clear the body first): a sample a few
+ * instructions before that store names the object by the class it stores
+ * (isa/class_store.h, as the creation profile finds creations).
  *
  * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler.
  */
@@ -12,7 +15,9 @@
 #include "watch/handler_part.h"
 #include "heap/heap_area.h"
 #include "heap/java_object.h"
+#include "heap/java_layout.h"
 #include "heap/klass_set.h"
+#include "isa/class_store.h"
 
 enum {
     C_BY_INSN,
@@ -22,8 +27,13 @@ enum {
     C_NO_LAYOUT,
     C_TABLE_FULL,
     C_CLASS_SET_FULL,
-    C_INITIALIZING
+    C_INITIALIZING,
+    C_BY_CLASS_STORE
 };
+
+/* Straight-line instructions scanned ahead for the class-word store, as the
+ * creation profile does (analysis/alloc/handler.c). */
+enum { SCAN_INSNS = 12 };
 
 static void count(wasp_thread *t, int which)
 {
@@ -73,6 +83,20 @@ static void record(wasp_thread *t, const key *k, uint32_t ctx, int kind)
     count(t, C_TABLE_FULL);
 }
 
+/* The object being created around the access: a class-word store ahead of
+ * the sampled PC whose object covers the address. */
+static int being_created(const wasp_sample_view *v, uint64_t addr, wasp_java_object *o)
+{
+    const wasp_java_layout *l = &wasp_java;
+    uint64_t klass = 0;
+    wasp_class_store cs;
+    if (wasp_isa_find_class_store(NULL, 0, v->code, v->n, v->s->pc, &v->regs, l->klass_offset,
+                                  l->compressed_klass ? 4 : 8, SCAN_INSNS,
+                                  wasp_java_class_store_accept, &klass, &cs) != WASP_CSTORE_FOUND)
+        return 0;
+    return cs.ahead && wasp_java_object_being_created(cs.obj, klass, addr, o);
+}
+
 static void on_sample(wasp_thread *t, const wasp_sample_view *v)
 {
     wasp_object_hit h;
@@ -84,10 +108,14 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
     wasp_java_object o;
     wasp_java_find how = wasp_java_object_find(h.acc.addr, &h.acc, &o);
     key k = {.area = (uint8_t)wasp_heap_area_of(h.acc.addr, v->regs.gpr[4])};
+    int by_class_store = (how == WASP_JFIND_NO_HEADER || how == WASP_JFIND_INITIALIZING) &&
+                         being_created(v, h.acc.addr, &o);
+    if (by_class_store)
+        how = WASP_JFIND_INSN; /* named by the class it is about to get */
     switch (how) {
     case WASP_JFIND_INSN:
     case WASP_JFIND_SCAN:
-        count(t, how == WASP_JFIND_INSN ? C_BY_INSN : C_BY_SCAN);
+        count(t, by_class_store ? C_BY_CLASS_STORE : how == WASP_JFIND_INSN ? C_BY_INSN : C_BY_SCAN);
         if (!wasp_klass_set_add(o.klass))
             count(t, C_CLASS_SET_FULL);
         k.klass = o.klass;
@@ -127,6 +155,7 @@ const wasp_handler_part wasp_handler_fields = {
                  [C_NO_LAYOUT] = "fields.no_layout",
                  [C_TABLE_FULL] = "fields.table_full",
                  [C_CLASS_SET_FULL] = "fields.class_set_full",
-                 [C_INITIALIZING] = "fields.initializing"},
+                 [C_INITIALIZING] = "fields.initializing",
+                 [C_BY_CLASS_STORE] = "fields.by_class_store"},
     .thread_state = sizeof(wasp_field_thread),
 };

@@ -76,6 +76,10 @@ static void counters_text(const wasp_profile *p, FILE *out)
     }
     if (*sep == ',')
         fputc('\n', out);
+    uint64_t recovered = wasp_profile_get_counter(p, "fields.by_allocation");
+    if (recovered)
+        fprintf(out, "  of those, %" PRIu64 " named by the bytecode allocating them (objects the JVM "
+                "was still clearing)\n", recovered);
 }
 
 /* The contexts of heap samples whose object was not found, most first: where
