@@ -14,6 +14,7 @@
 
 #include "analysis/fields/profile.h"
 #include "cli/report.h"
+#include "render_string.h"
 #include "profile/profile.h"
 
 static uint32_t ctx(wasp_profile *p, const char *m, int line, const char *insn)
@@ -49,14 +50,7 @@ static wasp_profile *sample(void)
 
 static char *render(const wasp_profile *p, wasp_format fmt)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    wasp_report_opts o = {fmt, 0, WASP_BY_LINE};
-    assert_int_equal(wasp_report_render(p, &o, f), 0);
-    fclose(f);
-    return buf;
+    return render_string(p, fmt, WASP_BY_LINE, NULL);
 }
 
 static void at(const char *hay, const char *needle)

@@ -17,6 +17,7 @@
 #include "analysis/replicas/profile.h"
 #include "cli/pprof/profile.pb-c.h"
 #include "cli/report.h"
+#include "render_string.h"
 #include "profile/profile.h"
 
 static uint32_t jframe(wasp_profile *p, const char *m, const char *file, int line)
@@ -54,13 +55,7 @@ static wasp_profile *sample(void)
 
 static char *render(const wasp_profile *p, wasp_format fmt, size_t *len)
 {
-    char *buf = NULL;
-    FILE *f = open_memstream(&buf, len);
-    assert_non_null(f);
-    wasp_report_opts o = {fmt, 0, WASP_BY_INSTRUCTION};
-    assert_int_equal(wasp_report_render(p, &o, f), 0);
-    fclose(f);
-    return buf;
+    return render_string(p, fmt, WASP_BY_INSTRUCTION, len);
 }
 
 /* The sum of the values of the lines starting with prefix. */

@@ -17,6 +17,7 @@
 #include "cli/html_part.h"
 #include "cli/render.h"
 #include "cli/report.h"
+#include "render_string.h"
 #include "profile/profile.h"
 
 static const char hostile[] = "pkg.A.</script><!--<script>x";
@@ -40,14 +41,7 @@ static wasp_profile *hostile_profile(void)
 
 static char *render(const wasp_profile *p, wasp_format fmt)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    wasp_report_opts o = {fmt, 0, WASP_BY_INSTRUCTION};
-    assert_int_equal(wasp_report_render(p, &o, f), 0);
-    fclose(f);
-    return buf;
+    return render_string(p, fmt, WASP_BY_INSTRUCTION, NULL);
 }
 
 static void test_data_intact_and_inert(void **state)
