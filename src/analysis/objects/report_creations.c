@@ -27,23 +27,22 @@ static int by_samples(const void *a, const void *b)
  * them); *total: their samples. NULL with *n = 0 when there are none. */
 static creation *creations_of(const wasp_profile *p, uint32_t cls, uint32_t *n, double *total)
 {
-    uint32_t all;
+    uint32_t all, mine = 0;
     const wasp_alloc_entry *e = wasp_profile_allocs(p, &all);
     *n = 0;
     *total = 0;
-    creation *c = NULL;
+    for (uint32_t i = 0; i < all; i++)
+        mine += e[i].cls == cls && e[i].samples > 0;
+    creation *c = mine ? malloc(mine * sizeof *c) : NULL;
+    if (!c)
+        return NULL;
     for (uint32_t i = 0; i < all; i++) {
         if (e[i].cls != cls || !(e[i].samples > 0))
             continue;
-        creation *grown = realloc(c, (*n + 1) * sizeof *c);
-        if (!grown)
-            break;
-        c = grown;
         c[(*n)++] = (creation){e[i].ctx, e[i].samples};
         *total += e[i].samples;
     }
-    if (c)
-        qsort(c, *n, sizeof *c, by_samples);
+    qsort(c, *n, sizeof *c, by_samples);
     return c;
 }
 
