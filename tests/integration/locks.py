@@ -24,17 +24,23 @@ HOT_CLASS = "LocksHot$HotLock"
 # accuracy target.
 SHARE_TOLERANCE = 0.10
 MIN_LOCK_SAMPLES = 200
+# Contended, fewer: how long a compare-and-swap takes, and so how many
+# samples land on it, depends on whether the threads run at the same time
+# (measured ~1000 on an idle machine, 110-140 beside a busy loop).
+MIN_CONTENDED_SAMPLES = 80
 # Uncontended: at most this share of the lock samples in the slow path.
 UNCONTENDED_SLOW = 0.05
-# Contended (several threads on the same locks): at least this many
-# slow-path samples (measured 25-49 on JDK 17, 2 cores: threads that wait
-# mostly park, and parked threads use no CPU time to sample), and most
+# Contended (four threads on the same locks, each holding a lock for 20
+# rounds of work so that a thread that arrives finds it taken, however the
+# threads are scheduled): at least this many slow-path samples, and most
 # acquisitions on inflated monitors (HotSpot inflates a lock when threads
-# contend for it; without contention it never does).
+# contend for it; without contention it never does). With the short hold of
+# the uncontended variant, one run in three took no slow path at all (0-35
+# slow samples, or ~2000: the scheduler decided).
 MIN_CONTENDED_SLOW = 5
 INFLATED_SHARE = 0.5
-# Millions of acquisitions per thread, threads.
-ARGS = {"uncontended": ("100", "1"), "contended": ("30", "4")}
+# Millions of acquisitions per thread, threads, rounds of work under a lock.
+ARGS = {"uncontended": ("100", "1", "1"), "contended": ("10", "2", "20")}
 
 H = None
 
@@ -84,15 +90,19 @@ def t_locks(ctx, jdk, variant):
     summary = ("%.0f lock samples (%.0f acquire, %.0f slow, %.0f release; %.0f%% on inflated monitors); "
                "%s; slow: %s" % (samples, locks["acquire"], slow, locks["release"], 100 * inflated, ranked,
                                  fns or "none"))
-    H.check(samples >= MIN_LOCK_SAMPLES, "only %.0f lock samples (need >= %d): %s"
-            % (samples, MIN_LOCK_SAMPLES, summary))
-    H.check(classes and classes[0]["class"] == HOT_CLASS, "#1 is not %s: %s" % (HOT_CLASS, summary))
+    need = MIN_CONTENDED_SAMPLES if variant == "contended" else MIN_LOCK_SAMPLES
+    H.check(samples >= need, "only %.0f lock samples (need >= %d): %s" % (samples, need, summary))
+    H.check(classes, "no lock class: %s" % summary)
     top = classes[0]
     if variant == "contended":
+        # Not ranked: under contention a lock's samples measure what waiting
+        # for it costs, not how often it is taken (the hot lock's holder
+        # yields, so the others' waits move around).
         H.check(slow >= MIN_CONTENDED_SLOW, "only %.0f slow-path samples with %s threads on the "
                 "same locks (need >= %d): %s" % (slow, ARGS[variant][1], MIN_CONTENDED_SLOW, summary))
         H.check(inflated >= INFLATED_SHARE, "contended locks were not inflated: %s" % summary)
         return summary
+    H.check(top["class"] == HOT_CLASS, "#1 is not %s: %s" % (HOT_CLASS, summary))
     known = counts[HOT_CLASS] / float(sum(counts.values()))
     H.check(abs(top["share"] - known) <= SHARE_TOLERANCE,
             "%s has %.1f%% of the lock samples, %.1f%% of the acquisitions (tolerance %.0f points): %s"

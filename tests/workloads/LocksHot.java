@@ -7,8 +7,12 @@
  * acquisitions is 60% by construction. The counts are printed from counters
  * kept inside the critical sections.
  *
- * Usage: java LocksHot [millions of acquisitions per thread] [threads]
- *   (defaults 100 and 1: uncontended). With several threads every thread
+ * Usage: java LocksHot [millions of acquisitions per thread] [threads] [work]
+ *   (defaults 100, 1 and 1: uncontended). `work` is the rounds of work
+ *   under each lock: with a long hold, a thread that arrives finds the lock
+ *   taken and must wait (spin, then park) whatever the scheduler does; with
+ *   a short one, contention depended on how the threads happened to be
+ *   scheduled (one run in three took no slow path at all). With several threads every thread
  *   runs the same pattern on the same three objects, so each lock is
  *   contended and acquisitions go through the runtime's slow path.
  * Prints "acquisitions: LocksHot$HotLock=N LocksHot$WarmLock=N
@@ -23,6 +27,12 @@ public class LocksHot {
     static final WarmLock WARM = new WarmLock();
     static final ColdLock COLD = new ColdLock();
     /* 0 hot, 1 warm, 2 cold: 6:3:1. */
+    static int WORK = 1;
+    /* With several threads, every 256th holder of the hot lock yields the
+     * CPU while holding it: a contended acquisition (spin, park) follows
+     * however the threads are scheduled, even on a loaded machine where
+     * they rarely run at the same time. */
+    static boolean YIELD_HOLDING;
     static final int[] PATTERN = {0, 1, 0, 2, 0, 1, 0, 0, 1, 0};
 
     static long mix(long x) {
@@ -33,6 +43,10 @@ public class LocksHot {
     static long hot(long x) {
         synchronized (HOT) { // WASP-EXPECT: locks
             HOT.n++;
+            if (YIELD_HOLDING && (HOT.n & 255) == 0)
+                Thread.yield(); /* the other threads find it taken, owner off the CPU */
+            for (int j = 1; j < WORK; j++)
+                HOT.sum += mix(x + j);
             return HOT.sum += mix(x + HOT.n);
         }
     }
@@ -40,6 +54,8 @@ public class LocksHot {
     static long warm(long x) {
         synchronized (WARM) {
             WARM.n++;
+            for (int j = 1; j < WORK; j++)
+                WARM.sum += mix(x + j);
             return WARM.sum += mix(x + WARM.n);
         }
     }
@@ -47,6 +63,8 @@ public class LocksHot {
     static long cold(long x) {
         synchronized (COLD) {
             COLD.n++;
+            for (int j = 1; j < WORK; j++)
+                COLD.sum += mix(x + j);
             return COLD.sum += mix(x + COLD.n);
         }
     }
@@ -66,6 +84,8 @@ public class LocksHot {
     public static void main(String[] args) throws Exception {
         long steps = (args.length > 0 ? Long.parseLong(args[0]) : 100) * 1_000_000L;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+        WORK = args.length > 2 ? Integer.parseInt(args[2]) : 1;
+        YIELD_HOLDING = threads > 1;
         long[] sums = new long[threads];
         Thread[] ts = new Thread[threads];
         for (int t = 0; t < threads; t++) {
