@@ -51,9 +51,23 @@ int wasp_java_lh_valid(int32_t lh)
     return (tag == 2 || tag == 3) && log2 <= 3 && header >= 12 && header <= 32;
 }
 
+/* An array class's header bytes and element kind into o, from its layout
+ * helper lh; returns log2 of the element size. */
+static uint32_t array_shape(const wasp_java_layout *l, int32_t lh, wasp_java_object *o)
+{
+    uint32_t log2 = (uint32_t)lh & l->lh_log2_mask;
+    uint32_t type = ((uint32_t)lh >> l->lh_type_shift) & l->lh_type_mask;
+    int floating = (int32_t)type == l->t_float || (int32_t)type == l->t_double;
+    o->array = 1;
+    o->header = ((uint32_t)lh >> l->lh_header_shift) & l->lh_header_mask;
+    o->kind = (uint8_t)((1u << log2) | (floating ? WASP_KIND_FLOAT : 0));
+    return log2;
+}
+
 /* The size of an object of layout helper lh whose header is at p (arrays:
- * their length is read), or 0 when lh cannot be a Java object's. */
-static uint64_t object_size(const wasp_java_layout *l, int32_t lh, uint64_t p,
+ * their length is read, unless read_length is 0: then 0), or 0 when lh
+ * cannot be a Java object's. */
+static uint64_t object_size(const wasp_java_layout *l, int32_t lh, uint64_t p, int read_length,
                             wasp_java_object *o)
 {
     if (!wasp_java_lh_valid(lh))
@@ -64,18 +78,21 @@ static uint64_t object_size(const wasp_java_layout *l, int32_t lh, uint64_t p,
         o->header = l->compressed_klass ? l->klass_offset + 4 : l->klass_offset + 8;
         return (uint64_t)(lh & ~1);
     }
-    uint32_t header = ((uint32_t)lh >> l->lh_header_shift) & l->lh_header_mask;
-    uint32_t log2 = (uint32_t)lh & l->lh_log2_mask;
+    uint32_t log2 = array_shape(l, lh, o);
     int32_t length;
-    if (wasp_safe_read(p + l->length_offset, &length, sizeof length) != sizeof length ||
+    if (!read_length ||
+        wasp_safe_read(p + l->length_offset, &length, sizeof length) != sizeof length ||
         length < 0)
         return 0;
-    uint32_t type = ((uint32_t)lh >> l->lh_type_shift) & l->lh_type_mask;
-    int floating = (int32_t)type == l->t_float || (int32_t)type == l->t_double;
-    o->array = 1;
-    o->header = header;
-    o->kind = (uint8_t)((1u << log2) | (floating ? WASP_KIND_FLOAT : 0));
-    return (header + ((uint64_t)length << log2) + 7) & ~7ull;
+    return (o->header + ((uint64_t)length << log2) + 7) & ~7ull;
+}
+
+static void place(wasp_java_object *o, uint64_t p, uint64_t klass, uint64_t size, uint64_t addr)
+{
+    o->start = p;
+    o->klass = klass;
+    o->size = size;
+    o->offset = (uint32_t)(addr - p);
 }
 
 /* p's header, its class word already read (word): the object if it is one
@@ -87,13 +104,10 @@ static int object_with_word(const wasp_java_layout *l, uint64_t p, uint64_t word
     int32_t lh = wasp_java_layout_helper(klass);
     if (!lh)
         return 0;
-    uint64_t size = object_size(l, lh, p, o);
+    uint64_t size = object_size(l, lh, p, 1, o);
     if (!size || addr >= p + size || p + size > l->heap_hi)
         return 0;
-    o->start = p;
-    o->klass = klass;
-    o->size = size;
-    o->offset = (uint32_t)(addr - p);
+    place(o, p, klass, size, addr);
     return 1;
 }
 
@@ -115,22 +129,11 @@ int wasp_java_object_being_created(uint64_t p, uint64_t klass, uint64_t addr, wa
     int32_t lh = wasp_java_layout_helper(klass);
     if (!wasp_java_lh_valid(lh) || addr < p || addr - p >= WASP_JAVA_SCAN_BYTES)
         return 0;
-    uint64_t size = 0;
-    if (lh > 0) {
-        size = object_size(l, lh, p, o);
-        if (addr >= p + size)
-            return 0;
-    } else {
-        o->array = 1;
-        o->header = ((uint32_t)lh >> l->lh_header_shift) & l->lh_header_mask;
-        uint32_t type = ((uint32_t)lh >> l->lh_type_shift) & l->lh_type_mask;
-        int floating = (int32_t)type == l->t_float || (int32_t)type == l->t_double;
-        o->kind = (uint8_t)((1u << ((uint32_t)lh & l->lh_log2_mask)) | (floating ? WASP_KIND_FLOAT : 0));
-    }
-    o->start = p;
-    o->klass = klass;
-    o->size = size;
-    o->offset = (uint32_t)(addr - p);
+    /* Arrays: no length yet, so no size. */
+    uint64_t size = object_size(l, lh, p, 0, o);
+    if (lh > 0 && addr >= p + size)
+        return 0;
+    place(o, p, klass, size, addr);
     return 1;
 }
 
