@@ -21,6 +21,31 @@ static double uniform(uint64_t *rng)
     return (double)(wasp_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* All slots in use: visit them in a random order (fairness); each would
+ * take the new sample with probability 1/seen, and every slot's count grows
+ * whether or not it does. Returns the slot that would, or -1. */
+static int lottery(wasp_reservoir_slot *slots, int n, uint64_t *rng)
+{
+    int order[8];
+    int m = n < 8 ? n : 8;
+    for (int i = 0; i < m; i++)
+        order[i] = i;
+    for (int i = m - 1; i > 0; i--) {
+        int j = (int)(wasp_rng_next(rng) % (uint64_t)(i + 1));
+        int t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    int picked = -1;
+    for (int k = 0; k < m; k++) {
+        wasp_reservoir_slot *s = &slots[order[k]];
+        s->seen++;
+        if (picked < 0 && uniform(rng) * (double)s->seen < 1.0)
+            picked = order[k];
+    }
+    return picked;
+}
+
 wasp_reservoir_result wasp_reservoir_offer(wasp_reservoir_slot *slots, int n,
                                            int analysis, uint64_t *rng)
 {
@@ -49,26 +74,8 @@ wasp_reservoir_result wasp_reservoir_offer(wasp_reservoir_slot *slots, int n,
         return res;
     }
 
-    /* All in use. Visit the slots in a random order (fairness); each replaces
-     * its watchpoint with probability 1/seen, and every slot's count grows
-     * whether or not it is replaced. */
-    int order[8];
+    res.slot = lottery(slots, n, rng);
     int m = n < 8 ? n : 8;
-    for (int i = 0; i < m; i++)
-        order[i] = i;
-    for (int i = m - 1; i > 0; i--) {
-        int j = (int)(wasp_rng_next(rng) % (uint64_t)(i + 1));
-        int t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-    }
-    for (int k = 0; k < m; k++) {
-        wasp_reservoir_slot *s = &slots[order[k]];
-        s->seen++;
-        if (res.slot < 0 && uniform(rng) * (double)s->seen < 1.0)
-            res.slot = order[k];
-    }
-
     /* Weight: the new sample's 1.0 is shared by the slots of its analysis (a
      * replacing sample inherits the weight of the watchpoint it replaces). A
      * replaced watchpoint of another analysis takes its weight with it. */
@@ -101,15 +108,22 @@ double wasp_reservoir_release(wasp_reservoir_slot *slot)
     return w;
 }
 
-double wasp_reservoir_credit(wasp_reservoir_slot *slots, int n, int analysis)
+int wasp_reservoir_pass(wasp_reservoir_slot *slots, int n, int analysis, uint64_t *rng)
 {
-    int same = 0;
-    for (int i = 0; i < n; i++)
+    int same = 0, all = 0;
+    for (int i = 0; i < n; i++) {
+        all += slots[i].in_use;
         same += slots[i].in_use && slots[i].analysis == analysis;
+    }
+    if (all == n) {
+        int picked = lottery(slots, n, rng);
+        if (picked >= 0)
+            return picked;
+    }
     if (!same)
-        return 1.0;
+        return -1;
     for (int i = 0; i < n; i++)
         if (slots[i].in_use && slots[i].analysis == analysis)
             slots[i].weight += 1.0 / same;
-    return 0.0;
+    return -1;
 }

@@ -49,7 +49,9 @@ int wasp_watch_epoch_check(wasp_thread *t)
 wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, int loads_too)
 {
     if (!wasp_budget_allows(t)) {
-        wasp_reservoir_credit(t->reservoir, t->nslots, owner);
+        int lost = wasp_reservoir_pass(t->reservoir, t->nslots, owner, &t->rng);
+        if (lost >= 0)
+            wasp_watch_drop(t, lost, WASP_C_COUNT); /* counted below, as the sample */
         t->rec.counters[WASP_C_DROP_BUDGET]++;
         return NULL;
     }

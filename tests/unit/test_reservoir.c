@@ -113,6 +113,46 @@ static void release_resets(void **state)
     assert_float_equal(wasp_reservoir_release(&s), 0.0, 1e-12);
 }
 
+/* Samples the budget keeps from arming: a watchpoint does not outlive them
+ * by more than the reservoir lets it (it is dropped with probability
+ * 1/seen each time), and until then it takes their weight. */
+static void budget_passes_run_the_lottery(void **state)
+{
+    (void)state;
+    enum { RUNS = 2000, PASSES = 1000 };
+    uint64_t rng = 11;
+    int survived = 0;
+    for (int run = 0; run < RUNS; run++) {
+        wasp_reservoir_slot s[1];
+        memset(s, 0, sizeof s);
+        wasp_reservoir_offer(s, 1, 0, &rng); /* armed: seen 1 */
+        int dropped = 0;
+        for (int i = 0; i < PASSES && !dropped; i++) {
+            double before = s[0].weight;
+            int lost = wasp_reservoir_pass(s, 1, 0, &rng);
+            if (lost == 0) {
+                dropped = 1;
+            } else {
+                assert_int_equal(lost, -1);
+                assert_float_equal(s[0].weight, before + 1.0, 1e-12);
+            }
+        }
+        survived += !dropped;
+    }
+    /* A slot that has seen k samples survives the next with probability
+     * k/(k+1): after PASSES, 1/(PASSES+1) of the runs. Without the lottery
+     * every run would survive. */
+    assert_true(survived <= 10);
+
+    /* A free slot: nothing to drop, the weight goes to the live one. */
+    wasp_reservoir_slot two[2];
+    memset(two, 0, sizeof two);
+    wasp_reservoir_offer(two, 2, 0, &rng);
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(wasp_reservoir_pass(two, 2, 0, &rng), -1);
+    assert_float_equal(two[0].weight, 101.0, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -121,6 +161,7 @@ int main(void)
         cmocka_unit_test(weight_is_conserved),
         cmocka_unit_test(other_analysis_weight_not_mixed),
         cmocka_unit_test(release_resets),
+        cmocka_unit_test(budget_passes_run_the_lottery),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
