@@ -22,6 +22,8 @@
 #include "agent/alloc.h"
 #include "agent/alloc_dump.h"
 #include "agent/census.h"
+#include "agent/chain_dump.h"
+#include "agent/code_map_load.h"
 #include "agent/dump.h"
 #include "agent/jvm.h"
 #include "agent/log.h"
@@ -36,6 +38,7 @@
 #include "analysis/names.h"
 #include "isa/isa.h"
 #include "sample/signal.h"
+#include "watch/caller_chain.h"
 #include "watch/engine.h"
 #include "watch/handler.h"
 #include "watch/handler_part.h"
@@ -134,6 +137,24 @@ static void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *env, jthread thread)
     wasp_thread_finish();
 }
 
+/* --context chain: the compiled methods, as they come and go and those
+ * already there (agent/code_map_load.h). Without them every sample is
+ * walked, counted as chain.walked.not_compiled. */
+static void chain_events(jvmtiEnv *jvmti, jvmtiEventMode mode)
+{
+    if (mode == JVMTI_ENABLE)
+        wasp_code_map_reset(); /* an earlier session's map is stale by now */
+    jvmtiError a = (*jvmti)->SetEventNotificationMode(jvmti, mode,
+                                                      JVMTI_EVENT_COMPILED_METHOD_LOAD, NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, mode, JVMTI_EVENT_COMPILED_METHOD_UNLOAD, NULL);
+    if (mode != JVMTI_ENABLE)
+        return;
+    if (a != JVMTI_ERROR_NONE || (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_COMPILED_METHOD_LOAD) !=
+                                     JVMTI_ERROR_NONE)
+        wasp_log("context chain: this JVM does not report its compiled methods; every context "
+                 "is walked");
+}
+
 /* Everything that needs the live phase: jmethodIDs for the classes loaded
  * so far, names of generated code, thread events, the objects keeper. */
 static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
@@ -164,6 +185,8 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
                  anchor_why);
     wasp_jvm_prepare_loaded_classes(jvmti, env);
     (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
+    if (wasp_rt.context != WASP_CONTEXT_WALK)
+        chain_events(jvmti, JVMTI_ENABLE);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL);
     if (wasp_objects.on) {
@@ -219,12 +242,21 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
         if ((wasp_rt.enabled & (1u << id)) && part->stop)
             part->stop(jvmti, env, &opts);
     }
-    wasp_threads_stop_all(wasp_dump_fold_thread);
+    /* With chain contexts, every thread's quadruples before any context is
+     * expanded. */
+    if (wasp_rt.context != WASP_CONTEXT_WALK) {
+        wasp_threads_stop_all(wasp_chain_harvest);
+        wasp_threads_visit(wasp_dump_fold_thread);
+    } else {
+        wasp_threads_stop_all(wasp_dump_fold_thread);
+    }
     wasp_dump_write(&dump_info, needing(WASP_NEEDS_OBJECTS) ? wasp_alloc_dump : NULL);
     wasp_java_names_free();
     if (wasp_rt.watch && wasp_rt.watch->drop_all)
         wasp_rt.watch->drop_all(); /* every thread is quiet: nothing stays watched */
     session_events(jvmti, JVMTI_DISABLE);
+    if (wasp_rt.context != WASP_CONTEXT_WALK)
+        chain_events(jvmti, JVMTI_DISABLE);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_END, NULL);
     active = 0;
@@ -305,6 +337,8 @@ static int enable_jvmti(JavaVM *vm)
     cb.GarbageCollectionStart = on_gc_start;
     cb.GarbageCollectionFinish = on_gc_finish;
     cb.DynamicCodeGenerated = on_code;
+    cb.CompiledMethodLoad = wasp_code_map_on_load;
+    cb.CompiledMethodUnload = wasp_code_map_on_unload;
     cb.SampledObjectAlloc = wasp_alloc_on_object;
     if ((*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb) != JVMTI_ERROR_NONE)
         return -1;
@@ -407,6 +441,10 @@ static int setup(JavaVM *vm, char *why, size_t len)
     wasp_rt.jvm = vm;
     wasp_rt.float_threshold = opts.float_threshold;
     wasp_rt.max_frames = opts.max_frames;
+    _Static_assert((int)WASP_CONTEXT_CHOICE_CHAIN == (int)WASP_CONTEXT_CHAIN &&
+                       (int)WASP_CONTEXT_CHOICE_CHAIN_CHECK == (int)WASP_CONTEXT_CHAIN_CHECK,
+                   "the option's values are the runtime's");
+    wasp_rt.context = (int)opts.context;
     wasp_rt.nslots = (int)opts.watchpoints;
     wasp_rt.agct = (wasp_agct_fn)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
     if (!wasp_rt.agct)

@@ -17,6 +17,7 @@
 
 #include "agent/agent_part.h"
 #include "agent/alloc.h"
+#include "agent/chain_dump.h"
 #include "agent/java_names.h"
 #include "agent/jvm.h"
 #include "agent/log.h"
@@ -201,14 +202,39 @@ static uint32_t java_frames(wasp_profile *p, method_cache *mc, const wasp_rframe
     return n;
 }
 
+/* A CallerChaining context (pc, depth) expanded through the calling-context
+ * tree (agent/chain_dump.h), root first, with a frame saying where the
+ * chain ended when it did not reach its root. */
+static uint32_t chain_frames(wasp_profile *p, method_cache *mc, const wasp_rframe *marks,
+                             uint32_t *ids, uint32_t cap)
+{
+    enum { MAX = 1024 };
+    wasp_rframe frames[MAX];
+    const char *end = NULL;
+    int n = wasp_chain_expand(marks, frames, MAX, &end);
+    uint32_t k = 0;
+    if (end) {
+        wasp_frame f = {.kind = WASP_FRAME_UNKNOWN, .name = wasp_profile_intern_string(p, end),
+                        .file = 0, .line = -1};
+        ids[k++] = wasp_profile_intern_frame(p, &f);
+    }
+    if (n <= 0)
+        return k ? k : java_frames(p, mc, NULL, 0, -100, ids, cap);
+    return k + java_frames(p, mc, frames, (uint32_t)n, 0, ids + k, cap - k);
+}
+
 static uint32_t convert_context(wasp_profile *p, method_cache *mc, const wasp_records *r,
                                 uint32_t id)
 {
     const wasp_rcontext *c = &r->contexts[id - 1];
     uint32_t ids[4096];
     const wasp_rtrace *t = c->trace != UINT32_MAX ? &r->traces[c->trace - 1] : NULL;
-    uint32_t n = t ? java_frames(p, mc, &r->frames[t->first], t->nframes, t->status, ids, 4095)
-                   : java_frames(p, mc, NULL, 0, -100, ids, 4095);
+    uint32_t n;
+    if (t && wasp_chain_is_context(&r->frames[t->first], t->nframes))
+        n = chain_frames(p, mc, &r->frames[t->first], ids, 4095);
+    else
+        n = t ? java_frames(p, mc, &r->frames[t->first], t->nframes, t->status, ids, 4095)
+              : java_frames(p, mc, NULL, 0, -100, ids, 4095);
     wasp_frame leaf;
     if (leaf_native_frame(p, c->pc, &leaf))
         ids[n++] = wasp_profile_intern_frame(p, &leaf);
@@ -382,6 +408,8 @@ void wasp_dump_fold_thread(const wasp_thread *t)
 {
     if (!t->rec.pairs)
         return;
+    /* Its quadruples first: its own contexts are expanded with them. */
+    wasp_chain_harvest(t);
     double s = wasp_thread_cpu_seconds(t);
     pthread_mutex_lock(&acc.lock);
     if (!acc.profile)
@@ -465,6 +493,7 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
     }
     name_class_sites(p);
     free(mc.e);
+    wasp_chain_meta(p);
     wasp_profile_set_meta(p, "events", info->events);
     wasp_profile_set_meta(p, "sampler", info->sampler);
     wasp_profile_set_meta(p, "sampler_detail", info->sampler_detail);

@@ -29,6 +29,13 @@ static const char *const watch_names[] = {
     NULL,
 };
 
+static const char *const context_names[] = {
+    [WASP_CONTEXT_CHOICE_WALK] = "walk",
+    [WASP_CONTEXT_CHOICE_CHAIN] = "chain",
+    [WASP_CONTEXT_CHOICE_CHAIN_CHECK] = "chain-check",
+    NULL,
+};
+
 static const char *const signal_names[] = {
     [WASP_SIGNAL_AUTO] = "auto",
     [WASP_SIGNAL_SIGTRAP] = "sigtrap",
@@ -147,6 +154,18 @@ static const wasp_option_row rows[] = {
         .help = "deepest Java stack recorded",
         .accepted = "a number from 1 to 2048",
         .flag = "max-frames", .cli = RUN_ATTACH,
+    },
+    {
+        .key = "context", .kind = WASP_OPT_CHOICE, FIELD(context), .names = context_names,
+        .def = WASP_CONTEXT_CHOICE_WALK,
+        .metavar = "walk|chain|chain-check",
+        .help = "calling contexts: walk = AsyncGetCallTrace at every sample; chain = "
+                "CallerChaining, a sample in compiled code is its (pc, stack depth) and its "
+                "callers come from a calling-context tree built from all samples, no walk; "
+                "chain-check = chain, plus a walk of a uniform sample of them (2048 per "
+                "thread) to measure how often the two agree (docs/context-chain.md)",
+        .accepted = "one of walk, chain, chain-check",
+        .flag = "context", .cli = RUN_ATTACH,
     },
     {
         .key = "min-size", .kind = WASP_OPT_NUMBER, FIELD(min_size),

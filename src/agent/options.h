@@ -43,6 +43,13 @@ enum { WASP_EVENT_OBJECTS = WASP_ID_objects, WASP_EVENT_REPLICAS = WASP_ID_repli
 
 typedef enum wasp_action { WASP_ACTION_START = 0, WASP_ACTION_STOP = 1 } wasp_action;
 
+/* How calling contexts are taken (watch/caller_chain.h). */
+typedef enum wasp_context_choice {
+    WASP_CONTEXT_CHOICE_WALK = 0,       /* AsyncGetCallTrace at every sample */
+    WASP_CONTEXT_CHOICE_CHAIN = 1,      /* CallerChaining: (pc, depth), no walk */
+    WASP_CONTEXT_CHOICE_CHAIN_CHECK = 2 /* chain, and a walk beside it to compare */
+} wasp_context_choice;
+
 typedef enum wasp_signal_choice {
     WASP_SIGNAL_AUTO = 0,
     WASP_SIGNAL_SIGTRAP = 1,
@@ -63,6 +70,7 @@ typedef struct wasp_options {
     double watch_budget;       /* < 0: the engine's default (WASP_PAGE_BUDGET, WASP_DEBUGREG_BUDGET) */
     double float_threshold;
     uint32_t max_frames;
+    wasp_context_choice context;
     char log[WASP_PATH_MAX]; /* "stderr", "none" or a path */
     uint64_t seed;           /* 0 means time-based */
     wasp_signal_choice signal;

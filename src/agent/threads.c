@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "agent/log.h"
+#include "watch/caller_chain.h"
 #include "watch/handler.h"
 #include "watch/handler_part.h"
 #include "watch/runtime.h"
@@ -50,6 +51,7 @@ static void discard(wasp_thread *t)
     for (int id = 0; id < WASP_ANALYSES; id++)
         free(t->part_state[id]);
     free(t->scratch);
+    wasp_chain_thread_free(t->chain);
     free(t);
 }
 
@@ -91,7 +93,11 @@ static wasp_thread *create(pid_t tid, JNIEnv *env, const char *name)
     snprintf(t->name, sizeof t->name, "%s", name ? name : "?");
     /* Java frames, and the native frames below them (watch/context.c). */
     t->scratch = calloc(wasp_rt.max_frames + WASP_NATIVE_FRAMES_MAX, sizeof *t->scratch);
-    if (!t->scratch || create_part_state(t) != 0) {
+    /* --context chain: its quadruples (watch/caller_chain.h). */
+    if (wasp_rt.context != WASP_CONTEXT_WALK)
+        t->chain = wasp_chain_thread_new();
+    if (!t->scratch || create_part_state(t) != 0 ||
+        (wasp_rt.context != WASP_CONTEXT_WALK && !t->chain)) {
         wasp_log("thread '%s' not profiled: out of memory for its tables", t->name);
         discard(t);
         return NULL;
@@ -264,6 +270,18 @@ void wasp_threads_stop_all(void (*visit)(const wasp_thread *t))
         if (!(t->cpu_ns_start >> 63))
             quiet(t);
         if (visit)
+            visit(t);
+    }
+    pthread_mutex_unlock(&registry_lock);
+}
+
+void wasp_threads_visit(void (*visit)(const wasp_thread *t))
+{
+    pthread_mutex_lock(&registry_lock);
+    uint32_t n = wasp_rt.nthreads < WASP_MAX_THREADS ? wasp_rt.nthreads : WASP_MAX_THREADS;
+    for (uint32_t i = 0; i < n; i++) {
+        wasp_thread *t = __atomic_load_n(&wasp_rt.threads[i], __ATOMIC_ACQUIRE);
+        if (t)
             visit(t);
     }
     pthread_mutex_unlock(&registry_lock);

@@ -28,6 +28,9 @@ void wasp_thread_finish(void);
 /* Stop every thread's sampling, wait until no handler is running, then call
  * visit (if not NULL) on each thread still registered. */
 void wasp_threads_stop_all(void (*visit)(const wasp_thread *t));
+/* Calls visit on every registered thread (under the registry lock), without
+ * stopping any: for threads wasp_threads_stop_all has stopped already. */
+void wasp_threads_visit(void (*visit)(const wasp_thread *t));
 /* Samples taken so far by every thread profiled in this session, ended or
  * running (the "samples" counter the profile will hold). */
 uint64_t wasp_threads_samples(void);

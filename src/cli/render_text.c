@@ -83,6 +83,18 @@ static void header_watch(const wasp_profile *p, FILE *out)
                 (unsigned long long)skipped, (unsigned long long)armed);
 }
 
+/* How contexts were taken, when not by the default walk (--context chain:
+ * docs/context-chain.md). */
+static void header_context(const wasp_profile *p, FILE *out)
+{
+    const char *mode = wasp_profile_get_meta(p, "context");
+    if (!mode)
+        return;
+    const char *detail = wasp_profile_get_meta(p, "context_detail");
+    fprintf(out, "  %-10s %s%s%s%s\n", "context", mode, detail ? " (" : "", detail ? detail : "",
+            detail ? ")" : "");
+}
+
 /* Appends ", text" (or text first) to a line being built. */
 static void append(char *line_buf, size_t n, const char *text)
 {
@@ -244,6 +256,7 @@ static void header(const wasp_profile *p, uint32_t shown, FILE *out)
         line(out, "jvm", jvm);
     header_sampler(p, out);
     header_watch(p, out);
+    header_context(p, out);
     header_run(p, out);
     header_counters(p, shown, out);
 }

@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 
+#include "watch/caller_chain.h"
 #include "watch/frame_anchor.h"
 #include "watch/kit.h"
 #include "watch/runtime.h"
@@ -240,18 +241,11 @@ static wasp_counter_id agct_cause(int status)
     return WASP_C_AGCT_OTHER;
 }
 
-uint32_t wasp_capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
-                              const uint8_t *insn, uint8_t insn_len)
+/* The walk of the stack at the instruction at pc into t->scratch: its
+ * frame count, or AsyncGetCallTrace's status (<= 0). */
+static int walk_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc)
 {
     int n = -100;
-    if (!t->jni_env && wasp_rt.jvm) {
-        /* A thread that ran before the agent attached: ask the JVM for its
-         * JNIEnv (GetEnv only reads the current thread's VM pointer). */
-        JavaVM *vm = wasp_rt.jvm;
-        void *env = NULL;
-        if ((*vm)->GetEnv(vm, &env, JNI_VERSION_1_6) == JNI_OK)
-            t->jni_env = env;
-    }
     if (wasp_rt.agct && t->jni_env) {
         /* Walk from the instruction itself, not the PC after it, so the line
          * is the access's own. */
@@ -289,6 +283,49 @@ uint32_t wasp_capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
         t->rec.counters[WASP_C_STACK_WALK_NS] += t2 - t0;
         t->rec.counters[WASP_C_STACK_RETRY_NS] += t2 - t1;
     }
+    return n;
+}
+
+/* --context chain: the sample as (pc, depth) with no walk, when its PC is
+ * in a compiled method of known frame shape (watch/caller_chain.h); in
+ * check mode the walk is taken too and kept beside it. 1 with *ctx (0 when
+ * the records are full), or 0 when the sample must be walked. */
+static int chain_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc, const uint8_t *insn,
+                         uint8_t insn_len, uint32_t *ctx)
+{
+    wasp_rframe marks[2];
+    uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
+    if (wasp_chain_capture(t, uc, pc, insn, insn_len, marks) != 2) {
+        t->rec.counters[WASP_C_CHAIN_WALKED]++;
+        return 0;
+    }
+    t->rec.counters[WASP_C_CHAIN_MAPPED]++;
+    t->rec.counters[WASP_C_CHAIN_NS] += wasp_clock_ns(CLOCK_MONOTONIC) - t0;
+    int slot = wasp_rt.context == WASP_CONTEXT_CHAIN_CHECK ? wasp_chain_check_slot(t) : -1;
+    if (slot >= 0) {
+        int n = walk_context(t, uc, pc);
+        wasp_chain_check_set(t, slot, marks, n > 0 ? wasp_records_trace(&t->rec, t->scratch, n) : 0);
+    }
+    uint32_t trace = wasp_records_trace(&t->rec, marks, 2);
+    *ctx = trace ? wasp_records_context(&t->rec, trace, pc, insn, insn_len) : 0;
+    return 1;
+}
+
+uint32_t wasp_capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
+                              const uint8_t *insn, uint8_t insn_len)
+{
+    if (!t->jni_env && wasp_rt.jvm) {
+        /* A thread that ran before the agent attached: ask the JVM for its
+         * JNIEnv (GetEnv only reads the current thread's VM pointer). */
+        JavaVM *vm = wasp_rt.jvm;
+        void *env = NULL;
+        if ((*vm)->GetEnv(vm, &env, JNI_VERSION_1_6) == JNI_OK)
+            t->jni_env = env;
+    }
+    uint32_t ctx;
+    if (wasp_rt.context != WASP_CONTEXT_WALK && chain_context(t, uc, pc, insn, insn_len, &ctx))
+        return ctx;
+    int n = walk_context(t, uc, pc);
     if (n <= 0) {
         t->rec.counters[WASP_C_AGCT_FAILED]++;
         t->rec.counters[agct_cause(n)]++;

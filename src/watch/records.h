@@ -128,6 +128,17 @@ typedef enum wasp_counter_id {
     WASP_C_DROP_FAULT_CAP,   /* page engine: a watch cost its owner too many faults */
     WASP_C_SAMPLER_BACKOFF,  /* sampling period doubled: the handler passed its CPU budget */
     WASP_C_OBJ_BY_CLASS,     /* accesses to an untracked object, attributed to its class (header) */
+    /* CallerChaining contexts (watch/caller_chain.h), --context chain. */
+    WASP_C_CHAIN_MAPPED,      /* contexts taken as (pc, depth), no walk */
+    WASP_C_CHAIN_NS,          /* time those took (monotonic clock) */
+    WASP_C_CHAIN_WALKED,      /* contexts walked instead, by cause: */
+    WASP_C_CHAIN_NOT_COMPILED, /* ... pc in no compiled method (interpreter, stubs, VM, native) */
+    WASP_C_CHAIN_UNVERIFIED,  /* ... whose instruction is unknown or not the copy's (code replaced or patched) */
+    WASP_C_CHAIN_NO_SHAPE,    /* ... in a method whose prologue has no known shape */
+    WASP_C_CHAIN_RSP_UNKNOWN, /* ... where rsp is not the body's (epilogue, push/pop) */
+    WASP_C_CHAIN_BAD_RETURN,  /* ... return address not a call site of a compiled method */
+    WASP_C_CHAIN_NO_STACK,    /* ... stack bounds unknown */
+    WASP_C_CHAIN_QUADS_FULL,  /* quadruples not kept: the thread's table was full */
     WASP_C_COUNT
 } wasp_counter_id;
 

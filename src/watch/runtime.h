@@ -26,6 +26,7 @@ typedef struct wasp_runtime {
     uint32_t enabled;          /* the analyses running (a bit per analysis id) */
     double float_threshold;
     uint32_t max_frames;
+    int context;               /* WASP_CONTEXT_WALK, _CHAIN, _CHAIN_CHECK (watch/caller_chain.h) */
     int nslots;
     wasp_agct_fn agct;
     void *jvm;                 /* JavaVM*, for threads adopted at attach */

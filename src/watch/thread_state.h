@@ -76,6 +76,7 @@ typedef struct wasp_thread {
     uint32_t handler_samples;
     wasp_rframe *scratch;  /* AsyncGetCallTrace output, max_frames long */
     void *part_state[WASP_ANALYSES]; /* each analysis's own (handler_part.h thread_state) */
+    struct wasp_chain_thread *chain; /* --context chain: quadruples (watch/caller_chain.h) */
     wasp_records rec;
     char name[64];
 } wasp_thread;

@@ -1442,6 +1442,7 @@ def build_tests(jdks):
     import fields  # Java fields at sampled addresses (Inoue & Nakatani)
     import jni  # contexts through JNI native code (issue 11)
     import locks  # lock activity from sampled compare-and-swaps (Inoue & Nakatani)
+    import chain  # CallerChaining contexts, --context chain (Inoue & Nakatani)
     import alloc  # object creation from sampled header stores (Inoue & Nakatani)
     import replicas  # object-replica tests (OJXPerf), helpers from this module
     replica_tests = replicas.make_tests(sys.modules[__name__])
@@ -1510,6 +1511,7 @@ def build_tests(jdks):
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in fields.make_tests(sys.modules[__name__])]
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in jni.make_tests(sys.modules[__name__])]
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in locks.make_tests(sys.modules[__name__])]
+        tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in chain.make_tests(sys.modules[__name__])]
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in alloc.make_tests(sys.modules[__name__])]
         tests.append(("objects.cap", jdk, lambda c, j=jdk: t_objects_cap(c, j)))
         tests.append(("objects.small", jdk, lambda c, j=jdk: t_objects_small(c, j)))

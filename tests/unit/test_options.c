@@ -176,7 +176,7 @@ static void test_exact_messages(void **state)
     /* Keys in table order (option_table.c): the command's flags' first. */
     assert_string_equal(err, "wasp: unknown option 'foo' (accepted: events, file, period, "
                              "sampler, pmu-event, pmu-period, watchpoints, watch, watch-budget, "
-                             "float-threshold, max-frames, min-size, alloc-interval, alloc-rate, "
+                             "float-threshold, max-frames, context, min-size, alloc-interval, alloc-rate, "
                              "verify-top, track-existing, log, seed, signal, action)");
     assert_int_equal(wasp_options_parse("events=deadstor", &o, err, sizeof err), -1);
     assert_string_equal(err, "wasp: bad option 'events=deadstor': unknown analysis 'deadstor' "
@@ -205,7 +205,7 @@ static void test_error_messages(void **state)
 
     const char *keys = "(accepted: events, file, period, sampler, pmu-event, pmu-period, "
                        "watchpoints, watch, watch-budget, float-threshold, max-frames, "
-                       "min-size, alloc-interval, alloc-rate, verify-top, track-existing, log, "
+                       "context, min-size, alloc-interval, alloc-rate, verify-top, track-existing, log, "
                        "seed, signal, action)";
     parse_fails("foo=1", "unknown option 'foo'", keys, NULL);
     parse_fails("Events=all", "unknown option 'Events'", keys, NULL);

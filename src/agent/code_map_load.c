@@ -1,0 +1,248 @@
+/*
+ * See code_map_load.h. Each compiled method gets an id, its frame shape
+ * decoded from its prologue (isa/prologue.h) and a copy of its debug
+ * information (PCStackInfo: the inlined frames at each PC); the published
+ * map (watch/code_map.h) is rebuilt, copy-on-write, at each load and unload.
+ * Callbacks may come from several compiler threads at once: one mutex.
+ */
+#include "agent/code_map_load.h"
+
+#include <jvmticmlr.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/prologue.h"
+#include "watch/code_map.h"
+#include "watch/pc_frames.h"
+
+typedef struct nm_info {
+    jmethodID method;
+    uint64_t start, end;
+    wasp_frame_shape shape;
+    uint32_t *unsafe;
+    uint32_t nunsafe;
+    uint32_t npcs;
+    uint8_t *code;        /* the instructions as loaded */
+    uint64_t *pcs;        /* sorted */
+    uint32_t *first;      /* per pc: index of its first frame */
+    uint16_t *nframes;    /* per pc */
+    wasp_rframe *frames;
+} nm_info;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static nm_info *infos; /* by id - 1 */
+static uint32_t ninfos, cap_infos;
+static uint64_t unknown_shapes;
+
+/* Sorting PCStackInfo records by pc (HotSpot lists them in PcDesc order,
+ * which is by pc; sorted anyway). */
+static int by_pc(const void *a, const void *b)
+{
+    uint64_t x = (uint64_t)(uintptr_t)(*(const PCStackInfo *const *)a)->pc;
+    uint64_t y = (uint64_t)(uintptr_t)(*(const PCStackInfo *const *)b)->pc;
+    return x < y ? -1 : x > y;
+}
+
+static const jvmtiCompiledMethodLoadInlineRecord *inline_record(const void *compile_info)
+{
+    for (const jvmtiCompiledMethodLoadRecordHeader *h = compile_info; h; h = h->next)
+        if (h->kind == JVMTI_CMLR_INLINE_INFO)
+            return (const jvmtiCompiledMethodLoadInlineRecord *)h;
+    return NULL;
+}
+
+/* Copies the debug information; 0 or -1 out of memory. */
+static int copy_pcs(nm_info *m, const void *compile_info)
+{
+    const jvmtiCompiledMethodLoadInlineRecord *r = inline_record(compile_info);
+    if (!r || r->numpcs <= 0)
+        return 0;
+    uint32_t n = (uint32_t)r->numpcs;
+    const PCStackInfo **order = malloc(n * sizeof *order);
+    if (!order)
+        return -1;
+    size_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        order[i] = &r->pcinfo[i];
+        total += r->pcinfo[i].numstackframes > 0 ? (size_t)r->pcinfo[i].numstackframes : 0;
+    }
+    qsort(order, n, sizeof *order, by_pc);
+    m->pcs = malloc(n * sizeof *m->pcs);
+    m->first = malloc(n * sizeof *m->first);
+    m->nframes = malloc(n * sizeof *m->nframes);
+    m->frames = malloc((total ? total : 1) * sizeof *m->frames);
+    if (!m->pcs || !m->first || !m->nframes || !m->frames) {
+        free(order);
+        return -1;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const PCStackInfo *p = order[i];
+        int f = p->numstackframes > 0 ? p->numstackframes : 0;
+        m->pcs[i] = (uint64_t)(uintptr_t)p->pc;
+        m->first[i] = k;
+        m->nframes[i] = (uint16_t)(f < 65535 ? f : 65535);
+        for (int j = 0; j < f; j++)
+            m->frames[k++] = (wasp_rframe){.bci = p->bcis[j], .method = p->methods[j]};
+    }
+    m->npcs = n;
+    free(order);
+    return 0;
+}
+
+/* The frame shape and the PCs where rsp is not the body's. */
+static void decode_frame(nm_info *m)
+{
+    const uint8_t *code = m->code;
+    size_t n = (size_t)(m->end - m->start);
+    if (wasp_prologue_decode(code, n, &m->shape) != 0) {
+        memset(&m->shape, 0, sizeof m->shape);
+        unknown_shapes++;
+        return;
+    }
+    enum { MAX_RANGES = 4096 };
+    uint32_t *r = malloc(2 * MAX_RANGES * sizeof *r);
+    int k = r ? wasp_frame_unsafe_ranges(code, n, m->shape.prologue_end, r, MAX_RANGES) : -1;
+    if (k < 0) {
+        free(r);
+        memset(&m->shape, 0, sizeof m->shape); /* too many to trust: walked */
+        unknown_shapes++;
+        return;
+    }
+    m->unsafe = k ? realloc(r, 2 * (size_t)k * sizeof *r) : NULL;
+    if (!k || !m->unsafe)
+        free(r);
+    m->nunsafe = m->unsafe ? (uint32_t)k : 0;
+    if (k && !m->unsafe) {
+        memset(&m->shape, 0, sizeof m->shape);
+        unknown_shapes++;
+    }
+}
+
+/* The published map with entry `add` added, or the one of method
+ * `remove_method` at `remove` taken out (the method is checked too: the
+ * JVM's events come through more than one queue, and an unloading reported
+ * after a newer method took the same addresses must not remove that one);
+ * the old map retired. */
+static void republish(const wasp_nmethod *add, uint64_t remove, jmethodID remove_method)
+{
+    const wasp_code_map *old = wasp_code_map_current();
+    uint32_t n = old ? old->n : 0;
+    wasp_code_map *map = wasp_code_map_alloc(n + 1);
+    if (!map)
+        return; /* the old map stays: samples in the new method are walked */
+    uint32_t k = 0;
+    int added = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const wasp_nmethod *e = &old->m[i];
+        if (add && !added && add->start < e->start) {
+            map->m[k++] = *add;
+            added = 1;
+        }
+        if (e->start == remove && infos[e->id - 1].method == remove_method)
+            continue;
+        /* A method unloaded without its event (or a range reused): the
+         * newer one wins. */
+        if (add && e->start < add->end && add->start < e->end)
+            continue;
+        map->m[k++] = *e;
+    }
+    if (add && !added)
+        map->m[k++] = *add;
+    map->n = k;
+    for (uint32_t i = 0; i < k; i++)
+        map->starts[i] = map->m[i].start;
+    wasp_code_map_publish(map);
+}
+
+void JNICALL wasp_code_map_on_load(jvmtiEnv *jvmti, jmethodID method, jint code_size,
+                                   const void *code_addr, jint map_length,
+                                   const jvmtiAddrLocationMap *map, const void *compile_info)
+{
+    (void)jvmti;
+    (void)map_length;
+    (void)map;
+    if (code_size <= 0 || !code_addr)
+        return;
+    pthread_mutex_lock(&lock);
+    if (ninfos == cap_infos) {
+        uint32_t cap = cap_infos ? cap_infos * 2 : 1024;
+        nm_info *grown = realloc(infos, cap * sizeof *grown);
+        if (!grown) {
+            pthread_mutex_unlock(&lock);
+            return;
+        }
+        infos = grown;
+        cap_infos = cap;
+    }
+    nm_info *m = &infos[ninfos];
+    memset(m, 0, sizeof *m);
+    m->method = method;
+    m->start = (uint64_t)(uintptr_t)code_addr;
+    m->end = m->start + (uint64_t)code_size;
+    m->code = malloc((size_t)code_size);
+    if (m->code)
+        memcpy(m->code, code_addr, (size_t)code_size);
+    if (!m->code || copy_pcs(m, compile_info) != 0) {
+        free(m->code);
+        free(m->pcs);
+        free(m->first);
+        free(m->nframes);
+        free(m->frames);
+        pthread_mutex_unlock(&lock);
+        return;
+    }
+    decode_frame(m);
+    ninfos++;
+    wasp_nmethod e = {.start = m->start, .end = m->end, .id = ninfos, .shape = m->shape,
+                      .unsafe = m->unsafe, .nunsafe = m->nunsafe, .calls = m->pcs,
+                      .ncalls = m->npcs, .code = m->code};
+    republish(&e, 0, NULL);
+    pthread_mutex_unlock(&lock);
+}
+
+void JNICALL wasp_code_map_on_unload(jvmtiEnv *jvmti, jmethodID method, const void *code_addr)
+{
+    (void)jvmti;
+    pthread_mutex_lock(&lock);
+    republish(NULL, (uint64_t)(uintptr_t)code_addr, method);
+    pthread_mutex_unlock(&lock);
+}
+
+void wasp_code_map_reset(void)
+{
+    pthread_mutex_lock(&lock);
+    wasp_code_map_publish(NULL);
+    pthread_mutex_unlock(&lock);
+}
+
+jmethodID wasp_code_map_method(uint32_t id)
+{
+    pthread_mutex_lock(&lock);
+    jmethodID m = id && id <= ninfos ? infos[id - 1].method : NULL;
+    pthread_mutex_unlock(&lock);
+    return m;
+}
+
+int wasp_code_map_frames(uint32_t id, uint64_t after, wasp_rframe *out, int cap)
+{
+    int n = 0;
+    pthread_mutex_lock(&lock);
+    if (id && id <= ninfos) {
+        const nm_info *m = &infos[id - 1];
+        wasp_pc_frames d = {.npcs = m->npcs, .pcs = m->pcs, .first = m->first,
+                            .nframes = m->nframes, .frames = m->frames};
+        n = wasp_pc_frames_at(&d, after, out, cap);
+    }
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
+void wasp_code_map_stats(uint64_t *methods, uint64_t *unknown_shape)
+{
+    pthread_mutex_lock(&lock);
+    *methods = ninfos;
+    *unknown_shape = unknown_shapes;
+    pthread_mutex_unlock(&lock);
+}

@@ -1,0 +1,39 @@
+/*
+ * The code map of CallerChaining contexts (watch/code_map.h), kept from the
+ * JVM's CompiledMethodLoad and CompiledMethodUnload events, and what the
+ * dump needs of every compiled method the run has seen (its jmethodID and
+ * the inlined Java frames at each PC with debug information), kept until the
+ * profile is written because samples name methods long unloaded.
+ *
+ * Not async-signal-safe: JVMTI callbacks and the dump.
+ */
+#ifndef WASP_CODE_MAP_LOAD_H
+#define WASP_CODE_MAP_LOAD_H
+
+#include <jvmti.h>
+#include <stdint.h>
+
+#include "watch/records.h"
+
+void JNICALL wasp_code_map_on_load(jvmtiEnv *jvmti, jmethodID method, jint code_size,
+                                   const void *code_addr, jint map_length,
+                                   const jvmtiAddrLocationMap *map, const void *compile_info);
+void JNICALL wasp_code_map_on_unload(jvmtiEnv *jvmti, jmethodID method, const void *code_addr);
+
+/* Empties the published map (a new session: the methods are reported
+ * again); the methods seen so far stay known to the dump. */
+void wasp_code_map_reset(void);
+
+/* The compiled method id's root method, or NULL when unknown. */
+jmethodID wasp_code_map_method(uint32_t id);
+/* The Java frames (leaf first; inlined ones before their caller) of compiled
+ * method id at the first PC with debug information after `after`; at most
+ * cap into out. Returns their count, 0 when none (the root method at bci 0
+ * is then the best guess). */
+int wasp_code_map_frames(uint32_t id, uint64_t after, wasp_rframe *out, int cap);
+
+/* Counts for the profile: compiled methods seen, and those whose prologue
+ * had no known shape. */
+void wasp_code_map_stats(uint64_t *methods, uint64_t *unknown_shape);
+
+#endif
