@@ -21,6 +21,7 @@
 #include "cli/hotspot_attach.h"
 #include "cli/run.h"
 #include "cli/run_internal.h"
+#include "unprivileged.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -557,7 +558,7 @@ static void test_refuses_other_user(void **state)
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        if (setgid(65534) < 0 || setuid(65534) < 0)
+        if (become_nobody() != 0)
             _exit(3);
         int rc = wasp_hs_inspect(me, &t, err, sizeof err);
         char want[160];

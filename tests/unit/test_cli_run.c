@@ -15,6 +15,7 @@
 #include "cli/run.h"
 #include "cli/run_checks.h"
 #include "cli/run_internal.h"
+#include "unprivileged.h"
 
 #include <fcntl.h>
 #include <grp.h>
@@ -611,7 +612,7 @@ static void test_run_refuses_foreign_link_before_starting(void **state)
     fputs("precious\n", f);
     fclose(f);
     assert_int_equal(symlink(victim, link_path), 0);
-    assert_int_equal(lchown(link_path, 65534, 65534), 0);
+    assert_int_equal(lchown(link_path, NOBODY, NOBODY), 0);
     unlink(fx.args);
     assert_int_equal(RUN("--agent", fx.agent, "-o", link_path, "--", fx.java), 2);
     assert_int_equal(access(fx.args, F_OK), -1); /* the program did not start */
@@ -669,9 +670,8 @@ static void test_run_unwritable_directory_unprivileged(void **state)
     if (pid == 0) {
         close(pipefd[0]);
         int fd = open(msg, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-        if (fd < 0 || fchown(fd, 65534, 65534) != 0 || dup2(fd, STDERR_FILENO) < 0 ||
-            setgroups(0, NULL) != 0 || setresgid(65534, 65534, 65534) != 0 ||
-            setresuid(65534, 65534, 65534) != 0)
+        if (fd < 0 || fchown(fd, NOBODY, NOBODY) != 0 || dup2(fd, STDERR_FILENO) < 0 ||
+            become_nobody() != 0)
             _exit(99);
         char err[1024];
         int checked = wasp_run_check_output("run", out, err, sizeof err);
