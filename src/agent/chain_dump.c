@@ -14,6 +14,7 @@
 #include "agent/code_map_load.h"
 #include "agent/dump.h"
 #include "agent/jvm.h"
+#include "profile/part.h"
 #include "watch/caller_cct.h"
 #include "watch/caller_chain.h"
 #include "watch/runtime.h"
@@ -30,33 +31,18 @@ typedef struct check_sample {
 static struct {
     pthread_mutex_t lock;
     wasp_cct_edge *edges;
-    size_t n, cap;
+    uint32_t n, cap;
     int dirty;
     wasp_cct *cct;
     check_sample *checks;
-    size_t nchecks, capchecks;
+    uint32_t nchecks, capchecks;
     uint64_t no_walk; /* check samples whose walk found no frame */
 } pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
-
-static int grow(void **a, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap * 2 : 1024;
-    while (c < need)
-        c *= 2;
-    void *g = realloc(*a, c * size);
-    if (!g)
-        return -1;
-    *a = g;
-    *cap = c;
-    return 0;
-}
 
 static void harvest_checks(const wasp_thread *t)
 {
     const wasp_chain_thread *c = t->chain;
-    if (grow((void **)&pool.checks, &pool.capchecks, pool.nchecks + c->nchecks,
+    if (wasp_grow(&pool.checks, &pool.capchecks, pool.nchecks + c->nchecks,
              sizeof *pool.checks) != 0)
         return;
     for (uint32_t i = 0; i < c->nchecks; i++) {
@@ -81,7 +67,7 @@ void wasp_chain_harvest(const wasp_thread *t)
         return;
     c->harvested = 1;
     pthread_mutex_lock(&pool.lock);
-    if (grow((void **)&pool.edges, &pool.cap, pool.n + c->nquads, sizeof *pool.edges) == 0) {
+    if (wasp_grow(&pool.edges, &pool.cap, pool.n + c->nquads, sizeof *pool.edges) == 0) {
         for (uint32_t i = 0; i < WASP_CHAIN_QUADS; i++) {
             const wasp_chain_quad *q = &c->quads[i];
             jmethodID callee = q->count ? wasp_code_map_method(q->callee_id) : NULL;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "isa/prologue.h"
+#include "profile/part.h"
 #include "watch/code_map.h"
 #include "watch/pc_frames.h"
 
@@ -166,15 +167,9 @@ void JNICALL wasp_code_map_on_load(jvmtiEnv *jvmti, jmethodID method, jint code_
     if (code_size <= 0 || !code_addr)
         return;
     pthread_mutex_lock(&lock);
-    if (ninfos == cap_infos) {
-        uint32_t cap = cap_infos ? cap_infos * 2 : 1024;
-        nm_info *grown = realloc(infos, cap * sizeof *grown);
-        if (!grown) {
-            pthread_mutex_unlock(&lock);
-            return;
-        }
-        infos = grown;
-        cap_infos = cap;
+    if (wasp_grow(&infos, &cap_infos, ninfos + 1, sizeof *infos) != 0) {
+        pthread_mutex_unlock(&lock);
+        return;
     }
     nm_info *m = &infos[ninfos];
     memset(m, 0, sizeof *m);
