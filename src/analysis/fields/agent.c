@@ -122,16 +122,8 @@ static void finish(wasp_dump *d, int id)
                 cls = NULL;
             }
         }
-        uint32_t cls_id = wasp_profile_intern_string(p, cls ? cls : "");
-        if (!r->klass && r->allocating) {
-            /* Its bytes belong to the object being allocated, not a field. */
-            cls_id = r->allocating;
-            cls = "";
-            snprintf(member, sizeof member, "(being allocated: cleared by the JVM)");
-            by_allocation += (uint64_t)(r->loads + r->stores);
-        }
         wasp_field_entry e = {
-            .cls = cls_id,
+            .cls = wasp_profile_intern_string(p, cls ? cls : ""),
             .member = wasp_profile_intern_string(p, cls ? member : ""),
             .offset = cls ? r->offset : 0,
             .area = r->area,
@@ -139,6 +131,12 @@ static void finish(wasp_dump *d, int id)
             .loads = r->loads,
             .stores = r->stores,
         };
+        if (!r->klass && r->allocating) {
+            /* Its bytes belong to the object being allocated, not a field. */
+            e.cls = r->allocating;
+            e.member = wasp_profile_intern_string(p, "(being allocated: cleared by the JVM)");
+            by_allocation += (uint64_t)(r->loads + r->stores);
+        }
         wasp_profile_add_field(p, &e);
     }
     wasp_dump_meta_num(p, "fields_unnamed_classes", (double)unnamed, "%.0f");
