@@ -10,7 +10,9 @@
 
 #include "watch/thread_state.h"
 
-/* Faults one watch may cost before it is dropped (the page engine). */
+/* Faults one watch may cost its owner before the page engine drops it,
+ * whatever the budget (0 included): a watch whose bytes are never touched
+ * again on a page the program sweeps would otherwise slow it down for good. */
 enum { WASP_WATCH_FAULT_CAP = 4096 };
 
 /* May t arm another watch now? Checks the ledger every few calls. */

@@ -58,9 +58,6 @@ enum {
     MAX_STEPPERS = 512,  /* threads single-stepping at once */
     STEP_PAGES = 4,      /* pages one instruction may touch */
     TOMB_RETRIES = 1000, /* faults on an opened page retried before chaining */
-    /* Faults a watch may cost its owner before it is dropped, whatever the
-     * budget (0 included): a watch whose bytes are never touched again on a
-     * page the program sweeps would otherwise slow it down for good. */
     EFLAGS_TF = 0x100,
     TRAP_TRACE_CODE = 2,
     PROBE_THREAD = 0xffffffffu,
