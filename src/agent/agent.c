@@ -242,14 +242,10 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
         if ((wasp_rt.enabled & (1u << id)) && part->stop)
             part->stop(jvmti, env, &opts);
     }
-    /* With chain contexts, every thread's quadruples before any context is
-     * expanded. */
-    if (wasp_rt.context != WASP_CONTEXT_WALK) {
-        wasp_threads_stop_all(wasp_chain_harvest);
-        wasp_threads_visit(wasp_dump_fold_thread);
-    } else {
-        wasp_threads_stop_all(wasp_dump_fold_thread);
-    }
+    /* Every thread's chain quadruples before any context is expanded (with
+     * --context walk there are none: harvesting is a no-op). */
+    wasp_threads_stop_all(wasp_chain_harvest);
+    wasp_threads_visit(wasp_dump_fold_thread);
     wasp_dump_write(&dump_info, needing(WASP_NEEDS_OBJECTS) ? wasp_alloc_dump : NULL);
     wasp_java_names_free();
     if (wasp_rt.watch && wasp_rt.watch->drop_all)
