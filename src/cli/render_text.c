@@ -112,6 +112,14 @@ static double meta_seconds(const wasp_profile *p, const char *key, double scale)
 }
 
 /* Wall time, CPU time, threads, pid: whichever the profile recorded. */
+/* Seconds as nanoseconds, held at the largest count for a duration beyond
+ * it (finite and not negative, as the reader checks, but maybe huge). */
+static uint64_t seconds_ns(double seconds)
+{
+    double ns = seconds * 1e9;
+    return ns < 1.8e19 ? (uint64_t)ns : UINT64_MAX;
+}
+
 static void header_run(const wasp_profile *p, FILE *out)
 {
     char buf[WASP_UNIT_BUF], item[96], text[256] = "";
@@ -125,7 +133,7 @@ static void header_run(const wasp_profile *p, FILE *out)
         append(text, sizeof text, "<1 s wall");
     } else if (wall >= 0) {
         snprintf(item, sizeof item, "%s wall",
-                 wasp_fmt_duration_ns((uint64_t)(wall * 1e9), buf, sizeof buf));
+                 wasp_fmt_duration_ns(seconds_ns(wall), buf, sizeof buf));
         append(text, sizeof text, item);
     } else if (wasp_profile_get_meta(p, "duration")) {
         append(text, sizeof text, wasp_profile_get_meta(p, "duration"));
@@ -133,7 +141,7 @@ static void header_run(const wasp_profile *p, FILE *out)
     double cpu = meta_seconds(p, "cpu_seconds", 1);
     if (cpu >= 0) {
         snprintf(item, sizeof item, "%s CPU",
-                 wasp_fmt_duration_ns((uint64_t)(cpu * 1e9), buf, sizeof buf));
+                 wasp_fmt_duration_ns(seconds_ns(cpu), buf, sizeof buf));
         append(text, sizeof text, item);
     }
     const char *threads = wasp_profile_get_meta(p, "threads");
