@@ -54,12 +54,7 @@ static const wasp_option_row rows[] = {
         .key = "events", .kind = WASP_OPT_EVENTS, FIELD(events),
         .def = (1u << WASP_AN_COUNT) - 1u, /* the three JXPerf analyses */
         .metavar = "LIST",
-        .help = "what to find: deadstore, silentstore, silentload (JXPerf), objects = "
-                "access cost by allocation site, replicas = objects with identical "
-                "contents, all = every one (wasp run and attach also take ',' between "
-                "names)",
-        .accepted = "analyses joined by '+' or ':' (accepted: deadstore, silentstore, "
-                    "silentload, objects, replicas, all)",
+        /* help and accepted: made from the analysis list (option_value.c) */
         .flag = "events", .letter = 'e', .cli = RUN_ATTACH,
     },
     {

@@ -53,8 +53,8 @@ typedef struct wasp_option_row {
     /* Help. A message says "expected <accepted>"; help text is
      * "<help>; <accepted> (default: <default_help or the default's value>)". */
     const char *metavar;      /* key=METAVAR, --flag METAVAR */
-    const char *help;
-    const char *accepted;
+    const char *help;         /* read through wasp_option_help */
+    const char *accepted;     /* read through wasp_option_accepted */
     const char *default_help; /* the default in words, when its value alone says too little */
     /* wasp run / attach / detach */
     const char *flag;         /* long flag without "--"; NULL: none */
@@ -63,20 +63,26 @@ typedef struct wasp_option_row {
     unsigned cli;             /* WASP_OPT_IN_*, WASP_OPT_SWITCH, WASP_OPT_LAST */
 } wasp_option_row;
 
-/* The i-th row (table order: the order of help texts and messages), or NULL
- * past the last. */
 /* A message into err (vsnprintf), control bytes shown as '?' so that what
  * it quotes cannot break the line or reach a terminal as an escape. */
 void wasp_option_error(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The i-th row (table order: the order of help texts and messages), or NULL
+ * past the last. */
 const wasp_option_row *wasp_option_at(size_t i);
+
+/* r's accepted values and its help in words, into buf (n bytes): the row's
+ * own texts, or, for `events` (whose rows leave them NULL), texts made from
+ * the analysis list, so that help and messages name every analysis. */
+const char *wasp_option_accepted(const wasp_option_row *r, char *buf, size_t n);
+const char *wasp_option_help(const wasp_option_row *r, char *buf, size_t n);
 
 /* The row whose key is the len bytes at key, or NULL. */
 const wasp_option_row *wasp_option_find(const char *key, size_t len);
 
 /* Set r's field in o from the text value v. Returns 0, or -1: the message is
- * "expected <r->accepted>", unless detail (n bytes) was written. */
+ * "expected <accepted>", unless detail (n bytes) was written. */
 int wasp_option_set(const wasp_option_row *r, wasp_options *o, const char *v, char *detail,
                     size_t n);
 

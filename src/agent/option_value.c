@@ -41,6 +41,30 @@ static const char *accepted_events(char *buf, size_t n)
     return buf;
 }
 
+const char *wasp_option_accepted(const wasp_option_row *r, char *buf, size_t n)
+{
+    if (r->kind != WASP_OPT_EVENTS)
+        return r->accepted;
+    char names[256];
+    snprintf(buf, n, "analyses joined by '+' or ':' (%s)", accepted_events(names, sizeof names));
+    return buf;
+}
+
+/* "what to find: deadstore = stores overwritten ..., all = every one". */
+const char *wasp_option_help(const wasp_option_row *r, char *buf, size_t n)
+{
+    if (r->kind != WASP_OPT_EVENTS)
+        return r->help;
+    size_t len = (size_t)snprintf(buf, n, "what to find:");
+    for (int id = 0; id < WASP_ANALYSES && len < n; id++)
+        len += (size_t)snprintf(buf + len, n - len, " %s = %s,", wasp_analysis_id_name(id),
+                                wasp_analysis_summary(id));
+    if (len < n)
+        snprintf(buf + len, n - len,
+                 " all = every one (wasp run and attach also take ',' between names)");
+    return buf;
+}
+
 #define set_err wasp_option_error
 
 void wasp_option_error(char *err, size_t errlen, const char *fmt, ...)

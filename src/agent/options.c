@@ -48,7 +48,7 @@ static int parse_item(const char *item, size_t len, wasp_options *o, char *err, 
     const char *eq = memchr(item, '=', len);
     size_t keylen = eq ? (size_t)(eq - item) : len;
     const wasp_option_row *r = wasp_option_find(item, keylen);
-    char keys[512];
+    char keys[512], accepted[512];
     if (!r) {
         set_err(err, errlen, "wasp: unknown option '%.*s' (%s)",
                 (int)(keylen < ITEM_SHOWN ? keylen : ITEM_SHOWN), item,
@@ -57,7 +57,7 @@ static int parse_item(const char *item, size_t len, wasp_options *o, char *err, 
     }
     if (!eq) {
         set_err(err, errlen, "wasp: bad option '%.*s': missing '=value', expected %s", shown, item,
-                r->accepted);
+                wasp_option_accepted(r, accepted, sizeof accepted));
         return -1;
     }
     char value[WASP_PATH_MAX];
@@ -73,7 +73,8 @@ static int parse_item(const char *item, size_t len, wasp_options *o, char *err, 
         if (detail[0])
             set_err(err, errlen, "wasp: bad option '%.*s': %s", shown, item, detail);
         else
-            set_err(err, errlen, "wasp: bad option '%.*s': expected %s", shown, item, r->accepted);
+            set_err(err, errlen, "wasp: bad option '%.*s': expected %s", shown, item,
+                    wasp_option_accepted(r, accepted, sizeof accepted));
         return -1;
     }
     return 0;

@@ -9,7 +9,7 @@
 
 #include "analysis/list.h"
 
-#define WASP_ID_ENUM_(name, a, b) WASP_ID_##name,
+#define WASP_ID_ENUM_(name, summary, a, b) WASP_ID_##name,
 typedef enum wasp_analysis_id {
     WASP_FOR_EACH_ANALYSIS(WASP_ID_ENUM_, _, _) WASP_ANALYSES
 } wasp_analysis_id;

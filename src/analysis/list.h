@@ -8,19 +8,20 @@
  * file's pair records (the first three), and the owner id of a watchpoint.
  * Append only: ids are in profile files.
  *
- * WASP_FOR_EACH_ANALYSIS(X, a, b) expands X(NAME, a, b) for each analysis.
+ * WASP_FOR_EACH_ANALYSIS(X, a, b) expands X(NAME, SUMMARY, a, b) for each
+ * analysis; SUMMARY is its one-line description in help texts.
  */
 #ifndef WASP_ANALYSIS_LIST_H
 #define WASP_ANALYSIS_LIST_H
 
 #define WASP_FOR_EACH_ANALYSIS(X, a, b)                                                            \
-    X(deadstore, a, b)                                                                             \
-    X(silentstore, a, b)                                                                           \
-    X(silentload, a, b)                                                                            \
-    X(objects, a, b)                                                                               \
-    X(replicas, a, b)                                                                              \
-    X(fields, a, b)                                                                                \
-    X(alloc, a, b)                                                                                 \
-    X(locks, a, b)
+    X(deadstore, "stores overwritten before any load (JXPerf)", a, b)                              \
+    X(silentstore, "stores of the value already there (JXPerf)", a, b)                             \
+    X(silentload, "loads of a value unchanged since the last load (JXPerf)", a, b)                 \
+    X(objects, "access cost by allocation site (DJXPerf)", a, b)                                   \
+    X(replicas, "objects with identical contents (OJXPerf)", a, b)                                 \
+    X(fields, "accessed classes, fields and heap areas (Inoue & Nakatani)", a, b)                  \
+    X(alloc, "objects created, from sampled header stores", a, b)                                  \
+    X(locks, "lock acquisitions and their slow paths", a, b)
 
 #endif

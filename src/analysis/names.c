@@ -6,12 +6,19 @@
 
 #include <string.h>
 
-#define WASP_NAME_(name, a, b) #name,
+#define WASP_NAME_(name, summary, a, b) #name,
 static const char *const names[WASP_ANALYSES] = {WASP_FOR_EACH_ANALYSIS(WASP_NAME_, _, _)};
+#define WASP_SUMMARY_(name, summary, a, b) summary,
+static const char *const summaries[WASP_ANALYSES] = {WASP_FOR_EACH_ANALYSIS(WASP_SUMMARY_, _, _)};
 
 const char *wasp_analysis_id_name(int id)
 {
     return id >= 0 && id < WASP_ANALYSES ? names[id] : NULL;
+}
+
+const char *wasp_analysis_summary(int id)
+{
+    return id >= 0 && id < WASP_ANALYSES ? summaries[id] : NULL;
 }
 
 int wasp_analysis_id_from_name(const char *name)

@@ -11,6 +11,8 @@
 
 /* "deadstore", ..., "replicas"; NULL when out of range. */
 const char *wasp_analysis_id_name(int id);
+/* Its one-line description for help texts; NULL when out of range. */
+const char *wasp_analysis_summary(int id);
 /* The id of a name, -1 when unknown. */
 int wasp_analysis_id_from_name(const char *name);
 /* The names of the ids in `ids` (a bit per id) joined by '+', in id order

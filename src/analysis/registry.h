@@ -15,8 +15,8 @@
 #include "analysis/ids.h"
 #include "analysis/list.h"
 
-#define WASP_REGISTRY_EXTERN_(name, type, prefix) extern const type prefix##name;
-#define WASP_REGISTRY_ENTRY_(name, type, prefix) &prefix##name,
+#define WASP_REGISTRY_EXTERN_(name, summary, type, prefix) extern const type prefix##name;
+#define WASP_REGISTRY_ENTRY_(name, summary, type, prefix) &prefix##name,
 
 #define WASP_REGISTRY(type, prefix, accessor)                                                     \
     WASP_FOR_EACH_ANALYSIS(WASP_REGISTRY_EXTERN_, type, prefix)                                    \

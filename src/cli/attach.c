@@ -129,7 +129,7 @@ void wasp_attach_usage(FILE *out)
           "                           report (Ctrl-C or SIGTERM stops sooner)\n",
           out);
     wasp_run_help_agent_flags(out, WASP_CLI_ATTACH);
-    fputs(wasp_run_help_report_flags, out);
+    wasp_run_help_report_flags(out);
     fputs("  -q, --quiet              print no report (the profile is still written)\n"
           "      --agent PATH         the agent library (default: ../lib/libwasp.so\n"
           "                           next to the wasp executable)\n"
@@ -166,7 +166,7 @@ void wasp_detach_usage(FILE *out)
           "                           one wasp attach recorded in\n"
           "                           /tmp/wasp-attach-<uid>-PID)\n",
           out);
-    fputs(wasp_run_help_report_flags, out);
+    wasp_run_help_report_flags(out);
     fputs("  -q, --quiet              print no report (the profile is still written)\n"
           "      --agent PATH         the agent library (default: the one attach\n"
           "                           loaded, else ../lib/libwasp.so next to the wasp\n"

@@ -13,8 +13,10 @@
 
 int wasp_option_help_text(const wasp_option_row *r, int as_flag, char *buf, size_t n)
 {
+    char help[1024], accepted[512];
+    const char *text = wasp_option_help(r, help, sizeof help);
     if (as_flag && (r->cli & WASP_OPT_SWITCH)) {
-        int w = snprintf(buf, n, "%s", r->help);
+        int w = snprintf(buf, n, "%s", text);
         return (w < 0 || (size_t)w >= n) ? -1 : 0;
     }
     const char *def = as_flag && r->flag_default_help ? r->flag_default_help : r->default_help;
@@ -28,8 +30,9 @@ int wasp_option_help_text(const wasp_option_row *r, int as_flag, char *buf, size
     }
     /* A choice's names are in its metavar already ("auto|perf|timer|pmu"). */
     int w = r->kind == WASP_OPT_CHOICE
-                ? snprintf(buf, n, "%s (default: %s)", r->help, def)
-                : snprintf(buf, n, "%s; %s (default: %s)", r->help, r->accepted, def);
+                ? snprintf(buf, n, "%s (default: %s)", text, def)
+                : snprintf(buf, n, "%s; %s (default: %s)", text,
+                           wasp_option_accepted(r, accepted, sizeof accepted), def);
     return (w < 0 || (size_t)w >= n) ? -1 : 0;
 }
 
@@ -64,7 +67,7 @@ static void print_item(FILE *out, const char *head, int col, const char *text)
 void wasp_option_help_agent(FILE *out)
 {
     const wasp_option_row *r;
-    char head[128], text[1024];
+    char head[128], text[2048];
     for (size_t i = 0; (r = wasp_option_at(i)); i++) {
         snprintf(head, sizeof head, "  %s=%s", r->key, r->metavar);
         if (wasp_option_help_text(r, 0, text, sizeof text) == 0)
@@ -75,7 +78,7 @@ void wasp_option_help_agent(FILE *out)
 void wasp_option_help_flags(FILE *out, unsigned cmd_bit)
 {
     const wasp_option_row *r;
-    char head[128], text[1024];
+    char head[128], text[2048];
     for (size_t i = 0; (r = wasp_option_at(i)); i++) {
         if (!r->flag || !(r->cli & cmd_bit))
             continue;

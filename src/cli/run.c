@@ -149,8 +149,11 @@ static int set_agent_flag(wasp_run_config *cfg, const struct flag *f, const char
          * the value alone, through the row. */
         wasp_options_defaults(&tmp);
         rc = wasp_option_set(r, &tmp, value, msg, sizeof msg);
-        if (rc < 0 && !msg[0])
-            snprintf(msg, sizeof msg, "expected %s", r->accepted);
+        if (rc < 0 && !msg[0]) {
+            char accepted[512];
+            snprintf(msg, sizeof msg, "expected %s",
+                     wasp_option_accepted(r, accepted, sizeof accepted));
+        }
     } else {
         snprintf(item, sizeof item, "%s=%s", r->key, value);
         rc = wasp_options_parse(item, &tmp, msg, sizeof msg);
@@ -477,14 +480,21 @@ void wasp_run_help_agent_flags(FILE *out, wasp_cli_cmd cmd)
     wasp_option_help_flags(out, option_cmd_bit(cmd));
 }
 
-const char wasp_run_help_report_flags[] =
-    "      --format text|json   report format (default: text)\n"
-    "      --top N              context pairs shown per analysis (default: 10 in\n"
-    "                           text, all in json)\n"
-    "      --by line|instruction\n"
-    "                           report pairs per source line (those differing\n"
-    "                           only in the leaf machine instruction summed) or\n"
-    "                           per instruction (default: line)\n";
+void wasp_run_help_report_flags(FILE *out)
+{
+    char names[256];
+    wasp_format_names(WASP_FORMATS_ALL, "|", names, sizeof names);
+    fprintf(out,
+            "      --format FORMAT      report format, one of %s\n"
+            "                           (default: text; see wasp report --help)\n"
+            "      --top N              context pairs shown per analysis (default: 10 in\n"
+            "                           text, 50 in html, else all)\n"
+            "      --by line|instruction\n"
+            "                           report pairs per source line (those differing\n"
+            "                           only in the leaf machine instruction summed) or\n"
+            "                           per instruction (default: line)\n",
+            names);
+}
 
 void wasp_run_usage(FILE *out)
 {
@@ -499,7 +509,7 @@ void wasp_run_usage(FILE *out)
         "Options:\n",
         out);
     wasp_run_help_agent_flags(out, WASP_CLI_RUN);
-    fputs(wasp_run_help_report_flags, out);
+    wasp_run_help_report_flags(out);
     fputs(
         "  -q, --quiet              print no report (the profile is still written)\n"
         "      --agent PATH         the agent library (default: ../lib/libwasp.so\n"

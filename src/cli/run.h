@@ -76,7 +76,7 @@ void wasp_run_usage(FILE *out);
 void wasp_run_help_agent_flags(FILE *out, wasp_cli_cmd cmd);
 /* Lines of run's help that attach and detach reuse: the report options
  * (--format, --top, --by). */
-extern const char wasp_run_help_report_flags[];
+void wasp_run_help_report_flags(FILE *out);
 
 /* The agent library: --agent, or <exe dir>/../lib/libwasp.so, resolved to an
  * absolute path. Returns 0, or -1 after printing why to stderr. */
