@@ -33,10 +33,10 @@ void wasp_alloc_dump(wasp_dump *d)
                           wasp_rt.source == &wasp_pmu_source
                               ? wasp_rt.source->detail
                               : "software address samples weighted by thread CPU time");
-    wasp_dump_meta_num(p, "objects.min_size", info->min_size, "%.0f");
-    wasp_dump_meta_num(p, "objects.sampling_interval", info->alloc_interval, "%.0f");
+    wasp_profile_set_meta_rounded(p, "objects.min_size", info->min_size, "%.0f");
+    wasp_profile_set_meta_rounded(p, "objects.sampling_interval", info->alloc_interval, "%.0f");
     if (wasp_alloc_max_interval() > info->alloc_interval)
-        wasp_dump_meta_num(p, "objects.sampling_interval_max", (double)wasp_alloc_max_interval(),
+        wasp_profile_set_meta_rounded(p, "objects.sampling_interval_max", (double)wasp_alloc_max_interval(),
                            "%.0f");
-    wasp_dump_meta_num(p, "numa_nodes", wasp_objects.numa_nodes > 0 ? wasp_objects.numa_nodes : 1, "%.0f");
+    wasp_profile_set_meta_rounded(p, "numa_nodes", wasp_objects.numa_nodes > 0 ? wasp_objects.numa_nodes : 1, "%.0f");
 }

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "agent/code_map_load.h"
-#include "agent/dump.h"
 #include "agent/jvm.h"
 #include "profile/part.h"
 #include "watch/caller_cct.h"
@@ -240,15 +239,15 @@ void wasp_chain_meta(wasp_profile *p)
                        walks ? (double)walk_ns / (double)walks / 1000.0 : 0.0,
                        (unsigned long long)nodes, (unsigned long long)ambiguous);
     if (total > 0)
-        wasp_dump_meta_num(p, "context_mapped_share", (double)mapped / total, "%.4f");
+        wasp_profile_set_meta_rounded(p, "context_mapped_share", (double)mapped / total, "%.4f");
     if (wasp_rt.context == WASP_CONTEXT_CHAIN_CHECK && checked) {
         wasp_profile_add_counter(p, "chain.checked", checked);
         wasp_profile_add_counter(p, "chain.check_agree_1", agree1);
         wasp_profile_add_counter(p, "chain.check_agree_3", agree3);
         if (no_walk) /* check samples whose walk found no Java frame: not compared */
             wasp_profile_add_counter(p, "chain.check_walk_failed", no_walk);
-        wasp_dump_meta_num(p, "context_agree_1", (double)agree1 / (double)checked, "%.4f");
-        wasp_dump_meta_num(p, "context_agree_3", (double)agree3 / (double)checked, "%.4f");
+        wasp_profile_set_meta_rounded(p, "context_agree_1", (double)agree1 / (double)checked, "%.4f");
+        wasp_profile_set_meta_rounded(p, "context_agree_3", (double)agree3 / (double)checked, "%.4f");
         if (len > 0 && (size_t)len < sizeof detail)
             snprintf(detail + len, sizeof detail - (size_t)len,
                      "; check against AsyncGetCallTrace: %.1f%% agree for 1 caller level, "

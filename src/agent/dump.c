@@ -351,14 +351,6 @@ void wasp_dump_site_table(wasp_dump *d, const wasp_records *r, int id,
     }
 }
 
-void wasp_dump_meta_num(wasp_profile *p, const char *key, double v, const char *fmt)
-{
-    /* Stored as a number, rounded as fmt prints it: "%.1f" keeps tenths. */
-    char buf[64];
-    snprintf(buf, sizeof buf, fmt, v);
-    wasp_profile_set_meta_num(p, key, strtod(buf, NULL));
-}
-
 /* A run id, so that merging the same profile twice can be refused. */
 static void set_run_id(wasp_profile *p)
 {
@@ -433,8 +425,8 @@ static void add_watch_meta(wasp_profile *p, const wasp_dump_info *info)
         return;
     wasp_profile_set_meta(p, "watch", wasp_rt.watch->name);
     wasp_profile_set_meta(p, "watch_detail", wasp_rt.watch->what);
-    wasp_dump_meta_num(p, "watch_budget", info->watch_budget, "%g");
-    wasp_dump_meta_num(p, "watch_event_us", (double)wasp_rt.watch_event_ns / 1000.0, "%.1f");
+    wasp_profile_set_meta_rounded(p, "watch_budget", info->watch_budget, "%g");
+    wasp_profile_set_meta_rounded(p, "watch_event_us", (double)wasp_rt.watch_event_ns / 1000.0, "%.1f");
     if (wasp_rt.watch == &wasp_page_engine) {
         wasp_page_stats st;
         wasp_page_stats_get(&st);
@@ -444,8 +436,8 @@ static void add_watch_meta(wasp_profile *p, const wasp_dump_info *info)
         wasp_profile_add_counter(p, "watch.foreign_faults", st.foreign);
         wasp_profile_add_counter(p, "watch.pages_released", st.released);
         wasp_profile_add_counter(p, "watch.protect_failed", st.protect_failed);
-        wasp_dump_meta_num(p, "watch_emulated_us", (double)st.cost_emulated_ns / 1000.0, "%.1f");
-        wasp_dump_meta_num(p, "watch_stepped_us", (double)st.cost_stepped_ns / 1000.0, "%.1f");
+        wasp_profile_set_meta_rounded(p, "watch_emulated_us", (double)st.cost_emulated_ns / 1000.0, "%.1f");
+        wasp_profile_set_meta_rounded(p, "watch_stepped_us", (double)st.cost_stepped_ns / 1000.0, "%.1f");
     }
 }
 
@@ -499,13 +491,13 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
     wasp_profile_set_meta(p, "sampler_detail", info->sampler_detail);
     wasp_profile_set_meta(p, "period", info->period);
     if (wasp_rt.source && wasp_rt.source->time_based)
-        wasp_dump_meta_num(p, "period_us", (double)info->period_ns / 1000.0, "%.0f");
+        wasp_profile_set_meta_rounded(p, "period_us", (double)info->period_ns / 1000.0, "%.0f");
     set_run_id(p);
     if (info->sampler_passed_over[0])
         wasp_profile_set_meta(p, "sampler_passed_over", info->sampler_passed_over);
     uint64_t raised = wasp_handler_max_period();
     if (raised > info->period_ns && wasp_rt.source != &wasp_pmu_source)
-        wasp_dump_meta_num(p, "period_max_us", (double)raised / 1000.0, "%.0f");
+        wasp_profile_set_meta_rounded(p, "period_max_us", (double)raised / 1000.0, "%.0f");
     add_watch_meta(p, info);
     if (info->disabled_reason[0])
         wasp_profile_set_meta(p, "disabled_reason", info->disabled_reason);
@@ -514,17 +506,17 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
     snprintf(jvm, sizeof jvm, "%s %s", wasp_jvm_property("java.vm.name", "?"),
              wasp_jvm_property("java.vm.version", "?"));
     wasp_profile_set_meta(p, "jvm", jvm);
-    wasp_dump_meta_num(p, "pid", (double)getpid(), "%.0f");
+    wasp_profile_set_meta_rounded(p, "pid", (double)getpid(), "%.0f");
     double wall = (double)(time(NULL) - info->start_time);
-    wasp_dump_meta_num(p, "duration_seconds", wall, "%.0f");
-    wasp_dump_meta_num(p, "threads", profiled, "%.0f");
-    wasp_dump_meta_num(p, "busy_threads", busy, "%.0f");
-    wasp_dump_meta_num(p, "cpu_seconds", cpu, "%.3f");
+    wasp_profile_set_meta_rounded(p, "duration_seconds", wall, "%.0f");
+    wasp_profile_set_meta_rounded(p, "threads", profiled, "%.0f");
+    wasp_profile_set_meta_rounded(p, "busy_threads", busy, "%.0f");
+    wasp_profile_set_meta_rounded(p, "cpu_seconds", cpu, "%.3f");
     uint64_t samples = wasp_profile_get_counter(p, "samples");
     uint64_t classified = wasp_profile_get_counter(p, "classified");
     if (cpu > 0) {
-        wasp_dump_meta_num(p, "samples_per_second", (double)samples / cpu, "%.1f");
-        wasp_dump_meta_num(p, "classified_per_cpu_second", (double)classified / cpu, "%.1f");
+        wasp_profile_set_meta_rounded(p, "samples_per_second", (double)samples / cpu, "%.1f");
+        wasp_profile_set_meta_rounded(p, "classified_per_cpu_second", (double)classified / cpu, "%.1f");
     }
     char err[512];
     int rc = wasp_profile_write(p, info->path, err, sizeof err);

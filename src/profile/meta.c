@@ -87,6 +87,13 @@ void wasp_profile_set_meta_num(wasp_profile *p, const char *key, double value)
     (void)wasp_profile_set_meta_num_checked(p, key, value);
 }
 
+void wasp_profile_set_meta_rounded(wasp_profile *p, const char *key, double v, const char *fmt)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, fmt, v);
+    wasp_profile_set_meta_num(p, key, strtod(buf, NULL));
+}
+
 int wasp_profile_copy_meta_checked(wasp_profile *p, const wasp_kv *kv)
 {
     return kv->numeric ? wasp_profile_set_meta_num_checked(p, kv->key, kv->number)

@@ -159,6 +159,8 @@ const char *wasp_profile_get_meta(const wasp_profile *p, const char *key);
  * holds a number (false for text, even text that looks like one). */
 void wasp_profile_set_meta_num(wasp_profile *p, const char *key, double value);
 bool wasp_profile_get_meta_num(const wasp_profile *p, const char *key, double *value);
+/* Numeric metadata rounded as fmt prints it ("%.0f", "%.4f", "%g"). */
+void wasp_profile_set_meta_rounded(wasp_profile *p, const char *key, double v, const char *fmt);
 /* Whether an "events" metadata value (names joined by '+', ',' or ':')
  * names `name` ("deadstore+objects" names "objects"). */
 bool wasp_events_name(const char *events, const char *name);

@@ -64,7 +64,7 @@ static void finish(wasp_dump *d, int id)
         if (!cls || wasp_profile_add_alloc(p, &e) != 0)
             unnamed += raw[i].samples;
     }
-    wasp_dump_meta_num(p, "alloc_unnamed_classes", unnamed, "%.0f");
+    wasp_profile_set_meta_rounded(p, "alloc_unnamed_classes", unnamed, "%.0f");
     forget();
 }
 

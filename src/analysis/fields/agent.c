@@ -139,7 +139,7 @@ static void finish(wasp_dump *d, int id)
         }
         wasp_profile_add_field(p, &e);
     }
-    wasp_dump_meta_num(p, "fields_unnamed_classes", (double)unnamed, "%.0f");
+    wasp_profile_set_meta_rounded(p, "fields_unnamed_classes", (double)unnamed, "%.0f");
     if (mismatched)
         wasp_profile_add_counter(p, "fields.mismatch", mismatched);
     if (by_allocation)

@@ -224,7 +224,7 @@ static void finish(wasp_dump *d, int id)
             fast = wasp_profile_locks(p, &(uint32_t){0});
         }
     }
-    wasp_dump_meta_num(p, "locks_unnamed_classes", (double)unnamed, "%.0f");
+    wasp_profile_set_meta_rounded(p, "locks_unnamed_classes", (double)unnamed, "%.0f");
     free(raw);
     raw = NULL;
     nraw = cap_raw = 0;
