@@ -95,6 +95,9 @@ $(UNIT_BINS): $(B)/tests/%: $(B)/obj/tests/unit/%.o $(B)/lib/libwaspcli.a $(B)/l
 	    $(B)/lib/libwaspcore.a -Wl,--no-whole-archive -lcmocka $(LDLIBS_CLI) $(LDLIBS_CORE) -lpthread
 # The NUMA check's system calls answer what the test chooses (one-node machines).
 $(B)/tests/test_objects_attribute: TEST_LDFLAGS := -Wl,--wrap=syscall
+# The safe writer's fsync, between writing the temporary and the rename, is
+# where the test changes what the name holds (a race made deterministic).
+$(B)/tests/test_safe_open: TEST_LDFLAGS := -Wl,--wrap=fsync
 # Native symbols are the agent's (elfutils is linked into the agent only).
 $(B)/tests/test_native_symbols: $(B)/obj/src/agent/native_symbols.o
 $(B)/tests/test_native_symbols: TEST_LDFLAGS := $(B)/obj/src/agent/native_symbols.o -ldw -lelf -ldl

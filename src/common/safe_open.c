@@ -153,13 +153,22 @@ static char *link_target(const char *path)
     return out;
 }
 
+/* What classify_target saw at the name the temporary replaces: its file,
+ * or nothing (absent), so that the rename replaces only that. */
+typedef struct seen_target {
+    int absent;
+    dev_t dev;
+    ino_t ino;
+} seen_target;
+
 /* What path is: 0 a regular file or nothing yet (write atomically to
- * *target, the file a link of ours names, or to path when NULL), 1 a device
- * or pipe (write into it), -1 refused (err says why). */
-static int classify_target(const char *path, unsigned flags, char **target, char *err,
-                           size_t errlen)
+ * *target, the file a link of ours names, or to path when NULL; *seen says
+ * which), 1 a device or pipe (write into it), -1 refused (err says why). */
+static int classify_target(const char *path, unsigned flags, char **target, seen_target *seen,
+                           char *err, size_t errlen)
 {
     *target = NULL;
+    seen->absent = 1;
     if (wasp_check_link_owner(path, err, errlen) != 0)
         return -1;
     struct stat st;
@@ -173,8 +182,12 @@ static int classify_target(const char *path, unsigned flags, char **target, char
         if (S_ISREG(st.st_mode))
             *target = realpath(path, NULL);
     }
-    if (S_ISREG(st.st_mode))
+    if (S_ISREG(st.st_mode)) {
+        seen->absent = 0;
+        seen->dev = st.st_dev;
+        seen->ino = st.st_ino;
         return 0;
+    }
     if ((S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) && !(flags & WASP_WRITE_REGULAR_ONLY))
         return 1;
     snprintf(err, errlen, "%s is %s; wasp writes %s", path,
@@ -188,11 +201,44 @@ static int classify_target(const char *path, unsigned flags, char **target, char
     return -1;
 }
 
+/* Puts tmp in path's place, replacing only what classify_target saw there:
+ * a name that was free is taken without replacing (RENAME_NOREPLACE, or a
+ * hard link where the file system lacks it), so that a file, link, device
+ * or pipe someone put there meanwhile stays; a regular file is replaced
+ * only while it is still the one seen (checked just before the rename, the
+ * window left being between two system calls). 0, or -1 with errno set
+ * (EEXIST: the name changed). */
+static int replace_seen(const char *tmp, const char *path, const seen_target *seen)
+{
+    if (seen->absent) {
+        if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+            return 0;
+        if (errno != EINVAL && errno != ENOSYS)
+            return -1;
+        if (link(tmp, path) == 0) {
+            unlink(tmp);
+            return 0;
+        }
+        if (errno == EEXIST)
+            return -1;
+        /* Neither (a file system without hard links): a plain rename. */
+    } else {
+        struct stat st;
+        if (lstat(path, &st) == 0 &&
+            (!S_ISREG(st.st_mode) || st.st_dev != seen->dev || st.st_ino != seen->ino)) {
+            errno = EEXIST;
+            return -1;
+        }
+    }
+    return rename(tmp, path);
+}
+
 int wasp_write_file(const char *path_asked, const void *data, size_t len, unsigned flags,
                     char *err, size_t errlen)
 {
     char *resolved;
-    int kind = classify_target(path_asked, flags, &resolved, err, errlen);
+    seen_target seen = {.absent = 1};
+    int kind = classify_target(path_asked, flags, &resolved, &seen, err, errlen);
     if (kind != 0)
         return kind == 1 ? write_stream(path_asked, data, len, err, errlen) : -1;
     const char *path = resolved ? resolved : path_asked;
@@ -219,12 +265,17 @@ int wasp_write_file(const char *path_asked, const void *data, size_t len, unsign
             what = "close";
             saved = errno;
         }
-        if (!what && rename(tmp, path) != 0) {
+        if (!what && replace_seen(tmp, path, &seen) != 0) {
             what = "rename";
             saved = errno;
         }
         if (what) {
-            if (!strcmp(what, "rename"))
+            if (!strcmp(what, "rename") && saved == EEXIST)
+                snprintf(err, errlen,
+                         "%s changed while wasp wrote it (something else was put there); "
+                         "not replaced, the new contents are not kept",
+                         path);
+            else if (!strcmp(what, "rename"))
                 snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(saved));
             else
                 snprintf(err, errlen, "cannot %s %s: %s", what, tmp, strerror(saved));

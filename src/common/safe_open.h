@@ -37,7 +37,9 @@ enum {
  * atomically: the bytes go to PATH.tmp.<pid> in the same directory, created
  * with O_EXCL (never through a planted link, never into a file planted
  * there), then renamed over PATH, so a reader sees the old file or the new
- * one; on failure the temporary is removed and PATH is untouched. A link of
+ * one; the rename replaces only what was there when wasp looked (nothing,
+ * or that regular file): anything put there meanwhile is left and the write
+ * fails. On failure the temporary is removed and PATH is untouched. A link of
  * ours is followed: the file it names is replaced, not the link. A
  * character device or a pipe (-o /dev/null, /dev/stdout) is written into as
  * it is and stays what it was, unless flags say WASP_WRITE_REGULAR_ONLY.

@@ -16,6 +16,20 @@
 
 static char dir[] = "/tmp/wasp-safe-open-XXXXXX";
 
+/* fsync is wrapped (Makefile): wasp_write_file's fsync of the temporary
+ * comes between its look at the target and the rename, so a hook run there
+ * is someone changing the name meanwhile. Runs once. */
+int __real_fsync(int fd);
+static void (*before_fsync)(void);
+int __wrap_fsync(int fd)
+{
+    void (*hook)(void) = before_fsync;
+    before_fsync = NULL;
+    if (hook)
+        hook();
+    return __real_fsync(fd);
+}
+
 static void path_in(char *buf, size_t n, const char *name)
 {
     snprintf(buf, n, "%s/%s", dir, name);
@@ -220,6 +234,58 @@ static void write_file_refuses_another_users_link(void **state)
     assert_true(S_ISLNK(st.st_mode)); /* the link stays too */
 }
 
+/* What is put at the name while wasp writes it is never replaced: a pipe
+ * where there was nothing, a symbolic link (to a victim) where there was
+ * our regular file. The write fails, says so, and leaves no temporary. */
+static char raced[256], raced_victim[256];
+
+static void put_pipe(void)
+{
+    assert_int_equal(mkfifo(raced, 0600), 0);
+}
+
+static void swap_in_link(void)
+{
+    assert_int_equal(unlink(raced), 0);
+    assert_int_equal(symlink(raced_victim, raced), 0);
+}
+
+static void write_file_replaces_only_what_it_saw(void **state)
+{
+    (void)state;
+    char err[512], got[64], tmp[300];
+    struct stat st;
+    path_in(raced, sizeof raced, "raced.wprof");
+    path_in(raced_victim, sizeof raced_victim, "raced-victim");
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", raced, (long)getpid());
+
+    before_fsync = put_pipe;
+    assert_int_equal(wasp_write_file(raced, "new", 3, WASP_WRITE_DURABLE, err, sizeof err), -1);
+    assert_non_null(strstr(err, "changed while wasp wrote it"));
+    assert_int_equal(lstat(raced, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_int_equal(access(tmp, F_OK), -1);
+    assert_int_equal(unlink(raced), 0);
+
+    plant(raced, "old");
+    plant(raced_victim, "precious");
+    before_fsync = swap_in_link;
+    assert_int_equal(wasp_write_file(raced, "new", 3, WASP_WRITE_DURABLE, err, sizeof err), -1);
+    assert_non_null(strstr(err, "changed while wasp wrote it"));
+    assert_int_equal(lstat(raced, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(read_text(raced_victim, got, sizeof got), 8);
+    assert_string_equal(got, "precious");
+    assert_int_equal(access(tmp, F_OK), -1);
+
+    /* Nothing changed: the regular file is replaced as before. */
+    assert_int_equal(unlink(raced), 0);
+    plant(raced, "old");
+    assert_int_equal(wasp_write_file(raced, "new", 3, WASP_WRITE_DURABLE, err, sizeof err), 0);
+    assert_int_equal(read_text(raced, got, sizeof got), 3);
+    assert_string_equal(got, "new");
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -235,6 +301,7 @@ int main(void)
         cmocka_unit_test(write_file_ignores_a_planted_temporary),
         cmocka_unit_test(write_file_keeps_devices_pipes_and_directories),
         cmocka_unit_test(write_file_refuses_another_users_link),
+        cmocka_unit_test(write_file_replaces_only_what_it_saw),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];
