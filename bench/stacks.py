@@ -37,7 +37,7 @@ SABLECC = "/usr/share/java/sablecc.jar"
 SUITE = ["DeadStoreEuler", "DeadStoreFill", "SilentStoreIS", "SilentStoreCopy",
          "SilentLoadSearch", "SilentLoadMismatch", "ControlStores", "ControlLoads",
          "ObjectsChurn", "ObjectsStride", "ReplicaReader", "ReplicaKMeans", "FieldsField",
-         "FieldsArray", "AllocMix", "LocksHot", "VmZeroing", "NativeStore"]
+         "FieldsArray", "AllocMix", "LocksHot", "VmZeroing", "NativeStore", "CrcStub"]
 
 
 def counters(profile):
