@@ -13,8 +13,10 @@
 
 struct wasp_native_symbols {
     Dwfl *dwfl;
-    /* libstdc++'s demangler when the process has it (libjvm links it):
-     * elfutils has no public one, and C++ names are unreadable mangled. */
+    /* libstdc++'s demangler: elfutils has no public one, and C++ names
+     * are unreadable mangled. Debian's libjvm links libstdc++; a libjvm
+     * that carries its own copy (Temurin) exports none, so the system's
+     * library is loaded for it (at dump time, never in a handler). */
     char *(*demangle)(const char *, char *, size_t *, int *);
 };
 
@@ -36,6 +38,12 @@ wasp_native_symbols *wasp_native_symbols_open(void)
         return NULL;
     }
     void *d = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+    if (!d) {
+        /* Kept loaded: unloading a C++ runtime from a live JVM is not worth
+         * the risk for a few kilobytes. */
+        void *lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+        d = lib ? dlsym(lib, "__cxa_demangle") : NULL;
+    }
     memcpy(&s->demangle, &d, sizeof d); /* object pointer to function pointer */
     return s;
 }

@@ -20,6 +20,15 @@ __attribute__((noinline, used)) static int hidden_helper_for_symbols(int x)
     return x * 3 + 1;
 }
 
+/* A C++ name (wasp::demo(int)) in a C program, which links no C++ runtime:
+ * its demangler must be found even so (a libjvm with its own copy of
+ * libstdc++ exports none). */
+__attribute__((noinline, used)) static int cxx_named_helper(int x) __asm__("_ZN4wasp4demoEi");
+__attribute__((noinline, used)) static int cxx_named_helper(int x)
+{
+    return x * 5 + 2;
+}
+
 static wasp_native_symbols *open_or_fail(void)
 {
     wasp_native_symbols *s = wasp_native_symbols_open();
@@ -59,6 +68,21 @@ static void names_a_libc_function(void **state)
     wasp_native_symbols_close(s);
 }
 
+static void demangles_without_a_cxx_runtime_loaded(void **state)
+{
+    (void)state;
+    if (dlsym(RTLD_DEFAULT, "__cxa_demangle"))
+        skip(); /* something loaded libstdc++ already: nothing to prove */
+    int (*volatile fn)(int) = cxx_named_helper;
+    wasp_native_symbols *s = open_or_fail();
+    char name[256], lib[256];
+    assert_int_equal(wasp_native_symbols_name(s, (uint64_t)(uintptr_t)fn + 1, name, sizeof name,
+                                              lib, sizeof lib), 1);
+    assert_string_equal(name, "wasp::demo(int)");
+    assert_int_equal(fn(1), 7);
+    wasp_native_symbols_close(s);
+}
+
 static void anonymous_memory_is_not_native_code(void **state)
 {
     (void)state;
@@ -81,6 +105,7 @@ int main(void)
         cmocka_unit_test(names_a_static_function_dladdr_cannot),
         cmocka_unit_test(names_a_libc_function),
         cmocka_unit_test(anonymous_memory_is_not_native_code),
+        cmocka_unit_test(demangles_without_a_cxx_runtime_loaded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
