@@ -73,19 +73,26 @@ def make_tests(h):
             ("stacks.crc_stub", t_crc_stub)]
 
 
+def fields_run(ctx, jdk, workload, args, jvm=()):
+    """The report of `wasp run -e fields` on workload, its checksum checked
+    against a run without the agent."""
+    out = ctx.path(workload + ".wprof")
+    r = H.run([H.WASP, "run", "-e", "fields", "-o", out, "-q", "--", jdk.java] + list(jvm) +
+              ["-cp", H.CLASSES, workload] + list(args))
+    H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
+    H.check(H.checksum_of(r.out) == ctx.baseline(jdk, list(jvm), workload, list(args)),
+            "checksum differs from the run without the agent")
+    return ctx.report(out)
+
+
 def t_crc_stub(ctx, jdk):
     """Samples in an intrinsic stub (CRC32) are the leaf [jvm stub] frame
     followed by the Java frames that called it, with the caller's line."""
-    out = ctx.path("CrcStub.wprof")
-    r = H.run([H.WASP, "run", "-e", "fields", "-o", out, "-q", "--", jdk.java, "-cp", H.CLASSES,
-               "CrcStub", CRC_ROUNDS])
-    H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
-    H.check(H.checksum_of(r.out) == ctx.baseline(jdk, [], "CrcStub", [CRC_ROUNDS]),
-            "checksum differs from the run without the agent")
+    rep = fields_run(ctx, jdk, "CrcStub", [CRC_ROUNDS])
     e = H.expectation("CrcStub")
     stub = walked = 0
     seen = []
-    for n, frames in contexts(ctx.report(out)):
+    for n, frames in contexts(rep):
         leaf = frames[-1] if frames else {}
         if leaf.get("kind") != "stub" or "CRC32" not in (leaf.get("method") or ""):
             continue
@@ -106,13 +113,7 @@ def t_crc_stub(ctx, jdk):
 def t_vm_runtime(ctx, jdk):
     """Samples taken while the thread runs the JVM's own code for a Java
     allocation get the Java frames that allocated, with the line."""
-    out = ctx.path("VmZeroing.wprof")
-    r = H.run([H.WASP, "run", "-e", "fields", "-o", out, "-q", "--", jdk.java, "-cp", H.CLASSES,
-               "VmZeroing", VM_ARRAYS])
-    H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
-    H.check(H.checksum_of(r.out) == ctx.baseline(jdk, [], "VmZeroing", [VM_ARRAYS]),
-            "checksum differs from the run without the agent")
-    rep = ctx.report(out)
+    rep = fields_run(ctx, jdk, "VmZeroing", [VM_ARRAYS])
     e = H.expectation("VmZeroing")
     samples = H.counter(rep, "samples")
     lost = rep["counters"].get("stack.no_java_frames", 0)
@@ -150,17 +151,11 @@ def contexts(rep):
 def t_jni(ctx, jdk):
     lib = os.path.join(H.ROOT, "build", "tests", "libnative_store.so")
     H.check(os.path.isfile(lib), "%s is missing (make integration builds it)" % lib)
-    out = ctx.path("NativeStore.wprof")
-    jvm = ["-Dwasp.jni=" + lib]
-    r = H.run([H.WASP, "run", "-e", "fields", "-o", out, "-q", "--", jdk.java] + jvm +
-              ["-cp", H.CLASSES, "NativeStore", CALLS])
-    H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
-    H.check(H.checksum_of(r.out) == ctx.baseline(jdk, jvm, "NativeStore", [CALLS]),
-            "checksum differs from the run without the agent")
+    rep = fields_run(ctx, jdk, "NativeStore", [CALLS], jvm=["-Dwasp.jni=" + lib])
     e = H.expectation("NativeStore")
     native = walked = 0
     seen = []
-    for n, frames in contexts(ctx.report(out)):
+    for n, frames in contexts(rep):
         leaf = frames[-1] if frames else {}
         if leaf.get("kind") != "native" or leaf.get("method") != "fill_longs":
             continue
