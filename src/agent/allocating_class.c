@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/chain_dump.h"
 #include "agent/java_names.h"
+#include "agent/jvm.h"
+#include "watch/records.h"
 
 enum {
     OP_NEW = 0xbb,
@@ -154,4 +157,24 @@ int wasp_allocating_class(jvmtiEnv *jvmti, jmethodID method, int bci, char *out,
     snprintf(out, len, "%s", name);
     free(name);
     return 1;
+}
+
+int wasp_context_allocating_class(const wasp_records *rec, uint32_t id, char *out, size_t len)
+{
+    if (id == 0)
+        return 0;
+    const wasp_rcontext *c = &rec->contexts[id - 1];
+    if (c->trace == 0 || c->trace == UINT32_MAX)
+        return 0;
+    const wasp_rtrace *tr = &rec->traces[c->trace - 1];
+    const wasp_rframe *frames = &rec->frames[tr->first];
+    if (wasp_chain_is_context(frames, tr->nframes))
+        return 0; /* (method, depth) pairs: no bytecode index */
+    for (uint32_t i = 0; i < tr->nframes; i++) {
+        if (frames[i].bci == WASP_RFRAME_NATIVE)
+            continue; /* the JVM's clearing code under the Java frame */
+        return wasp_allocating_class(wasp_jvmti, (jmethodID)frames[i].method, frames[i].bci, out,
+                                     len);
+    }
+    return 0;
 }

@@ -339,12 +339,15 @@ static void name_class_sites(wasp_profile *p)
 
 void wasp_dump_site_table(wasp_dump *d, const wasp_records *r, int id,
                           void (*add)(wasp_profile *p, uint32_t site, uint32_t ctx, double a,
-                                      double b))
+                                      double b),
+                          int (*keep)(wasp_dump *d, const wasp_records *r, const wasp_rsite *e))
 {
     const wasp_rsite *table = r->sites[id];
     for (uint32_t i = 0; table && i < r->cap_sites && r->nsites[id]; i++) {
         const wasp_rsite *e = &table[i];
-        uint32_t site = e->site ? wasp_dump_site(d, e->site - 1) : UINT32_MAX;
+        if (!e->site || (keep && !keep(d, r, e)))
+            continue;
+        uint32_t site = wasp_dump_site(d, e->site - 1);
         if (site == UINT32_MAX)
             continue;
         add(d->p, site, wasp_dump_context(d, r, e->access_ctx), e->a, e->b);

@@ -18,17 +18,17 @@
 #include "watch/runtime.h"
 #include "heap/tracked.h"
 
-/* An object too small for allocation tracking (under min_size): its class,
- * from its header, stands for its site (heap/class_site.h). Larger objects
- * that were not tracked stay unattributed: allocation sampling skipped them,
- * and a class site would split one allocation site's objects in two (and
- * credit their allocation's zeroing, which tracked objects never see, to
- * their class). 1 with h->obj filled. */
+/* An object allocation tracking did not see (under min_size, or skipped by
+ * its sampling): its class, from its header, stands for its site
+ * (heap/class_site.h), and the report says the site is a class. Samples
+ * that clear an object its own allocation is making are left out at dump
+ * (analysis/objects/agent.c), as tracked objects never see them. 1 with
+ * h->obj filled. */
 static int class_site(wasp_object_hit *h)
 {
     wasp_java_object o;
     wasp_java_find how = wasp_java_object_find(h->acc.addr, &h->acc, &o);
-    if ((how != WASP_JFIND_INSN && how != WASP_JFIND_SCAN) || o.size >= wasp_objects.min_size)
+    if (how != WASP_JFIND_INSN && how != WASP_JFIND_SCAN)
         return 0;
     int32_t slot = wasp_klass_set_slot(o.klass);
     if (slot < 0 || o.size > UINT32_MAX)

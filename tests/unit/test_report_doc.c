@@ -273,7 +273,8 @@ static wasp_profile *sample(void)
         wasp_profile_set_meta_num(p, numbers[i].key, numbers[i].v);
     static const char *const counters[] = {"samples", "samples.memory", "armed", "trapped",
                                            "dropped.gc", "objects.samples",
-                                           "objects.unattributed", "objects.stale"};
+                                           "objects.unattributed", "objects.stale",
+                                           "objects.clearing"};
     for (size_t i = 0; i < sizeof counters / sizeof *counters; i++)
         wasp_profile_add_counter(p, counters[i], 100 + i);
 

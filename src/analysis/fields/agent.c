@@ -50,22 +50,10 @@ static int setup(const wasp_options *o, char *why, size_t len)
  * + 1) is allocating, as a profile string, or 0. */
 static uint32_t allocating_class(wasp_dump *d, const wasp_records *rec, uint32_t id)
 {
-    if (id == 0)
+    char cls[300];
+    if (!wasp_context_allocating_class(rec, id, cls, sizeof cls))
         return 0;
-    const wasp_rcontext *c = &rec->contexts[id - 1];
-    if (c->trace == 0 || c->trace == UINT32_MAX)
-        return 0;
-    const wasp_rtrace *tr = &rec->traces[c->trace - 1];
-    for (uint32_t i = 0; i < tr->nframes; i++) {
-        const wasp_rframe *f = &rec->frames[tr->first + i];
-        if (f->bci == WASP_RFRAME_NATIVE)
-            continue; /* the JVM's clearing code under the Java frame */
-        char cls[300];
-        if (!wasp_allocating_class(wasp_jvmti, (jmethodID)f->method, f->bci, cls, sizeof cls))
-            return 0;
-        return wasp_profile_intern_string(wasp_dump_profile(d), cls);
-    }
-    return 0;
+    return wasp_profile_intern_string(wasp_dump_profile(d), cls);
 }
 
 static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)

@@ -30,7 +30,7 @@ static void stop(jvmtiEnv *jvmti, JNIEnv *env, const wasp_options *o)
 
 static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
 {
-    wasp_dump_site_table(d, &t->rec, id, wasp_profile_add_replica);
+    wasp_dump_site_table(d, &t->rec, id, wasp_profile_add_replica, NULL);
 }
 
 static void finish(wasp_dump *d, int id)
