@@ -31,6 +31,12 @@ static inline uint32_t wasp_class_site_slot(uint32_t site)
     return site & ~WASP_CLASS_SITE_BIT;
 }
 
+/* Not a site: samples in the heap that hit no object the handler could
+ * find, recorded with their contexts so that the dump can tell the ones
+ * clearing a new object (analysis/objects/agent.c). Never becomes a profile
+ * site. Below the class-site bit, above any allocation-site id. */
+#define WASP_NO_OBJECT_SITE 0x7fffffffu
+
 /* The pseudo-frame of a class site's allocation path. */
 #define WASP_CLASS_SITE_FRAME "[not tracked: class from the object header; allocation path unknown]"
 

@@ -86,3 +86,15 @@ wasp_heap_area wasp_heap_area_of(uint64_t addr, uint64_t sp)
         return WASP_AREA_STACK;
     return WASP_AREA_NATIVE;
 }
+
+int wasp_heap_area_off_heap(uint64_t addr, uint64_t sp)
+{
+    const wasp_java_layout *l = &wasp_java;
+    if (!__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE) || (addr >= l->heap_lo && addr < l->heap_hi))
+        return 0;
+    if (wasp_heap_area_of(addr, sp) != WASP_AREA_NATIVE)
+        return 1; /* code, class metadata, stack: no region table read outside the heap */
+    /* Other memory: ZGC and Shenandoah map the heap in more than the
+     * reserved range, so there it may still be heap. */
+    return l->gc == WASP_GC_G1 || l->gc == WASP_GC_SERIAL || l->gc == WASP_GC_PARALLEL;
+}

@@ -29,6 +29,10 @@ typedef enum wasp_heap_area {
 
 /* The area of addr; sp is the sampled thread's stack pointer. */
 wasp_heap_area wasp_heap_area_of(uint64_t addr, uint64_t sp);
+/* 1 when addr is surely outside the Java heap: in the code cache, class
+ * metadata or the thread's stack, or, where the heap is one known range
+ * (G1, Serial, Parallel), anywhere outside it. 0 when in it or not sure. */
+int wasp_heap_area_off_heap(uint64_t addr, uint64_t sp);
 /* Whether an area is part of the Java heap. */
 int wasp_heap_area_in_heap(wasp_heap_area a);
 /* "eden", "old", "code cache", ...; "unknown" out of range. */

@@ -53,12 +53,14 @@ static void (*sample_hooks[WASP_ANALYSES])(wasp_thread *, const wasp_sample_view
 static int nsample_hooks;
 static const wasp_handler_part *object_parts[WASP_ANALYSES];
 static int nobject_parts;
+static const wasp_handler_part *no_object_parts[WASP_ANALYSES];
+static int nno_object_parts;
 static const wasp_handler_part *birth_parts[WASP_ANALYSES];
 static int nbirth_parts;
 
 void wasp_handler_enable(uint32_t enabled)
 {
-    nsample_hooks = nobject_parts = nbirth_parts = 0;
+    nsample_hooks = nobject_parts = nno_object_parts = nbirth_parts = 0;
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_handler_part *p = wasp_handler_part_of(id);
         if (!(enabled & (1u << id)))
@@ -67,6 +69,8 @@ void wasp_handler_enable(uint32_t enabled)
             p->enable(enabled);
         if (p->on_object)
             object_parts[nobject_parts++] = p;
+        if (p->on_no_object)
+            no_object_parts[nno_object_parts++] = p;
         if (p->on_birth)
             birth_parts[nbirth_parts++] = p;
         int seen = 0; /* parts that share a hook (the pair analyses) run it once */
@@ -132,6 +136,9 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
         if (wasp_object_hit_find(t, &v, &h, nsample_hooks == 0) == WASP_OBJ_HIT)
             for (int i = 0; i < nobject_parts; i++)
                 object_parts[i]->on_object(t, &v, &h);
+        else if (h.no_object)
+            for (int i = 0; i < nno_object_parts; i++)
+                no_object_parts[i]->on_no_object(t, &v, &h);
     }
     for (int i = 0; i < nsample_hooks; i++)
         sample_hooks[i](t, &v);

@@ -47,6 +47,10 @@ typedef struct wasp_handler_part {
     void (*on_sample)(wasp_thread *t, const wasp_sample_view *v);
     /* A sample that touched a tracked object (WASP_NEEDS_OBJECTS). */
     void (*on_object)(wasp_thread *t, const wasp_sample_view *v, const wasp_object_hit *h);
+    /* A sample whose access may be in the Java heap but hit no object,
+     * tracked or by class (WASP_NEEDS_OBJECTS): h->acc and h->at are set,
+     * h->obj is not. */
+    void (*on_no_object)(wasp_thread *t, const wasp_sample_view *v, const wasp_object_hit *h);
     /* The calling thread allocated a tracked object (the allocation event,
      * before the program wrote into it; WASP_NEEDS_OBJECTS). Not in a signal
      * handler, but with this thread's handler held off, so the same tools

@@ -12,6 +12,7 @@
 #include "watch/object_hit.h"
 
 #include "heap/class_site.h"
+#include "heap/heap_area.h"
 #include "heap/java_object.h"
 #include "heap/klass_set.h"
 #include "heap/site_kind.h"
@@ -61,6 +62,7 @@ wasp_obj_result wasp_object_hit_find(wasp_thread *t, const wasp_sample_view *v,
                                      wasp_object_hit *h, int count_miss)
 {
     int rc;
+    h->no_object = 0;
     if (!wasp_object_hit_access(v, h, &rc)) {
         if (count_miss)
             wasp_view_count_miss(t, rc);
@@ -81,6 +83,12 @@ wasp_obj_result wasp_object_hit_find(wasp_thread *t, const wasp_sample_view *v,
     if (r != WASP_OBJ_HIT && class_site(h)) {
         t->rec.counters[WASP_C_OBJ_BY_CLASS]++;
         return WASP_OBJ_HIT;
+    }
+    if (r == WASP_OBJ_MISS) {
+        if (wasp_heap_area_off_heap(h->acc.addr, v->regs.gpr[4]))
+            t->rec.counters[WASP_C_OBJ_OFF_HEAP]++; /* a subset of unattributed */
+        else
+            h->no_object = 1;
     }
     if (r != WASP_OBJ_HIT)
         t->rec.counters[r == WASP_OBJ_STALE ? WASP_C_OBJ_STALE : WASP_C_OBJ_UNATTRIBUTED]++;

@@ -18,6 +18,7 @@ typedef struct wasp_object_hit {
     wasp_obj obj;                 /* the object (masked addresses, see heap_address_mask) */
     int remote;                   /* its page sits on another NUMA node than the CPU */
     int executed;                 /* the access already ran (memory shows its effect) */
+    int no_object;                /* found: an access that may be in the heap, in no object */
 } wasp_object_hit;
 
 /* The access a CPU-time sample blames (h->acc, at, insn, executed): 1, or 0

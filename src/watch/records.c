@@ -62,6 +62,7 @@ static const char *const counter_names[WASP_C_COUNT] = {
     [WASP_C_OBJ_STALE] = "objects.stale",
     [WASP_C_OBJ_MISMATCHED] = "objects.mismatched",
     [WASP_C_OBJ_BY_CLASS] = "objects.by_class",
+    [WASP_C_OBJ_OFF_HEAP] = "objects.off_heap",
     [WASP_C_CHAIN_MAPPED] = "chain.mapped",
     [WASP_C_CHAIN_NS] = "chain.ns",
     [WASP_C_CHAIN_WALKED] = "chain.walked",

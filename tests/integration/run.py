@@ -916,8 +916,28 @@ def objects_checks(ctx, jdk, workload, jvm_args=(), tag=None):
         churn = sum(s["share"] for s in sites if s.get("class") == "byte[]")
         check(churn < OBJ_CHURN_MAX, "the rarely read byte[] collectors got %.0f%% of accesses "
               "(objects.clearing %d)" % (100 * churn, rep["counters"].get("objects.clearing", 0)))
-    return "planted share %.0f%%, %d attributed of %d samples" % (
-        100 * planted, attributed, o.get("samples") or 0)
+    others = others_share(o)
+    if workload == "ObjectsChurn" and not jvm_args:
+        check(others >= OBJ_OTHERS_ATTRIBUTED, "objects took %.0f%% of the samples neither off the "
+              "heap nor clearing a new object (need >= %.0f%%)"
+              % (100 * others, 100 * OBJ_OTHERS_ATTRIBUTED))
+    return "planted share %.0f%%, %d attributed of %d samples (%.0f%% of the others)" % (
+        100 * planted, attributed, o.get("samples") or 0, 100 * others)
+
+
+# Issue 14: of the samples that may be in the heap and are not an allocation
+# clearing its new object, the share an object takes (tracked, or by class).
+# ObjectsChurn at defaults: 2% before class sites covered skipped large
+# objects, 99.6% after; FieldsField (untracked small objects): 95%.
+OBJ_OTHERS_ATTRIBUTED = 0.9
+
+
+def others_share(o):
+    """attributed / (samples - off_heap - clearing - clearing_unfound) of a
+    report's objects section (docs/report-json.md); 0 without samples."""
+    rest = (o.get("samples") or 0) - sum(o.get(k) or 0 for k in
+                                          ("off_heap", "clearing", "clearing_unfound"))
+    return (o.get("attributed") or 0) / rest if rest > 0 else 0.0
 
 
 def t_objects(ctx, jdk, workload):
@@ -948,6 +968,9 @@ def t_objects_small(ctx, jdk):
     check(taken >= 200, "only %d object samples" % taken)
     check(attributed >= SMALL_ATTRIBUTED * taken, "%d of %d samples attributed (%.0f%%, need >= %.0f%%)"
           % (attributed, taken, 100.0 * attributed / taken, 100 * SMALL_ATTRIBUTED))
+    others = others_share(o)
+    check(others >= OBJ_OTHERS_ATTRIBUTED, "objects took %.0f%% of the samples neither off the "
+          "heap nor clearing a new object (need >= %.0f%%)" % (100 * others, 100 * OBJ_OTHERS_ATTRIBUTED))
     sites = o.get("sites") or []
     check(sites, "no object site")
     top = sites[0]
@@ -957,8 +980,8 @@ def t_objects_small(ctx, jdk):
           "the top site is not marked as a class site: %r" % frames[:2])
     check(top["share"] >= SMALL_SHARE, "%s carries %.0f%% of attributed accesses (need >= %.0f%%)"
           % (cls, 100 * top["share"], 100 * SMALL_SHARE))
-    return "%s #1 by class with %.0f%%; %d of %d samples attributed, %d by class" % (
-        cls, 100 * top["share"], attributed, taken, by_class)
+    return "%s #1 by class with %.0f%%; %d of %d samples attributed (%.0f%% of the others), %d by " \
+        "class" % (cls, 100 * top["share"], attributed, taken, 100 * others, by_class)
 
 
 # With the creation profile beside it (-e objects+alloc), the class site of

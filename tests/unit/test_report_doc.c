@@ -274,7 +274,8 @@ static wasp_profile *sample(void)
     static const char *const counters[] = {"samples", "samples.memory", "armed", "trapped",
                                            "dropped.gc", "objects.samples",
                                            "objects.unattributed", "objects.stale",
-                                           "objects.clearing"};
+                                           "objects.clearing", "objects.off_heap",
+                                           "objects.clearing_unfound"};
     for (size_t i = 0; i < sizeof counters / sizeof *counters; i++)
         wasp_profile_add_counter(p, counters[i], 100 + i);
 

@@ -26,18 +26,29 @@ typedef struct pending_entry {
 } pending_entry;
 static pending_entry *pending;
 static uint32_t npending, cap_pending;
+/* Samples clearing a new object in which no object was found. */
+static uint64_t clearing_unfound;
 
 /* A class site's sample taken at a bytecode allocating that very class is
  * the allocation clearing the new object (C2 writes a new array's header,
  * then zeroes its body): the allocation's work, which tracked objects never
  * see (their allocation event comes after it). Such samples are counted
  * (objects.clearing), not attributed; the decision waits for class names
- * (finish). */
+ * (finish). Samples in no object found at an allocation bytecode are counted
+ * apart (objects.clearing_unfound, a subset of objects.unattributed). */
 static int keep_now(wasp_dump *d, const wasp_records *r, const wasp_rsite *e)
 {
+    char allocating[300];
+    if (e->site - 1 == WASP_NO_OBJECT_SITE) {
+        /* No object found, its frame at an allocation: the object being
+         * made, before its header (the JVM's slow path) or past the header
+         * search's reach. Counted; never a site. */
+        if (wasp_context_allocating_class(r, e->access_ctx, allocating, sizeof allocating))
+            clearing_unfound += (uint64_t)llround(e->a);
+        return 0;
+    }
     if (!wasp_is_class_site(e->site - 1))
         return 1;
-    char allocating[300];
     if (!wasp_context_allocating_class(r, e->access_ctx, allocating, sizeof allocating))
         return 1;
     uint32_t site = wasp_dump_site(d, e->site - 1);
@@ -57,6 +68,7 @@ static int setup(const wasp_options *o, char *why, size_t len)
     free(pending);
     pending = NULL;
     npending = cap_pending = 0;
+    clearing_unfound = 0;
     return 0;
 }
 
@@ -79,6 +91,7 @@ static void finish(wasp_dump *d, int id)
             wasp_profile_add_site_access(p, e->site, e->ctx, e->a, e->b);
     }
     wasp_profile_add_counter(p, "objects.clearing", clearing);
+    wasp_profile_add_counter(p, "objects.clearing_unfound", clearing_unfound);
     free(pending);
     pending = NULL;
     npending = cap_pending = 0;

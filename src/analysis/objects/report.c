@@ -70,6 +70,9 @@ static void header_text(const wasp_profile *p, bool single_node, FILE *out)
         uint64_t clearing = wasp_profile_get_counter(p, "objects.clearing");
         uint64_t by_class = wasp_profile_get_counter(p, "objects.by_class");
         by_class = by_class > clearing ? by_class - clearing : 0;
+        uint64_t unfound = wasp_profile_get_counter(p, "objects.clearing_unfound");
+        unattr = unattr > unfound ? unattr - unfound : 0;
+        clearing += unfound;
         fprintf(out, "  %-10s %s taken", "samples", wasp_fmt_u64(taken, a, sizeof a));
         if (taken) {
             fprintf(out, "; %s hit no tracked object",
@@ -79,12 +82,23 @@ static void header_text(const wasp_profile *p, bool single_node, FILE *out)
             if (by_class)
                 fprintf(out, "; %s untracked, attributed to their class by their headers",
                         wasp_fmt_percent((double)by_class / (double)taken, a, sizeof a));
-            if (clearing)
-                fprintf(out, "; %s clearing a new object at its allocation (the allocation's "
-                             "work: not attributed)",
-                        wasp_fmt_percent((double)clearing / (double)taken, a, sizeof a));
         }
         fputc('\n', out);
+        /* Of the samples that may be in the heap and are not clearing, how
+         * many an object took (tracked or by class); profiles that predate
+         * these counters do not say. */
+        uint64_t off = wasp_profile_get_counter(p, "objects.off_heap");
+        if (taken && wasp_has_counter(p, "objects.off_heap")) {
+            double remote, got = attributed(p, &remote);
+            fprintf(out, "  %-10s %s clearing a new object at its allocation (the allocation's "
+                         "work, not attributed), %s surely off the Java heap",
+                    "", wasp_fmt_percent((double)clearing / (double)taken, a, sizeof a),
+                    wasp_fmt_percent((double)off / (double)taken, b, sizeof b));
+            if (taken > off + clearing)
+                fprintf(out, "; attributed to an object: %s of the others",
+                        wasp_fmt_percent(got / (double)(taken - off - clearing), a, sizeof a));
+            fputc('\n', out);
+        }
         if (by_class && !wasp_objects_have_creations(p))
             fprintf(out, "  %-10s add -e alloc to see where the untracked objects' classes are "
                          "created (sampled creations)\n", "creations");
@@ -294,6 +308,8 @@ static int json(wasp_json *j, const wasp_profile *p, int id, int top)
     json_counter(j, p, "unattributed", "objects.unattributed");
     json_counter(j, p, "stale", "objects.stale");
     json_counter(j, p, "clearing", "objects.clearing");
+    json_counter(j, p, "off_heap", "objects.off_heap");
+    json_counter(j, p, "clearing_unfound", "objects.clearing_unfound");
     wasp_json_double(j, "attributed", v.total);
     json_remote_share(j, v.single_node, remote, v.total);
     json_meta_number(j, p, "numa_nodes", "numa_nodes");
