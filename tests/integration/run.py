@@ -65,6 +65,32 @@ def tail(text, n=6):
     return " | ".join(lines[-n:]) if lines else "(empty)"
 
 
+def crash_summary(r, error_file):
+    """What a JVM that died of a fatal error said about it: the banner's
+    signal and problematic frame, and the hs_err file's current thread and
+    top native frames, so a rare crash in CI can be diagnosed from its log."""
+    keep = ("SIG", "Problematic frame", "Internal Error", "Error:", "fatal error", "guarantee",
+            "assert", "Out of Memory")
+    lines = [l.strip("# ").strip() for l in (r.out + "\n" + r.err).splitlines()
+             if l.startswith("#") and any(k in l for k in keep)]
+    try:
+        with open(error_file, errors="replace") as f:
+            text = f.read()
+        m = re.search(r"^(Current thread.*)$", text, re.M)
+        if m:
+            lines.append(m.group(1))
+        m = re.search(r"^siginfo:.*$", text, re.M)
+        if m:
+            lines.append(m.group(0))
+        m = re.search(r"Native frames:.*?\n((?:.+\n){1,12})", text)
+        if m:
+            lines += [l.strip() for l in m.group(1).splitlines()]
+        lines.append("(%s)" % error_file)
+    except OSError:
+        pass
+    return (" || JVM crash: " + " | ".join(lines)) if lines else ""
+
+
 # ---------------------------------------------------------------- processes
 
 class Result:
@@ -398,12 +424,15 @@ class Ctx:
         --alloc-rate for the objects analysis, None for wasp's default."""
         out = self.path("%s.wprof" % (tag or workload))
         rate = ["--alloc-rate", str(alloc_rate)] if "objects" in events and alloc_rate else []
+        error_file = out + ".hs_err"
         cmd = [WASP, "run", "-e", events] + rate + ["-o", out, "--format", "json", "-q", "--",
-               jdk.java] + list(jvm_args) + ["-cp", CLASSES, workload] + list(args)
+               jdk.java, "-XX:ErrorFile=" + error_file] + list(jvm_args) + ["-cp", CLASSES,
+                                                                           workload] + list(args)
         r = run(cmd)
         with open(out + ".log", "w") as f:
             f.write("$ %s\n--- stdout\n%s\n--- stderr\n%s" % (" ".join(cmd), r.out, r.err))
-        check(r.rc == expect_rc, "wasp run exited %d (expected %d): %s" % (r.rc, expect_rc, tail(r.err)))
+        check(r.rc == expect_rc, "wasp run exited %d (expected %d): %s%s"
+              % (r.rc, expect_rc, tail(r.err), crash_summary(r, error_file)))
         check(os.path.isfile(out) and os.path.getsize(out) > 0, "no profile written at %s" % out)
         return r, self.report(out)
 
