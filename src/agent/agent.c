@@ -159,16 +159,16 @@ static void chain_events(jvmtiEnv *jvmti, jvmtiEventMode mode)
  * so far, names of generated code, thread events, the objects keeper. */
 static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
 {
-    if (wasp_rt.watch == &wasp_page_engine) {
+    if (wasp_rt.watch && wasp_rt.watch->set_heap) {
         uint64_t lo, hi;
         if (wasp_probe_heap_range(&lo, &hi) == 0) {
-            wasp_page_set_heap(lo, hi);
+            wasp_rt.watch->set_heap(lo, hi);
             if (getenv("WASP_DEBUG"))
-                wasp_log("page engine: Java heap at [0x%llx, 0x%llx)", (unsigned long long)lo,
-                         (unsigned long long)hi);
+                wasp_log("%s engine: Java heap at [0x%llx, 0x%llx)", wasp_rt.watch->name,
+                         (unsigned long long)lo, (unsigned long long)hi);
         } else {
             wasp_log("cannot find the Java heap's address range (VMStructs, /proc/self/maps): "
-                     "the page watchpoint engine arms nothing");
+                     "the %s watchpoint engine arms nothing", wasp_rt.watch->name);
         }
     }
     if (needing(WASP_NEEDS_JAVA)) {
@@ -274,7 +274,7 @@ static void fill_dump_info(const wasp_options *o)
     else
         snprintf(dump_info.path, sizeof dump_info.path, "wasp-%d.wprof", (int)getpid());
     wasp_analysis_ids_format(wasp_rt.enabled, dump_info.events, sizeof dump_info.events);
-    if (wasp_rt.source == &wasp_pmu_source)
+    if (wasp_rt.source && !wasp_rt.source->time_based)
         snprintf(dump_info.period, sizeof dump_info.period, "%llu events",
                  (unsigned long long)o->pmu_period);
     else
@@ -418,8 +418,7 @@ static void choose_mechanisms(char *why, size_t len)
         wasp_log("watchpoints: using %s; passed over %s", wasp_rt.watch->name, passed);
     snprintf(dump_info.watch_passed_over, sizeof dump_info.watch_passed_over, "%s", passed);
     if (opts.watch_budget < 0)
-        opts.watch_budget =
-            wasp_rt.watch == &wasp_page_engine ? WASP_PAGE_BUDGET : WASP_DEBUGREG_BUDGET;
+        opts.watch_budget = wasp_rt.watch->default_budget;
     wasp_rt.watch_budget = opts.watch_budget; /* fill_dump_info records it */
 }
 

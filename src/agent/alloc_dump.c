@@ -30,7 +30,7 @@ void wasp_alloc_dump(wasp_dump *d)
         wasp_profile_add_counter(p, wasp_counter_name(lookups[i]), 0);
     wasp_profile_add_counter(p, "objects.alloc_events", wasp_alloc_events());
     wasp_profile_set_meta(p, "objects.metric",
-                          wasp_rt.source == &wasp_pmu_source
+                          wasp_rt.source && !wasp_rt.source->time_based
                               ? wasp_rt.source->detail
                               : "software address samples weighted by thread CPU time");
     wasp_profile_set_meta_rounded(p, "objects.min_size", info->min_size, "%.0f");

@@ -430,18 +430,13 @@ static void add_watch_meta(wasp_profile *p, const wasp_dump_info *info)
     wasp_profile_set_meta(p, "watch_detail", wasp_rt.watch->what);
     wasp_profile_set_meta_rounded(p, "watch_budget", info->watch_budget, "%g");
     wasp_profile_set_meta_rounded(p, "watch_event_us", (double)wasp_rt.watch_event_ns / 1000.0, "%.1f");
-    if (wasp_rt.watch == &wasp_page_engine) {
-        wasp_page_stats st;
-        wasp_page_stats_get(&st);
-        wasp_profile_add_counter(p, "watch.faults", st.faults);
-        wasp_profile_add_counter(p, "watch.stepped_over", st.stepped);
-        wasp_profile_add_counter(p, "watch.emulated", st.emulated);
-        wasp_profile_add_counter(p, "watch.foreign_faults", st.foreign);
-        wasp_profile_add_counter(p, "watch.pages_released", st.released);
-        wasp_profile_add_counter(p, "watch.protect_failed", st.protect_failed);
-        wasp_profile_set_meta_rounded(p, "watch_emulated_us", (double)st.cost_emulated_ns / 1000.0, "%.1f");
-        wasp_profile_set_meta_rounded(p, "watch_stepped_us", (double)st.cost_stepped_ns / 1000.0, "%.1f");
-    }
+    wasp_watch_figure fig[16];
+    int nfig = wasp_rt.watch->figures ? wasp_rt.watch->figures(fig, 16) : 0;
+    for (int i = 0; i < nfig; i++)
+        if (fig[i].per_event)
+            wasp_profile_set_meta_rounded(p, fig[i].name, fig[i].value, "%.1f");
+        else
+            wasp_profile_add_counter(p, fig[i].name, (uint64_t)fig[i].value);
 }
 
 /* ", 12 pairs classified" when pair analyses ran, else "". */
@@ -499,7 +494,7 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
     if (info->sampler_passed_over[0])
         wasp_profile_set_meta(p, "sampler_passed_over", info->sampler_passed_over);
     uint64_t raised = wasp_handler_max_period();
-    if (raised > info->period_ns && wasp_rt.source != &wasp_pmu_source)
+    if (raised > info->period_ns && wasp_rt.source && wasp_rt.source->time_based)
         wasp_profile_set_meta_rounded(p, "period_max_us", (double)raised / 1000.0, "%.0f");
     add_watch_meta(p, info);
     if (info->disabled_reason[0])

@@ -23,12 +23,6 @@ typedef enum wasp_sampler_choice {
     WASP_SAMPLER_TIMER = 3
 } wasp_sampler_choice;
 
-/* Default watchpoint budgets: page protection costs ~20-40 us a fault and
- * a watch may take hundreds; a debug register costs one ~14 us trap, at most
- * two per sample, so its budget only guards against pathological rates. */
-#define WASP_PAGE_BUDGET 0.02
-#define WASP_DEBUGREG_BUDGET 0.10
-
 typedef enum wasp_watch_choice {
     WASP_WATCH_AUTO = 0,
     WASP_WATCH_DEBUGREG = 1,
@@ -67,7 +61,7 @@ typedef struct wasp_options {
     char pmu_event[WASP_NAME_MAX]; /* "" means chosen per CPU */
     uint32_t watchpoints;
     wasp_watch_choice watch;
-    double watch_budget;       /* < 0: the engine's default (WASP_PAGE_BUDGET, WASP_DEBUGREG_BUDGET) */
+    double watch_budget;       /* < 0: the engine's default_budget */
     double float_threshold;
     uint32_t max_frames;
     wasp_context_choice context;

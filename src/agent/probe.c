@@ -40,7 +40,7 @@ static int try_source(wasp_source *s, const wasp_options *o, char *why, size_t l
     }
     if (wasp_source_self_test(s, err, sizeof err) != 0) {
         char advice[512];
-        if (s != &wasp_timer_source && wasp_perf_refusal(advice, sizeof advice) != 0)
+        if (s->uses_perf && wasp_perf_refusal(advice, sizeof advice) != 0)
             snprintf(why, len, "%s (%s)", err, advice);
         else
             snprintf(why, len, "%s", err);
@@ -105,7 +105,7 @@ int wasp_probe_watch(const wasp_options *o, char *passed, size_t plen, char *why
             wasp_rt.watch_event_ns = ns;
             return 0;
         }
-        if (order[i] == &wasp_debugreg_engine && wasp_perf_refusal(advice, sizeof advice) != 0) {
+        if (order[i]->uses_perf && wasp_perf_refusal(advice, sizeof advice) != 0) {
             size_t used = strnlen(err, 500);
             snprintf(err + used, sizeof err - used, " (%.400s)", advice);
         }

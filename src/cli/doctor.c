@@ -138,7 +138,7 @@ static void probe_sampler(wasp_source *s, const verdict *perf, verdict *v)
     if (wasp_source_self_test(s, err, sizeof err) != 0) {
         snprintf(v->cause, sizeof v->cause, "%s", err);
         /* As the agent says it (agent/probe.c): the perf refusal's advice. */
-        if (s != &wasp_timer_source && !perf->ok)
+        if (s->uses_perf && !perf->ok)
             snprintf(v->why, sizeof v->why, "%.900s (%.600s)", err, perf->why);
         else
             snprintf(v->why, sizeof v->why, "%s", err);
@@ -155,7 +155,7 @@ static void probe_engine(const wasp_watch_engine *e, const verdict *perf, verdic
     if (v->ok)
         return;
     snprintf(v->cause, sizeof v->cause, "%s", err);
-    if (e == &wasp_debugreg_engine && !perf->ok)
+    if (e->uses_perf && !perf->ok)
         snprintf(v->why, sizeof v->why, "%.900s (%.600s)", err, perf->why);
     else
         snprintf(v->why, sizeof v->why, "%s", err);

@@ -257,4 +257,5 @@ wasp_source wasp_pmu_source = {
     .open_thread = pmu_open,
     .close_thread = pmu_close,
     .take = pmu_take,
+    .uses_perf = 1,
 };

@@ -72,4 +72,5 @@ wasp_source wasp_soft_source = {
     .take = wasp_cputime_take,
     .set_period = soft_set_period,
     .time_based = 1,
+    .uses_perf = 1,
 };

@@ -76,6 +76,7 @@ typedef struct wasp_source {
      * (backoff). Returns 0 or -1. NULL: the period cannot change. */
     int (*set_period)(struct wasp_source *s, wasp_sampler_thread *t, uint64_t ns);
     int time_based;    /* 1: period is thread CPU time in ns; 0: a count of PMU events */
+    int uses_perf;     /* 1: needs perf_event_open (a refusal explains its failure) */
     /* What the analyses want sampled (wasp_sample_wants bits), set before
      * init: a PMU source picks its event from it. */
     unsigned wants;

@@ -62,7 +62,8 @@ int wasp_budget_allows(wasp_thread *t)
     if (t->budget_ledger_ns > bank)
         t->budget_ledger_ns = bank;
     int open = t->budget_ledger_ns > 0;
-    uint64_t foreign = wasp_page_foreign_cost_ns();
+    uint64_t foreign =
+        wasp_rt.watch && wasp_rt.watch->unowned_cost_ns ? wasp_rt.watch->unowned_cost_ns() : 0;
     if (open && foreign)
         open = (double)foreign <=
                wasp_rt.watch_budget * (double)wasp_clock_ns(CLOCK_PROCESS_CPUTIME_ID);

@@ -149,4 +149,8 @@ const wasp_watch_engine wasp_debugreg_engine = {
     .disarm = debugreg_disarm,
     .drop_all = NULL,
     .events_are_traps = 1,
+    /* One ~14 us trap, at most two per sample: the budget only guards
+     * against pathological rates. */
+    .default_budget = 0.10,
+    .uses_perf = 1,
 };

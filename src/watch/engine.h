@@ -24,6 +24,8 @@
 
 #include "watch/thread_state.h"
 
+struct wasp_watch_figure;
+
 typedef struct wasp_watch_engine {
     const char *name; /* "debugreg" or "page": the option value and the report's word */
     const char *what; /* one line for the report header */
@@ -48,36 +50,40 @@ typedef struct wasp_watch_engine {
     /* 1 when thread tid is inside the engine's own fault handling (a sample
      * there measures wasp, and must not arm or disarm). NULL: never. */
     int (*busy)(pid_t tid);
+    /* In the SIGTRAP handler, for a trap that is no perf event: 1 when it was
+     * the engine's own (the page engine's single-step), handled. Asked of
+     * every engine, chosen or not (self-tests run before the choice). NULL:
+     * the engine raises no such traps. */
+    int (*on_trap)(const void *siginfo, void *ucontext);
+    /* The CPU share of the watching thread's time the engine may spend when
+     * the user sets none (the watch_budget option). */
+    double default_budget;
+    /* 1 when the engine needs perf_event_open (a refusal explains its failure). */
+    int uses_perf;
+    /* Addresses the engine may watch: only the Java heap, set once it exists
+     * (until then nothing is armed). NULL: any address. */
+    void (*set_heap)(uint64_t lo, uint64_t hi);
+    /* CPU time the engine spent that no watching thread was charged for
+     * (process-wide; the budget weighs it against the process's CPU time).
+     * NULL: none. */
+    uint64_t (*unowned_cost_ns)(void);
+    /* The engine's own figures for the profile: up to max of them into out,
+     * returns how many. NULL: none. */
+    int (*figures)(struct wasp_watch_figure *out, int max);
 } wasp_watch_engine;
+
+/* One figure an engine reports: a counter ("watch.faults") or, with
+ * per_event set, a per-event cost in microseconds (metadata). */
+typedef struct wasp_watch_figure {
+    const char *name;
+    double value;
+    int per_event;
+} wasp_watch_figure;
 
 extern const wasp_watch_engine wasp_debugreg_engine;
 extern const wasp_watch_engine wasp_page_engine;
 
-/* The engine named `name` ("debugreg", "page"), NULL when unknown. */
-const wasp_watch_engine *wasp_watch_engine_named(const char *name);
-
-/* Page engine: only the Java heap may be protected (never a stack, code or
- * the C heap). Set once the heap exists; until then nothing is armed. */
-void wasp_page_set_heap(uint64_t lo, uint64_t hi);
-
-/* Page engine statistics for the profile (process-wide). */
-typedef struct wasp_page_stats {
-    uint64_t faults;         /* protection faults on watched pages */
-    uint64_t stepped;        /* ... that were not a watched access (stepped over) */
-    uint64_t emulated;       /* ... of those, completed by emulation instead of a step */
-    uint64_t foreign;        /* ... by threads that do not own a watch on the page */
-    uint64_t released;       /* pages released because they could not be stepped */
-    uint64_t protect_failed; /* mprotect refusals */
-    uint64_t cost_emulated_ns, cost_stepped_ns; /* measured at start-up, per fault */
-} wasp_page_stats;
-void wasp_page_stats_get(wasp_page_stats *s);
-/* Estimated cost of faults by threads that own no watch on the page: charged
- * to the process. */
-uint64_t wasp_page_foreign_cost_ns(void);
-
-/* In the SIGTRAP handler: a single-step trap that ends a page-engine step.
- * Returns 1 when it was one (handled), 0 otherwise. */
-struct ucontext_t;
-int wasp_page_on_step(const void *siginfo, void *ucontext);
+/* Every engine, best first (auto tries them in this order), NULL-terminated. */
+extern const wasp_watch_engine *const wasp_watch_engines[];
 
 #endif

@@ -233,7 +233,10 @@ static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
     int saved = errno;
     uint64_t data;
     if (!wasp_perf_signal_data(si, &data)) {
-        if (!wasp_page_on_step(si, ucv))
+        int handled = 0;
+        for (const wasp_watch_engine *const *e = wasp_watch_engines; *e && !handled; e++)
+            handled = (*e)->on_trap && (*e)->on_trap(si, ucv);
+        if (!handled)
             wasp_chain_signal(&previous, sig, si, ucv);
         errno = saved;
         return;

@@ -30,7 +30,7 @@
  *    gives up instead of waiting.
  *
  * ASYNC-SIGNAL-SAFE: everything in this file except page_self_test,
- * page_thread_open/close, wasp_page_set_heap and page_drop_all runs in signal
+ * page_thread_open/close, page_set_heap, page_figures and page_drop_all runs in signal
  * handlers: no malloc, no stdio, no locks but the owner-checked spin lock.
  */
 #include <errno.h>
@@ -102,7 +102,15 @@ static uint64_t seq;
 static uint64_t heap_lo, heap_hi;
 static struct sigaction previous_segv;
 static volatile int segv_installed;
-static wasp_page_stats stats;
+/* Process-wide, for the profile (page_figures). */
+static struct {
+    uint64_t faults;         /* protection faults on watched pages */
+    uint64_t stepped;        /* ... that were not a watched access (stepped over) */
+    uint64_t emulated;       /* ... of those, completed by emulation instead of a step */
+    uint64_t foreign;        /* ... by threads that do not own a watch on the page */
+    uint64_t released;       /* pages released because they could not be stepped */
+    uint64_t protect_failed; /* mprotect refusals */
+} stats;
 static volatile uint32_t probe_hits;
 static int mem_rw = -1; /* /proc/self/mem, for emulated accesses */
 /* Measured at start-up: one fault completed by emulation, one single-stepped. */
@@ -205,7 +213,7 @@ static void apply(page_rec *r)
 
 /* ---- the engine ------------------------------------------------------------ */
 
-void wasp_page_set_heap(uint64_t lo, uint64_t hi)
+static void page_set_heap(uint64_t lo, uint64_t hi)
 {
     heap_lo = lo;
     heap_hi = hi;
@@ -574,7 +582,8 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
     return 1;
 }
 
-int wasp_page_on_step(const void *siginfo, void *ucontext)
+/* A single-step trap that ends a step (see engine.h on_trap). */
+static int page_on_step(const void *siginfo, void *ucontext)
 {
     const siginfo_t *si = siginfo;
     ucontext_t *uc = ucontext;
@@ -716,19 +725,26 @@ static int page_self_test(char *why, size_t len, uint64_t *event_ns)
     return 0;
 }
 
-void wasp_page_stats_get(wasp_page_stats *s)
+static int page_figures(wasp_watch_figure *out, int max)
 {
-    s->faults = __atomic_load_n(&stats.faults, __ATOMIC_RELAXED);
-    s->stepped = __atomic_load_n(&stats.stepped, __ATOMIC_RELAXED);
-    s->foreign = __atomic_load_n(&stats.foreign, __ATOMIC_RELAXED);
-    s->released = __atomic_load_n(&stats.released, __ATOMIC_RELAXED);
-    s->protect_failed = __atomic_load_n(&stats.protect_failed, __ATOMIC_RELAXED);
-    s->emulated = __atomic_load_n(&stats.emulated, __ATOMIC_RELAXED);
-    s->cost_emulated_ns = cost_emulated_ns;
-    s->cost_stepped_ns = cost_stepped_ns;
+    const wasp_watch_figure all[] = {
+        {"watch.faults", (double)__atomic_load_n(&stats.faults, __ATOMIC_RELAXED), 0},
+        {"watch.stepped_over", (double)__atomic_load_n(&stats.stepped, __ATOMIC_RELAXED), 0},
+        {"watch.emulated", (double)__atomic_load_n(&stats.emulated, __ATOMIC_RELAXED), 0},
+        {"watch.foreign_faults", (double)__atomic_load_n(&stats.foreign, __ATOMIC_RELAXED), 0},
+        {"watch.pages_released", (double)__atomic_load_n(&stats.released, __ATOMIC_RELAXED), 0},
+        {"watch.protect_failed", (double)__atomic_load_n(&stats.protect_failed, __ATOMIC_RELAXED),
+         0},
+        {"watch_emulated_us", (double)cost_emulated_ns / 1000.0, 1},
+        {"watch_stepped_us", (double)cost_stepped_ns / 1000.0, 1},
+    };
+    int n = 0;
+    for (; n < max && n < (int)(sizeof all / sizeof all[0]); n++)
+        out[n] = all[n];
+    return n;
 }
 
-uint64_t wasp_page_foreign_cost_ns(void)
+static uint64_t page_unowned_cost_ns(void)
 {
     return __atomic_load_n(&foreign_cost_ns, __ATOMIC_RELAXED);
 }
@@ -751,4 +767,11 @@ const wasp_watch_engine wasp_page_engine = {
     .disarm = page_disarm,
     .drop_all = page_drop_all,
     .busy = page_busy,
+    .on_trap = page_on_step,
+    /* A fault costs ~20-40 us and a watch may take hundreds (other threads'
+     * faults on its page among them): a smaller share by default. */
+    .default_budget = 0.02,
+    .set_heap = page_set_heap,
+    .unowned_cost_ns = page_unowned_cost_ns,
+    .figures = page_figures,
 };

@@ -13,14 +13,8 @@
 #include "watch/engine.h"
 #include "watch/runtime.h"
 
-const wasp_watch_engine *wasp_watch_engine_named(const char *name)
-{
-    static const wasp_watch_engine *const all[] = {&wasp_debugreg_engine, &wasp_page_engine};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        if (strcmp(all[i]->name, name) == 0)
-            return all[i];
-    return NULL;
-}
+const wasp_watch_engine *const wasp_watch_engines[] = {&wasp_debugreg_engine, &wasp_page_engine,
+                                                       NULL};
 
 int wasp_slots_open(wasp_thread *t, int n, char *err, size_t errlen)
 {
