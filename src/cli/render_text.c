@@ -291,7 +291,7 @@ void wasp_text_context(const wasp_profile *p, const char *label, uint32_t id, FI
     const wasp_context *c = &p->contexts[id];
     const char *insn = wasp_context_insn(p, c);
     if (insn)
-        fprintf(out, "      %-12s%s\n", label, insn);
+        fprintf(out, "      %-11s %s\n", label, insn); /* a space even past 11 */
     else
         fprintf(out, "      %s\n", label);
     wasp_text_frames(p, c, 8, out);

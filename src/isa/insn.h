@@ -29,6 +29,7 @@ enum wasp_insn_flag {
     WASP_INSN_ADDR32 = 16,  /* 0x67 prefix: the address wraps at 4 GiB */
     WASP_INSN_ATOMIC = 32,  /* a locked read-modify-write (lock prefix, or xchg with memory) */
     WASP_INSN_CMPXCHG = 64, /* cmpxchg: compare-and-swap */
+    WASP_INSN_REP = 128,    /* rep stos: rcx more elements from the address on */
 };
 
 /* Register operands of the address: a wasp_regs.gpr index, this for RIP, or -1. */

@@ -94,10 +94,37 @@ static int gpr_index(ZydisRegister r)
     return -1;
 }
 
+/* stos (memset's and the JVM's clearing loops, `rep stosb` where the CPU
+ * makes it fast): its store to [rdi] is an implicit operand, computed like
+ * any other; the other string instructions stay excluded. */
+static const ZydisDecodedOperand *store_string_operand(const ZydisDecodedInstruction *insn,
+                                                       const ZydisDecodedOperand *ops)
+{
+    switch (insn->mnemonic) {
+    case ZYDIS_MNEMONIC_STOSB:
+    case ZYDIS_MNEMONIC_STOSW:
+    case ZYDIS_MNEMONIC_STOSD:
+    case ZYDIS_MNEMONIC_STOSQ:
+        break;
+    default:
+        return NULL;
+    }
+    if (insn->address_width != 64)
+        return NULL;
+    for (unsigned i = 0; i < insn->operand_count; i++)
+        if (ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY && ops[i].mem.base == ZYDIS_REGISTER_RDI &&
+            ops[i].size >= 8 && ops[i].size <= 64)
+            return &ops[i];
+    return NULL;
+}
+
 /* The explicit data-memory operand we can compute, or NULL. */
 static const ZydisDecodedOperand *data_operand(const ZydisDecodedInstruction *insn,
                                                const ZydisDecodedOperand *ops)
 {
+    const ZydisDecodedOperand *str = store_string_operand(insn, ops);
+    if (str)
+        return str;
     if (is_excluded(insn))
         return NULL;
     for (unsigned i = 0; i < insn->operand_count; i++) {
@@ -174,6 +201,8 @@ static void describe_memory(const ZydisDecodedInstruction *insn, const ZydisDeco
         out->flags |= WASP_INSN_ATOMIC;
     if (insn->mnemonic == ZYDIS_MNEMONIC_CMPXCHG)
         out->flags |= WASP_INSN_CMPXCHG;
+    if (insn->attributes & ZYDIS_ATTRIB_HAS_REP)
+        out->flags |= WASP_INSN_REP;
     store_source(insn, ops, op, out);
 }
 

@@ -50,10 +50,21 @@ static uint64_t effective_address(const wasp_insn *d, uint64_t pc, const wasp_re
     return ea;
 }
 
+/* Bytes the access covers: a `rep stos` with rcx elements left stores a block
+ * from its address on, counted as one vector-wide access (64 bytes) when it
+ * reaches that far. RCX is register 1. */
+static uint32_t access_size(const wasp_insn *d, const wasp_regs *regs)
+{
+    if (!(d->flags & WASP_INSN_REP))
+        return d->size;
+    uint64_t left = regs->gpr[1];
+    return left >= 64u / d->size ? 64u : d->size;
+}
+
 static void fill(const wasp_insn *d, uint64_t pc, const wasp_regs *regs, wasp_access *out)
 {
     out->addr = effective_address(d, pc, regs);
-    out->size = d->size;
+    out->size = access_size(d, regs);
     out->kind = d->kind;
     out->len = d->length;
     out->float_size = d->float_size;

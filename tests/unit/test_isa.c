@@ -183,6 +183,32 @@ static void test_vector(void **state)
     check(&a, r.gpr[RAX], 4, WASP_ACCESS_LOAD, 6, 4);
 }
 
+/* stos is memset's store (`rep stosb` on CPUs that make it fast) and the
+ * JVM's clearing: a store at rdi, one element wide, or a 64-byte block when
+ * a rep prefix has that many bytes left. Other string instructions stay out. */
+static void test_store_string(void **state)
+{
+    (void)state;
+    wasp_regs r = regs();
+    wasp_access a;
+    assert_int_equal(decode(&a, B(0xab)), 1); /* stos %eax,%es:(%rdi) */
+    check(&a, r.gpr[RDI], 4, WASP_ACCESS_STORE, 1, 0);
+    assert_int_equal(decode(&a, B(0x48, 0xab)), 1); /* stos %rax,%es:(%rdi) */
+    check(&a, r.gpr[RDI], 8, WASP_ACCESS_STORE, 2, 0);
+    /* rep stos %al,%es:(%rdi), rcx = 0x20000 bytes left: a block */
+    assert_int_equal(decode(&a, B(0xf3, 0xaa)), 1);
+    check(&a, r.gpr[RDI], 64, WASP_ACCESS_STORE, 2, 0);
+    /* rep stos %rax,%es:(%rdi) with 3 quadwords left: one element */
+    r.gpr[RCX] = 3;
+    memset(&a, 0xa5, sizeof a);
+    assert_int_equal(wasp_isa_decode_access(B(0xf3, 0x48, 0xab), PC, &r, &a), 1);
+    check(&a, r.gpr[RDI], 8, WASP_ACCESS_STORE, 3, 0);
+    assert_int_equal(decode(&a, B(0xa4)), 0);       /* movsb %ds:(%rsi),%es:(%rdi) */
+    assert_int_equal(decode(&a, B(0xf3, 0xa4)), 0); /* rep movsb */
+    assert_int_equal(decode(&a, B(0xae)), 0);       /* scas %es:(%rdi),%al */
+    assert_int_equal(decode(&a, B(0xac)), 0);       /* lods %ds:(%rsi),%al */
+}
+
 static void test_not_accesses(void **state)
 {
     (void)state;
@@ -197,7 +223,6 @@ static void test_not_accesses(void **state)
     assert_int_equal(decode(&a, B(0x5b)), 0);                               /* pop %rbx */
     assert_int_equal(decode(&a, B(0xc3)), 0);                               /* ret */
     assert_int_equal(decode(&a, B(0xa4)), 0);                               /* movsb %ds:(%rsi),%es:(%rdi) */
-    assert_int_equal(decode(&a, B(0xab)), 0);                               /* stos %eax,%es:(%rdi) */
     assert_int_equal(decode(&a, B(0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0x00, 0x00, 0x00)),
                      0);                                                /* mov %fs:0x28,%rax */
     assert_int_equal(decode(&a, B(0x65, 0x8b, 0x00)), 0);                   /* mov %gs:(%rax),%eax */
@@ -350,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_addressing_modes),  cmocka_unit_test(test_address_size_override),
         cmocka_unit_test(test_rip_relative),      cmocka_unit_test(test_sse_float),
         cmocka_unit_test(test_vector),            cmocka_unit_test(test_not_accesses),
+        cmocka_unit_test(test_store_string),
         cmocka_unit_test(test_undecodable),       cmocka_unit_test(test_format),
         cmocka_unit_test(test_regs_from_ucontext), cmocka_unit_test(test_safe_read_mapped),
         cmocka_unit_test(test_safe_read_unmapped), cmocka_unit_test(test_safe_read_prefix),

@@ -8,8 +8,9 @@
  * field at its offset (naming.h): counted as fields.mismatch. A heap sample
  * with no header found whose Java frame stands at an allocation bytecode is
  * an object the JVM was still clearing: named by that bytecode's class
- * (agent/allocating_class.h), counted as fields.by_allocation. Not for
- * signal handlers.
+ * (agent/allocating_class.h), counted as fields.by_allocation; one the
+ * handler named by looking again later is named "(being allocated)" too.
+ * Not for signal handlers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,12 +31,16 @@ typedef struct raw_field {
     uint64_t klass;
     uint32_t offset, area, ctx; /* ctx: the profile's */
     uint8_t width, float_size;
+    uint8_t named_later; /* no header at the sample; found at a later look */
     double loads, stores;
     uint32_t allocating; /* the profile's string: the class being allocated, 0 */
 } raw_field;
 
 static raw_field *raw;
 static uint32_t nraw, cap_raw;
+/* Samples still waiting for a later look when their thread's records were
+ * folded, by the reason they had (counted as the handler would have). */
+static uint64_t left_no_header, left_initializing;
 
 static int setup(const wasp_options *o, char *why, size_t len)
 {
@@ -43,6 +48,7 @@ static int setup(const wasp_options *o, char *why, size_t len)
     free(raw);
     raw = NULL;
     nraw = cap_raw = 0;
+    left_no_header = left_initializing = 0;
     return 0;
 }
 
@@ -56,24 +62,43 @@ static uint32_t allocating_class(wasp_dump *d, const wasp_records *rec, uint32_t
     return wasp_profile_intern_string(wasp_dump_profile(d), cls);
 }
 
+/* One record of the thread's (ctx: its records' context id + 1) into raw. */
+static void fold_record(wasp_dump *d, const wasp_thread *t, const wasp_field_rec *r)
+{
+    uint32_t ctx = wasp_dump_context(d, &t->rec, r->ctx - 1);
+    if (ctx == UINT32_MAX)
+        return;
+    if (wasp_grow(&raw, &cap_raw, nraw + 1, sizeof *raw) != 0)
+        return;
+    uint32_t allocating = 0;
+    if (!r->klass && wasp_heap_area_in_heap(r->area))
+        allocating = allocating_class(d, &t->rec, r->ctx - 1);
+    raw[nraw++] = (raw_field){.klass = r->klass, .offset = r->offset, .area = r->area,
+                              .ctx = ctx, .width = r->width, .float_size = r->float_size,
+                              .named_later = r->allocating, .loads = r->loads,
+                              .stores = r->stores, .allocating = allocating};
+}
+
 static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
 {
     const wasp_field_thread *ft = t->part_state[id];
-    for (uint32_t i = 0; ft && i < WASP_FIELD_SLOTS; i++) {
-        const wasp_field_rec *r = &ft->recs[i];
-        if (!r->ctx)
+    for (uint32_t i = 0; ft && i < WASP_FIELD_SLOTS; i++)
+        if (ft->recs[i].ctx)
+            fold_record(d, t, &ft->recs[i]);
+    /* Samples the thread's next sample never looked at again (its last
+     * ones): unnamed, under their heap area. */
+    for (uint32_t i = 0; ft && i < WASP_FIELD_PENDING; i++) {
+        const wasp_field_pending *pe = &ft->pending[i];
+        if (!pe->ctx)
             continue;
-        uint32_t ctx = wasp_dump_context(d, &t->rec, r->ctx - 1);
-        if (ctx == UINT32_MAX)
-            continue;
-        if (wasp_grow(&raw, &cap_raw, nraw + 1, sizeof *raw) != 0)
-            return;
-        uint32_t allocating = 0;
-        if (!r->klass && wasp_heap_area_in_heap(r->area))
-            allocating = allocating_class(d, &t->rec, r->ctx - 1);
-        raw[nraw++] = (raw_field){r->klass,      r->offset,     r->area,  ctx,
-                                  r->width,      r->float_size, r->loads, r->stores,
-                                  allocating};
+        wasp_field_rec r = {.area = pe->area, .ctx = pe->ctx,
+                            .loads = (pe->acc.kind & WASP_ACCESS_LOAD) != 0,
+                            .stores = (pe->acc.kind & WASP_ACCESS_STORE) != 0};
+        fold_record(d, t, &r);
+        if (pe->why == WASP_FIELD_C_INITIALIZING)
+            left_initializing++;
+        else
+            left_no_header++;
     }
 }
 
@@ -100,7 +125,11 @@ static void finish(wasp_dump *d, int id)
         if (r->klass && !cls)
             unnamed += (uint64_t)(r->loads + r->stores);
         char member[300] = "";
-        if (cls) {
+        if (cls && r->named_later) {
+            /* Its header was not there yet at the sample: the JVM was
+             * clearing it (any field's offset is not an access to it). */
+            snprintf(member, sizeof member, "(being allocated: cleared by the JVM)");
+        } else if (cls) {
             uint32_t n;
             const wasp_java_field *f = wasp_java_fields(r->klass, &n);
             if (wasp_field_member(cls, f, n, &h, r->offset, r->width, r->float_size, member,
@@ -132,6 +161,10 @@ static void finish(wasp_dump *d, int id)
         wasp_profile_add_counter(p, "fields.mismatch", mismatched);
     if (by_allocation)
         wasp_profile_add_counter(p, "fields.by_allocation", by_allocation);
+    if (left_no_header)
+        wasp_profile_add_counter(p, "fields.no_header", left_no_header);
+    if (left_initializing)
+        wasp_profile_add_counter(p, "fields.initializing", left_initializing);
     free(raw);
     raw = NULL;
     nraw = cap_raw = 0;

@@ -7,7 +7,10 @@
  * counted by area. An object compiled code is creating has no header until
  * its class-word store runs (C2 may clear the body first): a sample a few
  * instructions before that store names the object by the class it stores
- * (isa/class_store.h, as the creation profile finds creations).
+ * (isa/class_store.h, as the creation profile finds creations). Any other
+ * heap sample without a header (the JVM's runtime clearing an object it
+ * allocates, before it writes the header) is looked at again at the
+ * thread's next sample, when the header is there, in the same GC epoch.
  *
  * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler.
  */
@@ -17,18 +20,21 @@
 #include "heap/java_object.h"
 #include "heap/java_layout.h"
 #include "heap/klass_set.h"
+#include "heap/tracked.h"
 #include "isa/class_store.h"
+#include "watch/runtime.h"
 
 enum {
-    C_BY_INSN,
-    C_BY_SCAN,
-    C_OFF_HEAP,
-    C_NO_HEADER,
-    C_NO_LAYOUT,
-    C_TABLE_FULL,
-    C_CLASS_SET_FULL,
-    C_INITIALIZING,
-    C_BY_CLASS_STORE
+    C_BY_INSN = WASP_FIELD_C_BY_INSN,
+    C_BY_SCAN = WASP_FIELD_C_BY_SCAN,
+    C_OFF_HEAP = WASP_FIELD_C_OFF_HEAP,
+    C_NO_HEADER = WASP_FIELD_C_NO_HEADER,
+    C_NO_LAYOUT = WASP_FIELD_C_NO_LAYOUT,
+    C_TABLE_FULL = WASP_FIELD_C_TABLE_FULL,
+    C_CLASS_SET_FULL = WASP_FIELD_C_CLASS_SET_FULL,
+    C_INITIALIZING = WASP_FIELD_C_INITIALIZING,
+    C_BY_CLASS_STORE = WASP_FIELD_C_BY_CLASS_STORE,
+    C_BY_LATER_LOOK = WASP_FIELD_C_BY_LATER_LOOK
 };
 
 /* Straight-line instructions scanned ahead for the class-word store, as the
@@ -44,13 +50,14 @@ static void count(wasp_thread *t, int which)
 typedef struct key {
     uint64_t klass;
     uint32_t offset;
-    uint8_t area, width, float_size;
+    uint8_t area, width, float_size, allocating;
 } key;
 
 static uint32_t slot_of(const key *k, uint32_t ctx)
 {
     uint64_t h = k->klass * 0x9e3779b97f4a7c15ull ^ ((uint64_t)k->offset << 32 | ctx) ^
-                 (uint64_t)k->area ^ (uint64_t)k->width << 8 ^ (uint64_t)k->float_size << 16;
+                 (uint64_t)k->area ^ (uint64_t)k->width << 8 ^ (uint64_t)k->float_size << 16 ^
+                 (uint64_t)k->allocating << 24;
     h ^= h >> 31;
     h *= 0xbf58476d1ce4e5b9ull;
     return (uint32_t)(h >> 40);
@@ -68,10 +75,11 @@ static void record(wasp_thread *t, const key *k, uint32_t ctx, int kind)
             r->area = k->area;
             r->width = k->width;
             r->float_size = k->float_size;
+            r->allocating = k->allocating;
             r->ctx = ctx + 1;
         } else if (r->ctx != ctx + 1 || r->klass != k->klass || r->offset != k->offset ||
                    r->area != k->area || r->width != k->width ||
-                   r->float_size != k->float_size) {
+                   r->float_size != k->float_size || r->allocating != k->allocating) {
             continue;
         }
         if (kind & WASP_ACCESS_LOAD)
@@ -97,8 +105,71 @@ static int being_created(const wasp_sample_view *v, uint64_t addr, wasp_java_obj
     return cs.ahead && wasp_java_object_being_created(cs.obj, klass, addr, o);
 }
 
+/* The key of an object found: its class, and the field's offset with the
+ * access's width and kind (kept for the fit check against the field's type
+ * at naming; elements were checked here: heap/java_object.c). */
+static void key_object(key *k, const wasp_java_object *o, const wasp_access *acc)
+{
+    k->klass = o->klass;
+    k->offset = o->array && o->offset >= o->header ? WASP_FIELD_ELEMENTS : o->offset;
+    if (k->offset != WASP_FIELD_ELEMENTS) {
+        k->width = (uint8_t)(acc->size < 255 ? acc->size : 255);
+        k->float_size = acc->float_size;
+    }
+}
+
+/* Look again at a sample that found no header: named when the object's
+ * header is there now and nothing has moved since, else kept unnamed under
+ * the reason it had. */
+static void settle(wasp_thread *t, wasp_field_pending *pe)
+{
+    key k = {.area = pe->area};
+    wasp_java_object o;
+    wasp_java_find how = pe->epoch == __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE)
+                             ? wasp_java_object_find(pe->acc.addr, &pe->acc, &o)
+                             : WASP_JFIND_NO_HEADER;
+    if (how == WASP_JFIND_INSN || how == WASP_JFIND_SCAN) {
+        count(t, C_BY_LATER_LOOK);
+        if (!wasp_klass_set_add(o.klass))
+            count(t, C_CLASS_SET_FULL);
+        key_object(&k, &o, &pe->acc);
+        k.allocating = 1;
+    } else {
+        count(t, pe->why);
+    }
+    record(t, &k, pe->ctx - 1, pe->acc.kind);
+    pe->ctx = 0;
+}
+
+/* Keep a sample without a header for the thread's next sample; with no
+ * room, the oldest is settled now. */
+static void defer(wasp_thread *t, const wasp_access *acc, uint8_t area, uint32_t ctx, int why)
+{
+    wasp_field_thread *ft = t->part_state[WASP_ID_fields];
+    wasp_field_pending *free_ = NULL;
+    for (int i = 0; i < WASP_FIELD_PENDING && !free_; i++)
+        if (!ft->pending[i].ctx)
+            free_ = &ft->pending[i];
+    if (!free_) {
+        free_ = &ft->pending[0];
+        settle(t, free_);
+    }
+    *free_ = (wasp_field_pending){.acc = *acc, .ctx = ctx + 1,
+                                  .epoch = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE),
+                                  .area = area, .why = (uint8_t)why};
+}
+
+static void settle_all(wasp_thread *t)
+{
+    wasp_field_thread *ft = t->part_state[WASP_ID_fields];
+    for (int i = 0; i < WASP_FIELD_PENDING; i++)
+        if (ft->pending[i].ctx)
+            settle(t, &ft->pending[i]);
+}
+
 static void on_sample(wasp_thread *t, const wasp_sample_view *v)
 {
+    settle_all(t); /* earlier samples' objects have their headers by now */
     wasp_object_hit h;
     int rc;
     if (!wasp_object_hit_access(v, &h, &rc)) {
@@ -118,14 +189,7 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
         count(t, by_class_store ? C_BY_CLASS_STORE : how == WASP_JFIND_INSN ? C_BY_INSN : C_BY_SCAN);
         if (!wasp_klass_set_add(o.klass))
             count(t, C_CLASS_SET_FULL);
-        k.klass = o.klass;
-        k.offset = o.array && o.offset >= o.header ? WASP_FIELD_ELEMENTS : o.offset;
-        if (k.offset != WASP_FIELD_ELEMENTS) {
-            /* Kept for the fit check against the field's type, at naming
-             * (elements were checked here: heap/java_object.c). */
-            k.width = (uint8_t)(h.acc.size < 255 ? h.acc.size : 255);
-            k.float_size = h.acc.float_size;
-        }
+        key_object(&k, &o, &h.acc);
         break;
     case WASP_JFIND_NOT_HEAP:
         count(t, C_OFF_HEAP);
@@ -133,12 +197,19 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
     case WASP_JFIND_NO_LAYOUT:
         count(t, C_NO_LAYOUT);
         return;
-    case WASP_JFIND_INITIALIZING:
-        count(t, C_INITIALIZING);
-        break; /* kept under klass 0 like the rest not named */
-    default:
-        count(t, C_NO_HEADER);
-        break; /* kept under klass 0 in its heap area: what could not be named */
+    default: {
+        /* No header (or no class word) yet. Where objects move outside
+         * pauses (ZGC, Shenandoah) the epoch does not say they stayed. */
+        int why = how == WASP_JFIND_INITIALIZING ? C_INITIALIZING : C_NO_HEADER;
+        uint32_t ctx = wasp_capture_context(t, v->uc, h.at, h.insn, h.acc.len);
+        if (!wasp_objects.moves_concurrently) {
+            defer(t, &h.acc, k.area, ctx, why);
+            return;
+        }
+        count(t, why);
+        record(t, &k, ctx, h.acc.kind); /* kept under klass 0 in its heap area */
+        return;
+    }
     }
     uint32_t ctx = wasp_capture_context(t, v->uc, h.at, h.insn, h.acc.len);
     record(t, &k, ctx, h.acc.kind);
@@ -156,6 +227,7 @@ const wasp_handler_part wasp_handler_fields = {
                  [C_TABLE_FULL] = "fields.table_full",
                  [C_CLASS_SET_FULL] = "fields.class_set_full",
                  [C_INITIALIZING] = "fields.initializing",
-                 [C_BY_CLASS_STORE] = "fields.by_class_store"},
+                 [C_BY_CLASS_STORE] = "fields.by_class_store",
+                 [C_BY_LATER_LOOK] = "fields.by_later_look"},
     .thread_state = sizeof(wasp_field_thread),
 };

@@ -80,6 +80,10 @@ static void counters_text(const wasp_profile *p, FILE *out)
     if (recovered)
         fprintf(out, "  of those, %" PRIu64 " named by the bytecode allocating them (objects the JVM "
                 "was still clearing)\n", recovered);
+    uint64_t later = wasp_profile_get_counter(p, "fields.by_later_look");
+    if (later)
+        fprintf(out, "  named by a later look: %" PRIu64 " (no header yet at the sample: objects "
+                "the JVM was still clearing)\n", later);
 }
 
 /* The contexts of heap samples whose object was not found, most first: where
