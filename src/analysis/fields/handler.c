@@ -8,7 +8,7 @@
  * its class-word store runs (C2 may clear the body first): a sample a few
  * instructions before that store names the object by the class it stores
  * (isa/class_store.h, as the creation profile finds creations). Any other
- * heap sample without a header (the JVM's runtime clearing an object it
+ * heap store without a header (the JVM's runtime clearing an object it
  * allocates, before it writes the header) is looked at again at the
  * thread's next sample, when the header is there, in the same GC epoch.
  *
@@ -198,11 +198,15 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
         count(t, C_NO_LAYOUT);
         return;
     default: {
-        /* No header (or no class word) yet. Where objects move outside
-         * pauses (ZGC, Shenandoah) the epoch does not say they stayed. */
+        /* No header (or no class word) yet. A plain store there is the
+         * allocation clearing or initializing its object; a load or a
+         * read-modify-write is not (an address computed from registers
+         * that no longer held it, say), and memory allocated later would
+         * misname it. Where objects move outside pauses (ZGC, Shenandoah)
+         * the epoch does not say they stayed. */
         int why = how == WASP_JFIND_INITIALIZING ? C_INITIALIZING : C_NO_HEADER;
         uint32_t ctx = wasp_capture_context(t, v->uc, h.at, h.insn, h.acc.len);
-        if (!wasp_objects.moves_concurrently) {
+        if (h.acc.kind == WASP_ACCESS_STORE && !wasp_objects.moves_concurrently) {
             defer(t, &h.acc, k.area, ctx, why);
             return;
         }
