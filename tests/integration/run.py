@@ -23,6 +23,7 @@ WASP_IT_TIMEOUT (seconds, default 180) is the limit for every command.
 
 import argparse
 import json
+import math
 import os
 import re
 import selectors
@@ -372,11 +373,22 @@ OBJ_TEST_ALLOC_RATE = 50000
 DEFAULT_ALLOC_RATE = 1000  # src/agent/options.c
 
 
+# Our machines run the same work up to ten times apart (a guest with a very
+# large L3 runs the memory-bound workloads that much faster), but a test's
+# evidence comes from run time: samples at a CPU-time period. A test that
+# counts its evidence sizes its workload by how long the run without the
+# agent takes here (Ctx.sized), never below its default size, up to this
+# many times it.
+SIZE_MAX_FACTOR = 16
+
+
 class Ctx:
     def __init__(self, tmp, keep):
         self.tmp = tmp
         self.keep = keep
         self.baselines = {}
+        self.baseline_seconds = {}
+        self.sizes = {}
         self.counter = 0
 
     def path(self, name):
@@ -392,7 +404,22 @@ class Ctx:
             c = checksum_of(r.out)
             check(c is not None, "baseline run printed no checksum: %s" % tail(r.out))
             self.baselines[key] = c
+            self.baseline_seconds[key] = r.seconds
         return self.baselines[key]
+
+    def sized(self, jdk, jvm_args, workload, args, seconds, index=0):
+        """args with args[index] (the workload's size) multiplied so that its
+        run without the agent lasts at least `seconds` on this machine (see
+        SIZE_MAX_FACTOR); the sized run's baseline is then the one compared."""
+        key = (jdk.home, tuple(jvm_args), workload, tuple(args), seconds, index)
+        if key not in self.sizes:
+            self.baseline(jdk, jvm_args, workload, args)
+            took = self.baseline_seconds[(jdk.home, tuple(jvm_args), workload, tuple(args))]
+            k = 1 if took >= seconds else min(SIZE_MAX_FACTOR, int(math.ceil(seconds / max(took, 0.1))))
+            sized = list(args)
+            sized[index] = str(int(args[index]) * k)
+            self.sizes[key] = sized
+        return self.sizes[key]
 
     def report(self, profile):
         r = run([WASP, "report", "--format", "json", profile])
@@ -897,7 +924,12 @@ OBJECTS = [
 # Four times ObjectsChurn's default work: the index slices that get tracked are
 # few (each is sampled with a chance of its size over the sampling interval),
 # and one default run attributed 46 to 240 samples to them, around the minimum.
-OBJ_ARGS = {"ObjectsChurn": ["4000"]}
+OBJ_ARGS = {"ObjectsChurn": ["4000"], "ObjectsMakeRoom": ["60"]}
+
+# Workloads sized to run at least this long here (Ctx.sized): ObjectsMakeRoom's
+# 60 rounds took 1 s on a fast machine and attributed 32 samples of the 50
+# needed (sized to 3 s: 64 and 222).
+OBJ_SECONDS = {"ObjectsMakeRoom": 5.0}
 
 # The class each allocation line makes: every site allocated there must carry
 # it (class names are remembered per class mirror and GC epoch, and the GC
@@ -909,6 +941,8 @@ OBJ_CLASSES = {"ObjectsChurn": {("ObjectsChurn.newSlice", 15): "int[]",
 def objects_checks(ctx, jdk, workload, jvm_args=(), tag=None):
     e = expectation(workload)
     args = OBJ_ARGS.get(workload, [])
+    if workload in OBJ_SECONDS:
+        args = ctx.sized(jdk, [], workload, args, OBJ_SECONDS[workload])
     r, rep = ctx.profile(jdk, "objects", workload, list(args), jvm_args=jvm_args, tag=tag)
     check(checksum_of(r.out) == ctx.baseline(jdk, [], workload, list(args)),
           "checksum differs from the run without the agent")
@@ -1030,12 +1064,16 @@ def t_objects_small(ctx, jdk):
 # the test samples every 250 us (measured: 100% at that line).
 CREATIONS_MIN = 5
 CREATIONS_SHARE = 0.9
+CREATIONS_SECONDS = 2.0
 
 
 def t_objects_small_creations(ctx, jdk):
     """A class site shows where its class is created when -e alloc ran too."""
     cls = "FieldsField$Cell"
-    args = ["30"]
+    # One round of visits after the builds; the builds (a million Cells
+    # each) sized to take CREATIONS_SECONDS here: one build took 0.3 s on a
+    # fast machine and gave 0-3 sampled creations.
+    args = ctx.sized(jdk, [], "FieldsField", ["1", "1"], CREATIONS_SECONDS, index=1)
     out = ctx.path("FieldsField-creations.wprof")
     r = run([WASP, "run", "-e", "objects+alloc", "--period", "250us", "-o", out, "--format",
              "json", "-q", "--",

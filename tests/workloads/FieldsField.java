@@ -6,7 +6,9 @@
  * fields. The Cells (~56 MB) do not fit in any cache, so the visits miss and
  * the samples land on the hot field's access.
  *
- * Usage: java FieldsField [rounds]   (default 12, about 3 s)
+ * Usage: java FieldsField [rounds] [builds]   (default 12 and 1, about 3 s)
+ * builds: how many times the million Cells are made (the last set is
+ * visited), for tests of the creation profile.
  * Prints "checksum: ...".
  */
 public class FieldsField {
@@ -38,11 +40,15 @@ public class FieldsField {
 
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 12;
-        Cell[] cells = new Cell[CELLS];
-        for (int i = 0; i < CELLS; i++) {
-            cells[i] = new Cell();
-            cells[i].a = i;
-            cells[i].e = i * 3L;
+        int builds = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+        Cell[] cells = null;
+        for (int b = 0; b < builds; b++) {
+            cells = new Cell[CELLS];
+            for (int i = 0; i < CELLS; i++) {
+                cells[i] = new Cell();
+                cells[i].a = i;
+                cells[i].e = i * 3L;
+            }
         }
         int[] order = new int[CELLS];
         for (int i = 0; i < CELLS; i++)
