@@ -534,6 +534,7 @@ void wasp_run_usage(FILE *out)
 /* Running the child                                                   */
 
 static volatile sig_atomic_t child_pid;
+static pid_t last_child; /* the program's pid, after it ended */
 
 /* SIGTERM/SIGHUP go to wasp alone (a `kill`, a closed terminal): pass them on
  * so the JVM can shut down and write its profile. */
@@ -599,6 +600,7 @@ static int spawn_and_wait(char **argv, int *exec_errno)
     sigemptyset(&fwd.sa_mask);
     fwd.sa_flags = SA_RESTART;
     child_pid = pid;
+    last_child = pid;
     sigaction(SIGINT, &ign, &old.intr);
     sigaction(SIGQUIT, &ign, &old.quit);
     sigaction(SIGTERM, &fwd, &old.term);
@@ -769,7 +771,8 @@ int wasp_cmd_run(int argc, char **argv)
     if (to_stream)
         return status;
     if (!wasp_file_is_new(&before, cfg.agent.file)) {
-        wasp_run_explain_missing(cfg.agent.file, status, err, sizeof err);
+        wasp_run_explain_missing(cfg.agent.file, status, (int)last_child, cfg.cmd_argv, err,
+                                 sizeof err);
         fprintf(stderr, "%s\n", err);
         return status ? status : 1;
     }

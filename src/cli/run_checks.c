@@ -101,10 +101,60 @@ int wasp_run_check_output(const char *cmd, const char *path, char *err, size_t e
     return 0;
 }
 
-void wasp_run_explain_missing(const char *path, int status, char *out, size_t outlen)
+/* pattern with HotSpot's %p (the pid) and %% expanded. */
+static void expand_pid(const char *pattern, int pid, char *out, size_t len)
+{
+    size_t n = 0;
+    for (const char *c = pattern; *c && n + 1 < len; c++) {
+        if (c[0] == '%' && (c[1] == 'p' || c[1] == '%')) {
+            int w = c[1] == 'p' ? snprintf(out + n, len - n, "%d", pid)
+                                : snprintf(out + n, len - n, "%%");
+            n += w > 0 && (size_t)w < len - n ? (size_t)w : 0;
+            c++;
+        } else {
+            out[n++] = *c;
+        }
+    }
+    out[n] = 0;
+}
+
+/* The fatal-error report the JVM pid left, into out: 1, or 0 when none. */
+static int error_report(int pid, char *const *argv, char *out, size_t len)
+{
+    static const char option[] = "-XX:ErrorFile=";
+    char cand[3][PATH_MAX];
+    int n = 0;
+    for (char *const *a = argv; a && *a; a++)
+        if (strncmp(*a, option, sizeof option - 1) == 0)
+            expand_pid(*a + sizeof option - 1, pid, cand[0], sizeof cand[0]), n = 1;
+    if (n == 0) {
+        snprintf(cand[n++], sizeof cand[0], "hs_err_pid%d.log", pid);
+        snprintf(cand[n++], sizeof cand[0], "/tmp/hs_err_pid%d.log", pid);
+    }
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        if (stat(cand[i], &st) == 0 && S_ISREG(st.st_mode)) {
+            snprintf(out, len, "%.*s", (int)(sizeof cand[i] - 1), cand[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void wasp_run_explain_missing(const char *path, int status, int pid, char *const *argv,
+                              char *out, size_t outlen)
 {
     if (status > 128) {
         int sig = status - 128;
+        char report[PATH_MAX];
+        if (pid > 0 && error_report(pid, argv, report, sizeof report)) {
+            snprintf(out, outlen,
+                     "wasp run: no profile written to %.300s: the JVM died of a fatal error "
+                     "(signal %d, %s); its report is %.300s (its 'Problematic frame' says "
+                     "where: in libwasp.so, please report it to wasp with that file)",
+                     path, sig, strsignal(sig), report);
+            return;
+        }
         snprintf(out, outlen,
                  "wasp run: no profile written to %.300s: the program was killed by signal %d "
                  "(%s) before the agent could write it",

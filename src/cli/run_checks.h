@@ -23,7 +23,11 @@ int wasp_run_check_launcher(const char *argv0, char *err, size_t errlen);
 int wasp_run_check_output(const char *cmd, const char *path, char *err, size_t errlen);
 
 /* Why no profile came back, given the program's wait status as spawn gives
- * it (exit code, or 128 + signal): one line for the user. */
-void wasp_run_explain_missing(const char *path, int status, char *out, size_t outlen);
+ * it (exit code, or 128 + signal): one line for the user. When the JVM (pid,
+ * started with the options in argv) died of a fatal error and left its
+ * report where HotSpot writes it (-XX:ErrorFile, else ./hs_err_pid<pid>.log,
+ * else in /tmp), the line names the report. */
+void wasp_run_explain_missing(const char *path, int status, int pid, char *const *argv,
+                              char *out, size_t outlen);
 
 #endif

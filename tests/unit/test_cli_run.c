@@ -583,10 +583,27 @@ static void test_run_checks_before_starting(void **state)
     }
     rmdir(ro);
     char why[512];
-    wasp_run_explain_missing("/x.wprof", 128 + SIGKILL, why, sizeof why);
+    wasp_run_explain_missing("/x.wprof", 128 + SIGKILL, 0, NULL, why, sizeof why);
     assert_non_null(strstr(why, "killed by signal 9"));
-    wasp_run_explain_missing("/x.wprof", 3, why, sizeof why);
+    wasp_run_explain_missing("/x.wprof", 3, 0, NULL, why, sizeof why);
     assert_non_null(strstr(why, "status 3"));
+    /* A JVM that died of a fatal error: its report named, from -XX:ErrorFile
+     * with %p expanded; without the file, the plain message. */
+    char dir[] = "/tmp/wasp-hserr-XXXXXX", report[600], opt[700];
+    assert_non_null(mkdtemp(dir));
+    snprintf(opt, sizeof opt, "-XX:ErrorFile=%s/crash-%%p.log", dir);
+    snprintf(report, sizeof report, "%s/crash-4242.log", dir);
+    char *argv[] = {"java", opt, "-cp", ".", "Main", NULL};
+    wasp_run_explain_missing("/x.wprof", 128 + SIGABRT, 4242, argv, why, sizeof why);
+    assert_non_null(strstr(why, "killed by signal 6"));
+    FILE *f = fopen(report, "w");
+    assert_non_null(f);
+    fclose(f);
+    wasp_run_explain_missing("/x.wprof", 128 + SIGABRT, 4242, argv, why, sizeof why);
+    assert_non_null(strstr(why, "fatal error"));
+    assert_non_null(strstr(why, report));
+    unlink(report);
+    rmdir(dir);
 }
 
 static off_t file_size(const char *path)
