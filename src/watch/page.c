@@ -78,7 +78,7 @@ typedef struct page_rec {
     uint32_t steppers;  /* threads stepping an access to it: page open meanwhile */
     uint8_t prot;       /* PROT_OPEN / PROT_RO / PROT_CLOSED, as we last set it */
     uint8_t stuck;      /* reopening failed: keep the record for good */
-    uint32_t tomb_faults;
+    uint32_t tomb_faults; /* faults retried on it as a tombstone since its last change */
     uint32_t foreign;   /* faults by threads without a watch here, since it was last open */
     uint64_t freed_seq; /* when it became a tombstone (oldest reused first) */
     watch_ref ref[REFS];
@@ -209,6 +209,9 @@ static void apply(page_rec *r)
     if (want == PROT_OPEN && n == 0)
         r->freed_seq = ++seq;
     r->prot = (uint8_t)want;
+    /* Faults raised before this change and handled after it are retried;
+     * only a run of them with nothing changing is someone else's. */
+    r->tomb_faults = 0;
 }
 
 /* ---- the engine ------------------------------------------------------------ */
