@@ -142,7 +142,7 @@ static void finish(wasp_dump *d, int id)
         wasp_field_entry e = {
             .cls = wasp_profile_intern_string(p, cls ? cls : ""),
             .member = wasp_profile_intern_string(p, cls ? member : ""),
-            .offset = cls ? r->offset : 0,
+            .offset = cls && !r->named_later ? r->offset : 0, /* the object, not a member */
             .area = r->area,
             .ctx = r->ctx,
             .loads = r->loads,
