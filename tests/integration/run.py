@@ -1064,7 +1064,7 @@ def t_objects_small(ctx, jdk):
 # the test samples every 250 us (measured: 100% at that line).
 CREATIONS_MIN = 5
 CREATIONS_SHARE = 0.9
-CREATIONS_SECONDS = 2.0
+CREATIONS_SECONDS = 6.0
 
 
 def t_objects_small_creations(ctx, jdk):
@@ -1072,7 +1072,7 @@ def t_objects_small_creations(ctx, jdk):
     cls = "FieldsField$Cell"
     # One round of visits after the builds; the builds (a million Cells
     # each) sized to take CREATIONS_SECONDS here: one build took 0.3 s on a
-    # fast machine and gave 0-3 sampled creations.
+    # fast machine and gave 0-3 sampled creations; sized to 2 s, 3-12.
     args = ctx.sized(jdk, [], "FieldsField", ["1", "1"], CREATIONS_SECONDS, index=1)
     out = ctx.path("FieldsField-creations.wprof")
     r = run([WASP, "run", "-e", "objects+alloc", "--period", "250us", "-o", out, "--format",
