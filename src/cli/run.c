@@ -534,7 +534,6 @@ void wasp_run_usage(FILE *out)
 /* Running the child                                                   */
 
 static volatile sig_atomic_t child_pid;
-static pid_t last_child; /* the program's pid, after it ended */
 
 /* SIGTERM/SIGHUP go to wasp alone (a `kill`, a closed terminal): pass them on
  * so the JVM can shut down and write its profile. */
@@ -552,8 +551,9 @@ struct saved_signals {
 
 /* Spawn argv; report exec failure through a close-on-exec pipe so the parent
  * can tell "could not start" from "started and failed". Returns the child's
- * exit status as a shell would show it, or -1 with exec_errno set. */
-static int spawn_and_wait(char **argv, int *exec_errno)
+ * exit status as a shell would show it (its pid in *child), or -1 with
+ * exec_errno set. */
+static int spawn_and_wait(char **argv, int *exec_errno, pid_t *child)
 {
     int pfd[2];
     if (pipe2(pfd, O_CLOEXEC) < 0) {
@@ -600,7 +600,7 @@ static int spawn_and_wait(char **argv, int *exec_errno)
     sigemptyset(&fwd.sa_mask);
     fwd.sa_flags = SA_RESTART;
     child_pid = pid;
-    last_child = pid;
+    *child = pid;
     sigaction(SIGINT, &ign, &old.intr);
     sigaction(SIGQUIT, &ign, &old.quit);
     sigaction(SIGTERM, &fwd, &old.term);
@@ -760,7 +760,8 @@ int wasp_cmd_run(int argc, char **argv)
     int to_stream = stat(cfg.agent.file, &out_st) == 0 && !S_ISREG(out_st.st_mode);
     wasp_file_id before = wasp_file_id_of(cfg.agent.file);
     int exec_errno = 0;
-    int status = spawn_and_wait(child_argv, &exec_errno);
+    pid_t child = 0;
+    int status = spawn_and_wait(child_argv, &exec_errno, &child);
     wasp_run_free_argv(child_argv);
     if (status < 0) {
         fprintf(stderr, "wasp run: cannot start '%s': %s\n", cfg.cmd_argv[0],
@@ -771,7 +772,7 @@ int wasp_cmd_run(int argc, char **argv)
     if (to_stream)
         return status;
     if (!wasp_file_is_new(&before, cfg.agent.file)) {
-        wasp_run_explain_missing(cfg.agent.file, status, (int)last_child, cfg.cmd_argv, err,
+        wasp_run_explain_missing(cfg.agent.file, status, (int)child, cfg.cmd_argv, err,
                                  sizeof err);
         fprintf(stderr, "%s\n", err);
         return status ? status : 1;

@@ -122,7 +122,7 @@ static void expand_pid(const char *pattern, int pid, char *out, size_t len)
 static int error_report(int pid, char *const *argv, char *out, size_t len)
 {
     static const char option[] = "-XX:ErrorFile=";
-    char cand[3][PATH_MAX];
+    char cand[2][PATH_MAX];
     int n = 0;
     for (char *const *a = argv; a && *a; a++)
         if (strncmp(*a, option, sizeof option - 1) == 0)

@@ -83,7 +83,8 @@ typedef struct wasp_watch_figure {
 extern const wasp_watch_engine wasp_debugreg_engine;
 extern const wasp_watch_engine wasp_page_engine;
 
-/* Every engine, best first (auto tries them in this order), NULL-terminated. */
+/* Every engine, NULL-terminated: the SIGTRAP handler asks each for its own
+ * traps (on_trap). Which one runs is chosen in agent/probe.c. */
 extern const wasp_watch_engine *const wasp_watch_engines[];
 
 #endif

@@ -8,8 +8,6 @@
  */
 #include "watch/slots.h"
 
-#include <string.h>
-
 #include "watch/engine.h"
 #include "watch/runtime.h"
 

@@ -205,14 +205,13 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
          * misname it. Where objects move outside pauses (ZGC, Shenandoah)
          * the epoch does not say they stayed. */
         int why = how == WASP_JFIND_INITIALIZING ? C_INITIALIZING : C_NO_HEADER;
-        uint32_t ctx = wasp_capture_context(t, v->uc, h.at, h.insn, h.acc.len);
         if (h.acc.kind == WASP_ACCESS_STORE && !wasp_objects.moves_concurrently) {
-            defer(t, &h.acc, k.area, ctx, why);
+            defer(t, &h.acc, k.area, wasp_capture_context(t, v->uc, h.at, h.insn, h.acc.len),
+                  why);
             return;
         }
         count(t, why);
-        record(t, &k, ctx, h.acc.kind); /* kept under klass 0 in its heap area */
-        return;
+        break; /* kept under klass 0 in its heap area */
     }
     }
     uint32_t ctx = wasp_capture_context(t, v->uc, h.at, h.insn, h.acc.len);
