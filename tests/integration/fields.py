@@ -117,13 +117,9 @@ def t_later_look(ctx, jdk):
     later look at the same address, once its header is written."""
     jvm = ["-Xint"]
     args = ctx.sized(jdk, jvm, "RuntimeArrays", ["2000000"], LATER_SECONDS)
-    out = ctx.path("RuntimeArrays-fields.wprof")
-    r = H.run([H.WASP, "run", "-e", "fields", "-o", out, "-q", "--", jdk.java] + jvm +
-              ["-cp", H.CLASSES, "RuntimeArrays"] + args)
-    H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
+    r, rep = ctx.profile(jdk, "fields", "RuntimeArrays", args, jvm_args=jvm)
     H.check(H.checksum_of(r.out) == ctx.baseline(jdk, jvm, "RuntimeArrays", args),
             "checksum differs from the run without the agent")
-    rep = ctx.report(out)
     f = rep.get("fields") or {}
     e = H.expectation("RuntimeArrays")
     allocating = {}
