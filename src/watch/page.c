@@ -19,7 +19,9 @@
  * Invariants that keep the JVM alive:
  *  - a page is protected by us only while it has a record here; a record is
  *    kept (as a tombstone) after its page is opened again, so a fault that
- *    raced with the opening is retried, never passed to HotSpot;
+ *    raced with the opening is retried, never passed to HotSpot; when the
+ *    tombstone has gone to another page meanwhile, a heap fault on a page
+ *    that is readable now is retried too (stale_retry);
  *  - only Java heap pages are protected (never a stack: a signal frame could
  *    not be written there);
  *  - a thread that cannot be stepped (SIGTRAP blocked where it faulted, or
@@ -39,6 +41,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,6 +61,7 @@ enum {
     MAX_STEPPERS = 512,  /* threads single-stepping at once */
     STEP_PAGES = 4,      /* pages one instruction may touch */
     TOMB_RETRIES = 1000, /* faults on an opened page retried before chaining */
+    STALE_SLOTS = 256,   /* threads whose faults on recycled pages are counted */
     EFLAGS_TF = 0x100,
     TRAP_TRACE_CODE = 2,
     PROBE_THREAD = 0xffffffffu,
@@ -111,6 +115,13 @@ static struct {
     uint64_t released;       /* pages released because they could not be stepped */
     uint64_t protect_failed; /* mprotect refusals */
 } stats;
+/* Faults on heap pages that have no record (any longer), per thread (by tid,
+ * hashed): the same access faulting again and again is not ours. */
+static struct stale_fault {
+    pid_t tid;
+    uint64_t pc, addr;
+    uint32_t count;
+} stale_faults[STALE_SLOTS];
 static volatile uint32_t probe_hits;
 static int mem_rw = -1; /* /proc/self/mem, for emulated accesses */
 /* Measured at start-up: one fault completed by emulation, one single-stepped. */
@@ -197,6 +208,8 @@ static void apply(page_rec *r)
 {
     int loads, n = live_refs(r, &loads);
     int want = r->steppers || n == 0 ? PROT_OPEN : loads ? PROT_CLOSED : PROT_RO;
+    if (want == PROT_OPEN && n == 0 && !r->steppers)
+        r->freed_seq = ++seq; /* a tombstone from now: the last to be reused */
     if (want == r->prot)
         return;
     int prot = want == PROT_OPEN ? PROT_READ | PROT_WRITE : want == PROT_RO ? PROT_READ : PROT_NONE;
@@ -206,8 +219,6 @@ static void apply(page_rec *r)
             r->stuck = 1; /* still protected: keep stepping its faults */
         return;
     }
-    if (want == PROT_OPEN && n == 0)
-        r->freed_seq = ++seq;
     r->prot = (uint8_t)want;
     /* Faults raised before this change and handled after it are retried;
      * only a run of them with nothing changing is someone else's. */
@@ -482,6 +493,33 @@ static int emulate(ucontext_t *uc, const uint8_t *code, size_t n)
     return n && wasp_isa_emulate_move(uc, code, n, mem_rw, &addr) == 1;
 }
 
+/* Can this thread read addr now? (process_vm_readv respects protection; when
+ * the call itself is refused, say yes: the retry count still bounds it.) */
+static int readable_now(uint64_t addr)
+{
+    uint8_t byte;
+    struct iovec local = {.iov_base = &byte, .iov_len = 1};
+    struct iovec remote = {.iov_base = (void *)(uintptr_t)addr, .iov_len = 1};
+    return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1 || errno != EFAULT;
+}
+
+/* A fault on a page without a record (lock held). A heap page we protected
+ * may have been opened and its record given to another page while this
+ * fault waited for the lock: then the instruction runs again. Not ours when
+ * the page is not in the heap, is unreadable now (we never leave a page
+ * closed without its record), or the same access keeps faulting. */
+static int stale_retry(pid_t me, const siginfo_t *si, const ucontext_t *uc)
+{
+    uint64_t addr = (uint64_t)(uintptr_t)si->si_addr;
+    uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    if (addr < heap_lo || addr >= heap_hi || !readable_now(addr))
+        return 0;
+    struct stale_fault *f = &stale_faults[(uint32_t)me % STALE_SLOTS];
+    if (f->tid != me || f->pc != pc || f->addr != addr)
+        *f = (struct stale_fault){.tid = me, .pc = pc, .addr = addr, .count = 0};
+    return ++f->count < TOMB_RETRIES;
+}
+
 /* Returns 1 when the fault was ours and is handled (the instruction will run
  * again, stepped), 0 when it belongs to the previous handler. */
 static int handle_fault(siginfo_t *si, ucontext_t *uc)
@@ -492,8 +530,9 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         return 0;
     page_rec *r = find(page);
     if (!r) {
+        int retry = stale_retry(me, si, uc);
         unlock();
-        return 0;
+        return retry;
     }
     int loads;
     if (!r->stuck && r->prot == PROT_OPEN && r->steppers == 0 && live_refs(r, &loads) == 0) {
