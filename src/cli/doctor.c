@@ -32,7 +32,7 @@
 #define LABEL "  %-18s"
 #define NEEDED_JDK 17
 
-enum { MAX_JDKS = 32 };
+enum { MAX_JDKS = 32, MAX_ENGINES = 4 };
 
 typedef struct verdict {
     bool ok;
@@ -60,8 +60,9 @@ typedef struct facts {
     int sigtrap;         /* 1 perf sigtrap, 0 F_SETSIG route, -1 unknown (no perf events) */
     verdict s_perf, s_timer;
     bool pmu;
-    verdict w_debugreg, w_page;
-    uint64_t debugreg_ns, page_ns;
+    verdict engines[MAX_ENGINES]; /* as wasp_watch_engines lists them */
+    uint64_t engine_ns[MAX_ENGINES];
+    int nengines;
     int numa_nodes;      /* 0: unknown */
     jdk jdks[MAX_JDKS];
     int njdks;
@@ -367,12 +368,12 @@ static void gather(facts *f)
     else if (f->s_timer.ok)
         f->sampler = wasp_timer_source.name;
 
-    probe_engine(&wasp_debugreg_engine, &f->perf, &f->w_debugreg, &f->debugreg_ns);
-    probe_engine(&wasp_page_engine, &f->perf, &f->w_page, &f->page_ns);
-    if (f->w_debugreg.ok)
-        f->watch = wasp_debugreg_engine.name;
-    else if (f->w_page.ok)
-        f->watch = wasp_page_engine.name;
+    /* Every engine, as `auto` tries them: the first that works is used. */
+    for (int i = 0; i < MAX_ENGINES && wasp_watch_engines[i]; i++, f->nengines++) {
+        probe_engine(wasp_watch_engines[i], &f->perf, &f->engines[i], &f->engine_ns[i]);
+        if (!f->watch && f->engines[i].ok)
+            f->watch = wasp_watch_engines[i]->name;
+    }
 
     f->numa_nodes = count_numa_nodes();
     find_jdks(f);
@@ -380,6 +381,30 @@ static void gather(facts *f)
 
 /* ------------------------------------------------------------------ */
 /* Text                                                                */
+
+/* An engine's line; when it fails, which engine wasp uses instead (a later
+ * one) or that it is not needed (an earlier one works). */
+static void print_engine(const facts *f, int i, FILE *out)
+{
+    const wasp_watch_engine *e = wasp_watch_engines[i];
+    const verdict *v = &f->engines[i];
+    if (v->ok) {
+        fprintf(out, LABEL "works, %.1f µs per %s\n", e->label, (double)f->engine_ns[i] / 1000.0,
+                e->event_word);
+        return;
+    }
+    const wasp_watch_engine *used = NULL;
+    int used_at = -1;
+    for (int k = 0; k < f->nengines && !used; k++)
+        if (f->engines[k].ok)
+            used = wasp_watch_engines[used_at = k];
+    char instead[160] = "";
+    if (used)
+        snprintf(instead, sizeof instead, "; %swasp uses %s%s", used_at > i ? "" : "not needed: ",
+                 used->label, used_at > i ? " instead" : "");
+    fprintf(out, LABEL "no — %s%s%s\n", e->label, v->cause,
+            e->uses_perf && !f->perf.ok ? " (perf events are refused: see above)" : "", instead);
+}
 
 static void print_text(const facts *f, FILE *out)
 {
@@ -451,19 +476,8 @@ static void print_text(const facts *f, FILE *out)
         fprintf(out, LABEL "%s\n", "sampler auto",
                 f->sampler ? f->sampler : "none — no sampler works here (see above)");
 
-    if (f->w_debugreg.ok)
-        fprintf(out, LABEL "works, %.1f µs per trap\n", "debug registers",
-                (double)f->debugreg_ns / 1000.0);
-    else
-        fprintf(out, LABEL "no — %s%s%s\n", "debug registers", f->w_debugreg.cause,
-                f->perf.ok ? "" : " (perf events are refused: see above)",
-                f->w_page.ok ? "; wasp uses page protection instead" : "");
-    if (f->w_page.ok)
-        fprintf(out, LABEL "works, %.1f µs per fault\n", "page protection",
-                (double)f->page_ns / 1000.0);
-    else
-        fprintf(out, LABEL "no — %s%s\n", "page protection", f->w_page.why,
-                f->w_debugreg.ok ? "; not needed while debug registers work" : "");
+    for (int i = 0; i < f->nengines; i++)
+        print_engine(f, i, out);
     fprintf(out, LABEL "%s\n", "watchpoints auto",
             f->watch ? f->watch : "none — no watchpoint engine works here (see above)");
 
@@ -563,8 +577,8 @@ static void print_json(const facts *f, FILE *out)
     wasp_json_end_object(&j);
 
     wasp_json_begin_object(&j, "watch", false);
-    json_engine(&j, "debugreg", &f->w_debugreg, f->debugreg_ns);
-    json_engine(&j, "page", &f->w_page, f->page_ns);
+    for (int i = 0; i < f->nengines; i++)
+        json_engine(&j, wasp_watch_engines[i]->name, &f->engines[i], f->engine_ns[i]);
     wasp_json_end_object(&j);
 
     if (f->numa_nodes > 0)

@@ -142,6 +142,8 @@ static int debugreg_self_test(char *why, size_t len, uint64_t *event_ns)
 const wasp_watch_engine wasp_debugreg_engine = {
     .name = "debugreg",
     .what = "hardware debug registers (perf breakpoints)",
+    .label = "debug registers",
+    .event_word = "trap",
     .self_test = debugreg_self_test,
     .thread_open = debugreg_thread_open,
     .thread_close = debugreg_thread_close,

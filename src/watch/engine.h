@@ -29,6 +29,8 @@ struct wasp_watch_figure;
 typedef struct wasp_watch_engine {
     const char *name; /* "debugreg" or "page": the option value and the report's word */
     const char *what; /* one line for the report header */
+    const char *label;      /* what `wasp doctor` calls it: "debug registers" */
+    const char *event_word; /* one watch event: "trap", "fault" */
     /* Prove the engine in this process. Returns 0, or -1 with why[] saying
      * what failed. *event_ns: measured cost of one watch event (a trap, or a
      * fault stepped over), for the CPU budget. Installs signal handlers. */
@@ -83,8 +85,9 @@ typedef struct wasp_watch_figure {
 extern const wasp_watch_engine wasp_debugreg_engine;
 extern const wasp_watch_engine wasp_page_engine;
 
-/* Every engine, NULL-terminated: the SIGTRAP handler asks each for its own
- * traps (on_trap). Which one runs is chosen in agent/probe.c. */
+/* Every engine, NULL-terminated, the preferred first: `auto` takes the first
+ * that proves itself (agent/probe.c, wasp doctor), and the SIGTRAP handler
+ * asks each for its own traps (on_trap). */
 extern const wasp_watch_engine *const wasp_watch_engines[];
 
 #endif

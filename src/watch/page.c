@@ -802,6 +802,8 @@ const wasp_watch_engine wasp_page_engine = {
     .name = "page",
     .what = "page protection: the watched page is protected; faults on it are emulated or "
             "single-stepped",
+    .label = "page protection",
+    .event_word = "fault",
     .self_test = page_self_test,
     .thread_open = page_thread_open,
     .thread_close = page_thread_close,
