@@ -57,10 +57,13 @@ static const wasp_handler_part *no_object_parts[WASP_ANALYSES];
 static int nno_object_parts;
 static const wasp_handler_part *birth_parts[WASP_ANALYSES];
 static int nbirth_parts;
+static void (*window_hooks[WASP_ANALYSES])(wasp_thread *, const ucontext_t *,
+                                           const wasp_window_access *);
+static int nwindow_hooks;
 
 void wasp_handler_enable(uint32_t enabled)
 {
-    nsample_hooks = nobject_parts = nno_object_parts = nbirth_parts = 0;
+    nsample_hooks = nobject_parts = nno_object_parts = nbirth_parts = nwindow_hooks = 0;
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_handler_part *p = wasp_handler_part_of(id);
         if (!(enabled & (1u << id)))
@@ -78,6 +81,11 @@ void wasp_handler_enable(uint32_t enabled)
             seen |= sample_hooks[k] == p->on_sample;
         if (p->on_sample && !seen)
             sample_hooks[nsample_hooks++] = p->on_sample;
+        seen = 0;
+        for (int k = 0; k < nwindow_hooks; k++)
+            seen |= window_hooks[k] == p->on_window_access;
+        if (p->on_window_access && !seen)
+            window_hooks[nwindow_hooks++] = p->on_window_access;
     }
 }
 
@@ -146,7 +154,7 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
 
 static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, int async)
 {
-    if (i >= t->nslots)
+    if (i >= t->nslots + t->nwindow)
         return;
     wasp_slot *slot = &t->slots[i];
     if (slot->state == WASP_SLOT_FREE)
@@ -228,6 +236,22 @@ void wasp_handler_watch_event(wasp_thread *t, int slot, void *uc, int async)
     enter(t, WASP_EV_WATCH, slot, uc, async);
 }
 
+void wasp_handler_window_access(wasp_thread *t, void *ucontext, const wasp_window_access *a)
+{
+    if (!nwindow_hooks || !t || !t->active || !wasp_rt.sampling || t->in_handler)
+        return;
+    t->in_handler = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (t->active) {
+        uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
+        for (int i = 0; i < nwindow_hooks; i++)
+            window_hooks[i](t, ucontext, a);
+        t->watch_cost_ns += wasp_clock_ns(CLOCK_MONOTONIC) - t0; /* watch work: the budget's */
+    }
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->in_handler = 0;
+}
+
 static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
 {
     int saved = errno;
@@ -253,7 +277,7 @@ static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
 
 int wasp_handler_slot_lost(wasp_thread *t, int slot, int reason)
 {
-    if (t->in_handler || slot >= t->nslots)
+    if (t->in_handler || slot >= t->nslots + t->nwindow)
         return -1;
     t->in_handler = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -327,6 +351,6 @@ int wasp_handler_install(void)
 
 void wasp_thread_release_slots(wasp_thread *t)
 {
-    for (int i = 0; i < t->nslots; i++)
+    for (int i = 0; i < t->nslots + t->nwindow; i++)
         wasp_watch_drop(t, i, WASP_C_DROP_EXIT);
 }

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "isa/isa.h"
 #include "watch/thread_state.h"
 
 /* Install once; the handler stays (inert when sampling is off) so a late
@@ -22,6 +23,21 @@ void wasp_handler_enable(uint32_t enabled);
  * context's PC past the access. async: the access happened earlier than the
  * context shows. ASYNC-SIGNAL-SAFE. */
 void wasp_handler_watch_event(wasp_thread *t, int slot, void *ucontext, int async);
+
+/* An access of thread t that an engine saw whole, on a page where t has a
+ * watch, that touched none of t's watched bytes (the page engine's faults):
+ * the instruction at pc (insn, acc.len bytes of it) made access acc, and
+ * has run (the context's PC is past it). */
+typedef struct wasp_window_access {
+    uint64_t pc;
+    wasp_access acc;
+    uint8_t insn[WASP_MAX_INSN];
+} wasp_window_access;
+
+/* The analyses may watch such an access's bytes too, at no extra cost to
+ * the engine (wasp_watch_claim_window). Call on t's own thread.
+ * ASYNC-SIGNAL-SAFE. */
+void wasp_handler_window_access(wasp_thread *t, void *ucontext, const wasp_window_access *a);
 
 /* An engine gave up t's watch in `slot`: the slot is free, counted under
  * reason (a wasp_counter_id). Call only on t's own thread with the engine's

@@ -18,6 +18,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/ids.h"
+#include "watch/handler.h"
 #include "watch/kit.h"
 #include "watch/object_hit.h"
 
@@ -59,6 +60,10 @@ typedef struct wasp_handler_part {
     /* A watchpoint this analysis claimed (wasp_watch_claim with its id) trapped,
      * in the same GC epoch, synchronously. */
     void (*on_trap)(wasp_thread *t, int slot, const ucontext_t *uc);
+    /* An access of the thread the engine saw whole on a page it watches
+     * (handler.h, wasp_handler_window_access): the analysis may watch it too
+     * (wasp_watch_claim_window). NULL: not interested. */
+    void (*on_window_access)(wasp_thread *t, const ucontext_t *uc, const wasp_window_access *a);
     /* Names of its counters, t->rec.part_counters[id][k]; NULL-padded. */
     const char *counters[WASP_PART_COUNTERS];
     /* Bytes of per-thread state, t->part_state[id], zeroed at thread start. */

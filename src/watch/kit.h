@@ -66,6 +66,13 @@ uint32_t wasp_capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
  * the caller to fill; NULL with the reason counted (budget spent, reservoir
  * kept older watches, not watchable, arming failed). */
 wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, int loads_too);
+/* A window watch (handler.h, wasp_window_access): [addr, addr+len) watched
+ * for analysis `owner` in one of t's window slots, when t has a pending
+ * watch of that analysis on the same page and a window slot is free. The
+ * weight those watches stand for is shared evenly with the new one: a page
+ * watched for longer gives more pairs, not more weight. NULL: none. */
+wasp_slot *wasp_watch_claim_window(wasp_thread *t, int owner, uint64_t addr, int len,
+                                   int loads_too);
 /* Ends watch i for a reason (a counter, or WASP_C_COUNT for none). */
 void wasp_watch_drop(wasp_thread *t, int i, wasp_counter_id reason);
 /* Ends watch i, judged: disarms it and returns its reservoir weight. */

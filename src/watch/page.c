@@ -96,6 +96,8 @@ typedef struct stepper {
     uint32_t hit_thread; /* PROBE_THREAD or a registry index; valid when hit */
     int hit_slot;        /* -1: no watched access */
     wasp_thread *owner;  /* the stepping thread's state when it owns a watch on the page */
+    int seen;            /* 1: `access` is the owner's access, decoded (no hit) */
+    wasp_window_access access;
 } stepper;
 
 static page_rec pages[MAX_PAGES];
@@ -337,6 +339,9 @@ static int page_thread_open(wasp_thread *t, int n, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
     t->nslots = n < WASP_MAX_SLOTS ? n : WASP_MAX_SLOTS;
+    /* Watching more bytes of a page that is protected anyway costs nothing
+     * more: the rest of the slots take accesses the faults show whole. */
+    t->nwindow = WASP_MAX_SLOTS - t->nslots;
     for (int i = 0; i < WASP_MAX_SLOTS; i++) {
         t->slots[i].fd = -1;
         t->slots[i].wp_page = 0;
@@ -350,7 +355,7 @@ static void page_thread_close(wasp_thread *t)
     for (int i = 0; i < WASP_MAX_SLOTS; i++)
         if (t->slots[i].wp_page)
             page_disarm(t, i);
-    t->nslots = 0;
+    t->nslots = t->nwindow = 0;
 }
 
 /* ---- faults ---------------------------------------------------------------- */
@@ -388,7 +393,8 @@ static void step_close_pages(stepper *st)
     st->npages = 0;
 }
 
-/* Which of this thread's watches on r does the faulting access touch? */
+/* Which of this thread's watches on r does the faulting access touch? When
+ * none and the access decoded, it is kept in st->access (a window access). */
 static void find_hit(stepper *st, const page_rec *r, pid_t me, const ucontext_t *uc,
                      const siginfo_t *si, const uint8_t *code, size_t n)
 {
@@ -398,12 +404,20 @@ static void find_hit(stepper *st, const page_rec *r, pid_t me, const ucontext_t 
     wasp_regs regs;
     wasp_access acc;
     wasp_isa_regs_from_ucontext(uc, &regs);
+    st->seen = 0;
     if (n && wasp_isa_decode_access(code, n, pc, &regs, &acc) == 1 && lo >= acc.addr &&
         lo < acc.addr + acc.size) {
         /* The whole access, not only its first faulting byte. */
         lo = acc.addr;
         hi = acc.addr + acc.size;
         store = (acc.kind & WASP_ACCESS_STORE) != 0;
+        if (acc.len <= sizeof st->access.insn && (acc.addr & ~(uint64_t)(PAGE - 1)) == r->page &&
+            ((acc.addr + acc.size - 1) & ~(uint64_t)(PAGE - 1)) == r->page) {
+            st->seen = 1;
+            st->access.pc = pc;
+            st->access.acc = acc;
+            memcpy(st->access.insn, code, acc.len);
+        }
     }
     for (int i = 0; i < REFS; i++) {
         const watch_ref *w = &r->ref[i];
@@ -412,6 +426,7 @@ static void find_hit(stepper *st, const page_rec *r, pid_t me, const ucontext_t 
         if (lo < w->addr + w->len && w->addr < hi) {
             st->hit_thread = w->thread;
             st->hit_slot = w->slot;
+            st->seen = 0;
             return;
         }
     }
@@ -597,11 +612,17 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
     if (fresh && st->hit_slot < 0 && r->prot == PROT_CLOSED && emulate(uc, code, ncode)) {
         /* Done without opening the page. Only on a page every thread faults
          * on (PROT_NONE), under the lock: nobody sees the access half done. */
+        int seen = st->seen && t;
+        wasp_window_access access;
+        if (seen)
+            access = st->access;
         __atomic_store_n(&st->tid, 0, __ATOMIC_RELEASE);
         __atomic_add_fetch(&stats.stepped, 1, __ATOMIC_RELAXED);
         __atomic_add_fetch(&stats.emulated, 1, __ATOMIC_RELAXED);
         charge(t, cost_emulated_ns);
         unlock();
+        if (seen)
+            wasp_handler_window_access(t, uc, &access); /* it ran: RIP is past it */
         if (t)
             wasp_mark_wasp_exit(t, (uint64_t)uc->uc_mcontext.gregs[REG_RIP]);
         return 1;
@@ -639,11 +660,17 @@ static int page_on_step(const void *siginfo, void *ucontext)
     uint32_t hit_thread = st->hit_thread;
     int hit_slot = st->hit_slot;
     wasp_thread *owner = st->owner;
+    int seen = st->seen && hit_slot < 0;
+    wasp_window_access access;
+    if (seen)
+        access = st->access;
     if (lock(me) == 0) {
         step_close_pages(st);
         unlock();
     }
     __atomic_store_n(&st->tid, 0, __ATOMIC_RELEASE);
+    if (seen && owner && owner->tid == me)
+        wasp_handler_window_access(owner, uc, &access);
     if (owner && owner->tid == me)
         wasp_mark_wasp_exit(owner, (uint64_t)uc->uc_mcontext.gregs[REG_RIP]);
     if (hit_slot < 0)

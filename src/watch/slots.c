@@ -21,7 +21,7 @@ int wasp_slots_open(wasp_thread *t, int n, char *err, size_t errlen)
         t->slots[i].state = WASP_SLOT_FREE;
         t->slots[i].wp_page = 0;
     }
-    t->nslots = 0;
+    t->nslots = t->nwindow = 0;
     if (!wasp_rt.watch)
         return 0;
     return wasp_rt.watch->thread_open(t, n, err, errlen);
@@ -33,7 +33,7 @@ void wasp_slots_close(wasp_thread *t)
         wasp_rt.watch->thread_close(t);
     for (int i = 0; i < WASP_MAX_SLOTS; i++)
         t->slots[i].state = WASP_SLOT_FREE;
-    t->nslots = 0;
+    t->nslots = t->nwindow = 0;
 }
 
 int wasp_slot_arm(wasp_thread *t, int slot, uint64_t addr, int len, int loads_too)

@@ -22,7 +22,7 @@
 
 /* Thread indices are never reused (a late signal cannot reach the wrong
  * thread); 2^20 of them fit the 24 bits sig_data gives the index. */
-enum { WASP_MAX_SLOTS = 4, WASP_MAX_THREADS = 1u << 20 };
+enum { WASP_MAX_SLOTS = 16, WASP_MAX_THREADS = 1u << 20 };
 
 typedef enum wasp_slot_state {
     WASP_SLOT_FREE = 0,
@@ -52,7 +52,8 @@ typedef struct wasp_thread {
     volatile int in_handler;
     int adopted;           /* running before the agent attached (no TLS pointer) */
     wasp_sampler_thread sampler; /* the sampler's own (sample/source.h) */
-    int nslots;
+    int nslots;            /* slots samples arm (the reservoir's) */
+    int nwindow;           /* then slots for window watches (wasp_watch_claim_window) */
     wasp_slot slots[WASP_MAX_SLOTS];
     wasp_reservoir_slot reservoir[WASP_MAX_SLOTS];
     uint32_t epoch;        /* GC epoch this thread's slots belong to */

@@ -40,10 +40,24 @@ int wasp_watch_epoch_check(wasp_thread *t)
     uint32_t now = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
     if (t->epoch == now)
         return 0;
-    for (int i = 0; i < t->nslots; i++)
+    for (int i = 0; i < t->nslots + t->nwindow; i++)
         wasp_watch_drop(t, i, WASP_C_DROP_GC);
     t->epoch = now;
     return 1;
+}
+
+/* A claimed slot's watch, armed at [addr, addr+len). */
+static void slot_set(wasp_thread *t, wasp_slot *slot, uint64_t addr, int len)
+{
+    slot->addr = addr;
+    slot->epoch = t->epoch;
+    memset(&slot->watch, 0, sizeof slot->watch);
+    slot->watch.len = (uint8_t)len;
+}
+
+static uint64_t page_of(uint64_t addr)
+{
+    return addr & ~(uint64_t)4095;
 }
 
 wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, int loads_too)
@@ -71,10 +85,41 @@ wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, i
                                                         : WASP_C_DROP_ARM_FAILED]++;
         return NULL;
     }
-    slot->addr = addr;
-    slot->epoch = t->epoch;
-    memset(&slot->watch, 0, sizeof slot->watch);
-    slot->watch.len = (uint8_t)len;
+    slot_set(t, slot, addr, len);
+    return slot;
+}
+
+wasp_slot *wasp_watch_claim_window(wasp_thread *t, int owner, uint64_t addr, int len,
+                                   int loads_too)
+{
+    int members[WASP_MAX_SLOTS], n = 0, free_slot = -1, all = t->nslots + t->nwindow;
+    double total = 0;
+    for (int i = 0; i < all; i++) {
+        const wasp_slot *s = &t->slots[i];
+        if (s->state == WASP_SLOT_FREE) {
+            if (i >= t->nslots && free_slot < 0 && !t->reservoir[i].in_use)
+                free_slot = i;
+            continue;
+        }
+        if (addr < s->addr + s->watch.len && s->addr < addr + (uint64_t)len)
+            return NULL; /* those bytes are watched already */
+        if (page_of(s->addr) == page_of(addr) && t->reservoir[i].in_use &&
+            t->reservoir[i].analysis == owner) {
+            members[n++] = i;
+            total += t->reservoir[i].weight;
+        }
+    }
+    if (!n || free_slot < 0 || wasp_budget_spent(t) ||
+        wasp_slot_arm(t, free_slot, addr, len, loads_too) != 0)
+        return NULL;
+    double share = total / (n + 1);
+    for (int k = 0; k < n; k++)
+        t->reservoir[members[k]].weight = share;
+    t->reservoir[free_slot] = (wasp_reservoir_slot){
+        .in_use = 1, .analysis = (uint8_t)owner, .seen = 1, .weight = share};
+    wasp_slot *slot = &t->slots[free_slot];
+    slot_set(t, slot, addr, len);
+    t->rec.counters[WASP_C_WINDOW_ARMED]++;
     return slot;
 }
 

@@ -92,6 +92,32 @@ static const wasp_analysis_client *locate(wasp_thread *t, const wasp_sample_view
     return client;
 }
 
+/* A claimed slot starts watching the access acc made by the instruction at
+ * `at` (insn): its context, its value now, and whether its own first trap
+ * is still to come (not when it already ran: `executed`). */
+static void start(wasp_thread *t, wasp_slot *slot, const wasp_analysis_client *client,
+                  const wasp_access *acc, uint64_t at, const uint8_t *insn, int executed,
+                  const ucontext_t *uc)
+{
+    slot->access_size = acc->size;
+    slot->watch_loads = client->watch_loads;
+    slot->first_end = at + acc->len;
+    slot->watch.float_size = acc->float_size;
+    slot->watch_ctx = wasp_capture_context(t, uc, at, insn, acc->len);
+
+    int ok;
+    uint64_t now = wasp_read_value(slot->addr, slot->watch.len, &ok);
+    client->on_sample(&slot->watch, now, ok);
+    if (executed) {
+        /* The access already happened (PMU samples, the one that just ran,
+         * an access an engine saw): no first trap. */
+        client->on_first_trap(&slot->watch, now);
+        slot->state = WASP_SLOT_ARMED;
+    } else {
+        slot->state = WASP_SLOT_FIRST;
+    }
+}
+
 static void on_sample(wasp_thread *t, const wasp_sample_view *v)
 {
     wasp_access acc;
@@ -111,22 +137,29 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
     if (!slot)
         return;
     t->rec.counters[WASP_C_ARMED]++;
-    slot->access_size = acc.size;
-    slot->watch_loads = client->watch_loads;
-    slot->first_end = at + acc.len;
-    slot->watch.float_size = acc.float_size;
-    slot->watch_ctx = wasp_capture_context(t, v->uc, at, insn, acc.len);
+    start(t, slot, client, &acc, at, insn, executed, v->uc);
+}
 
-    int ok;
-    uint64_t now = wasp_read_value(waddr, wlen, &ok);
-    client->on_sample(&slot->watch, now, ok);
-    if (executed) {
-        /* The access already happened (PMU samples, or the one that just
-         * ran): no first trap. */
-        client->on_first_trap(&slot->watch, now);
-        slot->state = WASP_SLOT_ARMED;
-    } else {
-        slot->state = WASP_SLOT_FIRST;
+/* Another access on a page the thread watches, seen whole by the engine
+ * (it ran): watched too, for the analysis of a watch already there that
+ * samples its kind, with a share of that watch's weight. */
+static void on_window_access(wasp_thread *t, const ucontext_t *uc, const wasp_window_access *a)
+{
+    if (wasp_watch_epoch_check(t))
+        return;
+    for (int i = 0; i < t->nslots + t->nwindow; i++) {
+        const wasp_handler_part *p = wasp_handler_part_of(t->reservoir[i].analysis);
+        const wasp_analysis_client *client = p ? p->pair : NULL;
+        if (t->slots[i].state == WASP_SLOT_FREE || !t->reservoir[i].in_use || !client ||
+            !(client->samples & a->acc.kind) || ((t->slots[i].addr ^ a->acc.addr) >> 12))
+            continue;
+        uint64_t waddr;
+        int wlen;
+        wasp_watch_span(a->acc.addr, a->acc.size, &waddr, &wlen);
+        wasp_slot *slot = wasp_watch_claim_window(t, client->id, waddr, wlen, client->watch_loads);
+        if (slot)
+            start(t, slot, client, &a->acc, a->pc, a->insn, 1, uc);
+        return;
     }
 }
 
@@ -205,6 +238,7 @@ static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
         .enable = enable,                                                                          \
         .on_sample = on_sample,                                                                    \
         .on_trap = on_trap,                                                                        \
+        .on_window_access = on_window_access,                                                      \
     };
 PAIR_HANDLER_PART(deadstore, WASP_WANTS_STORES)
 PAIR_HANDLER_PART(silentstore, WASP_WANTS_STORES)
