@@ -377,7 +377,6 @@ static void setup_tracking(const wasp_options *o, wasp_session *s)
         return;
     }
     wasp_objects.numa_nodes = wasp_probe_numa_nodes();
-    wasp_objects.min_size = o->min_size;
     wasp_objects.on = 1;
 }
 

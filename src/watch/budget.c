@@ -55,8 +55,7 @@ int wasp_budget_allows(wasp_thread *t)
     uint64_t cpu = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
     if (!t->budget_cpu_ns)
         t->budget_cpu_ns = cpu > t->cpu_ns_start && t->cpu_ns_start ? t->cpu_ns_start : cpu;
-    double earned =
-        budget * (double)(cpu > t->budget_cpu_ns ? cpu - t->budget_cpu_ns : 0);
+    double earned = budget * (double)(cpu > t->budget_cpu_ns ? cpu - t->budget_cpu_ns : 0);
     double spent = (double)(t->watch_cost_ns - t->budget_cost_seen_ns) * cost_scale(t);
     t->budget_cpu_ns = cpu;
     t->budget_cost_seen_ns = t->watch_cost_ns;
@@ -65,11 +64,9 @@ int wasp_budget_allows(wasp_thread *t)
     if (t->budget_ledger_ns > bank)
         t->budget_ledger_ns = bank;
     int open = t->budget_ledger_ns > 0;
-    uint64_t foreign =
-        m->watch && m->watch->unowned_cost_ns ? m->watch->unowned_cost_ns() : 0;
+    uint64_t foreign = m->watch && m->watch->unowned_cost_ns ? m->watch->unowned_cost_ns() : 0;
     if (open && foreign)
-        open = (double)foreign <=
-               budget * (double)wasp_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+        open = (double)foreign <= budget * (double)wasp_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     t->budget_open = open;
     return open;
 }
