@@ -42,7 +42,9 @@
 #include "watch/engine.h"
 #include "watch/handler.h"
 #include "watch/handler_part.h"
-#include "watch/runtime.h"
+#include "watch/mechanisms.h"
+#include "watch/run_state.h"
+#include "watch/session.h"
 #include "heap/klass_set.h"
 #include "heap/tracked.h"
 
@@ -52,41 +54,55 @@ static int dumped;      /* the profile of this session is written */
 static int active;      /* a session is running (between start and stop) */
 static int attached;    /* loaded into a running JVM */
 
-/* The enabled analyses (a bit per id) whose handler parts need `need`. */
-static uint32_t needing(unsigned need)
+/* The analyses among `enabled` (a bit per id) whose handler parts need `need`. */
+static uint32_t needing_of(uint32_t enabled, unsigned need)
 {
     uint32_t ids = 0;
     for (int id = 0; id < WASP_ANALYSES; id++)
-        if ((wasp_rt.enabled & (1u << id)) && (wasp_handler_part_of(id)->needs & need))
+        if ((enabled & (1u << id)) && (wasp_handler_part_of(id)->needs & need))
             ids |= 1u << id;
     return ids;
 }
 
-/* Turn analyses off (before sampling starts), with one log line. */
-static void turn_off(uint32_t ids, const char *why)
+/* The same, of the session running (watch/session.h). */
+static uint32_t needing(unsigned need)
 {
-    ids &= wasp_rt.enabled;
+    return needing_of(wasp_session_get()->enabled, need);
+}
+
+/* Turn analyses of the session being set up off (before sampling starts),
+ * with one log line. */
+static void turn_off(wasp_session *s, uint32_t ids, const char *why)
+{
+    ids &= s->enabled;
     if (!ids)
         return;
     char names[256];
     wasp_analysis_ids_format(ids, names, sizeof names);
     wasp_log("%s: %s off", why, names);
-    wasp_rt.enabled &= ~ids;
+    s->enabled &= ~ids;
+}
+
+/* Every watch goes, when the engine keeps any (GC start, end of the run). */
+static void drop_all_watches(void)
+{
+    const wasp_watch_engine *e = wasp_chosen()->watch;
+    if (e && e->drop_all)
+        e->drop_all();
 }
 
 static void JNICALL on_gc_start(jvmtiEnv *jvmti)
 {
     (void)jvmti;
-    __atomic_add_fetch(&wasp_rt.epoch, 1, __ATOMIC_RELEASE);
+    wasp_gc_epoch_bump();
     /* Objects move: no watch survives (and no page stays protected while
      * the collector copies). */
-    if (wasp_rt.watch && wasp_rt.watch->drop_all)
-        wasp_rt.watch->drop_all();
+    drop_all_watches();
 }
 
 static void JNICALL on_gc_finish(jvmtiEnv *jvmti)
 {
-    __atomic_add_fetch(&wasp_rt.epoch, 1, __ATOMIC_RELEASE);
+    wasp_gc_epoch_bump();
     if (wasp_objects.on)
         wasp_alloc_on_gc_finish(jvmti);
 }
@@ -159,16 +175,17 @@ static void chain_events(jvmtiEnv *jvmti, jvmtiEventMode mode)
  * so far, names of generated code, thread events, the objects keeper. */
 static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
 {
-    if (wasp_rt.watch && wasp_rt.watch->set_heap) {
+    const wasp_watch_engine *engine = wasp_chosen()->watch;
+    if (engine && engine->set_heap) {
         uint64_t lo, hi;
         if (wasp_probe_heap_range(&lo, &hi) == 0) {
-            wasp_rt.watch->set_heap(lo, hi);
+            engine->set_heap(lo, hi);
             if (getenv("WASP_DEBUG"))
-                wasp_log("%s engine: Java heap at [0x%llx, 0x%llx)", wasp_rt.watch->name,
+                wasp_log("%s engine: Java heap at [0x%llx, 0x%llx)", engine->name,
                          (unsigned long long)lo, (unsigned long long)hi);
         } else {
             wasp_log("cannot find the Java heap's address range (VMStructs, /proc/self/maps): "
-                     "the %s watchpoint engine arms nothing", wasp_rt.watch->name);
+                     "the %s watchpoint engine arms nothing", engine->name);
         }
     }
     if (needing(WASP_NEEDS_JAVA)) {
@@ -185,7 +202,7 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
                  anchor_why);
     wasp_jvm_prepare_loaded_classes(jvmti, env);
     (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
-    if (wasp_rt.context != WASP_CONTEXT_WALK)
+    if (wasp_session_get()->context != WASP_CONTEXT_WALK)
         chain_events(jvmti, JVMTI_ENABLE);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL);
@@ -204,7 +221,7 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
 
 static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *env, jthread thread)
 {
-    if (!wasp_rt.sampling)
+    if (!wasp_sampling())
         return;
     start_live(jvmti, env);
     begin_thread(jvmti, env, thread);
@@ -228,7 +245,7 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
 {
     if (__atomic_exchange_n(&dumped, 1, __ATOMIC_ACQ_REL))
         return;
-    __atomic_store_n(&wasp_rt.sampling, 0, __ATOMIC_RELEASE);
+    wasp_sampling_set(false);
     wasp_progress_stop();
     if (wasp_objects.on)
         wasp_alloc_stop(jvmti);
@@ -239,7 +256,7 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
                  "stay unnamed");
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_agent_part *part = wasp_agent_part_of(id);
-        if ((wasp_rt.enabled & (1u << id)) && part->stop)
+        if (wasp_session_runs(id) && part->stop)
             part->stop(jvmti, env, &opts);
     }
     /* Every thread's chain quadruples before any context is expanded (with
@@ -248,10 +265,9 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
     wasp_threads_visit(wasp_dump_fold_thread);
     wasp_dump_write(&dump_info, needing(WASP_NEEDS_OBJECTS) ? wasp_alloc_dump : NULL);
     wasp_java_names_free();
-    if (wasp_rt.watch && wasp_rt.watch->drop_all)
-        wasp_rt.watch->drop_all(); /* every thread is quiet: nothing stays watched */
+    drop_all_watches(); /* every thread is quiet: nothing stays watched */
     session_events(jvmti, JVMTI_DISABLE);
-    if (wasp_rt.context != WASP_CONTEXT_WALK)
+    if (wasp_session_get()->context != WASP_CONTEXT_WALK)
         chain_events(jvmti, JVMTI_DISABLE);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_END, NULL);
@@ -273,17 +289,18 @@ static void fill_dump_info(const wasp_options *o)
         snprintf(dump_info.path, sizeof dump_info.path, "%s", o->file);
     else
         snprintf(dump_info.path, sizeof dump_info.path, "wasp-%d.wprof", (int)getpid());
-    wasp_analysis_ids_format(wasp_rt.enabled, dump_info.events, sizeof dump_info.events);
-    if (wasp_rt.source && !wasp_rt.source->time_based)
+    wasp_analysis_ids_format(wasp_session_get()->enabled, dump_info.events,
+                             sizeof dump_info.events);
+    const wasp_source *src = wasp_chosen()->source;
+    if (src && !src->time_based)
         snprintf(dump_info.period, sizeof dump_info.period, "%llu events",
                  (unsigned long long)o->pmu_period);
     else
         snprintf(dump_info.period, sizeof dump_info.period, "%llu us CPU",
                  (unsigned long long)(o->period_ns / 1000));
-    if (wasp_rt.source) {
-        snprintf(dump_info.sampler, sizeof dump_info.sampler, "%s", wasp_rt.source->name);
-        snprintf(dump_info.sampler_detail, sizeof dump_info.sampler_detail, "%s",
-                 wasp_rt.source->detail);
+    if (src) {
+        snprintf(dump_info.sampler, sizeof dump_info.sampler, "%s", src->name);
+        snprintf(dump_info.sampler_detail, sizeof dump_info.sampler_detail, "%s", src->detail);
     }
     dump_info.period_ns = o->period_ns;
     dump_info.watch_budget = o->watch_budget;
@@ -344,34 +361,33 @@ static int enable_jvmti(JavaVM *vm)
     return 0;
 }
 
-/* Tracked objects, for the analyses that need them: allocation tracking
+/* Tracked objects, for the analyses of s that need them: allocation tracking
  * and what it needs. */
-static void setup_tracking(const wasp_options *o)
+static void setup_tracking(const wasp_options *o, wasp_session *s)
 {
     wasp_objects.on = 0;
     wasp_objects.address_mask = ~0ull;
-    uint32_t ids = needing(WASP_NEEDS_OBJECTS);
+    uint32_t ids = needing_of(s->enabled, WASP_NEEDS_OBJECTS);
     if (!ids)
         return;
     char why[256];
     if (wasp_probe_heap_addresses(why, sizeof why) != 0 ||
         wasp_alloc_init(wasp_jvmti, o, why, sizeof why) != 0) {
-        turn_off(ids, why);
+        turn_off(s, ids, why);
         return;
     }
     wasp_objects.numa_nodes = wasp_probe_numa_nodes();
-    wasp_objects.min_size = o->min_size;
     wasp_objects.on = 1;
 }
 
 /* Each enabled analysis's own set-up; one that fails is turned off alone. */
-static void setup_parts(const wasp_options *o)
+static void setup_parts(const wasp_options *o, wasp_session *s)
 {
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_agent_part *part = wasp_agent_part_of(id);
         char why[256];
-        if ((wasp_rt.enabled & (1u << id)) && part->setup && part->setup(o, why, sizeof why) != 0)
-            turn_off(1u << id, why);
+        if ((s->enabled & (1u << id)) && part->setup && part->setup(o, why, sizeof why) != 0)
+            turn_off(s, 1u << id, why);
     }
 }
 
@@ -379,13 +395,14 @@ static void setup_parts(const wasp_options *o)
  * program runs (about 10 us a sample on a VM): raised, with one log line. */
 enum { PERIOD_FLOOR_NS = 100000 };
 
-/* The sampler and, when an analysis watches, the watchpoint engine: each the
- * one the options name or the best that proves itself here. An analysis
- * whose mechanism is missing is turned off with one log line; why[] is set
- * only when nothing can be profiled. */
-static void choose_mechanisms(char *why, size_t len)
+/* The sampler and, when an analysis of s watches, the watchpoint engine
+ * (agent/probe.c sets them, watch/mechanisms.h): each the one the options
+ * name or the best that proves itself here. An analysis whose mechanism is
+ * missing is turned off with one log line; why[] is set only when nothing
+ * can be profiled. Sets s's watch budget. */
+static void choose_mechanisms(wasp_session *s, char *why, size_t len)
 {
-    uint32_t watching = needing(WASP_NEEDS_WATCH);
+    uint32_t watching = needing_of(s->enabled, WASP_NEEDS_WATCH);
     if (opts.sampler != WASP_SAMPLER_PMU && opts.period_ns < PERIOD_FLOOR_NS) {
         wasp_log("period %llu us is below what the sampler can serve; using %d us",
                  (unsigned long long)(opts.period_ns / 1000), PERIOD_FLOOR_NS / 1000);
@@ -394,32 +411,32 @@ static void choose_mechanisms(char *why, size_t len)
     char passed[1024] = "";
     unsigned wants = 0; /* what the analyses want sampled: a PMU picks its event by it */
     for (int id = 0; id < WASP_ANALYSES; id++)
-        if (wasp_rt.enabled & (1u << id))
+        if (s->enabled & (1u << id))
             wants |= wasp_handler_part_of(id)->wants;
     if (wasp_probe_source(&opts, wants, passed, sizeof passed, why, len) != 0)
         return;
     if (passed[0])
-        wasp_log("sampler: using %s; passed over %s", wasp_rt.source->name, passed);
+        wasp_log("sampler: using %s; passed over %s", wasp_chosen()->source->name, passed);
     snprintf(dump_info.sampler_passed_over, sizeof dump_info.sampler_passed_over, "%s", passed);
-    wasp_rt.watch = NULL;
-    if (!watching)
+    if (!watching) /* no watchpoint engine: wasp_probe_source chose none */
         return;
     char wwhy[1024] = "";
     passed[0] = 0;
     if (wasp_probe_watch(&opts, passed, sizeof passed, wwhy, sizeof wwhy) != 0) {
-        if (!(wasp_rt.enabled & ~watching)) {
+        if (!(s->enabled & ~watching)) {
             snprintf(why, len, "%s", wwhy);
             return;
         }
-        turn_off(watching, wwhy);
+        turn_off(s, watching, wwhy);
         return;
     }
+    const wasp_watch_engine *engine = wasp_chosen()->watch;
     if (passed[0])
-        wasp_log("watchpoints: using %s; passed over %s", wasp_rt.watch->name, passed);
+        wasp_log("watchpoints: using %s; passed over %s", engine->name, passed);
     snprintf(dump_info.watch_passed_over, sizeof dump_info.watch_passed_over, "%s", passed);
     if (opts.watch_budget < 0)
-        opts.watch_budget = wasp_rt.watch->default_budget;
-    wasp_rt.watch_budget = opts.watch_budget; /* fill_dump_info records it */
+        opts.watch_budget = engine->default_budget;
+    s->watch_budget = opts.watch_budget; /* fill_dump_info records it */
 }
 
 /* Everything both entry points do: returns 0 when profiling may start; else
@@ -433,23 +450,27 @@ static int setup(JavaVM *vm, char *why, size_t len)
         snprintf(why, len, "JVMTI unavailable");
         return -1;
     }
-    wasp_rt.jvm = vm;
-    wasp_rt.float_threshold = opts.float_threshold;
-    wasp_rt.max_frames = opts.max_frames;
+    /* The session's settings, published (wasp_session_set) once the
+     * analyses that cannot run are turned off and the mechanisms chosen. */
     _Static_assert((int)WASP_CONTEXT_CHOICE_CHAIN == (int)WASP_CONTEXT_CHAIN &&
                        (int)WASP_CONTEXT_CHOICE_CHAIN_CHECK == (int)WASP_CONTEXT_CHAIN_CHECK,
                    "the option's values are the runtime's");
-    wasp_rt.context = (int)opts.context;
-    wasp_rt.nslots = (int)opts.watchpoints;
-    wasp_rt.agct = (wasp_agct_fn)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
-    if (!wasp_rt.agct)
+    wasp_session s = {
+        .enabled = opts.events & ((1u << WASP_ANALYSES) - 1),
+        .float_threshold = opts.float_threshold,
+        .max_frames = opts.max_frames,
+        .context = (int)opts.context,
+        .nslots = (int)opts.watchpoints,
+        .agct = (wasp_agct_fn)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace"),
+        .jvm = vm,
+    };
+    if (!s.agct)
         wasp_log("AsyncGetCallTrace not found: contexts will have no Java frames");
     if (wasp_vm_set_bool_flag("DebugNonSafepoints", 1) != 0)
         wasp_log("cannot turn on DebugNonSafepoints: lines in JIT code may be off by a few; "
                  "add -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints");
-    wasp_rt.enabled = opts.events & ((1u << WASP_ANALYSES) - 1);
-    setup_tracking(&opts);
-    setup_parts(&opts);
+    setup_tracking(&opts, &s);
+    setup_parts(&opts, &s);
     wasp_threads_init(&opts, wasp_dump_fold_thread);
 
     wasp_perf_signal_route_init(opts.signal == WASP_SIGNAL_FASYNC);
@@ -459,8 +480,9 @@ static int setup(JavaVM *vm, char *why, size_t len)
         wasp_log("perf events signal through F_SETSIG%s",
                  opts.signal == WASP_SIGNAL_FASYNC ? "" : " (this kernel has no perf sigtrap)");
     if (!why[0])
-        choose_mechanisms(why, len);
-    wasp_handler_enable(wasp_rt.enabled);
+        choose_mechanisms(&s, why, len);
+    wasp_session_set(&s);
+    wasp_handler_enable(s.enabled);
     fill_dump_info(&opts);
     if (why[0]) {
         snprintf(dump_info.disabled_reason, sizeof dump_info.disabled_reason, "%s", why);
@@ -488,7 +510,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
         wasp_log("%s. The program runs without profiling.", why);
         return JNI_OK; /* still writes a profile that says why it is empty */
     }
-    __atomic_store_n(&wasp_rt.sampling, 1, __ATOMIC_RELEASE);
+    wasp_sampling_set(true);
     return JNI_OK;
 }
 
@@ -536,7 +558,7 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     }
     active = attached = 1;
     dumped = 0;
-    __atomic_store_n(&wasp_rt.sampling, 1, __ATOMIC_RELEASE);
+    wasp_sampling_set(true);
     start_live(wasp_jvmti, env);
     if (wasp_objects.on && opts.track_existing) {
         char how[160];
@@ -557,6 +579,6 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
 JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
 {
     (void)vm;
-    __atomic_store_n(&wasp_rt.sampling, 0, __ATOMIC_RELEASE);
+    wasp_sampling_set(false);
     wasp_log_close();
 }

@@ -49,7 +49,7 @@
 #include "heap/objmap.h"
 #include "watch/handler.h"
 #include "watch/handler_part.h"
-#include "watch/runtime.h"
+#include "watch/run_state.h"
 #include "heap/tracked.h"
 
 #define KEEPER_NAME "wasp-objects"
@@ -354,7 +354,7 @@ static wasp_obj *resolve_all(JNIEnv *env, size_t *count)
 static void rebuild(JNIEnv *env)
 {
     for (;;) {
-        uint32_t epoch = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
+        uint32_t epoch = wasp_gc_epoch();
         if (epoch & 1)
             return; /* a collection is running; its finish wakes us again */
         pthread_mutex_lock(&T.lock);
@@ -366,7 +366,7 @@ static void rebuild(JNIEnv *env)
         if (!ok)
             return;
         /* A collection during the walk makes the addresses stale: again. */
-        if (__atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE) == epoch) {
+        if (wasp_gc_epoch() == epoch) {
             __atomic_store_n(&wasp_objects.objmap_epoch, epoch, __ATOMIC_RELEASE);
             return;
         }
@@ -428,7 +428,7 @@ static void JNICALL keeper(jvmtiEnv *jvmti, JNIEnv *env, void *arg)
         if (__atomic_load_n(&T.stopping, __ATOMIC_ACQUIRE))
             break;
         if (again || __atomic_load_n(&wasp_objects.objmap_epoch, __ATOMIC_ACQUIRE) !=
-                         __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE))
+                         wasp_gc_epoch())
             rebuild(env);
         pthread_mutex_lock(&T.lock);
         if (wasp_objmap_publish(wasp_objects.objmap) == 0)
@@ -510,8 +510,7 @@ int wasp_alloc_start(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len)
         wasp_log("cannot read every array class's header size: 16 bytes assumed where unread");
     wasp_site_kind_set_headers(headers);
     /* The map describes the heap from now on. */
-    __atomic_store_n(&wasp_objects.objmap_epoch, __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE),
-                     __ATOMIC_RELEASE);
+    __atomic_store_n(&wasp_objects.objmap_epoch, wasp_gc_epoch(), __ATOMIC_RELEASE);
     while (sem_trywait(&T.stopped) == 0) /* an earlier session's */
         ;
     T.stopping = 0;

@@ -6,7 +6,7 @@
  */
 #include "agent/alloc_dump.h"
 #include "watch/records.h"
-#include "watch/runtime.h"
+#include "watch/mechanisms.h"
 #include "heap/tracked.h"
 
 static void add_site_allocs(uint32_t id, const wasp_alloc_site *s, void *arg)
@@ -29,9 +29,10 @@ void wasp_alloc_dump(wasp_dump *d)
     for (size_t i = 0; i < sizeof lookups / sizeof lookups[0]; i++)
         wasp_profile_add_counter(p, wasp_counter_name(lookups[i]), 0);
     wasp_profile_add_counter(p, "objects.alloc_events", wasp_alloc_events());
+    const wasp_source *src = wasp_chosen()->source;
     wasp_profile_set_meta(p, "objects.metric",
-                          wasp_rt.source && !wasp_rt.source->time_based
-                              ? wasp_rt.source->detail
+                          src && !src->time_based
+                              ? src->detail
                               : "software address samples weighted by thread CPU time");
     wasp_profile_set_meta_rounded(p, "objects.min_size", info->min_size, "%.0f");
     wasp_profile_set_meta_rounded(p, "objects.sampling_interval", info->alloc_interval, "%.0f");

@@ -23,16 +23,16 @@
 #include <string.h>
 
 #include "agent/jvm.h"
-#include "watch/runtime.h"
+#include "watch/run_state.h"
 #include "heap/tracked.h"
 
 int wasp_object_address_now(jobject object, uint64_t *addr, uint32_t *epoch)
 {
-    uint32_t before = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
+    uint32_t before = wasp_gc_epoch();
     *addr = *(volatile uint64_t *)object;
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     *epoch = before;
-    return !(before & 1) && __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE) == before;
+    return !(before & 1) && wasp_gc_epoch() == before;
 }
 
 /* ---- frames ----------------------------------------------------------------- */

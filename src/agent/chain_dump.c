@@ -16,7 +16,7 @@
 #include "profile/part.h"
 #include "watch/caller_cct.h"
 #include "watch/caller_chain.h"
-#include "watch/runtime.h"
+#include "watch/session.h"
 
 enum { CHECK_FRAMES = 16 };
 
@@ -207,14 +207,15 @@ static const char *mode_name(int mode)
 void wasp_chain_meta(wasp_profile *p)
 {
     /* Walk, the default, is what a profile without "context" ran. */
-    if (wasp_rt.context == WASP_CONTEXT_WALK)
+    int mode = wasp_session_get()->context;
+    if (mode == WASP_CONTEXT_WALK)
         return;
-    wasp_profile_set_meta(p, "context", mode_name(wasp_rt.context));
+    wasp_profile_set_meta(p, "context", mode_name(mode));
     pthread_mutex_lock(&pool.lock);
     const wasp_cct *c = tree();
     uint64_t nodes = wasp_cct_nodes(c), ambiguous = wasp_cct_ambiguous(c);
     uint64_t agree1 = 0, agree3 = 0, checked = pool.nchecks, no_walk = pool.no_walk;
-    if (wasp_rt.context == WASP_CONTEXT_CHAIN_CHECK)
+    if (mode == WASP_CONTEXT_CHAIN_CHECK)
         check_agreement(&agree1, &agree3);
     pthread_mutex_unlock(&pool.lock);
     uint64_t methods, unknown;
@@ -240,7 +241,7 @@ void wasp_chain_meta(wasp_profile *p)
                        (unsigned long long)nodes, (unsigned long long)ambiguous);
     if (total > 0)
         wasp_profile_set_meta_rounded(p, "context_mapped_share", (double)mapped / total, "%.4f");
-    if (wasp_rt.context == WASP_CONTEXT_CHAIN_CHECK && checked) {
+    if (mode == WASP_CONTEXT_CHAIN_CHECK && checked) {
         wasp_profile_add_counter(p, "chain.checked", checked);
         wasp_profile_add_counter(p, "chain.check_agree_1", agree1);
         wasp_profile_add_counter(p, "chain.check_agree_3", agree3);

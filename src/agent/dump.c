@@ -29,7 +29,8 @@
 #include "isa/isa.h"
 #include "watch/engine.h"
 #include "watch/handler.h"
-#include "watch/runtime.h"
+#include "watch/mechanisms.h"
+#include "watch/session.h"
 
 /* jmethodID -> resolved names, so each method is asked about once. */
 typedef struct method_entry {
@@ -374,7 +375,7 @@ static void add_thread(wasp_dump *d, const wasp_thread *t)
 {
     const wasp_records *r = &t->rec;
     for (int id = 0; id < WASP_ANALYSES; id++) {
-        if (!(wasp_rt.enabled & (1u << id)))
+        if (!wasp_session_runs(id))
             continue;
         const wasp_agent_part *part = wasp_agent_part_of(id);
         if (part->fold_thread)
@@ -424,14 +425,15 @@ static void add_watch_meta(wasp_profile *p, const wasp_dump_info *info)
 {
     if (info->watch_passed_over[0])
         wasp_profile_set_meta(p, "watch_passed_over", info->watch_passed_over);
-    if (!wasp_rt.watch)
+    const wasp_mechanisms *m = wasp_chosen();
+    if (!m->watch)
         return;
-    wasp_profile_set_meta(p, "watch", wasp_rt.watch->name);
-    wasp_profile_set_meta(p, "watch_detail", wasp_rt.watch->what);
+    wasp_profile_set_meta(p, "watch", m->watch->name);
+    wasp_profile_set_meta(p, "watch_detail", m->watch->what);
     wasp_profile_set_meta_rounded(p, "watch_budget", info->watch_budget, "%g");
-    wasp_profile_set_meta_rounded(p, "watch_event_us", (double)wasp_rt.watch_event_ns / 1000.0, "%.1f");
+    wasp_profile_set_meta_rounded(p, "watch_event_us", (double)m->watch_event_ns / 1000.0, "%.1f");
     wasp_watch_figure fig[16];
-    int nfig = wasp_rt.watch->figures ? wasp_rt.watch->figures(fig, 16) : 0;
+    int nfig = m->watch->figures ? m->watch->figures(fig, 16) : 0;
     for (int i = 0; i < nfig; i++)
         if (fig[i].per_event)
             wasp_profile_set_meta_rounded(p, fig[i].name, fig[i].value, "%.1f");
@@ -466,7 +468,7 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
      * when an analysis pairs accesses. */
     int watching = 0;
     for (int id = 0; id < WASP_ANALYSES; id++)
-        watching |= (wasp_rt.enabled & (1u << id)) && wasp_handler_part_of(id)->pair;
+        watching |= wasp_session_runs(id) && wasp_handler_part_of(id)->pair;
     static const wasp_counter_id core[] = {WASP_C_SAMPLES, WASP_C_SAMPLES_MEMORY, WASP_C_ARMED,
                                            WASP_C_TRAPPED, WASP_C_CLASSIFIED};
     for (size_t i = 0; i < (watching ? sizeof core / sizeof core[0] : 1); i++)
@@ -478,7 +480,7 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
         extra(&d);
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_agent_part *part = wasp_agent_part_of(id);
-        if ((wasp_rt.enabled & (1u << id)) && part->finish)
+        if (wasp_session_runs(id) && part->finish)
             part->finish(&d, id);
     }
     name_class_sites(p);
@@ -488,13 +490,15 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
     wasp_profile_set_meta(p, "sampler", info->sampler);
     wasp_profile_set_meta(p, "sampler_detail", info->sampler_detail);
     wasp_profile_set_meta(p, "period", info->period);
-    if (wasp_rt.source && wasp_rt.source->time_based)
+    const wasp_source *src = wasp_chosen()->source;
+    int time_based = src && src->time_based;
+    if (time_based)
         wasp_profile_set_meta_rounded(p, "period_us", (double)info->period_ns / 1000.0, "%.0f");
     set_run_id(p);
     if (info->sampler_passed_over[0])
         wasp_profile_set_meta(p, "sampler_passed_over", info->sampler_passed_over);
     uint64_t raised = wasp_handler_max_period();
-    if (raised > info->period_ns && wasp_rt.source && wasp_rt.source->time_based)
+    if (raised > info->period_ns && time_based)
         wasp_profile_set_meta_rounded(p, "period_max_us", (double)raised / 1000.0, "%.0f");
     add_watch_meta(p, info);
     if (info->disabled_reason[0])

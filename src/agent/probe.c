@@ -19,7 +19,7 @@
 #include "agent/vmflags.h"
 #include "sample/signal.h"
 #include "watch/engine.h"
-#include "watch/runtime.h"
+#include "watch/mechanisms.h"
 #include "heap/tracked.h"
 
 static void append(char *buf, size_t len, const char *what, const char *why)
@@ -76,7 +76,8 @@ int wasp_probe_source(const wasp_options *o, unsigned wants, char *passed, size_
     }
     for (int i = 0; i < n; i++) {
         if (try_source(order[i], o, err, sizeof err) == 0) {
-            wasp_rt.source = order[i];
+            /* A new choice: the watchpoint engine (if any) is chosen next. */
+            wasp_mechanisms_set(&(wasp_mechanisms){.source = order[i]});
             return 0;
         }
         if (n == 1) {
@@ -101,8 +102,7 @@ int wasp_probe_watch(const wasp_options *o, char *passed, size_t plen, char *why
         char err[1024], advice[400];
         uint64_t ns = 0;
         if (order[i]->self_test(err, sizeof err, &ns) == 0) {
-            wasp_rt.watch = order[i];
-            wasp_rt.watch_event_ns = ns;
+            wasp_mechanisms_set(&(wasp_mechanisms){wasp_chosen()->source, order[i], ns});
             return 0;
         }
         if (order[i]->uses_perf && wasp_perf_refusal(advice, sizeof advice) != 0) {

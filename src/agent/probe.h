@@ -9,14 +9,15 @@
 
 #include "agent/options.h"
 
-/* Choose the address source (wasp_rt.source) by proof: the one the options
- * name, or under auto the first of pmu, perf, timer whose sample arrives.
+/* Choose the address source by proof (sets wasp_chosen()->source, and no
+ * watchpoint engine yet; watch/mechanisms.h): the one the options name, or
+ * under auto the first of pmu, perf, timer whose sample arrives.
  * Sources tried and passed over are listed in passed[] with why. Returns 0,
  * or -1 with why[] saying what is missing and what to do. */
 int wasp_probe_source(const wasp_options *o, unsigned wants, char *passed, size_t plen,
                       char *why, size_t len);
-/* The same for the watchpoint engine (wasp_rt.watch, wasp_rt.watch_event_ns):
- * debugreg, then page. */
+/* The same for the watchpoint engine (wasp_chosen()->watch and
+ * ->watch_event_ns), after the source: debugreg, then page. */
 int wasp_probe_watch(const wasp_options *o, char *passed, size_t plen, char *why, size_t len);
 /* NUMA nodes configured (1 when libnuma says NUMA is unavailable). */
 int wasp_probe_numa_nodes(void);

@@ -1,7 +1,7 @@
 /*
  * Profiled threads (see threads.h). Runs in JVMTI callbacks, never in a
  * signal handler. Thread state is published to the handler through the
- * registry in wasp_rt with release stores, and never freed while the handler
+ * registry (watch/thread_registry.h), and never freed while the handler
  * could still see it (only after quiescing, when the profile is written).
  */
 #include "agent/threads.h"
@@ -19,8 +19,11 @@
 #include "watch/caller_chain.h"
 #include "watch/handler.h"
 #include "watch/handler_part.h"
-#include "watch/runtime.h"
+#include "watch/mechanisms.h"
+#include "watch/run_state.h"
+#include "watch/session.h"
 #include "watch/slots.h"
+#include "watch/thread_registry.h"
 
 static pthread_key_t self_key;
 /* Serialises thread end (which frees a thread's state) with the end of the
@@ -62,20 +65,22 @@ static int create_part_state(wasp_thread *t)
     uint32_t site_tables = 0;
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_handler_part *p = wasp_handler_part_of(id);
-        if (!(wasp_rt.enabled & (1u << id)))
+        if (!wasp_session_runs(id))
             continue;
         if (p->needs & WASP_NEEDS_OBJECTS)
             site_tables |= 1u << id;
         if (p->thread_state && !(t->part_state[id] = calloc(1, p->thread_state)))
             return -1;
     }
-    return wasp_records_init(&t->rec, wasp_rt.max_frames, site_tables);
+    return wasp_records_init(&t->rec, wasp_session_get()->max_frames, site_tables);
 }
 
 /* Create and publish the state of thread tid; NULL when it stays unprofiled. */
 static wasp_thread *create(pid_t tid, JNIEnv *env, const char *name)
 {
-    uint32_t index = __atomic_fetch_add(&wasp_rt.nthreads, 1, __ATOMIC_ACQ_REL);
+    const wasp_session *s = wasp_session_get();
+    wasp_source *src = wasp_chosen()->source;
+    uint32_t index = wasp_registry_reserve();
     if (index >= WASP_MAX_THREADS) {
         if (!warned_full++)
             wasp_log("more than %u threads: later threads are not profiled", WASP_MAX_THREADS);
@@ -89,30 +94,30 @@ static wasp_thread *create(pid_t tid, JNIEnv *env, const char *name)
     t->jni_env = env; /* NULL for adopted threads: the handler asks the JVM */
     t->sampler = (wasp_sampler_thread){.index = index, .tid = tid, .fd = -1};
     t->rng = (seed ^ ((uint64_t)t->tid * 0x9e3779b97f4a7c15ull)) | 1;
-    t->epoch = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
+    t->epoch = wasp_gc_epoch();
     snprintf(t->name, sizeof t->name, "%s", name ? name : "?");
     /* Java frames, and the native frames below them (watch/context.c). */
-    t->scratch = calloc(wasp_rt.max_frames + WASP_NATIVE_FRAMES_MAX, sizeof *t->scratch);
+    t->scratch = calloc(s->max_frames + WASP_NATIVE_FRAMES_MAX, sizeof *t->scratch);
     /* --context chain: its quadruples (watch/caller_chain.h). */
-    if (wasp_rt.context != WASP_CONTEXT_WALK)
+    if (s->context != WASP_CONTEXT_WALK)
         t->chain = wasp_chain_thread_new();
     if (!t->scratch || create_part_state(t) != 0 ||
-        (wasp_rt.context != WASP_CONTEXT_WALK && !t->chain)) {
+        (s->context != WASP_CONTEXT_WALK && !t->chain)) {
         wasp_log("thread '%s' not profiled: out of memory for its tables", t->name);
         discard(t);
         return NULL;
     }
     char err[256] = "";
-    if (wasp_rt.watch && wasp_slots_open(t, wasp_rt.nslots, err, sizeof err) == 0) {
+    if (wasp_chosen()->watch && wasp_slots_open(t, s->nslots, err, sizeof err) == 0) {
         if (!warned_slots++)
             wasp_log("watchpoints unavailable (%s): threads are not profiled", err);
         discard(t);
         return NULL;
     }
     /* Publish before the first signal can arrive. */
-    __atomic_store_n(&wasp_rt.threads[index], t, __ATOMIC_RELEASE);
+    wasp_registry_publish(index, t);
     t->active = 1;
-    if (wasp_rt.source->open_thread(wasp_rt.source, &t->sampler, err, sizeof err) != 0) {
+    if (src->open_thread(src, &t->sampler, err, sizeof err) != 0) {
         t->active = 0;
         wasp_slots_close(t);
         if (!warned_source++)
@@ -131,7 +136,7 @@ wasp_thread *wasp_thread_self(void)
 
 void wasp_thread_begin(JNIEnv *env, const char *name)
 {
-    if (!wasp_rt.sampling || pthread_getspecific(self_key))
+    if (!wasp_sampling() || pthread_getspecific(self_key))
         return;
     wasp_thread *t = create(gettid(), env, name);
     if (t) {
@@ -212,7 +217,8 @@ static void quiet(wasp_thread *t)
     /* A handler that already started on that thread finishes in microseconds. */
     for (int spins = 0; t->in_handler && spins < 100000; spins++)
         sched_yield();
-    wasp_rt.source->close_thread(wasp_rt.source, &t->sampler);
+    wasp_source *src = wasp_chosen()->source;
+    src->close_thread(src, &t->sampler);
     wasp_thread_release_slots(t);
     wasp_slots_close(t);
 }
@@ -220,9 +226,9 @@ static void quiet(wasp_thread *t)
 /* A thread adopted at attach has no thread-local pointer: find it by tid. */
 static wasp_thread *find_adopted(pid_t tid)
 {
-    uint32_t n = wasp_rt.nthreads < WASP_MAX_THREADS ? wasp_rt.nthreads : WASP_MAX_THREADS;
+    uint32_t n = wasp_registry_count();
     for (uint32_t i = 0; i < n; i++) {
-        wasp_thread *t = __atomic_load_n(&wasp_rt.threads[i], __ATOMIC_ACQUIRE);
+        wasp_thread *t = wasp_thread_at(i);
         if (t && t->adopted && t->tid == tid)
             return t;
     }
@@ -246,7 +252,7 @@ void wasp_thread_finish(void)
     if (t->adopted) /* its start was measured from /proc, in the same clock */
         used = task_cpu_seconds(t->tid) - (double)t->cpu_ns_start / 1e9;
     t->cpu_ns_start = (uint64_t)(used * 1e9) | (1ull << 63); /* finished: holds CPU used */
-    __atomic_store_n(&wasp_rt.threads[t->index], NULL, __ATOMIC_RELEASE);
+    wasp_registry_remove(t->index);
     ended_samples += t->rec.counters[WASP_C_SAMPLES];
     pthread_mutex_unlock(&registry_lock);
     /* Keep its measurements, not its tables: long-running programs start
@@ -262,9 +268,9 @@ void wasp_thread_finish(void)
 void wasp_threads_stop_all(void (*visit)(const wasp_thread *t))
 {
     pthread_mutex_lock(&registry_lock);
-    uint32_t n = wasp_rt.nthreads < WASP_MAX_THREADS ? wasp_rt.nthreads : WASP_MAX_THREADS;
+    uint32_t n = wasp_registry_count();
     for (uint32_t i = 0; i < n; i++) {
-        wasp_thread *t = __atomic_load_n(&wasp_rt.threads[i], __ATOMIC_ACQUIRE);
+        wasp_thread *t = wasp_thread_at(i);
         if (!t)
             continue;
         if (!(t->cpu_ns_start >> 63))
@@ -278,9 +284,9 @@ void wasp_threads_stop_all(void (*visit)(const wasp_thread *t))
 void wasp_threads_visit(void (*visit)(const wasp_thread *t))
 {
     pthread_mutex_lock(&registry_lock);
-    uint32_t n = wasp_rt.nthreads < WASP_MAX_THREADS ? wasp_rt.nthreads : WASP_MAX_THREADS;
+    uint32_t n = wasp_registry_count();
     for (uint32_t i = 0; i < n; i++) {
-        wasp_thread *t = __atomic_load_n(&wasp_rt.threads[i], __ATOMIC_ACQUIRE);
+        wasp_thread *t = wasp_thread_at(i);
         if (t)
             visit(t);
     }
@@ -291,9 +297,9 @@ uint64_t wasp_threads_samples(void)
 {
     pthread_mutex_lock(&registry_lock);
     uint64_t n = ended_samples;
-    uint32_t k = wasp_rt.nthreads < WASP_MAX_THREADS ? wasp_rt.nthreads : WASP_MAX_THREADS;
+    uint32_t k = wasp_registry_count();
     for (uint32_t i = 0; i < k; i++) {
-        wasp_thread *t = __atomic_load_n(&wasp_rt.threads[i], __ATOMIC_ACQUIRE);
+        wasp_thread *t = wasp_thread_at(i);
         /* A running thread's handler counts as it goes: a torn read cannot
          * happen to an aligned 64-bit word, a late one shows next second. */
         if (t)

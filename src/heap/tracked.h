@@ -22,8 +22,6 @@ typedef struct wasp_tracked {
     uint64_t address_mask;          /* strips ZGC colour bits; ~0 otherwise */
     int moves_concurrently;         /* ZGC or Shenandoah: objects move outside pauses */
     int numa_nodes;
-    uint32_t min_size;              /* objects at least this big can be tracked (alloc.c);
-                                     * smaller ones are attributed to their class */
 } wasp_tracked;
 
 extern wasp_tracked wasp_objects;

@@ -22,7 +22,8 @@
 
 #include "common/clock.h"
 #include "watch/engine.h"
-#include "watch/runtime.h"
+#include "watch/mechanisms.h"
+#include "watch/session.h"
 
 enum { BUDGET_EVERY = 4 };
 static const double BUDGET_BANK_NS = 100e6;
@@ -42,7 +43,9 @@ static double cost_scale(const wasp_thread *t)
 
 int wasp_budget_allows(wasp_thread *t)
 {
-    if (wasp_rt.watch_budget <= 0 || !wasp_rt.watch_event_ns)
+    double budget = wasp_session_get()->watch_budget;
+    const wasp_mechanisms *m = wasp_chosen();
+    if (budget <= 0 || !m->watch_event_ns)
         return 1;
     if (t->budget_countdown) {
         t->budget_countdown--;
@@ -52,28 +55,26 @@ int wasp_budget_allows(wasp_thread *t)
     uint64_t cpu = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
     if (!t->budget_cpu_ns)
         t->budget_cpu_ns = cpu > t->cpu_ns_start && t->cpu_ns_start ? t->cpu_ns_start : cpu;
-    double earned =
-        wasp_rt.watch_budget * (double)(cpu > t->budget_cpu_ns ? cpu - t->budget_cpu_ns : 0);
+    double earned = budget * (double)(cpu > t->budget_cpu_ns ? cpu - t->budget_cpu_ns : 0);
     double spent = (double)(t->watch_cost_ns - t->budget_cost_seen_ns) * cost_scale(t);
     t->budget_cpu_ns = cpu;
     t->budget_cost_seen_ns = t->watch_cost_ns;
     t->budget_ledger_ns += earned - spent;
-    double bank = wasp_rt.watch_budget * BUDGET_BANK_NS;
+    double bank = budget * BUDGET_BANK_NS;
     if (t->budget_ledger_ns > bank)
         t->budget_ledger_ns = bank;
     int open = t->budget_ledger_ns > 0;
-    uint64_t foreign =
-        wasp_rt.watch && wasp_rt.watch->unowned_cost_ns ? wasp_rt.watch->unowned_cost_ns() : 0;
+    uint64_t foreign = m->watch && m->watch->unowned_cost_ns ? m->watch->unowned_cost_ns() : 0;
     if (open && foreign)
-        open = (double)foreign <=
-               wasp_rt.watch_budget * (double)wasp_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+        open = (double)foreign <= budget * (double)wasp_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     t->budget_open = open;
     return open;
 }
 
 int wasp_budget_spent(const wasp_thread *t)
 {
-    if (wasp_rt.watch_budget <= 0)
+    double budget = wasp_session_get()->watch_budget;
+    if (budget <= 0)
         return 0;
     /* The budget gates arming (wasp_budget_allows); a watch already armed
      * runs to its end unless the thread is deep in debt. Cutting watches as
@@ -86,7 +87,7 @@ int wasp_budget_spent(const wasp_thread *t)
      * check (they land in wasp's handling). */
     double debt = (double)(t->watch_cost_ns - t->budget_cost_seen_ns) * cost_scale(t) -
                   t->budget_ledger_ns;
-    double limit = wasp_rt.watch_budget * BUDGET_BANK_NS;
-    double one_watch = (double)WASP_WATCH_FAULT_CAP * (double)wasp_rt.watch_event_ns;
+    double limit = budget * BUDGET_BANK_NS;
+    double one_watch = (double)WASP_WATCH_FAULT_CAP * (double)wasp_chosen()->watch_event_ns;
     return debt > (one_watch > limit ? one_watch : limit);
 }

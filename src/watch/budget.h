@@ -1,7 +1,7 @@
 /*
  * The watchpoint engine's CPU budget (budget.c): a thread's watch events —
  * traps, or faults stepped over — at the cost the start-up proof measured,
- * stay under wasp_rt.watch_budget of its CPU time.
+ * stay under the session's watch_budget of its CPU time (session.h).
  *
  * ASYNC-SIGNAL-SAFE: called from the SIGTRAP and SIGSEGV handlers.
  */

@@ -20,7 +20,7 @@
 
 #include "watch/records.h"
 
-/* Context modes (wasp_rt.context). */
+/* Context modes (wasp_session_get()->context). */
 enum { WASP_CONTEXT_WALK = 0, WASP_CONTEXT_CHAIN = 1, WASP_CONTEXT_CHAIN_CHECK = 2 };
 
 /* A chain context is two frames: {WASP_RFRAME_CHAIN, pc} then {nmethod id,

@@ -12,7 +12,7 @@
 #include "watch/caller_chain.h"
 #include "watch/frame_anchor.h"
 #include "watch/kit.h"
-#include "watch/runtime.h"
+#include "watch/session.h"
 
 /* AsyncGetCallTrace's statuses (HotSpot's forte.cpp) that wasp retries: a
  * thread outside Java whose last Java frame it cannot find or walk from
@@ -35,7 +35,8 @@ typedef struct {
 static int walk(wasp_thread *t, ucontext_t *uc)
 {
     agct_trace trace = {.env = t->jni_env, .num_frames = 0, .frames = t->scratch};
-    wasp_rt.agct(&trace, (int)wasp_rt.max_frames, uc);
+    const wasp_session *s = wasp_session_get();
+    s->agct(&trace, (int)s->max_frames, uc);
     return trace.num_frames;
 }
 
@@ -246,7 +247,7 @@ static wasp_counter_id agct_cause(int status)
 static int walk_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc)
 {
     int n = -100;
-    if (wasp_rt.agct && t->jni_env) {
+    if (wasp_session_get()->agct && t->jni_env) {
         /* Walk from the instruction itself, not the PC after it, so the line
          * is the access's own. */
         /* The vDSO's monotonic clock (~30 ns a read here; the thread CPU
@@ -301,7 +302,7 @@ static int chain_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc, cons
     }
     t->rec.counters[WASP_C_CHAIN_MAPPED]++;
     t->rec.counters[WASP_C_CHAIN_NS] += wasp_clock_ns(CLOCK_MONOTONIC) - t0;
-    int slot = wasp_rt.context == WASP_CONTEXT_CHAIN_CHECK ? wasp_chain_check_slot(t) : -1;
+    int slot = wasp_session_get()->context == WASP_CONTEXT_CHAIN_CHECK ? wasp_chain_check_slot(t) : -1;
     if (slot >= 0) {
         int n = walk_context(t, uc, pc);
         wasp_chain_check_set(t, slot, marks, n > 0 ? wasp_records_trace(&t->rec, t->scratch, n) : 0);
@@ -314,16 +315,17 @@ static int chain_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc, cons
 uint32_t wasp_capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
                               const uint8_t *insn, uint8_t insn_len)
 {
-    if (!t->jni_env && wasp_rt.jvm) {
+    const wasp_session *s = wasp_session_get();
+    if (!t->jni_env && s->jvm) {
         /* A thread that ran before the agent attached: ask the JVM for its
          * JNIEnv (GetEnv only reads the current thread's VM pointer). */
-        JavaVM *vm = wasp_rt.jvm;
+        JavaVM *vm = s->jvm;
         void *env = NULL;
         if ((*vm)->GetEnv(vm, &env, JNI_VERSION_1_6) == JNI_OK)
             t->jni_env = env;
     }
     uint32_t ctx;
-    if (wasp_rt.context != WASP_CONTEXT_WALK && chain_context(t, uc, pc, insn, insn_len, &ctx))
+    if (s->context != WASP_CONTEXT_WALK && chain_context(t, uc, pc, insn, insn_len, &ctx))
         return ctx;
     int n = walk_context(t, uc, pc);
     if (n <= 0) {

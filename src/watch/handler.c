@@ -27,9 +27,9 @@
 #include "watch/handler_part.h"
 #include "watch/kit.h"
 #include "watch/object_hit.h"
-#include "watch/runtime.h"
-
-wasp_runtime wasp_rt;
+#include "watch/mechanisms.h"
+#include "watch/run_state.h"
+#include "watch/thread_registry.h"
 
 static struct sigaction previous;
 static volatile int installed;
@@ -126,15 +126,16 @@ static int just_out_of_wasp(const wasp_thread *t, const ucontext_t *uc)
 static void on_sample(wasp_thread *t, const ucontext_t *uc)
 {
     wasp_address_sample s;
+    const wasp_mechanisms *m = wasp_chosen();
     t->rec.counters[WASP_C_SAMPLES]++;
     if (in_wasp(uc) || just_out_of_wasp(t, uc) ||
-        (wasp_rt.watch && wasp_rt.watch->busy && wasp_rt.watch->busy(t->tid))) {
+        (m->watch && m->watch->busy && m->watch->busy(t->tid))) {
         t->rec.counters[WASP_C_SAMPLES_SELF]++;
-        if (wasp_rt.source->time_based)
+        if (m->source->time_based)
             t->self_sampled_ns += t->sampler.period_ns;
         return;
     }
-    if (!wasp_rt.source->take(wasp_rt.source, &t->sampler, uc, &s))
+    if (!m->source->take(m->source, &t->sampler, uc, &s))
         return;
 
     wasp_sample_view v;
@@ -160,8 +161,9 @@ static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, int async)
     if (slot->state == WASP_SLOT_FREE)
         return; /* a signal that raced with disarming */
     t->rec.counters[WASP_C_TRAPPED]++;
-    if (wasp_rt.watch && wasp_rt.watch->events_are_traps)
-        t->watch_cost_ns += wasp_rt.watch_event_ns;
+    const wasp_mechanisms *m = wasp_chosen();
+    if (m->watch && m->watch->events_are_traps)
+        t->watch_cost_ns += m->watch_event_ns;
     if (wasp_watch_epoch_check(t))
         return;
     if (async) {
@@ -194,7 +196,7 @@ static void sampler_backoff(wasp_thread *t, uint64_t spent)
     int over = (double)t->handler_ns > SAMPLER_BUDGET * (double)window;
     t->handler_ns = 0;
     t->handler_samples = 0;
-    wasp_source *src = wasp_rt.source;
+    wasp_source *src = wasp_chosen()->source;
     if (!over || !src->set_period || !st->period_ns ||
         st->period_ns >= src->period * SAMPLER_MAX_SLOWDOWN)
         return;
@@ -214,7 +216,7 @@ static void enter(wasp_thread *t, int kind, int slot, ucontext_t *uc, int async)
 {
     /* in_handler: a signal that interrupted another of our handlers on this
      * thread (the page engine's SIGSEGV handler lets SIGTRAP through). */
-    if (!t || !t->active || !wasp_rt.sampling || t->in_handler)
+    if (!t || !t->active || !wasp_sampling() || t->in_handler)
         return;
     t->in_handler = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -238,7 +240,7 @@ void wasp_handler_watch_event(wasp_thread *t, int slot, void *uc, int async)
 
 void wasp_handler_window_access(wasp_thread *t, void *ucontext, const wasp_window_access *a)
 {
-    if (!nwindow_hooks || !t || !t->active || !wasp_rt.sampling || t->in_handler)
+    if (!nwindow_hooks || !t || !t->active || !wasp_sampling() || t->in_handler)
         return;
     t->in_handler = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -270,7 +272,7 @@ static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
     if (index == WASP_PROBE_INDEX) {
         __atomic_add_fetch(&probe_counts[kind], 1, __ATOMIC_RELAXED);
     } else if (index < WASP_MAX_THREADS) {
-        enter(wasp_rt.threads[index], kind, slot, ucv, trap_was_async(si));
+        enter(wasp_thread_at(index), kind, slot, ucv, trap_was_async(si));
     }
     errno = saved;
 }
@@ -296,7 +298,7 @@ void wasp_handler_object_born(wasp_thread *t, const wasp_birth *b)
 {
     /* Held like a signal: a sample or trap arriving meanwhile on this thread
      * is ignored rather than run over the slots being armed. */
-    if (!nbirth_parts || !t || !t->active || !wasp_rt.sampling || t->in_handler)
+    if (!nbirth_parts || !t || !t->active || !wasp_sampling() || t->in_handler)
         return;
     t->in_handler = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);

@@ -16,7 +16,7 @@
 #include "heap/java_object.h"
 #include "heap/klass_set.h"
 #include "heap/site_kind.h"
-#include "watch/runtime.h"
+#include "watch/run_state.h"
 #include "heap/tracked.h"
 
 /* An object allocation tracking did not see (under min_size, or skipped by
@@ -71,7 +71,7 @@ wasp_obj_result wasp_object_hit_find(wasp_thread *t, const wasp_sample_view *v,
     t->rec.counters[WASP_C_OBJ_SAMPLES]++;
     wasp_obj_result r = wasp_objects_attribute(
         wasp_objects.objmap, h->acc.addr & wasp_objects.address_mask,
-        __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE),
+        wasp_gc_epoch(),
         __atomic_load_n(&wasp_objects.objmap_epoch, __ATOMIC_ACQUIRE), wasp_objects.numa_nodes, &h->obj,
         &h->remote);
     if (r == WASP_OBJ_HIT &&

@@ -51,8 +51,9 @@
 #include "watch/engine.h"
 #include "watch/budget.h"
 #include "watch/handler.h"
-#include "watch/runtime.h"
+#include "watch/session.h"
 #include "watch/slots.h"
+#include "watch/thread_registry.h"
 
 enum {
     PAGE = 4096,
@@ -466,7 +467,8 @@ static int foreign_over_budget(void)
 {
     static uint32_t countdown;
     static int over;
-    if (wasp_rt.watch_budget <= 0)
+    double budget = wasp_session_get()->watch_budget;
+    if (budget <= 0)
         return 0;
     if (countdown) {
         countdown--;
@@ -474,7 +476,7 @@ static int foreign_over_budget(void)
     }
     countdown = 63;
     double cpu = (double)wasp_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-    over = (double)__atomic_load_n(&foreign_cost_ns, __ATOMIC_RELAXED) > wasp_rt.watch_budget * cpu;
+    over = (double)__atomic_load_n(&foreign_cost_ns, __ATOMIC_RELAXED) > budget * cpu;
     return over;
 }
 
@@ -561,8 +563,8 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
     __atomic_add_fetch(&stats.faults, 1, __ATOMIC_RELAXED);
     uint32_t owner;
     wasp_thread *t = NULL; /* this thread, when it owns a watch on the page */
-    if (owns_watch(r, me, &owner) && owner < WASP_MAX_THREADS)
-        t = wasp_rt.threads[owner]; /* t is this thread: nobody frees it meanwhile */
+    if (owns_watch(r, me, &owner))
+        t = wasp_thread_at(owner); /* t is this thread: nobody frees it meanwhile */
     if (!t) {
         __atomic_add_fetch(&stats.foreign, 1, __ATOMIC_RELAXED);
         if (foreign_over_budget() || ++r->foreign > WASP_WATCH_FAULT_CAP) {
@@ -679,7 +681,7 @@ static int page_on_step(const void *siginfo, void *ucontext)
         __atomic_add_fetch(&probe_hits, 1, __ATOMIC_RELAXED);
         return 1;
     }
-    wasp_thread *t = hit_thread < WASP_MAX_THREADS ? wasp_rt.threads[hit_thread] : NULL;
+    wasp_thread *t = wasp_thread_at(hit_thread);
     if (t && t->tid == me)
         wasp_handler_watch_event(t, hit_slot, uc, 0);
     return 1;

@@ -1,6 +1,6 @@
 /*
  * Slots: a thread's watchpoints, on whichever engine proved itself at
- * start-up (wasp_rt.watch; see engine.h). The handler and the thread code
+ * start-up (mechanisms.h; see engine.h). The handler and the thread code
  * talk to slots only, never to an engine.
  *
  * ASYNC-SIGNAL-SAFE: wasp_slot_arm, wasp_slot_disarm and wasp_watch_span run
@@ -9,7 +9,7 @@
 #include "watch/slots.h"
 
 #include "watch/engine.h"
-#include "watch/runtime.h"
+#include "watch/mechanisms.h"
 
 const wasp_watch_engine *const wasp_watch_engines[] = {&wasp_debugreg_engine, &wasp_page_engine,
                                                        NULL};
@@ -22,15 +22,17 @@ int wasp_slots_open(wasp_thread *t, int n, char *err, size_t errlen)
         t->slots[i].wp_page = 0;
     }
     t->nslots = t->nwindow = 0;
-    if (!wasp_rt.watch)
+    const wasp_watch_engine *e = wasp_chosen()->watch;
+    if (!e)
         return 0;
-    return wasp_rt.watch->thread_open(t, n, err, errlen);
+    return e->thread_open(t, n, err, errlen);
 }
 
 void wasp_slots_close(wasp_thread *t)
 {
-    if (wasp_rt.watch)
-        wasp_rt.watch->thread_close(t);
+    const wasp_watch_engine *e = wasp_chosen()->watch;
+    if (e)
+        e->thread_close(t);
     for (int i = 0; i < WASP_MAX_SLOTS; i++)
         t->slots[i].state = WASP_SLOT_FREE;
     t->nslots = t->nwindow = 0;
@@ -38,12 +40,12 @@ void wasp_slots_close(wasp_thread *t)
 
 int wasp_slot_arm(wasp_thread *t, int slot, uint64_t addr, int len, int loads_too)
 {
-    return wasp_rt.watch->arm(t, slot, addr, len, loads_too);
+    return wasp_chosen()->watch->arm(t, slot, addr, len, loads_too);
 }
 
 void wasp_slot_disarm(wasp_thread *t, int slot)
 {
-    wasp_rt.watch->disarm(t, slot);
+    wasp_chosen()->watch->disarm(t, slot);
     t->slots[slot].state = WASP_SLOT_FREE;
 }
 

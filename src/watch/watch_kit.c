@@ -9,7 +9,7 @@
 
 #include "watch/budget.h"
 #include "watch/kit.h"
-#include "watch/runtime.h"
+#include "watch/run_state.h"
 #include "watch/slots.h"
 
 uint64_t wasp_read_value(uint64_t addr, int len, int *ok)
@@ -37,7 +37,7 @@ double wasp_watch_done(wasp_thread *t, int i)
 
 int wasp_watch_epoch_check(wasp_thread *t)
 {
-    uint32_t now = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
+    uint32_t now = wasp_gc_epoch();
     if (t->epoch == now)
         return 0;
     for (int i = 0; i < t->nslots + t->nwindow; i++)

@@ -22,7 +22,7 @@
 #include "heap/klass_set.h"
 #include "heap/tracked.h"
 #include "isa/class_store.h"
-#include "watch/runtime.h"
+#include "watch/run_state.h"
 
 enum {
     C_BY_INSN = WASP_FIELD_C_BY_INSN,
@@ -125,7 +125,7 @@ static void settle(wasp_thread *t, wasp_field_pending *pe)
 {
     key k = {.area = pe->area};
     wasp_java_object o;
-    wasp_java_find how = pe->epoch == __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE)
+    wasp_java_find how = pe->epoch == wasp_gc_epoch()
                              ? wasp_java_object_find(pe->acc.addr, &pe->acc, &o)
                              : WASP_JFIND_NO_HEADER;
     if (how == WASP_JFIND_INSN || how == WASP_JFIND_SCAN) {
@@ -155,7 +155,7 @@ static void defer(wasp_thread *t, const wasp_access *acc, uint8_t area, uint32_t
         settle(t, free_);
     }
     *free_ = (wasp_field_pending){.acc = *acc, .ctx = ctx + 1,
-                                  .epoch = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE),
+                                  .epoch = wasp_gc_epoch(),
                                   .area = area, .why = (uint8_t)why};
 }
 

@@ -41,7 +41,7 @@ typedef struct wasp_field_rec {
 typedef struct wasp_field_pending {
     wasp_access acc;
     uint32_t ctx;   /* context id + 1; 0 = empty */
-    uint32_t epoch; /* wasp_rt.epoch at the sample */
+    uint32_t epoch; /* the GC epoch at the sample (watch/run_state.h) */
     uint8_t area;
     uint8_t why;    /* the handler's counter if it stays unnamed */
 } wasp_field_pending;

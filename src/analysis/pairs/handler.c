@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "watch/handler_part.h"
-#include "watch/runtime.h"
+#include "watch/session.h"
 
 /* The enabled pair analyses, by the kind of access they sample (set before
  * sampling starts, read-only afterwards). */
@@ -216,8 +216,8 @@ static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
         return;
     }
     int approx = 0;
-    wasp_verdict v = client->on_trap(&slot->watch, acc.kind, after, wasp_rt.float_threshold,
-                                     &approx);
+    wasp_verdict v = client->on_trap(&slot->watch, acc.kind, after,
+                                     wasp_session_get()->float_threshold, &approx);
     switch (v) {
     case WASP_VERDICT_WAIT:
         return;

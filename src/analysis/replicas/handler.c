@@ -19,7 +19,7 @@
 #include "analysis/replicas/comparisons.h"
 #include "analysis/replicas/snapshots.h"
 #include "common/clock.h"
-#include "watch/runtime.h"
+#include "watch/run_state.h"
 #include "heap/tracked.h"
 
 enum {
@@ -65,7 +65,7 @@ static void on_object(wasp_thread *t, const wasp_sample_view *v, const wasp_obje
     }
     uint64_t waddr, v1;
     uint8_t wlen;
-    uint32_t epoch = __atomic_load_n(&wasp_rt.epoch, __ATOMIC_ACQUIRE);
+    uint32_t epoch = wasp_gc_epoch();
     /* The map compares masked addresses (ZGC colours); a watchpoint needs the
      * address the program uses, so work from the object's base as seen here. */
     uint64_t base = field - ((field & wasp_objects.address_mask) - h->obj.start);
