@@ -16,6 +16,7 @@
 
 #include "agent/jvm.h"
 #include "agent/log.h"
+#include "agent/option_table.h"
 #include "agent/vmflags.h"
 #include "sample/signal.h"
 #include "watch/engine.h"
@@ -92,12 +93,16 @@ int wasp_probe_source(const wasp_options *o, unsigned wants, char *passed, size_
 
 int wasp_probe_watch(const wasp_options *o, char *passed, size_t plen, char *why, size_t len)
 {
-    const wasp_watch_engine *order[2];
+    /* auto: every engine, in the list's order of preference; else the one
+     * the option names (its values are the engines' names). */
+    const wasp_watch_engine *order[8];
     int n = 0;
-    if (o->watch != WASP_WATCH_PAGE)
-        order[n++] = &wasp_debugreg_engine;
-    if (o->watch != WASP_WATCH_DEBUGREG)
-        order[n++] = &wasp_page_engine;
+    char named[32] = "";
+    if (o->watch != WASP_WATCH_AUTO)
+        wasp_option_value_text(wasp_option_find("watch", 5), o, named, sizeof named);
+    for (int i = 0; wasp_watch_engines[i] && n < 8; i++)
+        if (!named[0] || !strcmp(named, wasp_watch_engines[i]->name))
+            order[n++] = wasp_watch_engines[i];
     for (int i = 0; i < n; i++) {
         char err[1024], advice[400];
         uint64_t ns = 0;
