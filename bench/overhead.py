@@ -303,7 +303,13 @@ def main():
         if profile:
             try:
                 rep_json = report_json(profile)
-                classified = sum(a.get("pairs_classified", 0.0) for a in rep_json["analyses"].values())
+                # Every <watch, trap> pair judged (the "classified" counter),
+                # window watches' included; pairs_classified weighs them by
+                # the samples they stand for.
+                classified = rep_json["counters"].get("classified")
+                if classified is None:
+                    classified = sum(a.get("pairs_classified", 0.0)
+                                     for a in rep_json["analyses"].values())
                 r["pps"].append(classified / wall / max(opts.threads, 1))
                 r["samples"].append(rep_json["counters"].get("samples", 0))
                 note = ", %.0f pairs classified" % classified
