@@ -58,7 +58,7 @@
 enum {
     PAGE = 4096,
     MAX_PAGES = 1024,    /* page records, tombstones included */
-    REFS = 8,            /* watches on one page */
+    REFS = 64,           /* watches on one page (window watches included) */
     MAX_STEPPERS = 512,  /* threads single-stepping at once */
     STEP_PAGES = 4,      /* pages one instruction may touch */
     TOMB_RETRIES = 1000, /* faults on an opened page retried before chaining */
@@ -85,6 +85,7 @@ typedef struct page_rec {
     uint8_t stuck;      /* reopening failed: keep the record for good */
     uint32_t tomb_faults; /* faults retried on it as a tombstone since its last change */
     uint32_t foreign;   /* faults by threads without a watch here, since it was last open */
+    uint32_t nlive;     /* refs in use (claim scans every record: no loop over refs there) */
     uint64_t freed_seq; /* when it became a tombstone (oldest reused first) */
     watch_ref ref[REFS];
 } page_rec;
@@ -170,12 +171,36 @@ static int live_refs(const page_rec *r, int *loads)
 {
     int n = 0;
     *loads = 0;
+    if (!r->nlive)
+        return 0;
     for (int i = 0; i < REFS; i++)
         if (r->ref[i].used) {
             n++;
             *loads |= r->ref[i].loads;
         }
     return n;
+}
+
+/* Forget ref i of r; all of t's (registry index) in slot; all of them. */
+static void ref_drop(page_rec *r, int i)
+{
+    if (r->ref[i].used) {
+        r->ref[i].used = 0;
+        r->nlive--;
+    }
+}
+
+static void refs_drop_slot(page_rec *r, uint32_t thread, int slot)
+{
+    for (int i = 0; i < REFS; i++)
+        if (r->ref[i].used && r->ref[i].thread == thread && r->ref[i].slot == slot)
+            ref_drop(r, i);
+}
+
+static void refs_drop_all(page_rec *r)
+{
+    for (int i = 0; i < REFS; i++)
+        ref_drop(r, i);
 }
 
 /* A record for page: its own, a free one, or the oldest tombstone. */
@@ -253,14 +278,13 @@ static int page_arm_ref(uint32_t thread, pid_t tid, int slot, uint64_t addr, int
                 r->ref[i] = (watch_ref){.addr = addr, .thread = thread, .tid = tid,
                                         .slot = (uint8_t)slot, .len = (uint8_t)len,
                                         .loads = (uint8_t)(loads_too != 0), .used = 1};
+                r->nlive++;
                 placed = 1;
             }
     if (placed) {
         apply(r);
         if (r->prot == PROT_OPEN && !r->steppers) { /* could not protect it */
-            for (int i = 0; i < REFS; i++)
-                if (r->ref[i].used && r->ref[i].thread == thread && r->ref[i].slot == slot)
-                    r->ref[i].used = 0;
+            refs_drop_slot(r, thread, slot);
             placed = 0;
         }
     }
@@ -275,9 +299,7 @@ static void page_disarm_ref(uint32_t thread, int slot, uint64_t page)
         return; /* cannot happen (see lock); the page stays watched until drop_all */
     page_rec *r = find(page);
     if (r) {
-        for (int i = 0; i < REFS; i++)
-            if (r->ref[i].used && r->ref[i].thread == thread && r->ref[i].slot == slot)
-                r->ref[i].used = 0;
+        refs_drop_slot(r, thread, slot);
         apply(r);
     }
     unlock();
@@ -329,8 +351,7 @@ static void page_drop_all(void)
         page_rec *r = &pages[i];
         if (!r->page)
             continue;
-        for (int k = 0; k < REFS; k++)
-            r->ref[k].used = 0;
+        refs_drop_all(r);
         apply(r);
     }
     unlock();
@@ -446,8 +467,7 @@ static int owns_watch(const page_rec *r, pid_t me, uint32_t *thread)
 /* Give up on a page: open it for good, its watches lost (lock held). */
 static void release_page(page_rec *r)
 {
-    for (int i = 0; i < REFS; i++)
-        r->ref[i].used = 0;
+    refs_drop_all(r);
     apply(r);
     __atomic_add_fetch(&stats.released, 1, __ATOMIC_RELAXED);
 }
@@ -494,7 +514,7 @@ static int drop_own(page_rec *r, wasp_thread *t, pid_t me, int spent)
         if (wasp_handler_slot_lost(t, w->slot, spent ? WASP_C_DROP_BUDGET : WASP_C_DROP_FAULT_CAP) != 0)
             continue; /* t's handler is running: leave it to it */
         t->slots[w->slot].wp_page = 0;
-        w->used = 0;
+        ref_drop(r, i);
         dropped = 1;
     }
     if (dropped)

@@ -20,9 +20,11 @@
 #include "watch/records.h"
 #include "watch/reservoir.h"
 
-/* Thread indices are never reused (a late signal cannot reach the wrong
+/* Slots: at most four the reservoir fills from samples (debug registers have
+ * four), then window slots (the page engine's, see wasp_watch_claim_window).
+ * Thread indices are never reused (a late signal cannot reach the wrong
  * thread); 2^20 of them fit the 24 bits sig_data gives the index. */
-enum { WASP_MAX_SLOTS = 16, WASP_MAX_THREADS = 1u << 20 };
+enum { WASP_MAX_SLOTS = 68, WASP_MAX_THREADS = 1u << 20 };
 
 typedef enum wasp_slot_state {
     WASP_SLOT_FREE = 0,
