@@ -60,10 +60,23 @@ static int nbirth_parts;
 static void (*window_hooks[WASP_ANALYSES])(wasp_thread *, const ucontext_t *,
                                            const wasp_window_access *);
 static int nwindow_hooks;
+static void (*end_hooks[WASP_ANALYSES])(wasp_thread *);
+static int nend_hooks;
+
+/* Parts that share a hook (the pair analyses) have it called once. */
+#define ADD_ONCE(list, n, fn)                                                                      \
+    do {                                                                                           \
+        int seen_ = 0;                                                                             \
+        for (int k_ = 0; k_ < (n); k_++)                                                           \
+            seen_ |= (list)[k_] == (fn);                                                           \
+        if ((fn) && !seen_)                                                                        \
+            (list)[(n)++] = (fn);                                                                  \
+    } while (0)
 
 void wasp_handler_enable(uint32_t enabled)
 {
     nsample_hooks = nobject_parts = nno_object_parts = nbirth_parts = nwindow_hooks = 0;
+    nend_hooks = 0;
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_handler_part *p = wasp_handler_part_of(id);
         if (!(enabled & (1u << id)))
@@ -76,16 +89,9 @@ void wasp_handler_enable(uint32_t enabled)
             no_object_parts[nno_object_parts++] = p;
         if (p->on_birth)
             birth_parts[nbirth_parts++] = p;
-        int seen = 0; /* parts that share a hook (the pair analyses) run it once */
-        for (int k = 0; k < nsample_hooks; k++)
-            seen |= sample_hooks[k] == p->on_sample;
-        if (p->on_sample && !seen)
-            sample_hooks[nsample_hooks++] = p->on_sample;
-        seen = 0;
-        for (int k = 0; k < nwindow_hooks; k++)
-            seen |= window_hooks[k] == p->on_window_access;
-        if (p->on_window_access && !seen)
-            window_hooks[nwindow_hooks++] = p->on_window_access;
+        ADD_ONCE(sample_hooks, nsample_hooks, p->on_sample);
+        ADD_ONCE(window_hooks, nwindow_hooks, p->on_window_access);
+        ADD_ONCE(end_hooks, nend_hooks, p->on_thread_end);
     }
 }
 
@@ -355,4 +361,6 @@ void wasp_thread_release_slots(wasp_thread *t)
 {
     for (int i = 0; i < t->nslots + t->nwindow; i++)
         wasp_watch_drop(t, i, WASP_C_DROP_EXIT);
+    for (int i = 0; i < nend_hooks; i++)
+        end_hooks[i](t);
 }

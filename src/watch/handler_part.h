@@ -64,6 +64,9 @@ typedef struct wasp_handler_part {
      * (handler.h, wasp_handler_window_access): the analysis may watch it too
      * (wasp_watch_claim_window). NULL: not interested. */
     void (*on_window_access)(wasp_thread *t, const ucontext_t *uc, const wasp_window_access *a);
+    /* The thread's watches are all gone (it ended, or the run did): settle
+     * what the analysis held back. Its signals are quiet. NULL: nothing. */
+    void (*on_thread_end)(wasp_thread *t);
     /* Names of its counters, t->rec.part_counters[id][k]; NULL-padded. */
     const char *counters[WASP_PART_COUNTERS];
     /* Bytes of per-thread state, t->part_state[id], zeroed at thread start. */

@@ -68,9 +68,10 @@ uint32_t wasp_capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
 wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, int loads_too);
 /* A window watch (handler.h, wasp_window_access): [addr, addr+len) watched
  * for analysis `owner` in one of t's window slots, when t has a pending
- * watch of that analysis on the same page and a window slot is free. The
- * weight those watches stand for is shared evenly with the new one: a page
- * watched for longer gives more pairs, not more weight. NULL: none. */
+ * watch of that analysis on the same page, no watch on those bytes, and a
+ * window slot is free. It carries no reservoir weight: the analysis shares
+ * the sample's among the watches it started (a page watched for longer
+ * gives more pairs, not more weight). NULL: none. */
 wasp_slot *wasp_watch_claim_window(wasp_thread *t, int owner, uint64_t addr, int len,
                                    int loads_too);
 /* Ends watch i for a reason (a counter, or WASP_C_COUNT for none). */

@@ -92,8 +92,7 @@ wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, i
 wasp_slot *wasp_watch_claim_window(wasp_thread *t, int owner, uint64_t addr, int len,
                                    int loads_too)
 {
-    int members[WASP_MAX_SLOTS], n = 0, free_slot = -1, all = t->nslots + t->nwindow;
-    double total = 0;
+    int n = 0, free_slot = -1, all = t->nslots + t->nwindow;
     for (int i = 0; i < all; i++) {
         const wasp_slot *s = &t->slots[i];
         if (s->state == WASP_SLOT_FREE) {
@@ -103,20 +102,15 @@ wasp_slot *wasp_watch_claim_window(wasp_thread *t, int owner, uint64_t addr, int
         }
         if (addr < s->addr + s->watch.len && s->addr < addr + (uint64_t)len)
             return NULL; /* those bytes are watched already */
-        if (page_of(s->addr) == page_of(addr) && t->reservoir[i].in_use &&
-            t->reservoir[i].analysis == owner) {
-            members[n++] = i;
-            total += t->reservoir[i].weight;
-        }
+        n += page_of(s->addr) == page_of(addr) && t->reservoir[i].in_use &&
+             t->reservoir[i].analysis == owner;
     }
     if (!n || free_slot < 0 || wasp_budget_spent(t) ||
         wasp_slot_arm(t, free_slot, addr, len, loads_too) != 0)
         return NULL;
-    double share = total / (n + 1);
-    for (int k = 0; k < n; k++)
-        t->reservoir[members[k]].weight = share;
+    /* No weight of its own: the analysis shares its sample's (pairs/window.h). */
     t->reservoir[free_slot] = (wasp_reservoir_slot){
-        .in_use = 1, .analysis = (uint8_t)owner, .seen = 1, .weight = share};
+        .in_use = 1, .analysis = (uint8_t)owner, .seen = 1, .weight = 0};
     wasp_slot *slot = &t->slots[free_slot];
     slot_set(t, slot, addr, len);
     t->rec.counters[WASP_C_WINDOW_ARMED]++;

@@ -1,7 +1,8 @@
-/* Window watches (watch/kit.h, wasp_watch_claim_window): an access the engine
- * saw on a page the thread watches is watched in a window slot only beside a
- * watch of the same analysis on that page, never over bytes already
- * watched, and the weight of those watches is shared, not multiplied. An
+/* Window watches: an access the engine saw on a page the thread watches is
+ * watched in a window slot only beside a watch of the same analysis on that
+ * page, never over bytes already watched (watch/kit.h,
+ * wasp_watch_claim_window); the pair analyses credit its window's members
+ * with equal shares of the sample's weight (analysis/pairs/window.h). An
  * engine that arms anything stands in for the page engine. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "analysis/pairs/window.h"
 #include "watch/engine.h"
 #include "watch/kit.h"
 #include "watch/mechanisms.h"
@@ -53,7 +55,7 @@ static double weight_of(const wasp_thread *t, int analysis)
     return w;
 }
 
-static void shares_the_sample_weight(void **state)
+static void window_slots_only_beside_a_watch(void **state)
 {
     (void)state;
     wasp_thread *t = new_thread();
@@ -62,21 +64,62 @@ static void shares_the_sample_weight(void **state)
     wasp_slot *s = wasp_watch_claim(t, 1, PAGE + 8, 8, 0);
     assert_non_null(s);
     s->state = WASP_SLOT_ARMED;
-    assert_true(weight_of(t, 1) == 1.0);
     for (int k = 1; k <= WINDOW; k++) {
         wasp_slot *w = wasp_watch_claim_window(t, 1, PAGE + 64 + 8u * (unsigned)k, 8, 0);
         assert_non_null(w);
         assert_true(w - t->slots >= SAMPLED); /* a window slot, never a sampled one */
         w->state = WASP_SLOT_ARMED;
-        /* k + 1 watches, one sample's weight between them, evenly. */
-        assert_true(weight_of(t, 1) > 0.999999 && weight_of(t, 1) < 1.000001);
-        assert_true(t->reservoir[w - t->slots].weight > 1.0 / (k + 1) - 1e-9 &&
-                    t->reservoir[w - t->slots].weight < 1.0 / (k + 1) + 1e-9);
+        /* No weight of its own: the sample's stays where it was. */
+        assert_true(t->reservoir[w - t->slots].weight == 0.0);
+        assert_true(weight_of(t, 1) == 1.0);
     }
     assert_int_equal(t->rec.counters[WASP_C_WINDOW_ARMED], WINDOW);
-    /* Every window slot taken: no more, and the weight is unchanged. */
+    /* Every window slot taken: no more. */
     assert_null(wasp_watch_claim_window(t, 1, PAGE + 2048, 8, 0));
-    assert_true(weight_of(t, 1) > 0.999999 && weight_of(t, 1) < 1.000001);
+}
+
+/* Members judged early and late stand for the sample equally: a dead store
+ * judged a sweep later weighs what a live one judged at once does. */
+static void members_weigh_the_same(void **state)
+{
+    (void)state;
+    wasp_thread *t = new_thread();
+    assert_int_equal(wasp_records_init(&t->rec, 64, 0), 0);
+    static wasp_windows ws;
+    memset(&ws, 0, sizeof ws);
+    wasp_slot *s = wasp_watch_claim(t, 1, PAGE + 8, 8, 0);
+    s->state = WASP_SLOT_ARMED;
+    t->reservoir[0].weight = 2.0; /* the sample stands for two */
+    uint32_t tag = wasp_window_join(t, &ws, 0);
+    assert_true(tag != 0);
+    assert_true(t->reservoir[0].weight == 0.0); /* moved into the window */
+    wasp_slot *m[3];
+    for (int k = 0; k < 3; k++) {
+        m[k] = wasp_watch_claim_window(t, 1, PAGE + 64 + 8u * (unsigned)k, 8, 0);
+        assert_non_null(m[k]);
+        m[k]->state = WASP_SLOT_ARMED;
+        m[k]->tag = tag;
+        assert_int_equal(wasp_window_add(&ws, tag), 0);
+    }
+    /* A live pair at once, the sample's own live, one dead much later, one
+     * member lost (dropped): 4 members, 2.0 / 4 each. */
+    wasp_window_judged(&ws, tag, wasp_watch_done(t, (int)(m[0] - t->slots)), 8, 0, 0, 1, 0);
+    m[0]->tag = 0;
+    wasp_window_judged(&ws, tag, wasp_watch_done(t, 0), 8, 0, 0, 2, 0);
+    s->tag = 0;
+    wasp_window_settle(t, &ws, 1, 0);
+    assert_true(t->rec.totals[1].pairs == 0.0); /* two members still watched */
+    wasp_watch_drop(t, (int)(m[1] - t->slots), WASP_C_COUNT);
+    wasp_window_judged(&ws, tag, wasp_watch_done(t, (int)(m[2] - t->slots)), 8, 1, 0, 3, 4);
+    m[2]->tag = 0;
+    wasp_window_settle(t, &ws, 1, 0);
+    const wasp_totals *tot = &t->rec.totals[1];
+    assert_true(tot->pairs == 1.5);   /* 3 judged x 0.5 */
+    assert_true(tot->bytes == 12.0);  /* 24 bytes x 0.5 */
+    assert_true(tot->wasted == 4.0);  /* the dead one's 8 bytes x 0.5 */
+    assert_int_equal(t->rec.npairs, 1);
+    assert_true(ws.w[tag - 1].members == 0); /* free again */
+    wasp_records_free(&t->rec);
 }
 
 static void only_beside_its_own_analysis_on_the_page(void **state)
@@ -92,24 +135,16 @@ static void only_beside_its_own_analysis_on_the_page(void **state)
     assert_null(wasp_watch_claim_window(t, 2, PAGE + 64, 8, 0));
     assert_null(wasp_watch_claim_window(t, 1, PAGE + 12, 4, 0));
     assert_int_equal(armed_calls, before);
-    assert_true(weight_of(t, 1) == 1.0);
-    assert_true(weight_of(t, 2) == 0.0);
-    /* The sample's watch ended (judged): a watch started in its window
-     * keeps its share, and no new one joins a window that has none left. */
-    wasp_slot *w = wasp_watch_claim_window(t, 1, PAGE + 64, 8, 0);
-    assert_non_null(w);
-    w->state = WASP_SLOT_ARMED;
-    double judged = wasp_watch_done(t, (int)(s - t->slots));
-    assert_true(judged == 0.5);
-    assert_true(weight_of(t, 1) == 0.5);
-    wasp_watch_done(t, (int)(w - t->slots));
+    /* With no watch left on the page, no window either. */
+    wasp_watch_done(t, (int)(s - t->slots));
     assert_null(wasp_watch_claim_window(t, 1, PAGE + 128, 8, 0));
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(shares_the_sample_weight),
+        cmocka_unit_test(window_slots_only_beside_a_watch),
+        cmocka_unit_test(members_weigh_the_same),
         cmocka_unit_test(only_beside_its_own_analysis_on_the_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "analysis/pairs/window.h"
 #include "watch/handler_part.h"
 #include "watch/session.h"
 
@@ -99,6 +100,7 @@ static void start(wasp_thread *t, wasp_slot *slot, const wasp_analysis_client *c
                   const wasp_access *acc, uint64_t at, const uint8_t *insn, int executed,
                   const ucontext_t *uc)
 {
+    slot->tag = 0; /* a window's member: set by the caller */
     slot->access_size = acc->size;
     slot->watch_loads = client->watch_loads;
     slot->first_end = at + acc->len;
@@ -118,12 +120,33 @@ static void start(wasp_thread *t, wasp_slot *slot, const wasp_analysis_client *c
     }
 }
 
+static wasp_windows *windows_of(wasp_thread *t, int id)
+{
+    return t->part_state[id];
+}
+
+/* Credit the enabled analyses' windows that have no member left (all: every
+ * one, the thread's watches being gone). */
+static void settle(wasp_thread *t, int all)
+{
+    for (int i = 0; i < nstore + nload; i++) {
+        int id = (i < nstore ? store_clients[i] : load_clients[i - nstore])->id;
+        wasp_window_settle(t, windows_of(t, id), id, all);
+    }
+}
+
+static void on_thread_end(wasp_thread *t)
+{
+    settle(t, 1);
+}
+
 static void on_sample(wasp_thread *t, const wasp_sample_view *v)
 {
     wasp_access acc;
     uint64_t at;
     uint8_t insn[WASP_MAX_INSN];
     int executed;
+    settle(t, 0); /* windows whose members went meanwhile (a GC, say) */
     const wasp_analysis_client *client = locate(t, v, &acc, &at, insn, &executed);
     if (!client)
         return;
@@ -141,8 +164,8 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
 }
 
 /* Another access on a page the thread watches, seen whole by the engine
- * (it ran): watched too, for the analysis of a watch already there that
- * samples its kind, with a share of that watch's weight. */
+ * (it ran): watched too, for the analysis of a watch already there made by
+ * the same instruction, in that watch's window (window.h). */
 static void on_window_access(wasp_thread *t, const ucontext_t *uc, const wasp_window_access *a)
 {
     if (wasp_watch_epoch_check(t))
@@ -150,15 +173,30 @@ static void on_window_access(wasp_thread *t, const ucontext_t *uc, const wasp_wi
     for (int i = 0; i < t->nslots + t->nwindow; i++) {
         const wasp_handler_part *p = wasp_handler_part_of(t->reservoir[i].analysis);
         const wasp_analysis_client *client = p ? p->pair : NULL;
+        /* Only the instruction that watch was started on (the sample's, or
+         * its window's): the window then measures that instruction at more
+         * addresses. Any access on the page skewed F_prog: a window opened by
+         * a live store closed before the dead stores came round, one opened
+         * by a dead store took in the live stores after it (DeadStoreEuler
+         * 0.25 for 0.5). */
         if (t->slots[i].state == WASP_SLOT_FREE || !t->reservoir[i].in_use || !client ||
-            !(client->samples & a->acc.kind) || ((t->slots[i].addr ^ a->acc.addr) >> 12))
+            !(client->samples & a->acc.kind) || ((t->slots[i].addr ^ a->acc.addr) >> 12) ||
+            t->slots[i].first_end != a->pc + a->acc.len)
             continue;
+        wasp_windows *ws = windows_of(t, client->id);
+        uint32_t tag = wasp_window_join(t, ws, i);
         uint64_t waddr;
         int wlen;
         wasp_watch_span(a->acc.addr, a->acc.size, &waddr, &wlen);
-        wasp_slot *slot = wasp_watch_claim_window(t, client->id, waddr, wlen, client->watch_loads);
-        if (slot)
+        wasp_slot *slot = tag ? wasp_watch_claim_window(t, client->id, waddr, wlen,
+                                                        client->watch_loads)
+                              : NULL;
+        if (slot && wasp_window_add(ws, tag) == 0) {
             start(t, slot, client, &a->acc, a->pc, a->insn, 1, uc);
+            slot->tag = tag;
+        } else if (slot) {
+            wasp_watch_drop(t, (int)(slot - t->slots), WASP_C_COUNT); /* the window is full */
+        }
         return;
     }
 }
@@ -169,6 +207,18 @@ static void classify(wasp_thread *t, int i, const wasp_analysis_client *client,
 {
     wasp_slot *slot = &t->slots[i];
     double weight = wasp_watch_done(t, i);
+    if (slot->tag) {
+        /* A window's member: credited with the window (window.h). */
+        t->rec.counters[WASP_C_CLASSIFIED]++;
+        int waste = v == WASP_VERDICT_WASTE;
+        uint32_t trap_ctx = waste ? wasp_capture_context(t, uc, insn_pc, insn, insn_len) : 0;
+        wasp_windows *ws = windows_of(t, client->id);
+        wasp_window_judged(ws, slot->tag, weight, slot->access_size, waste, approx,
+                           slot->watch_ctx, trap_ctx);
+        slot->tag = 0;
+        wasp_window_settle(t, ws, client->id, 0);
+        return;
+    }
     double bytes = weight * (double)slot->access_size;
     wasp_totals *tot = &t->rec.totals[client->id];
     tot->bytes += bytes;
@@ -239,6 +289,8 @@ static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
         .on_sample = on_sample,                                                                    \
         .on_trap = on_trap,                                                                        \
         .on_window_access = on_window_access,                                                      \
+        .on_thread_end = on_thread_end,                                                            \
+        .thread_state = sizeof(wasp_windows),                                                      \
     };
 PAIR_HANDLER_PART(deadstore, WASP_WANTS_STORES)
 PAIR_HANDLER_PART(silentstore, WASP_WANTS_STORES)

@@ -1,0 +1,105 @@
+/*
+ * Windows of the pair analyses (see window.h).
+ *
+ * ASYNC-SIGNAL-SAFE: runs in the handlers of the thread it is given; no
+ * allocation, no locks.
+ */
+#include "analysis/pairs/window.h"
+
+#include <stddef.h>
+#include <string.h>
+
+static wasp_window *window_of(wasp_windows *ws, uint32_t tag)
+{
+    return tag >= 1 && tag <= WASP_WINDOWS && ws->w[tag - 1].members ? &ws->w[tag - 1] : NULL;
+}
+
+uint32_t wasp_window_join(wasp_thread *t, wasp_windows *ws, int i)
+{
+    wasp_slot *s = &t->slots[i];
+    if (s->tag)
+        return window_of(ws, s->tag) ? s->tag : 0;
+    for (uint32_t k = 0; k < WASP_WINDOWS; k++) {
+        wasp_window *w = &ws->w[k];
+        if (w->members)
+            continue;
+        memset(w, 0, offsetof(wasp_window, waste));
+        w->lost_bytes = w->lost_approx = 0;
+        w->members = 1;
+        /* The sample's weight is the window's from now on; what the
+         * reservoir adds to its slot later comes in when it is judged. */
+        w->weight = t->reservoir[i].weight;
+        t->reservoir[i].weight = 0;
+        s->tag = k + 1;
+        return s->tag;
+    }
+    return 0;
+}
+
+int wasp_window_add(wasp_windows *ws, uint32_t tag)
+{
+    wasp_window *w = window_of(ws, tag);
+    if (!w || w->members >= WASP_WINDOW_MEMBERS)
+        return -1;
+    w->members++;
+    return 0;
+}
+
+void wasp_window_judged(wasp_windows *ws, uint32_t tag, double weight, uint32_t bytes, int waste,
+                        int approx, uint32_t watch_ctx, uint32_t trap_ctx)
+{
+    wasp_window *w = window_of(ws, tag);
+    if (!w)
+        return;
+    w->weight += weight;
+    w->judged++;
+    w->bytes += bytes;
+    if (!waste)
+        return;
+    if (w->nwaste < WASP_WINDOW_WASTE)
+        w->waste[w->nwaste++] = (wasp_window_pair){watch_ctx, trap_ctx, (uint16_t)bytes,
+                                                   (uint8_t)(approx != 0)};
+    else if (approx)
+        w->lost_approx += bytes;
+    else
+        w->lost_bytes += bytes;
+}
+
+/* Members of window tag still watched on t. */
+static int watched(const wasp_thread *t, int id, uint32_t tag)
+{
+    int n = 0;
+    for (int i = 0; i < t->nslots + t->nwindow; i++)
+        n += t->slots[i].tag == tag && t->slots[i].state != WASP_SLOT_FREE &&
+             t->reservoir[i].in_use && t->reservoir[i].analysis == id;
+    return n;
+}
+
+/* Each member judged stands for weight / members of the sample. */
+static void credit(wasp_thread *t, int id, wasp_window *w)
+{
+    double each = w->weight / (double)w->members;
+    wasp_totals *tot = &t->rec.totals[id];
+    tot->bytes += each * w->bytes;
+    tot->pairs += each * (double)w->judged;
+    tot->wasted += each * w->lost_bytes;
+    tot->wasted_approx += each * w->lost_approx;
+    for (uint32_t k = 0; k < w->nwaste; k++) {
+        const wasp_window_pair *p = &w->waste[k];
+        double bytes = each * (double)p->bytes;
+        if (p->approx)
+            tot->wasted_approx += bytes;
+        else
+            tot->wasted += bytes;
+        wasp_records_pair(&t->rec, (wasp_analysis)id, p->approx ? WASP_PAIR_APPROX : 0,
+                          p->watch_ctx, p->trap_ctx, bytes, each);
+    }
+    w->members = 0;
+}
+
+void wasp_window_settle(wasp_thread *t, wasp_windows *ws, int id, int all)
+{
+    for (uint32_t k = 0; k < WASP_WINDOWS; k++)
+        if (ws->w[k].members && (all || !watched(t, id, k + 1)))
+            credit(t, id, &ws->w[k]);
+}
