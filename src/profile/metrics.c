@@ -10,7 +10,9 @@ double wasp_fraction_prog(const wasp_profile *p, wasp_analysis a)
     const wasp_totals *t = &p->totals[a];
     if (!(t->bytes > 0))
         return 0;
-    return (t->wasted + t->wasted_approx) / t->bytes;
+    /* Sums of weighted bytes can round a hair past their total. */
+    double f = (t->wasted + t->wasted_approx) / t->bytes;
+    return f < 1.0 ? f : 1.0;
 }
 
 double wasp_fraction_pair(const wasp_profile *p, const wasp_pair *pair)

@@ -79,21 +79,19 @@ static int watched(const wasp_thread *t, int id, uint32_t tag)
 static void credit(wasp_thread *t, int id, wasp_window *w)
 {
     double each = w->weight / (double)w->members;
+    double wasted = w->lost_bytes, approx = w->lost_approx; /* whole bytes: exact sums */
+    for (uint32_t k = 0; k < w->nwaste; k++) {
+        const wasp_window_pair *p = &w->waste[k];
+        *(p->approx ? &approx : &wasted) += p->bytes;
+        wasp_records_pair(&t->rec, (wasp_analysis)id, p->approx ? WASP_PAIR_APPROX : 0,
+                          p->watch_ctx, p->trap_ctx, each * (double)p->bytes, each);
+    }
+    /* One product per sum: the wasted bytes never round past the total. */
     wasp_totals *tot = &t->rec.totals[id];
     tot->bytes += each * w->bytes;
     tot->pairs += each * (double)w->judged;
-    tot->wasted += each * w->lost_bytes;
-    tot->wasted_approx += each * w->lost_approx;
-    for (uint32_t k = 0; k < w->nwaste; k++) {
-        const wasp_window_pair *p = &w->waste[k];
-        double bytes = each * (double)p->bytes;
-        if (p->approx)
-            tot->wasted_approx += bytes;
-        else
-            tot->wasted += bytes;
-        wasp_records_pair(&t->rec, (wasp_analysis)id, p->approx ? WASP_PAIR_APPROX : 0,
-                          p->watch_ctx, p->trap_ctx, bytes, each);
-    }
+    tot->wasted += each * wasted;
+    tot->wasted_approx += each * approx;
     w->members = 0;
 }
 
