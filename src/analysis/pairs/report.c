@@ -106,7 +106,9 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
                 wasp_fmt_percent(approx, f, sizeof f),
                 wasp_fmt_bytes(t->wasted_approx, b, sizeof b));
     }
-    fprintf(out, "; %s pair%s classified\n", wasp_fmt_count(t->pairs, c, sizeof c),
+    /* Weighted: the samples the classified pairs stand for (a window's many
+     * pairs share one sample's weight; the header counts the pairs). */
+    fprintf(out, "; classified pairs stand for %s sample%s\n", wasp_fmt_count(t->pairs, c, sizeof c),
             t->pairs == 1 ? "" : "s");
 
     uint32_t n;

@@ -12,7 +12,7 @@
   function draw(a, name) {
     app.append(el('p', { text: 'F_prog ' + pct(a.fraction) + ': ' + bytes(a.wasted_bytes) + ' exact + ' +
       bytes(a.wasted_bytes_approx) + ' approximate of ' + bytes(a.bytes) + ' stored in ' +
-      num(a.pairs_classified) + ' classified pairs.' }));
+      'classified pairs standing for ' + num(a.pairs_classified) + ' samples.' }));
     const pairs = a.pairs || [];
     const watched = new FlameGraph('Watched contexts (' + name + ', by bytes)', 'bytes', 'count');
     const trapped = new FlameGraph('Trapped contexts (' + name + ', by bytes)', 'bytes', 'count');
