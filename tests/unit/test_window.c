@@ -99,7 +99,8 @@ static void members_weigh_the_same(void **state)
         assert_non_null(m[k]);
         m[k]->state = WASP_SLOT_ARMED;
         m[k]->tag = tag;
-        assert_int_equal(wasp_window_add(&ws, tag), 0);
+        assert_int_equal(wasp_window_join(t, &ws, 0), tag); /* room for more */
+        wasp_window_add(&ws, tag);
     }
     /* A live pair at once, the sample's own live, one dead much later, one
      * member lost (dropped): 4 members, 2.0 / 4 each. */
@@ -120,6 +121,24 @@ static void members_weigh_the_same(void **state)
     assert_int_equal(t->rec.npairs, 1);
     assert_true(ws.w[tag - 1].members == 0); /* free again */
     wasp_records_free(&t->rec);
+}
+
+/* A window that has had its members takes no more (its sample's weight is
+ * already spread that thin). */
+static void full_window_takes_no_more(void **state)
+{
+    (void)state;
+    wasp_thread *t = new_thread();
+    static wasp_windows ws;
+    memset(&ws, 0, sizeof ws);
+    wasp_slot *s = wasp_watch_claim(t, 1, PAGE + 8, 8, 0);
+    s->state = WASP_SLOT_ARMED;
+    uint32_t tag = wasp_window_join(t, &ws, 0);
+    assert_true(tag != 0);
+    ws.w[tag - 1].members = WASP_WINDOW_MEMBERS - 1;
+    assert_int_equal(wasp_window_join(t, &ws, 0), tag);
+    wasp_window_add(&ws, tag);
+    assert_int_equal(wasp_window_join(t, &ws, 0), 0);
 }
 
 static void only_beside_its_own_analysis_on_the_page(void **state)
@@ -145,6 +164,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(window_slots_only_beside_a_watch),
         cmocka_unit_test(members_weigh_the_same),
+        cmocka_unit_test(full_window_takes_no_more),
         cmocka_unit_test(only_beside_its_own_analysis_on_the_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -191,11 +191,10 @@ static void on_window_access(wasp_thread *t, const ucontext_t *uc, const wasp_wi
         wasp_slot *slot = tag ? wasp_watch_claim_window(t, client->id, waddr, wlen,
                                                         client->watch_loads)
                               : NULL;
-        if (slot && wasp_window_add(ws, tag) == 0) {
+        if (slot) {
+            wasp_window_add(ws, tag);
             start(t, slot, client, &a->acc, a->pc, a->insn, 1, uc);
             slot->tag = tag;
-        } else if (slot) {
-            wasp_watch_drop(t, (int)(slot - t->slots), WASP_C_COUNT); /* the window is full */
         }
         return;
     }

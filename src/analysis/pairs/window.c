@@ -17,8 +17,10 @@ static wasp_window *window_of(wasp_windows *ws, uint32_t tag)
 uint32_t wasp_window_join(wasp_thread *t, wasp_windows *ws, int i)
 {
     wasp_slot *s = &t->slots[i];
-    if (s->tag)
-        return window_of(ws, s->tag) ? s->tag : 0;
+    if (s->tag) {
+        const wasp_window *w = window_of(ws, s->tag);
+        return w && w->members < WASP_WINDOW_MEMBERS ? s->tag : 0;
+    }
     for (uint32_t k = 0; k < WASP_WINDOWS; k++) {
         wasp_window *w = &ws->w[k];
         if (w->members)
@@ -36,13 +38,11 @@ uint32_t wasp_window_join(wasp_thread *t, wasp_windows *ws, int i)
     return 0;
 }
 
-int wasp_window_add(wasp_windows *ws, uint32_t tag)
+void wasp_window_add(wasp_windows *ws, uint32_t tag)
 {
     wasp_window *w = window_of(ws, tag);
-    if (!w || w->members >= WASP_WINDOW_MEMBERS)
-        return -1;
-    w->members++;
-    return 0;
+    if (w)
+        w->members++;
 }
 
 void wasp_window_judged(wasp_windows *ws, uint32_t tag, double weight, uint32_t bytes, int waste,

@@ -47,12 +47,13 @@ typedef struct wasp_windows {
 } wasp_windows;
 
 /* The window slot i's watch belongs to, or opens one for it (its sample's
- * weight moves into the window). Returns its number + 1 (the slot's tag),
- * 0 when no window is free or it has had its members. */
+ * weight moves into the window), when it may take another member. Returns
+ * its number + 1 (the slot's tag), 0 when no window is free or it has had
+ * its members. */
 uint32_t wasp_window_join(wasp_thread *t, wasp_windows *ws, int i);
-/* A new member in window tag (its slot's tag set by the caller). Returns 0,
- * -1 when the window has had its members. */
-int wasp_window_add(wasp_windows *ws, uint32_t tag);
+/* A new member in window tag (its slot's tag set by the caller), after
+ * wasp_window_join said it may take one. */
+void wasp_window_add(wasp_windows *ws, uint32_t tag);
 /* Member in slot i was judged: weight is what its slot carried (the sample's
  * reservoir weight, or 0); waste with its pair's contexts. */
 void wasp_window_judged(wasp_windows *ws, uint32_t tag, double weight, uint32_t bytes, int waste,
