@@ -218,25 +218,41 @@ static void sampler_backoff(wasp_thread *t, uint64_t spent)
         ;
 }
 
-static void enter(wasp_thread *t, int kind, int slot, ucontext_t *uc, int async)
+/* Take t's handler for work on its own thread: 1 when taken (t is profiled,
+ * sampling is on, and no handler of ours runs on it already: a signal that
+ * interrupted another of our handlers — the page engine's SIGSEGV handler
+ * lets SIGTRAP through — is ignored). Give it back with let_go. */
+static int hold(wasp_thread *t)
 {
-    /* in_handler: a signal that interrupted another of our handlers on this
-     * thread (the page engine's SIGSEGV handler lets SIGTRAP through). */
     if (!t || !t->active || !wasp_sampling() || t->in_handler)
-        return;
+        return 0;
     t->in_handler = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (t->active) {
-        if (kind == WASP_EV_SAMPLE) {
-            uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
-            on_sample(t, uc);
-            sampler_backoff(t, wasp_clock_ns(CLOCK_MONOTONIC) - t0);
-        } else if (kind == WASP_EV_WATCH) {
-            on_watch(t, slot, uc, async);
-        }
-    }
+    if (t->active)
+        return 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     t->in_handler = 0;
+    return 0;
+}
+
+static void let_go(wasp_thread *t)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->in_handler = 0;
+}
+
+static void enter(wasp_thread *t, int kind, int slot, ucontext_t *uc, int async)
+{
+    if (!hold(t))
+        return;
+    if (kind == WASP_EV_SAMPLE) {
+        uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
+        on_sample(t, uc);
+        sampler_backoff(t, wasp_clock_ns(CLOCK_MONOTONIC) - t0);
+    } else if (kind == WASP_EV_WATCH) {
+        on_watch(t, slot, uc, async);
+    }
+    let_go(t);
 }
 
 void wasp_handler_watch_event(wasp_thread *t, int slot, void *uc, int async)
@@ -246,18 +262,13 @@ void wasp_handler_watch_event(wasp_thread *t, int slot, void *uc, int async)
 
 void wasp_handler_window_access(wasp_thread *t, void *ucontext, const wasp_window_access *a)
 {
-    if (!nwindow_hooks || !t || !t->active || !wasp_sampling() || t->in_handler)
+    if (!nwindow_hooks || !hold(t))
         return;
-    t->in_handler = 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (t->active) {
-        uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
-        for (int i = 0; i < nwindow_hooks; i++)
-            window_hooks[i](t, ucontext, a);
-        t->watch_cost_ns += wasp_clock_ns(CLOCK_MONOTONIC) - t0; /* watch work: the budget's */
-    }
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    t->in_handler = 0;
+    uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
+    for (int i = 0; i < nwindow_hooks; i++)
+        window_hooks[i](t, ucontext, a);
+    t->watch_cost_ns += wasp_clock_ns(CLOCK_MONOTONIC) - t0; /* watch work: the budget's */
+    let_go(t);
 }
 
 static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
@@ -304,15 +315,11 @@ void wasp_handler_object_born(wasp_thread *t, const wasp_birth *b)
 {
     /* Held like a signal: a sample or trap arriving meanwhile on this thread
      * is ignored rather than run over the slots being armed. */
-    if (!nbirth_parts || !t || !t->active || !wasp_sampling() || t->in_handler)
+    if (!nbirth_parts || !hold(t))
         return;
-    t->in_handler = 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (t->active)
-        for (int i = 0; i < nbirth_parts; i++)
-            birth_parts[i]->on_birth(t, b);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    t->in_handler = 0;
+    for (int i = 0; i < nbirth_parts; i++)
+        birth_parts[i]->on_birth(t, b);
+    let_go(t);
 }
 
 uint32_t wasp_handler_probe_count(int kind)
