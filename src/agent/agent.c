@@ -33,6 +33,7 @@
 #include "agent/threads.h"
 #include "agent/vmflags.h"
 #include "agent/frame_anchor_load.h"
+#include "agent/tlab_load.h"
 #include "agent/java_layout_load.h"
 #include "agent/java_names.h"
 #include "analysis/names.h"
@@ -200,6 +201,13 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
     if (wasp_frame_anchor_load(env, anchor_why, sizeof anchor_why) != 0)
         wasp_log("threads in the JVM's runtime may have no Java frames in their contexts: %s",
                  anchor_why);
+    if (needing(WASP_NEEDS_TLAB)) {
+        char why[256], names[256];
+        wasp_analysis_ids_format(needing(WASP_NEEDS_TLAB), names, sizeof names);
+        if (wasp_tlab_load(env, why, sizeof why) != 0)
+            wasp_log("cannot find the threads' allocation buffers (%s): %s sample no creations",
+                     why, names);
+    }
     wasp_jvm_prepare_loaded_classes(jvmti, env);
     (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
     if (wasp_session_get()->context != WASP_CONTEXT_WALK)

@@ -72,6 +72,7 @@ int wasp_frame_anchor_load(JNIEnv *env, char *why, size_t len)
     wasp_frame_anchor.anchor_from_env = (int64_t)anchor - env_off;
     wasp_frame_anchor.state_from_env = (int64_t)state - env_off;
     wasp_frame_anchor.stack_base_from_env = (int64_t)base_off - env_off;
+    wasp_frame_anchor.thread_from_env = -env_off;
     wasp_frame_anchor.sp_off = (uint32_t)sp_off;
     wasp_frame_anchor.pc_off = (uint32_t)pc_off;
     __atomic_store_n(&wasp_frame_anchor.ready, 1, __ATOMIC_RELEASE);

@@ -7,11 +7,14 @@
  */
 #include "heap/java_object.h"
 
+#include <string.h>
+
 #include "heap/java_layout.h"
 #include "heap/site_kind.h"
 
 enum {
     SCAN_CLASSES = 12,           /* class words tested by one backward search */
+    WALK_CHUNK = 4096,           /* bytes a search by size reads at once */
     MAX_INSTANCE = 1 << 24,      /* no instance has 16 MiB of fields */
 };
 
@@ -109,6 +112,73 @@ static int object_with_word(const wasp_java_layout *l, uint64_t p, uint64_t word
         return 0;
     place(o, p, klass, size, addr);
     return 1;
+}
+
+/* A few classes' layout helpers, so a search reads each class once. */
+typedef struct lh_cache {
+    uint64_t klass[8];
+    int32_t lh[8];
+    int n;
+} lh_cache;
+
+static int32_t cached_lh(lh_cache *c, uint64_t klass)
+{
+    for (int i = 0; i < c->n; i++)
+        if (c->klass[i] == klass)
+            return c->lh[i];
+    int32_t lh = wasp_java_layout_helper(klass);
+    int i = c->n < 8 ? c->n++ : (int)(klass >> 3) & 7;
+    c->klass[i] = klass;
+    c->lh[i] = lh;
+    return lh;
+}
+
+int wasp_java_object_ending(uint64_t addr, uint64_t end, wasp_java_object *o)
+{
+    const wasp_java_layout *l = &wasp_java;
+    if (addr >= end || end > l->heap_hi || addr < l->heap_lo)
+        return 0;
+    uint64_t floor = addr - l->heap_lo > WASP_JAVA_ENDING_BYTES ? addr - WASP_JAVA_ENDING_BYTES
+                                                              : l->heap_lo;
+    floor = (floor + 7) & ~7ull;
+    uint64_t words[WALK_CHUNK / 8 + 3];
+    lh_cache cache = {.n = 0};
+    /* Chunks from addr down; each holds the 24 bytes above its last word,
+     * so a header and an array length read from the copy. */
+    for (uint64_t hi = addr & ~7ull; hi >= floor;) {
+        uint64_t lo = hi - floor > WALK_CHUNK - 8 ? hi - (WALK_CHUNK - 8) : floor;
+        size_t got = wasp_safe_read(lo, words, (size_t)(hi - lo) + 24);
+        if (got < (size_t)(hi - lo) + 24)
+            return 0;
+        for (uint64_t p = hi;; p -= 8) {
+            const uint64_t *h = &words[(p - lo) / 8];
+            uint64_t word = h[l->klass_offset / 8];
+            if (l->compressed_klass)
+                word = l->klass_offset % 8 ? word >> 32 : word & 0xffffffffu;
+            uint64_t klass = word ? wasp_java_klass_decode(word) : 0;
+            int32_t lh = klass ? cached_lh(&cache, klass) : 0;
+            if (wasp_java_lh_valid(lh)) {
+                uint64_t size = object_size(l, lh, p, 0, o);
+                if (lh < 0) {
+                    int32_t length;
+                    memcpy(&length, (const char *)h + l->length_offset, sizeof length);
+                    size = length < 0 ? 0
+                         : (o->header + ((uint64_t)(uint32_t)length << ((uint32_t)lh & l->lh_log2_mask)) +
+                            7) & ~7ull;
+                }
+                if (size && p + size == end) {
+                    place(o, p, klass, size, addr);
+                    return 1;
+                }
+            }
+            if (p == lo)
+                break;
+        }
+        if (lo == floor)
+            break;
+        hi = lo - 8;
+    }
+    return 0;
 }
 
 int wasp_java_object_at(uint64_t p, uint64_t addr, wasp_java_object *o)

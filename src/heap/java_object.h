@@ -54,6 +54,12 @@ int wasp_java_object_at(uint64_t p, uint64_t addr, wasp_java_object *o);
  * o->size is 0 and any addr past the header is an element). */
 int wasp_java_object_being_created(uint64_t p, uint64_t klass, uint64_t addr, wasp_java_object *o);
 
+/* The object holding addr that ends exactly at end (the TLAB top just after
+ * it was allocated), its header found by a backward search of up to
+ * WASP_JAVA_ENDING_BYTES: 1 with o, else 0. An object's size must match to
+ * the byte, so a word pair in its data that looks like a header does not. */
+int wasp_java_object_ending(uint64_t addr, uint64_t end, wasp_java_object *o);
+
 /* For wasp_isa_find_class_store: an object in the heap whose class word
  * decodes to a class with a valid layout helper; *(uint64_t *)klass_out is
  * then the Klass*. */
@@ -71,7 +77,7 @@ int32_t wasp_java_layout_helper(uint64_t klass);
  * element size. */
 int wasp_java_lh_valid(int32_t lh);
 
-/* Bytes of the backward search's reach. */
-enum { WASP_JAVA_SCAN_BYTES = 2048 };
+/* Bytes of the backward search's reach, and of the search by size's. */
+enum { WASP_JAVA_SCAN_BYTES = 2048, WASP_JAVA_ENDING_BYTES = 1 << 16 };
 
 #endif

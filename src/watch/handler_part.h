@@ -25,7 +25,8 @@
 enum wasp_needs {
     WASP_NEEDS_WATCH = 1,  /* arms watchpoints: off when no watchpoint engine works */
     WASP_NEEDS_OBJECTS = 2, /* tracked objects: allocation tracking and the object map */
-    WASP_NEEDS_JAVA = 4     /* HotSpot's object layout (heap/java_layout.h), from VMStructs */
+    WASP_NEEDS_JAVA = 4,    /* HotSpot's object layout (heap/java_layout.h), from VMStructs */
+    WASP_NEEDS_TLAB = 8     /* where a thread's TLAB is (heap/tlab.h), from VMStructs */
 };
 
 /* A tracked object just allocated by the calling thread. */

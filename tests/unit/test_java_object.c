@@ -235,6 +235,45 @@ static void outside_the_heap_and_before_the_layout(void **state)
     assert_int_equal(wasp_java_object_find(wasp_java.heap_lo + 64, NULL, &o), WASP_JFIND_NO_LAYOUT);
 }
 
+/* The search by size (the alloc analysis, for an object the runtime built
+ * after its trap): the header whose object ends exactly where the TLAB top
+ * was, not a nearer word pair that looks like one. */
+static void the_object_ending_at_the_top(void **state)
+{
+    (void)state;
+    uint64_t arr = put_header(300, INT_ARRAY, 60); /* 16 + 240 bytes: words 300..331 */
+    uint64_t end = arr + 256;
+    /* Inside its elements, a fake header of the 32-byte class whose object
+     * would hold the address but end elsewhere. */
+    put_header(320, INSTANCE, 0);
+    wasp_java_object o;
+    uint64_t addr = arr + 8 * 21;
+    assert_int_equal(wasp_java_object_ending(addr, end, &o), 1);
+    assert_true(o.start == arr);
+    assert_true(o.klass == klass_addr(INT_ARRAY));
+    assert_int_equal(o.size, 256);
+    /* The plain search takes the fake one: what the size check is for. */
+    assert_int_equal(wasp_java_object_find(addr, NULL, &o), WASP_JFIND_SCAN);
+    assert_true(o.start == (uint64_t)(uintptr_t)&heap[320]);
+    /* An end no object has: none. */
+    assert_int_equal(wasp_java_object_ending(addr, end + 8, &o), 0);
+}
+
+/* Headers further than one read away (4 KiB chunks) are found; past the
+ * search's reach they are not. */
+static void the_search_by_size_reads_chunk_by_chunk(void **state)
+{
+    (void)state;
+    uint64_t arr = put_header(8, INT_ARRAY, 3000); /* 16 + 12000 bytes */
+    uint64_t end = arr + 12016;
+    wasp_java_object o;
+    assert_int_equal(wasp_java_object_ending(arr + 11000, end, &o), 1);
+    assert_true(o.start == arr);
+    assert_int_equal(wasp_java_object_ending(arr + 16, end, &o), 1);
+    /* The address must lie in the object. */
+    assert_int_equal(wasp_java_object_ending(end, end + 8, &o), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,6 +286,8 @@ int main(void)
         cmocka_unit_test_setup(an_object_being_initialized, setup),
         cmocka_unit_test_setup(without_compressed_class_pointers, setup),
         cmocka_unit_test_setup(outside_the_heap_and_before_the_layout, setup),
+        cmocka_unit_test_setup(the_object_ending_at_the_top, setup),
+        cmocka_unit_test_setup(the_search_by_size_reads_chunk_by_chunk, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

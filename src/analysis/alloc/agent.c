@@ -17,7 +17,7 @@
 typedef struct raw_alloc {
     uint64_t klass;
     uint32_t ctx; /* the profile's */
-    double samples;
+    double samples, weight;
 } raw_alloc;
 
 static raw_alloc *raw;
@@ -47,7 +47,7 @@ static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
             continue;
         if (wasp_grow(&raw, &cap_raw, nraw + 1, sizeof *raw) != 0)
             return;
-        raw[nraw++] = (raw_alloc){r->klass, ctx, r->samples};
+        raw[nraw++] = (raw_alloc){r->klass, ctx, r->samples, r->weight};
     }
 }
 
@@ -55,12 +55,18 @@ static void finish(wasp_dump *d, int id)
 {
     (void)id;
     wasp_profile *p = wasp_dump_profile(d);
-    double unnamed = 0;
+    double unnamed = 0, samples = 0, weight = 0;
     int named = wasp_java_names_ready(); /* built by the agent when sampling stopped */
+    for (uint32_t i = 0; i < nraw; i++)
+        samples += raw[i].samples, weight += raw[i].weight;
+    /* Each creation counts as its weight, scaled so that they add up to the
+     * creations sampled: the profile's numbers stay sampled creations, and
+     * the shares are the weighted ones. */
+    double scale = weight > 0 ? samples / weight : 0;
     for (uint32_t i = 0; i < nraw; i++) {
         const char *cls = named ? wasp_java_class_name(raw[i].klass) : NULL;
         wasp_alloc_entry e = {cls ? wasp_profile_intern_string(p, cls) : WASP_NOID, raw[i].ctx,
-                              raw[i].samples};
+                              raw[i].weight * scale};
         if (!cls || wasp_profile_add_alloc(p, &e) != 0)
             unnamed += raw[i].samples;
     }

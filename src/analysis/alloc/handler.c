@@ -1,26 +1,76 @@
 /*
- * Object creation from sampled header stores (Inoue and Nakatani, OOPSLA'09,
- * Section 5.1) in the handler: a store to an object's class word happens
- * once, when the object is initialized, so a sample at such a store (the one
- * that just ran, or one a few straight-line instructions ahead) is a sampled
- * creation: its class is the value stored, its allocation site the store's
- * calling context. No allocation hook. Collectors copy objects in GC threads,
- * which are never sampled (only Java threads are).
+ * Object creation without an allocation hook (Inoue and Nakatani, OOPSLA'09,
+ * Section 5.1), in the handler. Two ways, by sampler:
+ *
+ * - A PMU sample of a store names the store: when it stored an object's class
+ *   word, it is a sampled creation (the paper's way). Each creation has one
+ *   such store, so creations are sampled in proportion to their number.
+ *
+ * - A CPU-time sample (no PMU) lands where time goes, and the time around a
+ *   creation differs by class, program phase and machine (class-word stores
+ *   found near CPU-time samples gave 37-95% overlap with the real counts).
+ *   So creations are sampled by the bytes they take instead: page boundaries
+ *   of the thread's TLAB ahead of its top, each picked with the same chance
+ *   (byte_sampling.h), are watched, and the first store to one is made when
+ *   the object that holds it is created. At that trap the next boundary is
+ *   picked, further on in the same TLAB: a chain that follows the thread's
+ *   allocation, not its time. The thread's samples only start a chain (after
+ *   a TLAB ends it, a GC or the budget) and set how far apart boundaries are
+ *   picked. Nothing lives on a page ahead of the top, so a page-protection
+ *   watch faults there once, for the creation itself.
+ *
+ * Naming the caught object: by the class-word store near the trapping
+ * instruction (the one that ran, or a few ahead), when there is one;
+ * else at the thread's next sample, when the object is built: the object
+ * whose header the trapping store's base register points to, or the nearest
+ * header below the byte. Not at the trap: the JVM's runtime and the
+ * interpreter clear an object's body before they store its header, which
+ * until then may hold what the memory held before the last GC.
+ *
+ * The class is the value stored, checked against the class's layout helper;
+ * the allocation site is the calling context of the store. Collectors copy
+ * objects in GC threads, which are never sampled, and a GC ends every watch
+ * and every pending creation.
  *
  * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler. Memory is read only through
- * wasp_read_code and wasp_safe_read (the class's layout helper).
+ * wasp_read_code and wasp_safe_read, and the thread's own JavaThread.
  */
+#include <string.h>
+
+#include "analysis/alloc/byte_sampling.h"
 #include "analysis/alloc/records.h"
 #include "watch/handler_part.h"
 #include "heap/java_layout.h"
 #include "heap/java_object.h"
 #include "heap/klass_set.h"
+#include "heap/tlab.h"
 #include "isa/class_store.h"
+#include "watch/run_state.h"
 
-enum { C_AFTER, C_AHEAD, C_NONE, C_LOST, C_REJECTED, C_NO_LAYOUT, C_TABLE_FULL, C_CLASS_SET_FULL };
+enum {
+    C_AFTER,
+    C_AHEAD,
+    C_NONE,
+    C_LOST,
+    C_REJECTED,
+    C_NO_LAYOUT,
+    C_TABLE_FULL,
+    C_CLASS_SET_FULL,
+    C_ARMED,
+    C_NO_ROOM,
+    C_LATER,
+    C_UNNAMED,
+    C_GC,
+    C_PASSED,
+    C_REFILL
+};
 
-/* Straight-line instructions scanned ahead of the PC: from a TLAB bump's
- * branch to the class word there are a handful (prefetches, the mark word). */
+/* What a slot of this analysis watches (slot->tag). */
+enum { TAG_BOUNDARY = 0, TAG_REFILL = 1 };
+
+/* Straight-line instructions scanned ahead of a PC for the class-word store:
+ * from a TLAB bump's branch to the class word there are a handful
+ * (prefetches, the mark word). */
 enum { SCAN_INSNS = 12 };
 
 static void count(wasp_thread *t, int which)
@@ -28,9 +78,16 @@ static void count(wasp_thread *t, int which)
     t->rec.part_counters[WASP_ID_alloc][which]++;
 }
 
-static void record(wasp_thread *t, uint64_t klass, uint32_t ctx)
+static wasp_alloc_thread *state(wasp_thread *t)
 {
-    wasp_alloc_thread *at = t->part_state[WASP_ID_alloc];
+    return t->part_state[WASP_ID_alloc];
+}
+
+static void record(wasp_thread *t, uint64_t klass, uint32_t ctx, double weight)
+{
+    if (!wasp_klass_set_add(klass))
+        count(t, C_CLASS_SET_FULL);
+    wasp_alloc_thread *at = state(t);
     uint64_t h = (klass ^ ctx) * 0x9e3779b97f4a7c15ull;
     uint32_t slot = (uint32_t)(h >> 40);
     for (uint32_t i = 0; i < 32; i++) {
@@ -42,53 +99,280 @@ static void record(wasp_thread *t, uint64_t klass, uint32_t ctx)
             continue;
         }
         r->samples++;
+        r->weight += weight;
         return;
     }
     count(t, C_TABLE_FULL);
 }
 
-static void on_sample(wasp_thread *t, const wasp_sample_view *v)
+/* The class-word store at the instruction that ended at v's PC or a few
+ * ahead (`insns`; a PMU sample: the instruction itself). */
+static wasp_class_store_found class_store(const wasp_sample_view *v, int insns, uint64_t *klass,
+                                          wasp_class_store *cs, uint8_t *before)
 {
     const wasp_java_layout *l = &wasp_java;
-    if (!__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE)) {
-        count(t, C_NO_LAYOUT);
-        return;
-    }
     uint64_t pc = v->s->pc;
-    uint8_t before[WASP_MAX_INSN];
     size_t nb = 0;
-    if (!v->s->has_addr && wasp_read_code(pc - sizeof before, before, sizeof before, pc) == sizeof before)
-        nb = sizeof before;
-    /* A PMU sample names the store itself (it ran): only that instruction. */
+    if (!v->s->has_addr &&
+        wasp_read_code(pc - WASP_MAX_INSN, before, WASP_MAX_INSN, pc) == WASP_MAX_INSN)
+        nb = WASP_MAX_INSN;
+    return wasp_isa_find_class_store(before, nb, v->code, v->n, pc, &v->regs, l->klass_offset,
+                                     l->compressed_klass ? 4 : 8, insns,
+                                     wasp_java_class_store_accept, klass, cs);
+}
+
+/* The calling context of a class-word store found by class_store. */
+static uint32_t store_context(wasp_thread *t, const wasp_sample_view *v,
+                              const wasp_class_store *cs, const uint8_t *before)
+{
+    count(t, cs->ahead ? C_AHEAD : C_AFTER);
+    const uint8_t *insn = cs->ahead ? v->code + (cs->at - v->s->pc) : before + WASP_MAX_INSN - cs->len;
+    return wasp_capture_context(t, v->uc, cs->at, insn, cs->len);
+}
+
+/* A PMU sample of a store: a creation when it stored a class word. */
+static void sampled_store(wasp_thread *t, const wasp_sample_view *v)
+{
     uint64_t klass = 0;
     wasp_class_store cs;
-    wasp_class_store_found f = wasp_isa_find_class_store(
-        before, nb, v->code, v->n, pc, &v->regs, l->klass_offset, l->compressed_klass ? 4 : 8,
-        v->s->has_addr ? 1 : SCAN_INSNS, wasp_java_class_store_accept, &klass, &cs);
-    switch (f) {
+    uint8_t before[WASP_MAX_INSN];
+    switch (class_store(v, 1, &klass, &cs, before)) {
     case WASP_CSTORE_FOUND:
+        record(t, klass, store_context(t, v, &cs, before), 1.0);
         break;
     case WASP_CSTORE_LOST:
         count(t, C_LOST);
-        return;
+        break;
     case WASP_CSTORE_REJECTED:
         count(t, C_REJECTED);
-        return;
+        break;
     default:
         count(t, C_NONE);
+    }
+}
+
+/* The chain goes on in the thread's next TLAB: watch where the JVM stores
+ * its end, to pick from its start (every boundary has chance p wherever the
+ * picking starts). Where that cannot be watched (the page engine watches the
+ * Java heap only), the thread's next sample starts a chain: what the thread
+ * allocates until then is not sampled. */
+static int watch_refill(wasp_thread *t, double p)
+{
+    uint64_t not_heap = t->rec.counters[WASP_C_DROP_NOT_HEAP];
+    wasp_alloc_thread *at = state(t);
+    uint64_t field = at->no_refill_watch ? 0 : wasp_tlab_end_field(t->jni_env);
+    wasp_slot *slot = field ? wasp_watch_claim(t, WASP_ID_alloc, field, 8, 0) : NULL;
+    if (!slot) {
+        /* Outside the Java heap (the page engine's): not again. */
+        at->no_refill_watch |= field && t->rec.counters[WASP_C_DROP_NOT_HEAP] != not_heap;
+        count(t, C_NO_ROOM);
+        return 0;
+    }
+    memcpy(&slot->watch.v1, &p, sizeof p);
+    slot->tag = TAG_REFILL;
+    slot->state = WASP_SLOT_ARMED;
+    return 1;
+}
+
+/* The first page boundary at or after addr. */
+static uint64_t boundary_from(uint64_t addr)
+{
+    return (addr + WASP_ALLOC_PAGE - 1) & ~(uint64_t)(WASP_ALLOC_PAGE - 1);
+}
+
+/* Watch the page boundary `pages` - 1 boundaries on from `first` (the first
+ * that may be picked) when the thread's TLAB reaches it, with the chance p
+ * it was picked with. Returns 1 when armed. */
+static int watch_boundary(wasp_thread *t, uint64_t first, uint64_t pages, double p)
+{
+    uint64_t top, end;
+    const wasp_java_layout *l = &wasp_java;
+    if (!wasp_tlab_room(t->jni_env, &top, &end) || top < l->heap_lo || end > l->heap_hi) {
+        count(t, C_NO_ROOM);
+        return 0;
+    }
+    uint64_t x = first + (pages - 1) * WASP_ALLOC_PAGE;
+    if (x < top) { /* already allocated: a large object holds it too */
+        count(t, C_PASSED);
+        return 0;
+    }
+    /* Its whole page in the TLAB's free part: nothing else touches it before
+     * the object holding x is created (past the TLAB's end the thread's
+     * next TLAB may begin). */
+    if (x + WASP_ALLOC_PAGE > end)
+        return watch_refill(t, p);
+    wasp_slot *slot = wasp_watch_claim(t, WASP_ID_alloc, x, 8, 0);
+    if (!slot)
+        return 0;
+    memcpy(&slot->watch.v1, &p, sizeof p);
+    slot->tag = TAG_BOUNDARY;
+    slot->state = WASP_SLOT_ARMED; /* the first store to the byte is the creation */
+    count(t, C_ARMED);
+    return 1;
+}
+
+/* Whether the thread has a boundary watched. */
+static int chained(const wasp_thread *t)
+{
+    for (int i = 0; i < t->nslots; i++)
+        if (t->reservoir[i].in_use && t->reservoir[i].analysis == WASP_ID_alloc &&
+            t->slots[i].state == WASP_SLOT_ARMED)
+            return 1;
+    return 0;
+}
+
+/* A caught creation's object, now that it is built: the one the trapping
+ * store's base points to, or the latest the thread had allocated then (the
+ * runtime clearing its body), found by its size. */
+static int object_of(const wasp_alloc_pending *c, wasp_java_object *o)
+{
+    int found = (c->start && wasp_java_object_at(c->start, c->byte, o)) ||
+                (c->end && wasp_java_object_ending(c->byte, c->end, o));
+    return found && (!c->klass || o->klass == c->klass);
+}
+
+/* Creations caught since the thread's last sample: their objects are built
+ * now. */
+static void name_pending(wasp_thread *t)
+{
+    wasp_alloc_thread *at = state(t);
+    uint32_t epoch = wasp_gc_epoch();
+    for (uint32_t i = 0; i < at->npending; i++) {
+        const wasp_alloc_pending *c = &at->pending[i];
+        wasp_java_object o;
+        if (c->epoch != epoch) {
+            count(t, C_GC); /* moved or freed since */
+        } else if (object_of(c, &o)) {
+            count(t, C_LATER);
+            record(t, o.klass, c->ctx, wasp_alloc_weight(o.size, c->chance));
+        } else {
+            count(t, C_UNNAMED);
+        }
+    }
+    at->npending = 0;
+}
+
+static void on_sample(wasp_thread *t, const wasp_sample_view *v)
+{
+    if (!__atomic_load_n(&wasp_java.ready, __ATOMIC_ACQUIRE)) {
+        count(t, C_NO_LAYOUT);
         return;
     }
-    count(t, cs.ahead ? C_AHEAD : C_AFTER);
-    if (!wasp_klass_set_add(klass))
-        count(t, C_CLASS_SET_FULL);
-    const uint8_t *insn = cs.ahead ? v->code + (cs.at - pc) : before + sizeof before - cs.len;
-    record(t, klass, wasp_capture_context(t, v->uc, cs.at, insn, cs.len));
+    if (v->s->has_addr) {
+        sampled_store(t, v);
+        return;
+    }
+    wasp_alloc_thread *at = state(t);
+    name_pending(t);
+    wasp_watch_epoch_check(t);
+    int waiting = chained(t);
+    at->gap = at->gap > 0 ? wasp_alloc_next_gap(at->gap, at->caught, waiting) : WASP_ALLOC_GAP_START;
+    at->caught = 0;
+    if (waiting)
+        return;
+    uint64_t top, end;
+    if (!wasp_tlab_room(t->jni_env, &top, &end)) {
+        count(t, C_NO_ROOM);
+        return;
+    }
+    /* Every boundary from the top on has the same chance. */
+    double p = wasp_alloc_page_chance(at->gap);
+    watch_boundary(t, boundary_from(top), wasp_alloc_pages_to_next(p, &t->rng), p);
+}
+
+/* For the thread's next sample to name. */
+static void defer(wasp_thread *t, const wasp_alloc_pending *c)
+{
+    wasp_alloc_thread *at = state(t);
+    if (at->npending == WASP_ALLOC_PENDING) {
+        count(t, C_UNNAMED);
+        return;
+    }
+    at->pending[at->npending++] = *c;
+}
+
+/* Where the object a trapping store wrote may start: its base register, or
+ * its address less the displacement (a field, or a header word). */
+static uint64_t store_base(wasp_thread *t, const wasp_slot *slot, const wasp_sample_view *v,
+                           uint32_t *ctx)
+{
+    uint64_t pc = v->s->pc;
+    wasp_access acc;
+    uint8_t insn[WASP_MAX_INSN];
+    if (!wasp_watch_trap_insn(t, slot, pc, &v->regs, &acc, insn)) {
+        *ctx = wasp_capture_context(t, v->uc, pc, insn, 0);
+        return 0;
+    }
+    *ctx = wasp_capture_context(t, v->uc, pc - acc.len, insn, acc.len);
+    if (acc.has_index)
+        return acc.has_base ? acc.base_val : 0;
+    return acc.addr - (uint64_t)acc.disp;
+}
+
+/* The watched boundary was stored to: the object holding it is being
+ * created. Name it (now or at the next sample) and watch the next one. */
+static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
+{
+    wasp_slot *slot = &t->slots[i];
+    if (slot->tag == TAG_REFILL) {
+        double p;
+        memcpy(&p, &slot->watch.v1, sizeof p);
+        wasp_watch_done(t, i);
+        uint64_t top, end;
+        if (wasp_tlab_room(t->jni_env, &top, &end)) {
+            count(t, C_REFILL);
+            watch_boundary(t, boundary_from(top), wasp_alloc_pages_to_next(p, &t->rng), p);
+        } else { /* the old TLAB retired: the new one's end comes next */
+            watch_refill(t, p);
+        }
+        return;
+    }
+    /* The objects of earlier traps are built: the thread went on to create
+     * this one. */
+    name_pending(t);
+    wasp_alloc_pending c = {.byte = slot->addr, .epoch = wasp_gc_epoch()};
+    memcpy(&c.chance, &slot->watch.v1, sizeof c.chance);
+    wasp_address_sample s = {.pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP]};
+    wasp_sample_view v;
+    wasp_view_init(&v, uc, &s);
+    wasp_class_store cs;
+    uint8_t before[WASP_MAX_INSN];
+    wasp_java_object o;
+    if (class_store(&v, SCAN_INSNS, &c.klass, &cs, before) == WASP_CSTORE_FOUND &&
+        wasp_java_object_being_created(cs.obj, c.klass, c.byte, &o)) {
+        c.ctx = store_context(t, &v, &cs, before);
+        c.start = cs.obj;
+        if (o.size) /* an instance: its class gives its size */
+            record(t, c.klass, c.ctx, wasp_alloc_weight(o.size, c.chance));
+        else        /* an array: its length may not be stored yet */
+            defer(t, &c);
+    } else {
+        uint64_t end;
+        c.klass = 0;
+        c.start = store_base(t, slot, &v, &c.ctx);
+        if (!wasp_tlab_room(t->jni_env, &c.end, &end) || c.end <= c.byte)
+            c.end = 0;
+        defer(t, &c);
+    }
+    wasp_watch_done(t, i);
+    wasp_alloc_thread *at = state(t);
+    at->caught++;
+    double p = wasp_alloc_page_chance(at->gap > 0 ? at->gap : WASP_ALLOC_GAP_START);
+    watch_boundary(t, c.byte + WASP_ALLOC_PAGE, wasp_alloc_pages_to_next(p, &t->rng), p);
+}
+
+/* The thread ended: what it created is still in place (no GC since). */
+static void on_thread_end(wasp_thread *t)
+{
+    name_pending(t);
 }
 
 const wasp_handler_part wasp_handler_alloc = {
-    .needs = WASP_NEEDS_JAVA,
+    .needs = WASP_NEEDS_JAVA | WASP_NEEDS_WATCH | WASP_NEEDS_TLAB,
     .wants = WASP_WANTS_STORES,
     .on_sample = on_sample,
+    .on_trap = on_trap,
+    .on_thread_end = on_thread_end,
     .counters = {[C_AFTER] = "alloc.store_ran",
                  [C_AHEAD] = "alloc.store_ahead",
                  [C_NONE] = "alloc.no_store",
@@ -96,6 +380,13 @@ const wasp_handler_part wasp_handler_alloc = {
                  [C_REJECTED] = "alloc.not_a_class",
                  [C_NO_LAYOUT] = "alloc.no_layout",
                  [C_TABLE_FULL] = "alloc.table_full",
-                 [C_CLASS_SET_FULL] = "alloc.class_set_full"},
+                 [C_CLASS_SET_FULL] = "alloc.class_set_full",
+                 [C_ARMED] = "alloc.armed",
+                 [C_NO_ROOM] = "alloc.chain_ended",
+                 [C_LATER] = "alloc.named_later",
+                 [C_UNNAMED] = "alloc.unnamed_object",
+                 [C_GC] = "alloc.gc_before_naming",
+                 [C_PASSED] = "alloc.boundary_passed",
+                 [C_REFILL] = "alloc.tlab_refills"},
     .thread_state = sizeof(wasp_alloc_thread),
 };

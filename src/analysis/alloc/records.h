@@ -1,7 +1,8 @@
 /*
- * What the alloc analysis keeps per thread: sampled object creations (stores
- * of an object's class word) by (class, context of the store). The agent part
- * names the classes when the run stops (agent.c).
+ * What the alloc analysis keeps per thread: sampled object creations by
+ * (class, context of the creation), each with its weight (the inverse of the
+ * chance that a creation of its size was sampled, alloc/handler.c). The
+ * agent part names the classes when the run stops (agent.c).
  *
  * ASYNC-SIGNAL-SAFE: the table is filled by the SIGTRAP handler of its own
  * thread and read by the dump after sampling stopped.
@@ -16,11 +17,30 @@ enum { WASP_ALLOC_SLOTS = 2048 }; /* per thread; a power of two */
 typedef struct wasp_alloc_rec {
     uint64_t klass;   /* Klass* */
     uint32_t ctx;     /* the thread's records' context id + 1; 0 = empty slot */
-    uint32_t samples;
+    uint32_t samples; /* sampled creations */
+    double weight;    /* their weights' sum */
 } wasp_alloc_rec;
+
+/* A creation caught by its watched byte, named at the thread's next sample
+ * (alloc/handler.c): by then the object is built, its header stored. */
+typedef struct wasp_alloc_pending {
+    uint64_t byte;       /* the watched byte */
+    uint64_t start;      /* where the object may start (the trapping store's base), 0 */
+    uint64_t end;        /* the TLAB top at the trap: where the latest object ends */
+    uint64_t klass;      /* the class when known already (its class-word store), else 0 */
+    double chance;       /* the chance its page boundary had to be picked */
+    uint32_t ctx, epoch; /* the creation's context id, the GC epoch of the trap */
+} wasp_alloc_pending;
+
+enum { WASP_ALLOC_PENDING = 4 };
 
 typedef struct wasp_alloc_thread {
     wasp_alloc_rec recs[WASP_ALLOC_SLOTS];
+    wasp_alloc_pending pending[WASP_ALLOC_PENDING];
+    uint32_t npending;
+    uint32_t caught; /* creations caught since the thread's last sample */
+    double gap;      /* mean bytes between picked boundaries (byte_sampling.h); 0: not yet */
+    int no_refill_watch; /* the engine refused to watch the TLAB's end */
 } wasp_alloc_thread;
 
 #endif

@@ -1,0 +1,41 @@
+/*
+ * Page boundaries picked from the allocation stream (see byte_sampling.h).
+ *
+ * ASYNC-SIGNAL-SAFE: arithmetic only (log and exp are pure functions).
+ */
+#include "analysis/alloc/byte_sampling.h"
+
+#include <math.h>
+
+#include "watch/reservoir.h"
+
+double wasp_alloc_page_chance(double gap)
+{
+    return -expm1(-(double)WASP_ALLOC_PAGE / gap);
+}
+
+uint64_t wasp_alloc_pages_to_next(double p, uint64_t *rng)
+{
+    if (p >= 1.0)
+        return 1;
+    /* Geometric: the first success of independent trials of chance p. */
+    double u = ((double)(wasp_rng_next(rng) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+    double k = floor(log(u) / log1p(-p));
+    return k < 1e15 ? (uint64_t)k + 1 : (uint64_t)1e15;
+}
+
+double wasp_alloc_weight(uint64_t size, double p)
+{
+    return (double)WASP_ALLOC_PAGE / ((double)size * p);
+}
+
+double wasp_alloc_next_gap(double gap, uint32_t caught, int waiting)
+{
+    (void)waiting;
+    if (caught > 1)
+        gap *= caught;
+    else if (!caught)
+        gap *= 0.5; /* waited, or the chain could not start within the TLAB */
+    return gap < WASP_ALLOC_GAP_MIN ? WASP_ALLOC_GAP_MIN
+         : gap > WASP_ALLOC_GAP_MAX ? WASP_ALLOC_GAP_MAX : gap;
+}

@@ -1,0 +1,38 @@
+/*
+ * Which creations the alloc analysis samples on the software samplers: page
+ * boundaries of a thread's allocation stream, each picked with the same
+ * chance p whatever time the program spends (alloc/handler.c). The object
+ * holding a picked boundary is caught by a watchpoint on it; an object of
+ * `size` bytes holds size / PAGE boundaries on average, so it is caught with
+ * chance p * size / PAGE and weighs the inverse. p follows the thread's
+ * allocation rate (about one creation caught per sample), and a creation
+ * weighs by the p it was picked with, so the estimate stays unbiased.
+ *
+ * ASYNC-SIGNAL-SAFE: arithmetic only.
+ */
+#ifndef WASP_ANALYSIS_ALLOC_BYTE_SAMPLING_H
+#define WASP_ANALYSIS_ALLOC_BYTE_SAMPLING_H
+
+#include <stdint.h>
+
+enum { WASP_ALLOC_PAGE = 4096 };
+
+/* Bytes of allocation between picked boundaries on average: the bounds, and
+ * where a thread starts. */
+#define WASP_ALLOC_GAP_MIN (16.0 * 1024)
+#define WASP_ALLOC_GAP_MAX (256.0 * 1024 * 1024)
+#define WASP_ALLOC_GAP_START (256.0 * 1024)
+
+/* The chance that a page boundary is picked, for a mean gap of `gap` bytes. */
+double wasp_alloc_page_chance(double gap);
+/* Pages from one picked boundary to the next (>= 1): each boundary on the
+ * way is picked with chance p, independently. */
+uint64_t wasp_alloc_pages_to_next(double p, uint64_t *rng);
+/* A caught object's weight: the inverse of its chance to be caught. */
+double wasp_alloc_weight(uint64_t size, double p);
+/* The mean gap for what follows, from the creations caught since the last
+ * sample (`caught`) and whether one is still being waited for: about one a
+ * sample. */
+double wasp_alloc_next_gap(double gap, uint32_t caught, int waiting);
+
+#endif
