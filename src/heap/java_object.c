@@ -133,6 +133,20 @@ static int32_t cached_lh(lh_cache *c, uint64_t klass)
     return lh;
 }
 
+/* Whether a mark word can be a young object's: age 0, unlocked (hash only)
+ * or locked (a lock record or monitor, or lightweight-locked: the same
+ * bits), never forwarded (no GC since it was created). */
+static int young_mark(uint64_t mark)
+{
+    if ((mark & 3) == 1)
+        return (mark & 0x7c) == 0 && (mark >> 39) == 0;
+    return (mark & 3) != 3 && mark < (1ull << 47);
+}
+
+/* Layout helpers read (a system call each) by one search by size, at most:
+ * a word pair that passes for a header is rare, a real header near. */
+enum { ENDING_CLASSES = 32 };
+
 int wasp_java_object_ending(uint64_t addr, uint64_t end, wasp_java_object *o)
 {
     const wasp_java_layout *l = &wasp_java;
@@ -143,6 +157,7 @@ int wasp_java_object_ending(uint64_t addr, uint64_t end, wasp_java_object *o)
     floor = (floor + 7) & ~7ull;
     uint64_t words[WALK_CHUNK / 8 + 3];
     lh_cache cache = {.n = 0};
+    int looked = 0;
     /* Chunks from addr down; each holds the 24 bytes above its last word,
      * so a header and an array length read from the copy. */
     for (uint64_t hi = addr & ~7ull; hi >= floor;) {
@@ -155,7 +170,9 @@ int wasp_java_object_ending(uint64_t addr, uint64_t end, wasp_java_object *o)
             uint64_t word = h[l->klass_offset / 8];
             if (l->compressed_klass)
                 word = l->klass_offset % 8 ? word >> 32 : word & 0xffffffffu;
-            uint64_t klass = word ? wasp_java_klass_decode(word) : 0;
+            uint64_t klass = word && young_mark(h[0]) ? wasp_java_klass_decode(word) : 0;
+            if (klass && ++looked > ENDING_CLASSES)
+                return 0;
             int32_t lh = klass ? cached_lh(&cache, klass) : 0;
             if (wasp_java_lh_valid(lh)) {
                 uint64_t size = object_size(l, lh, p, 0, o);

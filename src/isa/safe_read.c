@@ -73,7 +73,12 @@ size_t wasp_safe_read(uint64_t addr, void *dst, size_t n)
         size_t want = CHUNK - (size_t)(a % CHUNK);
         if (want > n - done)
             want = n - done;
-        r = read_once(pid, a, (char *)dst + done, want);
+        /* A range within one chunk that failed whole fails again: only a
+         * protected page is worth a second try. */
+        int same = done == 0 && want == n;
+        r = same ? -1 : read_once(pid, a, (char *)dst + done, want);
+        if (same)
+            errno = EFAULT;
         if (r <= 0 && errno == EFAULT && mem_fd >= 0)
             r = (ssize_t)read_protected(a, (char *)dst + done, want);
         if (r <= 0)

@@ -74,6 +74,10 @@ wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, i
  * gives more pairs, not more weight). NULL: none. */
 wasp_slot *wasp_watch_claim_window(wasp_thread *t, int owner, uint64_t addr, int len,
                                    int loads_too);
+/* Watch i, of the same owner, moved to [addr, addr+len) at once (one engine
+ * call, no reservoir offer: the same sample goes on). NULL when the budget
+ * is spent or the engine refused: the watch is then dropped. */
+wasp_slot *wasp_watch_move(wasp_thread *t, int i, uint64_t addr, int len, int loads_too);
 /* Ends watch i for a reason (a counter, or WASP_C_COUNT for none). */
 void wasp_watch_drop(wasp_thread *t, int i, wasp_counter_id reason);
 /* Ends watch i, judged: disarms it and returns its reservoir weight. */

@@ -55,6 +55,23 @@ static void slot_set(wasp_thread *t, wasp_slot *slot, uint64_t addr, int len)
     slot->watch.len = (uint8_t)len;
 }
 
+wasp_slot *wasp_watch_move(wasp_thread *t, int i, uint64_t addr, int len, int loads_too)
+{
+    if (!wasp_budget_allows(t)) {
+        wasp_watch_drop(t, i, WASP_C_DROP_BUDGET);
+        return NULL;
+    }
+    int armed = wasp_slot_arm(t, i, addr, len, loads_too);
+    if (armed != 0) {
+        wasp_watch_drop(t, i, armed == WASP_ARM_NOT_WATCHABLE ? WASP_C_DROP_NOT_HEAP
+                                                            : WASP_C_DROP_ARM_FAILED);
+        return NULL;
+    }
+    wasp_slot *slot = &t->slots[i];
+    slot_set(t, slot, addr, len);
+    return slot;
+}
+
 static uint64_t page_of(uint64_t addr)
 {
     return addr & ~(uint64_t)4095;

@@ -248,14 +248,29 @@ static void text_report(void **state)
     FILE *out = open_memstream(&text, &len);
     assert_int_equal(wasp_render_text(p, 0, out), 0);
     fclose(out);
-    const char *section = strstr(text, "Object creation from sampled class-word stores");
+    const char *section = strstr(text, "Object creation (Inoue & Nakatani's creation profile)");
     assert_non_null(section);
+    /* No boundary watched: a PMU's sampled stores. */
+    assert_non_null(strstr(section, "100 sampled creations of 2 classes: sampled stores of a class word"));
     const char *classes = strstr(section, "classes by sampled creations");
     assert_non_null(classes);
     const char *small = strstr(classes, "75.0%  pkg.Small"), *ints = strstr(classes, "25.0%  int[]");
     assert_true(small && ints && small < ints);
     assert_non_null(strstr(section, "pkg.Main.make(Main.java:21)"));
     assert_non_null(strstr(section, "7  a class-word store whose value"));
+    free(text);
+    /* Watched boundaries: said so, with how the objects were named. */
+    wasp_profile_add_counter(p, "alloc.armed", 120);
+    wasp_profile_add_counter(p, "alloc.store_ahead", 60);
+    wasp_profile_add_counter(p, "alloc.named_later", 40);
+    wasp_profile_add_counter(p, "alloc.tlab_refills", 9);
+    wasp_profile_add_counter(p, "alloc.unnamed_object", 3);
+    out = open_memstream(&text, &len);
+    assert_int_equal(wasp_render_text(p, 0, out), 0);
+    fclose(out);
+    assert_non_null(strstr(text, "objects holding watched TLAB page boundaries"));
+    assert_non_null(strstr(text, "(named 60 at their class-word store, 40 once built;\n  9 TLAB refills followed)"));
+    assert_non_null(strstr(text, "3  a caught creation whose object could not be named"));
     free(text);
     wasp_profile_free(p);
 }

@@ -81,12 +81,12 @@ static double overlap(const double *a, const double *b)
 }
 
 /* Walk the stream's page boundaries as the handler's chain does, the mean
- * gap halved and doubled in turn every 64 catches; weighted (and
- * unweighted) shares. */
+ * gap 16 or 48 KiB in turn every 64 catches (as samples change it); weighted
+ * (and unweighted) shares. */
 static int sample(double *weighted, double *plain)
 {
     uint64_t rng = 0x9e3779b97f4a7c15ull;
-    double gap = 2 * WASP_ALLOC_GAP_MIN;
+    double gap = WASP_ALLOC_GAP_MIN;
     int caught = 0;
     uint64_t end = objects[nobjects - 1].start + objects[nobjects - 1].size;
     uint64_t x = (objects[0].start + WASP_ALLOC_PAGE - 1) & ~(uint64_t)(WASP_ALLOC_PAGE - 1);
@@ -97,8 +97,8 @@ static int sample(double *weighted, double *plain)
         if (o) {
             weighted[o->cls] += wasp_alloc_weight(o->size, p);
             plain[o->cls] += 1;
-            if (++caught % 64 == 0) /* as a sample would, after 0 or 2 catches */
-                gap = wasp_alloc_next_gap(gap, caught / 64 % 2 ? 0 : 2, 1);
+            if (++caught % 64 == 0)
+                gap = caught / 64 % 2 ? 3 * WASP_ALLOC_GAP_MIN : WASP_ALLOC_GAP_MIN;
         }
         p = wasp_alloc_page_chance(gap);
         x += wasp_alloc_pages_to_next(p, &rng) * WASP_ALLOC_PAGE;
@@ -145,17 +145,34 @@ static void pages_to_next_is_geometric(void **state)
     assert_int_equal(wasp_alloc_pages_to_next(1.0, &rng), 1);
 }
 
-/* The mean gap follows the catches toward about one a sample, within its
- * bounds; the page chance is 1 - e^(-page/gap). */
+/* The mean gap follows the catches toward WASP_ALLOC_CATCHES_PER_SAMPLE a
+ * sample, by at most a quarter a sample, within its bounds; the page chance is
+ * 1 - e^(-page/gap). */
 static void the_gap_follows_the_catches(void **state)
 {
     (void)state;
-    double g = WASP_ALLOC_GAP_START;
-    assert_true(wasp_alloc_next_gap(g, 1, 1) == g);
-    assert_true(wasp_alloc_next_gap(g, 4, 0) == 4 * g);
-    assert_true(wasp_alloc_next_gap(g, 0, 1) == g / 2);
-    assert_true(wasp_alloc_next_gap(WASP_ALLOC_GAP_MIN, 0, 1) == WASP_ALLOC_GAP_MIN);
-    assert_true(wasp_alloc_next_gap(WASP_ALLOC_GAP_MAX, 9, 1) == WASP_ALLOC_GAP_MAX);
+    double g = WASP_ALLOC_GAP_START, rate = WASP_ALLOC_CATCHES_PER_SAMPLE;
+    assert_true(wasp_alloc_next_gap(g, 0, &rate) < g); /* fewer caught: closer picks */
+    rate = WASP_ALLOC_CATCHES_PER_SAMPLE;
+    assert_true(wasp_alloc_next_gap(g, 4, &rate) > g);
+    rate = 100;
+    assert_true(wasp_alloc_next_gap(g, 100, &rate) == 1.25 * g);
+    rate = 0;
+    assert_true(wasp_alloc_next_gap(g, 0, &rate) == 0.8 * g);
+    /* Steady at the target: unchanged. */
+    rate = WASP_ALLOC_CATCHES_PER_SAMPLE;
+    double same = wasp_alloc_next_gap(g, 0, &rate);
+    rate = WASP_ALLOC_CATCHES_PER_SAMPLE;
+    assert_true(same < g && same > 0.7 * g);
+    /* A run of samples catching one each settles where one is half as many. */
+    rate = 0;
+    for (int i = 0; i < 200; i++)
+        g = wasp_alloc_next_gap(g, i % 2, &rate);
+    assert_true(rate > 0.4 && rate < 0.6);
+    rate = 0;
+    assert_true(wasp_alloc_next_gap(WASP_ALLOC_GAP_MIN, 0, &rate) == WASP_ALLOC_GAP_MIN);
+    rate = 9;
+    assert_true(wasp_alloc_next_gap(WASP_ALLOC_GAP_MAX, 9, &rate) == WASP_ALLOC_GAP_MAX);
     double p = wasp_alloc_page_chance(64.0 * 1024);
     assert_true(fabs(p - (1 - exp(-1.0 / 16))) < 1e-12);
     assert_true(fabs(wasp_alloc_weight(16, p) - 4096 / (16 * p)) < 1e-9);

@@ -29,13 +29,13 @@ double wasp_alloc_weight(uint64_t size, double p)
     return (double)WASP_ALLOC_PAGE / ((double)size * p);
 }
 
-double wasp_alloc_next_gap(double gap, uint32_t caught, int waiting)
+double wasp_alloc_next_gap(double gap, uint32_t caught, double *rate)
 {
-    (void)waiting;
-    if (caught > 1)
-        gap *= caught;
-    else if (!caught)
-        gap *= 0.5; /* waited, or the chain could not start within the TLAB */
+    /* Slowly: a creation weighs by the chance it was picked with, and
+     * chances that swing make a few creations weigh much. */
+    *rate = 0.9 * *rate + 0.1 * caught;
+    double f = *rate / WASP_ALLOC_CATCHES_PER_SAMPLE;
+    gap *= f < 0.8 ? 0.8 : f > 1.25 ? 1.25 : f;
     return gap < WASP_ALLOC_GAP_MIN ? WASP_ALLOC_GAP_MIN
          : gap > WASP_ALLOC_GAP_MAX ? WASP_ALLOC_GAP_MAX : gap;
 }

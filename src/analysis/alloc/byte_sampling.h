@@ -30,9 +30,13 @@ double wasp_alloc_page_chance(double gap);
 uint64_t wasp_alloc_pages_to_next(double p, uint64_t *rng);
 /* A caught object's weight: the inverse of its chance to be caught. */
 double wasp_alloc_weight(uint64_t size, double p);
+/* Creations caught per sample the gap aims at: enough for a profile in
+ * seconds, few enough for the traps to cost under a few percent. */
+#define WASP_ALLOC_CATCHES_PER_SAMPLE 0.5
+
 /* The mean gap for what follows, from the creations caught since the last
- * sample (`caught`) and whether one is still being waited for: about one a
- * sample. */
-double wasp_alloc_next_gap(double gap, uint32_t caught, int waiting);
+ * sample (`caught`; *rate, their moving average, is updated): toward
+ * WASP_ALLOC_CATCHES_PER_SAMPLE, by at most a quarter a sample. */
+double wasp_alloc_next_gap(double gap, uint32_t caught, double *rate);
 
 #endif

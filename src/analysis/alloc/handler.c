@@ -151,24 +151,33 @@ static void sampled_store(wasp_thread *t, const wasp_sample_view *v)
     }
 }
 
+/* 8 bytes at addr watched for stores: slot `moving` moved there (the chain
+ * going on in the same watch), or a new one (-1). */
+static wasp_slot *watch_at(wasp_thread *t, int moving, uint64_t addr)
+{
+    return moving >= 0 ? wasp_watch_move(t, moving, addr, 8, 0)
+                       : wasp_watch_claim(t, WASP_ID_alloc, addr, 8, 0);
+}
+
 /* The chain goes on in the thread's next TLAB: watch where the JVM stores
  * its end, to pick from its start (every boundary has chance p wherever the
  * picking starts). Where that cannot be watched (the page engine watches the
  * Java heap only), the thread's next sample starts a chain: what the thread
  * allocates until then is not sampled. */
-static int watch_refill(wasp_thread *t, double p)
+static int watch_refill(wasp_thread *t, int moving)
 {
     uint64_t not_heap = t->rec.counters[WASP_C_DROP_NOT_HEAP];
     wasp_alloc_thread *at = state(t);
     uint64_t field = at->no_refill_watch ? 0 : wasp_tlab_end_field(t->jni_env);
-    wasp_slot *slot = field ? wasp_watch_claim(t, WASP_ID_alloc, field, 8, 0) : NULL;
+    wasp_slot *slot = field ? watch_at(t, moving, field) : NULL;
     if (!slot) {
         /* Outside the Java heap (the page engine's): not again. */
         at->no_refill_watch |= field && t->rec.counters[WASP_C_DROP_NOT_HEAP] != not_heap;
+        if (!field && moving >= 0)
+            wasp_watch_done(t, moving);
         count(t, C_NO_ROOM);
         return 0;
     }
-    memcpy(&slot->watch.v1, &p, sizeof p);
     slot->tag = TAG_REFILL;
     slot->state = WASP_SLOT_ARMED;
     return 1;
@@ -182,26 +191,26 @@ static uint64_t boundary_from(uint64_t addr)
 
 /* Watch the page boundary `pages` - 1 boundaries on from `first` (the first
  * that may be picked) when the thread's TLAB reaches it, with the chance p
- * it was picked with. Returns 1 when armed. */
-static int watch_boundary(wasp_thread *t, uint64_t first, uint64_t pages, double p)
+ * it was picked with, in slot `moving` or a new one (-1). Returns 1 when
+ * armed; `moving` is released when not. */
+static int watch_boundary(wasp_thread *t, uint64_t first, uint64_t pages, double p, int moving)
 {
     uint64_t top, end;
     const wasp_java_layout *l = &wasp_java;
-    if (!wasp_tlab_room(t->jni_env, &top, &end) || top < l->heap_lo || end > l->heap_hi) {
-        count(t, C_NO_ROOM);
-        return 0;
-    }
     uint64_t x = first + (pages - 1) * WASP_ALLOC_PAGE;
-    if (x < top) { /* already allocated: a large object holds it too */
-        count(t, C_PASSED);
+    int room = wasp_tlab_room(t->jni_env, &top, &end) && top >= l->heap_lo && end <= l->heap_hi;
+    if (!room || x < top) { /* x < top: already allocated, a large object holds it too */
+        count(t, room ? C_PASSED : C_NO_ROOM);
+        if (moving >= 0)
+            wasp_watch_done(t, moving);
         return 0;
     }
     /* Its whole page in the TLAB's free part: nothing else touches it before
      * the object holding x is created (past the TLAB's end the thread's
      * next TLAB may begin). */
     if (x + WASP_ALLOC_PAGE > end)
-        return watch_refill(t, p);
-    wasp_slot *slot = wasp_watch_claim(t, WASP_ID_alloc, x, 8, 0);
+        return watch_refill(t, moving);
+    wasp_slot *slot = watch_at(t, moving, x);
     if (!slot)
         return 0;
     memcpy(&slot->watch.v1, &p, sizeof p);
@@ -266,7 +275,8 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
     name_pending(t);
     wasp_watch_epoch_check(t);
     int waiting = chained(t);
-    at->gap = at->gap > 0 ? wasp_alloc_next_gap(at->gap, at->caught, waiting) : WASP_ALLOC_GAP_START;
+    at->gap = at->gap > 0 ? wasp_alloc_next_gap(at->gap, at->caught, &at->catch_rate)
+                          : WASP_ALLOC_GAP_START;
     at->caught = 0;
     if (waiting)
         return;
@@ -277,7 +287,7 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
     }
     /* Every boundary from the top on has the same chance. */
     double p = wasp_alloc_page_chance(at->gap);
-    watch_boundary(t, boundary_from(top), wasp_alloc_pages_to_next(p, &t->rng), p);
+    watch_boundary(t, boundary_from(top), wasp_alloc_pages_to_next(p, &t->rng), p, -1);
 }
 
 /* For the thread's next sample to name. */
@@ -314,17 +324,16 @@ static uint64_t store_base(wasp_thread *t, const wasp_slot *slot, const wasp_sam
 static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
 {
     wasp_slot *slot = &t->slots[i];
+    wasp_alloc_thread *at = state(t);
+    /* Picks go on with the chance the thread's samples set now: each
+     * boundary's chance is its own, whatever came before. */
+    double p = wasp_alloc_page_chance(at->gap > 0 ? at->gap : WASP_ALLOC_GAP_START);
     if (slot->tag == TAG_REFILL) {
-        double p;
-        memcpy(&p, &slot->watch.v1, sizeof p);
-        wasp_watch_done(t, i);
         uint64_t top, end;
-        if (wasp_tlab_room(t->jni_env, &top, &end)) {
-            count(t, C_REFILL);
-            watch_boundary(t, boundary_from(top), wasp_alloc_pages_to_next(p, &t->rng), p);
-        } else { /* the old TLAB retired: the new one's end comes next */
-            watch_refill(t, p);
-        }
+        if (!wasp_tlab_room(t->jni_env, &top, &end))
+            return; /* the old TLAB retired: the new one's end is stored next */
+        count(t, C_REFILL);
+        watch_boundary(t, boundary_from(top), wasp_alloc_pages_to_next(p, &t->rng), p, i);
         return;
     }
     /* The objects of earlier traps are built: the thread went on to create
@@ -354,11 +363,8 @@ static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
             c.end = 0;
         defer(t, &c);
     }
-    wasp_watch_done(t, i);
-    wasp_alloc_thread *at = state(t);
     at->caught++;
-    double p = wasp_alloc_page_chance(at->gap > 0 ? at->gap : WASP_ALLOC_GAP_START);
-    watch_boundary(t, c.byte + WASP_ALLOC_PAGE, wasp_alloc_pages_to_next(p, &t->rng), p);
+    watch_boundary(t, c.byte + WASP_ALLOC_PAGE, wasp_alloc_pages_to_next(p, &t->rng), p, i);
 }
 
 /* The thread ended: what it created is still in place (no GC since). */

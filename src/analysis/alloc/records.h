@@ -40,6 +40,7 @@ typedef struct wasp_alloc_thread {
     uint32_t npending;
     uint32_t caught; /* creations caught since the thread's last sample */
     double gap;      /* mean bytes between picked boundaries (byte_sampling.h); 0: not yet */
+    double catch_rate; /* creations caught per sample, a moving average */
     int no_refill_watch; /* the engine refused to watch the TLAB's end */
 } wasp_alloc_thread;
 

@@ -1,8 +1,9 @@
 /*
- * Object creation from sampled header stores (Inoue and Nakatani) in the
- * report: the classes ranked by sampled creations with their shares, then the
- * allocation sites (class + the class-word store's context) ranked likewise;
- * what was not usable, by cause. JSON: the top-level "alloc" member.
+ * Object creation (Inoue and Nakatani's creation profile) in the report: how
+ * creations were sampled, the classes ranked by sampled creations with their
+ * shares, then the allocation sites (class + the creating store's context)
+ * ranked likewise; what was not usable, by cause. JSON: the top-level
+ * "alloc" member.
  */
 #include "analysis/alloc/profile.h"
 #include "analysis/alloc/ranking.h"
@@ -10,6 +11,7 @@
 #include "cli/units.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 enum { TEXT_CLASSES = 10 };
 
@@ -26,7 +28,16 @@ static const char *const causes[][2] = {
     {"alloc.no_layout", "HotSpot's object layout not read"},
     {"alloc.table_full", "a thread's table was full"},
     {"alloc.class_set_full", "too many classes to name"},
+    {"alloc.unnamed_object", "a caught creation whose object could not be named"},
+    {"alloc.gc_before_naming", "a caught creation a GC moved before it was named"},
 };
+
+/* How creations were sampled: watched TLAB page boundaries (the software
+ * samplers), or samples of stores (a PMU). */
+static const char *method(const wasp_profile *p)
+{
+    return wasp_profile_get_counter(p, "alloc.armed") > 0 ? "boundaries" : "stores";
+}
 
 /* One line per cause with samples: "    3  a thread's table was full". */
 static void counters_text(const wasp_profile *p, FILE *out)
@@ -65,12 +76,22 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
     if (wasp_alloc_rank(p, &r) != 0)
         return -1;
     char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
-    fputs("\nObject creation from sampled class-word stores (Inoue & Nakatani)\n", out);
-    char c[WASP_UNIT_BUF], d[WASP_UNIT_BUF];
-    fprintf(out, "  %s sampled creations of %s classes (stores found: %s that had run, %s ahead)\n",
-            wasp_fmt_count(r.samples, a, sizeof a), wasp_fmt_count(r.nclasses, b, sizeof b),
-            wasp_fmt_u64(wasp_profile_get_counter(p, "alloc.store_ran"), c, sizeof c),
-            wasp_fmt_u64(wasp_profile_get_counter(p, "alloc.store_ahead"), d, sizeof d));
+    fputs("\nObject creation (Inoue & Nakatani's creation profile)\n", out);
+    char c[WASP_UNIT_BUF], d[WASP_UNIT_BUF], e[WASP_UNIT_BUF];
+    uint64_t at_store = wasp_profile_get_counter(p, "alloc.store_ran") +
+                        wasp_profile_get_counter(p, "alloc.store_ahead");
+    if (!strcmp(method(p), "boundaries"))
+        fprintf(out,
+                "  %s sampled creations of %s classes: objects holding watched TLAB page boundaries,\n"
+                "  each weighed by its size (named %s at their class-word store, %s once built;\n"
+                "  %s TLAB refills followed)\n",
+                wasp_fmt_count(r.samples, a, sizeof a), wasp_fmt_count(r.nclasses, b, sizeof b),
+                wasp_fmt_u64(at_store, c, sizeof c),
+                wasp_fmt_u64(wasp_profile_get_counter(p, "alloc.named_later"), d, sizeof d),
+                wasp_fmt_u64(wasp_profile_get_counter(p, "alloc.tlab_refills"), e, sizeof e));
+    else
+        fprintf(out, "  %s sampled creations of %s classes: sampled stores of a class word\n",
+                wasp_fmt_count(r.samples, a, sizeof a), wasp_fmt_count(r.nclasses, b, sizeof b));
     counters_text(p, out);
     if (!(r.samples > 0)) {
         wasp_alloc_ranking_free(&r);
@@ -112,6 +133,7 @@ static int json(wasp_json *j, const wasp_profile *p, int id, int top)
     if (wasp_alloc_rank(p, &r) != 0)
         return -1;
     wasp_json_begin_object(j, "alloc", false);
+    wasp_json_string(j, "sampled_by", method(p));
     wasp_json_double(j, "samples", r.samples);
     wasp_json_begin_object(j, "not_counted", true);
     for (size_t i = 0; i < sizeof causes / sizeof causes[0]; i++)

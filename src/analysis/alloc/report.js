@@ -11,7 +11,10 @@
 
   function draw(a) {
     const lost = Object.entries(a.not_counted || {}).filter(kv => kv[1] > 0);
-    app.append(el('p', { text: num(a.samples) + ' sampled creations (samples at a store of a class word). ' +
+    const how = a.sampled_by === 'boundaries'
+      ? 'objects holding watched TLAB page boundaries, each weighed by its size'
+      : 'sampled stores of a class word';
+    app.append(el('p', { text: num(a.samples) + ' sampled creations (' + how + '). ' +
       (lost.length ? 'Not counted: ' + lost.map(kv => kv[0].replace(/_/g, ' ') + ' ' + num(kv[1])).join(', ') + '.'
                    : 'None left uncounted.') }));
     const sites = a.sites || [];
