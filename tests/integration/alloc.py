@@ -35,7 +35,7 @@ MIN_CREATIONS = 500
 # More than the default work: millions of steps.
 ARGS = ("200",)
 # At least this long a run without the agent (Ctx.sized).
-SECONDS = 4.0
+SECONDS = 8.0
 ENGINES = ("debugreg", "page")
 
 H = None

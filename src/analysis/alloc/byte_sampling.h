@@ -32,7 +32,7 @@ uint64_t wasp_alloc_pages_to_next(double p, uint64_t *rng);
 double wasp_alloc_weight(uint64_t size, double p);
 /* Creations caught per sample the gap aims at: enough for a profile in
  * seconds, few enough for the traps to cost under a few percent. */
-#define WASP_ALLOC_CATCHES_PER_SAMPLE 0.5
+#define WASP_ALLOC_CATCHES_PER_SAMPLE 0.25
 
 /* The mean gap for what follows, from the creations caught since the last
  * sample (`caught`; *rate, their moving average, is updated): toward

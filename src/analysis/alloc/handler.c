@@ -62,11 +62,17 @@ enum {
     C_UNNAMED,
     C_GC,
     C_PASSED,
-    C_REFILL
+    C_REFILL,
+    C_EARLY
 };
 
 /* What a slot of this analysis watches (slot->tag). */
-enum { TAG_BOUNDARY = 0, TAG_REFILL = 1 };
+enum { TAG_BOUNDARY = 0, TAG_REFILL = 1, TAG_SENTINEL = 2 };
+
+/* TLAB refills a thread's chain follows, on average, per sample (of about
+ * 1 ms of CPU: two traps each, some 20-40 us on a VM), and at most in a row. */
+#define REFILLS_PER_SAMPLE 0.25
+#define REFILLS_IN_A_ROW 4.0
 
 /* Straight-line instructions scanned ahead of a PC for the class-word store:
  * from a TLAB bump's branch to the class word there are a handful
@@ -151,6 +157,12 @@ static void sampled_store(wasp_thread *t, const wasp_sample_view *v)
     }
 }
 
+/* The first page boundary at or after addr. */
+static uint64_t boundary_from(uint64_t addr)
+{
+    return (addr + WASP_ALLOC_PAGE - 1) & ~(uint64_t)(WASP_ALLOC_PAGE - 1);
+}
+
 /* 8 bytes at addr watched for stores: slot `moving` moved there (the chain
  * going on in the same watch), or a new one (-1). */
 static wasp_slot *watch_at(wasp_thread *t, int moving, uint64_t addr)
@@ -161,32 +173,46 @@ static wasp_slot *watch_at(wasp_thread *t, int moving, uint64_t addr)
 
 /* The chain goes on in the thread's next TLAB: watch where the JVM stores
  * its end, to pick from its start (every boundary has chance p wherever the
- * picking starts). Where that cannot be watched (the page engine watches the
- * Java heap only), the thread's next sample starts a chain: what the thread
- * allocates until then is not sampled. */
+ * picking starts). It costs two traps a TLAB (the old one retired, the new
+ * one stored), so a thread follows REFILLS_PER_SAMPLE refills a sample on
+ * average, and none where the TLAB's end cannot be watched (the page engine
+ * watches the Java heap only). Else the thread's next sample starts a new
+ * chain: what the thread allocates until then is not sampled, which favours
+ * what it creates slowly (docs/alloc.md, Limits). */
 static int watch_refill(wasp_thread *t, int moving)
 {
     uint64_t not_heap = t->rec.counters[WASP_C_DROP_NOT_HEAP];
     wasp_alloc_thread *at = state(t);
-    uint64_t field = at->no_refill_watch ? 0 : wasp_tlab_end_field(t->jni_env);
+    uint64_t field = at->no_refill_watch || at->refill_tokens < 1 ? 0
+                   : wasp_tlab_end_field(t->jni_env);
     wasp_slot *slot = field ? watch_at(t, moving, field) : NULL;
-    if (!slot) {
+    int tag = TAG_REFILL;
+    uint64_t top, end;
+    if (!slot && field) {
         /* Outside the Java heap (the page engine's): not again. */
-        at->no_refill_watch |= field && t->rec.counters[WASP_C_DROP_NOT_HEAP] != not_heap;
-        if (!field && moving >= 0)
-            wasp_watch_done(t, moving);
+        at->no_refill_watch |= t->rec.counters[WASP_C_DROP_NOT_HEAP] != not_heap;
+        moving = -1; /* the move dropped it */
+    }
+    if (!slot && at->no_refill_watch && at->refill_tokens >= 1 &&
+        wasp_tlab_room(t->jni_env, &top, &end)) {
+        /* Where the thread's next TLAB begins when the JVM carves it right
+         * after this one (a thread allocating alone in a heap region): its
+         * first page boundary, past this TLAB's reserve for a filler. */
+        slot = watch_at(t, moving, boundary_from(end + 64));
+        tag = TAG_SENTINEL;
+        if (slot)
+            slot->watch.cur = end;
+    } else if (!slot && !field && moving >= 0) {
+        wasp_watch_done(t, moving);
+    }
+    if (!slot) {
         count(t, C_NO_ROOM);
         return 0;
     }
-    slot->tag = TAG_REFILL;
+    slot->tag = (uint32_t)tag;
     slot->state = WASP_SLOT_ARMED;
+    at->refill_tokens -= 1;
     return 1;
-}
-
-/* The first page boundary at or after addr. */
-static uint64_t boundary_from(uint64_t addr)
-{
-    return (addr + WASP_ALLOC_PAGE - 1) & ~(uint64_t)(WASP_ALLOC_PAGE - 1);
 }
 
 /* Watch the page boundary `pages` - 1 boundaries on from `first` (the first
@@ -261,6 +287,26 @@ static void name_pending(wasp_thread *t)
     at->npending = 0;
 }
 
+/* A sentinel whose TLAB the thread did not get (it went elsewhere, or to
+ * another thread): the next sample starts a chain. */
+static void drop_stalled_sentinel(wasp_thread *t)
+{
+    uint64_t top, end;
+    if (!wasp_tlab_room(t->jni_env, &top, &end))
+        return;
+    for (int i = 0; i < t->nslots; i++) {
+        const wasp_slot *slot = &t->slots[i];
+        if (!t->reservoir[i].in_use || t->reservoir[i].analysis != WASP_ID_alloc ||
+            slot->state != WASP_SLOT_ARMED || slot->tag != TAG_SENTINEL)
+            continue;
+        int same_tlab = end == slot->watch.cur;
+        if (slot->addr < top || (!same_tlab && (slot->addr < top || slot->addr >= end))) {
+            count(t, C_NO_ROOM);
+            wasp_watch_done(t, i);
+        }
+    }
+}
+
 static void on_sample(wasp_thread *t, const wasp_sample_view *v)
 {
     if (!__atomic_load_n(&wasp_java.ready, __ATOMIC_ACQUIRE)) {
@@ -274,10 +320,14 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
     wasp_alloc_thread *at = state(t);
     name_pending(t);
     wasp_watch_epoch_check(t);
+    drop_stalled_sentinel(t);
     int waiting = chained(t);
     at->gap = at->gap > 0 ? wasp_alloc_next_gap(at->gap, at->caught, &at->catch_rate)
                           : WASP_ALLOC_GAP_START;
     at->caught = 0;
+    at->refill_tokens += REFILLS_PER_SAMPLE;
+    if (at->refill_tokens > REFILLS_IN_A_ROW)
+        at->refill_tokens = REFILLS_IN_A_ROW;
     if (waiting)
         return;
     uint64_t top, end;
@@ -319,24 +369,13 @@ static uint64_t store_base(wasp_thread *t, const wasp_slot *slot, const wasp_sam
     return acc.addr - (uint64_t)acc.disp;
 }
 
-/* The watched boundary was stored to: the object holding it is being
- * created. Name it (now or at the next sample) and watch the next one. */
-static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
+/* The object holding the watched boundary of slot i is being created (its
+ * boundary stored to, or its page: see on_window_access): name it now or at
+ * the thread's next sample, and pick the next boundary with chance p. */
+static void caught(wasp_thread *t, int i, const ucontext_t *uc, double p)
 {
     wasp_slot *slot = &t->slots[i];
-    wasp_alloc_thread *at = state(t);
-    /* Picks go on with the chance the thread's samples set now: each
-     * boundary's chance is its own, whatever came before. */
-    double p = wasp_alloc_page_chance(at->gap > 0 ? at->gap : WASP_ALLOC_GAP_START);
-    if (slot->tag == TAG_REFILL) {
-        uint64_t top, end;
-        if (!wasp_tlab_room(t->jni_env, &top, &end))
-            return; /* the old TLAB retired: the new one's end is stored next */
-        count(t, C_REFILL);
-        watch_boundary(t, boundary_from(top), wasp_alloc_pages_to_next(p, &t->rng), p, i);
-        return;
-    }
-    /* The objects of earlier traps are built: the thread went on to create
+    /* The objects of earlier catches are built: the thread went on to create
      * this one. */
     name_pending(t);
     wasp_alloc_pending c = {.byte = slot->addr, .epoch = wasp_gc_epoch()};
@@ -363,8 +402,74 @@ static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
             c.end = 0;
         defer(t, &c);
     }
-    at->caught++;
+    state(t)->caught++;
     watch_boundary(t, c.byte + WASP_ALLOC_PAGE, wasp_alloc_pages_to_next(p, &t->rng), p, i);
+}
+
+/* The chance the thread's samples set now: each boundary's chance is its
+ * own, whatever came before. */
+static double chance_now(wasp_thread *t)
+{
+    const wasp_alloc_thread *at = state(t);
+    return wasp_alloc_page_chance(at->gap > 0 ? at->gap : WASP_ALLOC_GAP_START);
+}
+
+/* The thread has a new TLAB: pick from its top, in slot i. */
+static void restart_chain(wasp_thread *t, int i)
+{
+    uint64_t top, end;
+    if (!wasp_tlab_room(t->jni_env, &top, &end)) {
+        wasp_watch_done(t, i);
+        return;
+    }
+    count(t, C_REFILL);
+    double p = chance_now(t);
+    watch_boundary(t, boundary_from(top), wasp_alloc_pages_to_next(p, &t->rng), p, i);
+}
+
+/* A watched boundary was stored to, the TLAB's end (a refill), or a
+ * sentinel (the thread's next TLAB came right after the last). */
+static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
+{
+    uint64_t top, end;
+    switch (t->slots[i].tag) {
+    case TAG_BOUNDARY:
+        caught(t, i, uc, chance_now(t));
+        return;
+    case TAG_REFILL:
+        if (!wasp_tlab_room(t->jni_env, &top, &end))
+            return; /* the old TLAB retired: the new one's end is stored next */
+        restart_chain(t, i);
+        return;
+    default:
+        restart_chain(t, i);
+    }
+}
+
+/* The thread stored to a watched boundary's page, not the boundary (the page
+ * engine's faults): an object on that page is being created, the page was
+ * free when its boundary was picked, so it is the one holding the boundary
+ * (or one after it, initialized first). Caught now: a large object cleared
+ * from its end would otherwise fault a page's worth of times first. On a
+ * sentinel's page: the thread's new TLAB. */
+static void on_window_access(wasp_thread *t, const ucontext_t *uc, const wasp_window_access *a)
+{
+    if (!(a->acc.kind & WASP_ACCESS_STORE))
+        return;
+    uint64_t page = a->acc.addr & ~(uint64_t)(WASP_ALLOC_PAGE - 1);
+    for (int i = 0; i < t->nslots; i++) {
+        const wasp_slot *slot = &t->slots[i];
+        if (!t->reservoir[i].in_use || t->reservoir[i].analysis != WASP_ID_alloc ||
+            slot->state != WASP_SLOT_ARMED || slot->addr != page)
+            continue;
+        if (slot->tag == TAG_BOUNDARY) {
+            count(t, C_EARLY);
+            caught(t, i, uc, chance_now(t));
+        } else if (slot->tag == TAG_SENTINEL) {
+            restart_chain(t, i);
+        }
+        return;
+    }
 }
 
 /* The thread ended: what it created is still in place (no GC since). */
@@ -378,6 +483,7 @@ const wasp_handler_part wasp_handler_alloc = {
     .wants = WASP_WANTS_STORES,
     .on_sample = on_sample,
     .on_trap = on_trap,
+    .on_window_access = on_window_access,
     .on_thread_end = on_thread_end,
     .counters = {[C_AFTER] = "alloc.store_ran",
                  [C_AHEAD] = "alloc.store_ahead",
@@ -393,6 +499,7 @@ const wasp_handler_part wasp_handler_alloc = {
                  [C_UNNAMED] = "alloc.unnamed_object",
                  [C_GC] = "alloc.gc_before_naming",
                  [C_PASSED] = "alloc.boundary_passed",
-                 [C_REFILL] = "alloc.tlab_refills"},
+                 [C_REFILL] = "alloc.tlab_refills",
+                 [C_EARLY] = "alloc.caught_on_the_page"},
     .thread_state = sizeof(wasp_alloc_thread),
 };

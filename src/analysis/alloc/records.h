@@ -42,6 +42,7 @@ typedef struct wasp_alloc_thread {
     double gap;      /* mean bytes between picked boundaries (byte_sampling.h); 0: not yet */
     double catch_rate; /* creations caught per sample, a moving average */
     int no_refill_watch; /* the engine refused to watch the TLAB's end */
+    double refill_tokens; /* TLAB refills the chain may still follow (handler.c) */
 } wasp_alloc_thread;
 
 #endif
