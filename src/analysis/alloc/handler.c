@@ -71,7 +71,7 @@ enum { TAG_BOUNDARY = 0, TAG_REFILL = 1, TAG_SENTINEL = 2 };
 
 /* TLAB refills a thread's chain follows, on average, per sample (of about
  * 1 ms of CPU: two traps each, some 20-40 us on a VM), and at most in a row. */
-#define REFILLS_PER_SAMPLE 0.25
+#define REFILLS_PER_SAMPLE 0.5
 #define REFILLS_IN_A_ROW 4.0
 
 /* Straight-line instructions scanned ahead of a PC for the class-word store:

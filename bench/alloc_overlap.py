@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Overlap of a creation profile with exact allocation counts (docs/alloc.md).
+
+    python3 bench/alloc_overlap.py EXACT.wprof SAMPLED.wprof
+
+EXACT: a run of `wasp run -e objects --alloc-interval 0 --min-size 0
+--alloc-rate 0` (every allocation a JVMTI event, counted by class); SAMPLED: a
+run of `wasp run -e alloc` of the same deterministic program. Prints the
+Section 7.2 overlap of Inoue and Nakatani (the sum over classes of the smaller
+of the two shares) and the largest classes side by side.
+"""
+
+import collections
+import json
+import os
+import subprocess
+import sys
+
+WASP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "bin", "wasp")
+
+
+def report(path):
+    out = subprocess.run([WASP, "report", "--format", "json", "--top", "1000000", path],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__.strip().split("\n\n")[1])
+    exact, sampled = collections.Counter(), collections.Counter()
+    for site in report(sys.argv[1])["objects"]["sites"]:
+        exact[site["class"]] += site["allocations"] or 0
+    alloc = report(sys.argv[2])["alloc"]
+    for c in alloc["classes"]:
+        sampled[c["class"]] += c["samples"]
+    te, ts = sum(exact.values()), sum(sampled.values())
+    if not te or not ts:
+        sys.exit("no allocations in one of the profiles")
+    ov = sum(min(exact[k] / te, sampled[k] / ts) for k in set(exact) | set(sampled))
+    print("%.0f sampled creations (%s), overlap %.1f%%" % (ts, alloc.get("sampled_by"), 100 * ov))
+    for k, v in exact.most_common(8):
+        print("  %-44s allocated %5.1f%%  sampled %5.1f%%" % (k, 100 * v / te, 100 * sampled[k] / ts))
+
+
+if __name__ == "__main__":
+    main()
