@@ -17,7 +17,9 @@
  *   allocation, not its time. The thread's samples only start a chain (after
  *   a TLAB ends it, a GC or the budget) and set how far apart boundaries are
  *   picked. Nothing lives on a page ahead of the top, so a page-protection
- *   watch faults there once, for the creation itself.
+ *   watch faults there once, for the creation itself. Which boundaries are
+ *   watched, and how the chain goes on: chain.c; this file names what is
+ *   caught.
  *
  * Naming the caught object: by the class-word store near the trapping
  * instruction (the one that ran, or a few ahead), when there is one;
@@ -38,8 +40,8 @@
 #include <string.h>
 
 #include "analysis/alloc/byte_sampling.h"
-#include "analysis/alloc/records.h"
-#include "watch/handler_part.h"
+#include "analysis/alloc/chain.h"
+#include "analysis/alloc/handler_shared.h"
 #include "heap/java_layout.h"
 #include "heap/java_object.h"
 #include "heap/klass_set.h"
@@ -47,53 +49,16 @@
 #include "isa/class_store.h"
 #include "watch/run_state.h"
 
-enum {
-    C_AFTER,
-    C_AHEAD,
-    C_NONE,
-    C_LOST,
-    C_REJECTED,
-    C_NO_LAYOUT,
-    C_TABLE_FULL,
-    C_CLASS_SET_FULL,
-    C_ARMED,
-    C_NO_ROOM,
-    C_LATER,
-    C_UNNAMED,
-    C_GC,
-    C_PASSED,
-    C_REFILL,
-    C_EARLY
-};
-
-/* What a slot of this analysis watches (slot->tag). */
-enum { TAG_BOUNDARY = 0, TAG_REFILL = 1, TAG_SENTINEL = 2 };
-
-/* TLAB refills a thread's chain follows, on average, per sample (of about
- * 1 ms of CPU: two traps each, some 20-40 us on a VM), and at most in a row. */
-#define REFILLS_PER_SAMPLE 0.5
-#define REFILLS_IN_A_ROW 4.0
-
 /* Straight-line instructions scanned ahead of a PC for the class-word store:
  * from a TLAB bump's branch to the class word there are a handful
  * (prefetches, the mark word). */
 enum { SCAN_INSNS = 12 };
 
-static void count(wasp_thread *t, int which)
-{
-    t->rec.part_counters[WASP_ID_alloc][which]++;
-}
-
-static wasp_alloc_thread *state(wasp_thread *t)
-{
-    return t->part_state[WASP_ID_alloc];
-}
-
 static void record(wasp_thread *t, uint64_t klass, uint32_t ctx, double weight)
 {
     if (!wasp_klass_set_add(klass))
-        count(t, C_CLASS_SET_FULL);
-    wasp_alloc_thread *at = state(t);
+        wasp_alloc_count(t, C_CLASS_SET_FULL);
+    wasp_alloc_thread *at = wasp_alloc_state(t);
     uint64_t h = (klass ^ ctx) * 0x9e3779b97f4a7c15ull;
     uint32_t slot = (uint32_t)(h >> 40);
     for (uint32_t i = 0; i < 32; i++) {
@@ -108,7 +73,7 @@ static void record(wasp_thread *t, uint64_t klass, uint32_t ctx, double weight)
         r->weight += weight;
         return;
     }
-    count(t, C_TABLE_FULL);
+    wasp_alloc_count(t, C_TABLE_FULL);
 }
 
 /* The class-word store at the instruction that ended at v's PC or a few
@@ -131,7 +96,7 @@ static wasp_class_store_found class_store(const wasp_sample_view *v, int insns, 
 static uint32_t store_context(wasp_thread *t, const wasp_sample_view *v,
                               const wasp_class_store *cs, const uint8_t *before)
 {
-    count(t, cs->ahead ? C_AHEAD : C_AFTER);
+    wasp_alloc_count(t, cs->ahead ? C_AHEAD : C_AFTER);
     const uint8_t *insn = cs->ahead ? v->code + (cs->at - v->s->pc) : before + WASP_MAX_INSN - cs->len;
     return wasp_capture_context(t, v->uc, cs->at, insn, cs->len);
 }
@@ -147,113 +112,14 @@ static void sampled_store(wasp_thread *t, const wasp_sample_view *v)
         record(t, klass, store_context(t, v, &cs, before), 1.0);
         break;
     case WASP_CSTORE_LOST:
-        count(t, C_LOST);
+        wasp_alloc_count(t, C_LOST);
         break;
     case WASP_CSTORE_REJECTED:
-        count(t, C_REJECTED);
+        wasp_alloc_count(t, C_REJECTED);
         break;
     default:
-        count(t, C_NONE);
+        wasp_alloc_count(t, C_NONE);
     }
-}
-
-/* The first page boundary at or after addr. */
-static uint64_t boundary_from(uint64_t addr)
-{
-    return (addr + WASP_ALLOC_PAGE - 1) & ~(uint64_t)(WASP_ALLOC_PAGE - 1);
-}
-
-/* 8 bytes at addr watched for stores: slot `moving` moved there (the chain
- * going on in the same watch), or a new one (-1). */
-static wasp_slot *watch_at(wasp_thread *t, int moving, uint64_t addr)
-{
-    return moving >= 0 ? wasp_watch_move(t, moving, addr, 8, 0)
-                       : wasp_watch_claim(t, WASP_ID_alloc, addr, 8, 0);
-}
-
-/* The chain goes on in the thread's next TLAB: watch where the JVM stores
- * its end, to pick from its start (every boundary has chance p wherever the
- * picking starts). It costs two traps a TLAB (the old one retired, the new
- * one stored), so a thread follows REFILLS_PER_SAMPLE refills a sample on
- * average, and none where the TLAB's end cannot be watched (the page engine
- * watches the Java heap only). Else the thread's next sample starts a new
- * chain: what the thread allocates until then is not sampled, which favours
- * what it creates slowly (docs/alloc.md, Limits). */
-static int watch_refill(wasp_thread *t, int moving)
-{
-    uint64_t not_heap = t->rec.counters[WASP_C_DROP_NOT_HEAP];
-    wasp_alloc_thread *at = state(t);
-    uint64_t field = at->no_refill_watch || at->refill_tokens < 1 ? 0
-                   : wasp_tlab_end_field(t->jni_env);
-    wasp_slot *slot = field ? watch_at(t, moving, field) : NULL;
-    int tag = TAG_REFILL;
-    uint64_t top, end;
-    if (!slot && field) {
-        /* Outside the Java heap (the page engine's): not again. */
-        at->no_refill_watch |= t->rec.counters[WASP_C_DROP_NOT_HEAP] != not_heap;
-        moving = -1; /* the move dropped it */
-    }
-    if (!slot && at->no_refill_watch && at->refill_tokens >= 1 &&
-        wasp_tlab_room(t->jni_env, &top, &end)) {
-        /* Where the thread's next TLAB begins when the JVM carves it right
-         * after this one (a thread allocating alone in a heap region): its
-         * first page boundary, past this TLAB's reserve for a filler. */
-        slot = watch_at(t, moving, boundary_from(end + 64));
-        tag = TAG_SENTINEL;
-        if (slot)
-            slot->watch.cur = end;
-    } else if (!slot && !field && moving >= 0) {
-        wasp_watch_done(t, moving);
-    }
-    if (!slot) {
-        count(t, C_NO_ROOM);
-        return 0;
-    }
-    slot->tag = (uint32_t)tag;
-    slot->state = WASP_SLOT_ARMED;
-    at->refill_tokens -= 1;
-    return 1;
-}
-
-/* Watch the page boundary `pages` - 1 boundaries on from `first` (the first
- * that may be picked) when the thread's TLAB reaches it, with the chance p
- * it was picked with, in slot `moving` or a new one (-1). Returns 1 when
- * armed; `moving` is released when not. */
-static int watch_boundary(wasp_thread *t, uint64_t first, uint64_t pages, double p, int moving)
-{
-    uint64_t top, end;
-    const wasp_java_layout *l = &wasp_java;
-    uint64_t x = first + (pages - 1) * WASP_ALLOC_PAGE;
-    int room = wasp_tlab_room(t->jni_env, &top, &end) && top >= l->heap_lo && end <= l->heap_hi;
-    if (!room || x < top) { /* x < top: already allocated, a large object holds it too */
-        count(t, room ? C_PASSED : C_NO_ROOM);
-        if (moving >= 0)
-            wasp_watch_done(t, moving);
-        return 0;
-    }
-    /* Its whole page in the TLAB's free part: nothing else touches it before
-     * the object holding x is created (past the TLAB's end the thread's
-     * next TLAB may begin). */
-    if (x + WASP_ALLOC_PAGE > end)
-        return watch_refill(t, moving);
-    wasp_slot *slot = watch_at(t, moving, x);
-    if (!slot)
-        return 0;
-    memcpy(&slot->watch.v1, &p, sizeof p);
-    slot->tag = TAG_BOUNDARY;
-    slot->state = WASP_SLOT_ARMED; /* the first store to the byte is the creation */
-    count(t, C_ARMED);
-    return 1;
-}
-
-/* Whether the thread has a boundary watched. */
-static int chained(const wasp_thread *t)
-{
-    for (int i = 0; i < t->nslots; i++)
-        if (t->reservoir[i].in_use && t->reservoir[i].analysis == WASP_ID_alloc &&
-            t->slots[i].state == WASP_SLOT_ARMED)
-            return 1;
-    return 0;
 }
 
 /* A caught creation's object, now that it is built: the one the trapping
@@ -270,82 +136,44 @@ static int object_of(const wasp_alloc_pending *c, wasp_java_object *o)
  * now. */
 static void name_pending(wasp_thread *t)
 {
-    wasp_alloc_thread *at = state(t);
+    wasp_alloc_thread *at = wasp_alloc_state(t);
     uint32_t epoch = wasp_gc_epoch();
     for (uint32_t i = 0; i < at->npending; i++) {
         const wasp_alloc_pending *c = &at->pending[i];
         wasp_java_object o;
         if (c->epoch != epoch) {
-            count(t, C_GC); /* moved or freed since */
+            wasp_alloc_count(t, C_GC); /* moved or freed since */
         } else if (object_of(c, &o)) {
-            count(t, C_LATER);
+            wasp_alloc_count(t, C_LATER);
             record(t, o.klass, c->ctx, wasp_alloc_weight(o.size, c->chance));
         } else {
-            count(t, C_UNNAMED);
+            wasp_alloc_count(t, C_UNNAMED);
         }
     }
     at->npending = 0;
 }
 
-/* A sentinel whose TLAB the thread did not get (it went elsewhere, or to
- * another thread): the next sample starts a chain. */
-static void drop_stalled_sentinel(wasp_thread *t)
-{
-    uint64_t top, end;
-    if (!wasp_tlab_room(t->jni_env, &top, &end))
-        return;
-    for (int i = 0; i < t->nslots; i++) {
-        const wasp_slot *slot = &t->slots[i];
-        if (!t->reservoir[i].in_use || t->reservoir[i].analysis != WASP_ID_alloc ||
-            slot->state != WASP_SLOT_ARMED || slot->tag != TAG_SENTINEL)
-            continue;
-        int same_tlab = end == slot->watch.cur;
-        if (slot->addr < top || (!same_tlab && (slot->addr < top || slot->addr >= end))) {
-            count(t, C_NO_ROOM);
-            wasp_watch_done(t, i);
-        }
-    }
-}
-
 static void on_sample(wasp_thread *t, const wasp_sample_view *v)
 {
     if (!__atomic_load_n(&wasp_java.ready, __ATOMIC_ACQUIRE)) {
-        count(t, C_NO_LAYOUT);
+        wasp_alloc_count(t, C_NO_LAYOUT);
         return;
     }
     if (v->s->has_addr) {
         sampled_store(t, v);
         return;
     }
-    wasp_alloc_thread *at = state(t);
     name_pending(t);
     wasp_watch_epoch_check(t);
-    drop_stalled_sentinel(t);
-    int waiting = chained(t);
-    at->gap = at->gap > 0 ? wasp_alloc_next_gap(at->gap, at->caught, &at->catch_rate)
-                          : WASP_ALLOC_GAP_START;
-    at->caught = 0;
-    at->refill_tokens += REFILLS_PER_SAMPLE;
-    if (at->refill_tokens > REFILLS_IN_A_ROW)
-        at->refill_tokens = REFILLS_IN_A_ROW;
-    if (waiting)
-        return;
-    uint64_t top, end;
-    if (!wasp_tlab_room(t->jni_env, &top, &end)) {
-        count(t, C_NO_ROOM);
-        return;
-    }
-    /* Every boundary from the top on has the same chance. */
-    double p = wasp_alloc_page_chance(at->gap);
-    watch_boundary(t, boundary_from(top), wasp_alloc_pages_to_next(p, &t->rng), p, -1);
+    wasp_alloc_chain_on_sample(t);
 }
 
 /* For the thread's next sample to name. */
 static void defer(wasp_thread *t, const wasp_alloc_pending *c)
 {
-    wasp_alloc_thread *at = state(t);
+    wasp_alloc_thread *at = wasp_alloc_state(t);
     if (at->npending == WASP_ALLOC_PENDING) {
-        count(t, C_UNNAMED);
+        wasp_alloc_count(t, C_UNNAMED);
         return;
     }
     at->pending[at->npending++] = *c;
@@ -371,8 +199,8 @@ static uint64_t store_base(wasp_thread *t, const wasp_slot *slot, const wasp_sam
 
 /* The object holding the watched boundary of slot i is being created (its
  * boundary stored to, or its page: see on_window_access): name it now or at
- * the thread's next sample, and pick the next boundary with chance p. */
-static void caught(wasp_thread *t, int i, const ucontext_t *uc, double p)
+ * the thread's next sample, and pick the next boundary. */
+static void caught(wasp_thread *t, int i, const ucontext_t *uc)
 {
     wasp_slot *slot = &t->slots[i];
     /* The objects of earlier catches are built: the thread went on to create
@@ -402,73 +230,32 @@ static void caught(wasp_thread *t, int i, const ucontext_t *uc, double p)
             c.end = 0;
         defer(t, &c);
     }
-    state(t)->caught++;
-    watch_boundary(t, c.byte + WASP_ALLOC_PAGE, wasp_alloc_pages_to_next(p, &t->rng), p, i);
-}
-
-/* The chance the thread's samples set now: each boundary's chance is its
- * own, whatever came before. */
-static double chance_now(wasp_thread *t)
-{
-    const wasp_alloc_thread *at = state(t);
-    return wasp_alloc_page_chance(at->gap > 0 ? at->gap : WASP_ALLOC_GAP_START);
-}
-
-/* The thread has a new TLAB: pick from its top, in slot i. */
-static void restart_chain(wasp_thread *t, int i)
-{
-    uint64_t top, end;
-    if (!wasp_tlab_room(t->jni_env, &top, &end)) {
-        wasp_watch_done(t, i);
-        return;
-    }
-    count(t, C_REFILL);
-    double p = chance_now(t);
-    watch_boundary(t, boundary_from(top), wasp_alloc_pages_to_next(p, &t->rng), p, i);
+    wasp_alloc_chain_next(t, i);
 }
 
 /* A watched boundary was stored to, the TLAB's end (a refill), or a
  * sentinel (the thread's next TLAB came right after the last). */
 static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
 {
-    uint64_t top, end;
-    switch (t->slots[i].tag) {
-    case TAG_BOUNDARY:
-        caught(t, i, uc, chance_now(t));
-        return;
-    case TAG_REFILL:
-        if (!wasp_tlab_room(t->jni_env, &top, &end))
-            return; /* the old TLAB retired: the new one's end is stored next */
-        restart_chain(t, i);
-        return;
-    default:
-        restart_chain(t, i);
-    }
+    if (t->slots[i].tag == WASP_ALLOC_TAG_BOUNDARY)
+        caught(t, i, uc);
+    else
+        wasp_alloc_chain_on_refill(t, i);
 }
 
 /* The thread stored to a watched boundary's page, not the boundary (the page
  * engine's faults): an object on that page is being created, the page was
  * free when its boundary was picked, so it is the one holding the boundary
  * (or one after it, initialized first). Caught now: a large object cleared
- * from its end would otherwise fault a page's worth of times first. On a
- * sentinel's page: the thread's new TLAB. */
+ * from its end would otherwise fault a page's worth of times first. */
 static void on_window_access(wasp_thread *t, const ucontext_t *uc, const wasp_window_access *a)
 {
     if (!(a->acc.kind & WASP_ACCESS_STORE))
         return;
-    uint64_t page = a->acc.addr & ~(uint64_t)(WASP_ALLOC_PAGE - 1);
-    for (int i = 0; i < t->nslots; i++) {
-        const wasp_slot *slot = &t->slots[i];
-        if (!t->reservoir[i].in_use || t->reservoir[i].analysis != WASP_ID_alloc ||
-            slot->state != WASP_SLOT_ARMED || slot->addr != page)
-            continue;
-        if (slot->tag == TAG_BOUNDARY) {
-            count(t, C_EARLY);
-            caught(t, i, uc, chance_now(t));
-        } else if (slot->tag == TAG_SENTINEL) {
-            restart_chain(t, i);
-        }
-        return;
+    int i = wasp_alloc_chain_page_stored(t, a->acc.addr & ~(uint64_t)(WASP_ALLOC_PAGE - 1));
+    if (i >= 0) {
+        wasp_alloc_count(t, C_EARLY);
+        caught(t, i, uc);
     }
 }
 
