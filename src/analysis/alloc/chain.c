@@ -102,6 +102,7 @@ static int watch_boundary(wasp_thread *t, uint64_t first, uint64_t pages, double
     if (!slot)
         return 0;
     memcpy(&slot->watch.v1, &p, sizeof p);
+    slot->watch.cur = end;
     slot->tag = WASP_ALLOC_TAG_BOUNDARY;
     slot->state = WASP_SLOT_ARMED; /* the first store to the byte is the creation */
     wasp_alloc_count(t, C_ARMED);
@@ -118,10 +119,12 @@ static int chained(const wasp_thread *t)
     return 0;
 }
 
-
-/* A sentinel whose TLAB the thread did not get (it went elsewhere, or to
- * another thread): the next sample starts a chain. */
-static void drop_stalled_sentinel(wasp_thread *t)
+/* Watches the thread's allocation will never reach: a boundary whose TLAB
+ * was retired before its top got there (the rest of a TLAB is left to a
+ * filler object that stores no body), or a sentinel whose TLAB the thread
+ * did not get (it went elsewhere, or to another thread). The next sample
+ * starts a chain. */
+static void drop_stalled(wasp_thread *t)
 {
     uint64_t top, end;
     if (!wasp_tlab_room(t->jni_env, &top, &end))
@@ -129,16 +132,18 @@ static void drop_stalled_sentinel(wasp_thread *t)
     for (int i = 0; i < t->nslots; i++) {
         const wasp_slot *slot = &t->slots[i];
         if (!t->reservoir[i].in_use || t->reservoir[i].analysis != WASP_ID_alloc ||
-            slot->state != WASP_SLOT_ARMED || slot->tag != WASP_ALLOC_TAG_SENTINEL)
+            slot->state != WASP_SLOT_ARMED || slot->tag == WASP_ALLOC_TAG_REFILL)
             continue;
-        int same_tlab = end == slot->watch.cur;
-        if (slot->addr < top || (!same_tlab && (slot->addr < top || slot->addr >= end))) {
+        /* In the TLAB it was picked in (watch.cur: that TLAB's end), the
+         * thread may be creating its object right now (the top past it, the
+         * byte not stored yet), and a sentinel lies past that TLAB. */
+        int in_tlab = slot->addr >= top && slot->addr < end;
+        if (end != slot->watch.cur && !in_tlab) {
             wasp_alloc_count(t, C_NO_ROOM);
             wasp_watch_done(t, i);
         }
     }
 }
-
 
 /* The chance the thread's samples set now: each boundary's chance is its
  * own, whatever came before. */
@@ -161,11 +166,10 @@ static void restart_chain(wasp_thread *t, int i)
     watch_boundary(t, boundary_from(top), wasp_alloc_pages_to_next(p, &t->rng), p, i);
 }
 
-
 void wasp_alloc_chain_on_sample(wasp_thread *t)
 {
     wasp_alloc_thread *at = wasp_alloc_state(t);
-    drop_stalled_sentinel(t);
+    drop_stalled(t);
     int waiting = chained(t);
     at->gap = at->gap > 0 ? wasp_alloc_next_gap(at->gap, at->caught, &at->catch_rate)
                           : WASP_ALLOC_GAP_START;

@@ -16,7 +16,8 @@
 
 /* What a slot of this analysis watches (slot->tag): a picked boundary (its
  * chance in watch.v1, a double), the TLAB's end field (a refill), or the
- * first page of where the next TLAB would begin (a sentinel). */
+ * first page of where the next TLAB would begin (a sentinel). Boundaries and
+ * sentinels keep the end of the TLAB they were picked in (watch.cur). */
 enum { WASP_ALLOC_TAG_BOUNDARY = 0, WASP_ALLOC_TAG_REFILL = 1, WASP_ALLOC_TAG_SENTINEL = 2 };
 
 /* A sample of the thread: the chance follows the creations caught since
