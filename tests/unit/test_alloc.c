@@ -271,6 +271,19 @@ static void text_report(void **state)
     assert_non_null(strstr(text, "objects holding watched TLAB page boundaries"));
     assert_non_null(strstr(text, "(named 60 at their class-word store, 40 once built;\n  9 TLAB refills followed)"));
     assert_non_null(strstr(text, "3  a caught creation whose object could not be named"));
+    assert_null(strstr(text, "no TLAB page boundary could be watched"));
+    free(text);
+    wasp_profile_free(p);
+    /* Boundaries tried, none watched (no TLABs): said so, not "stores". */
+    p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "alloc");
+    wasp_profile_set_meta(p, "sampler", "timer");
+    wasp_profile_add_counter(p, "alloc.chain_ended", 40);
+    out = open_memstream(&text, &len);
+    assert_int_equal(wasp_render_text(p, 0, out), 0);
+    fclose(out);
+    assert_non_null(strstr(text, "0 sampled creations of 0 classes: objects holding watched TLAB"));
+    assert_non_null(strstr(text, "no TLAB page boundary could be watched"));
     free(text);
     wasp_profile_free(p);
 }

@@ -32,11 +32,13 @@ static const char *const causes[][2] = {
     {"alloc.gc_before_naming", "a caught creation a GC moved before it was named"},
 };
 
-/* How creations were sampled: watched TLAB page boundaries (the software
- * samplers), or samples of stores (a PMU). */
+/* How creations were sampled: samples of stores (a PMU), or watched TLAB
+ * page boundaries (the software samplers). */
 static const char *method(const wasp_profile *p)
 {
-    return wasp_profile_get_counter(p, "alloc.armed") > 0 ? "boundaries" : "stores";
+    const char *sampler = wasp_profile_get_meta(p, "sampler");
+    int stores = sampler ? !strcmp(sampler, "pmu") : !wasp_profile_get_counter(p, "alloc.armed");
+    return stores ? "stores" : "boundaries";
 }
 
 /* One line per cause with samples: "    3  a thread's table was full". */
@@ -93,6 +95,10 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
         fprintf(out, "  %s sampled creations of %s classes: sampled stores of a class word\n",
                 wasp_fmt_count(r.samples, a, sizeof a), wasp_fmt_count(r.nclasses, b, sizeof b));
     counters_text(p, out);
+    if (!strcmp(method(p), "boundaries") && !wasp_profile_get_counter(p, "alloc.armed") &&
+        wasp_profile_get_counter(p, "alloc.chain_ended") > 0)
+        fputs("  no TLAB page boundary could be watched: the threads had no allocation buffer\n"
+              "  with a free page (the JVM runs with -XX:-UseTLAB?)\n", out);
     if (!(r.samples > 0)) {
         wasp_alloc_ranking_free(&r);
         return 0;
