@@ -16,7 +16,7 @@
 
 #include "analysis/alloc/profile.h"
 #include "analysis/alloc/ranking.h"
-#include "cli/render.h" /* the renderers, private to src/cli/ */
+#include "render_string.h"
 #include "isa/class_store.h"
 #include "profile/profile.h"
 
@@ -233,6 +233,12 @@ static void many_entries(void **state)
     wasp_profile_free(p);
 }
 
+/* p's text report (free it). */
+static char *text_of(const wasp_profile *p)
+{
+    return render_string(p, WASP_FORMAT_TEXT, WASP_BY_INSTRUCTION, NULL);
+}
+
 /* The text report: classes with their shares, then the sites with their
  * contexts, and the causes of samples not counted. */
 static void text_report(void **state)
@@ -243,11 +249,7 @@ static void text_report(void **state)
     add(p, "pkg.Small", context(p, "pkg.Main.make", 21), 75);
     add(p, "int[]", context(p, "pkg.Main.fill", 40), 25);
     wasp_profile_add_counter(p, "alloc.value_lost", 7);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    assert_int_equal(wasp_render_text(p, 0, out), 0);
-    fclose(out);
+    char *text = text_of(p);
     const char *section = strstr(text, "Object creation (Inoue & Nakatani's creation profile)");
     assert_non_null(section);
     /* No boundary watched: a PMU's sampled stores. */
@@ -265,9 +267,7 @@ static void text_report(void **state)
     wasp_profile_add_counter(p, "alloc.named_later", 40);
     wasp_profile_add_counter(p, "alloc.tlab_refills", 9);
     wasp_profile_add_counter(p, "alloc.unnamed_object", 3);
-    out = open_memstream(&text, &len);
-    assert_int_equal(wasp_render_text(p, 0, out), 0);
-    fclose(out);
+    text = text_of(p);
     assert_non_null(strstr(text, "objects holding watched TLAB page boundaries"));
     assert_non_null(strstr(text, "(named 60 at their class-word store, 40 once built;\n  9 TLAB refills followed)"));
     assert_non_null(strstr(text, "3  a caught creation whose object could not be named"));
@@ -279,9 +279,7 @@ static void text_report(void **state)
     wasp_profile_set_meta(p, "events", "alloc");
     wasp_profile_set_meta(p, "sampler", "timer");
     wasp_profile_add_counter(p, "alloc.chain_ended", 40);
-    out = open_memstream(&text, &len);
-    assert_int_equal(wasp_render_text(p, 0, out), 0);
-    fclose(out);
+    text = text_of(p);
     assert_non_null(strstr(text, "0 sampled creations of 0 classes: objects holding watched TLAB"));
     assert_non_null(strstr(text, "no TLAB page boundary could be watched"));
     free(text);
