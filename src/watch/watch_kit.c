@@ -46,6 +46,12 @@ int wasp_watch_epoch_check(wasp_thread *t)
     return 1;
 }
 
+/* Why the engine refused to arm (wasp_slot_arm's answer), as a drop counter. */
+static wasp_counter_id arm_refused(int armed)
+{
+    return armed == WASP_ARM_NOT_WATCHABLE ? WASP_C_DROP_NOT_HEAP : WASP_C_DROP_ARM_FAILED;
+}
+
 /* A claimed slot's watch, armed at [addr, addr+len). */
 static void slot_set(wasp_thread *t, wasp_slot *slot, uint64_t addr, int len)
 {
@@ -63,8 +69,7 @@ wasp_slot *wasp_watch_move(wasp_thread *t, int i, uint64_t addr, int len, int lo
     }
     int armed = wasp_slot_arm(t, i, addr, len, loads_too);
     if (armed != 0) {
-        wasp_watch_drop(t, i, armed == WASP_ARM_NOT_WATCHABLE ? WASP_C_DROP_NOT_HEAP
-                                                            : WASP_C_DROP_ARM_FAILED);
+        wasp_watch_drop(t, i, arm_refused(armed));
         return NULL;
     }
     wasp_slot *slot = &t->slots[i];
@@ -98,8 +103,7 @@ wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, i
     if (armed != 0) {
         slot->state = WASP_SLOT_FREE;
         wasp_reservoir_release(&t->reservoir[r.slot]);
-        t->rec.counters[armed == WASP_ARM_NOT_WATCHABLE ? WASP_C_DROP_NOT_HEAP
-                                                        : WASP_C_DROP_ARM_FAILED]++;
+        t->rec.counters[arm_refused(armed)]++;
         return NULL;
     }
     slot_set(t, slot, addr, len);

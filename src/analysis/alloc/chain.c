@@ -109,12 +109,18 @@ static int watch_boundary(wasp_thread *t, uint64_t first, uint64_t pages, double
     return 1;
 }
 
-/* Whether the thread has a boundary watched. */
+/* Whether slot i holds a watch of this analysis. */
+static int ours(const wasp_thread *t, int i)
+{
+    return t->reservoir[i].in_use && t->reservoir[i].analysis == WASP_ID_alloc &&
+           t->slots[i].state == WASP_SLOT_ARMED;
+}
+
+/* Whether the thread's chain goes on (a boundary, refill or sentinel watched). */
 static int chained(const wasp_thread *t)
 {
     for (int i = 0; i < t->nslots; i++)
-        if (t->reservoir[i].in_use && t->reservoir[i].analysis == WASP_ID_alloc &&
-            t->slots[i].state == WASP_SLOT_ARMED)
+        if (ours(t, i))
             return 1;
     return 0;
 }
@@ -131,8 +137,7 @@ static void drop_stalled(wasp_thread *t)
         return;
     for (int i = 0; i < t->nslots; i++) {
         const wasp_slot *slot = &t->slots[i];
-        if (!t->reservoir[i].in_use || t->reservoir[i].analysis != WASP_ID_alloc ||
-            slot->state != WASP_SLOT_ARMED || slot->tag == WASP_ALLOC_TAG_REFILL)
+        if (!ours(t, i) || slot->tag == WASP_ALLOC_TAG_REFILL)
             continue;
         /* In the TLAB it was picked in (watch.cur: that TLAB's end), the
          * thread may be creating its object right now (the top past it, the
@@ -209,8 +214,7 @@ int wasp_alloc_chain_page_stored(wasp_thread *t, uint64_t page)
 {
     for (int i = 0; i < t->nslots; i++) {
         const wasp_slot *slot = &t->slots[i];
-        if (!t->reservoir[i].in_use || t->reservoir[i].analysis != WASP_ID_alloc ||
-            slot->state != WASP_SLOT_ARMED || slot->addr != page)
+        if (!ours(t, i) || slot->addr != page)
             continue;
         if (slot->tag == WASP_ALLOC_TAG_BOUNDARY)
             return i;
