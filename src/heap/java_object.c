@@ -67,6 +67,13 @@ static uint32_t array_shape(const wasp_java_layout *l, int32_t lh, wasp_java_obj
     return log2;
 }
 
+/* The bytes of an array of o's shape (array_shape) and `length` elements of
+ * 1 << log2 bytes, 0 for a negative length. */
+static uint64_t array_bytes(const wasp_java_object *o, uint32_t log2, int32_t length)
+{
+    return length < 0 ? 0 : (o->header + ((uint64_t)length << log2) + 7) & ~7ull;
+}
+
 /* The size of an object of layout helper lh whose header is at p (arrays:
  * their length is read, unless read_length is 0: then 0), or 0 when lh
  * cannot be a Java object's. */
@@ -84,10 +91,9 @@ static uint64_t object_size(const wasp_java_layout *l, int32_t lh, uint64_t p, i
     uint32_t log2 = array_shape(l, lh, o);
     int32_t length;
     if (!read_length ||
-        wasp_safe_read(p + l->length_offset, &length, sizeof length) != sizeof length ||
-        length < 0)
+        wasp_safe_read(p + l->length_offset, &length, sizeof length) != sizeof length)
         return 0;
-    return (o->header + ((uint64_t)length << log2) + 7) & ~7ull;
+    return array_bytes(o, log2, length);
 }
 
 static void place(wasp_java_object *o, uint64_t p, uint64_t klass, uint64_t size, uint64_t addr)
@@ -179,9 +185,7 @@ int wasp_java_object_ending(uint64_t addr, uint64_t end, wasp_java_object *o)
                 if (lh < 0) {
                     int32_t length;
                     memcpy(&length, (const char *)h + l->length_offset, sizeof length);
-                    size = length < 0 ? 0
-                         : (o->header + ((uint64_t)(uint32_t)length << ((uint32_t)lh & l->lh_log2_mask)) +
-                            7) & ~7ull;
+                    size = array_bytes(o, (uint32_t)lh & l->lh_log2_mask, length);
                 }
                 if (size && p + size == end) {
                     place(o, p, klass, size, addr);
