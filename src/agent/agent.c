@@ -214,16 +214,13 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
         chain_events(jvmti, JVMTI_ENABLE);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL);
-    if (wasp_objects.on) {
-        char why[256];
-        if (wasp_alloc_start(jvmti, env, why, sizeof why) != 0) {
-            /* Sampling runs already: the handler parts stay, and find no
-             * tracked object. */
-            char names[256];
-            wasp_analysis_ids_format(needing(WASP_NEEDS_OBJECTS), names, sizeof names);
-            wasp_log("%s: %s find no objects", why, names);
-            wasp_objects.on = 0;
-        }
+    char why[256];
+    if (wasp_alloc_start(jvmti, env, why, sizeof why) != 0) {
+        /* Sampling runs already: the handler parts stay, and find no
+         * tracked object. */
+        char names[256];
+        wasp_analysis_ids_format(needing(WASP_NEEDS_OBJECTS), names, sizeof names);
+        wasp_log("%s: %s find no objects", why, names);
     }
 }
 
@@ -255,8 +252,7 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
         return;
     wasp_sampling_set(false);
     wasp_progress_stop();
-    if (wasp_objects.on)
-        wasp_alloc_stop(jvmti);
+    wasp_alloc_stop(jvmti);
     /* Classes found by their headers are named once, for every analysis,
      * from the JVM's loaded classes (agent/java_names.h). */
     if (needing(WASP_NEEDS_JAVA) && wasp_java_names_build(jvmti, env) != 0)
@@ -373,19 +369,10 @@ static int enable_jvmti(JavaVM *vm)
  * and what it needs. */
 static void setup_tracking(const wasp_options *o, wasp_session *s)
 {
-    wasp_objects.on = 0;
-    wasp_objects.address_mask = ~0ull;
     uint32_t ids = needing_of(s->enabled, WASP_NEEDS_OBJECTS);
-    if (!ids)
-        return;
     char why[256];
-    if (wasp_probe_heap_addresses(why, sizeof why) != 0 ||
-        wasp_alloc_init(wasp_jvmti, o, why, sizeof why) != 0) {
+    if (ids && wasp_alloc_init(wasp_jvmti, o, why, sizeof why) != 0)
         turn_off(s, ids, why);
-        return;
-    }
-    wasp_objects.numa_nodes = wasp_probe_numa_nodes();
-    wasp_objects.on = 1;
 }
 
 /* Each enabled analysis's own set-up; one that fails is turned off alone. */
@@ -477,6 +464,7 @@ static int setup(JavaVM *vm, char *why, size_t len)
     if (wasp_vm_set_bool_flag("DebugNonSafepoints", 1) != 0)
         wasp_log("cannot turn on DebugNonSafepoints: lines in JIT code may be off by a few; "
                  "add -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints");
+    wasp_probe_heap_addresses();
     setup_tracking(&opts, &s);
     setup_parts(&opts, &s);
     wasp_threads_init(&opts, wasp_dump_fold_thread);

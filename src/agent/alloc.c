@@ -44,8 +44,10 @@
 #include "agent/java_names.h"
 #include "agent/jvm.h"
 #include "agent/log.h"
+#include "agent/probe.h"
 #include "agent/threads.h"
 #include "common/clock.h"
+#include "heap/heap_addresses.h"
 #include "heap/objmap.h"
 #include "watch/handler.h"
 #include "watch/handler_part.h"
@@ -221,7 +223,7 @@ static int register_object(JNIEnv *env, jobject object, uint32_t site, uint32_t 
     T.sites[site].allocations += 1;
     T.sites[site].bytes += (double)size;
     if (!wasp_object_address_now(object, addr, epoch) ||
-        wasp_objmap_insert(wasp_objects.objmap, *addr & wasp_objects.address_mask, size, site,
+        wasp_objmap_insert(wasp_objects.objmap, *addr & wasp_heap_addresses.address_mask, size, site,
                            *epoch) != 0)
         return 0;
     T.unpublished++;
@@ -314,7 +316,7 @@ uint32_t wasp_alloc_min_size(void)
 static int current_address(JNIEnv *env, jweak ref, uint64_t *addr)
 {
     uintptr_t handle = (uintptr_t)ref;
-    if (!wasp_objects.moves_concurrently && (handle & 3) == 1) {
+    if (!wasp_heap_addresses.moves_concurrently && (handle & 3) == 1) {
         uint64_t oop = __atomic_load_n((const uint64_t *)(handle - 1), __ATOMIC_RELAXED);
         *addr = oop;
         return oop != 0;
@@ -342,7 +344,7 @@ static wasp_obj *resolve_all(JNIEnv *env, size_t *count)
             (*env)->DeleteWeakGlobalRef(env, T.objs[i].ref);
             continue;
         }
-        out[live] = (wasp_obj){addr & wasp_objects.address_mask, (uint32_t)T.objs[i].size,
+        out[live] = (wasp_obj){addr & wasp_heap_addresses.address_mask, (uint32_t)T.objs[i].size,
                                T.objs[i].site};
         T.objs[live++] = T.objs[i];
     }
@@ -461,6 +463,7 @@ int wasp_alloc_is_keeper(const char *thread_name)
 
 int wasp_alloc_init(jvmtiEnv *jvmti, const wasp_options *o, char *why, size_t len)
 {
+    wasp_objects.on = 0;
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
     caps.can_generate_sampled_object_alloc_events = 1;
@@ -489,10 +492,12 @@ int wasp_alloc_init(jvmtiEnv *jvmti, const wasp_options *o, char *why, size_t le
         }
         T.sems_ready = 1;
     }
+    wasp_objects.numa_nodes = wasp_probe_numa_nodes();
+    wasp_objects.on = 1;
     return 0;
 }
 
-int wasp_alloc_start(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len)
+static int start_keeper(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len)
 {
     jclass cls = (*env)->FindClass(env, "java/lang/Thread");
     jmethodID init = cls ? (*env)->GetMethodID(env, cls, "<init>", "(Ljava/lang/String;)V") : NULL;
@@ -525,10 +530,22 @@ int wasp_alloc_start(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len)
     return 0;
 }
 
+int wasp_alloc_start(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len)
+{
+    if (!wasp_objects.on)
+        return 0;
+    if (start_keeper(jvmti, env, why, len) == 0)
+        return 0;
+    /* Sampling may run already: the handler finds no tracked object. */
+    wasp_objects.on = 0;
+    return -1;
+}
+
 void wasp_alloc_stop(jvmtiEnv *jvmti)
 {
-    if (!T.sems_ready)
+    if (!wasp_objects.on)
         return;
+    wasp_objects.on = 0;
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC,
                                        NULL);
     __atomic_store_n(&T.stopping, 1, __ATOMIC_RELEASE);

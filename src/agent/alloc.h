@@ -21,11 +21,13 @@ typedef struct wasp_alloc_site {
     double bytes;
 } wasp_alloc_site;
 
-/* Capabilities and settings, at agent load. Returns 0, or -1 with a reason. */
+/* Capabilities and settings, at agent load. Returns 0 (wasp_objects.on is
+ * set: heap/tracked.h, written only here), or -1 with a reason. */
 int wasp_alloc_init(jvmtiEnv *jvmti, const wasp_options *o, char *why, size_t len);
-/* Start tracking (the map keeper thread, the allocation events). In the live phase. */
+/* Start tracking (the map keeper thread, the allocation events), when init
+ * set it up. In the live phase. 0, or -1 with a reason (tracking is off). */
 int wasp_alloc_start(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len);
-/* Stop tracking: no more events, the keeper thread ends. */
+/* Stop tracking, if on: no more events, the keeper thread ends. */
 void wasp_alloc_stop(jvmtiEnv *jvmti);
 
 void JNICALL wasp_alloc_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, jobject object,

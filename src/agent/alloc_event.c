@@ -24,7 +24,7 @@
 
 #include "agent/jvm.h"
 #include "watch/run_state.h"
-#include "heap/tracked.h"
+#include "heap/heap_addresses.h"
 
 int wasp_object_address_now(jobject object, uint64_t *addr, uint32_t *epoch)
 {
@@ -75,7 +75,7 @@ void wasp_alloc_event_class(jclass klass, char *out, size_t len)
     uint64_t mirror;
     uint32_t epoch;
     int keyed = wasp_object_address_now(klass, &mirror, &epoch);
-    mirror &= wasp_objects.address_mask;
+    mirror &= wasp_heap_addresses.address_mask;
     keyed = keyed && mirror != 0;
     if (keyed) {
         pthread_mutex_lock(&classes.lock);

@@ -21,7 +21,7 @@
 #include "sample/signal.h"
 #include "watch/engine.h"
 #include "watch/mechanisms.h"
-#include "heap/tracked.h"
+#include "heap/heap_addresses.h"
 
 static void append(char *buf, size_t len, const char *what, const char *why)
 {
@@ -132,28 +132,26 @@ int wasp_probe_numa_nodes(void)
     return n > 0 ? n : 1;
 }
 
-int wasp_probe_heap_addresses(char *why, size_t len)
+void wasp_probe_heap_addresses(void)
 {
-    (void)why, (void)len;
     int zgc = 0, generational = 0, shenandoah = 0;
-    wasp_objects.address_mask = ~0ull;
-    wasp_objects.moves_concurrently = 0;
+    wasp_heap_addresses.address_mask = ~0ull;
+    wasp_heap_addresses.moves_concurrently = 0;
     if (wasp_vm_get_bool_flag("UseShenandoahGC", &shenandoah) == 0 && shenandoah)
-        wasp_objects.moves_concurrently = 1;
+        wasp_heap_addresses.moves_concurrently = 1;
     if (wasp_vm_get_bool_flag("UseZGC", &zgc) != 0 || !zgc)
-        return 0;
-    wasp_objects.moves_concurrently = 1;
+        return;
+    wasp_heap_addresses.moves_concurrently = 1;
     if (wasp_vm_get_bool_flag("ZGenerational", &generational) == 0 && generational)
-        return 0; /* generational ZGC: handles and accesses use plain addresses */
+        return; /* generational ZGC: handles and accesses use plain addresses */
     const char *spec = wasp_jvm_property("java.specification.version", "17");
     int major = 0;
     sscanf(spec, "%d", &major);
     if (major >= 23)
-        return 0; /* generational is the only ZGC */
+        return; /* generational is the only ZGC */
     /* Single-generation ZGC maps the heap at several "colours": compare heap
      * offsets, below the colour bits (42 offset bits for heaps up to 4 TB). */
-    wasp_objects.address_mask = (1ull << 42) - 1;
-    return 0;
+    wasp_heap_addresses.address_mask = (1ull << 42) - 1;
 }
 
 /* ZGC maps its heap (several views of it, on JDK 17) from a memfd named

@@ -21,10 +21,9 @@ int wasp_probe_source(const wasp_options *o, unsigned wants, char *passed, size_
 int wasp_probe_watch(const wasp_options *o, char *passed, size_t plen, char *why, size_t len);
 /* NUMA nodes configured (1 when libnuma says NUMA is unavailable). */
 int wasp_probe_numa_nodes(void);
-/* How object addresses compare (sets wasp_objects.address_mask); -1 with a
- * reason when the objects analysis cannot work with this collector (none
- * known today: the integration tests cover Serial, Parallel, G1 and ZGC). */
-int wasp_probe_heap_addresses(char *why, size_t len);
+/* How object addresses behave with this collector: sets wasp_heap_addresses
+ * (heap/heap_addresses.h), its only writer. Before sampling starts. */
+void wasp_probe_heap_addresses(void);
 /* The Java heap's address range [lo, hi) (the page engine protects nothing
  * else): HotSpot's reserved heap region, or ZGC's heap mappings. 0, or -1. */
 int wasp_probe_heap_range(uint64_t *lo, uint64_t *hi);

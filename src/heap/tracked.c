@@ -3,4 +3,4 @@
  */
 #include "heap/tracked.h"
 
-wasp_tracked wasp_objects = {.address_mask = ~0ull};
+wasp_tracked wasp_objects;

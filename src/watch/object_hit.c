@@ -17,6 +17,7 @@
 #include "heap/klass_set.h"
 #include "heap/site_kind.h"
 #include "watch/run_state.h"
+#include "heap/heap_addresses.h"
 #include "heap/tracked.h"
 
 /* An object allocation tracking did not see (under min_size, or skipped by
@@ -35,7 +36,7 @@ static int class_site(wasp_object_hit *h)
     if (slot < 0 || o.size > UINT32_MAX)
         return 0;
     /* The map's addresses are masked (ZGC colours): so is the object's start. */
-    h->obj.start = o.start & wasp_objects.address_mask;
+    h->obj.start = o.start & wasp_heap_addresses.address_mask;
     h->obj.size = (uint32_t)o.size;
     h->obj.site = wasp_class_site((uint32_t)slot);
     h->remote = 0; /* the remote check is the map's (attribute.c) */
@@ -70,12 +71,12 @@ wasp_obj_result wasp_object_hit_find(wasp_thread *t, const wasp_sample_view *v,
     }
     t->rec.counters[WASP_C_OBJ_SAMPLES]++;
     wasp_obj_result r = wasp_objects_attribute(
-        wasp_objects.objmap, h->acc.addr & wasp_objects.address_mask,
+        wasp_objects.objmap, h->acc.addr & wasp_heap_addresses.address_mask,
         wasp_gc_epoch(),
         __atomic_load_n(&wasp_objects.objmap_epoch, __ATOMIC_ACQUIRE), wasp_objects.numa_nodes, &h->obj,
         &h->remote);
     if (r == WASP_OBJ_HIT &&
-        !wasp_site_kind_fits(h->obj.site, (h->acc.addr & wasp_objects.address_mask) - h->obj.start,
+        !wasp_site_kind_fits(h->obj.site, (h->acc.addr & wasp_heap_addresses.address_mask) - h->obj.start,
                              h->acc.size, h->acc.float_size)) {
         t->rec.counters[WASP_C_OBJ_MISMATCHED]++;
         return WASP_OBJ_MISS;

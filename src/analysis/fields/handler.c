@@ -20,7 +20,7 @@
 #include "heap/java_object.h"
 #include "heap/java_layout.h"
 #include "heap/klass_set.h"
-#include "heap/tracked.h"
+#include "heap/heap_addresses.h"
 #include "isa/class_store.h"
 #include "watch/run_state.h"
 
@@ -205,7 +205,7 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
          * misname it. Where objects move outside pauses (ZGC, Shenandoah)
          * the epoch does not say they stayed. */
         int why = how == WASP_JFIND_INITIALIZING ? C_INITIALIZING : C_NO_HEADER;
-        if (h.acc.kind == WASP_ACCESS_STORE && !wasp_objects.moves_concurrently) {
+        if (h.acc.kind == WASP_ACCESS_STORE && !wasp_heap_addresses.moves_concurrently) {
             defer(t, &h.acc, k.area, wasp_capture_context(t, v->uc, h.at, h.insn, h.acc.len),
                   why);
             return;

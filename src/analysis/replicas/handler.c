@@ -20,7 +20,7 @@
 #include "analysis/replicas/snapshots.h"
 #include "common/clock.h"
 #include "watch/run_state.h"
-#include "heap/tracked.h"
+#include "heap/heap_addresses.h"
 
 enum {
     REPLICA_SNAPS = 64,
@@ -68,7 +68,7 @@ static void on_object(wasp_thread *t, const wasp_sample_view *v, const wasp_obje
     uint32_t epoch = wasp_gc_epoch();
     /* The map compares masked addresses (ZGC colours); a watchpoint needs the
      * address the program uses, so work from the object's base as seen here. */
-    uint64_t base = field - ((field & wasp_objects.address_mask) - h->obj.start);
+    uint64_t base = field - ((field & wasp_heap_addresses.address_mask) - h->obj.start);
     /* Contents only: the header (mark word, class, array length — 16 bytes
      * with compressed class pointers) is the same for every object of a
      * site, or differs for reasons that are not the program's data. */
