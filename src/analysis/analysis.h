@@ -14,6 +14,21 @@
 
 #include "analysis/ids.h" /* wasp_analysis */
 
+/* A classified pair's flags (per thread, and in the profile). */
+enum wasp_pair_flags {
+    WASP_PAIR_APPROX = 1 /* values compared as float/double within the threshold */
+};
+
+/* Per analysis: the denominators and numerators of F_prog (JXPerf Sec. 4).
+ * bytes: all bytes stored (loaded) in classified pairs, wasteful or not;
+ * wasted: exact (integer) wasteful bytes; wasted_approx: float/double ones. */
+typedef struct wasp_totals {
+    double bytes;
+    double wasted;
+    double wasted_approx;
+    double pairs; /* classified pairs (weighted) */
+} wasp_totals;
+
 /* What an armed watchpoint remembers for its analysis. */
 typedef struct wasp_watch {
     uint64_t v1;         /* the value of the first access (watched bytes) */

@@ -35,16 +35,6 @@ int wasp_profile_check(const wasp_profile *p, char *err, size_t errlen)
 {
     if (names_check(p, err, errlen) != 0)
         return -1;
-    for (uint32_t i = 0; i < p->npairs; i++) {
-        if (p->pairs[i].watch_ctx >= p->ncontexts || p->pairs[i].trap_ctx >= p->ncontexts) {
-            snprintf(err, errlen, "pair %u refers to a missing context", i);
-            return -1;
-        }
-        if (p->pairs[i].analysis >= WASP_AN_COUNT) {
-            snprintf(err, errlen, "pair %u is of an unknown analysis", i);
-            return -1;
-        }
-    }
     for (uint32_t i = 0; i < p->nsites; i++)
         if (p->sites[i].ctx >= p->ncontexts || p->sites[i].class_name >= p->nstrings) {
             snprintf(err, errlen, "site %u refers to a missing context or string", i);

@@ -23,8 +23,6 @@ enum {
     S_STRINGS,
     S_FRAMES,
     S_CONTEXTS,
-    S_PAIRS,
-    S_TOTALS,
     S_COUNTERS,
     S_MERGED,
     S_SITES,
@@ -32,8 +30,7 @@ enum {
 };
 static const uint32_t core_tags[S_CORE] = {
     WASP_SEC_META,     WASP_SEC_META_NUMBERS, WASP_SEC_STRINGS, WASP_SEC_FRAMES,
-    WASP_SEC_CONTEXTS, WASP_SEC_PAIRS,        WASP_SEC_TOTALS,  WASP_SEC_COUNTERS,
-    WASP_SEC_MERGED,   WASP_SEC_SITES,
+    WASP_SEC_CONTEXTS, WASP_SEC_COUNTERS,     WASP_SEC_MERGED,  WASP_SEC_SITES,
 };
 enum { MAX_SECTIONS = S_CORE + WASP_ANALYSES * WASP_PART_SECTIONS };
 
@@ -391,46 +388,6 @@ static int read_contexts(wasp_decoder *d)
     return rc == 0 ? wasp_section_done(s) : -1;
 }
 
-static int read_pairs(wasp_decoder *d)
-{
-    wasp_section *s = &d->sec[S_PAIRS];
-    uint32_t n;
-    if (wasp_section_count(s, 32, &n) != 0)
-        return -1;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t a = wasp_section_u32(s), flags = wasp_section_u32(s);
-        uint32_t w = wasp_section_u32(s), t = wasp_section_u32(s);
-        double bytes = wasp_section_f64(s), count = wasp_section_f64(s);
-        if (wasp_section_context(s, "pair", i, w, &w) != 0 ||
-            wasp_section_context(s, "pair", i, t, &t) != 0)
-            return -1;
-        if (a >= WASP_AN_COUNT)
-            continue; /* an analysis this wasp does not know: skipped */
-        if (wasp_profile_add_pair_checked(d->p, (wasp_analysis)a, flags, w, t, bytes, count) != 0)
-            return fail(d, "out of memory");
-    }
-    return wasp_section_done(s);
-}
-
-static int read_totals(wasp_decoder *d)
-{
-    wasp_section *s = &d->sec[S_TOTALS];
-    uint32_t n;
-    if (wasp_section_count(s, 36, &n) != 0)
-        return -1;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t a = wasp_section_u32(s);
-        wasp_totals t;
-        t.bytes = wasp_section_f64(s);
-        t.wasted = wasp_section_f64(s);
-        t.wasted_approx = wasp_section_f64(s);
-        t.pairs = wasp_section_f64(s);
-        if (a < WASP_AN_COUNT)
-            wasp_profile_add_totals(d->p, (wasp_analysis)a, &t);
-    }
-    return wasp_section_done(s);
-}
-
 /* A section of n x {str name, 8-byte value}: each entry through add, which
  * returns 0, -1 out of memory, or ADD_NOT_FINITE for a value that is no
  * number. */
@@ -518,8 +475,8 @@ static int read_sites(wasp_decoder *d)
 static int read_all(wasp_decoder *d)
 {
     static int (*const core[])(wasp_decoder *) = {
-        read_strings, read_meta,     read_meta_numbers, read_frames, read_contexts,
-        read_pairs,   read_totals,   read_counters,     read_merged, read_sites,
+        read_strings,  read_meta,   read_meta_numbers, read_frames,
+        read_contexts, read_counters, read_merged,     read_sites,
     };
     for (size_t i = 0; i < sizeof core / sizeof *core; i++)
         if (core[i](d) != 0)

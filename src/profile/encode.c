@@ -59,27 +59,6 @@ static void put_context(wasp_wbuf *b, const void *ctx, uint32_t i)
         wasp_put_u32(b, p->frame_refs[c->first + j]);
 }
 
-static void put_pair(wasp_wbuf *b, const void *ctx, uint32_t i)
-{
-    const wasp_pair *q = &((const wasp_profile *)ctx)->pairs[i];
-    wasp_put_u32(b, q->analysis);
-    wasp_put_u32(b, q->flags);
-    wasp_put_u32(b, q->watch_ctx);
-    wasp_put_u32(b, q->trap_ctx);
-    wasp_put_f64(b, q->bytes);
-    wasp_put_f64(b, q->count);
-}
-
-static void put_totals(wasp_wbuf *b, const void *ctx, uint32_t a)
-{
-    const wasp_totals *t = &((const wasp_profile *)ctx)->totals[a];
-    wasp_put_u32(b, a);
-    wasp_put_f64(b, t->bytes);
-    wasp_put_f64(b, t->wasted);
-    wasp_put_f64(b, t->wasted_approx);
-    wasp_put_f64(b, t->pairs);
-}
-
 static void put_counter(wasp_wbuf *b, const void *ctx, uint32_t i)
 {
     const wasp_counter *c = &((const wasp_profile *)ctx)->counters[i];
@@ -103,8 +82,6 @@ static void put_core(wasp_wbuf *b, const wasp_profile *p)
     wasp_put_table(b, WASP_SEC_STRINGS, p->nstrings, put_string, p);
     wasp_put_table(b, WASP_SEC_FRAMES, p->nframes, put_frame, p);
     wasp_put_table(b, WASP_SEC_CONTEXTS, p->ncontexts, put_context, p);
-    wasp_put_table(b, WASP_SEC_PAIRS, p->npairs, put_pair, p);
-    wasp_put_table(b, WASP_SEC_TOTALS, WASP_AN_COUNT, put_totals, p);
     wasp_put_table(b, WASP_SEC_COUNTERS, p->ncounters, put_counter, p);
     /* Sites only when there are some: a profile without them stays byte for
      * byte what wasp wrote before the section existed. */

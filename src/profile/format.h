@@ -26,8 +26,6 @@ enum wasp_section_tag {
     WASP_SEC_STRINGS = WASP_TAG('S', 'T', 'R', 'S'),
     WASP_SEC_FRAMES = WASP_TAG('F', 'R', 'M', 'S'),
     WASP_SEC_CONTEXTS = WASP_TAG('C', 'T', 'X', 'S'),
-    WASP_SEC_PAIRS = WASP_TAG('P', 'A', 'I', 'R'),
-    WASP_SEC_TOTALS = WASP_TAG('T', 'O', 'T', 'L'),
     WASP_SEC_COUNTERS = WASP_TAG('C', 'N', 'T', 'R'),
     WASP_SEC_MERGED = WASP_TAG('M', 'R', 'G', 'D'),
     /* Allocation sites, optional (written only when there are some). */

@@ -1,14 +1,14 @@
 /*
  * Grouping by source line (group.h). Every context the profile uses gets a
  * class: its frame list within one slot, a slot being a kind of context —
- * one per pair analysis (so a dead-store entry shows a store instruction
- * even when a silent-load entry on the same line shows a load), one for
- * allocation sites, and each analysis part's roles (part.h: the object
- * accesses, the replica comparisons...). Contexts are numbered per slot
+ * one for allocation sites, and each analysis part's roles (part.h: the
+ * pairs of each pair analysis, so a dead-store entry shows a store
+ * instruction even when a silent-load entry on the same line shows a load;
+ * the object accesses, the replica comparisons...). Contexts are numbered per slot
  * here: v = context * nslots + slot. p's frames are interned, so equal frame
  * lists are equal id sequences and the class index can compare ids. Each
- * class becomes one context of the new profile, and the pairs, sites and
- * each part's data are re-added through it (a merge whose id map sends a
+ * class becomes one context of the new profile, and the sites and each
+ * part's data are re-added through it (a merge whose id map sends a
  * context to its class), which sums the ones that now share a key.
  */
 #include "profile/group.h"
@@ -24,8 +24,8 @@ struct group {
     wasp_profile *q;
     wasp_hindex *index;     /* frame list -> class */
     uint32_t *cls;          /* v -> class; WASP_NOID while nothing uses it */
-    double *weight;         /* v -> bytes of the pairs (samples of the accesses,
-                               bytes of the sites) using it */
+    double *weight;         /* v -> what uses it weighs (the bytes of the sites,
+                               what each part says: part.h) */
     uint32_t *member;       /* class -> a v of it (the index's key) */
     uint32_t *shown;        /* class -> the v whose instruction it shows */
     uint32_t *ninsn;        /* class -> distinct known instructions */
@@ -178,17 +178,11 @@ int wasp_weigh_context(wasp_context_weights *w, uint32_t role, uint32_t ctx, dou
     return weigh(w->g, w->slot + role, ctx, weight);
 }
 
-/* Every context in use, with its weight: the pairs' bytes, the sites'
- * bytes, and what each part says. */
+/* Every context in use, with its weight: the sites' bytes, and what each
+ * part says. */
 static int weigh_all(struct group *g)
 {
     const wasp_profile *p = g->p;
-    for (uint32_t i = 0; i < p->npairs; i++) {
-        const wasp_pair *r = &p->pairs[i];
-        if (weigh(g, r->analysis, r->watch_ctx, r->bytes) != 0 ||
-            weigh(g, r->analysis, r->trap_ctx, r->trap_ctx != r->watch_ctx ? r->bytes : 0) != 0)
-            return -1;
-    }
     for (uint32_t i = 0; i < p->nsites; i++)
         if (weigh(g, WASP_SLOT_ALLOC, p->sites[i].ctx, p->sites[i].bytes) != 0)
             return -1;
@@ -223,7 +217,6 @@ static int build(struct group *g)
     for (uint32_t i = 0; i < p->ncounters; i++)
         if (wasp_profile_add_counter_checked(q, p->counters[i].name, p->counters[i].value) != 0)
             return -1;
-    memcpy(q->totals, p->totals, sizeof q->totals);
     q->merged = p->merged;
 
     if (weigh_all(g) != 0)
@@ -236,14 +229,6 @@ static int build(struct group *g)
         if (class_context(g, c) != 0)
             return -1;
     wasp_id_map m = {.str = grouped_string, .ctx = grouped_context, .state = g, .site = g->site};
-    for (uint32_t i = 0; i < p->npairs; i++) {
-        const wasp_pair *r = &p->pairs[i];
-        if (wasp_profile_add_pair_checked(q, (wasp_analysis)r->analysis, r->flags,
-                                          grouped_context(&m, r->analysis, r->watch_ctx),
-                                          grouped_context(&m, r->analysis, r->trap_ctx), r->bytes,
-                                          r->count) != 0)
-            return -1;
-    }
     return wasp_profile_merge_sites_and_parts(q, p, &m);
 }
 

@@ -12,10 +12,7 @@
 #include "profile/part.h"
 #include "profile/profile.h"
 
-/* Each returns 0, or -1 on allocation failure (or, for pairs and sites, bad ids). */
-int wasp_profile_add_pair_checked(wasp_profile *p, wasp_analysis a, uint32_t flags,
-                                  uint32_t watch_ctx, uint32_t trap_ctx, double bytes,
-                                  double count);
+/* Each returns 0, or -1 on allocation failure (or, for sites, bad ids). */
 int wasp_profile_set_meta_checked(wasp_profile *p, const char *key, const char *value);
 int wasp_profile_set_meta_num_checked(wasp_profile *p, const char *key, double value);
 /* Sets kv->key as kv is: text or number. */

@@ -11,25 +11,40 @@
 
 #include "profile/hindex.h"
 
-typedef struct keyed_records {
-    unsigned char *items; /* n records of l->size bytes, in the order they were added */
-    uint32_t n, cap;
-    wasp_hindex *index;   /* keys -> record */
-} keyed_records;
+typedef wasp_keyed_table keyed_records;
+
+void wasp_keyed_table_free(wasp_keyed_table *t)
+{
+    free(t->items);
+    wasp_hindex_free(t->index);
+}
 
 void wasp_keyed_free(void *data)
 {
-    keyed_records *r = data;
-    if (!r)
+    if (!data)
         return;
-    free(r->items);
-    wasp_hindex_free(r->index);
-    free(r);
+    wasp_keyed_table_free(data);
+    free(data);
+}
+
+/* l's table in p; NULL when the part has no data. */
+static const keyed_records *table_of(const wasp_profile *p, const wasp_keyed_layout *l)
+{
+    const unsigned char *data = p->parts[l->id];
+    return data ? (const keyed_records *)(data + l->table_offset) : NULL;
+}
+
+/* l's table in p, the part's data created when it is not there yet. */
+static keyed_records *table_for_adding(wasp_profile *p, const wasp_keyed_layout *l)
+{
+    unsigned char *data =
+        wasp_profile_part_data(p, l->id, l->data_size ? l->data_size : sizeof(keyed_records));
+    return data ? (keyed_records *)(data + l->table_offset) : NULL;
 }
 
 const void *wasp_keyed_all(const wasp_profile *p, const wasp_keyed_layout *l, uint32_t *n)
 {
-    const keyed_records *r = p->parts[l->id];
+    const keyed_records *r = table_of(p, l);
     *n = r ? r->n : 0;
     return r && r->n ? r->items : NULL;
 }
@@ -60,16 +75,26 @@ static void set_sum(const wasp_keyed_layout *l, void *rec, uint32_t k, double v)
     memcpy((unsigned char *)rec + l->sums_offset + k * sizeof v, &v, sizeof v);
 }
 
-/* Are rec's string and context keys ids of p? */
+/* Are rec's string and context keys ids of p, and its kind one of l's? */
 static bool in_range(const wasp_profile *p, const wasp_keyed_layout *l, const void *rec)
 {
     for (uint32_t k = 0; k < l->nkeys; k++) {
         uint32_t v = key_at(rec, k);
         if ((l->key[k] == WASP_KEY_STRING && v >= p->nstrings) ||
-            (l->key[k] == WASP_KEY_CONTEXT && v >= p->ncontexts))
+            (l->key[k] == WASP_KEY_CONTEXT && v >= p->ncontexts) ||
+            (l->key[k] == WASP_KEY_ROLE && v >= l->limit[k]))
             return false;
     }
     return true;
+}
+
+/* The role of rec's context keys: its ROLE key, else 0. */
+static uint32_t role_of(const wasp_keyed_layout *l, const void *rec)
+{
+    for (uint32_t k = 0; k < l->nkeys; k++)
+        if (l->key[k] == WASP_KEY_ROLE)
+            return key_at(rec, k);
+    return 0;
 }
 
 typedef struct lookup {
@@ -88,7 +113,7 @@ int wasp_keyed_add(wasp_profile *p, const wasp_keyed_layout *l, const void *rec)
 {
     if (!in_range(p, l, rec))
         return -1;
-    keyed_records *r = wasp_profile_part_data(p, l->id, sizeof *r);
+    keyed_records *r = table_for_adding(p, l);
     if (!r || (!r->index && !(r->index = wasp_hindex_new())))
         return -1;
     uint32_t h = wasp_fnv1a(WASP_FNV_INIT, rec, l->nkeys * sizeof(uint32_t));
@@ -115,7 +140,8 @@ int wasp_keyed_check(const wasp_profile *p, const wasp_keyed_layout *l, char *er
     const unsigned char *e = wasp_keyed_all(p, l, &n);
     for (uint32_t i = 0; i < n; i++)
         if (!in_range(p, l, e + (size_t)i * l->size)) {
-            snprintf(err, errlen, "%s %u refers to a missing string or context", l->what, i);
+            snprintf(err, errlen, "%s %u refers to a missing string or context, or is of an "
+                                  "unknown kind", l->what, i);
             return -1;
         }
     return 0;
@@ -138,7 +164,7 @@ static void put_record(wasp_wbuf *b, const void *ctx, uint32_t i)
 
 void wasp_keyed_encode(const wasp_profile *p, const wasp_keyed_layout *l, wasp_wbuf *b)
 {
-    const keyed_records *r = p->parts[l->id];
+    const keyed_records *r = table_of(p, l);
     if (r && r->n)
         wasp_put_table(b, l->tag, r->n, put_record, &(encoding){r, l});
 }
@@ -154,6 +180,7 @@ int wasp_keyed_decode(wasp_profile *p, const wasp_keyed_layout *l, wasp_decoder 
         return -1;
     for (uint32_t i = 0; i < n; i++) {
         memset(rec, 0, l->size);
+        bool known = true;
         uint32_t raw[WASP_KEYED_MAX_KEYS];
         for (uint32_t k = 0; k < l->nkeys; k++)
             raw[k] = wasp_section_u32(s);
@@ -166,9 +193,10 @@ int wasp_keyed_decode(wasp_profile *p, const wasp_keyed_layout *l, wasp_decoder 
                 return -1;
             if (l->key[k] == WASP_KEY_NUMBER && l->limit[k] && v >= l->limit[k])
                 v = 0;
+            known &= l->key[k] != WASP_KEY_ROLE || v < l->limit[k];
             set_key(rec, k, v);
         }
-        if (wasp_keyed_add(p, l, rec) != 0)
+        if (known && wasp_keyed_add(p, l, rec) != 0)
             return wasp_section_out_of_memory(s);
     }
     return wasp_section_done(s);
@@ -184,12 +212,13 @@ int wasp_keyed_merge(wasp_profile *dst, const wasp_profile *src, const wasp_keye
         return -1;
     for (uint32_t i = 0; i < n; i++) {
         memcpy(rec, e + (size_t)i * l->size, l->size);
+        uint32_t role = role_of(l, rec);
         for (uint32_t k = 0; k < l->nkeys; k++) {
             uint32_t v = key_at(rec, k);
             if (l->key[k] == WASP_KEY_STRING)
                 set_key(rec, k, wasp_map_string(m, v));
             else if (l->key[k] == WASP_KEY_CONTEXT)
-                set_key(rec, k, wasp_map_context(m, 0, v));
+                set_key(rec, k, wasp_map_context(m, role, v));
         }
         if (wasp_keyed_add(dst, l, rec) != 0)
             return -1;
@@ -204,12 +233,18 @@ int wasp_keyed_weigh(const wasp_profile *p, const wasp_keyed_layout *l, wasp_con
     for (uint32_t i = 0; i < n; i++) {
         const unsigned char *rec = e + (size_t)i * l->size;
         double weight = 0;
-        for (uint32_t k = 0; k < l->nsums; k++)
+        for (uint32_t k = 0; k < (l->weight_sums ? l->weight_sums : l->nsums); k++)
             weight += sum_at(l, rec, k);
-        for (uint32_t k = 0; k < l->nkeys; k++)
-            if (l->key[k] == WASP_KEY_CONTEXT &&
-                wasp_weigh_context(w, 0, key_at(rec, k), weight) != 0)
+        for (uint32_t k = 0; k < l->nkeys; k++) {
+            if (l->key[k] != WASP_KEY_CONTEXT)
+                continue;
+            /* a context a record names twice (a pair's watch and trap) is used once */
+            bool again = false;
+            for (uint32_t e2 = 0; e2 < k; e2++)
+                again |= l->key[e2] == WASP_KEY_CONTEXT && key_at(rec, e2) == key_at(rec, k);
+            if (!again && wasp_weigh_context(w, role_of(l, rec), key_at(rec, k), weight) != 0)
                 return -1;
+        }
     }
     return 0;
 }

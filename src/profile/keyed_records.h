@@ -8,8 +8,10 @@
  *
  * A part describes its record type with a wasp_keyed_layout: nkeys uint32_t
  * keys first, then nsums doubles at sums_offset (WASP_KEYED_LAYOUT checks
- * the two ends at compile time). Its data, p->parts[id], is the table; its
- * profile part is WASP_KEYED_PROFILE_PART(...), one line.
+ * the two ends at compile time). Its data, p->parts[id], is the table, and
+ * its profile part is WASP_KEYED_PROFILE_PART(...), one line; or, for a part
+ * with several tables (the pair analyses: pairs and totals), p->parts[id] is
+ * the part's struct holding each table at its layout's table_offset.
  */
 #ifndef WASP_PROFILE_KEYED_RECORDS_H
 #define WASP_PROFILE_KEYED_RECORDS_H
@@ -25,8 +27,19 @@ enum { WASP_KEYED_MAX_KEYS = 6, WASP_KEYED_MAX_SUMS = 4 };
 typedef enum wasp_key_kind {
     WASP_KEY_NUMBER = 0, /* a plain number (an offset, an enum) */
     WASP_KEY_STRING,     /* a string id of the profile */
-    WASP_KEY_CONTEXT,    /* a context id of the profile (one role: the part's role 0) */
+    WASP_KEY_CONTEXT,    /* a context id of the profile, of the record's role */
+    /* The record's kind, below the key's limit (which must be set): the role
+     * of its context keys (role 0 without such a key). A record of a kind at
+     * or above the limit in a file (one a newer wasp knows) is skipped. */
+    WASP_KEY_ROLE,
 } wasp_key_kind;
+
+/* One table of records (the data of a part, or a member of it). */
+typedef struct wasp_keyed_table {
+    unsigned char *items; /* n records of the layout's size, in the order they were added */
+    uint32_t n, cap;
+    struct wasp_hindex *index; /* keys -> record */
+} wasp_keyed_table;
 
 typedef struct wasp_keyed_layout {
     int id;           /* the analysis: the table is p->parts[id] */
@@ -35,9 +48,14 @@ typedef struct wasp_keyed_layout {
     uint32_t nkeys, nsums;
     wasp_key_kind key[WASP_KEYED_MAX_KEYS];
     /* NUMBER keys: a value read from a file at or above this reads as 0
-     * (a kind a newer wasp knows); 0: any value. */
+     * (a kind a newer wasp knows); 0: any value. ROLE keys: the roles. */
     uint32_t limit[WASP_KEYED_MAX_KEYS];
     size_t size, sums_offset; /* sizeof and offsetof(first sum) of the record type */
+    /* Grouping weighs a record by its first weight_sums sums (0: all). */
+    uint32_t weight_sums;
+    /* 0, 0: p->parts[id] is the table. Else p->parts[id] is a struct of
+     * data_size bytes with the table at table_offset. */
+    size_t data_size, table_offset;
 } wasp_keyed_layout;
 
 /* T's keys are its first `nkeys` members (uint32_t) and its sums are
@@ -54,14 +72,16 @@ const void *wasp_keyed_all(const wasp_profile *p, const wasp_keyed_layout *l, ui
  * or -1 when a string or context key is out of range or out of memory. */
 int wasp_keyed_add(wasp_profile *p, const wasp_keyed_layout *l, const void *rec);
 
-/* The part's operations (profile/part.h), for WASP_KEYED_PROFILE_PART. */
-void wasp_keyed_free(void *data);
+/* The part's operations (profile/part.h), for WASP_KEYED_PROFILE_PART and
+ * for a part of several tables, which calls them for each. */
+void wasp_keyed_free(void *data); /* data is one table */
+void wasp_keyed_table_free(wasp_keyed_table *t); /* its contents, not t */
 int wasp_keyed_check(const wasp_profile *p, const wasp_keyed_layout *l, char *err, size_t errlen);
 void wasp_keyed_encode(const wasp_profile *p, const wasp_keyed_layout *l, wasp_wbuf *b);
 int wasp_keyed_decode(wasp_profile *p, const wasp_keyed_layout *l, wasp_decoder *d);
 int wasp_keyed_merge(wasp_profile *dst, const wasp_profile *src, const wasp_keyed_layout *l,
                      const wasp_id_map *m);
-/* Each record's context keys weigh the sum of its sums. */
+/* Each distinct context key of a record weighs the sum of its (weight) sums. */
 int wasp_keyed_weigh(const wasp_profile *p, const wasp_keyed_layout *l, wasp_context_weights *w);
 
 /* `const wasp_profile_part NAME` for a part whose data is keyed records of

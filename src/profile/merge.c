@@ -1,7 +1,7 @@
 /*
  * dst += src. Every id of src is translated through remap tables built by
  * re-interning src's strings, then frames, then contexts in dst, so equal
- * names collapse and pairs with equal keys sum. Sites are re-interned by
+ * names collapse. Sites are re-interned by
  * (allocation context, class), so their numbers sum the same way; each
  * analysis's part merges its own data through the same id map (part.h).
  */
@@ -79,18 +79,9 @@ int wasp_profile_merge_sites_and_parts(wasp_profile *dst, const wasp_profile *sr
 
 static int merge_values(wasp_profile *dst, const wasp_profile *src, struct remap *r)
 {
-    for (uint32_t i = 0; i < src->npairs; i++) {
-        const wasp_pair *q = &src->pairs[i];
-        if (wasp_profile_add_pair_checked(dst, (wasp_analysis)q->analysis, q->flags,
-                                          r->ctx[q->watch_ctx], r->ctx[q->trap_ctx], q->bytes,
-                                          q->count) != 0)
-            return -1;
-    }
     wasp_id_map m = {.str = merged_string, .ctx = merged_context, .state = r, .site = r->site};
     if (wasp_profile_merge_sites_and_parts(dst, src, &m) != 0)
         return -1;
-    for (int a = 0; a < WASP_AN_COUNT; a++)
-        wasp_profile_add_totals(dst, (wasp_analysis)a, &src->totals[a]);
     for (uint32_t i = 0; i < src->ncounters; i++)
         if (wasp_profile_add_counter_checked(dst, src->counters[i].name, src->counters[i].value) !=
             0)
@@ -103,7 +94,7 @@ static int merge_values(wasp_profile *dst, const wasp_profile *src, struct remap
     return 0;
 }
 
-/* On failure dst may hold part of src (its names, some pairs); callers drop it. */
+/* On failure dst may hold part of src (its names, some entries); callers drop it. */
 int wasp_profile_merge(wasp_profile *dst, const wasp_profile *src)
 {
     char why[128];

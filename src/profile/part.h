@@ -3,8 +3,8 @@
  * wasp_profile (p->parts[id], created by the part when it first records
  * something), its file sections, how it merges, how it is grouped by line and
  * how its ids are checked. The core of src/profile/ (strings, frames,
- * contexts, the pair analyses' pairs and totals, allocation sites, metadata,
- * counters) calls the parts and names none of them. Registry: profile/parts.c,
+ * contexts, allocation sites, metadata, counters) calls the parts and names
+ * none of them. Registry: profile/parts.c,
  * from analysis/list.h; the file is src/analysis/NAME/profile.c.
  *
  * What a part may use is declared here: the section writer of bytes.h, a
@@ -124,9 +124,9 @@ const wasp_profile_part *wasp_profile_part_of(int id);
  * part records. NULL when out of memory. */
 void *wasp_profile_part_data(wasp_profile *p, int id, size_t size);
 
-/* Grouping's context kinds ("slots"): one per pair analysis, one for
- * allocation sites, then each part's roles in id order. */
-enum { WASP_SLOT_ALLOC = WASP_AN_COUNT, WASP_CORE_SLOTS = WASP_AN_COUNT + 1 };
+/* Grouping's context kinds ("slots"): one for allocation sites, then each
+ * part's roles in id order. */
+enum { WASP_SLOT_ALLOC = 0, WASP_CORE_SLOTS = 1 };
 /* The slot of role 0 of part id, and the number of slots in all. */
 uint32_t wasp_profile_part_slot(int id);
 uint32_t wasp_profile_slots(void);

@@ -1,7 +1,7 @@
 /*
- * The in-memory profile model: interning of strings, frames and contexts,
- * pair accumulation and totals (metadata and counters: meta.c; sites:
- * sites.c; each analysis's own data: its profile part, part.h). Interning goes through
+ * The in-memory profile model: interning of strings, frames and contexts
+ * (metadata and counters: meta.c; sites: sites.c; each analysis's own data:
+ * its profile part, part.h). Interning goes through
  * hash indices (hindex.c) so that merging large profiles stays linear.
  */
 #include "profile/internal.h"
@@ -9,21 +9,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const analysis_names[WASP_AN_COUNT] = {"deadstore", "silentstore", "silentload"};
-
-const char *wasp_analysis_name(wasp_analysis a)
-{
-    return (unsigned)a < WASP_AN_COUNT ? analysis_names[a] : NULL;
-}
-
-int wasp_analysis_from_name(const char *name)
-{
-    for (int i = 0; name && i < WASP_AN_COUNT; i++)
-        if (strcmp(name, analysis_names[i]) == 0)
-            return i;
-    return -1;
-}
 
 int wasp_grow(void *arr, uint32_t *cap, uint32_t need, size_t el)
 {
@@ -56,10 +41,8 @@ wasp_profile *wasp_profile_new(void)
     p->string_index = wasp_hindex_new();
     p->frame_index = wasp_hindex_new();
     p->context_index = wasp_hindex_new();
-    p->pair_index = wasp_hindex_new();
     p->site_index = wasp_hindex_new();
-    if (!p->string_index || !p->frame_index || !p->context_index || !p->pair_index ||
-        !p->site_index || wasp_profile_intern_string(p, "") != 0) {
+    if (!p->string_index || !p->frame_index || !p->context_index || !p->site_index || wasp_profile_intern_string(p, "") != 0) {
         wasp_profile_free(p);
         return NULL;
     }
@@ -76,7 +59,6 @@ void wasp_profile_free(wasp_profile *p)
     free(p->frames);
     free(p->frame_refs);
     free(p->contexts);
-    free(p->pairs);
     free(p->sites);
     for (int id = 0; id < WASP_ANALYSES; id++)
         if (p->parts[id])
@@ -92,7 +74,6 @@ void wasp_profile_free(wasp_profile *p)
     wasp_hindex_free(p->string_index);
     wasp_hindex_free(p->frame_index);
     wasp_hindex_free(p->context_index);
-    wasp_hindex_free(p->pair_index);
     wasp_hindex_free(p->site_index);
     free(p);
 }
@@ -229,64 +210,4 @@ uint32_t wasp_profile_intern_context(wasp_profile *p, const uint32_t *frame_ids,
     p->nframe_refs += nframes;
     p->ncontexts++;
     return id;
-}
-
-/* ---- pairs and totals ---- */
-
-struct pair_key {
-    const wasp_profile *p;
-    uint32_t analysis, flags, watch, trap;
-};
-
-static bool pair_eq(const void *ctx, uint32_t id)
-{
-    const struct pair_key *k = ctx;
-    const wasp_pair *q = &k->p->pairs[id];
-    return q->analysis == k->analysis && q->flags == k->flags && q->watch_ctx == k->watch &&
-           q->trap_ctx == k->trap;
-}
-
-int wasp_profile_add_pair_checked(wasp_profile *p, wasp_analysis a, uint32_t flags,
-                                  uint32_t watch_ctx, uint32_t trap_ctx, double bytes, double count)
-{
-    if ((unsigned)a >= WASP_AN_COUNT || watch_ctx >= p->ncontexts || trap_ctx >= p->ncontexts)
-        return -1;
-    struct pair_key k = {p, (uint32_t)a, flags, watch_ctx, trap_ctx};
-    uint32_t h = wasp_fnv1a_u32(WASP_FNV_INIT, k.analysis);
-    h = wasp_fnv1a_u32(h, flags);
-    h = wasp_fnv1a_u32(h, watch_ctx);
-    h = wasp_fnv1a_u32(h, trap_ctx);
-    uint32_t id = wasp_hindex_find(p->pair_index, h, pair_eq, &k);
-    if (id == WASP_HINDEX_NONE) {
-        if (p->npairs == WASP_NOID - 1 ||
-            wasp_grow(&p->pairs, &p->cap_pairs, p->npairs + 1, sizeof *p->pairs) != 0)
-            return -1;
-        id = p->npairs;
-        if (wasp_hindex_add(p->pair_index, h, id) != 0)
-            return -1;
-        p->pairs[p->npairs++] = (wasp_pair){
-            .analysis = k.analysis, .flags = flags, .watch_ctx = watch_ctx, .trap_ctx = trap_ctx};
-    }
-    p->pairs[id].bytes += bytes;
-    p->pairs[id].count += count;
-    return 0;
-}
-
-void wasp_profile_add_pair(wasp_profile *p, wasp_analysis a, uint32_t flags, uint32_t watch_ctx,
-                           uint32_t trap_ctx, double bytes, double count)
-{
-    /* No way to report failure through this signature; the pair is dropped
-     * (bad ids are a caller bug, allocation failure leaves the profile as it was). */
-    (void)wasp_profile_add_pair_checked(p, a, flags, watch_ctx, trap_ctx, bytes, count);
-}
-
-void wasp_profile_add_totals(wasp_profile *p, wasp_analysis a, const wasp_totals *t)
-{
-    if ((unsigned)a >= WASP_AN_COUNT)
-        return;
-    wasp_totals *d = &p->totals[a];
-    d->bytes += t->bytes;
-    d->wasted += t->wasted;
-    d->wasted_approx += t->wasted_approx;
-    d->pairs += t->pairs;
 }

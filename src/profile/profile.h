@@ -1,7 +1,8 @@
 /*
- * The wasp profile: calling contexts, the pair analyses' context pairs with
- * their metrics and totals, allocation sites, counters and metadata, and each
- * analysis's own data, kept by its profile part (part.h). One in-memory
+ * The wasp profile: calling contexts, allocation sites, counters and
+ * metadata, and each analysis's own data (the pair analyses' pairs and
+ * totals, the objects' accesses, ...), kept by its profile part (part.h).
+ * One in-memory
  * model, written to and read from the versioned profile file
  * (docs/profile-format.md), merged across threads, runs and hosts.
  *
@@ -16,11 +17,6 @@
 #include <stdint.h>
 
 #include "analysis/ids.h"
-
-/* "deadstore", "silentstore", "silentload"; NULL when out of range. */
-const char *wasp_analysis_name(wasp_analysis a);
-/* Inverse of wasp_analysis_name; -1 when unknown. */
-int wasp_analysis_from_name(const char *name);
 
 typedef enum wasp_frame_kind {
     WASP_FRAME_JAVA = 0,   /* name "pkg.Class.method", file "Class.java", line >= 1 or -1 */
@@ -44,32 +40,6 @@ typedef struct wasp_context {
     uint32_t nframes;
     uint32_t insn;  /* string id, e.g. "mov %eax, 0x10(%rbx)" */
 } wasp_context;
-
-enum wasp_pair_flags {
-    WASP_PAIR_APPROX = 1 /* values compared as float/double within the threshold */
-};
-
-/* <C_watch, C_trap> for one analysis. bytes: wasteful bytes (dead / silent)
- * credited to the pair; count: the (proportionally attributed) number of
- * samples behind them. */
-typedef struct wasp_pair {
-    uint32_t analysis; /* wasp_analysis */
-    uint32_t flags;    /* wasp_pair_flags */
-    uint32_t watch_ctx;
-    uint32_t trap_ctx;
-    double bytes;
-    double count;
-} wasp_pair;
-
-/* Per analysis: the denominators and numerators of F_prog (JXPerf Sec. 4).
- * bytes: all bytes stored (loaded) in classified pairs, wasteful or not;
- * wasted: exact (integer) wasteful bytes; wasted_approx: float/double ones. */
-typedef struct wasp_totals {
-    double bytes;
-    double wasted;
-    double wasted_approx;
-    double pairs; /* classified pairs (weighted) */
-} wasp_totals;
 
 /* A metadata entry: text, or a number (numeric) kept with its shortest
  * text ("1000", "0.02"), which is what text readers see. */
@@ -111,12 +81,6 @@ typedef struct wasp_profile {
     uint32_t ncontexts, cap_contexts;
     void *context_index;
 
-    wasp_pair *pairs;
-    uint32_t npairs, cap_pairs;
-    void *pair_index;
-
-    wasp_totals totals[WASP_AN_COUNT];
-
     wasp_kv *meta;
     uint32_t nmeta, cap_meta;
 
@@ -143,12 +107,6 @@ const char *wasp_profile_string(const wasp_profile *p, uint32_t id);
 uint32_t wasp_profile_intern_frame(wasp_profile *p, const wasp_frame *f);
 uint32_t wasp_profile_intern_context(wasp_profile *p, const uint32_t *frame_ids,
                                      uint32_t nframes, uint32_t insn);
-/* Adds bytes/count to the pair with the same (analysis, flags, watch, trap),
- * creating it when new. */
-void wasp_profile_add_pair(wasp_profile *p, wasp_analysis a, uint32_t flags,
-                           uint32_t watch_ctx, uint32_t trap_ctx, double bytes,
-                           double count);
-void wasp_profile_add_totals(wasp_profile *p, wasp_analysis a, const wasp_totals *t);
 
 /* Metadata: set replaces; get returns NULL when absent. */
 void wasp_profile_set_meta(wasp_profile *p, const char *key, const char *value);
@@ -168,22 +126,12 @@ bool wasp_events_name(const char *events, const char *name);
 void wasp_profile_add_counter(wasp_profile *p, const char *name, uint64_t v);
 uint64_t wasp_profile_get_counter(const wasp_profile *p, const char *name);
 
-/* dst += src: strings, frames and contexts re-interned, pairs with equal keys
- * summed, sites with equal (allocation context, class) summed, each
- * analysis's data merged by its part (part.h), totals and counters summed,
+/* dst += src: strings, frames and contexts re-interned, sites with equal
+ * (allocation context, class) summed, each analysis's data merged by its
+ * part (part.h: equal keys summed), counters summed,
  * metadata kept from dst where both have a key (src-only keys are copied).
  * Returns 0, or -1 on allocation failure or when src is inconsistent. */
 int wasp_profile_merge(wasp_profile *dst, const wasp_profile *src);
-
-/* F_prog (JXPerf Sec. 4): (wasted + wasted_approx) / bytes, 0 when no bytes. */
-double wasp_fraction_prog(const wasp_profile *p, wasp_analysis a);
-/* F_<watch,trap>: pair bytes / total bytes of its analysis, 0 when no bytes. */
-double wasp_fraction_pair(const wasp_profile *p, const wasp_pair *pair);
-
-/* Indices of p's pairs of analysis a sorted by bytes, descending (ties broken
- * by watch then trap context id, so the order is deterministic). Caller frees.
- * *n receives the count. */
-uint32_t *wasp_profile_sorted_pairs(const wasp_profile *p, wasp_analysis a, uint32_t *n);
 
 /* ---- allocation sites (sites.c) ---- */
 
@@ -194,9 +142,9 @@ uint32_t wasp_profile_intern_site(wasp_profile *p, uint32_t ctx, uint32_t class_
 /* Sums into the site's numbers (nothing when site is out of range). */
 void wasp_profile_add_site_allocs(wasp_profile *p, uint32_t site, double allocations, double bytes);
 
-/* Are p's ids in range (frames, contexts, pairs, sites, and each analysis's
- * data)? 0, or -1 with err naming the first bad entry ("pair 3 refers to a
- * missing context"). The writer refuses such a profile; merging and
+/* Are p's ids in range (frames, contexts, sites, and each analysis's data)?
+ * 0, or -1 with err naming the first bad entry ("site 3 refers to a missing
+ * context or string"). The writer refuses such a profile; merging and
  * grouping refuse it as a source. */
 int wasp_profile_check(const wasp_profile *p, char *err, size_t errlen);
 

@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "analysis/analysis.h" /* wasp_totals */
 #include "analysis/ids.h"
 #include "profile/profile.h"
 

@@ -12,6 +12,7 @@
 #include "cli/diff.h"
 #include "heap/heap_area.h"
 #include "profile/group.h"
+#include "pairs_view.h"
 
 #include <unistd.h>
 
@@ -117,9 +118,9 @@ static void test_ids_differ(void **state)
 {
     (void)state;
     wasp_profile *b = before_profile(), *a = after_profile();
-    assert_int_not_equal(b->pairs[1].watch_ctx, a->pairs[1].watch_ctx);
-    const wasp_frame *fb = &b->frames[b->frame_refs[b->contexts[b->pairs[1].watch_ctx].first]];
-    const wasp_frame *fa = &a->frames[a->frame_refs[a->contexts[a->pairs[1].watch_ctx].first]];
+    assert_int_not_equal(pairs_of(b)[1].watch_ctx, pairs_of(a)[1].watch_ctx);
+    const wasp_frame *fb = &b->frames[b->frame_refs[b->contexts[pairs_of(b)[1].watch_ctx].first]];
+    const wasp_frame *fa = &a->frames[a->frame_refs[a->contexts[pairs_of(a)[1].watch_ctx].first]];
     assert_int_not_equal(fb->name, fa->name);
     wasp_profile_free(b);
     wasp_profile_free(a);

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "profile/profile.h"
+#include "pairs_view.h"
 
 static void refused_when(double bytes, const char *label)
 {
@@ -55,7 +56,7 @@ static void ordinary_totals_read(void **state)
     wasp_profile_free(p);
     wasp_profile *q = wasp_profile_read(path, err, sizeof err);
     assert_non_null(q);
-    assert_true(q->totals[WASP_AN_DEADSTORE].bytes == 4096);
+    assert_true(totals_of(q, WASP_AN_DEADSTORE).bytes == 4096);
     wasp_profile_free(q);
     unlink(path);
 }

@@ -19,6 +19,7 @@
 #include "cli/report.h"
 #include "render_string.h"
 #include "profile/profile.h"
+#include "pairs_view.h"
 
 static uint32_t jframe(wasp_profile *p, const char *m, const char *file, int line)
 {
@@ -96,8 +97,8 @@ static void test_collapsed_totals(void **state)
     /* 3 pairs x 2 sides, 1 site + 2 accesses, 1 site + 1 comparison context */
     assert_int_equal(count_lines(doc), 11);
     double pair_bytes = 0;
-    for (uint32_t i = 0; i < p->npairs; i++)
-        pair_bytes += p->pairs[i].bytes;
+    for (uint32_t i = 0; i < pair_count(p); i++)
+        pair_bytes += pairs_of(p)[i].bytes;
     assert_true(pair_bytes != floor(pair_bytes)); /* rounding each line would drift */
     int n;
     assert_int_equal(total_of(doc, "deadstore;[watch];", &n), llround(pair_bytes));

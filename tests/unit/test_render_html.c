@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "html_page_check.h"
+#include "analysis/pairs/profile.h"
 #include "analysis/ids.h"
 #include "cli/html_part.h"
 #include "cli/render.h"

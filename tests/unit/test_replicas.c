@@ -387,13 +387,13 @@ static void test_file_roundtrip(void **state)
     assert_non_null(strstr(err, "replica record 1"));
     wasp_profile_free(p);
 
-    /* no replica data: no sections; the empty profile stays 268 bytes */
+    /* no replica data: no sections; the empty profile stays 128 bytes */
     p = wasp_profile_new();
     assert_int_equal(wasp_profile_write(p, path, err, sizeof err), 0);
     b = slurp(&len);
     assert_int_equal(find_section(b, len, "REPL", &size), 0);
     assert_int_equal(find_section(b, len, "RCHK", &size), 0);
-    assert_int_equal(len, 268);
+    assert_int_equal(len, 128);
     free(b);
     wasp_profile_free(p);
 }

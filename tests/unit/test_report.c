@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/pairs/profile.h"
 #include "analysis/objects/profile.h"
 #include "cli/json_writer.h"
 #include "cli/render.h" /* the renderers, private to src/cli/ */

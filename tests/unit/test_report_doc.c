@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/pairs/profile.h"
 #include "analysis/alloc/profile.h"
 #include "analysis/fields/profile.h"
 #include "analysis/locks/profile.h"

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "analysis/pairs/profile.h"
 #include "analysis/pairs/window.h"
 #include "watch/engine.h"
 #include "watch/kit.h"

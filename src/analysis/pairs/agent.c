@@ -4,6 +4,7 @@
  * profile. Not for signal handlers.
  */
 #include "agent/agent_part.h"
+#include "analysis/pairs/profile.h"
 
 static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
 {

@@ -4,6 +4,8 @@
  * Java stack trace (leaf first) with the leaf instruction above it, as in
  * JXPerf's Figure 4. JSON: a member of "analyses" per analysis.
  */
+#include "analysis/names.h"
+#include "analysis/pairs/profile.h"
 #include "cli/report_part.h"
 #include "cli/units.h"
 
@@ -18,11 +20,13 @@ static const char *const adjectives[WASP_AN_COUNT] = {"dead", "silent", "silent"
 
 static bool has_data(const wasp_profile *p, wasp_analysis a)
 {
-    const wasp_totals *t = &p->totals[a];
-    if (t->bytes != 0 || t->wasted != 0 || t->wasted_approx != 0 || t->pairs != 0)
+    wasp_totals t = wasp_profile_totals(p, a);
+    if (t.bytes != 0 || t.wasted != 0 || t.wasted_approx != 0 || t.pairs != 0)
         return true;
-    for (uint32_t i = 0; i < p->npairs; i++)
-        if (p->pairs[i].analysis == (uint32_t)a)
+    uint32_t n;
+    const wasp_pair *q = wasp_profile_pairs(p, &n);
+    for (uint32_t i = 0; i < n; i++)
+        if (q[i].analysis == (uint32_t)a)
             return true;
     return false;
 }
@@ -32,7 +36,7 @@ static bool has_data(const wasp_profile *p, wasp_analysis a)
 static bool shown(const wasp_profile *p, int id)
 {
     return has_data(p, (wasp_analysis)id) ||
-           wasp_events_name(wasp_profile_get_meta(p, "events"), wasp_analysis_name(id));
+           wasp_events_name(wasp_profile_get_meta(p, "events"), wasp_analysis_id_name(id));
 }
 
 /* ---- text ---- */
@@ -64,9 +68,9 @@ static void why_no_pairs(const wasp_profile *p, wasp_analysis a, FILE *out)
         why = "no pairs classified: no samples were armed";
     else if (wasp_profile_get_counter(p, "trapped") == 0)
         why = "no pairs classified: no watchpoint trapped";
-    else if (p->totals[a].pairs > 0) {
+    else if (wasp_profile_totals(p, a).pairs > 0) {
         fprintf(out, "  no %s pairs: none of the %s classified pairs was %s\n", adjectives[a],
-                wasp_fmt_count(p->totals[a].pairs, buf, sizeof buf), adjectives[a]);
+                wasp_fmt_count(wasp_profile_totals(p, a).pairs, buf, sizeof buf), adjectives[a]);
         return;
     } else
         why = "no pairs classified for this analysis";
@@ -77,7 +81,7 @@ static int pair_text(const wasp_profile *p, uint32_t index, uint32_t rank, int r
                      const void *arg, FILE *out)
 {
     (void)arg;
-    const wasp_pair *q = &p->pairs[index];
+    const wasp_pair *q = wasp_profile_pair(p, index);
     char f[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF];
     fprintf(out, "\n  #%-*" PRIu32 " %6s  %9s  %s sample%s%s\n", rank_width, rank,
             wasp_fmt_percent(wasp_fraction_pair(p, q), f, sizeof f),
@@ -92,24 +96,24 @@ static int pair_text(const wasp_profile *p, uint32_t index, uint32_t rank, int r
 static int text(const wasp_profile *p, int id, int top, FILE *out)
 {
     wasp_analysis a = (wasp_analysis)id;
-    const wasp_totals *t = &p->totals[a];
+    wasp_totals t = wasp_profile_totals(p, a);
     char f[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF];
     fprintf(out, "\n%s: %s of %s %s (F_prog)\n", titles[a],
             wasp_fmt_percent(wasp_fraction_prog(p, a), f, sizeof f),
-            wasp_fmt_bytes(t->bytes, b, sizeof b), verbs[a]);
-    double exact = t->bytes > 0 ? t->wasted / t->bytes : 0;
+            wasp_fmt_bytes(t.bytes, b, sizeof b), verbs[a]);
+    double exact = t.bytes > 0 ? t.wasted / t.bytes : 0;
     fprintf(out, "  exact %s (%s)", wasp_fmt_percent(exact, f, sizeof f),
-            wasp_fmt_bytes(t->wasted, b, sizeof b));
-    if (a != WASP_AN_DEADSTORE || t->wasted_approx != 0) {
-        double approx = t->bytes > 0 ? t->wasted_approx / t->bytes : 0;
+            wasp_fmt_bytes(t.wasted, b, sizeof b));
+    if (a != WASP_AN_DEADSTORE || t.wasted_approx != 0) {
+        double approx = t.bytes > 0 ? t.wasted_approx / t.bytes : 0;
         fprintf(out, ", approximate (float/double within threshold) %s (%s)",
                 wasp_fmt_percent(approx, f, sizeof f),
-                wasp_fmt_bytes(t->wasted_approx, b, sizeof b));
+                wasp_fmt_bytes(t.wasted_approx, b, sizeof b));
     }
     /* Weighted: the samples the classified pairs stand for (a window's many
      * pairs share one sample's weight; the header counts the pairs). */
-    fprintf(out, "; classified pairs stand for %s sample%s\n", wasp_fmt_count(t->pairs, c, sizeof c),
-            t->pairs == 1 ? "" : "s");
+    fprintf(out, "; classified pairs stand for %s sample%s\n", wasp_fmt_count(t.pairs, c, sizeof c),
+            t.pairs == 1 ? "" : "s");
 
     uint32_t n;
     uint32_t *order = wasp_profile_sorted_pairs(p, a, &n);
@@ -125,7 +129,7 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
 static int pair_json(wasp_json *j, const wasp_profile *p, uint32_t index, const void *arg)
 {
     (void)arg;
-    const wasp_pair *q = &p->pairs[index];
+    const wasp_pair *q = wasp_profile_pair(p, index);
     wasp_json_begin_object(j, NULL, false);
     wasp_json_double(j, "fraction", wasp_fraction_pair(p, q));
     wasp_json_double(j, "bytes", q->bytes);
@@ -140,17 +144,17 @@ static int pair_json(wasp_json *j, const wasp_profile *p, uint32_t index, const 
 static int json(wasp_json *j, const wasp_profile *p, int id, int top)
 {
     wasp_analysis a = (wasp_analysis)id;
-    const wasp_totals *t = &p->totals[a];
+    wasp_totals t = wasp_profile_totals(p, a);
     uint32_t n;
     uint32_t *order = wasp_profile_sorted_pairs(p, a, &n);
     if (!order)
         return -1;
-    wasp_json_begin_object(j, wasp_analysis_name(a), false);
+    wasp_json_begin_object(j, wasp_analysis_id_name(a), false);
     wasp_json_double(j, "fraction", wasp_fraction_prog(p, a));
-    wasp_json_double(j, "bytes", t->bytes);
-    wasp_json_double(j, "wasted_bytes", t->wasted);
-    wasp_json_double(j, "wasted_bytes_approx", t->wasted_approx);
-    wasp_json_double(j, "pairs_classified", t->pairs);
+    wasp_json_double(j, "bytes", t.bytes);
+    wasp_json_double(j, "wasted_bytes", t.wasted);
+    wasp_json_double(j, "wasted_bytes_approx", t.wasted_approx);
+    wasp_json_double(j, "pairs_classified", t.pairs);
     if (wasp_json_ranked(j, p, "pairs", order, n, top, pair_json, NULL) != 0)
         return -1;
     wasp_json_end_object(j);
@@ -169,8 +173,8 @@ static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
         return -1;
     int rc = 0;
     for (uint32_t i = 0; i < n && rc == 0; i++) {
-        const wasp_pair *q = &p->pairs[order[i]];
-        wasp_stack s = {wasp_analysis_name(a), "watch", q->watch_ctx, NULL, q->bytes, q->count,
+        const wasp_pair *q = wasp_profile_pair(p, order[i]);
+        wasp_stack s = {wasp_analysis_id_name(a), "watch", q->watch_ctx, NULL, q->bytes, q->count,
                         true};
         rc = sink->emit(sink, p, &s);
         s.side = "trap";

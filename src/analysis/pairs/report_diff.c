@@ -4,6 +4,7 @@
  * valued by its wasteful bytes as a share of the bytes stored (loaded);
  * F_prog before and after. Three parts sharing this code.
  */
+#include "analysis/pairs/profile.h"
 #include "cli/diff_part.h"
 #include "cli/report_part.h"
 #include "cli/units.h"
@@ -13,7 +14,7 @@
 static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side)
 {
     wasp_analysis a = (wasp_analysis)id;
-    wasp_diff_set_total(b, id, side, p->totals[a].bytes, wasp_fraction_prog(p, a));
+    wasp_diff_set_total(b, id, side, wasp_profile_totals(p, a).bytes, wasp_fraction_prog(p, a));
     uint32_t n;
     uint32_t *order = wasp_profile_sorted_pairs(p, a, &n);
     if (!order)
@@ -21,7 +22,7 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
     int rc = 0;
     bool insn = wasp_diff_with_insn(b);
     for (uint32_t i = 0; i < n && rc == 0; i++) {
-        const wasp_pair *r = &p->pairs[order[i]];
+        const wasp_pair *r = wasp_profile_pair(p, order[i]);
         wasp_diff_key k;
         wasp_diff_key_begin(&k, id);
         wasp_diff_key_number(&k, r->flags);
@@ -49,7 +50,7 @@ static void summary(const wasp_diff_analysis *a, int id, FILE *out)
 static void text_entry(const wasp_profile *p, int id, uint32_t index, FILE *out)
 {
     (void)id;
-    const wasp_pair *q = &p->pairs[index];
+    const wasp_pair *q = wasp_profile_pair(p, index);
     if (q->flags & WASP_PAIR_APPROX)
         fputs("      (approximate: float/double within threshold)\n", out);
     wasp_text_context(p, "watched:", q->watch_ctx, out);
@@ -59,7 +60,7 @@ static void text_entry(const wasp_profile *p, int id, uint32_t index, FILE *out)
 static void json_entry(wasp_json *j, const wasp_profile *p, int id, uint32_t index)
 {
     (void)id;
-    const wasp_pair *q = &p->pairs[index];
+    const wasp_pair *q = wasp_profile_pair(p, index);
     wasp_json_bool(j, "approximate", (q->flags & WASP_PAIR_APPROX) != 0);
     wasp_json_context(j, p, "watch", q->watch_ctx);
     wasp_json_context(j, p, "trap", q->trap_ctx);

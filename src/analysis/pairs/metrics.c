@@ -1,25 +1,22 @@
 /* The JXPerf Sec. 4 fractions and the ranking of pairs for the reports. */
-#include "profile/internal.h"
+#include "analysis/pairs/profile.h"
+#include "profile/part.h"
 
 #include <stdlib.h>
 
 double wasp_fraction_prog(const wasp_profile *p, wasp_analysis a)
 {
-    if ((unsigned)a >= WASP_AN_COUNT)
-        return 0;
-    const wasp_totals *t = &p->totals[a];
-    if (!(t->bytes > 0))
+    wasp_totals t = wasp_profile_totals(p, a);
+    if (!(t.bytes > 0))
         return 0;
     /* Sums of weighted bytes can round a hair past their total. */
-    double f = (t->wasted + t->wasted_approx) / t->bytes;
+    double f = (t.wasted + t.wasted_approx) / t.bytes;
     return f < 1.0 ? f : 1.0;
 }
 
 double wasp_fraction_pair(const wasp_profile *p, const wasp_pair *pair)
 {
-    if (pair->analysis >= WASP_AN_COUNT)
-        return 0;
-    double total = p->totals[pair->analysis].bytes;
+    double total = wasp_profile_totals(p, (wasp_analysis)pair->analysis).bytes;
     return total > 0 ? pair->bytes / total : 0;
 }
 
@@ -28,18 +25,17 @@ double wasp_fraction_pair(const wasp_profile *p, const wasp_pair *pair)
 uint32_t *wasp_profile_sorted_pairs(const wasp_profile *p, wasp_analysis a, uint32_t *n)
 {
     *n = 0;
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < p->npairs; i++)
-        k += p->pairs[i].analysis == (uint32_t)a;
+    uint32_t all, k = 0;
+    const wasp_pair *q = wasp_profile_pairs(p, &all);
+    for (uint32_t i = 0; i < all; i++)
+        k += q[i].analysis == (uint32_t)a;
     wasp_ranked *r = malloc((k ? k : 1) * sizeof *r);
     if (!r)
         return NULL;
     k = 0;
-    for (uint32_t i = 0; i < p->npairs; i++) {
-        const wasp_pair *q = &p->pairs[i];
-        if (q->analysis == (uint32_t)a)
-            r[k++] = (wasp_ranked){{q->bytes}, {q->watch_ctx, q->trap_ctx, q->flags}, i};
-    }
+    for (uint32_t i = 0; i < all; i++)
+        if (q[i].analysis == (uint32_t)a)
+            r[k++] = (wasp_ranked){{q[i].bytes}, {q[i].watch_ctx, q[i].trap_ctx, q[i].flags}, i};
     uint32_t *out = wasp_ranked_order(r, k);
     if (out)
         *n = k;
