@@ -12,17 +12,17 @@ LDLIBS_AGENT = $(LDLIBS_CORE) -lnuma -ldl -lpthread -lrt -ldw -lelf   # libpfm4 
 
 B = build
 .DEFAULT_GOAL := all
-# Code that needs a JVM (JVMTI glue) or runs only inside the agent.
-SHARED_SAMPLE_SRCS := src/sample/perf.c src/sample/signal.c src/sample/soft.c src/sample/timer.c \
-                      src/sample/cputime.c
+# Every sampler: the agent samples with them and `wasp doctor` proves them
+# the same way (the PMU's libpfm4 is dlopened, so it adds no library).
+SHARED_SAMPLE_SRCS := $(wildcard src/sample/*.c)
 # An analysis folder src/analysis/NAME/ holds agent*.c (agent only), report*.c
 # (the command only) and anything else (shared): docs/design.md, "adding an analysis".
 ANALYSIS_AGENT_SRCS  := $(wildcard src/analysis/*/agent*.c)
 ANALYSIS_REPORT_SRCS := $(wildcard src/analysis/*/report*.c)
 ANALYSIS_CORE_SRCS   := $(filter-out $(ANALYSIS_AGENT_SRCS) $(ANALYSIS_REPORT_SRCS),\
                           $(wildcard src/analysis/*.c src/analysis/*/*.c))
-AGENT_SRCS := $(filter-out src/agent/option%.c $(SHARED_SAMPLE_SRCS),$(wildcard src/agent/*.c src/sample/*.c)) \
-              $(ANALYSIS_AGENT_SRCS)
+# Code that needs a JVM (JVMTI glue) or runs only inside the agent.
+AGENT_SRCS := $(filter-out src/agent/option%.c,$(wildcard src/agent/*.c)) $(ANALYSIS_AGENT_SRCS)
 # Everything the command, the agent and the unit tests share.
 CORE_SRCS  := $(wildcard src/common/*.c src/isa/*.c src/profile/*.c src/watch/*.c src/heap/*.c) \
               $(ANALYSIS_CORE_SRCS) $(wildcard src/agent/option*.c) $(SHARED_SAMPLE_SRCS)

@@ -31,11 +31,10 @@ static void append(char *buf, size_t len, const char *what, const char *why)
 }
 
 /* Initialise a source and prove it: a sample must arrive. */
-static int try_source(wasp_source *s, const wasp_options *o, char *why, size_t len)
+static int try_source(wasp_source *s, const wasp_source_config *c, char *why, size_t len)
 {
     char err[256] = "";
-    wasp_source_config c = {o->period_ns, o->pmu_period, o->pmu_event};
-    if (s->init(s, &c, err, sizeof err) != 0) {
+    if (s->init(s, c, err, sizeof err) != 0) {
         snprintf(why, len, "%s", err);
         return -1;
     }
@@ -50,38 +49,58 @@ static int try_source(wasp_source *s, const wasp_options *o, char *why, size_t l
     return 0;
 }
 
+static int sampler_present(const wasp_source *s, const wasp_source_config *c)
+{
+    return !s->present || s->present(c);
+}
+
+/* A forced sampler this machine lacks: why, and the values that can work
+ * here ("use sampler=perf, timer or auto"). */
+static void refuse_absent(const wasp_source *s, const wasp_source_config *c, char *why,
+                          size_t len)
+{
+    char others[128] = "";
+    for (int i = 0; wasp_samplers[i]; i++) {
+        size_t used = strlen(others);
+        if (wasp_samplers[i] != s && sampler_present(wasp_samplers[i], c))
+            snprintf(others + used, sizeof others - used, "%s%s", used ? ", " : "",
+                     wasp_samplers[i]->name);
+    }
+    snprintf(why, len, "sampler=%s: %s; use sampler=%s%sauto", s->name, s->absent_why, others,
+             others[0] ? " or " : "");
+}
+
 int wasp_probe_source(const wasp_options *o, unsigned wants, char *passed, size_t plen,
                       char *why, size_t len)
 {
-    wasp_soft_source.wants = wasp_timer_source.wants = wasp_pmu_source.wants = wants;
-    char err[768];
-    wasp_source *order[3];
+    wasp_source_config c = {o->period_ns, o->pmu_period, o->pmu_event};
+    /* auto: every sampler present here, in the list's order of preference;
+     * else the one the option names (its values are the samplers' names). */
+    char named[32] = "";
+    if (o->sampler != WASP_SAMPLER_AUTO)
+        wasp_option_value_text(wasp_option_find("sampler", 7), o, named, sizeof named);
+    wasp_source *order[8];
     int n = 0;
-    switch (o->sampler) {
-    case WASP_SAMPLER_PMU:
-        if (!wasp_pmu_available() && !o->pmu_event[0]) {
-            snprintf(why, len,
-                     "sampler=pmu: this machine has no hardware PMU (no cpu event source in "
-                     "/sys/bus/event_source/devices); use sampler=perf, timer or auto");
+    for (int i = 0; wasp_samplers[i] && n < 8; i++) {
+        wasp_source *s = wasp_samplers[i];
+        s->wants = wants;
+        if (named[0] && strcmp(named, s->name) != 0)
+            continue;
+        if (named[0] && !sampler_present(s, &c)) {
+            refuse_absent(s, &c, why, len);
             return -1;
         }
-        order[n++] = &wasp_pmu_source;
-        break;
-    case WASP_SAMPLER_PERF: order[n++] = &wasp_soft_source; break;
-    case WASP_SAMPLER_TIMER: order[n++] = &wasp_timer_source; break;
-    default:
-        if (wasp_pmu_available() || o->pmu_event[0])
-            order[n++] = &wasp_pmu_source;
-        order[n++] = &wasp_soft_source;
-        order[n++] = &wasp_timer_source;
+        if (sampler_present(s, &c))
+            order[n++] = s;
     }
+    char err[768];
     for (int i = 0; i < n; i++) {
-        if (try_source(order[i], o, err, sizeof err) == 0) {
+        if (try_source(order[i], &c, err, sizeof err) == 0) {
             /* A new choice: the watchpoint engine (if any) is chosen next. */
             wasp_mechanisms_set(&(wasp_mechanisms){.source = order[i]});
             return 0;
         }
-        if (n == 1) {
+        if (named[0]) {
             snprintf(why, len, "sampler=%s: %s", order[i]->name, err);
             return -1;
         }

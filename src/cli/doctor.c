@@ -32,7 +32,7 @@
 #define LABEL "  %-18s"
 #define NEEDED_JDK 17
 
-enum { MAX_JDKS = 32, MAX_ENGINES = 4 };
+enum { MAX_JDKS = 32, MAX_ENGINES = 4, MAX_SAMPLERS = 4 };
 
 typedef struct verdict {
     bool ok;
@@ -58,8 +58,9 @@ typedef struct facts {
     verdict perf;        /* perf_event_open works */
     int seccomp;         /* 0 none, 1 strict, 2 filter, -1 unknown */
     int sigtrap;         /* 1 perf sigtrap, 0 F_SETSIG route, -1 unknown (no perf events) */
-    verdict s_perf, s_timer;
-    bool pmu;
+    verdict samplers[MAX_SAMPLERS]; /* as wasp_samplers lists them */
+    bool sampler_present[MAX_SAMPLERS]; /* false: not proven, its absent_why says why */
+    int nsamplers;
     verdict engines[MAX_ENGINES]; /* as wasp_watch_engines lists them */
     uint64_t engine_ns[MAX_ENGINES];
     int nengines;
@@ -77,7 +78,7 @@ void wasp_doctor_usage(FILE *out)
           "Prints what this machine supports and what wasp would use here, each\n"
           "missing item with what to do about it: the kernel, perf events\n"
           "(kernel.perf_event_paranoid), the seccomp mode, perf sigtrap (Linux 5.13+),\n"
-          "the samplers (perf, timer; whether a hardware PMU is present), the\n"
+          "the samplers (pmu when a hardware PMU is present, perf, timer), the\n"
           "watchpoint engines (debug registers, page protection) with the measured\n"
           "cost of one event, the NUMA nodes, and the JDKs found (/usr/lib/jvm,\n"
           "$JAVA_HOME, java on PATH) with their versions.\n"
@@ -122,15 +123,13 @@ static int read_seccomp(void)
     return mode;
 }
 
-static void probe_sampler(wasp_source *s, const verdict *perf, verdict *v)
+static void probe_sampler(wasp_source *s, const wasp_source_config *c, const verdict *perf,
+                          verdict *v)
 {
-    wasp_options o;
-    wasp_options_defaults(&o);
     char err[512] = "";
     v->ok = true;
     s->wants = WASP_WANTS_LOADS | WASP_WANTS_STORES; /* the default analyses' */
-    wasp_source_config c = {o.period_ns, o.pmu_period, o.pmu_event};
-    if (s->init(s, &c, err, sizeof err) != 0) {
+    if (s->init(s, c, err, sizeof err) != 0) {
         v->ok = false;
         snprintf(v->why, sizeof v->why, "%s", err);
         snprintf(v->cause, sizeof v->cause, "%s", err);
@@ -356,17 +355,21 @@ static void gather(facts *f)
     wasp_perf_signal_route_init(0);
     f->sigtrap = f->perf.ok ? !wasp_perf_fasync : -1;
 
-    probe_sampler(&wasp_soft_source, &f->perf, &f->s_perf);
-    probe_sampler(&wasp_timer_source, &f->perf, &f->s_timer);
-    f->pmu = wasp_pmu_available();
-    /* The PMU source needs perf events too; the agent proves it at start-up
-     * and falls back to perf, then timer. */
-    if (f->pmu && f->perf.ok)
-        f->sampler = "pmu";
-    else if (f->s_perf.ok)
-        f->sampler = wasp_soft_source.name;
-    else if (f->s_timer.ok)
-        f->sampler = wasp_timer_source.name;
+    /* Every sampler present, as `auto` tries them, at the default options:
+     * the first that works is used. */
+    wasp_options o;
+    wasp_options_defaults(&o);
+    wasp_source_config c = {o.period_ns, o.pmu_period, o.pmu_event};
+    for (int i = 0; i < MAX_SAMPLERS && wasp_samplers[i]; i++, f->nsamplers++) {
+        wasp_source *s = wasp_samplers[i];
+        f->sampler_present[i] = !s->present || s->present(&c);
+        if (f->sampler_present[i])
+            probe_sampler(s, &c, &f->perf, &f->samplers[i]);
+        else
+            snprintf(f->samplers[i].why, sizeof f->samplers[i].why, "%s", s->absent_why);
+        if (!f->sampler && f->samplers[i].ok)
+            f->sampler = s->name;
+    }
 
     /* Every engine, as `auto` tries them: the first that works is used. */
     for (int i = 0; i < MAX_ENGINES && wasp_watch_engines[i]; i++, f->nengines++) {
@@ -382,8 +385,31 @@ static void gather(facts *f)
 /* ------------------------------------------------------------------ */
 /* Text                                                                */
 
-/* An engine's line; when it fails, which engine wasp uses instead (a later
- * one) or that it is not needed (an earlier one works). */
+/* The first of n mechanisms (as auto tries them) that works, -1: none. */
+static int first_ok(const verdict *v, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (v[k].ok)
+            return k;
+    return -1;
+}
+
+/* The end of the line of mechanism i, which does not work: which one wasp
+ * uses instead (a later one, label; after lead) or that it is not needed (an
+ * earlier one works); nothing when none works (used = -1). */
+static void print_instead(int i, int used, const char *label, const char *lead, FILE *out)
+{
+    if (used >= 0)
+        fprintf(out, "; %swasp uses %s%s", used > i ? lead : "not needed: ", label,
+                used > i ? " instead" : "");
+    fputc('\n', out);
+}
+
+static const char *perf_refused(bool uses_perf, const facts *f)
+{
+    return uses_perf && !f->perf.ok ? " (perf events are refused: see above)" : "";
+}
+
 static void print_engine(const facts *f, int i, FILE *out)
 {
     const wasp_watch_engine *e = wasp_watch_engines[i];
@@ -393,17 +419,29 @@ static void print_engine(const facts *f, int i, FILE *out)
                 e->event_word);
         return;
     }
-    const wasp_watch_engine *used = NULL;
-    int used_at = -1;
-    for (int k = 0; k < f->nengines && !used; k++)
-        if (f->engines[k].ok)
-            used = wasp_watch_engines[used_at = k];
-    char instead[160] = "";
-    if (used)
-        snprintf(instead, sizeof instead, "; %swasp uses %s%s", used_at > i ? "" : "not needed: ",
-                 used->label, used_at > i ? " instead" : "");
-    fprintf(out, LABEL "no — %s%s%s\n", e->label, v->cause,
-            e->uses_perf && !f->perf.ok ? " (perf events are refused: see above)" : "", instead);
+    int used = first_ok(f->engines, f->nengines);
+    fprintf(out, LABEL "no — %s%s", e->label, v->cause, perf_refused(e->uses_perf, f));
+    print_instead(i, used, used >= 0 ? wasp_watch_engines[used]->label : NULL, "", out);
+}
+
+/* A sampler's line; one this machine lacks (no PMU) is no failure: there is
+ * nothing to do when a later one works. */
+static void print_sampler(const facts *f, int i, FILE *out)
+{
+    const wasp_source *s = wasp_samplers[i];
+    const verdict *v = &f->samplers[i];
+    if (v->ok) {
+        fprintf(out, LABEL "works (%s)\n", s->label, s->how);
+        return;
+    }
+    int used = first_ok(f->samplers, f->nsamplers);
+    bool present = f->sampler_present[i];
+    if (present)
+        fprintf(out, LABEL "no — %s%s", s->label, v->cause, perf_refused(s->uses_perf, f));
+    else
+        fprintf(out, LABEL "absent — %s", s->label, s->absent_why);
+    print_instead(i, used, used >= 0 ? wasp_samplers[used]->label : NULL,
+                  present ? "" : "nothing to do: ", out);
 }
 
 static void print_text(const facts *f, FILE *out)
@@ -448,33 +486,10 @@ static void print_text(const facts *f, FILE *out)
     else
         fprintf(out, LABEL "unknown — perf events are refused (see above)\n", "perf sigtrap");
 
-    if (f->pmu)
-        fprintf(out, LABEL "present — the auto sampler tries it first (proven when profiling "
-                           "starts; events named through libpfm4)\n", "hardware PMU");
-    else
-        fprintf(out, LABEL "none — no cpu event source in /sys/bus/event_source/devices (usual "
-                           "on VMs); nothing to do: wasp samples in software\n", "hardware PMU");
-
-    if (f->s_perf.ok)
-        fprintf(out, LABEL "works (perf task-clock: thread CPU time)\n", "sampler perf");
-    else
-        fprintf(out, LABEL "no — %s%s%s\n", "sampler perf", f->s_perf.cause,
-                f->perf.ok ? "" : " (perf events are refused: see above)",
-                f->s_timer.ok ? "; wasp uses the timer sampler instead" : "");
-    if (f->s_timer.ok)
-        fprintf(out, LABEL "works (POSIX CPU-time timer: no perf events needed)\n",
-                "sampler timer");
-    else
-        fprintf(out, LABEL "no — %s%s\n", "sampler timer", f->s_timer.why,
-                f->s_perf.ok ? "; not needed while the perf sampler works"
-                             : "; allow timer_create (a seccomp profile may refuse it) or perf "
-                               "events");
-    if (f->sampler && !strcmp(f->sampler, "pmu"))
-        fprintf(out, LABEL "pmu (if it proves itself when profiling starts; else %s)\n",
-                "sampler auto", f->s_perf.ok ? "perf" : f->s_timer.ok ? "timer" : "none");
-    else
-        fprintf(out, LABEL "%s\n", "sampler auto",
-                f->sampler ? f->sampler : "none — no sampler works here (see above)");
+    for (int i = 0; i < f->nsamplers; i++)
+        print_sampler(f, i, out);
+    fprintf(out, LABEL "%s\n", "sampler auto",
+            f->sampler ? f->sampler : "none — no sampler works here (see above)");
 
     for (int i = 0; i < f->nengines; i++)
         print_engine(f, i, out);
@@ -567,13 +582,11 @@ static void print_json(const facts *f, FILE *out)
         wasp_json_null(&j, "sigtrap");
 
     wasp_json_begin_object(&j, "samplers", false);
-    json_verdict(&j, "perf", &f->s_perf);
-    wasp_json_end_object(&j);
-    json_verdict(&j, "timer", &f->s_timer);
-    wasp_json_end_object(&j);
-    wasp_json_begin_object(&j, "pmu", true);
-    wasp_json_bool(&j, "present", f->pmu);
-    wasp_json_end_object(&j);
+    for (int i = 0; i < f->nsamplers; i++) {
+        json_verdict(&j, wasp_samplers[i]->name, &f->samplers[i]);
+        wasp_json_bool(&j, "present", f->sampler_present[i]);
+        wasp_json_end_object(&j);
+    }
     wasp_json_end_object(&j);
 
     wasp_json_begin_object(&j, "watch", false);

@@ -251,8 +251,20 @@ static int pmu_take(wasp_source *s, wasp_sampler_thread *t, const ucontext_t *uc
     return found && out->addr != 0;
 }
 
+/* A named event (pmu-event=) makes it a candidate even without a PMU:
+ * sw:page-faults is software, which is how this source is tested on VMs. */
+static int pmu_present(const wasp_source_config *c)
+{
+    return c->pmu_event[0] || wasp_pmu_available();
+}
+
 wasp_source wasp_pmu_source = {
     .name = "pmu",
+    .label = "sampler pmu",
+    .how = "precise memory events, named through libpfm4",
+    .present = pmu_present,
+    .absent_why = "this machine has no hardware PMU (no cpu event source in "
+                  "/sys/bus/event_source/devices, usual on VMs)",
     .init = pmu_init,
     .open_thread = pmu_open,
     .close_thread = pmu_close,

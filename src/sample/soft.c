@@ -66,6 +66,8 @@ static void soft_close(wasp_source *s, wasp_sampler_thread *t)
 
 wasp_source wasp_soft_source = {
     .name = "perf",
+    .label = "sampler perf",
+    .how = "perf task-clock: thread CPU time",
     .init = soft_init,
     .open_thread = soft_open,
     .close_thread = soft_close,

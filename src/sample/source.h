@@ -1,7 +1,7 @@
 /*
  * Address sources (samplers): where memory-access samples come from. Three
- * sit behind this one interface, chosen at start-up by proof (a sample that
- * arrived, wasp_source_self_test):
+ * sit behind this one interface, listed in wasp_samplers[] (samplers.c) and
+ * chosen at start-up by proof (a sample that arrived, wasp_source_self_test):
  *   soft.c  — "perf": a per-thread CPU-time clock (perf task-clock event);
  *   timer.c — "timer": the same clock through timer_create, for machines and
  *             containers that refuse perf_event_open;
@@ -63,6 +63,13 @@ typedef struct wasp_source_config {
 
 typedef struct wasp_source {
     const char *name;  /* "perf", "timer" or "pmu": the option value and the report's word */
+    const char *label; /* what `wasp doctor` calls it: "sampler perf" */
+    const char *how;   /* how it samples, for doctor's "works" line: "perf task-clock: ..." */
+    /* Whether this machine has what the sampler needs at all (a PMU), with
+     * the options it would run with; asked before any proof, so that `auto`
+     * skips it without a failure to report. NULL: always a candidate. */
+    int (*present)(const wasp_source_config *c);
+    const char *absent_why; /* when present() says 0: why, as one clause */
     char detail[256];  /* e.g. "thread CPU-time timer, period 1ms" or the PMU event */
     /* Process-wide set-up; returns 0 or -1 with a reason in err. */
     int (*init)(struct wasp_source *s, const wasp_source_config *c, char *err, size_t errlen);
@@ -89,6 +96,11 @@ typedef struct wasp_source {
 extern wasp_source wasp_soft_source;
 extern wasp_source wasp_timer_source;
 extern wasp_source wasp_pmu_source;
+
+/* Every sampler, NULL-terminated, the preferred first (samplers.c): `auto`
+ * takes the first present one that proves itself (agent/probe.c, wasp
+ * doctor); a forced sampler= is the one of that name. */
+extern wasp_source *const wasp_samplers[];
 
 /* The CPU-time samplers' shared parts (cputime.c): take() = the instruction
  * at the interrupted PC; init's period and detail ("HOW: thread CPU-time

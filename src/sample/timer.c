@@ -51,7 +51,11 @@ static int timer_open(wasp_source *s, wasp_sampler_thread *t, char *err, size_t 
     sev.sigev_value.sival_ptr = (void *)(uintptr_t)wasp_sig_data(t->index, WASP_EV_SAMPLE, 0);
     timer_t id;
     if (timer_create(thread_cpu_clock(t->tid), &sev, &id) != 0) {
-        snprintf(err, errlen, "timer_create(thread CPU clock) failed: %s", strerror(errno));
+        int e = errno; /* a refusal: most likely a container's seccomp profile */
+        snprintf(err, errlen, "timer_create(thread CPU clock) failed: %s%s", strerror(e),
+                 e == EPERM || e == EACCES
+                     ? " (a seccomp profile may refuse it: allow timer_create)"
+                     : "");
         return -1;
     }
     struct itimerspec its;
@@ -86,6 +90,8 @@ static int timer_set_period(wasp_source *s, wasp_sampler_thread *t, uint64_t ns)
 
 wasp_source wasp_timer_source = {
     .name = "timer",
+    .label = "sampler timer",
+    .how = "POSIX CPU-time timer: no perf events needed",
     .init = timer_init,
     .open_thread = timer_open,
     .close_thread = timer_close,

@@ -49,13 +49,21 @@ def doctor_json():
     for key, types in TOP_KEYS.items():
         H.check(key in d, "doctor JSON has no %r" % key)
         H.check(isinstance(d[key], types), "doctor JSON %r is %r" % (key, d[key]))
-    for name in ("perf", "timer"):
-        v = d["samplers"].get(name)
-        H.check(isinstance(v, dict) and isinstance(v.get("ok"), bool),
+    # One entry per sampler (wasp_samplers, src/sample/samplers.c), in auto's order.
+    H.check({"pmu", "perf", "timer"} <= set(d["samplers"]),
+            "doctor JSON samplers are %r, expected pmu, perf and timer" % list(d["samplers"]))
+    for name, v in d["samplers"].items():
+        H.check(isinstance(v, dict) and isinstance(v.get("ok"), bool)
+                and isinstance(v.get("present"), bool),
                 "doctor JSON samplers.%s is %r" % (name, v))
         H.check(v["ok"] or v.get("why"), "doctor says sampler %s fails without saying why" % name)
-    H.check(isinstance(d["samplers"].get("pmu", {}).get("present"), bool),
-            "doctor JSON samplers.pmu is %r" % d["samplers"].get("pmu"))
+        H.check(v["present"] or not v["ok"], "doctor says sampler %s works but is absent" % name)
+    H.check(d["samplers"]["perf"]["present"] and d["samplers"]["timer"]["present"],
+            "doctor says a software sampler is absent: %r" % d["samplers"])
+    works = [name for name, v in d["samplers"].items() if v["ok"]]
+    H.check(d["would_use"]["sampler"] == (works[0] if works else None),
+            "doctor would use sampler %r, but the first that works is %r"
+            % (d["would_use"]["sampler"], works[0] if works else None))
     for name in ("debugreg", "page"):
         v = d["watch"].get(name)
         H.check(isinstance(v, dict) and isinstance(v.get("ok"), bool),
@@ -107,15 +115,9 @@ def t_agrees(ctx):
     H.check(os.path.isfile(out) and os.path.getsize(out) > 0, "no profile written at %s" % out)
     meta = ctx.report(out)["meta"]
     sampler = meta.get("sampler")
-    if use["sampler"] == "pmu":
-        # A PMU is proven only in the agent, which falls back to perf, then timer.
-        s = d["samplers"]
-        fallback = "perf" if s["perf"]["ok"] else "timer" if s["timer"]["ok"] else None
-        H.check(sampler in ("pmu", fallback), "doctor would use pmu (else %s), the profile used %r"
-                % (fallback, sampler))
-    else:
-        H.check(sampler == use["sampler"], "doctor would use sampler %r, the profile used %r"
-                % (use["sampler"], sampler))
+    # The PMU too: doctor proves it as the agent does.
+    H.check(sampler == use["sampler"], "doctor would use sampler %r, the profile used %r"
+            % (use["sampler"], sampler))
     H.check(meta.get("watch") == use["watch"], "doctor would use watchpoints %r, the profile "
             "used %r (%s)" % (use["watch"], meta.get("watch"),
                               meta.get("watch_passed_over") or meta.get("disabled_reason") or "-"))
