@@ -33,9 +33,7 @@ static const struct diff_format {
     ((1u << WASP_FORMAT_TEXT) | (1u << WASP_FORMAT_JSON) | (1u << WASP_FORMAT_HTML))
 
 struct diff_args {
-    wasp_format format;
-    wasp_report_by by;
-    int top; /* 0: the format's default */
+    wasp_report_opts view; /* top 0: the format's default */
     const char *output;
     const char *file[2];
 };
@@ -74,7 +72,6 @@ void wasp_diff_usage(FILE *out)
 
 #define usage_error(...) wasp_cli_usage_error("diff", __VA_ARGS__)
 
-#define option_value wasp_cli_option_value
 
 /* 0 to go on, or an exit code; *done when --help was printed. */
 static int parse_args(int argc, char **argv, struct diff_args *r, bool *done)
@@ -83,8 +80,7 @@ static int parse_args(int argc, char **argv, struct diff_args *r, bool *done)
     bool options = true;
     *done = false;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        bool m;
+        const char *a = argv[i];
         char why[512];
         if (!options || a[0] != '-' || a[1] == 0) {
             if (nfiles == 2)
@@ -96,22 +92,13 @@ static int parse_args(int argc, char **argv, struct diff_args *r, bool *done)
             wasp_diff_usage(stdout);
             *done = true;
             return 0;
-        } else if ((v = option_value(argc, argv, &i, "--format", &m)) || m) {
-            if (wasp_format_parse("--format", v, DIFF_FORMATS, &r->format, why, sizeof why) < 0)
-                return usage_error("%s", why);
-        } else if ((v = option_value(argc, argv, &i, "--top", &m)) || m) {
-            if (wasp_top_parse("--top", v, &r->top, why, sizeof why) < 0)
-                return usage_error("%s", why);
-        } else if ((v = option_value(argc, argv, &i, "--by", &m)) || m) {
-            if (wasp_by_parse("--by", v, &r->by, why, sizeof why) < 0)
-                return usage_error("%s", why);
-        } else if ((v = option_value(argc, argv, &i, "-o", &m)) || m ||
-                   (v = option_value(argc, argv, &i, "--output", &m)) || m) {
-            if (!v || !*v)
-                return usage_error("%s expects a file name", a);
-            r->output = v;
         } else {
-            return usage_error("unknown option '%.200s'", a);
+            int taken = wasp_report_view_option(argc, argv, &i, DIFF_FORMATS, &r->view,
+                                                &r->output, why, sizeof why);
+            if (taken < 0)
+                return usage_error("%s", why);
+            if (!taken)
+                return usage_error("unknown option '%.200s'", a);
         }
     }
     if (nfiles < 2)
@@ -143,24 +130,24 @@ static wasp_profile *load(const char *file, bool by_instruction)
 
 static int write_out(const wasp_diff *d, const struct diff_args *r)
 {
-    wasp_diff_names names = {{r->file[0], r->file[1]}, r->by == WASP_BY_LINE};
+    wasp_diff_names names = {{r->file[0], r->file[1]}, r->view.by == WASP_BY_LINE};
     FILE *out = wasp_cli_output_open("diff", r->output);
     if (!out)
         return EXIT_UNREADABLE;
-    const struct diff_format *f = &formats[r->format];
-    int top = r->top > 0 ? r->top : f->default_top;
+    const struct diff_format *f = &formats[r->view.format];
+    int top = r->view.top > 0 ? r->view.top : f->default_top;
     errno = 0;
     return wasp_cli_output_close("diff", r->output, out, f->render(d, &names, top, out));
 }
 
 int wasp_cmd_diff(int argc, char **argv)
 {
-    struct diff_args r = {.format = WASP_FORMAT_TEXT, .by = WASP_BY_LINE};
+    struct diff_args r = {.view = {.format = WASP_FORMAT_TEXT, .by = WASP_BY_LINE}};
     bool done;
     int rc = parse_args(argc, argv, &r, &done);
     if (rc != 0 || done)
         return rc;
-    bool by_instruction = r.by == WASP_BY_INSTRUCTION;
+    bool by_instruction = r.view.by == WASP_BY_INSTRUCTION;
     wasp_profile *before = load(r.file[0], by_instruction);
     wasp_profile *after = before ? load(r.file[1], by_instruction) : NULL;
     if (!after) {

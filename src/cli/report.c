@@ -150,13 +150,36 @@ struct report_args {
 /* Options may come before or after the files (until "--"). Returns 0 to go
  * on, or an exit code; *done is set when --help was printed. r->files must
  * have room for argc entries. */
+int wasp_report_view_option(int argc, char **argv, int *i, unsigned accepted,
+                            wasp_report_opts *o, const char **output, char *err, size_t errlen)
+{
+    const char *a = argv[*i], *v;
+    bool m;
+    int rc;
+    if ((v = option_value(argc, argv, i, "--format", &m)) || m)
+        rc = wasp_format_parse("--format", v, accepted, &o->format, err, errlen);
+    else if ((v = option_value(argc, argv, i, "--top", &m)) || m)
+        rc = wasp_top_parse("--top", v, &o->top, err, errlen);
+    else if ((v = option_value(argc, argv, i, "--by", &m)) || m)
+        rc = wasp_by_parse("--by", v, &o->by, err, errlen);
+    else if ((v = option_value(argc, argv, i, "-o", &m)) || m ||
+             (v = option_value(argc, argv, i, "--output", &m)) || m) {
+        rc = v && *v ? 0 : -1;
+        if (rc == 0)
+            *output = v;
+        else
+            snprintf(err, errlen, "%s expects a file name", a);
+    } else
+        return 0;
+    return rc < 0 ? -1 : 1;
+}
+
 static int parse_args(int argc, char **argv, struct report_args *r, bool *done)
 {
     *done = false;
     bool options = true;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        bool m;
+        const char *a = argv[i];
         char why[512];
         if (!options || a[0] != '-' || a[1] == 0) {
             r->files[r->nfiles++] = argv[i];
@@ -168,23 +191,13 @@ static int parse_args(int argc, char **argv, struct report_args *r, bool *done)
             usage(stdout);
             *done = true;
             return 0;
-        } else if ((v = option_value(argc, argv, &i, "--format", &m)) || m) {
-            if (wasp_format_parse("--format", v, WASP_FORMATS_ALL, &r->opts.format, why,
-                                  sizeof why) < 0)
-                return usage_error("%s", why);
-        } else if ((v = option_value(argc, argv, &i, "--top", &m)) || m) {
-            if (wasp_top_parse("--top", v, &r->opts.top, why, sizeof why) < 0)
-                return usage_error("%s", why);
-        } else if ((v = option_value(argc, argv, &i, "--by", &m)) || m) {
-            if (wasp_by_parse("--by", v, &r->opts.by, why, sizeof why) < 0)
-                return usage_error("%s", why);
-        } else if ((v = option_value(argc, argv, &i, "-o", &m)) || m ||
-                   (v = option_value(argc, argv, &i, "--output", &m)) || m) {
-            if (!v || !*v)
-                return usage_error("%s expects a file name", a);
-            r->output = v;
         } else {
-            return usage_error("unknown option '%s'", a);
+            int taken = wasp_report_view_option(argc, argv, &i, WASP_FORMATS_ALL, &r->opts,
+                                                &r->output, why, sizeof why);
+            if (taken < 0)
+                return usage_error("%s", why);
+            if (!taken)
+                return usage_error("unknown option '%.200s'", a);
         }
     }
     if (r->nfiles == 0)

@@ -51,6 +51,12 @@ typedef struct wasp_report_opts {
     int top;           /* pairs per analysis; <=0: default (10 text, all json) */
     wasp_report_by by; /* zero: WASP_BY_LINE, the default */
 } wasp_report_opts;
+/* The options `wasp report` and `wasp diff` share, at argv[*i]: --format
+ * (a name among accepted), --top, --by and -o/--output (into *output). 1 when
+ * argv[*i] is one of them (*i advanced past its value), 0 when it is none of
+ * them, -1 with err set when its value is bad. */
+int wasp_report_view_option(int argc, char **argv, int *i, unsigned accepted,
+                            wasp_report_opts *o, const char **output, char *err, size_t errlen);
 /* Render p to out, grouped first when o->by is WASP_BY_LINE. Returns 0, or -1
  * on write error or when out of memory. */
 int wasp_report_render(const wasp_profile *p, const wasp_report_opts *o, FILE *out);
