@@ -34,11 +34,7 @@ static void append(char *buf, size_t len, const char *what, const char *why)
 static int try_source(wasp_source *s, const wasp_source_config *c, char *why, size_t len)
 {
     char err[256] = "";
-    if (s->init(s, c, err, sizeof err) != 0) {
-        snprintf(why, len, "%s", err);
-        return -1;
-    }
-    if (wasp_source_self_test(s, err, sizeof err) != 0) {
+    if (wasp_source_prove(s, c, err, sizeof err) != 0) {
         char advice[512];
         if (s->uses_perf && wasp_perf_refusal(advice, sizeof advice) != 0)
             snprintf(why, len, "%s (%s)", err, advice);

@@ -1,7 +1,7 @@
 /*
  * `wasp doctor` (see doctor.h): gather the facts first, then print them as
  * text or as one JSON object. Every proof is the agent's own (the samplers'
- * wasp_source_self_test, the engines' self_test), run on this thread.
+ * wasp_source_prove, the engines' self_test), run on this thread.
  */
 #include "cli/doctor.h"
 
@@ -129,13 +129,7 @@ static void probe_sampler(wasp_source *s, const wasp_source_config *c, const ver
     char err[512] = "";
     v->ok = true;
     s->wants = WASP_WANTS_LOADS | WASP_WANTS_STORES; /* the default analyses' */
-    if (s->init(s, c, err, sizeof err) != 0) {
-        v->ok = false;
-        snprintf(v->why, sizeof v->why, "%s", err);
-        snprintf(v->cause, sizeof v->cause, "%s", err);
-        return;
-    }
-    if (wasp_source_self_test(s, err, sizeof err) != 0) {
+    if (wasp_source_prove(s, c, err, sizeof err) != 0) {
         snprintf(v->cause, sizeof v->cause, "%s", err);
         /* As the agent says it (agent/probe.c): the perf refusal's advice. */
         if (s->uses_perf && !perf->ok)

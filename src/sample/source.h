@@ -1,7 +1,7 @@
 /*
  * Address sources (samplers): where memory-access samples come from. Three
  * sit behind this one interface, listed in wasp_samplers[] (samplers.c) and
- * chosen at start-up by proof (a sample that arrived, wasp_source_self_test):
+ * chosen at start-up by proof (a sample that arrived, wasp_source_prove):
  *   soft.c  — "perf": a per-thread CPU-time clock (perf task-clock event);
  *   timer.c — "timer": the same clock through timer_create, for machines and
  *             containers that refuse perf_event_open;
@@ -109,10 +109,11 @@ int wasp_cputime_take(wasp_source *s, wasp_sampler_thread *t, const ucontext_t *
                       wasp_address_sample *out);
 void wasp_cputime_describe(wasp_source *s, const wasp_source_config *c, const char *how);
 
-/* Prove an initialised source on the calling thread: open it at a short
- * period and burn CPU until a sample arrives (at most ~200 ms of CPU).
- * Returns 0, or -1 with why[] saying what failed. Installs the handler. */
-int wasp_source_self_test(wasp_source *s, char *why, size_t len);
+/* Initialise a source with c and prove it on the calling thread: open it at
+ * a short period and burn CPU until a sample arrives (at most ~200 ms of
+ * CPU). Returns 0, or -1 with why[] saying what failed (without advice on a
+ * perf refusal: wasp_perf_refusal). Installs the handler. */
+int wasp_source_prove(wasp_source *s, const wasp_source_config *c, char *why, size_t len);
 
 /* 1 when the machine exposes a hardware PMU (a "cpu" event source). */
 int wasp_pmu_available(void);

@@ -17,8 +17,10 @@
 #include "sample/source.h"
 #include "watch/handler.h"
 
-int wasp_source_self_test(wasp_source *s, char *why, size_t len)
+int wasp_source_prove(wasp_source *s, const wasp_source_config *c, char *why, size_t len)
 {
+    if (s->init(s, c, why, len) != 0)
+        return -1;
     enum { PROBE_PERIOD_NS = 200000, MAX_CPU_NS = 200000000, WANTED = 3 };
     if (wasp_handler_install() != 0) {
         snprintf(why, len, "cannot install the SIGTRAP handler: %s", strerror(errno));
