@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "heap/java_layout.h"
+#include "heap/klass_set.h"
+#include "heap/recent_objects.h"
 #include "heap/site_kind.h"
 
 enum {
@@ -149,49 +151,27 @@ static int young_mark(uint64_t mark)
     return (mark & 3) != 3 && mark < (1ull << 47);
 }
 
-/* Layout helpers read (a system call each) by one search by size, at most:
- * a word pair that passes for a header is rare, a real header near. */
-enum { ENDING_CLASSES = 32 };
+/* A candidate header at p, its words (and the 16 bytes after them) in h:
+ * 1 when it is the object the walk looks for (o filled), -1 to stop the
+ * walk, 0 to go on. */
+typedef int (*header_test)(uint64_t p, const uint64_t *h, void *arg);
 
-int wasp_java_object_ending(uint64_t addr, uint64_t end, wasp_java_object *o)
+/* Tests every word from addr down to floor as a header, reading the heap in
+ * chunks of WALK_CHUNK bytes (each with the 24 bytes above its last word, so
+ * a header and an array length read from the copy): 1 when a test says so,
+ * 0 otherwise (a test stopped, the floor was reached or a read failed). */
+static int walk_back(uint64_t addr, uint64_t floor, header_test test, void *arg)
 {
-    const wasp_java_layout *l = &wasp_java;
-    if (addr >= end || end > l->heap_hi || addr < l->heap_lo)
-        return 0;
-    uint64_t floor = addr - l->heap_lo > WASP_JAVA_ENDING_BYTES ? addr - WASP_JAVA_ENDING_BYTES
-                                                              : l->heap_lo;
-    floor = (floor + 7) & ~7ull;
     uint64_t words[WALK_CHUNK / 8 + 3];
-    lh_cache cache = {.n = 0};
-    int looked = 0;
-    /* Chunks from addr down; each holds the 24 bytes above its last word,
-     * so a header and an array length read from the copy. */
     for (uint64_t hi = addr & ~7ull; hi >= floor;) {
         uint64_t lo = hi - floor > WALK_CHUNK - 8 ? hi - (WALK_CHUNK - 8) : floor;
         size_t got = wasp_safe_read(lo, words, (size_t)(hi - lo) + 24);
         if (got < (size_t)(hi - lo) + 24)
             return 0;
         for (uint64_t p = hi;; p -= 8) {
-            const uint64_t *h = &words[(p - lo) / 8];
-            uint64_t word = h[l->klass_offset / 8];
-            if (l->compressed_klass)
-                word = l->klass_offset % 8 ? word >> 32 : word & 0xffffffffu;
-            uint64_t klass = word && young_mark(h[0]) ? wasp_java_klass_decode(word) : 0;
-            if (klass && ++looked > ENDING_CLASSES)
-                return 0;
-            int32_t lh = klass ? cached_lh(&cache, klass) : 0;
-            if (wasp_java_lh_valid(lh)) {
-                uint64_t size = object_size(l, lh, p, 0, o);
-                if (lh < 0) {
-                    int32_t length;
-                    memcpy(&length, (const char *)h + l->length_offset, sizeof length);
-                    size = array_bytes(o, (uint32_t)lh & l->lh_log2_mask, length);
-                }
-                if (size && p + size == end) {
-                    place(o, p, klass, size, addr);
-                    return 1;
-                }
-            }
+            int r = test(p, &words[(p - lo) / 8], arg);
+            if (r)
+                return r > 0;
             if (p == lo)
                 break;
         }
@@ -200,6 +180,68 @@ int wasp_java_object_ending(uint64_t addr, uint64_t end, wasp_java_object *o)
         hi = lo - 8;
     }
     return 0;
+}
+
+/* The class a header's words name (0 when none), and its object's size with
+ * its array length read from the words (0 when lh is not an object's). */
+static uint64_t header_klass(const wasp_java_layout *l, const uint64_t *h)
+{
+    uint64_t word = h[l->klass_offset / 8];
+    if (l->compressed_klass)
+        word = l->klass_offset % 8 ? word >> 32 : word & 0xffffffffu;
+    return word ? wasp_java_klass_decode(word) : 0;
+}
+
+static uint64_t header_size(const wasp_java_layout *l, int32_t lh, uint64_t p, const uint64_t *h,
+                            wasp_java_object *o)
+{
+    if (!wasp_java_lh_valid(lh))
+        return 0;
+    uint64_t size = object_size(l, lh, p, 0, o);
+    if (lh < 0) {
+        int32_t length;
+        memcpy(&length, (const char *)h + l->length_offset, sizeof length);
+        size = array_bytes(o, (uint32_t)lh & l->lh_log2_mask, length);
+    }
+    return size;
+}
+
+/* Layout helpers read (a system call each) by one search by size, at most:
+ * a word pair that passes for a header is rare, a real header near. */
+enum { ENDING_CLASSES = 32 };
+
+typedef struct ending_search {
+    uint64_t addr, end;
+    wasp_java_object *o;
+    lh_cache cache;
+    int looked;
+} ending_search;
+
+static int ends_there(uint64_t p, const uint64_t *h, void *arg)
+{
+    ending_search *e = arg;
+    const wasp_java_layout *l = &wasp_java;
+    uint64_t klass = young_mark(h[0]) ? header_klass(l, h) : 0;
+    if (!klass)
+        return 0;
+    if (++e->looked > ENDING_CLASSES)
+        return -1;
+    uint64_t size = header_size(l, cached_lh(&e->cache, klass), p, h, e->o);
+    if (!size || p + size != e->end)
+        return 0;
+    place(e->o, p, klass, size, e->addr);
+    return 1;
+}
+
+int wasp_java_object_ending(uint64_t addr, uint64_t end, wasp_java_object *o)
+{
+    const wasp_java_layout *l = &wasp_java;
+    if (addr >= end || end > l->heap_hi || addr < l->heap_lo)
+        return 0;
+    uint64_t floor = addr - l->heap_lo > WASP_JAVA_ENDING_BYTES ? addr - WASP_JAVA_ENDING_BYTES
+                                                              : l->heap_lo;
+    ending_search e = {.addr = addr, .end = end, .o = o};
+    return walk_back(addr, (floor + 7) & ~7ull, ends_there, &e);
 }
 
 int wasp_java_object_at(uint64_t p, uint64_t addr, wasp_java_object *o)
@@ -288,6 +330,48 @@ static wasp_java_find scan(const wasp_java_layout *l, uint64_t addr, wasp_java_o
     return WASP_JFIND_NO_HEADER;
 }
 
+typedef struct deep_search {
+    uint64_t addr;
+    wasp_java_object *o;
+    lh_cache cache;
+    int tested;
+} deep_search;
+
+/* A large object holding addr, its header below the backward search's
+ * reach: a plausible mark word and a class the handler has met already (a
+ * word pair in an array's data rarely names one: that is what lets the walk
+ * go this far at the cost of its reads alone). The first header of a known
+ * class ends the walk either way: an object that starts below one that does
+ * not cover addr cannot cover it either. */
+static int holds_addr(uint64_t p, const uint64_t *h, void *arg)
+{
+    deep_search *d = arg;
+    const wasp_java_layout *l = &wasp_java;
+    uint64_t klass = plausible_mark(h[0]) ? header_klass(l, h) : 0;
+    if (!klass || !wasp_klass_set_has(klass))
+        return 0;
+    uint64_t size = header_size(l, cached_lh(&d->cache, klass), p, h, d->o);
+    if (!size)
+        return ++d->tested > SCAN_CLASSES ? -1 : 0;
+    if (d->addr >= p + size || p + size > l->heap_hi)
+        return -1;
+    place(d->o, p, klass, size, d->addr);
+    return 1;
+}
+
+/* After the backward search found nothing within its reach: the same,
+ * deeper (to WASP_JAVA_DEEP_BYTES), for the headers of known classes. */
+static int deep_scan(const wasp_java_layout *l, uint64_t addr, wasp_java_object *o)
+{
+    uint64_t top = addr & ~7ull;
+    if (top - l->heap_lo <= WASP_JAVA_SCAN_BYTES)
+        return 0;
+    uint64_t start = top - WASP_JAVA_SCAN_BYTES - 8;
+    uint64_t floor = top - l->heap_lo > WASP_JAVA_DEEP_BYTES ? top - WASP_JAVA_DEEP_BYTES : l->heap_lo;
+    deep_search d = {.addr = addr, .o = o};
+    return start >= floor && walk_back(start, (floor + 7) & ~7ull, holds_addr, &d);
+}
+
 /* Whether acc can be an access to o: the rule tracked objects are checked
  * with (heap/site_kind.h: natural alignment, element width, float elements
  * for float accesses). */
@@ -296,7 +380,8 @@ static int fits(const wasp_access *acc, const wasp_java_object *o)
     return wasp_kind_fits(o->kind, o->header, o->offset, acc->size, acc->float_size);
 }
 
-wasp_java_find wasp_java_object_find(uint64_t addr, const wasp_access *acc, wasp_java_object *o)
+wasp_java_find wasp_java_object_find(uint64_t addr, const wasp_access *acc,
+                                     wasp_recent_objects *recent, wasp_java_object *o)
 {
     const wasp_java_layout *l = &wasp_java;
     if (!__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE))
@@ -310,9 +395,24 @@ wasp_java_find wasp_java_object_find(uint64_t addr, const wasp_access *acc, wasp
         uint64_t first = acc->has_index && acc->has_base ? acc->base_val : addr - (uint64_t)acc->disp;
         uint64_t second = acc->has_index && acc->has_base ? addr - (uint64_t)acc->disp : 0;
         if ((wasp_java_object_at(first, addr, o) && fits(acc, o)) ||
-            (second && wasp_java_object_at(second, addr, o) && fits(acc, o)))
+            (second && wasp_java_object_at(second, addr, o) && fits(acc, o))) {
+            if (recent)
+                wasp_recent_objects_keep(recent, o);
             return WASP_JFIND_INSN;
+        }
     }
+    /* Before the search: an object holding addr is the one, and the search
+     * may stop at a word pair in its data that looks like a header. */
+    if (recent && wasp_recent_objects_find(recent, addr, o) && (!acc || fits(acc, o)))
+        return WASP_JFIND_RECENT;
     wasp_java_find how = scan(l, addr, o);
-    return how == WASP_JFIND_SCAN && acc && !fits(acc, o) ? WASP_JFIND_NO_HEADER : how;
+    if (how == WASP_JFIND_NO_HEADER && deep_scan(l, addr, o))
+        how = WASP_JFIND_SCAN;
+    if (how != WASP_JFIND_SCAN)
+        return how;
+    if (acc && !fits(acc, o))
+        return WASP_JFIND_NO_HEADER;
+    if (recent)
+        wasp_recent_objects_keep(recent, o);
+    return how;
 }

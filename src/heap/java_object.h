@@ -3,7 +3,8 @@
  * Nakatani, OOPSLA'09, Section 4.3): first the object the instruction names —
  * its base register, or its address less the displacement (a field access,
  * or a compressed reference decoded in the address) — and, when no valid
- * header is there, a bounded backward search for the nearest one. A header is
+ * header is there, a bounded backward search for the nearest one (deeper for
+ * the classes already met, which a large array's data rarely spells). A header is
  * valid when its class word decodes to a class whose layout helper (read
  * through HotSpot's VMStructs offsets) gives an object that covers the
  * address. The class found is only a candidate until the agent names it from
@@ -33,6 +34,7 @@ typedef struct wasp_java_object {
 typedef enum wasp_java_find {
     WASP_JFIND_INSN = 0,   /* the instruction's base register or address - displacement */
     WASP_JFIND_SCAN,       /* the backward search */
+    WASP_JFIND_RECENT,     /* an object the thread found lately (heap/recent_objects.h) */
     WASP_JFIND_NOT_HEAP,   /* the address is outside the Java heap */
     WASP_JFIND_NO_HEADER,  /* no valid header within the search's reach */
     WASP_JFIND_NO_LAYOUT,  /* HotSpot's layout is not known (yet) */
@@ -42,8 +44,18 @@ typedef enum wasp_java_find {
     WASP_JFIND_COUNT
 } wasp_java_find;
 
-/* The object holding addr, accessed by acc (NULL: search only). */
-wasp_java_find wasp_java_object_find(uint64_t addr, const wasp_access *acc, wasp_java_object *o);
+struct wasp_recent_objects;
+
+/* The object holding addr, accessed by acc (NULL: search only): by the
+ * instruction, else among the thread's recent objects (NULL: none kept),
+ * else by the backward search. A large object found is kept in recent. */
+wasp_java_find wasp_java_object_find(uint64_t addr, const wasp_access *acc,
+                                     struct wasp_recent_objects *recent, wasp_java_object *o);
+/* Whether how names an object (o is filled). */
+static inline int wasp_java_found(wasp_java_find how)
+{
+    return how == WASP_JFIND_INSN || how == WASP_JFIND_SCAN || how == WASP_JFIND_RECENT;
+}
 
 /* The object whose header starts at p, if it is one and covers addr. */
 int wasp_java_object_at(uint64_t p, uint64_t addr, wasp_java_object *o);
@@ -77,7 +89,13 @@ int32_t wasp_java_layout_helper(uint64_t klass);
  * element size. */
 int wasp_java_lh_valid(int32_t lh);
 
-/* Bytes of the backward search's reach, and of the search by size's. */
-enum { WASP_JAVA_SCAN_BYTES = 2048, WASP_JAVA_ENDING_BYTES = 1 << 16 };
+/* Bytes of the backward search's reach (every class word), of its deeper
+ * part (class words of classes already met: heap/klass_set.h), and of the
+ * search by size's. */
+enum {
+    WASP_JAVA_SCAN_BYTES = 2048,
+    WASP_JAVA_DEEP_BYTES = 1 << 16,
+    WASP_JAVA_ENDING_BYTES = 1 << 16
+};
 
 #endif

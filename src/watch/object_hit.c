@@ -15,6 +15,7 @@
 #include "heap/heap_area.h"
 #include "heap/java_object.h"
 #include "heap/klass_set.h"
+#include "heap/recent_objects.h"
 #include "heap/site_kind.h"
 #include "watch/run_state.h"
 #include "heap/heap_addresses.h"
@@ -26,11 +27,10 @@
  * that clear an object its own allocation is making are left out at dump
  * (analysis/objects/agent.c), as tracked objects never see them. 1 with
  * h->obj filled. */
-static int class_site(wasp_object_hit *h)
+static int class_site(wasp_thread *t, wasp_object_hit *h)
 {
     wasp_java_object o;
-    wasp_java_find how = wasp_java_object_find(h->acc.addr, &h->acc, &o);
-    if (how != WASP_JFIND_INSN && how != WASP_JFIND_SCAN)
+    if (!wasp_java_found(wasp_java_object_find(h->acc.addr, &h->acc, wasp_object_hit_recent(t), &o)))
         return 0;
     int32_t slot = wasp_klass_set_slot(o.klass);
     if (slot < 0 || o.size > UINT32_MAX)
@@ -41,6 +41,14 @@ static int class_site(wasp_object_hit *h)
     h->obj.site = wasp_class_site((uint32_t)slot);
     h->remote = 0; /* the remote check is the map's (attribute.c) */
     return 1;
+}
+
+wasp_recent_objects *wasp_object_hit_recent(wasp_thread *t)
+{
+    if (wasp_heap_addresses.moves_concurrently)
+        return NULL;
+    wasp_recent_objects_sync(&t->recent_objects, wasp_gc_epoch());
+    return &t->recent_objects;
 }
 
 int wasp_object_hit_access(const wasp_sample_view *v, wasp_object_hit *h, int *rc)
@@ -81,7 +89,7 @@ wasp_obj_result wasp_object_hit_find(wasp_thread *t, const wasp_sample_view *v,
         t->rec.counters[WASP_C_OBJ_MISMATCHED]++;
         return WASP_OBJ_MISS;
     }
-    if (r != WASP_OBJ_HIT && class_site(h)) {
+    if (r != WASP_OBJ_HIT && class_site(t, h)) {
         t->rec.counters[WASP_C_OBJ_BY_CLASS]++;
         return WASP_OBJ_HIT;
     }

@@ -21,6 +21,11 @@ typedef struct wasp_object_hit {
     int no_object;                /* found: an access that may be in the heap, in no object */
 } wasp_object_hit;
 
+/* t's recently found large objects (heap/recent_objects.h), for
+ * wasp_java_object_find, emptied when a collection has run since; NULL where
+ * objects move outside pauses (no epoch says they stayed). */
+struct wasp_recent_objects *wasp_object_hit_recent(wasp_thread *t);
+
 /* The access a CPU-time sample blames (h->acc, at, insn, executed): 1, or 0
  * with *rc wasp_view_find's answer (for wasp_view_count_miss). */
 int wasp_object_hit_access(const wasp_sample_view *v, wasp_object_hit *h, int *rc);

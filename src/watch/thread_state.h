@@ -16,6 +16,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/ids.h"
+#include "heap/recent_objects.h"
 #include "sample/source.h"
 #include "watch/records.h"
 #include "watch/reservoir.h"
@@ -79,6 +80,7 @@ typedef struct wasp_thread {
     uint32_t handler_samples;
     wasp_rframe *scratch;  /* AsyncGetCallTrace output, max_frames long */
     void *part_state[WASP_ANALYSES]; /* each analysis's own (handler_part.h thread_state) */
+    wasp_recent_objects recent_objects; /* large objects it found lately (wasp_object_hit_recent) */
     struct wasp_chain_thread *chain; /* --context chain: quadruples (watch/caller_chain.h) */
     wasp_records rec;
     char name[64];

@@ -13,6 +13,8 @@
 
 #include "heap/java_layout.h"
 #include "heap/java_object.h"
+#include "heap/klass_set.h"
+#include "heap/recent_objects.h"
 
 /* Two fake classes (a 32-byte instance class, an int[] class) and a heap. */
 static uint64_t klasses[3][4] __attribute__((aligned(8)));
@@ -44,6 +46,7 @@ static int setup(void **state)
     (void)state;
     memset(heap, 0, sizeof heap);
     memset(&wasp_java, 0, sizeof wasp_java);
+    wasp_klass_set_clear();
     wasp_java.heap_lo = (uint64_t)(uintptr_t)heap;
     wasp_java.heap_hi = wasp_java.heap_lo + sizeof heap;
     wasp_java.compressed_klass = 1;
@@ -85,7 +88,7 @@ static void field_by_instruction(void **state)
     uint64_t obj = put_header(100, INSTANCE, 0);
     wasp_access a = load(obj + 16, 4, 16, obj, 0);
     wasp_java_object o;
-    assert_int_equal(wasp_java_object_find(obj + 16, &a, &o), WASP_JFIND_INSN);
+    assert_int_equal(wasp_java_object_find(obj + 16, &a, NULL, &o), WASP_JFIND_INSN);
     assert_true(o.start == obj);
     assert_true(o.klass == klass_addr(INSTANCE));
     assert_int_equal(o.offset, 16);
@@ -100,7 +103,7 @@ static void array_by_base_register(void **state)
     uint64_t addr = arr + 16 + 4 * 37;
     wasp_access a = load(addr, 4, 16, arr, 1);
     wasp_java_object o;
-    assert_int_equal(wasp_java_object_find(addr, &a, &o), WASP_JFIND_INSN);
+    assert_int_equal(wasp_java_object_find(addr, &a, NULL, &o), WASP_JFIND_INSN);
     assert_true(o.start == arr);
     assert_true(o.array);
     assert_int_equal(o.header, 16);
@@ -116,8 +119,73 @@ static void search_finds_the_nearest_header(void **state)
     /* An address the instruction does not explain (no base, odd disp). */
     wasp_access a = load(addr, 4, 0x7777, 0, 0);
     wasp_java_object o;
-    assert_int_equal(wasp_java_object_find(addr, &a, &o), WASP_JFIND_SCAN);
+    assert_int_equal(wasp_java_object_find(addr, &a, NULL, &o), WASP_JFIND_SCAN);
     assert_true(o.start == arr);
+}
+
+/* An array walked through a derived pointer, deeper than the search
+ * reaches: named by the thread's recent objects once an instruction named
+ * it, while its header still reads back, within one GC epoch. */
+static void recent_objects_name_deep_accesses(void **state)
+{
+    (void)state;
+    uint64_t arr = put_header(1000, INT_ARRAY, 1000); /* 16 + 4000 bytes */
+    uint64_t deep = arr + 16 + 4 * 900;               /* 3.6 KiB in */
+    wasp_access derived = load(deep, 4, 0, deep, 0);  /* (%rbx), rbx = &arr[900] */
+    wasp_java_object o;
+    wasp_recent_objects recent;
+    memset(&recent, 0, sizeof recent);
+    wasp_recent_objects_sync(&recent, 7);
+    assert_int_equal(wasp_java_object_find(deep, &derived, &recent, &o), WASP_JFIND_NO_HEADER);
+
+    wasp_access indexed = load(arr + 16 + 4 * 3, 4, 16, arr, 1);
+    assert_int_equal(wasp_java_object_find(indexed.addr, &indexed, &recent, &o), WASP_JFIND_INSN);
+    assert_int_equal(wasp_java_object_find(deep, &derived, &recent, &o), WASP_JFIND_RECENT);
+    assert_true(o.start == arr && o.array && o.offset == 16 + 4 * 900);
+    assert_int_equal(wasp_java_object_find(deep, &derived, NULL, &o), WASP_JFIND_NO_HEADER);
+
+    /* a double access fits no int[] element */
+    wasp_access dbl = derived;
+    dbl.size = 8;
+    dbl.float_size = 8;
+    assert_int_not_equal(wasp_java_object_find(deep, &dbl, &recent, &o), WASP_JFIND_RECENT);
+
+    /* a collection since: forgotten */
+    wasp_recent_objects_sync(&recent, 8);
+    assert_int_equal(wasp_java_object_find(deep, &derived, &recent, &o), WASP_JFIND_NO_HEADER);
+
+    /* a header that no longer reads back (another class there): forgotten */
+    assert_int_equal(wasp_java_object_find(indexed.addr, &indexed, &recent, &o), WASP_JFIND_INSN);
+    put_header(1000, DOUBLE_ARRAY, 500);
+    assert_int_not_equal(wasp_java_object_find(deep, &derived, &recent, &o), WASP_JFIND_RECENT);
+    for (int i = 0; i < WASP_RECENT_OBJECTS; i++)
+        assert_true(recent.start[i] != arr);
+
+    /* a small object is not kept: the search finds it */
+    uint64_t obj = put_header(100, INSTANCE, 0);
+    wasp_access f = load(obj + 16, 4, 16, obj, 0);
+    assert_int_equal(wasp_java_object_find(obj + 16, &f, &recent, &o), WASP_JFIND_INSN);
+    for (int i = 0; i < WASP_RECENT_OBJECTS; i++)
+        assert_true(recent.start[i] != obj);
+}
+
+/* Deeper than the backward search's reach: found when its class is one the
+ * handler has met, and only when the object covers the address. */
+static void deep_search_for_known_classes(void **state)
+{
+    (void)state;
+    uint64_t arr = put_header(1000, INT_ARRAY, 1000); /* 16 + 4000 bytes */
+    uint64_t deep = arr + 16 + 4 * 900;
+    wasp_access derived = load(deep, 4, 0, deep, 0);
+    wasp_java_object o;
+    assert_int_equal(wasp_java_object_find(deep, &derived, NULL, &o), WASP_JFIND_NO_HEADER);
+    assert_int_equal(wasp_klass_set_add(klass_addr(INT_ARRAY)), 1);
+    assert_int_equal(wasp_java_object_find(deep, &derived, NULL, &o), WASP_JFIND_SCAN);
+    assert_true(o.start == arr && o.offset == 16 + 4 * 900 && o.size == 4016);
+    /* past its end, in free memory: the nearest known header does not cover it */
+    uint64_t past = arr + 4016 + 2100;
+    wasp_access beyond = load(past, 4, 0, past, 0);
+    assert_int_equal(wasp_java_object_find(past, &beyond, NULL, &o), WASP_JFIND_NO_HEADER);
 }
 
 static void an_object_must_cover_the_address(void **state)
@@ -127,7 +195,7 @@ static void an_object_must_cover_the_address(void **state)
     uint64_t past = obj + 40;                    /* in free memory after it */
     wasp_access a = load(past, 4, 40, obj, 0);
     wasp_java_object o;
-    assert_int_equal(wasp_java_object_find(past, &a, &o), WASP_JFIND_NO_HEADER);
+    assert_int_equal(wasp_java_object_find(past, &a, NULL, &o), WASP_JFIND_NO_HEADER);
 }
 
 static void accesses_must_fit(void **state)
@@ -138,21 +206,21 @@ static void accesses_must_fit(void **state)
     wasp_java_object o;
     wasp_access dbl = load(addr, 8, 16, arr, 1);
     dbl.float_size = 8; /* a double load names no int[] */
-    assert_int_not_equal(wasp_java_object_find(addr, &dbl, &o), WASP_JFIND_INSN);
+    assert_int_not_equal(wasp_java_object_find(addr, &dbl, NULL, &o), WASP_JFIND_INSN);
     wasp_access odd = load(addr + 2, 4, 16, arr, 1); /* misaligned */
-    assert_int_not_equal(wasp_java_object_find(addr + 2, &odd, &o), WASP_JFIND_INSN);
+    assert_int_not_equal(wasp_java_object_find(addr + 2, &odd, NULL, &o), WASP_JFIND_INSN);
     wasp_access vec = load(addr, 32, 16, arr, 1); /* a vector copy spans elements */
-    assert_int_equal(wasp_java_object_find(addr, &vec, &o), WASP_JFIND_INSN);
+    assert_int_equal(wasp_java_object_find(addr, &vec, NULL, &o), WASP_JFIND_INSN);
     /* The element type comes from the layout helper: a double[] takes double
      * loads, not float ones. */
     uint64_t darr = put_header(600, DOUBLE_ARRAY, 16);
     uint64_t daddr = darr + 16 + 8 * 3;
     wasp_access d8 = load(daddr, 8, 16, darr, 1);
     d8.float_size = 8;
-    assert_int_equal(wasp_java_object_find(daddr, &d8, &o), WASP_JFIND_INSN);
+    assert_int_equal(wasp_java_object_find(daddr, &d8, NULL, &o), WASP_JFIND_INSN);
     wasp_access f4 = load(daddr, 4, 16, darr, 1);
     f4.float_size = 4;
-    assert_int_not_equal(wasp_java_object_find(daddr, &f4, &o), WASP_JFIND_INSN);
+    assert_int_not_equal(wasp_java_object_find(daddr, &f4, NULL, &o), WASP_JFIND_INSN);
 }
 
 static void bad_class_words_are_refused(void **state)
@@ -162,10 +230,10 @@ static void bad_class_words_are_refused(void **state)
     set_lh(INSTANCE, 0); /* the neutral layout helper: no object has it */
     wasp_access a = load(obj + 16, 4, 16, obj, 0);
     wasp_java_object o;
-    assert_int_equal(wasp_java_object_find(obj + 16, &a, &o), WASP_JFIND_NO_HEADER);
+    assert_int_equal(wasp_java_object_find(obj + 16, &a, NULL, &o), WASP_JFIND_NO_HEADER);
     set_lh(INSTANCE, 32);
     heap[601] = 0x7ff00000; /* narrow class pointing to unmapped memory */
-    assert_int_equal(wasp_java_object_find(obj + 16, &a, &o), WASP_JFIND_NO_HEADER);
+    assert_int_equal(wasp_java_object_find(obj + 16, &a, NULL, &o), WASP_JFIND_NO_HEADER);
 }
 
 static void an_object_being_initialized(void **state)
@@ -176,10 +244,10 @@ static void an_object_being_initialized(void **state)
     heap[801] = 0; /* ... and no class yet: the body is being cleared */
     uint64_t addr = (uint64_t)(uintptr_t)&heap[802];
     wasp_java_object o;
-    assert_int_equal(wasp_java_object_find(addr, NULL, &o), WASP_JFIND_INITIALIZING);
+    assert_int_equal(wasp_java_object_find(addr, NULL, NULL, &o), WASP_JFIND_INITIALIZING);
     /* Once the class is stored, the same address is the new object's. */
     heap[801] = klass_addr(INSTANCE) - wasp_java.klass_base;
-    assert_int_equal(wasp_java_object_find(addr, NULL, &o), WASP_JFIND_SCAN);
+    assert_int_equal(wasp_java_object_find(addr, NULL, NULL, &o), WASP_JFIND_SCAN);
     assert_true(o.start == (uint64_t)(uintptr_t)&heap[800]);
 }
 
@@ -204,24 +272,24 @@ static void without_compressed_class_pointers(void **state)
     uint64_t arr = put_wide_header(900, INT_ARRAY, 10); /* 24 + 40 bytes */
     wasp_java_object o;
     wasp_access len = load(arr + 16, 4, 16, arr, 0); /* a bounds check reads the length */
-    assert_int_equal(wasp_java_object_find(arr + 16, &len, &o), WASP_JFIND_INSN);
+    assert_int_equal(wasp_java_object_find(arr + 16, &len, NULL, &o), WASP_JFIND_INSN);
     assert_int_equal(o.header, 24);
     assert_int_equal(o.size, 64);
     wasp_access e = load(arr + 24 + 4 * 3, 4, 24, arr, 1);
-    assert_int_equal(wasp_java_object_find(arr + 36, &e, &o), WASP_JFIND_INSN);
+    assert_int_equal(wasp_java_object_find(arr + 36, &e, NULL, &o), WASP_JFIND_INSN);
     assert_true(o.start == arr);
     wasp_access half = load(arr + 24, 2, 24, arr, 1); /* a short access names no int[] */
-    assert_int_not_equal(wasp_java_object_find(arr + 24, &half, &o), WASP_JFIND_INSN);
+    assert_int_not_equal(wasp_java_object_find(arr + 24, &half, NULL, &o), WASP_JFIND_INSN);
     /* JDK 22+: ints right after the length, at 20. */
     set_lh(INT_ARRAY, (int32_t)(0xC0000000u | 20u << 16 | 10u << 8 | 2u));
     wasp_access first = load(arr + 20, 4, 20, arr, 1);
-    assert_int_equal(wasp_java_object_find(arr + 20, &first, &o), WASP_JFIND_INSN);
+    assert_int_equal(wasp_java_object_find(arr + 20, &first, NULL, &o), WASP_JFIND_INSN);
     assert_int_equal(o.header, 20);
     assert_int_equal(o.size, 64); /* 20 + 40, to 8 bytes */
     /* Instances: fields from 16, found by the search too. */
     uint64_t obj = put_wide_header(1000, INSTANCE, 0);
     wasp_access f = load(obj + 16, 8, 0x7777, 0, 0);
-    assert_int_equal(wasp_java_object_find(obj + 16, &f, &o), WASP_JFIND_SCAN);
+    assert_int_equal(wasp_java_object_find(obj + 16, &f, NULL, &o), WASP_JFIND_SCAN);
     assert_true(o.start == obj);
     assert_int_equal(o.header, 16);
 }
@@ -230,9 +298,9 @@ static void outside_the_heap_and_before_the_layout(void **state)
 {
     (void)state;
     wasp_java_object o;
-    assert_int_equal(wasp_java_object_find(wasp_java.heap_hi + 64, NULL, &o), WASP_JFIND_NOT_HEAP);
+    assert_int_equal(wasp_java_object_find(wasp_java.heap_hi + 64, NULL, NULL, &o), WASP_JFIND_NOT_HEAP);
     wasp_java.ready = 0;
-    assert_int_equal(wasp_java_object_find(wasp_java.heap_lo + 64, NULL, &o), WASP_JFIND_NO_LAYOUT);
+    assert_int_equal(wasp_java_object_find(wasp_java.heap_lo + 64, NULL, NULL, &o), WASP_JFIND_NO_LAYOUT);
 }
 
 /* The search by size (the alloc analysis, for an object the runtime built
@@ -253,7 +321,7 @@ static void the_object_ending_at_the_top(void **state)
     assert_true(o.klass == klass_addr(INT_ARRAY));
     assert_int_equal(o.size, 256);
     /* The plain search takes the fake one: what the size check is for. */
-    assert_int_equal(wasp_java_object_find(addr, NULL, &o), WASP_JFIND_SCAN);
+    assert_int_equal(wasp_java_object_find(addr, NULL, NULL, &o), WASP_JFIND_SCAN);
     assert_true(o.start == (uint64_t)(uintptr_t)&heap[320]);
     /* An end no object has: none. */
     assert_int_equal(wasp_java_object_ending(addr, end + 8, &o), 0);
@@ -280,6 +348,8 @@ int main(void)
         cmocka_unit_test_setup(field_by_instruction, setup),
         cmocka_unit_test_setup(array_by_base_register, setup),
         cmocka_unit_test_setup(search_finds_the_nearest_header, setup),
+        cmocka_unit_test_setup(recent_objects_name_deep_accesses, setup),
+        cmocka_unit_test_setup(deep_search_for_known_classes, setup),
         cmocka_unit_test_setup(an_object_must_cover_the_address, setup),
         cmocka_unit_test_setup(accesses_must_fit, setup),
         cmocka_unit_test_setup(bad_class_words_are_refused, setup),

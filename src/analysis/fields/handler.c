@@ -22,6 +22,7 @@
 #include "heap/klass_set.h"
 #include "heap/heap_addresses.h"
 #include "isa/class_store.h"
+#include "watch/object_hit.h"
 #include "watch/run_state.h"
 
 enum {
@@ -34,7 +35,8 @@ enum {
     C_CLASS_SET_FULL = WASP_FIELD_C_CLASS_SET_FULL,
     C_INITIALIZING = WASP_FIELD_C_INITIALIZING,
     C_BY_CLASS_STORE = WASP_FIELD_C_BY_CLASS_STORE,
-    C_BY_LATER_LOOK = WASP_FIELD_C_BY_LATER_LOOK
+    C_BY_LATER_LOOK = WASP_FIELD_C_BY_LATER_LOOK,
+    C_BY_RECENT = WASP_FIELD_C_BY_RECENT
 };
 
 /* Straight-line instructions scanned ahead for the class-word store, as the
@@ -125,10 +127,11 @@ static void settle(wasp_thread *t, wasp_field_pending *pe)
 {
     key k = {.area = pe->area};
     wasp_java_object o;
-    wasp_java_find how = pe->epoch == wasp_gc_epoch()
-                             ? wasp_java_object_find(pe->acc.addr, &pe->acc, &o)
-                             : WASP_JFIND_NO_HEADER;
-    if (how == WASP_JFIND_INSN || how == WASP_JFIND_SCAN) {
+    wasp_java_find how =
+        pe->epoch == wasp_gc_epoch()
+            ? wasp_java_object_find(pe->acc.addr, &pe->acc, wasp_object_hit_recent(t), &o)
+            : WASP_JFIND_NO_HEADER;
+    if (wasp_java_found(how)) {
         count(t, C_BY_LATER_LOOK);
         if (!wasp_klass_set_add(o.klass))
             count(t, C_CLASS_SET_FULL);
@@ -177,7 +180,7 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
         return;
     }
     wasp_java_object o;
-    wasp_java_find how = wasp_java_object_find(h.acc.addr, &h.acc, &o);
+    wasp_java_find how = wasp_java_object_find(h.acc.addr, &h.acc, wasp_object_hit_recent(t), &o);
     key k = {.area = (uint8_t)wasp_heap_area_of(h.acc.addr, v->regs.gpr[4])};
     int by_class_store = (how == WASP_JFIND_NO_HEADER || how == WASP_JFIND_INITIALIZING) &&
                          being_created(v, h.acc.addr, &o);
@@ -186,7 +189,11 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
     switch (how) {
     case WASP_JFIND_INSN:
     case WASP_JFIND_SCAN:
-        count(t, by_class_store ? C_BY_CLASS_STORE : how == WASP_JFIND_INSN ? C_BY_INSN : C_BY_SCAN);
+    case WASP_JFIND_RECENT:
+        count(t, by_class_store            ? C_BY_CLASS_STORE
+                 : how == WASP_JFIND_INSN  ? C_BY_INSN
+                 : how == WASP_JFIND_SCAN  ? C_BY_SCAN
+                                           : C_BY_RECENT);
         if (!wasp_klass_set_add(o.klass))
             count(t, C_CLASS_SET_FULL);
         key_object(&k, &o, &h.acc);
@@ -231,6 +238,7 @@ const wasp_handler_part wasp_handler_fields = {
                  [C_CLASS_SET_FULL] = "fields.class_set_full",
                  [C_INITIALIZING] = "fields.initializing",
                  [C_BY_CLASS_STORE] = "fields.by_class_store",
-                 [C_BY_LATER_LOOK] = "fields.by_later_look"},
+                 [C_BY_LATER_LOOK] = "fields.by_later_look",
+                 [C_BY_RECENT] = "fields.by_recent_object"},
     .thread_state = sizeof(wasp_field_thread),
 };

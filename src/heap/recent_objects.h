@@ -1,0 +1,44 @@
+/*
+ * Objects a thread found lately, kept for the samples whose instruction does
+ * not name their object: an array walked through a pointer the JIT derived
+ * from its base (`mov %r10d, (%rbx)` into an Object[] of 16 KiB), deeper in
+ * it than the backward search reaches. Only objects larger than that reach
+ * are kept. Each use checks the object again: its class word and size, read
+ * at its start, must still be the ones kept. A collection moves young
+ * objects and frees their space for new ones, whose headers come later than
+ * their space is used: entries in the young generation last one GC epoch;
+ * old and humongous ones stay (a young collection leaves them, and a full
+ * one that moves them leaves something else at their start). Where objects
+ * move outside pauses (ZGC, Shenandoah) the caller keeps none.
+ *
+ * ASYNC-SIGNAL-SAFE: the thread's own table, read and written in its
+ * handler; objects are re-read through wasp_safe_read.
+ */
+#ifndef WASP_HEAP_RECENT_OBJECTS_H
+#define WASP_HEAP_RECENT_OBJECTS_H
+
+#include <stdint.h>
+
+enum { WASP_RECENT_OBJECTS = 8 };
+
+typedef struct wasp_recent_objects {
+    uint32_t epoch; /* the GC epoch of the entries */
+    uint32_t next;  /* the entry replaced next (round robin) */
+    uint64_t start[WASP_RECENT_OBJECTS]; /* 0: empty */
+    uint64_t end[WASP_RECENT_OBJECTS];
+    uint64_t klass[WASP_RECENT_OBJECTS];
+    uint8_t settled[WASP_RECENT_OBJECTS]; /* old or humongous when kept */
+} wasp_recent_objects;
+
+typedef struct wasp_java_object wasp_java_object;
+
+/* At a new epoch, forgets r's young objects. */
+void wasp_recent_objects_sync(wasp_recent_objects *r, uint32_t epoch);
+/* Keeps o, when it is larger than the backward search reaches and not kept
+ * already. */
+void wasp_recent_objects_keep(wasp_recent_objects *r, const wasp_java_object *o);
+/* The kept object that holds addr, read again from the heap: 1 with o, else
+ * 0 (an entry whose object no longer reads back is dropped). */
+int wasp_recent_objects_find(wasp_recent_objects *r, uint64_t addr, wasp_java_object *o);
+
+#endif
