@@ -193,7 +193,7 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
         char why[256], names[256];
         wasp_analysis_ids_format(needing(WASP_NEEDS_JAVA), names, sizeof names);
         wasp_klass_set_clear(); /* no handler finds an object before the layout is read */
-        if (wasp_java_layout_load(why, sizeof why) != 0)
+        if (wasp_java_layout_load(env, why, sizeof why) != 0)
             wasp_log("cannot read HotSpot's object layout (%s): %s find no Java objects", why,
                      names);
     }

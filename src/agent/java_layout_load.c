@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "agent/java_names.h"
 #include "agent/vmflags.h"
 #include "agent/vmstructs.h"
 #include "heap/java_layout.h"
@@ -184,7 +185,24 @@ static void load_parallel(wasp_java_layout *l)
         l->gc = WASP_GC_PARALLEL;
 }
 
-int wasp_java_layout_load(char *why, size_t len)
+/* Where mirrors keep their size and their class (java_layout.h); left 0,
+ * mirrors are sized as plain java.lang.Class instances. */
+static void load_mirrors(wasp_java_layout *l, JNIEnv *env)
+{
+    int32_t size_at, klass_at;
+    uint64_t klass;
+    if (static_i32("java_lang_Class", "_oop_size_offset", NULL, &size_at) == 0 &&
+        static_i32("java_lang_Class", "_klass_offset", NULL, &klass_at) == 0 && size_at > 0 &&
+        klass_at > 0 && wasp_java_class_klass(env, "java/lang/Class", &klass) == 0) {
+        l->mirror_klass = klass;
+        l->mirror_size_offset = (uint32_t)size_at;
+        l->mirror_klass_offset = (uint32_t)klass_at;
+        /* The JVM's own metadata, in this process: Class's instance size. */
+        l->mirror_statics = (uint32_t)(*(const int32_t *)(uintptr_t)(klass + l->lh_offset) & ~1);
+    }
+}
+
+int wasp_java_layout_load(JNIEnv *env, char *why, size_t len)
 {
     wasp_java_layout l;
     memset(&l, 0, sizeof l);
@@ -194,6 +212,7 @@ int wasp_java_layout_load(char *why, size_t len)
     }
     if (load_header(&l, why, len) != 0)
         return -1;
+    load_mirrors(&l, env);
     static_u64("CodeCache", "_low_bound", NULL, &l.code_lo);
     static_u64("CodeCache", "_high_bound", NULL, &l.code_hi);
     if (flag("UseG1GC"))

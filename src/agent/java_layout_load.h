@@ -5,9 +5,10 @@
 #ifndef WASP_JAVA_LAYOUT_LOAD_H
 #define WASP_JAVA_LAYOUT_LOAD_H
 
+#include <jni.h>
 #include <stddef.h>
 
 /* 0 with wasp_java ready; -1 with why[] naming what VMStructs lack. */
-int wasp_java_layout_load(char *why, size_t len);
+int wasp_java_layout_load(JNIEnv *env, char *why, size_t len);
 
 #endif

@@ -10,13 +10,27 @@
 #include "agent/vmflags.h"
 #include "agent/vmstructs.h"
 #include "heap/klass_set.h"
+#include "profile/part.h" /* wasp_grow */
+
+/* Fields with their names owned (strdup), sorted by offset once built. */
+typedef struct field_list {
+    wasp_java_field *f;
+    uint32_t n, cap;
+} field_list;
 
 typedef struct named_class {
     uint64_t klass;
     char *name;
-    wasp_java_field *fields; /* names owned (strdup) */
-    uint32_t nfields;
+    field_list fields;  /* instance fields, its superclasses' too */
+    field_list statics; /* its static fields, at their offsets in its mirror */
 } named_class;
+
+static void field_list_free(field_list *l)
+{
+    for (uint32_t k = 0; k < l->n; k++)
+        free((char *)l->f[k].name);
+    free(l->f);
+}
 
 static named_class *classes;
 static uint32_t nclasses;
@@ -29,9 +43,8 @@ int wasp_java_names_ready(void)
 void wasp_java_names_free(void)
 {
     for (uint32_t i = 0; i < nclasses; i++) {
-        for (uint32_t k = 0; k < classes[i].nfields; k++)
-            free((char *)classes[i].fields[k].name);
-        free(classes[i].fields);
+        field_list_free(&classes[i].fields);
+        field_list_free(&classes[i].statics);
         free(classes[i].name);
     }
     free(classes);
@@ -79,6 +92,7 @@ char *wasp_java_signature_name(const char *sig)
 typedef struct unsafe {
     jobject obj;
     jmethodID get_long, field_offset;
+    jmethodID static_offset; /* NULL when this JDK's Unsafe lacks it: statics unnamed */
     jlong klass_offset;
 } unsafe;
 
@@ -99,6 +113,10 @@ static int unsafe_init(JNIEnv *env, unsafe *u)
     u->get_long = (*env)->GetMethodID(env, c, "getLong", "(Ljava/lang/Object;J)J");
     u->field_offset =
         (*env)->GetMethodID(env, c, "objectFieldOffset", "(Ljava/lang/Class;Ljava/lang/String;)J");
+    u->static_offset =
+        (*env)->GetMethodID(env, c, "staticFieldOffset", "(Ljava/lang/reflect/Field;)J");
+    if (!u->static_offset)
+        (*env)->ExceptionClear(env);
     u->obj = f ? (*env)->GetStaticObjectField(env, c, f) : NULL;
     if ((*env)->ExceptionCheck(env) || !u->obj || !u->get_long || !u->field_offset) {
         (*env)->ExceptionClear(env);
@@ -113,12 +131,50 @@ static int cmp_field(const void *a, const void *b)
     return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* The instance fields of cls and its superclasses, with their offsets and
- * widths (references: 4 bytes with compressed oops). */
+static void add_field(field_list *l, const char *name, jlong off, const char *sig,
+                      int compressed_oops)
+{
+    if (off < 0 || (l->n == l->cap && wasp_grow(&l->f, &l->cap, l->n + 1, sizeof *l->f) != 0))
+        return;
+    wasp_java_field *f = &l->f[l->n];
+    f->offset = (uint32_t)off;
+    f->size = wasp_java_field_size(sig, compressed_oops, &f->is_float);
+    if ((f->name = strdup(name)))
+        l->n++;
+}
+
+/* A field's offset: in its objects (objectFieldOffset), or, for a static
+ * one, in its class's mirror (staticFieldOffset). -1 when not known. */
+static jlong field_offset(JNIEnv *env, const unsafe *u, jclass k, jfieldID id, const char *name,
+                          int is_static)
+{
+    jlong off = -1;
+    if (is_static) {
+        jobject field = u->static_offset ? (*env)->ToReflectedField(env, k, id, JNI_TRUE) : NULL;
+        if (field) {
+            off = (*env)->CallLongMethod(env, u->obj, u->static_offset, field);
+            (*env)->DeleteLocalRef(env, field);
+        }
+    } else {
+        jstring js = (*env)->NewStringUTF(env, name);
+        if (js) {
+            off = (*env)->CallLongMethod(env, u->obj, u->field_offset, k, js);
+            (*env)->DeleteLocalRef(env, js);
+        }
+    }
+    if ((*env)->ExceptionCheck(env)) {
+        (*env)->ExceptionClear(env);
+        off = -1;
+    }
+    return off;
+}
+
+/* The instance fields of cls and its superclasses, and cls's own static
+ * fields, with their offsets and widths (references: 4 bytes with
+ * compressed oops). */
 static void name_fields(jvmtiEnv *jvmti, JNIEnv *env, const unsafe *u, jclass cls,
                         named_class *nc, int compressed_oops)
 {
-    uint32_t cap = 0;
     jclass k = cls;
     while (k) {
         jint n = 0;
@@ -128,32 +184,14 @@ static void name_fields(jvmtiEnv *jvmti, JNIEnv *env, const unsafe *u, jclass cl
                 jint mods = 0;
                 char *name = NULL, *sig = NULL;
                 if ((*jvmti)->GetFieldModifiers(jvmti, k, ids[i], &mods) != JVMTI_ERROR_NONE ||
-                    (mods & 0x0008) || /* static: in the mirror, not the object */
                     (*jvmti)->GetFieldName(jvmti, k, ids[i], &name, &sig, NULL) != JVMTI_ERROR_NONE)
                     continue;
-                jstring js = (*env)->NewStringUTF(env, name);
-                jlong off = js ? (*env)->CallLongMethod(env, u->obj, u->field_offset, k, js) : -1;
-                if ((*env)->ExceptionCheck(env)) {
-                    (*env)->ExceptionClear(env);
-                    off = -1;
-                }
-                if (js)
-                    (*env)->DeleteLocalRef(env, js);
-                if (off >= 0 && nc->nfields == cap) {
-                    uint32_t ncap = cap ? cap * 2 : 8;
-                    wasp_java_field *g = realloc(nc->fields, ncap * sizeof *g);
-                    if (g) {
-                        nc->fields = g;
-                        cap = ncap;
-                    }
-                }
-                if (off >= 0 && nc->nfields < cap) {
-                    wasp_java_field *f = &nc->fields[nc->nfields];
-                    f->offset = (uint32_t)off;
-                    f->size = wasp_java_field_size(sig, compressed_oops, &f->is_float);
-                    if ((f->name = strdup(name)))
-                        nc->nfields++;
-                }
+                int is_static = (mods & 0x0008) != 0;
+                /* A superclass's statics live in its own mirror. */
+                if (!is_static || k == cls)
+                    add_field(is_static ? &nc->statics : &nc->fields, name,
+                              field_offset(env, u, k, ids[i], name, is_static), sig,
+                              compressed_oops);
                 (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
                 (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
             }
@@ -164,7 +202,8 @@ static void name_fields(jvmtiEnv *jvmti, JNIEnv *env, const unsafe *u, jclass cl
             (*env)->DeleteLocalRef(env, k);
         k = super;
     }
-    qsort(nc->fields, nc->nfields, sizeof *nc->fields, cmp_field);
+    qsort(nc->fields.f, nc->fields.n, sizeof *nc->fields.f, cmp_field);
+    qsort(nc->statics.f, nc->statics.n, sizeof *nc->statics.f, cmp_field);
 }
 
 static int cmp_class(const void *a, const void *b)
@@ -229,8 +268,35 @@ const char *wasp_java_class_name(uint64_t klass)
 const wasp_java_field *wasp_java_fields(uint64_t klass, uint32_t *n)
 {
     const named_class *c = find(klass);
-    *n = c ? c->nfields : 0;
-    return c ? c->fields : NULL;
+    *n = c ? c->fields.n : 0;
+    return c ? c->fields.f : NULL;
+}
+
+const wasp_java_field *wasp_java_static_fields(uint64_t klass, uint32_t *n)
+{
+    const named_class *c = find(klass);
+    *n = c ? c->statics.n : 0;
+    return c ? c->statics.f : NULL;
+}
+
+int wasp_java_class_klass(JNIEnv *env, const char *name, uint64_t *klass)
+{
+    unsafe u;
+    if (!env || unsafe_init(env, &u) != 0)
+        return -1;
+    jclass c = (*env)->FindClass(env, name);
+    jlong k = c ? (*env)->CallLongMethod(env, u.obj, u.get_long, c, u.klass_offset) : 0;
+    if ((*env)->ExceptionCheck(env)) {
+        (*env)->ExceptionClear(env);
+        k = 0;
+    }
+    if (c)
+        (*env)->DeleteLocalRef(env, c);
+    (*env)->DeleteLocalRef(env, u.obj);
+    if (!k || (k & 7))
+        return -1;
+    *klass = (uint64_t)k;
+    return 0;
 }
 
 int wasp_java_array_headers(JNIEnv *env, uint32_t header[4])
@@ -238,34 +304,25 @@ int wasp_java_array_headers(JNIEnv *env, uint32_t header[4])
     static const char *const arrays[4] = {"[B", "[S", "[I", "[J"};
     uint64_t lh_offset;
     int32_t shift, mask;
-    unsafe u;
     for (int i = 0; i < 4; i++)
         header[i] = 0;
     if (!env || wasp_vm_field("Klass", "_layout_helper", &lh_offset, NULL) != 0 ||
         wasp_vm_int_constant("Klass::_lh_header_size_shift", &shift) != 0 ||
-        wasp_vm_int_constant("Klass::_lh_header_size_mask", &mask) != 0 || unsafe_init(env, &u) != 0)
+        wasp_vm_int_constant("Klass::_lh_header_size_mask", &mask) != 0)
         return -1;
     int found = 0;
     for (int i = 0; i < 4; i++) {
-        jclass c = (*env)->FindClass(env, arrays[i]);
-        jlong klass = c ? (*env)->CallLongMethod(env, u.obj, u.get_long, c, u.klass_offset) : 0;
-        if ((*env)->ExceptionCheck(env)) {
-            (*env)->ExceptionClear(env);
-            klass = 0;
-        }
-        if (c)
-            (*env)->DeleteLocalRef(env, c);
-        if (!klass || (klass & 7))
+        uint64_t klass;
+        if (wasp_java_class_klass(env, arrays[i], &klass) != 0)
             continue;
         /* The JVM's own metadata, in this process: the array class's layout
          * helper holds the bytes before its first element. */
-        int32_t lh = *(const int32_t *)(uintptr_t)((uint64_t)klass + lh_offset);
+        int32_t lh = *(const int32_t *)(uintptr_t)(klass + lh_offset);
         uint32_t h = ((uint32_t)lh >> shift) & (uint32_t)mask;
         if (lh < 0 && h >= 8 && h <= 32) {
             header[i] = h;
             found++;
         }
     }
-    (*env)->DeleteLocalRef(env, u.obj);
     return found == 4 ? 0 : -1;
 }

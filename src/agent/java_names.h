@@ -33,6 +33,9 @@ char *wasp_java_signature_name(const char *sig);
  * offsets, widths and kinds, sorted by offset; *n = 0 and NULL for an array
  * or a Klass* that is not a loaded class. */
 const wasp_java_field *wasp_java_fields(uint64_t klass, uint32_t *n);
+/* Klass's own static fields with their offsets in its java.lang.Class
+ * mirror (Unsafe.staticFieldOffset), sorted by offset; as above otherwise. */
+const wasp_java_field *wasp_java_static_fields(uint64_t klass, uint32_t *n);
 /* The bytes before an array's first element for elements of 1 << i bytes
  * (i = 0..3: byte[], short[], int[], long[]; float[] and double[] as their
  * sizes), from those array classes' layout helpers: 16 with compressed class
@@ -40,8 +43,10 @@ const wasp_java_field *wasp_java_fields(uint64_t klass, uint32_t *n);
  * 8 bytes or their size), 12 or 16 with compact object headers. 0, or -1
  * when the JVM cannot be asked (header[i] 0 for a class not read). */
 int wasp_java_array_headers(JNIEnv *env, uint32_t header[4]);
-/* Frees the names. (Static fields live in their class's java.lang.Class
- * mirror: a sample there names java.lang.Class, not the static field.) */
+/* The Klass* of the class named (JNI spelling, "java/lang/Class"): 0, or -1
+ * when it cannot be read. */
+int wasp_java_class_klass(JNIEnv *env, const char *name, uint64_t *klass);
+/* Frees the names. */
 void wasp_java_names_free(void);
 
 #endif

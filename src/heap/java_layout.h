@@ -46,6 +46,14 @@ typedef struct wasp_java_layout {
     uint32_t lh_header_shift, lh_header_mask, lh_log2_mask;
     uint32_t lh_type_shift, lh_type_mask; /* an array's element BasicType */
     int32_t t_float, t_double;            /* the BasicTypes of float and double */
+    /* java.lang.Class instances (mirrors) hold their class's static fields
+     * after their own, so each has its own size: mirror_klass is their
+     * Klass* (0: unknown), their size in words is the int at
+     * mirror_size_offset, and the mirrored class's Klass* is at
+     * mirror_klass_offset (java_lang_Class::_oop_size_offset, _klass_offset). */
+    uint64_t mirror_klass;
+    uint32_t mirror_size_offset, mirror_klass_offset;
+    uint32_t mirror_statics; /* where the static fields begin: after java.lang.Class's own */
     uint64_t code_lo, code_hi;   /* the code cache */
     wasp_gc_kind gc;
     /* G1: region of addr = *(biased_base + (addr >> shift) * 8); its type tag

@@ -76,11 +76,24 @@ static uint64_t array_bytes(const wasp_java_object *o, uint32_t log2, int32_t le
     return length < 0 ? 0 : (o->header + ((uint64_t)length << log2) + 7) & ~7ull;
 }
 
-/* The size of an object of layout helper lh whose header is at p (arrays:
- * their length is read, unless read_length is 0: then 0), or 0 when lh
- * cannot be a Java object's. */
-static uint64_t object_size(const wasp_java_layout *l, int32_t lh, uint64_t p, int read_length,
-                            wasp_java_object *o)
+/* A java.lang.Class instance's size: its own fields and then its class's
+ * static fields (java_layout.h); base, the class's instance size, when it
+ * cannot be read. */
+static uint64_t mirror_size(const wasp_java_layout *l, uint64_t p, uint64_t base)
+{
+    int32_t words;
+    if (wasp_safe_read(p + l->mirror_size_offset, &words, sizeof words) != sizeof words ||
+        words <= 0 || (uint64_t)words * 8 < base || (uint64_t)words * 8 > MAX_INSTANCE)
+        return base;
+    return (uint64_t)words * 8;
+}
+
+/* The size of an object of class klass and layout helper lh whose header is
+ * at p (arrays and mirrors: read from it, unless reads is 0: then an array
+ * is 0 and a mirror its base size), or 0 when lh cannot be a Java
+ * object's. */
+static uint64_t object_size(const wasp_java_layout *l, uint64_t klass, int32_t lh, uint64_t p,
+                            int reads, wasp_java_object *o)
 {
     if (!wasp_java_lh_valid(lh))
         return 0;
@@ -88,12 +101,12 @@ static uint64_t object_size(const wasp_java_layout *l, int32_t lh, uint64_t p, i
         o->array = 0;
         o->kind = 0;
         o->header = l->compressed_klass ? l->klass_offset + 4 : l->klass_offset + 8;
-        return (uint64_t)(lh & ~1);
+        uint64_t size = (uint64_t)(lh & ~1);
+        return reads && l->mirror_klass && klass == l->mirror_klass ? mirror_size(l, p, size) : size;
     }
     uint32_t log2 = array_shape(l, lh, o);
     int32_t length;
-    if (!read_length ||
-        wasp_safe_read(p + l->length_offset, &length, sizeof length) != sizeof length)
+    if (!reads || wasp_safe_read(p + l->length_offset, &length, sizeof length) != sizeof length)
         return 0;
     return array_bytes(o, log2, length);
 }
@@ -115,7 +128,7 @@ static int object_with_word(const wasp_java_layout *l, uint64_t p, uint64_t word
     int32_t lh = wasp_java_layout_helper(klass);
     if (!lh)
         return 0;
-    uint64_t size = object_size(l, lh, p, 1, o);
+    uint64_t size = object_size(l, klass, lh, p, 1, o);
     if (!size || addr >= p + size || p + size > l->heap_hi)
         return 0;
     place(o, p, klass, size, addr);
@@ -197,7 +210,7 @@ static uint64_t header_size(const wasp_java_layout *l, int32_t lh, uint64_t p, c
 {
     if (!wasp_java_lh_valid(lh))
         return 0;
-    uint64_t size = object_size(l, lh, p, 0, o);
+    uint64_t size = object_size(l, 0, lh, p, 0, o);
     if (lh < 0) {
         int32_t length;
         memcpy(&length, (const char *)h + l->length_offset, sizeof length);
@@ -263,10 +276,23 @@ int wasp_java_object_being_created(uint64_t p, uint64_t klass, uint64_t addr, wa
     if (!wasp_java_lh_valid(lh) || addr < p || addr - p >= WASP_JAVA_SCAN_BYTES)
         return 0;
     /* Arrays: no length yet, so no size. */
-    uint64_t size = object_size(l, lh, p, 0, o);
+    uint64_t size = object_size(l, klass, lh, p, 0, o);
     if (lh > 0 && addr >= p + size)
         return 0;
     place(o, p, klass, size, addr);
+    return 1;
+}
+
+int wasp_java_static_owner(const wasp_java_object *o, uint64_t *owner)
+{
+    const wasp_java_layout *l = &wasp_java;
+    uint64_t k = 0;
+    if (!l->mirror_klass || o->klass != l->mirror_klass || o->array ||
+        o->offset < l->mirror_statics ||
+        wasp_safe_read(o->start + l->mirror_klass_offset, &k, sizeof k) != sizeof k || !k ||
+        (k & 7))
+        return 0;
+    *owner = k;
     return 1;
 }
 

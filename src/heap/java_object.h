@@ -77,6 +77,11 @@ int wasp_java_object_ending(uint64_t addr, uint64_t end, wasp_java_object *o);
  * then the Klass*. */
 int wasp_java_class_store_accept(uint64_t obj, uint64_t word, void *klass_out);
 
+/* When o is a java.lang.Class instance (a mirror) and its offset is past
+ * that class's own fields, among the static fields of the class it
+ * mirrors: 1 with that class's Klass* in *owner, else 0. */
+int wasp_java_static_owner(const wasp_java_object *o, uint64_t *owner);
+
 /* The Klass* a class word holds (narrow or full), 0 when it cannot be one. */
 uint64_t wasp_java_klass_decode(uint64_t word);
 

@@ -32,12 +32,16 @@ PLANTED_SHARE = 0.4
 NAMED_SHARE = 0.8
 MIN_HEAP_SAMPLES = 200
 # Twice and more the default work: hundreds of heap samples.
-ARGS = {"FieldsField": ("30",), "FieldsArray": ("48",)}
+ARGS = {"FieldsField": ("30",), "FieldsArray": ("48",), "FieldsStatic": ("1000",)}
+# Workloads whose planted member is a static field: named "NAME (static)" in
+# the class it belongs to (without the mirror's size and its class, the
+# samples would name java.lang.Class at an offset past its fields, or none).
+STATIC = {"FieldsStatic"}
 
 # The header and reference widths the fields analysis reads from the JVM:
 # an 8-byte class word (fields from 16, an array's length at 16, elements at
 # 20 or 24) and 8-byte references. The planted int field must still be named,
-# by accesses of its width (docs/fields.md, step 5).
+# by accesses of its width (docs/fields.md, step 6).
 UNCOMPRESSED = ("-XX:-UseCompressedClassPointers", "-XX:-UseCompressedOops")
 
 H = None
@@ -48,6 +52,7 @@ def make_tests(h):
     H = h
     return [("fields.field", lambda c, j: t_fields(c, j, "FieldsField")),
             ("fields.array", lambda c, j: t_fields(c, j, "FieldsArray")),
+            ("fields.static", lambda c, j: t_fields(c, j, "FieldsStatic")),
             ("fields.field_uncompressed", lambda c, j: t_uncompressed(c, j, "FieldsField")),
             ("fields.being_allocated", t_being_allocated),
             ("fields.later_look", t_later_look)]
@@ -155,7 +160,7 @@ def planted_member(workload):
     if m.endswith("]"):
         return m, "[]"
     cls, _, field = m.rpartition(".")
-    return cls, field
+    return cls, field + (" (static)" if workload in STATIC else "")
 
 
 def t_fields(ctx, jdk, workload, jvm_args=()):

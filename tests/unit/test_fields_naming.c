@@ -123,6 +123,32 @@ static void without_compressed_class_pointers(void **state)
     assert_string_equal(m, "length");
 }
 
+/* A class's static fields, at their offsets in its mirror: no header words
+ * there to name (the mirror's own fields come first), the same fit rule. */
+static void static_fields(void **state)
+{
+    (void)state;
+    static const wasp_java_field statics[] = {{"before", 112, 8, 0}, {"hot", 120, 8, 0},
+                                              {"ratio", 128, 8, 1}, {"rare", 136, 4, 0}};
+    char m[64];
+    assert_int_equal(wasp_field_static_member(statics, 4, 120, 8, 0, m, sizeof m), WASP_FIT_FIELD);
+    assert_string_equal(m, "hot (static)");
+    assert_int_equal(wasp_field_static_member(statics, 4, 128, 8, 8, m, sizeof m), WASP_FIT_FIELD);
+    assert_string_equal(m, "ratio (static)");
+    assert_int_equal(wasp_field_static_member(statics, 4, 112, 16, 0, m, sizeof m),
+                     WASP_FIT_SEVERAL);
+    assert_string_equal(m, "(several static fields from before)");
+    /* an int load into a long, a double load of an int: not theirs */
+    assert_int_equal(wasp_field_static_member(statics, 4, 120, 4, 0, m, sizeof m),
+                     WASP_FIT_MISMATCH);
+    assert_int_equal(wasp_field_static_member(statics, 4, 136, 8, 8, m, sizeof m),
+                     WASP_FIT_MISMATCH);
+    assert_string_equal(m, "");
+    /* no static there (the statics of another class; none listed) */
+    assert_int_equal(wasp_field_static_member(statics, 0, 120, 8, 0, m, sizeof m),
+                     WASP_FIT_NO_FIELD);
+}
+
 static void field_widths_from_signatures(void **state)
 {
     (void)state;
@@ -154,6 +180,7 @@ int main(void)
         cmocka_unit_test(header_words_and_elements),
         cmocka_unit_test(without_compressed_class_pointers),
         cmocka_unit_test(field_widths_from_signatures),
+        cmocka_unit_test(static_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

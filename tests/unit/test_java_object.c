@@ -188,6 +188,44 @@ static void deep_search_for_known_classes(void **state)
     assert_int_equal(wasp_java_object_find(past, &beyond, NULL, &o), WASP_JFIND_NO_HEADER);
 }
 
+/* A java.lang.Class instance (a mirror) is as large as its int says, its
+ * class's statics after its own fields; an offset there names the class it
+ * mirrors. */
+static void mirrors_and_their_statics(void **state)
+{
+    (void)state;
+    enum { MIRROR_SIZE_AT = 24, MIRROR_KLASS_AT = 32 };
+    wasp_java.mirror_klass = klass_addr(INSTANCE); /* 32-byte instances: Class's own fields */
+    wasp_java.mirror_size_offset = MIRROR_SIZE_AT;
+    wasp_java.mirror_klass_offset = MIRROR_KLASS_AT;
+    wasp_java.mirror_statics = 32;
+    uint64_t mirror = put_header(2000, INSTANCE, 0);
+    int32_t words = 8; /* 64 bytes: statics at 32..63 */
+    memcpy((char *)&heap[2000] + MIRROR_SIZE_AT, &words, sizeof words);
+    uint64_t owner = klass_addr(INT_ARRAY); /* any class: the one mirrored */
+    memcpy((char *)&heap[2000] + MIRROR_KLASS_AT, &owner, sizeof owner);
+    wasp_access st = load(mirror + 40, 8, 40, mirror, 0);
+    wasp_java_object o;
+    assert_int_equal(wasp_java_object_find(mirror + 40, &st, NULL, &o), WASP_JFIND_INSN);
+    assert_int_equal(o.size, 64);
+    uint64_t k = 0;
+    assert_int_equal(wasp_java_static_owner(&o, &k), 1);
+    assert_true(k == owner);
+    /* its own field: no static owner */
+    wasp_access own = load(mirror + 24, 4, 24, mirror, 0);
+    assert_int_equal(wasp_java_object_find(mirror + 24, &own, NULL, &o), WASP_JFIND_INSN);
+    assert_int_equal(wasp_java_static_owner(&o, &k), 0);
+    /* a size that cannot be (smaller than Class's own fields): the class's size */
+    words = 2;
+    memcpy((char *)&heap[2000] + MIRROR_SIZE_AT, &words, sizeof words);
+    assert_int_not_equal(wasp_java_object_find(mirror + 40, &st, NULL, &o), WASP_JFIND_INSN);
+    /* not a mirror's class: sized by its layout helper alone */
+    wasp_java.mirror_klass = 0;
+    words = 8;
+    memcpy((char *)&heap[2000] + MIRROR_SIZE_AT, &words, sizeof words);
+    assert_int_not_equal(wasp_java_object_find(mirror + 40, &st, NULL, &o), WASP_JFIND_INSN);
+}
+
 static void an_object_must_cover_the_address(void **state)
 {
     (void)state;
@@ -350,6 +388,7 @@ int main(void)
         cmocka_unit_test_setup(search_finds_the_nearest_header, setup),
         cmocka_unit_test_setup(recent_objects_name_deep_accesses, setup),
         cmocka_unit_test_setup(deep_search_for_known_classes, setup),
+        cmocka_unit_test_setup(mirrors_and_their_statics, setup),
         cmocka_unit_test_setup(an_object_must_cover_the_address, setup),
         cmocka_unit_test_setup(accesses_must_fit, setup),
         cmocka_unit_test_setup(bad_class_words_are_refused, setup),

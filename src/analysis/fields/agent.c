@@ -32,6 +32,7 @@ typedef struct raw_field {
     uint32_t offset, area, ctx; /* ctx: the profile's */
     uint8_t width, float_size;
     uint8_t named_later; /* no header at the sample; found at a later look */
+    uint8_t is_static;   /* klass's static field */
     double loads, stores;
     uint32_t allocating; /* the profile's string: the class being allocated, 0 */
 } raw_field;
@@ -75,7 +76,8 @@ static void fold_record(wasp_dump *d, const wasp_thread *t, const wasp_field_rec
         allocating = allocating_class(d, &t->rec, r->ctx - 1);
     raw[nraw++] = (raw_field){.klass = r->klass, .offset = r->offset, .area = r->area,
                               .ctx = ctx, .width = r->width, .float_size = r->float_size,
-                              .named_later = r->allocating, .loads = r->loads,
+                              .named_later = r->allocating, .is_static = r->is_static,
+                              .loads = r->loads,
                               .stores = r->stores, .allocating = allocating};
 }
 
@@ -131,9 +133,15 @@ static void finish(wasp_dump *d, int id)
             snprintf(member, sizeof member, "(being allocated: cleared by the JVM)");
         } else if (cls) {
             uint32_t n;
-            const wasp_java_field *f = wasp_java_fields(r->klass, &n);
-            if (wasp_field_member(cls, f, n, &h, r->offset, r->width, r->float_size, member,
-                                  sizeof member) == WASP_FIT_MISMATCH) {
+            const wasp_java_field *f = r->is_static ? wasp_java_static_fields(r->klass, &n)
+                                                    : wasp_java_fields(r->klass, &n);
+            wasp_field_fit fit =
+                r->is_static
+                    ? wasp_field_static_member(f, n, r->offset, r->width, r->float_size, member,
+                                               sizeof member)
+                    : wasp_field_member(cls, f, n, &h, r->offset, r->width, r->float_size, member,
+                                        sizeof member);
+            if (fit == WASP_FIT_MISMATCH) {
                 /* Not an access to this object's field: not the object's. */
                 mismatched += (uint64_t)(r->loads + r->stores);
                 cls = NULL;

@@ -52,14 +52,14 @@ static void count(wasp_thread *t, int which)
 typedef struct key {
     uint64_t klass;
     uint32_t offset;
-    uint8_t area, width, float_size, allocating;
+    uint8_t area, width, float_size, allocating, is_static;
 } key;
 
 static uint32_t slot_of(const key *k, uint32_t ctx)
 {
     uint64_t h = k->klass * 0x9e3779b97f4a7c15ull ^ ((uint64_t)k->offset << 32 | ctx) ^
                  (uint64_t)k->area ^ (uint64_t)k->width << 8 ^ (uint64_t)k->float_size << 16 ^
-                 (uint64_t)k->allocating << 24;
+                 (uint64_t)k->allocating << 24 ^ (uint64_t)k->is_static << 25;
     h ^= h >> 31;
     h *= 0xbf58476d1ce4e5b9ull;
     return (uint32_t)(h >> 40);
@@ -78,10 +78,12 @@ static void record(wasp_thread *t, const key *k, uint32_t ctx, int kind)
             r->width = k->width;
             r->float_size = k->float_size;
             r->allocating = k->allocating;
+            r->is_static = k->is_static;
             r->ctx = ctx + 1;
         } else if (r->ctx != ctx + 1 || r->klass != k->klass || r->offset != k->offset ||
                    r->area != k->area || r->width != k->width ||
-                   r->float_size != k->float_size || r->allocating != k->allocating) {
+                   r->float_size != k->float_size || r->allocating != k->allocating ||
+                   r->is_static != k->is_static) {
             continue;
         }
         if (kind & WASP_ACCESS_LOAD)
@@ -109,10 +111,19 @@ static int being_created(const wasp_sample_view *v, uint64_t addr, wasp_java_obj
 
 /* The key of an object found: its class, and the field's offset with the
  * access's width and kind (kept for the fit check against the field's type
- * at naming; elements were checked here: heap/java_object.c). */
-static void key_object(key *k, const wasp_java_object *o, const wasp_access *acc)
+ * at naming; elements were checked here: heap/java_object.c). A class's
+ * static fields, in its mirror, are keyed by that class. The class joins
+ * the set the agent names (counted when the set is full). */
+static void key_object(wasp_thread *t, key *k, const wasp_java_object *o, const wasp_access *acc)
 {
     k->klass = o->klass;
+    uint64_t owner;
+    if (wasp_java_static_owner(o, &owner)) {
+        k->klass = owner;
+        k->is_static = 1;
+    }
+    if (!wasp_klass_set_add(k->klass))
+        count(t, C_CLASS_SET_FULL);
     k->offset = o->array && o->offset >= o->header ? WASP_FIELD_ELEMENTS : o->offset;
     if (k->offset != WASP_FIELD_ELEMENTS) {
         k->width = (uint8_t)(acc->size < 255 ? acc->size : 255);
@@ -133,9 +144,7 @@ static void settle(wasp_thread *t, wasp_field_pending *pe)
             : WASP_JFIND_NO_HEADER;
     if (wasp_java_found(how)) {
         count(t, C_BY_LATER_LOOK);
-        if (!wasp_klass_set_add(o.klass))
-            count(t, C_CLASS_SET_FULL);
-        key_object(&k, &o, &pe->acc);
+        key_object(t, &k, &o, &pe->acc);
         k.allocating = 1;
     } else {
         count(t, pe->why);
@@ -194,9 +203,7 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
                  : how == WASP_JFIND_INSN  ? C_BY_INSN
                  : how == WASP_JFIND_SCAN  ? C_BY_SCAN
                                            : C_BY_RECENT);
-        if (!wasp_klass_set_add(o.klass))
-            count(t, C_CLASS_SET_FULL);
-        key_object(&k, &o, &h.acc);
+        key_object(t, &k, &o, &h.acc);
         break;
     case WASP_JFIND_NOT_HEAP:
         count(t, C_OFF_HEAP);

@@ -37,3 +37,17 @@ wasp_field_fit wasp_field_member(const char *cls, const wasp_java_field *fields,
         buf[0] = 0;
     return fit;
 }
+
+wasp_field_fit wasp_field_static_member(const wasp_java_field *statics, uint32_t n, uint32_t offset,
+                                        uint32_t width, uint8_t float_size, char *buf, size_t len)
+{
+    const wasp_java_field *f = NULL;
+    wasp_field_fit fit = wasp_java_field_fit(statics, n, offset, width, float_size, &f);
+    if (fit == WASP_FIT_FIELD)
+        snprintf(buf, len, "%s (static)", f->name);
+    else if (fit == WASP_FIT_SEVERAL)
+        snprintf(buf, len, "(several static fields from %s)", f->name);
+    else if (len)
+        buf[0] = 0;
+    return fit;
+}

@@ -30,4 +30,9 @@ wasp_field_fit wasp_field_member(const char *cls, const wasp_java_field *fields,
                                  const wasp_field_header *h, uint32_t offset, uint32_t width,
                                  uint8_t float_size, char *buf, size_t len);
 
+/* The static field of a class at offset in its mirror, as above: the
+ * field's name followed by " (static)", or "" and the fit. */
+wasp_field_fit wasp_field_static_member(const wasp_java_field *statics, uint32_t n, uint32_t offset,
+                                        uint32_t width, uint8_t float_size, char *buf, size_t len);
+
 #endif

@@ -31,6 +31,7 @@ typedef struct wasp_field_rec {
                        * array elements: the handler checked them) */
     uint8_t float_size; /* 4 or 8 for a float/double access, else 0 */
     uint8_t allocating; /* 1: the object had no header yet at the sample (named later) */
+    uint8_t is_static;  /* 1: klass's static field at offset in its mirror */
     uint32_t loads, stores;
 } wasp_field_rec;
 
