@@ -14,6 +14,7 @@
 #include "agent/vmflags.h"
 #include "agent/vmstructs.h"
 #include "heap/java_layout.h"
+#include "heap/klass_set.h"
 
 /* The address of a static field of one of two spellings, NULL when missing. */
 static const void *static_field(const char *type, const char *f1, const char *f2)
@@ -202,6 +203,21 @@ static void load_mirrors(wasp_java_layout *l, JNIEnv *env)
     }
 }
 
+/* The classes of most large objects, met in advance: the backward search
+ * goes deep only for classes already met (heap/java_object.h), and an array
+ * reached only through derived pointers would otherwise wait for an access
+ * that names it. */
+static void meet_array_classes(JNIEnv *env)
+{
+    static const char *const arrays[] = {"[Ljava/lang/Object;", "[B", "[C", "[S", "[I",
+                                         "[J", "[F", "[D", "[Z"};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+        uint64_t klass;
+        if (wasp_java_class_klass(env, arrays[i], &klass) == 0)
+            wasp_klass_set_add(klass);
+    }
+}
+
 int wasp_java_layout_load(JNIEnv *env, char *why, size_t len)
 {
     wasp_java_layout l;
@@ -213,6 +229,7 @@ int wasp_java_layout_load(JNIEnv *env, char *why, size_t len)
     if (load_header(&l, why, len) != 0)
         return -1;
     load_mirrors(&l, env);
+    meet_array_classes(env);
     static_u64("CodeCache", "_low_bound", NULL, &l.code_lo);
     static_u64("CodeCache", "_high_bound", NULL, &l.code_hi);
     if (flag("UseG1GC"))

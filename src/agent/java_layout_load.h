@@ -8,7 +8,8 @@
 #include <jni.h>
 #include <stddef.h>
 
-/* 0 with wasp_java ready; -1 with why[] naming what VMStructs lack. */
+/* 0 with wasp_java ready (and the common array classes in the klass set:
+ * heap/klass_set.h); -1 with why[] naming what VMStructs lack. */
 int wasp_java_layout_load(JNIEnv *env, char *why, size_t len);
 
 #endif

@@ -1,5 +1,7 @@
 /*
- * The classes (Klass*) the handler found in sampled objects, process-wide:
+ * The classes (Klass*) the handler found in sampled objects, process-wide
+ * (and the common array classes, added when the layout is read: the deep
+ * header search trusts only classes in this set, heap/java_object.h):
  * the agent names only these when the run stops (naming every loaded class
  * costs more than the profile needs). A fixed open-addressing table filled
  * with compare-and-swap; a full table drops the newcomer, whose samples then
