@@ -73,6 +73,11 @@ int wasp_frame_anchor_load(JNIEnv *env, char *why, size_t len)
     wasp_frame_anchor.state_from_env = (int64_t)state - env_off;
     wasp_frame_anchor.stack_base_from_env = (int64_t)base_off - env_off;
     wasp_frame_anchor.thread_from_env = -env_off;
+    uint64_t thread_size;
+    wasp_frame_anchor.thread_size =
+        wasp_vm_type_size("JavaThread", &thread_size) == 0 && thread_size < (1u << 20)
+            ? (uint32_t)thread_size
+            : 0;
     wasp_frame_anchor.sp_off = (uint32_t)sp_off;
     wasp_frame_anchor.pc_off = (uint32_t)pc_off;
     __atomic_store_n(&wasp_frame_anchor.ready, 1, __ATOMIC_RELEASE);

@@ -19,6 +19,10 @@ enum { WASP_REG_COUNT = 16 };
 typedef struct wasp_regs {
     uint64_t gpr[WASP_REG_COUNT];
     uint64_t rip;
+    /* Memory of the JVM's own the thread reaches through its registers (its
+     * JavaThread: safepoint poll word, allocation buffer pointers), never
+     * program data; 0, 0 when not known. */
+    uint64_t vm_lo, vm_hi;
 } wasp_regs;
 
 enum wasp_access_kind {
@@ -64,9 +68,11 @@ int wasp_isa_decode_access(const uint8_t *bytes, size_t n, uint64_t pc,
 
 /* Whether an access touches program data a developer could change: not an
  * implicit null check (addresses below 64 KiB), not the thread's stack (within
- * 1 MiB of sp: spills, stack banging, interpreter locals), not a RIP-relative
- * constant in generated code. */
-int wasp_isa_is_program_data(const wasp_access *a, uint64_t sp);
+ * 1 MiB of regs' sp: spills, stack banging, interpreter locals), not a
+ * RIP-relative constant in generated code, not the thread's JavaThread
+ * (regs' vm_lo..vm_hi: compiled code reads its safepoint poll word and
+ * allocation buffer through r15 on every loop and allocation). */
+int wasp_isa_is_program_data(const wasp_access *a, const wasp_regs *regs);
 
 /* Scan forward from pc over at most max_insns straight-line instructions
  * (bytes[0..n) is the code at pc, regs the state before the instruction at

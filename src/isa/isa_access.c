@@ -27,6 +27,7 @@ void wasp_isa_regs_from_ucontext(const ucontext_t *uc, wasp_regs *regs)
     for (int i = 0; i < WASP_REG_COUNT; i++)
         regs->gpr[i] = (uint64_t)uc->uc_mcontext.gregs[map[i]];
     regs->rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    regs->vm_lo = regs->vm_hi = 0;
 }
 
 static int has_mem(const wasp_insn *d)
@@ -91,10 +92,12 @@ int wasp_isa_decode_access(const uint8_t *bytes, size_t n, uint64_t pc, const wa
     return 1;
 }
 
-int wasp_isa_is_program_data(const wasp_access *a, uint64_t sp)
+int wasp_isa_is_program_data(const wasp_access *a, const wasp_regs *regs)
 {
+    uint64_t sp = regs->gpr[4];
     uint64_t dist = a->addr > sp ? a->addr - sp : sp - a->addr;
-    return a->addr >= 65536 && dist >= (1u << 20) && !a->rip_relative;
+    return a->addr >= 65536 && dist >= (1u << 20) && !a->rip_relative &&
+           (a->addr < regs->vm_lo || a->addr >= regs->vm_hi);
 }
 
 /* Bit mask (by wasp_regs index) of the registers the address is computed from. */
@@ -119,7 +122,7 @@ int wasp_isa_find_access(const uint8_t *bytes, size_t n, uint64_t pc, const wasp
             return i == 0 ? -1 : 0;
         if (has_mem(&d) && !(address_regs(&d) & dirty)) {
             fill(&d, pc + off, regs, out);
-            if ((out->kind & wanted) && wasp_isa_is_program_data(out, regs->gpr[4])) {
+            if ((out->kind & wanted) && wasp_isa_is_program_data(out, regs)) {
                 *at = pc + off;
                 return 1;
             }
@@ -220,7 +223,7 @@ int wasp_isa_prev_accesses(const uint8_t *before, size_t n, uint64_t pc, const w
     if (p.count != BACK_MANY) {
         for (int i = 0; i < p.count && found < max; i++) {
             fill(&p.cand[i], pc - p.k[i], regs, &out[found]);
-            if (wasp_isa_is_program_data(&out[found], regs->gpr[4]))
+            if (wasp_isa_is_program_data(&out[found], regs))
                 found++;
         }
         return found;
@@ -230,7 +233,7 @@ int wasp_isa_prev_accesses(const uint8_t *before, size_t n, uint64_t pc, const w
         if (!back_candidate(before, n, k, &d))
             continue;
         fill(&d, pc - k, regs, &out[found]);
-        if (wasp_isa_is_program_data(&out[found], regs->gpr[4]))
+        if (wasp_isa_is_program_data(&out[found], regs))
             found++;
     }
     return found;

@@ -31,6 +31,7 @@ typedef struct wasp_frame_anchor_layout {
     int64_t state_from_env;  /* JavaThread::_thread_state (a 32-bit value) */
     int64_t stack_base_from_env; /* JavaThread::_stack_base: the stack's top end */
     int64_t thread_from_env;     /* the JavaThread itself (for other fields' places) */
+    uint32_t thread_size;        /* sizeof(JavaThread), 0 when VMStructs do not say */
     uint32_t sp_off, pc_off; /* in the anchor */
 } wasp_frame_anchor_layout;
 

@@ -145,7 +145,7 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
         return;
 
     wasp_sample_view v;
-    wasp_view_init(&v, uc, &s);
+    wasp_view_init(&v, t, uc, &s);
     if (nobject_parts) {
         wasp_object_hit h;
         if (wasp_object_hit_find(t, &v, &h, nsample_hooks == 0) == WASP_OBJ_HIT)

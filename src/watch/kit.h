@@ -32,7 +32,10 @@ typedef struct wasp_sample_view {
     size_t n;                      /* bytes of it readable */
 } wasp_sample_view;
 
-void wasp_view_init(wasp_sample_view *v, const ucontext_t *uc, const wasp_address_sample *s);
+/* The sample s of thread t interrupted at uc (the view's registers know
+ * t's JavaThread: not program data). */
+void wasp_view_init(wasp_sample_view *v, const wasp_thread *t, const ucontext_t *uc,
+                    const wasp_address_sample *s);
 /* The access of a kind in `wanted` the sample names. Software samples: the
  * thread's next access of that kind, at the interrupted PC or a few
  * straight-line instructions later while its address can still be computed

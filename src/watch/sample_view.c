@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "watch/kit.h"
+#include "watch/frame_anchor.h"
+#include "watch/thread_state.h"
 
 size_t wasp_read_code(uint64_t addr, uint8_t *dst, size_t n, uint64_t anchor)
 {
@@ -34,11 +36,17 @@ size_t wasp_read_code(uint64_t addr, uint8_t *dst, size_t n, uint64_t anchor)
     return wasp_safe_read(addr, dst, n);
 }
 
-void wasp_view_init(wasp_sample_view *v, const ucontext_t *uc, const wasp_address_sample *s)
+void wasp_view_init(wasp_sample_view *v, const wasp_thread *t, const ucontext_t *uc,
+                    const wasp_address_sample *s)
 {
     v->s = s;
     v->uc = uc;
     wasp_isa_regs_from_ucontext(uc, &v->regs);
+    const wasp_frame_anchor_layout *fa = &wasp_frame_anchor;
+    if (t->jni_env && fa->thread_size && __atomic_load_n(&fa->ready, __ATOMIC_ACQUIRE)) {
+        v->regs.vm_lo = (uint64_t)(uintptr_t)t->jni_env + (uint64_t)fa->thread_from_env;
+        v->regs.vm_hi = v->regs.vm_lo + fa->thread_size;
+    }
     v->n = wasp_read_code(s->pc, v->code, s->has_addr ? WASP_MAX_INSN : sizeof v->code,
                           (uint64_t)uc->uc_mcontext.gregs[REG_RIP]);
 }
@@ -57,7 +65,7 @@ int wasp_view_find(const wasp_sample_view *v, int wanted, wasp_access *acc, uint
     acc->addr = v->s->addr;
     if (!(acc->kind & wanted))
         return 0;
-    return wasp_isa_is_program_data(acc, v->regs.gpr[4]) ? 1 : 2;
+    return wasp_isa_is_program_data(acc, &v->regs) ? 1 : 2;
 }
 
 int wasp_view_prev(const wasp_sample_view *v, int wanted, wasp_access *acc, uint64_t *at,

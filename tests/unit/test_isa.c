@@ -238,6 +238,28 @@ static void test_not_accesses(void **state)
     assert_int_equal(a.kind, WASP_ACCESS_LOAD);
 }
 
+/* Compiled Java code reads its JavaThread through r15 (the safepoint poll
+ * word on every loop, the allocation buffer's top and end): the JVM's data,
+ * not the program's, once the registers say where the JavaThread is. */
+static void test_java_thread_is_not_program_data(void **state)
+{
+    (void)state;
+    wasp_regs r = regs();
+    r.gpr[R15] = 0x7f0000001000ull;
+    r.gpr[RSP] = 0x7ffff0000000ull;
+    wasp_access a;
+    static const uint8_t poll_word[] = {0x4d, 0x8b, 0x97, 0x48, 0x03, 0x00, 0x00}; /* mov 0x348(%r15),%r10 */
+    assert_int_equal(wasp_isa_decode_access(poll_word, sizeof poll_word, PC, &r, &a), 1);
+    assert_true(a.addr == 0x7f0000001348ull);
+    assert_int_equal(wasp_isa_is_program_data(&a, &r), 1); /* where the JavaThread is not known */
+    r.vm_lo = r.gpr[R15];
+    r.vm_hi = r.vm_lo + 0x800;
+    assert_int_equal(wasp_isa_is_program_data(&a, &r), 0);
+    /* past its end: someone else's */
+    a.addr = r.vm_hi;
+    assert_int_equal(wasp_isa_is_program_data(&a, &r), 1);
+}
+
 static void test_undecodable(void **state)
 {
     (void)state;
@@ -376,7 +398,7 @@ int main(void)
         cmocka_unit_test(test_rip_relative),      cmocka_unit_test(test_sse_float),
         cmocka_unit_test(test_vector),            cmocka_unit_test(test_not_accesses),
         cmocka_unit_test(test_store_string),
-        cmocka_unit_test(test_undecodable),       cmocka_unit_test(test_format),
+        cmocka_unit_test(test_undecodable), cmocka_unit_test(test_java_thread_is_not_program_data),       cmocka_unit_test(test_format),
         cmocka_unit_test(test_regs_from_ucontext), cmocka_unit_test(test_safe_read_mapped),
         cmocka_unit_test(test_safe_read_unmapped), cmocka_unit_test(test_safe_read_prefix),
         cmocka_unit_test(test_prev_access),

@@ -210,7 +210,7 @@ static void caught(wasp_thread *t, int i, const ucontext_t *uc)
     memcpy(&c.chance, &slot->watch.v1, sizeof c.chance);
     wasp_address_sample s = {.pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP]};
     wasp_sample_view v;
-    wasp_view_init(&v, uc, &s);
+    wasp_view_init(&v, t, uc, &s);
     wasp_class_store cs;
     uint8_t before[WASP_MAX_INSN];
     wasp_java_object o;

@@ -75,7 +75,7 @@ static const wasp_analysis_client *locate(wasp_thread *t, const wasp_sample_view
              * loop): the access that just ran, most often the one that held
              * the thread up. It has executed: no first trap. */
             if (wasp_view_prev(v, client->samples, acc, at, insn) &&
-                wasp_isa_is_program_data(acc, v->regs.gpr[4])) {
+                wasp_isa_is_program_data(acc, &v->regs)) {
                 *executed = 1;
                 return client;
             }
