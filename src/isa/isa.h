@@ -85,12 +85,16 @@ int wasp_isa_find_access(const uint8_t *bytes, size_t n, uint64_t pc, const wasp
                          int wanted, int max_insns, wasp_access *out, uint64_t *at);
 
 /* The accesses that may have just run: instructions of length k that end
- * exactly at pc (bytes `before` are the n <= WASP_MAX_INSN bytes ending at
- * pc) with a program-data memory operand whose address the instruction did
- * not change, recomputed from regs (the state now). Only forms Java heap
- * accesses take count (a displacement, no system instruction): backward
- * decoding also finds tails of longer instructions. x86 lengths vary, so
- * there may be several; up to max, longest first. Returns how many. */
+ * exactly at pc (bytes `before` are the n bytes ending at pc) with a
+ * program-data memory operand whose address the instruction did not change,
+ * recomputed from regs (the state now). Only forms Java heap accesses take
+ * count (a displacement, no system instruction): backward decoding also
+ * finds tails of longer instructions. x86 lengths vary, so there may be
+ * several; up to max, longest first. Returns how many. With more than
+ * WASP_MAX_INSN bytes (up to WASP_SYNC_WINDOW are used), decoding forward
+ * from several earlier places says where the last instruction starts when
+ * they agree, and only that candidate counts. */
+enum { WASP_SYNC_WINDOW = 64 };
 int wasp_isa_prev_accesses(const uint8_t *before, size_t n, uint64_t pc, const wasp_regs *regs,
                            wasp_access *out, int max);
 

@@ -205,9 +205,61 @@ static void plan_back(const uint8_t *before, size_t n, back_plan *p)
     }
 }
 
+/* Where the instruction that ends at pc starts, as decoding forward from
+ * earlier bytes sees it: x86 code resynchronises within a few instructions,
+ * so chains started at several places agree on the last boundary before pc
+ * when the bytes are code. w holds the n bytes before pc. Returns the length
+ * of that last instruction (1..15) when every chain that ends exactly at pc
+ * agrees and at least two do, else 0: no opinion. A chain that reaches a
+ * place an earlier one passed takes that one's outcome, so the shared path
+ * (the real instructions, which the forward scan decodes too: memoized) is
+ * decoded once. */
+enum { SYNC_STARTS = 4, SYNC_STEPS = WASP_SYNC_WINDOW, SYNC_FAILED = 0xff };
+static size_t synchronised_length(const uint8_t *w, size_t n)
+{
+    /* outcome[pos]: 0 not reached yet; SYNC_FAILED; else 1 + the length of
+     * the last instruction of a chain through pos that ends exactly at pc */
+    uint8_t outcome[WASP_SYNC_WINDOW] = {0};
+    size_t agreed = 0;
+    int ends = 0;
+    for (size_t s = 0; s < SYNC_STARTS && s + WASP_MAX_INSN < n; s++) {
+        uint8_t path[SYNC_STEPS];
+        int steps = 0;
+        size_t pos = s;
+        uint8_t result = SYNC_FAILED, last = 0;
+        while (pos < n && steps < SYNC_STEPS) {
+            if (outcome[pos]) {
+                result = outcome[pos];
+                break;
+            }
+            wasp_insn d;
+            if (wasp_insn_decode(w + pos, n - pos, &d) < 0 || !d.length || pos + d.length > n)
+                break;
+            path[steps++] = (uint8_t)pos;
+            last = (uint8_t)d.length;
+            pos += d.length;
+            if (pos == n)
+                result = (uint8_t)(last + 1);
+        }
+        for (int k = 0; k < steps; k++)
+            outcome[path[k]] = result;
+        if (result == SYNC_FAILED)
+            continue;
+        if (ends++ && (size_t)result - 1 != agreed)
+            return 0;
+        agreed = (size_t)result - 1;
+    }
+    return ends >= 2 ? agreed : 0;
+}
+
 int wasp_isa_prev_accesses(const uint8_t *before, size_t n, uint64_t pc, const wasp_regs *regs,
                            wasp_access *out, int max)
 {
+    size_t sync = 0;
+    if (n > WASP_MAX_INSN) {
+        size_t m = n < WASP_SYNC_WINDOW ? n : WASP_SYNC_WINDOW;
+        sync = synchronised_length(before + (n - m), m);
+    }
     if (n > WASP_MAX_INSN) {
         before += n - WASP_MAX_INSN;
         n = WASP_MAX_INSN;
@@ -219,9 +271,13 @@ int wasp_isa_prev_accesses(const uint8_t *before, size_t n, uint64_t pc, const w
         plan_back(before, n, &p);
         wasp_memo_put(&back_memo, before, n, &p);
     }
+    /* Where the earlier bytes say the last instruction starts, a candidate
+     * of another length is the tail of a longer one, or spans two. */
     int found = 0;
     if (p.count != BACK_MANY) {
         for (int i = 0; i < p.count && found < max; i++) {
+            if (sync && p.k[i] != sync)
+                continue;
             fill(&p.cand[i], pc - p.k[i], regs, &out[found]);
             if (wasp_isa_is_program_data(&out[found], regs))
                 found++;
@@ -230,7 +286,7 @@ int wasp_isa_prev_accesses(const uint8_t *before, size_t n, uint64_t pc, const w
     }
     for (size_t k = n; k >= 1 && found < max; k--) {
         wasp_insn d;
-        if (!back_candidate(before, n, k, &d))
+        if ((sync && k != sync) || !back_candidate(before, n, k, &d))
             continue;
         fill(&d, pc - k, regs, &out[found]);
         if (wasp_isa_is_program_data(&out[found], regs))

@@ -71,17 +71,24 @@ int wasp_view_find(const wasp_sample_view *v, int wanted, wasp_access *acc, uint
 int wasp_view_prev(const wasp_sample_view *v, int wanted, wasp_access *acc, uint64_t *at,
                    uint8_t *insn)
 {
-    /* x86 cannot be decoded backwards with certainty; the longest candidate
-     * is taken (a shorter one is most often the tail of the real one). */
-    uint8_t before[WASP_MAX_INSN];
-    if (v->s->has_addr ||
-        wasp_read_code(v->s->pc - sizeof before, before, sizeof before, v->s->pc) !=
-            sizeof before ||
-        wasp_isa_prev_accesses(before, sizeof before, v->s->pc, &v->regs, acc, 1) != 1 ||
+    /* x86 cannot be decoded backwards with certainty: the earlier bytes say
+     * where the last instruction starts when decoding from them agrees,
+     * else the longest candidate is taken (a shorter one is most often the
+     * tail of the real one). */
+    if (v->s->has_addr)
+        return 0;
+    uint8_t before[WASP_SYNC_WINDOW];
+    size_t n = wasp_read_code(v->s->pc - sizeof before, before, sizeof before, v->s->pc);
+    if (n != sizeof before) { /* a mapping starts within the window: the last bytes only */
+        n = wasp_read_code(v->s->pc - WASP_MAX_INSN, before, WASP_MAX_INSN, v->s->pc);
+        if (n != WASP_MAX_INSN)
+            return 0;
+    }
+    if (wasp_isa_prev_accesses(before, n, v->s->pc, &v->regs, acc, 1) != 1 ||
         !(acc->kind & wanted))
         return 0;
     *at = v->s->pc - acc->len;
-    memcpy(insn, before + sizeof before - acc->len, acc->len);
+    memcpy(insn, before + n - acc->len, acc->len);
     return 1;
 }
 

@@ -260,6 +260,35 @@ static void test_java_thread_is_not_program_data(void **state)
     assert_int_equal(wasp_isa_is_program_data(&a, &r), 1);
 }
 
+/* With the bytes before the window, decoding forward from several places
+ * says where the last instruction starts: the tail of a longer instruction
+ * that reads as an access (`mov 0x10(%rbx), %eax` in the immediate of a
+ * movabs) is no longer taken, and a real one still is. */
+static void test_prev_access_synchronised(void **state)
+{
+    (void)state;
+    wasp_regs r = regs();
+    r.gpr[RSP] = 0x7ffff0000000ull; /* the loads' addresses are far from the stack */
+    wasp_access a[3];
+    uint8_t w[WASP_SYNC_WINDOW];
+    memset(w, 0x90, sizeof w); /* nop: code that runs into the last instruction */
+    static const uint8_t movabs[] = {0x48, 0xb8, 0x11, 0x22, 0x33, 0x44, 0x55, 0x8b, 0x43, 0x10};
+    memcpy(w + sizeof w - sizeof movabs, movabs, sizeof movabs);
+    /* the last 15 bytes alone: the tail is a candidate */
+    assert_int_equal(
+        wasp_isa_prev_accesses(w + sizeof w - WASP_MAX_INSN, WASP_MAX_INSN, PC, &r, a, 3), 1);
+    assert_int_equal(a[0].len, 3);
+    /* the whole window: the movabs is the last instruction, and it reads no memory */
+    assert_int_equal(wasp_isa_prev_accesses(w, sizeof w, PC, &r, a, 3), 0);
+
+    static const uint8_t load[] = {0x8b, 0x43, 0x10}; /* mov 0x10(%rbx),%eax */
+    memset(w, 0x90, sizeof w);
+    memcpy(w + sizeof w - sizeof load, load, sizeof load);
+    assert_int_equal(wasp_isa_prev_accesses(w, sizeof w, PC, &r, a, 3), 1);
+    assert_int_equal(a[0].len, 3);
+    assert_true(a[0].addr == r.gpr[RBX] + 0x10);
+}
+
 static void test_undecodable(void **state)
 {
     (void)state;
@@ -398,7 +427,8 @@ int main(void)
         cmocka_unit_test(test_rip_relative),      cmocka_unit_test(test_sse_float),
         cmocka_unit_test(test_vector),            cmocka_unit_test(test_not_accesses),
         cmocka_unit_test(test_store_string),
-        cmocka_unit_test(test_undecodable), cmocka_unit_test(test_java_thread_is_not_program_data),       cmocka_unit_test(test_format),
+        cmocka_unit_test(test_undecodable), cmocka_unit_test(test_java_thread_is_not_program_data),
+        cmocka_unit_test(test_prev_access_synchronised),       cmocka_unit_test(test_format),
         cmocka_unit_test(test_regs_from_ucontext), cmocka_unit_test(test_safe_read_mapped),
         cmocka_unit_test(test_safe_read_unmapped), cmocka_unit_test(test_safe_read_prefix),
         cmocka_unit_test(test_prev_access),
