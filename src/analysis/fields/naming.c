@@ -8,6 +8,24 @@
 
 #include "analysis/fields/records.h"
 
+/* The field(s) an access of `width` at offset fits among fields[0..n),
+ * written to buf ("NAME", "(several fields from NAME)", with " static" or
+ * " (static)" for a class's statics), or "" when none: the fit. */
+static wasp_field_fit name_fit(const wasp_java_field *fields, uint32_t n, uint32_t offset,
+                               uint32_t width, uint8_t float_size, int statics, char *buf,
+                               size_t len)
+{
+    const wasp_java_field *f = NULL;
+    wasp_field_fit fit = wasp_java_field_fit(fields, n, offset, width, float_size, &f);
+    if (fit == WASP_FIT_FIELD)
+        snprintf(buf, len, "%s%s", f->name, statics ? " (static)" : "");
+    else if (fit == WASP_FIT_SEVERAL)
+        snprintf(buf, len, "(several%s fields from %s)", statics ? " static" : "", f->name);
+    else if (len)
+        buf[0] = 0;
+    return fit;
+}
+
 wasp_field_fit wasp_field_member(const char *cls, const wasp_java_field *fields, uint32_t n,
                                  const wasp_field_header *h, uint32_t offset, uint32_t width,
                                  uint8_t float_size, char *buf, size_t len)
@@ -27,27 +45,11 @@ wasp_field_fit wasp_field_member(const char *cls, const wasp_java_field *fields,
         snprintf(buf, len, "%s", fixed);
         return WASP_FIT_FIELD;
     }
-    const wasp_java_field *f = NULL;
-    wasp_field_fit fit = wasp_java_field_fit(fields, n, offset, width, float_size, &f);
-    if (fit == WASP_FIT_FIELD)
-        snprintf(buf, len, "%s", f->name);
-    else if (fit == WASP_FIT_SEVERAL)
-        snprintf(buf, len, "(several fields from %s)", f->name);
-    else if (len)
-        buf[0] = 0;
-    return fit;
+    return name_fit(fields, n, offset, width, float_size, 0, buf, len);
 }
 
 wasp_field_fit wasp_field_static_member(const wasp_java_field *statics, uint32_t n, uint32_t offset,
                                         uint32_t width, uint8_t float_size, char *buf, size_t len)
 {
-    const wasp_java_field *f = NULL;
-    wasp_field_fit fit = wasp_java_field_fit(statics, n, offset, width, float_size, &f);
-    if (fit == WASP_FIT_FIELD)
-        snprintf(buf, len, "%s (static)", f->name);
-    else if (fit == WASP_FIT_SEVERAL)
-        snprintf(buf, len, "(several static fields from %s)", f->name);
-    else if (len)
-        buf[0] = 0;
-    return fit;
+    return name_fit(statics, n, offset, width, float_size, 1, buf, len);
 }
