@@ -6,7 +6,6 @@
  */
 #include "heap/recent_objects.h"
 
-
 #include "heap/heap_area.h"
 #include "heap/java_object.h"
 

@@ -259,8 +259,6 @@ int wasp_isa_prev_accesses(const uint8_t *before, size_t n, uint64_t pc, const w
     if (n > WASP_MAX_INSN) {
         size_t m = n < WASP_SYNC_WINDOW ? n : WASP_SYNC_WINDOW;
         sync = synchronised_length(before + (n - m), m);
-    }
-    if (n > WASP_MAX_INSN) {
         before += n - WASP_MAX_INSN;
         n = WASP_MAX_INSN;
     }

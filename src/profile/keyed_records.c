@@ -11,8 +11,6 @@
 
 #include "profile/hindex.h"
 
-typedef wasp_keyed_table keyed_records;
-
 void wasp_keyed_table_free(wasp_keyed_table *t)
 {
     free(t->items);
@@ -28,23 +26,23 @@ void wasp_keyed_free(void *data)
 }
 
 /* l's table in p; NULL when the part has no data. */
-static const keyed_records *table_of(const wasp_profile *p, const wasp_keyed_layout *l)
+static const wasp_keyed_table *table_of(const wasp_profile *p, const wasp_keyed_layout *l)
 {
     const unsigned char *data = p->parts[l->id];
-    return data ? (const keyed_records *)(data + l->table_offset) : NULL;
+    return data ? (const wasp_keyed_table *)(data + l->table_offset) : NULL;
 }
 
 /* l's table in p, the part's data created when it is not there yet. */
-static keyed_records *table_for_adding(wasp_profile *p, const wasp_keyed_layout *l)
+static wasp_keyed_table *table_for_adding(wasp_profile *p, const wasp_keyed_layout *l)
 {
     unsigned char *data =
-        wasp_profile_part_data(p, l->id, l->data_size ? l->data_size : sizeof(keyed_records));
-    return data ? (keyed_records *)(data + l->table_offset) : NULL;
+        wasp_profile_part_data(p, l->id, l->data_size ? l->data_size : sizeof(wasp_keyed_table));
+    return data ? (wasp_keyed_table *)(data + l->table_offset) : NULL;
 }
 
 const void *wasp_keyed_all(const wasp_profile *p, const wasp_keyed_layout *l, uint32_t *n)
 {
-    const keyed_records *r = table_of(p, l);
+    const wasp_keyed_table *r = table_of(p, l);
     *n = r ? r->n : 0;
     return r && r->n ? r->items : NULL;
 }
@@ -98,7 +96,7 @@ static uint32_t role_of(const wasp_keyed_layout *l, const void *rec)
 }
 
 typedef struct lookup {
-    const keyed_records *r;
+    const wasp_keyed_table *r;
     const wasp_keyed_layout *l;
     const void *rec;
 } lookup;
@@ -113,7 +111,7 @@ int wasp_keyed_add(wasp_profile *p, const wasp_keyed_layout *l, const void *rec)
 {
     if (!in_range(p, l, rec))
         return -1;
-    keyed_records *r = table_for_adding(p, l);
+    wasp_keyed_table *r = table_for_adding(p, l);
     if (!r || (!r->index && !(r->index = wasp_hindex_new())))
         return -1;
     uint32_t h = wasp_fnv1a(WASP_FNV_INIT, rec, l->nkeys * sizeof(uint32_t));
@@ -148,7 +146,7 @@ int wasp_keyed_check(const wasp_profile *p, const wasp_keyed_layout *l, char *er
 }
 
 typedef struct encoding {
-    const keyed_records *r;
+    const wasp_keyed_table *r;
     const wasp_keyed_layout *l;
 } encoding;
 
@@ -164,7 +162,7 @@ static void put_record(wasp_wbuf *b, const void *ctx, uint32_t i)
 
 void wasp_keyed_encode(const wasp_profile *p, const wasp_keyed_layout *l, wasp_wbuf *b)
 {
-    const keyed_records *r = table_of(p, l);
+    const wasp_keyed_table *r = table_of(p, l);
     if (r && r->n)
         wasp_put_table(b, l->tag, r->n, put_record, &(encoding){r, l});
 }
@@ -235,6 +233,7 @@ int wasp_keyed_weigh(const wasp_profile *p, const wasp_keyed_layout *l, wasp_con
         double weight = 0;
         for (uint32_t k = 0; k < (l->weight_sums ? l->weight_sums : l->nsums); k++)
             weight += sum_at(l, rec, k);
+        uint32_t role = role_of(l, rec);
         for (uint32_t k = 0; k < l->nkeys; k++) {
             if (l->key[k] != WASP_KEY_CONTEXT)
                 continue;
@@ -242,7 +241,7 @@ int wasp_keyed_weigh(const wasp_profile *p, const wasp_keyed_layout *l, wasp_con
             bool again = false;
             for (uint32_t e2 = 0; e2 < k; e2++)
                 again |= l->key[e2] == WASP_KEY_CONTEXT && key_at(rec, e2) == key_at(rec, k);
-            if (!again && wasp_weigh_context(w, role_of(l, rec), key_at(rec, k), weight) != 0)
+            if (!again && wasp_weigh_context(w, role, key_at(rec, k), weight) != 0)
                 return -1;
         }
     }

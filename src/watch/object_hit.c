@@ -12,14 +12,14 @@
 #include "watch/object_hit.h"
 
 #include "heap/class_site.h"
+#include "heap/heap_addresses.h"
 #include "heap/heap_area.h"
 #include "heap/java_object.h"
 #include "heap/klass_set.h"
 #include "heap/recent_objects.h"
 #include "heap/site_kind.h"
-#include "watch/run_state.h"
-#include "heap/heap_addresses.h"
 #include "heap/tracked.h"
+#include "watch/run_state.h"
 
 /* An object allocation tracking did not see (under min_size, or skipped by
  * its sampling): its class, from its header, stands for its site
