@@ -190,11 +190,12 @@ static void load_parallel(wasp_java_layout *l)
  * mirrors are sized as plain java.lang.Class instances. */
 static void load_mirrors(wasp_java_layout *l, JNIEnv *env)
 {
+    static const char *const class_class[] = {"java/lang/Class"};
     int32_t size_at, klass_at;
     uint64_t klass;
     if (static_i32("java_lang_Class", "_oop_size_offset", NULL, &size_at) == 0 &&
         static_i32("java_lang_Class", "_klass_offset", NULL, &klass_at) == 0 && size_at > 0 &&
-        klass_at > 0 && wasp_java_class_klass(env, "java/lang/Class", &klass) == 0) {
+        klass_at > 0 && wasp_java_class_klasses(env, class_class, 1, &klass) == 1) {
         l->mirror_klass = klass;
         l->mirror_size_offset = (uint32_t)size_at;
         l->mirror_klass_offset = (uint32_t)klass_at;
@@ -211,11 +212,12 @@ static void meet_array_classes(JNIEnv *env)
 {
     static const char *const arrays[] = {"[Ljava/lang/Object;", "[B", "[C", "[S", "[I",
                                          "[J", "[F", "[D", "[Z"};
-    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
-        uint64_t klass;
-        if (wasp_java_class_klass(env, arrays[i], &klass) == 0)
-            wasp_klass_set_add(klass);
-    }
+    enum { N = sizeof arrays / sizeof arrays[0] };
+    uint64_t klass[N];
+    wasp_java_class_klasses(env, arrays, N, klass);
+    for (size_t i = 0; i < N; i++)
+        if (klass[i])
+            wasp_klass_set_add(klass[i]);
 }
 
 int wasp_java_layout_load(JNIEnv *env, char *why, size_t len)

@@ -279,24 +279,30 @@ const wasp_java_field *wasp_java_static_fields(uint64_t klass, uint32_t *n)
     return c ? c->statics.f : NULL;
 }
 
-int wasp_java_class_klass(JNIEnv *env, const char *name, uint64_t *klass)
+size_t wasp_java_class_klasses(JNIEnv *env, const char *const *names, size_t n, uint64_t *klass)
 {
+    for (size_t i = 0; i < n; i++)
+        klass[i] = 0;
     unsafe u;
     if (!env || unsafe_init(env, &u) != 0)
-        return -1;
-    jclass c = (*env)->FindClass(env, name);
-    jlong k = c ? (*env)->CallLongMethod(env, u.obj, u.get_long, c, u.klass_offset) : 0;
-    if ((*env)->ExceptionCheck(env)) {
-        (*env)->ExceptionClear(env);
-        k = 0;
+        return 0;
+    size_t found = 0;
+    for (size_t i = 0; i < n; i++) {
+        jclass c = (*env)->FindClass(env, names[i]);
+        jlong k = c ? (*env)->CallLongMethod(env, u.obj, u.get_long, c, u.klass_offset) : 0;
+        if ((*env)->ExceptionCheck(env)) {
+            (*env)->ExceptionClear(env);
+            k = 0;
+        }
+        if (c)
+            (*env)->DeleteLocalRef(env, c);
+        if (k && !(k & 7)) {
+            klass[i] = (uint64_t)k;
+            found++;
+        }
     }
-    if (c)
-        (*env)->DeleteLocalRef(env, c);
     (*env)->DeleteLocalRef(env, u.obj);
-    if (!k || (k & 7))
-        return -1;
-    *klass = (uint64_t)k;
-    return 0;
+    return found;
 }
 
 int wasp_java_array_headers(JNIEnv *env, uint32_t header[4])
@@ -310,14 +316,15 @@ int wasp_java_array_headers(JNIEnv *env, uint32_t header[4])
         wasp_vm_int_constant("Klass::_lh_header_size_shift", &shift) != 0 ||
         wasp_vm_int_constant("Klass::_lh_header_size_mask", &mask) != 0)
         return -1;
+    uint64_t klass[4];
+    wasp_java_class_klasses(env, arrays, 4, klass);
     int found = 0;
     for (int i = 0; i < 4; i++) {
-        uint64_t klass;
-        if (wasp_java_class_klass(env, arrays[i], &klass) != 0)
+        if (!klass[i])
             continue;
         /* The JVM's own metadata, in this process: the array class's layout
          * helper holds the bytes before its first element. */
-        int32_t lh = *(const int32_t *)(uintptr_t)(klass + lh_offset);
+        int32_t lh = *(const int32_t *)(uintptr_t)(klass[i] + lh_offset);
         uint32_t h = ((uint32_t)lh >> shift) & (uint32_t)mask;
         if (lh < 0 && h >= 8 && h <= 32) {
             header[i] = h;

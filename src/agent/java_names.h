@@ -43,9 +43,9 @@ const wasp_java_field *wasp_java_static_fields(uint64_t klass, uint32_t *n);
  * 8 bytes or their size), 12 or 16 with compact object headers. 0, or -1
  * when the JVM cannot be asked (header[i] 0 for a class not read). */
 int wasp_java_array_headers(JNIEnv *env, uint32_t header[4]);
-/* The Klass* of the class named (JNI spelling, "java/lang/Class"): 0, or -1
- * when it cannot be read. */
-int wasp_java_class_klass(JNIEnv *env, const char *name, uint64_t *klass);
+/* The Klass* of each class named (JNI spelling: "java/lang/Class", "[I") in
+ * klass[i], 0 for one that cannot be read; returns how many were read. */
+size_t wasp_java_class_klasses(JNIEnv *env, const char *const *names, size_t n, uint64_t *klass);
 /* Frees the names. */
 void wasp_java_names_free(void);
 

@@ -45,11 +45,6 @@ static int try_source(wasp_source *s, const wasp_source_config *c, char *why, si
     return 0;
 }
 
-static int sampler_present(const wasp_source *s, const wasp_source_config *c)
-{
-    return !s->present || s->present(c);
-}
-
 /* A forced sampler this machine lacks: why, and the values that can work
  * here ("use sampler=perf, timer or auto"). */
 static void refuse_absent(const wasp_source *s, const wasp_source_config *c, char *why,
@@ -58,7 +53,7 @@ static void refuse_absent(const wasp_source *s, const wasp_source_config *c, cha
     char others[128] = "";
     for (int i = 0; wasp_samplers[i]; i++) {
         size_t used = strlen(others);
-        if (wasp_samplers[i] != s && sampler_present(wasp_samplers[i], c))
+        if (wasp_samplers[i] != s && wasp_source_present(wasp_samplers[i], c))
             snprintf(others + used, sizeof others - used, "%s%s", used ? ", " : "",
                      wasp_samplers[i]->name);
     }
@@ -82,11 +77,11 @@ int wasp_probe_source(const wasp_options *o, unsigned wants, char *passed, size_
         s->wants = wants;
         if (named[0] && strcmp(named, s->name) != 0)
             continue;
-        if (named[0] && !sampler_present(s, &c)) {
+        if (named[0] && !wasp_source_present(s, &c)) {
             refuse_absent(s, &c, why, len);
             return -1;
         }
-        if (sampler_present(s, &c))
+        if (wasp_source_present(s, &c))
             order[n++] = s;
     }
     char err[768];

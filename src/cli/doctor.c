@@ -356,7 +356,7 @@ static void gather(facts *f)
     wasp_source_config c = {o.period_ns, o.pmu_period, o.pmu_event};
     for (int i = 0; i < MAX_SAMPLERS && wasp_samplers[i]; i++, f->nsamplers++) {
         wasp_source *s = wasp_samplers[i];
-        f->sampler_present[i] = !s->present || s->present(&c);
+        f->sampler_present[i] = wasp_source_present(s, &c);
         if (f->sampler_present[i])
             probe_sampler(s, &c, &f->perf, &f->samplers[i]);
         else

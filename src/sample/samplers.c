@@ -9,3 +9,8 @@
  * scheduler ticks. */
 wasp_source *const wasp_samplers[] = {&wasp_pmu_source, &wasp_soft_source, &wasp_timer_source,
                                       NULL};
+
+int wasp_source_present(const wasp_source *s, const wasp_source_config *c)
+{
+    return !s->present || s->present(c);
+}

@@ -101,6 +101,9 @@ extern wasp_source wasp_pmu_source;
  * takes the first present one that proves itself (agent/probe.c, wasp
  * doctor); a forced sampler= is the one of that name. */
 extern wasp_source *const wasp_samplers[];
+/* Whether this machine has what s needs with options c (its present hook;
+ * a sampler without one always does). */
+int wasp_source_present(const wasp_source *s, const wasp_source_config *c);
 
 /* The CPU-time samplers' shared parts (cputime.c): take() = the instruction
  * at the interrupted PC; init's period and detail ("HOW: thread CPU-time
