@@ -99,8 +99,20 @@ $(B)/tests/test_objects_attribute: TEST_LDFLAGS := -Wl,--wrap=syscall
 # where the test changes what the name holds (a race made deterministic).
 $(B)/tests/test_safe_open: TEST_LDFLAGS := -Wl,--wrap=fsync
 # Native symbols are the agent's (elfutils is linked into the agent only).
-$(B)/tests/test_native_symbols: $(B)/obj/src/agent/native_symbols.o
-$(B)/tests/test_native_symbols: TEST_LDFLAGS := $(B)/obj/src/agent/native_symbols.o -ldw -lelf -ldl
+$(B)/tests/test_native_symbols: $(B)/obj/src/agent/native_symbols.o $(B)/obj/src/agent/elf_functions.o
+$(B)/tests/test_native_symbols: TEST_LDFLAGS := $(B)/obj/src/agent/native_symbols.o \
+    $(B)/obj/src/agent/elf_functions.o -ldw -lelf -ldl
+
+# A stripped library with its symbols in a separate debug file, laid out as
+# Debian's -dbg packages do (DEBUGROOT/.build-id/ab/cdef....debug).
+$(B)/tests/test_native_symbols: $(B)/tests/libstripped.so
+$(B)/tests/libstripped.so: tests/unit/fixtures/stripped_lib.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -shared -fPIC -O1 -g -Wall -Wextra -Werror -Wl,--build-id -o $@.full $<
+	$(Q)id=$$(readelf -n $@.full | sed -n 's/.*Build ID: *//p'); \
+	    dir=$(B)/tests/debugroot/.build-id/$$(echo $$id | cut -c1-2); \
+	    mkdir -p $$dir && objcopy --only-keep-debug $@.full $$dir/$$(echo $$id | cut -c3-).debug
+	$(Q)objcopy --strip-all $@.full $@ && rm -f $@.full
 
 # Java workloads with planted inefficiencies (ground truth for the tests).
 WORKLOAD_SRCS := $(wildcard tests/workloads/*.java examples/*.java)

@@ -4,6 +4,8 @@
  */
 #include "agent/native_symbols.h"
 
+#include "agent/elf_functions.h"
+
 #include <dlfcn.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 
 struct wasp_native_symbols {
     Dwfl *dwfl;
+    const char *debug_root;
     /* libstdc++'s demangler: elfutils has no public one, and C++ names
      * are unreadable mangled. Debian's libjvm links libstdc++; a libjvm
      * that carries its own copy (Temurin) exports none, so the system's
@@ -20,17 +23,38 @@ struct wasp_native_symbols {
     char *(*demangle)(const char *, char *, size_t *, int *);
 };
 
+/* A library's functions, read on its first lookup: kept in its module's
+ * user data. */
+typedef struct {
+    wasp_elf_functions *functions; /* NULL: no symbol table names any */
+} module_functions;
+
+/* elfutils is never asked for separate debug files: its search decompresses
+ * their DWARF (elf_functions.h), which reads their symbol tables itself. */
+static int no_debuginfo(Dwfl_Module *m, void **userdata, const char *modname, Dwarf_Addr base,
+                        const char *file, const char *debuglink, GElf_Word crc, char **debugname)
+{
+    (void)m, (void)userdata, (void)modname, (void)base, (void)file, (void)debuglink, (void)crc;
+    (void)debugname;
+    return -1;
+}
+
 static const Dwfl_Callbacks callbacks = {
     .find_elf = dwfl_linux_proc_find_elf,
-    /* Separate debug files only add names when .symtab was stripped. */
-    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .find_debuginfo = no_debuginfo,
 };
 
 wasp_native_symbols *wasp_native_symbols_open(void)
 {
+    return wasp_native_symbols_open_with_debug_root("/usr/lib/debug");
+}
+
+wasp_native_symbols *wasp_native_symbols_open_with_debug_root(const char *debug_root)
+{
     wasp_native_symbols *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
+    s->debug_root = debug_root;
     s->dwfl = dwfl_begin(&callbacks);
     if (!s->dwfl || dwfl_linux_proc_report(s->dwfl, getpid()) != 0 ||
         dwfl_report_end(s->dwfl, NULL, NULL) != 0) {
@@ -48,13 +72,49 @@ wasp_native_symbols *wasp_native_symbols_open(void)
     return s;
 }
 
+static int free_module_functions(Dwfl_Module *m, void **userdata, const char *name,
+                                 Dwarf_Addr start, void *arg)
+{
+    (void)m, (void)name, (void)start, (void)arg;
+    module_functions *f = *userdata;
+    if (f) {
+        wasp_elf_functions_free(f->functions);
+        free(f);
+        *userdata = NULL;
+    }
+    return DWARF_CB_OK;
+}
+
 void wasp_native_symbols_close(wasp_native_symbols *s)
 {
     if (!s)
         return;
-    if (s->dwfl)
+    if (s->dwfl) {
+        dwfl_getmodules(s->dwfl, free_module_functions, NULL, 0);
         dwfl_end(s->dwfl);
+    }
     free(s);
+}
+
+static const wasp_elf_functions *functions_of(const wasp_native_symbols *s, Dwfl_Module *m,
+                                              Elf *elf)
+{
+    void **userdata = NULL;
+    dwfl_module_info(m, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+    if (!userdata)
+        return NULL;
+    module_functions *f = *userdata;
+    if (!f) {
+        f = calloc(1, sizeof *f);
+        if (!f)
+            return NULL;
+        *userdata = f;
+        const unsigned char *id = NULL;
+        GElf_Addr id_at = 0;
+        int id_len = dwfl_module_build_id(m, &id, &id_at);
+        f->functions = wasp_elf_functions_of(elf, s->debug_root, id, id_len > 0 ? (size_t)id_len : 0);
+    }
+    return f->functions;
 }
 
 int wasp_native_symbols_name(wasp_native_symbols *s, uint64_t pc, char *name, size_t namelen,
@@ -77,19 +137,24 @@ int wasp_native_symbols_name(wasp_native_symbols *s, uint64_t pc, char *name, si
         return 0;
     const char *slash = strrchr(path, '/');
     snprintf(lib, liblen, "%s", slash ? slash + 1 : path);
-    GElf_Off off = 0;
-    GElf_Sym sym;
-    const char *sname = dwfl_module_addrinfo(m, (GElf_Addr)pc, &off, &sym, NULL, NULL, NULL);
+    Dwarf_Addr load_bias = 0;
+    Elf *elf = dwfl_module_getelf(m, &load_bias);
+    const char *sname = elf ? wasp_elf_functions_name(functions_of(s, m, elf), pc - load_bias)
+                            : NULL;
     if (!sname) {
         /* No symbol covers it: the offset still lets addr2line name it. */
         snprintf(name, namelen, "+0x%llx", (unsigned long long)(pc - base));
         return 1;
     }
+    /* Without its symbol version ("memcpy@@GLIBC_2.14"): one function,
+     * one name, whichever table named it. */
+    char plain[1024];
+    snprintf(plain, sizeof plain, "%.*s", (int)strcspn(sname, "@"), sname);
     char *readable = NULL;
     int status = -1;
-    if (s->demangle && strncmp(sname, "_Z", 2) == 0)
-        readable = s->demangle(sname, NULL, NULL, &status);
-    snprintf(name, namelen, "%s", readable && status == 0 ? readable : sname);
+    if (s->demangle && strncmp(plain, "_Z", 2) == 0)
+        readable = s->demangle(plain, NULL, NULL, &status);
+    snprintf(name, namelen, "%s", readable && status == 0 ? readable : plain);
     free(readable);
     return 1;
 }

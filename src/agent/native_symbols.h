@@ -1,8 +1,9 @@
 /*
  * Names of native code (libjvm, the JDK's and JNI libraries) by function,
- * from the libraries' ELF symbol tables (.symtab when present, else .dynsym)
- * through elfutils' libdwfl. dladdr sees only exported symbols, so most of
- * libjvm read "libjvm.so +0x7ef160". Not async-signal-safe: for the dump.
+ * from the libraries' ELF symbol tables through elfutils' libdwfl: .symtab
+ * when present, else a separate debug file's (agent/debug_symtab.h), else
+ * .dynsym. dladdr sees only exported symbols, so most of libjvm read
+ * "libjvm.so +0x7ef160". Not async-signal-safe: for the dump.
  */
 #ifndef WASP_NATIVE_SYMBOLS_H
 #define WASP_NATIVE_SYMBOLS_H
@@ -12,8 +13,11 @@
 
 typedef struct wasp_native_symbols wasp_native_symbols;
 
-/* The libraries mapped in this process now; NULL when elfutils cannot say. */
+/* The libraries mapped in this process now; NULL when elfutils cannot say.
+ * Separate debug files are looked for under /usr/lib/debug, or under
+ * debug_root. */
 wasp_native_symbols *wasp_native_symbols_open(void);
+wasp_native_symbols *wasp_native_symbols_open_with_debug_root(const char *debug_root);
 void wasp_native_symbols_close(wasp_native_symbols *s);
 
 /* The function containing pc into name ("JVM_ArrayCopy", C++ names

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -68,6 +69,52 @@ static void names_a_libc_function(void **state)
     wasp_native_symbols_close(s);
 }
 
+/* The test binary's directory: the fixture library and debug root are
+ * built next to it. */
+static void beside_this_test(char *out, size_t len, const char *name)
+{
+    char self[2048];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = 0;
+    char *slash = strrchr(self, '/');
+    assert_non_null(slash);
+    *slash = 0;
+    snprintf(out, len, "%s/%s", self, name);
+}
+
+/* A library stripped to .dynsym: its static function is named from its
+ * separate debug file, found by build ID under the debug root, and not
+ * without that file. */
+static void names_a_stripped_function_from_its_debug_file(void **state)
+{
+    (void)state;
+    char lib_path[4096], root[4096];
+    beside_this_test(lib_path, sizeof lib_path, "libstripped.so");
+    beside_this_test(root, sizeof root, "debugroot");
+    void *lib = dlopen(lib_path, RTLD_NOW | RTLD_LOCAL);
+    assert_non_null(lib);
+    void *(*internal)(void) = (void *(*)(void))dlsym(lib, "stripped_lib_internal");
+    assert_non_null(internal);
+    uint64_t pc = (uint64_t)(uintptr_t)internal() + 1;
+    assert_true(pc > 1);
+
+    char name[256], lib_name[256];
+    wasp_native_symbols *s = wasp_native_symbols_open_with_debug_root(root);
+    assert_non_null(s);
+    assert_int_equal(wasp_native_symbols_name(s, pc, name, sizeof name, lib_name, sizeof lib_name), 1);
+    assert_string_equal(name, "internal_only_in_debug_file");
+    assert_string_equal(lib_name, "libstripped.so");
+    wasp_native_symbols_close(s);
+
+    s = wasp_native_symbols_open_with_debug_root("/nonexistent");
+    assert_non_null(s);
+    assert_int_equal(wasp_native_symbols_name(s, pc, name, sizeof name, lib_name, sizeof lib_name), 1);
+    assert_string_not_equal(name, "internal_only_in_debug_file");
+    wasp_native_symbols_close(s);
+    dlclose(lib);
+}
+
 static void demangles_without_a_cxx_runtime_loaded(void **state)
 {
     (void)state;
@@ -104,6 +151,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(names_a_static_function_dladdr_cannot),
         cmocka_unit_test(names_a_libc_function),
+        cmocka_unit_test(names_a_stripped_function_from_its_debug_file),
         cmocka_unit_test(anonymous_memory_is_not_native_code),
         cmocka_unit_test(demangles_without_a_cxx_runtime_loaded),
     };
