@@ -183,7 +183,8 @@ typedef struct back_plan {
     wasp_insn cand[BACK_MAX];
     uint8_t k[BACK_MAX];
     uint8_t count; /* or BACK_MANY */
-    uint8_t pad_[8 - BACK_MAX - 1];
+    uint8_t sync;  /* synchronised_length of the whole window (0: none) */
+    uint8_t pad_[8 - BACK_MAX - 2];
 } back_plan;
 _Static_assert(sizeof(back_plan) % 8 == 0, "back_plan must fill whole words");
 /* 2048 windows, 256 KiB: one per sampled PC of the program's hot code. */
@@ -252,23 +253,52 @@ static size_t synchronised_length(const uint8_t *w, size_t n)
     return ends >= 2 ? agreed : 0;
 }
 
+/* The memo's key for a window longer than one instruction (the memo keys at
+ * most 15 bytes): a 64-bit digest of the whole window, then its last 7 bytes.
+ * Another window answers only if its digest and last bytes both match: for
+ * code freed and rewritten by the JIT, a negligible chance. */
+enum { DIGEST_BYTES = 8 };
+static void window_key(const uint8_t *w, size_t n, uint8_t key[WASP_MAX_INSN])
+{
+    uint64_t h = 0x6a09e667f3bcc909ull ^ n;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ w[i]) * 0x100000001b3ull;
+        h ^= h >> 32;
+    }
+    memcpy(key, &h, DIGEST_BYTES);
+    memcpy(key + DIGEST_BYTES, w + n - (WASP_MAX_INSN - DIGEST_BYTES), WASP_MAX_INSN - DIGEST_BYTES);
+}
+
 int wasp_isa_prev_accesses(const uint8_t *before, size_t n, uint64_t pc, const wasp_regs *regs,
                            wasp_access *out, int max)
 {
-    size_t sync = 0;
+    if (n == 0)
+        return 0;
+    /* The synchronisation decodes up to 64 bytes (a memo lookup per
+     * instruction): remembered with the plan, one lookup per sample. */
+    const uint8_t *window = before;
+    size_t window_n = n > WASP_SYNC_WINDOW ? WASP_SYNC_WINDOW : n;
+    if (n > WASP_SYNC_WINDOW)
+        window += n - WASP_SYNC_WINDOW;
     if (n > WASP_MAX_INSN) {
-        size_t m = n < WASP_SYNC_WINDOW ? n : WASP_SYNC_WINDOW;
-        sync = synchronised_length(before + (n - m), m);
         before += n - WASP_MAX_INSN;
         n = WASP_MAX_INSN;
     }
-    if (n == 0)
-        return 0;
-    back_plan p;
-    if (!wasp_memo_get(&back_memo, before, n, &p)) {
-        plan_back(before, n, &p);
-        wasp_memo_put(&back_memo, before, n, &p);
+    uint8_t digest_key[WASP_MAX_INSN];
+    const uint8_t *key = before;
+    size_t key_n = n;
+    if (window_n > WASP_MAX_INSN) {
+        window_key(window, window_n, digest_key);
+        key = digest_key;
+        key_n = sizeof digest_key;
     }
+    back_plan p;
+    if (!wasp_memo_get(&back_memo, key, key_n, &p)) {
+        plan_back(before, n, &p);
+        p.sync = window_n > WASP_MAX_INSN ? (uint8_t)synchronised_length(window, window_n) : 0;
+        wasp_memo_put(&back_memo, key, key_n, &p);
+    }
+    size_t sync = p.sync;
     /* Where the earlier bytes say the last instruction starts, a candidate
      * of another length is the tail of a longer one, or spans two. */
     int found = 0;
