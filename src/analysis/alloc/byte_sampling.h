@@ -5,8 +5,9 @@
  * holding a picked boundary is caught by a watchpoint on it; an object of
  * `size` bytes holds size / PAGE boundaries on average, so it is caught with
  * chance p * size / PAGE and weighs the inverse. p follows the thread's
- * allocation rate (about one creation caught per sample), and a creation
- * weighs by the p it was picked with, so the estimate stays unbiased.
+ * allocation rate (about one creation caught every four samples), and a
+ * creation weighs by the p it was picked with, so the estimate stays
+ * unbiased.
  *
  * ASYNC-SIGNAL-SAFE: arithmetic only.
  */

@@ -196,7 +196,14 @@ void wasp_alloc_chain_on_sample(wasp_thread *t)
 
 void wasp_alloc_chain_next(wasp_thread *t, int i)
 {
-    wasp_alloc_state(t)->caught++;
+    /* A burst of allocation (a phase far faster than the samples so far
+     * told): each further catch before the next sample doubles the gap, so
+     * a burst costs a few traps, not dozens. The estimate stays unbiased:
+     * the next pick's chance depends only on catches already made, and each
+     * creation weighs by the chance it was picked with. */
+    wasp_alloc_thread *at = wasp_alloc_state(t);
+    if (++at->caught > 1 && at->gap > 0)
+        at->gap = at->gap * 2 < WASP_ALLOC_GAP_MAX ? at->gap * 2 : WASP_ALLOC_GAP_MAX;
     double p = chance_now(t);
     watch_boundary(t, t->slots[i].addr + WASP_ALLOC_PAGE, wasp_alloc_pages_to_next(p, &t->rng),
                    p, i);
