@@ -48,6 +48,23 @@ static Elf_Scn *section_of_type(Elf *elf, GElf_Word type, GElf_Shdr *sh)
     return NULL;
 }
 
+/* Assembly functions often carry no size (libjvm's SpinPause: `pause; mov;
+ * ret`): each such one is taken to run to the next function's start, at
+ * most SIZELESS_MAX bytes, as a debugger would name an address past it. */
+enum { SIZELESS_MAX = 4096 };
+static void size_sizeless(function *fns, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (fns[i].size)
+            continue;
+        size_t next = i + 1;
+        while (next < n && fns[next].start == fns[i].start)
+            next++;
+        uint64_t room = next < n ? fns[next].start - fns[i].start : SIZELESS_MAX;
+        fns[i].size = room < SIZELESS_MAX ? room : SIZELESS_MAX;
+    }
+}
+
 /* The functions of one symbol table of elf into t; 0 when any. */
 static int read_functions(wasp_elf_functions *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh)
 {
@@ -67,8 +84,7 @@ static int read_functions(wasp_elf_functions *t, Elf *elf, Elf_Scn *scn, const G
         if (!gelf_getsym(data, (int)i, &sym))
             break;
         int type = GELF_ST_TYPE(sym.st_info);
-        if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
-            sym.st_size == 0)
+        if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF)
             continue;
         fns[n++] = (function){.start = sym.st_value, .size = sym.st_size, .name = sym.st_name,
                               .global = GELF_ST_BIND(sym.st_info) != STB_LOCAL};
@@ -78,6 +94,7 @@ static int read_functions(wasp_elf_functions *t, Elf *elf, Elf_Scn *scn, const G
         return -1;
     }
     qsort(fns, n, sizeof *fns, by_start);
+    size_sizeless(fns, n);
     t->fns = fns;
     t->n = n;
     t->names_elf = elf;
@@ -165,4 +182,13 @@ const char *wasp_elf_functions_name(const wasp_elf_functions *t, uint64_t file_a
             return elf_strptr(t->names_elf, t->strtab, f->name);
     }
     return NULL;
+}
+
+void wasp_elf_functions_each(const wasp_elf_functions *t, wasp_elf_function_fn fn, void *arg)
+{
+    for (size_t i = 0; t && i < t->n; i++) {
+        const char *name = elf_strptr(t->names_elf, t->strtab, t->fns[i].name);
+        if (name)
+            fn(name, t->fns[i].start, t->fns[i].size, arg);
+    }
 }

@@ -32,4 +32,9 @@ void wasp_elf_functions_free(wasp_elf_functions *t);
  * when no function covers it. */
 const char *wasp_elf_functions_name(const wasp_elf_functions *t, uint64_t file_addr);
 
+/* Calls fn with each function: its name as the table has it (mangled, with
+ * any symbol version), start and size (file addresses), by start. */
+typedef void (*wasp_elf_function_fn)(const char *name, uint64_t start, uint64_t size, void *arg);
+void wasp_elf_functions_each(const wasp_elf_functions *t, wasp_elf_function_fn fn, void *arg);
+
 #endif

@@ -158,3 +158,45 @@ int wasp_native_symbols_name(wasp_native_symbols *s, uint64_t pc, char *name, si
     free(readable);
     return 1;
 }
+
+typedef struct each_request {
+    wasp_native_symbols *s;
+    const char *lib;
+    wasp_native_function_fn fn;
+    void *arg;
+    Dwarf_Addr bias;
+    int found;
+} each_request;
+
+static void each_relocated(const char *name, uint64_t start, uint64_t size, void *arg)
+{
+    each_request *r = arg;
+    r->fn(name, start + r->bias, size, r->arg);
+}
+
+static int each_in_module(Dwfl_Module *m, void **userdata, const char *name, Dwarf_Addr start,
+                          void *arg)
+{
+    (void)userdata, (void)start;
+    each_request *r = arg;
+    const char *slash = strrchr(name, '/');
+    if (strcmp(slash ? slash + 1 : name, r->lib) != 0)
+        return DWARF_CB_OK;
+    Elf *elf = dwfl_module_getelf(m, &r->bias);
+    const wasp_elf_functions *fns = elf ? functions_of(r->s, m, elf) : NULL;
+    if (fns) {
+        wasp_elf_functions_each(fns, each_relocated, r);
+        r->found = 1;
+    }
+    return DWARF_CB_ABORT;
+}
+
+int wasp_native_symbols_each(wasp_native_symbols *s, const char *lib, wasp_native_function_fn fn,
+                             void *arg)
+{
+    if (!s)
+        return -1;
+    each_request r = {.s = s, .lib = lib, .fn = fn, .arg = arg};
+    dwfl_getmodules(s->dwfl, each_in_module, &r, 0);
+    return r.found ? 0 : -1;
+}

@@ -28,4 +28,12 @@ void wasp_native_symbols_close(wasp_native_symbols *s);
 int wasp_native_symbols_name(wasp_native_symbols *s, uint64_t pc, char *name, size_t namelen,
                              char *lib, size_t liblen);
 
+/* Calls fn with each function of the mapped library whose file name is lib
+ * ("libjvm.so"): its raw name (elf_functions.h), address in this process and
+ * size. Returns 0, or -1 when no such library is mapped or it names no
+ * function. */
+typedef void (*wasp_native_function_fn)(const char *name, uint64_t addr, uint64_t size, void *arg);
+int wasp_native_symbols_each(wasp_native_symbols *s, const char *lib, wasp_native_function_fn fn,
+                             void *arg);
+
 #endif

@@ -83,17 +83,26 @@ static void beside_this_test(char *out, size_t len, const char *name)
     snprintf(out, len, "%s/%s", self, name);
 }
 
+/* The fixture library (Makefile: libstripped.so), loaded, and its debug
+ * root into root. */
+static void *load_stripped_fixture(char *root, size_t len)
+{
+    char lib_path[4096];
+    beside_this_test(lib_path, sizeof lib_path, "libstripped.so");
+    beside_this_test(root, len, "debugroot");
+    void *lib = dlopen(lib_path, RTLD_NOW | RTLD_LOCAL);
+    assert_non_null(lib);
+    return lib;
+}
+
 /* A library stripped to .dynsym: its static function is named from its
  * separate debug file, found by build ID under the debug root, and not
  * without that file. */
 static void names_a_stripped_function_from_its_debug_file(void **state)
 {
     (void)state;
-    char lib_path[4096], root[4096];
-    beside_this_test(lib_path, sizeof lib_path, "libstripped.so");
-    beside_this_test(root, sizeof root, "debugroot");
-    void *lib = dlopen(lib_path, RTLD_NOW | RTLD_LOCAL);
-    assert_non_null(lib);
+    char root[4096];
+    void *lib = load_stripped_fixture(root, sizeof root);
     void *(*internal)(void) = (void *(*)(void))dlsym(lib, "stripped_lib_internal");
     assert_non_null(internal);
     uint64_t pc = (uint64_t)(uintptr_t)internal() + 1;
@@ -112,6 +121,29 @@ static void names_a_stripped_function_from_its_debug_file(void **state)
     assert_int_equal(wasp_native_symbols_name(s, pc, name, sizeof name, lib_name, sizeof lib_name), 1);
     assert_string_not_equal(name, "internal_only_in_debug_file");
     wasp_native_symbols_close(s);
+    dlclose(lib);
+}
+
+/* A function without a size (assembly, as libjvm's SpinPause) is named for
+ * a PC inside it, from .dynsym and from the debug file alike. */
+static void names_a_sizeless_function(void **state)
+{
+    (void)state;
+    char root[4096];
+    void *lib = load_stripped_fixture(root, sizeof root);
+    void *fn = dlsym(lib, "stripped_lib_sizeless");
+    assert_non_null(fn);
+    uint64_t pc = (uint64_t)(uintptr_t)fn + 1;
+    const char *roots[] = {root, "/nonexistent"};
+    for (int i = 0; i < 2; i++) {
+        char name[256], lib_name[256];
+        wasp_native_symbols *s = wasp_native_symbols_open_with_debug_root(roots[i]);
+        assert_non_null(s);
+        assert_int_equal(wasp_native_symbols_name(s, pc, name, sizeof name, lib_name,
+                                                  sizeof lib_name), 1);
+        assert_string_equal(name, "stripped_lib_sizeless");
+        wasp_native_symbols_close(s);
+    }
     dlclose(lib);
 }
 
@@ -152,6 +184,7 @@ int main(void)
         cmocka_unit_test(names_a_static_function_dladdr_cannot),
         cmocka_unit_test(names_a_libc_function),
         cmocka_unit_test(names_a_stripped_function_from_its_debug_file),
+        cmocka_unit_test(names_a_sizeless_function),
         cmocka_unit_test(anonymous_memory_is_not_native_code),
         cmocka_unit_test(demangles_without_a_cxx_runtime_loaded),
     };

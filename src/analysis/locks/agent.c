@@ -1,9 +1,9 @@
 /*
  * Lock activity in the agent. Before sampling starts it finds libjvm's text
- * and, in it, the monitor-enter slow paths by their ELF symbols (elfutils;
- * slow_path.c), for the handler (records.h). When the run stops each
- * thread's records are kept with their classes as found (Klass*); at the
- * end the classes are named from the JVM's loaded classes
+ * and, in it, the monitor-enter slow paths by their ELF symbols
+ * (agent/native_symbols.h; slow_path.c), for the handler (records.h). When
+ * the run stops each thread's records are kept with their classes as found
+ * (Klass*); at the end the classes are named from the JVM's loaded classes
  * (agent/java_names.c) and the records go into the profile with their Java
  * contexts alone (a slow-path sample's native leaf is dropped, and kept as
  * the entry's "where"), so that a monitorenter's fast and slow paths share
@@ -11,7 +11,6 @@
  * to the classes the same context's compare-and-swaps locked, in their
  * proportions, or to an unknown class. Not for signal handlers.
  */
-#include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "agent/agent_part.h"
 #include "agent/java_names.h"
 #include "agent/log.h"
+#include "agent/native_symbols.h"
 #include "analysis/locks/profile.h"
 #include "analysis/locks/records.h"
 #include "analysis/locks/slow_path.h"
@@ -34,8 +34,6 @@ typedef struct raw_lock {
 static raw_lock *raw;
 static uint32_t nraw, cap_raw;
 static char func_names[WASP_LOCK_FUNCS][96];
-
-enum { SIZELESS_BYTES = 16 };
 
 typedef struct slow_fn {
     uint64_t lo, hi;
@@ -54,61 +52,38 @@ static int by_address(const void *a, const void *b)
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-static int module_cb(Dwfl_Module *m, void **user, const char *name, Dwarf_Addr base, void *arg)
+/* One of libjvm's functions: its text's extent, and a slow path kept. */
+static void libjvm_function(const char *name, uint64_t addr, uint64_t size, void *arg)
 {
-    (void)user, (void)base;
     scan *s = arg;
-    const char *slash = strrchr(name, '/');
-    if (strcmp(slash ? slash + 1 : name, "libjvm.so") != 0)
-        return DWARF_CB_OK;
-    int nsym = dwfl_module_getsymtab(m);
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (int i = 1; i < nsym; i++) {
-        GElf_Sym sym;
-        GElf_Addr addr;
-        const char *sname = dwfl_module_getsym_info(m, i, &sym, &addr, NULL, NULL, NULL);
-        if (!sname || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
-            continue;
-        if (sym.st_size) {
-            lo = addr < lo ? addr : lo;
-            hi = addr + sym.st_size > hi ? addr + sym.st_size : hi;
-        }
-        char readable[96];
-        if (s->n < WASP_LOCK_FUNCS && wasp_lock_slow_path_name(sname, readable, sizeof readable)) {
-            slow_fn *f = &s->fn[s->n++];
-            f->lo = addr;
-            /* SpinPause is assembly without a size: `pause; mov; ret`. */
-            f->hi = addr + (sym.st_size ? sym.st_size : SIZELESS_BYTES);
-            memcpy(f->name, readable, sizeof f->name);
-        }
+    if (!s->code.jvm_hi || addr < s->code.jvm_lo)
+        s->code.jvm_lo = addr;
+    if (addr + size > s->code.jvm_hi)
+        s->code.jvm_hi = addr + size;
+    char readable[96];
+    if (s->n < WASP_LOCK_FUNCS && wasp_lock_slow_path_name(name, readable, sizeof readable)) {
+        slow_fn *f = &s->fn[s->n++];
+        f->lo = addr;
+        f->hi = addr + size;
+        memcpy(f->name, readable, sizeof f->name);
     }
-    if (hi > lo) {
-        s->code.jvm_lo = lo;
-        s->code.jvm_hi = hi;
-    }
-    return DWARF_CB_ABORT;
 }
 
-/* libjvm's code and its slow paths into the handler's table: how many. */
+/* libjvm's code and its slow paths into the handler's table: how many.
+ * The symbols are read as for naming native frames (agent/native_symbols.h:
+ * sorted once, separate debug files by build ID). */
 static int find_slow_paths(char *why, size_t len)
 {
-    static const Dwfl_Callbacks callbacks = {
-        .find_elf = dwfl_linux_proc_find_elf,
-        .find_debuginfo = dwfl_standard_find_debuginfo,
-    };
     static scan s;
     memset(&s, 0, sizeof s);
-    Dwfl *dwfl = dwfl_begin(&callbacks);
-    if (!dwfl || dwfl_linux_proc_report(dwfl, getpid()) != 0 ||
-        dwfl_report_end(dwfl, NULL, NULL) != 0) {
+    wasp_native_symbols *syms = wasp_native_symbols_open();
+    if (!syms) {
         snprintf(why, len, "elfutils cannot read this process's libraries");
-        if (dwfl)
-            dwfl_end(dwfl);
         return -1;
     }
-    dwfl_getmodules(dwfl, module_cb, &s, 0);
-    dwfl_end(dwfl);
-    if (!s.code.jvm_hi) {
+    int found = wasp_native_symbols_each(syms, "libjvm.so", libjvm_function, &s);
+    wasp_native_symbols_close(syms);
+    if (found != 0 || !s.code.jvm_hi) {
         snprintf(why, len, "libjvm.so's symbols not found");
         return -1;
     }
