@@ -178,12 +178,25 @@ static void the_gap_follows_the_catches(void **state)
     assert_true(fabs(wasp_alloc_weight(16, p) - 4096 / (16 * p)) < 1e-9);
 }
 
+/* Within one sample's interval the first WASP_ALLOC_BURST_CATCHES catches
+ * leave the gap alone; each after doubles it, up to its bound. */
+static void a_burst_of_catches_widens_the_gap(void **state)
+{
+    (void)state;
+    double g = WASP_ALLOC_GAP_START;
+    for (uint32_t c = 1; c <= WASP_ALLOC_BURST_CATCHES; c++)
+        assert_true(wasp_alloc_gap_after_catch(g, c) == g);
+    assert_true(wasp_alloc_gap_after_catch(g, WASP_ALLOC_BURST_CATCHES + 1) == 2 * g);
+    assert_true(wasp_alloc_gap_after_catch(WASP_ALLOC_GAP_MAX, 9) == WASP_ALLOC_GAP_MAX);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(weighted_counts_are_the_real_ones),
         cmocka_unit_test(pages_to_next_is_geometric),
         cmocka_unit_test(the_gap_follows_the_catches),
+        cmocka_unit_test(a_burst_of_catches_widens_the_gap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,6 +29,12 @@ double wasp_alloc_weight(uint64_t size, double p)
     return (double)WASP_ALLOC_PAGE / ((double)size * p);
 }
 
+static double within_bounds(double gap)
+{
+    return gap < WASP_ALLOC_GAP_MIN ? WASP_ALLOC_GAP_MIN
+         : gap > WASP_ALLOC_GAP_MAX ? WASP_ALLOC_GAP_MAX : gap;
+}
+
 double wasp_alloc_next_gap(double gap, uint32_t caught, double *rate)
 {
     /* Slowly: a creation weighs by the chance it was picked with, and
@@ -36,6 +42,10 @@ double wasp_alloc_next_gap(double gap, uint32_t caught, double *rate)
     *rate = 0.9 * *rate + 0.1 * caught;
     double f = *rate / WASP_ALLOC_CATCHES_PER_SAMPLE;
     gap *= f < 0.8 ? 0.8 : f > 1.25 ? 1.25 : f;
-    return gap < WASP_ALLOC_GAP_MIN ? WASP_ALLOC_GAP_MIN
-         : gap > WASP_ALLOC_GAP_MAX ? WASP_ALLOC_GAP_MAX : gap;
+    return within_bounds(gap);
+}
+
+double wasp_alloc_gap_after_catch(double gap, uint32_t caught)
+{
+    return caught > WASP_ALLOC_BURST_CATCHES ? within_bounds(2 * gap) : gap;
 }

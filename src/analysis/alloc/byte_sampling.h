@@ -40,4 +40,17 @@ double wasp_alloc_weight(uint64_t size, double p);
  * WASP_ALLOC_CATCHES_PER_SAMPLE, by at most a quarter a sample. */
 double wasp_alloc_next_gap(double gap, uint32_t caught, double *rate);
 
+/* Catches a sample's interval makes at the gap its sample set (a few: fewer
+ * starve programs whose creations come in short bursts, such as SableCC's
+ * closures, of evidence). */
+#define WASP_ALLOC_BURST_CATCHES 3
+
+/* The mean gap for what follows the `caught`-th catch since the last sample:
+ * doubled past WASP_ALLOC_BURST_CATCHES (a burst of allocation, a phase far
+ * faster than the samples so far told, then costs a few traps, not dozens),
+ * within its bounds. Unbiased still: the next pick's chance depends only on
+ * catches already made, and each creation weighs by the chance it was picked
+ * with. */
+double wasp_alloc_gap_after_catch(double gap, uint32_t caught);
+
 #endif

@@ -18,10 +18,6 @@
  * 1 ms of CPU: two traps each, some 20-40 us on a VM), and at most in a row. */
 #define REFILLS_PER_SAMPLE 0.5
 #define REFILLS_IN_A_ROW 4.0
-/* Catches a sample's interval makes at the gap its sample set (a few: fewer
- * starve programs whose creations come in short bursts, such as SableCC's
- * closures, of evidence). */
-#define BURST_CATCHES 3
 
 /* The first page boundary at or after addr. */
 static uint64_t boundary_from(uint64_t addr)
@@ -200,14 +196,10 @@ void wasp_alloc_chain_on_sample(wasp_thread *t)
 
 void wasp_alloc_chain_next(wasp_thread *t, int i)
 {
-    /* A burst of allocation (a phase far faster than the samples so far
-     * told): each catch past BURST_CATCHES before the next sample doubles
-     * the gap, so a burst costs a few traps, not dozens. The estimate stays
-     * unbiased: the next pick's chance depends only on catches already
-     * made, and each creation weighs by the chance it was picked with. */
     wasp_alloc_thread *at = wasp_alloc_state(t);
-    if (++at->caught > BURST_CATCHES && at->gap > 0)
-        at->gap = at->gap * 2 < WASP_ALLOC_GAP_MAX ? at->gap * 2 : WASP_ALLOC_GAP_MAX;
+    at->caught++;
+    if (at->gap > 0) /* 0: no sample yet (chance_now starts from WASP_ALLOC_GAP_START) */
+        at->gap = wasp_alloc_gap_after_catch(at->gap, at->caught);
     double p = chance_now(t);
     watch_boundary(t, t->slots[i].addr + WASP_ALLOC_PAGE, wasp_alloc_pages_to_next(p, &t->rng),
                    p, i);
