@@ -137,7 +137,7 @@ wasp_elf_functions *wasp_elf_functions_of(Elf *elf, const char *debug_root,
     GElf_Shdr sh;
     Elf_Scn *symtab = section_of_type(elf, SHT_SYMTAB, &sh);
     int read = symtab ? read_functions(t, elf, symtab, &sh) : -1;
-    if (read != 0 && !symtab)
+    if (!symtab)
         read = read_debug_file(t, debug_root, build_id, id_len);
     Elf_Scn *dynsym = read != 0 ? section_of_type(elf, SHT_DYNSYM, &sh) : NULL;
     if (dynsym)

@@ -96,6 +96,13 @@ void wasp_native_symbols_close(wasp_native_symbols *s)
     free(s);
 }
 
+/* A library's file name without its directory ("libjvm.so"). */
+static const char *file_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 static const wasp_elf_functions *functions_of(const wasp_native_symbols *s, Dwfl_Module *m,
                                               Elf *elf)
 {
@@ -135,12 +142,9 @@ int wasp_native_symbols_name(wasp_native_symbols *s, uint64_t pc, char *name, si
     const char *path = dwfl_module_info(m, NULL, &base, NULL, NULL, NULL, NULL, NULL);
     if (!path)
         return 0;
-    const char *slash = strrchr(path, '/');
-    snprintf(lib, liblen, "%s", slash ? slash + 1 : path);
-    Dwarf_Addr load_bias = 0;
-    Elf *elf = dwfl_module_getelf(m, &load_bias);
-    const char *sname = elf ? wasp_elf_functions_name(functions_of(s, m, elf), pc - load_bias)
-                            : NULL;
+    snprintf(lib, liblen, "%s", file_name(path));
+    Elf *elf = dwfl_module_getelf(m, &bias); /* the same bias, and the file */
+    const char *sname = elf ? wasp_elf_functions_name(functions_of(s, m, elf), pc - bias) : NULL;
     if (!sname) {
         /* No symbol covers it: the offset still lets addr2line name it. */
         snprintf(name, namelen, "+0x%llx", (unsigned long long)(pc - base));
@@ -179,8 +183,7 @@ static int each_in_module(Dwfl_Module *m, void **userdata, const char *name, Dwa
 {
     (void)userdata, (void)start;
     each_request *r = arg;
-    const char *slash = strrchr(name, '/');
-    if (strcmp(slash ? slash + 1 : name, r->lib) != 0)
+    if (strcmp(file_name(name), r->lib) != 0)
         return DWARF_CB_OK;
     Elf *elf = dwfl_module_getelf(m, &r->bias);
     const wasp_elf_functions *fns = elf ? functions_of(r->s, m, elf) : NULL;

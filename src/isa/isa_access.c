@@ -276,10 +276,8 @@ int wasp_isa_prev_accesses(const uint8_t *before, size_t n, uint64_t pc, const w
         return 0;
     /* The synchronisation decodes up to 64 bytes (a memo lookup per
      * instruction): remembered with the plan, one lookup per sample. */
-    const uint8_t *window = before;
-    size_t window_n = n > WASP_SYNC_WINDOW ? WASP_SYNC_WINDOW : n;
-    if (n > WASP_SYNC_WINDOW)
-        window += n - WASP_SYNC_WINDOW;
+    size_t window_n = n < WASP_SYNC_WINDOW ? n : WASP_SYNC_WINDOW;
+    const uint8_t *window = before + (n - window_n);
     if (n > WASP_MAX_INSN) {
         before += n - WASP_MAX_INSN;
         n = WASP_MAX_INSN;
