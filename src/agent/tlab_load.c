@@ -1,6 +1,7 @@
 /*
  * The TLAB's place in a JavaThread (heap/tlab.h): Thread::_tlab plus
- * ThreadLocalAllocBuffer::_top and _end, from VMStructs, relative to the
+ * ThreadLocalAllocBuffer::_top, _end and _refill_waste_limit (the field a
+ * refill stores once: heap/tlab.h), from VMStructs, relative to the
  * JNIEnv the frame anchor's loader placed (watch/frame_anchor.h). Checked on
  * the calling thread: its TLAB, when it has one, is an ordered range in the
  * Java heap.
@@ -20,7 +21,7 @@
 
 int wasp_tlab_load(JNIEnv *env, char *why, size_t len)
 {
-    uint64_t tlab, top, end;
+    uint64_t tlab, top, end, refill;
     if (!__atomic_load_n(&wasp_frame_anchor.ready, __ATOMIC_ACQUIRE)) {
         snprintf(why, len, "the JavaThread's place is not known");
         return -1;
@@ -31,6 +32,8 @@ int wasp_tlab_load(JNIEnv *env, char *why, size_t len)
         snprintf(why, len, "VMStructs lacks Thread::_tlab or its _top and _end");
         return -1;
     }
+    if (wasp_vm_field("ThreadLocalAllocBuffer", "_refill_waste_limit", &refill, NULL) != 0)
+        refill = end; /* JDK 17 and 25 have it; else two traps a refill */
     int64_t thread = wasp_frame_anchor.thread_from_env;
     int64_t top_off = thread + (int64_t)(tlab + top), end_off = thread + (int64_t)(tlab + end);
     uint64_t t = 0, e = 0;
@@ -49,6 +52,7 @@ int wasp_tlab_load(JNIEnv *env, char *why, size_t len)
     }
     wasp_tlab.top_from_env = top_off;
     wasp_tlab.end_from_env = end_off;
+    wasp_tlab.refill_from_env = thread + (int64_t)(tlab + refill);
     __atomic_store_n(&wasp_tlab.ready, 1, __ATOMIC_RELEASE);
     return 0;
 }

@@ -17,9 +17,9 @@ int wasp_tlab_room(void *jni_env, uint64_t *top, uint64_t *end)
     return *top != 0 && *end > *top;
 }
 
-uint64_t wasp_tlab_end_field(void *jni_env)
+uint64_t wasp_tlab_refill_field(void *jni_env)
 {
     if (!jni_env || !__atomic_load_n(&wasp_tlab.ready, __ATOMIC_ACQUIRE))
         return 0;
-    return (uint64_t)(uintptr_t)jni_env + (uint64_t)wasp_tlab.end_from_env;
+    return (uint64_t)(uintptr_t)jni_env + (uint64_t)wasp_tlab.refill_from_env;
 }

@@ -17,6 +17,9 @@
 typedef struct wasp_tlab_layout {
     volatile int ready;
     int64_t top_from_env, end_from_env; /* JavaThread's TLAB _top and _end, from its JNIEnv */
+    /* Its _refill_waste_limit, or _end when VMStructs lacks it: the field
+     * wasp_tlab_refill_field gives. */
+    int64_t refill_from_env;
 } wasp_tlab_layout;
 
 extern wasp_tlab_layout wasp_tlab;
@@ -25,8 +28,12 @@ extern wasp_tlab_layout wasp_tlab;
  * 1, or 0 when the layout is unknown or the thread has no TLAB room (a
  * refill in progress may be seen half done: callers check what they use). */
 int wasp_tlab_room(void *jni_env, uint64_t *top, uint64_t *end);
-/* Where the calling thread's TLAB end is kept (written when the JVM gives
- * the thread a new TLAB), 0 when unknown. */
-uint64_t wasp_tlab_end_field(void *jni_env);
+/* A field of the calling thread's TLAB that the JVM stores when it gives
+ * the thread a new TLAB, 0 when unknown. HotSpot's refill (fill) stores
+ * _refill_waste_limit once, after the new TLAB's _start, _top and _end:
+ * one store a refill, where _end takes two (retiring the old TLAB clears
+ * it). It is also stored when an object is allocated outside the TLAB
+ * (the TLAB unchanged). _end when VMStructs does not name the limit. */
+uint64_t wasp_tlab_refill_field(void *jni_env);
 
 #endif

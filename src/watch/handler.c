@@ -188,7 +188,11 @@ static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, int async)
 /* Sampling costs the thread its handler time: past SAMPLER_BUDGET of the
  * thread's sampled CPU time, the thread's period doubles (up to
  * SAMPLER_MAX_SLOWDOWN times the asked-for one), so no setting can starve the
- * program. Checked every SAMPLER_WINDOW samples. */
+ * program. Checked every SAMPLER_WINDOW samples. The handler's time is the
+ * thread's CPU time (a system call each side, ~0.5 us): wall time counts
+ * the time the thread waited, preempted in the handler, and on a CPU shared
+ * with other busy threads a preemption or two in a window (~3 ms each) put
+ * it over budget, raising the period for good (seen: 1 ms to 4 ms). */
 enum { SAMPLER_WINDOW = 32, SAMPLER_MAX_SLOWDOWN = 1024 };
 static const double SAMPLER_BUDGET = 0.10;
 
@@ -246,9 +250,9 @@ static void enter(wasp_thread *t, int kind, int slot, ucontext_t *uc, int async)
     if (!hold(t))
         return;
     if (kind == WASP_EV_SAMPLE) {
-        uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
+        uint64_t t0 = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
         on_sample(t, uc);
-        sampler_backoff(t, wasp_clock_ns(CLOCK_MONOTONIC) - t0);
+        sampler_backoff(t, wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0);
     } else if (kind == WASP_EV_WATCH) {
         on_watch(t, slot, uc, async);
     }

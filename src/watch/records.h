@@ -75,7 +75,7 @@ typedef struct wasp_rsite {
 } wasp_rsite;
 
 /* Counters of an analysis's own, named by its handler part. */
-enum { WASP_PART_COUNTERS = 16 };
+enum { WASP_PART_COUNTERS = 20 };
 
 /* Counters the handler bumps; named in records.c for the profile. */
 typedef enum wasp_counter_id {

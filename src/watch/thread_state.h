@@ -72,7 +72,7 @@ typedef struct wasp_thread {
     double budget_ledger_ns;  /* budget earned minus spent, capped (handler.c) */
     uint32_t budget_countdown; /* samples until the next budget check */
     int budget_open;       /* 1: arming allowed until the next check */
-    uint64_t handler_ns;   /* time spent in the sampling handler since the last check */
+    uint64_t handler_ns;   /* CPU time spent in the sampling handler since the last check */
     /* Where and when the page engine last gave the thread back its own
      * instruction stream after a fault on a page it watches (watch/handler.h,
      * wasp_mark_wasp_exit): a sample delivered right there measures wasp. */

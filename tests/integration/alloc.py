@@ -32,6 +32,10 @@ MIN_OVERLAP = 0.90
 # noisy for the overlap to mean much: a sampled creation per ms of CPU, less
 # what the page engine's budget refuses on a slow guest.
 MIN_CREATIONS = 500
+# Traps on the watched refill field that find the same TLAB: AllocMix's
+# objects all fit in a TLAB, so few (an object allocated outside one raises
+# the refill waste limit too).
+MAX_REFILL_WAITS = 0.25
 # More than the default work: millions of steps.
 ARGS = ("200",)
 # At least this long a run without the agent (Ctx.sized).
@@ -96,6 +100,15 @@ def t_alloc(ctx, jdk, workload, engine):
         for k in sorted(ref, key=ref.get, reverse=True))
     H.check(ov >= MIN_OVERLAP, "overlap with the allocated counts is %.1f%%, expected >= %.0f%% (%s)"
             % (100 * ov, 100 * MIN_OVERLAP, shares))
+    refills = rep["counters"].get("alloc.tlab_refills", 0)
+    waits = rep["counters"].get("alloc.refill_not_yet", 0)
+    if engine == "debugreg":
+        # One trap a refill: the watched field is stored once, after the new
+        # TLAB (watching _end, the retirement's store would trap as often).
+        H.check(refills >= 20, "only %d TLAB refills followed" % refills)
+        H.check(waits <= MAX_REFILL_WAITS * refills, "%d traps on the refill field found no new "
+                "TLAB, for %d refills followed (expected <= %.0f%%)"
+                % (waits, refills, 100 * MAX_REFILL_WAITS))
     e = H.expectation(workload)
     H.check(e["analysis"] == "alloc", "%s's marker is for %r" % (workload, e["analysis"]))
     sites = [s for s in a["sites"] if s["class"] == dominant]

@@ -15,7 +15,7 @@
 #include "heap/tlab.h"
 
 /* TLAB refills a thread's chain follows, on average, per sample (of about
- * 1 ms of CPU: two traps each, some 20-40 us on a VM), and at most in a row. */
+ * 1 ms of CPU: a trap each, some 20-40 us on a VM), and at most in a row. */
 #define REFILLS_PER_SAMPLE 0.5
 #define REFILLS_IN_A_ROW 4.0
 
@@ -33,23 +33,27 @@ static wasp_slot *watch_at(wasp_thread *t, int moving, uint64_t addr)
                        : wasp_watch_claim(t, WASP_ID_alloc, addr, 8, 0);
 }
 
-/* The chain goes on in the thread's next TLAB: watch where the JVM stores
- * its end, to pick from its start (every boundary has chance p wherever the
- * picking starts). It costs two traps a TLAB (the old one retired, the new
- * one stored), so a thread follows REFILLS_PER_SAMPLE refills a sample on
- * average, and none where the TLAB's end cannot be watched (the page engine
- * watches the Java heap only). Else the thread's next sample starts a new
- * chain: what the thread allocates until then is not sampled, which favours
- * what it creates slowly (docs/alloc.md, Limits). */
+/* The chain goes on in the thread's next TLAB: watch the field the JVM
+ * stores when it refills the TLAB (heap/tlab.h), to pick from the new one's
+ * top (every boundary has chance p wherever the picking starts). A trap
+ * each, so a thread follows REFILLS_PER_SAMPLE refills a sample on average,
+ * and none where the field cannot be watched (the page engine watches the
+ * Java heap only). Else the thread's next sample starts a new chain: what the
+ * thread allocates until then is not sampled, which favours what it creates
+ * slowly (docs/alloc.md, Limits). */
 static int watch_refill(wasp_thread *t, int moving)
 {
     uint64_t not_heap = t->rec.counters[WASP_C_DROP_NOT_HEAP];
     wasp_alloc_thread *at = wasp_alloc_state(t);
-    uint64_t field = at->no_refill_watch || at->refill_tokens < 1 ? 0
-                   : wasp_tlab_end_field(t->jni_env);
+    uint64_t top, end;
+    uint64_t field = at->no_refill_watch || at->refill_tokens < 1 ||
+                             !wasp_tlab_room(t->jni_env, &top, &end)
+                         ? 0
+                         : wasp_tlab_refill_field(t->jni_env);
     wasp_slot *slot = field ? watch_at(t, moving, field) : NULL;
     int tag = WASP_ALLOC_TAG_REFILL;
-    uint64_t top, end;
+    if (slot)
+        slot->watch.cur = end; /* a new TLAB ends elsewhere */
     if (!slot && field) {
         /* Outside the Java heap (the page engine's): not again. */
         at->no_refill_watch |= t->rec.counters[WASP_C_DROP_NOT_HEAP] != not_heap;
@@ -208,8 +212,14 @@ void wasp_alloc_chain_next(wasp_thread *t, int i)
 void wasp_alloc_chain_on_refill(wasp_thread *t, int i)
 {
     uint64_t top, end;
-    if (t->slots[i].tag == WASP_ALLOC_TAG_REFILL && !wasp_tlab_room(t->jni_env, &top, &end))
-        return; /* the old TLAB retired: the new one's end is stored next */
+    if (t->slots[i].tag == WASP_ALLOC_TAG_REFILL &&
+        (!wasp_tlab_room(t->jni_env, &top, &end) || end == t->slots[i].watch.cur)) {
+        /* Not a new TLAB yet: the old one retired (the _end field: the new
+         * one is stored next), or an object allocated outside it (the
+         * limit raised). The watch stays. */
+        wasp_alloc_count(t, C_REFILL_WAIT);
+        return;
+    }
     restart_chain(t, i);
 }
 

@@ -287,6 +287,7 @@ const wasp_handler_part wasp_handler_alloc = {
                  [C_GC] = "alloc.gc_before_naming",
                  [C_PASSED] = "alloc.boundary_passed",
                  [C_REFILL] = "alloc.tlab_refills",
-                 [C_EARLY] = "alloc.caught_on_the_page"},
+                 [C_EARLY] = "alloc.caught_on_the_page",
+                 [C_REFILL_WAIT] = "alloc.refill_not_yet"},
     .thread_state = sizeof(wasp_alloc_thread),
 };

@@ -28,7 +28,8 @@ enum wasp_alloc_counter {
     C_GC,
     C_PASSED,
     C_REFILL,
-    C_EARLY
+    C_EARLY,
+    C_REFILL_WAIT
 };
 
 static inline void wasp_alloc_count(wasp_thread *t, int which)
