@@ -386,6 +386,21 @@ static void setup_parts(const wasp_options *o, wasp_session *s)
     }
 }
 
+/* The sampling period when the options name none: the shortest the enabled
+ * analyses ask for (watch/handler_part.h period_ns). */
+static uint64_t period_asked(uint32_t enabled)
+{
+    uint64_t p = 0;
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        if (!(enabled & (1u << id)))
+            continue;
+        uint64_t asked = wasp_handler_part_of(id)->period_ns;
+        asked = asked ? asked : WASP_PERIOD_DEFAULT_NS;
+        p = p && p < asked ? p : asked;
+    }
+    return p ? p : WASP_PERIOD_DEFAULT_NS;
+}
+
 /* Samplers below this period spend more time in the handler than the
  * program runs (about 10 us a sample on a VM): raised, with one log line. */
 enum { PERIOD_FLOOR_NS = 100000 };
@@ -398,6 +413,8 @@ enum { PERIOD_FLOOR_NS = 100000 };
 static void choose_mechanisms(wasp_session *s, char *why, size_t len)
 {
     uint32_t watching = needing_of(s->enabled, WASP_NEEDS_WATCH);
+    if (!opts.period_ns)
+        opts.period_ns = period_asked(s->enabled);
     if (opts.sampler != WASP_SAMPLER_PMU && opts.period_ns < PERIOD_FLOOR_NS) {
         wasp_log("period %llu us is below what the sampler can serve; using %d us",
                  (unsigned long long)(opts.period_ns / 1000), PERIOD_FLOOR_NS / 1000);

@@ -52,11 +52,15 @@ typedef enum wasp_signal_choice {
 
 enum { WASP_PATH_MAX = 4096, WASP_NAME_MAX = 128 };
 
+/* The CPU-time sampling period when neither the options nor the analyses
+ * (watch/handler_part.h period_ns) name one. */
+#define WASP_PERIOD_DEFAULT_NS 1000000ull
+
 typedef struct wasp_options {
     uint32_t events;           /* bit (1u << wasp_analysis) per analysis, WASP_EVENT_OBJECTS */
     char file[WASP_PATH_MAX];  /* "" means the default name */
     wasp_sampler_choice sampler;
-    uint64_t period_ns;
+    uint64_t period_ns;        /* 0: the analyses' choice (agent.c), else WASP_PERIOD_DEFAULT_NS */
     uint64_t pmu_period;
     char pmu_event[WASP_NAME_MAX]; /* "" means chosen per CPU */
     uint32_t watchpoints;

@@ -199,6 +199,7 @@ static const double SAMPLER_BUDGET = 0.10;
 static void sampler_backoff(wasp_thread *t, uint64_t spent)
 {
     t->handler_ns += spent;
+    t->rec.counters[WASP_C_SAMPLER_HANDLER_NS] += spent;
     if (++t->handler_samples < SAMPLER_WINDOW)
         return;
     wasp_sampler_thread *st = &t->sampler;
@@ -254,7 +255,9 @@ static void enter(wasp_thread *t, int kind, int slot, ucontext_t *uc, int async)
         on_sample(t, uc);
         sampler_backoff(t, wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0);
     } else if (kind == WASP_EV_WATCH) {
+        uint64_t t0 = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
         on_watch(t, slot, uc, async);
+        t->rec.counters[WASP_C_WATCH_HANDLER_NS] += wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
     }
     let_go(t);
 }

@@ -72,6 +72,9 @@ typedef struct wasp_handler_part {
     const char *counters[WASP_PART_COUNTERS];
     /* Bytes of per-thread state, t->part_state[id], zeroed at thread start. */
     size_t thread_state;
+    /* The CPU-time sampling period it asks for when the options name none
+     * (the shortest asked wins); 0: the common default. */
+    uint64_t period_ns;
 } wasp_handler_part;
 
 /* The handler part of analysis id; NULL when out of range. */

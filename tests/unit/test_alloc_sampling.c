@@ -145,49 +145,70 @@ static void pages_to_next_is_geometric(void **state)
     assert_int_equal(wasp_alloc_pages_to_next(1.0, &rng), 1);
 }
 
-/* The mean gap follows the catches toward WASP_ALLOC_CATCHES_PER_SAMPLE a
- * sample, by at most a quarter a sample, within its bounds; the page chance is
- * 1 - e^(-page/gap). */
+/* The mean gap follows the catches toward WASP_ALLOC_CATCHES_PER_MS a ms
+ * of CPU (here samples 1 ms apart), by at most a quarter a sample, within its
+ * bounds; the page chance is 1 - e^(-page/gap). */
 static void the_gap_follows_the_catches(void **state)
 {
     (void)state;
-    double g = WASP_ALLOC_GAP_START, rate = WASP_ALLOC_CATCHES_PER_SAMPLE;
-    assert_true(wasp_alloc_next_gap(g, 0, &rate) < g); /* fewer caught: closer picks */
-    rate = WASP_ALLOC_CATCHES_PER_SAMPLE;
-    assert_true(wasp_alloc_next_gap(g, 4, &rate) > g);
+    double g = WASP_ALLOC_GAP_START, rate = WASP_ALLOC_CATCHES_PER_MS;
+    assert_true(wasp_alloc_next_gap(g, 0, 1.0, &rate) < g); /* fewer caught: closer picks */
+    rate = WASP_ALLOC_CATCHES_PER_MS;
+    assert_true(wasp_alloc_next_gap(g, 4, 1.0, &rate) > g);
     rate = 100;
-    assert_true(wasp_alloc_next_gap(g, 100, &rate) == 1.25 * g);
+    assert_true(wasp_alloc_next_gap(g, 100, 1.0, &rate) == 1.25 * g);
     rate = 0;
-    assert_true(wasp_alloc_next_gap(g, 0, &rate) == 0.8 * g);
+    assert_true(wasp_alloc_next_gap(g, 0, 1.0, &rate) == 0.8 * g);
     /* Steady at the target: unchanged. */
-    rate = WASP_ALLOC_CATCHES_PER_SAMPLE;
-    double same = wasp_alloc_next_gap(g, 0, &rate);
-    rate = WASP_ALLOC_CATCHES_PER_SAMPLE;
+    rate = WASP_ALLOC_CATCHES_PER_MS;
+    double same = wasp_alloc_next_gap(g, 0, 1.0, &rate);
+    rate = WASP_ALLOC_CATCHES_PER_MS;
     assert_true(same < g && same > 0.7 * g);
     /* A run of samples catching one each settles where one is half as many. */
     rate = 0;
     for (int i = 0; i < 200; i++)
-        g = wasp_alloc_next_gap(g, i % 2, &rate);
+        g = wasp_alloc_next_gap(g, i % 2, 1.0, &rate);
     assert_true(rate > 0.4 && rate < 0.6);
     rate = 0;
-    assert_true(wasp_alloc_next_gap(WASP_ALLOC_GAP_MIN, 0, &rate) == WASP_ALLOC_GAP_MIN);
+    assert_true(wasp_alloc_next_gap(WASP_ALLOC_GAP_MIN, 0, 1.0, &rate) == WASP_ALLOC_GAP_MIN);
     rate = 9;
-    assert_true(wasp_alloc_next_gap(WASP_ALLOC_GAP_MAX, 9, &rate) == WASP_ALLOC_GAP_MAX);
+    assert_true(wasp_alloc_next_gap(WASP_ALLOC_GAP_MAX, 9, 1.0, &rate) == WASP_ALLOC_GAP_MAX);
     double p = wasp_alloc_page_chance(64.0 * 1024);
     assert_true(fabs(p - (1 - exp(-1.0 / 16))) < 1e-12);
     assert_true(fabs(wasp_alloc_weight(16, p) - 4096 / (16 * p)) < 1e-9);
 }
 
-/* Within one sample's interval the first WASP_ALLOC_BURST_CATCHES catches
- * leave the gap alone; each after doubles it, up to its bound. */
+/* Within one sample's interval the first WASP_ALLOC_BURST_CATCHES_PER_MS
+ * catches a ms leave the gap alone; each after doubles it, up to its bound. */
 static void a_burst_of_catches_widens_the_gap(void **state)
 {
     (void)state;
     double g = WASP_ALLOC_GAP_START;
-    for (uint32_t c = 1; c <= WASP_ALLOC_BURST_CATCHES; c++)
-        assert_true(wasp_alloc_gap_after_catch(g, c) == g);
-    assert_true(wasp_alloc_gap_after_catch(g, WASP_ALLOC_BURST_CATCHES + 1) == 2 * g);
-    assert_true(wasp_alloc_gap_after_catch(WASP_ALLOC_GAP_MAX, 9) == WASP_ALLOC_GAP_MAX);
+    for (double ms = 1; ms <= 4; ms *= 2) {
+        uint32_t allowed = (uint32_t)(WASP_ALLOC_BURST_CATCHES_PER_MS * ms);
+        for (uint32_t c = 1; c <= allowed; c++)
+            assert_true(wasp_alloc_gap_after_catch(g, c, ms) == g);
+        assert_true(wasp_alloc_gap_after_catch(g, allowed + 1, ms) == 2 * g);
+    }
+    assert_true(wasp_alloc_gap_after_catch(g, 1, 0.1) == g); /* always one */
+    assert_true(wasp_alloc_gap_after_catch(g, 2, 0.1) == 2 * g);
+    assert_true(wasp_alloc_gap_after_catch(WASP_ALLOC_GAP_MAX, 9, 1.0) == WASP_ALLOC_GAP_MAX);
+}
+
+/* The target is per ms of CPU: samples 4 ms apart that each catch what 1 ms
+ * samples catch in four leave the gap where those do. */
+static void the_target_is_per_ms_of_cpu(void **state)
+{
+    (void)state;
+    double g = WASP_ALLOC_GAP_START, rate = 4 * WASP_ALLOC_CATCHES_PER_MS;
+    double at4 = wasp_alloc_next_gap(g, 1, 4.0, &rate);
+    rate = WASP_ALLOC_CATCHES_PER_MS;
+    double at1 = wasp_alloc_next_gap(g, 0, 1.0, &rate);
+    assert_true(fabs(at4 - g) < 1e-9 * g); /* on target */
+    assert_true(fabs(at1 - 0.9 * g) < 1e-9 * g); /* none caught: below it */
+    /* The same catches a sample over 4 ms are too few over 1 ms. */
+    rate = 4 * WASP_ALLOC_CATCHES_PER_MS;
+    assert_true(wasp_alloc_next_gap(g, 1, 1.0, &rate) == 1.25 * g);
 }
 
 int main(void)
@@ -197,6 +218,7 @@ int main(void)
         cmocka_unit_test(pages_to_next_is_geometric),
         cmocka_unit_test(the_gap_follows_the_catches),
         cmocka_unit_test(a_burst_of_catches_widens_the_gap),
+        cmocka_unit_test(the_target_is_per_ms_of_cpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -59,7 +59,7 @@ static void test_defaults(void **state)
     assert_int_equal(o.action, WASP_ACTION_START);
     assert_string_equal(o.file, "");
     assert_int_equal(o.sampler, WASP_SAMPLER_AUTO);
-    assert_int_equal(o.period_ns, 1000000);
+    assert_int_equal(o.period_ns, 0); /* the analyses' choice: agent.c */
     assert_int_equal(o.pmu_period, 20011);
     assert_string_equal(o.pmu_event, "");
     assert_int_equal(o.watchpoints, 4);

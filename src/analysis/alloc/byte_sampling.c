@@ -35,17 +35,18 @@ static double within_bounds(double gap)
          : gap > WASP_ALLOC_GAP_MAX ? WASP_ALLOC_GAP_MAX : gap;
 }
 
-double wasp_alloc_next_gap(double gap, uint32_t caught, double *rate)
+double wasp_alloc_next_gap(double gap, uint32_t caught, double sample_ms, double *rate)
 {
     /* Slowly: a creation weighs by the chance it was picked with, and
      * chances that swing make a few creations weigh much. */
     *rate = 0.9 * *rate + 0.1 * caught;
-    double f = *rate / WASP_ALLOC_CATCHES_PER_SAMPLE;
+    double f = *rate / (WASP_ALLOC_CATCHES_PER_MS * sample_ms);
     gap *= f < 0.8 ? 0.8 : f > 1.25 ? 1.25 : f;
     return within_bounds(gap);
 }
 
-double wasp_alloc_gap_after_catch(double gap, uint32_t caught)
+double wasp_alloc_gap_after_catch(double gap, uint32_t caught, double sample_ms)
 {
-    return caught > WASP_ALLOC_BURST_CATCHES ? within_bounds(2 * gap) : gap;
+    double allowed = WASP_ALLOC_BURST_CATCHES_PER_MS * sample_ms;
+    return (double)caught > (allowed < 1 ? 1 : allowed) ? within_bounds(2 * gap) : gap;
 }

@@ -14,10 +14,17 @@
 #include "heap/java_layout.h"
 #include "heap/tlab.h"
 
-/* TLAB refills a thread's chain follows, on average, per sample (of about
- * 1 ms of CPU: a trap each, some 20-40 us on a VM), and at most in a row. */
-#define REFILLS_PER_SAMPLE 0.5
+/* TLAB refills a thread's chain follows, on average, per ms of its CPU time
+ * (a trap each, some 20-40 us on a VM), and at most in a row (or a sample's
+ * worth, if more). */
+#define REFILLS_PER_MS 0.5
 #define REFILLS_IN_A_ROW 4.0
+
+/* The thread's sample interval, in ms of its CPU time. */
+static double sample_ms(const wasp_thread *t)
+{
+    return t->sampler.period_ns ? (double)t->sampler.period_ns / 1e6 : 1.0;
+}
 
 /* The first page boundary at or after addr. */
 static uint64_t boundary_from(uint64_t addr)
@@ -36,7 +43,7 @@ static wasp_slot *watch_at(wasp_thread *t, int moving, uint64_t addr)
 /* The chain goes on in the thread's next TLAB: watch the field the JVM
  * stores when it refills the TLAB (heap/tlab.h), to pick from the new one's
  * top (every boundary has chance p wherever the picking starts). A trap
- * each, so a thread follows REFILLS_PER_SAMPLE refills a sample on average,
+ * each, so a thread follows REFILLS_PER_MS refills a ms of CPU on average,
  * and none where the field cannot be watched (the page engine watches the
  * Java heap only). Else the thread's next sample starts a new chain: what the
  * thread allocates until then is not sampled, which favours what it creates
@@ -180,12 +187,14 @@ void wasp_alloc_chain_on_sample(wasp_thread *t)
     wasp_alloc_thread *at = wasp_alloc_state(t);
     drop_stalled(t);
     int waiting = chained(t);
-    at->gap = at->gap > 0 ? wasp_alloc_next_gap(at->gap, at->caught, &at->catch_rate)
+    double ms = sample_ms(t);
+    at->gap = at->gap > 0 ? wasp_alloc_next_gap(at->gap, at->caught, ms, &at->catch_rate)
                           : WASP_ALLOC_GAP_START;
     at->caught = 0;
-    at->refill_tokens += REFILLS_PER_SAMPLE;
-    if (at->refill_tokens > REFILLS_IN_A_ROW)
-        at->refill_tokens = REFILLS_IN_A_ROW;
+    double tokens = REFILLS_PER_MS * ms, most = tokens > REFILLS_IN_A_ROW ? tokens : REFILLS_IN_A_ROW;
+    at->refill_tokens += tokens;
+    if (at->refill_tokens > most)
+        at->refill_tokens = most;
     if (waiting)
         return;
     uint64_t top, end;
@@ -203,7 +212,7 @@ void wasp_alloc_chain_next(wasp_thread *t, int i)
     wasp_alloc_thread *at = wasp_alloc_state(t);
     at->caught++;
     if (at->gap > 0) /* 0: no sample yet (chance_now starts from WASP_ALLOC_GAP_START) */
-        at->gap = wasp_alloc_gap_after_catch(at->gap, at->caught);
+        at->gap = wasp_alloc_gap_after_catch(at->gap, at->caught, sample_ms(t));
     double p = chance_now(t);
     watch_boundary(t, t->slots[i].addr + WASP_ALLOC_PAGE, wasp_alloc_pages_to_next(p, &t->rng),
                    p, i);
