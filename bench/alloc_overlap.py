@@ -7,7 +7,9 @@ EXACT: a run of `wasp run -e objects --alloc-interval 0 --min-size 0
 --alloc-rate 0` (every allocation a JVMTI event, counted by class), or the
 heap histogram bench/AllocCensus.java writes (the program run under Epsilon,
 which frees nothing: every object it allocated, far cheaper for long runs);
-SAMPLED: a run of `wasp run -e alloc` of the same deterministic program.
+SAMPLED: a run of `wasp run -e alloc` of the same deterministic program, or
+another such histogram (two censuses compared: e.g. one pass of a program
+against N passes of it under bench/RunTimes.java).
 Prints the Section 7.2 overlap of Inoue and Nakatani (the sum over classes of
 the smaller of the two shares) and the largest classes side by side.
 """
@@ -66,14 +68,19 @@ def main():
         exact = collections.Counter()
         for site in report(sys.argv[1])["objects"]["sites"]:
             exact[site["class"]] += site["allocations"] or 0
-    alloc = report(sys.argv[2])["alloc"]
-    for c in alloc["classes"]:
-        sampled[c["class"]] += c["samples"]
+    other = census(sys.argv[2])
+    if other is not None:
+        sampled, alloc = other, {"sampled_by": "a census"}
+    else:
+        alloc = report(sys.argv[2])["alloc"]
+        for c in alloc["classes"]:
+            sampled[c["class"]] += c["samples"]
     te, ts = sum(exact.values()), sum(sampled.values())
     if not te or not ts:
         sys.exit("no allocations in one of the profiles")
     ov = sum(min(exact[k] / te, sampled[k] / ts) for k in set(exact) | set(sampled))
-    print("%.0f sampled creations (%s), overlap %.1f%%" % (ts, alloc.get("sampled_by"), 100 * ov))
+    print("%.0f %s (%s), overlap %.1f%%" % (ts, "objects" if other is not None else "sampled creations",
+                                              alloc.get("sampled_by"), 100 * ov))
     for k, v in exact.most_common(8):
         print("  %-44s allocated %5.1f%%  sampled %5.1f%%" % (k, 100 * v / te, 100 * sampled[k] / ts))
 

@@ -387,18 +387,32 @@ static void setup_parts(const wasp_options *o, wasp_session *s)
 }
 
 /* The sampling period when the options name none: the shortest the enabled
- * analyses ask for (watch/handler_part.h period_ns). */
-static uint64_t period_asked(uint32_t enabled)
+ * analyses ask for with the watchpoint engine chosen (watch/handler_part.h
+ * period_ns). */
+static uint64_t period_asked(uint32_t enabled, const wasp_watch_engine *engine)
 {
     uint64_t p = 0;
     for (int id = 0; id < WASP_ANALYSES; id++) {
+        const wasp_handler_part *part = wasp_handler_part_of(id);
         if (!(enabled & (1u << id)))
             continue;
-        uint64_t asked = wasp_handler_part_of(id)->period_ns;
+        uint64_t asked = part->period_ns ? part->period_ns(engine) : 0;
         asked = asked ? asked : WASP_PERIOD_DEFAULT_NS;
         p = p && p < asked ? p : asked;
     }
     return p ? p : WASP_PERIOD_DEFAULT_NS;
+}
+
+/* The analyses' period, once the mechanisms are chosen: the sampler was
+ * proved at the common default, and no thread has opened it yet. */
+static void take_asked_period(const wasp_session *s)
+{
+    const wasp_source *src = wasp_chosen()->source;
+    uint64_t p = period_asked(s->enabled, wasp_chosen()->watch);
+    if (src && src->time_based && p != opts.period_ns) {
+        opts.period_ns = p;
+        wasp_cputime_set_period(wasp_chosen()->source, p);
+    }
 }
 
 /* Samplers below this period spend more time in the handler than the
@@ -413,8 +427,9 @@ enum { PERIOD_FLOOR_NS = 100000 };
 static void choose_mechanisms(wasp_session *s, char *why, size_t len)
 {
     uint32_t watching = needing_of(s->enabled, WASP_NEEDS_WATCH);
-    if (!opts.period_ns)
-        opts.period_ns = period_asked(s->enabled);
+    int asked = !opts.period_ns; /* the analyses choose, once the engine is known */
+    if (asked)
+        opts.period_ns = WASP_PERIOD_DEFAULT_NS;
     if (opts.sampler != WASP_SAMPLER_PMU && opts.period_ns < PERIOD_FLOOR_NS) {
         wasp_log("period %llu us is below what the sampler can serve; using %d us",
                  (unsigned long long)(opts.period_ns / 1000), PERIOD_FLOOR_NS / 1000);
@@ -430,8 +445,11 @@ static void choose_mechanisms(wasp_session *s, char *why, size_t len)
     if (passed[0])
         wasp_log("sampler: using %s; passed over %s", wasp_chosen()->source->name, passed);
     snprintf(dump_info.sampler_passed_over, sizeof dump_info.sampler_passed_over, "%s", passed);
-    if (!watching) /* no watchpoint engine: wasp_probe_source chose none */
+    if (!watching) { /* no watchpoint engine: wasp_probe_source chose none */
+        if (asked)
+            take_asked_period(s);
         return;
+    }
     char wwhy[1024] = "";
     passed[0] = 0;
     if (wasp_probe_watch(&opts, passed, sizeof passed, wwhy, sizeof wwhy) != 0) {
@@ -449,6 +467,8 @@ static void choose_mechanisms(wasp_session *s, char *why, size_t len)
     if (opts.watch_budget < 0)
         opts.watch_budget = engine->default_budget;
     s->watch_budget = opts.watch_budget; /* fill_dump_info records it */
+    if (asked)
+        take_asked_period(s);
 }
 
 /* Everything both entry points do: returns 0 when profiling may start; else

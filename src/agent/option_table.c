@@ -74,8 +74,8 @@ static const wasp_option_row rows[] = {
         .metavar = "DURATION",
         .help = "perf/timer sampler: thread CPU time between samples (under 100us is "
                 "raised to 100us)",
-        .default_help = "1ms, or 4ms when alloc is the only analysis: its watchpoints "
-                        "follow allocation between samples",
+        .default_help = "1ms, or 4ms when alloc is the only analysis and debug registers "
+                        "watch: its watchpoints follow allocation between samples",
         .accepted = "a duration from 10us to 10s such as 500us or 2ms (units ns, us, ms, s; "
                     "a bare number is ns)",
         .flag = "period", .cli = RUN_ATTACH,

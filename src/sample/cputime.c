@@ -22,8 +22,14 @@ int wasp_cputime_take(wasp_source *s, wasp_sampler_thread *t, const ucontext_t *
 
 void wasp_cputime_describe(wasp_source *s, const wasp_source_config *c, const char *how)
 {
-    s->period = c->period_ns;
+    s->detail_how = how;
+    wasp_cputime_set_period(s, c->period_ns);
+}
+
+void wasp_cputime_set_period(wasp_source *s, uint64_t period_ns)
+{
+    s->period = period_ns;
     snprintf(s->detail, sizeof s->detail,
              "%s: thread CPU-time timer every %llu us, instruction decoded at the interrupted PC",
-             how, (unsigned long long)(c->period_ns / 1000));
+             s->detail_how ? s->detail_how : "CPU time", (unsigned long long)(period_ns / 1000));
 }

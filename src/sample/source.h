@@ -89,6 +89,7 @@ typedef struct wasp_source {
     unsigned wants;
     /* Private settings. */
     uint64_t period;
+    const char *detail_how; /* CPU-time samplers: the detail's first words (cputime.c) */
     uint64_t pmu_config[4]; /* type, config, config1, config2 */
     int pmu_precise;
 } wasp_source;
@@ -111,6 +112,9 @@ int wasp_source_present(const wasp_source *s, const wasp_source_config *c);
 int wasp_cputime_take(wasp_source *s, wasp_sampler_thread *t, const ucontext_t *uc,
                       wasp_address_sample *out);
 void wasp_cputime_describe(wasp_source *s, const wasp_source_config *c, const char *how);
+/* A described CPU-time sampler's period changed before any thread opens it
+ * (the analyses' choice, made once the watch engine is known). */
+void wasp_cputime_set_period(wasp_source *s, uint64_t period_ns);
 
 /* Initialise a source with c and prove it on the calling thread: open it at
  * a short period and burn CPU until a sample arrives (at most ~200 ms of

@@ -18,6 +18,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/ids.h"
+#include "watch/engine.h"
 #include "watch/handler.h"
 #include "watch/kit.h"
 #include "watch/object_hit.h"
@@ -72,9 +73,10 @@ typedef struct wasp_handler_part {
     const char *counters[WASP_PART_COUNTERS];
     /* Bytes of per-thread state, t->part_state[id], zeroed at thread start. */
     size_t thread_state;
-    /* The CPU-time sampling period it asks for when the options name none
-     * (the shortest asked wins); 0: the common default. */
-    uint64_t period_ns;
+    /* The CPU-time sampling period it asks for when the options name none,
+     * with the watchpoint engine chosen (NULL: none); the shortest asked
+     * wins. NULL, or 0: the common default (WASP_PERIOD_DEFAULT_NS). */
+    uint64_t (*period_ns)(const wasp_watch_engine *engine);
 } wasp_handler_part;
 
 /* The handler part of analysis id; NULL when out of range. */

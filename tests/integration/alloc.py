@@ -41,6 +41,7 @@ ARGS = ("200",)
 # At least this long a run without the agent (Ctx.sized).
 SECONDS = 8.0
 ENGINES = ("debugreg", "page")
+PERIOD_US = {"debugreg": 4000, "page": 1000}
 
 H = None
 
@@ -100,6 +101,11 @@ def t_alloc(ctx, jdk, workload, engine):
         for k in sorted(ref, key=ref.get, reverse=True))
     H.check(ov >= MIN_OVERLAP, "overlap with the allocated counts is %.1f%%, expected >= %.0f%% (%s)"
             % (100 * ov, 100 * MIN_OVERLAP, shares))
+    # The period is the analysis's choice: its chains follow refills by
+    # themselves on debug registers (4 ms), restart at samples on pages (1 ms).
+    period = rep["meta"].get("period_us")
+    H.check(period == PERIOD_US[engine], "sampled every %s us, expected %d with %s"
+            % (period, PERIOD_US[engine], engine))
     refills = rep["counters"].get("alloc.tlab_refills", 0)
     waits = rep["counters"].get("alloc.refill_not_yet", 0)
     if engine == "debugreg":
