@@ -26,8 +26,13 @@ import json
 # stack.no_java_frames. Measured with the old walk (page engine, JDK 17): 2.3-2.4%
 # on DeadStoreFill, 68% on SilentStoreCopy, 63% on SilentLoadMismatch; with the
 # walk from the stub's caller 0-0.2% (a context or two in ~600 in some runs:
-# the 1% bound leaves room for them and still fails the old walk).
+# the 1% bound leaves room for them and still fails the old walk). The
+# debug-register runs capture only 80-320 contexts, where one or two lost is
+# 1-2%: NO_JAVA_FEW of them always pass (the old walk would lose dozens of
+# the MIN_CONTEXTS at least).
 NO_JAVA_MAX = 0.01
+NO_JAVA_FEW = 2
+MIN_CONTEXTS = 50
 MIN_SAMPLES = 100
 MIN_PAIRS = 20
 
@@ -113,8 +118,11 @@ def t_stub(ctx, jdk, workload, size):
     captures = H.counter(rep, "armed") + H.counter(rep, "trapped")
     lost = rep["counters"].get("stack.no_java_frames", 0)
     share = lost / max(captures, 1)
-    H.check(share <= NO_JAVA_MAX, "%.1f%% of contexts have no Java frames (stack.no_java_frames %d of "
-            "%d armed samples and traps; need <= %.1f%%)" % (100 * share, lost, captures, 100 * NO_JAVA_MAX))
+    H.check(captures >= MIN_CONTEXTS, "only %d contexts captured (need >= %d)" % (captures, MIN_CONTEXTS))
+    H.check(share <= NO_JAVA_MAX or lost <= NO_JAVA_FEW,
+            "%.1f%% of contexts have no Java frames (stack.no_java_frames %d of %d armed samples "
+            "and traps; need <= %.1f%% or <= %d)" % (100 * share, lost, captures,
+                                                     100 * NO_JAVA_MAX, NO_JAVA_FEW))
     causes = sum(v for k, v in rep["counters"].items() if k.startswith("stack.no_java_frames."))
     H.check(causes == lost, "stack.no_java_frames.<cause> counters sum to %d, stack.no_java_frames is %d"
             % (causes, lost))
