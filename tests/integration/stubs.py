@@ -42,7 +42,8 @@ STUB_TESTS = [
     # (test name, workload, size argument at scale 1)
     ("stubs.fill.deadstore", "DeadStoreFill", 600),
     ("stubs.arraycopy.silentstore", "SilentStoreCopy", 1000),
-    ("stubs.mismatch.silentload", "SilentLoadMismatch", 5000),
+    # 10000: at 5000 the page engine classified 18-29 pairs (MIN_PAIRS 20).
+    ("stubs.mismatch.silentload", "SilentLoadMismatch", 10000),
 ]
 
 H = None  # run.py's module, set by make_tests
