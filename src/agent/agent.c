@@ -407,11 +407,11 @@ static uint64_t period_asked(uint32_t enabled, const wasp_watch_engine *engine)
  * proved at the common default, and no thread has opened it yet. */
 static void take_asked_period(const wasp_session *s)
 {
-    const wasp_source *src = wasp_chosen()->source;
+    wasp_source *src = wasp_chosen()->source;
     uint64_t p = period_asked(s->enabled, wasp_chosen()->watch);
     if (src && src->time_based && p != opts.period_ns) {
         opts.period_ns = p;
-        wasp_cputime_set_period(wasp_chosen()->source, p);
+        wasp_cputime_set_period(src, p);
     }
 }
 
@@ -427,9 +427,6 @@ enum { PERIOD_FLOOR_NS = 100000 };
 static void choose_mechanisms(wasp_session *s, char *why, size_t len)
 {
     uint32_t watching = needing_of(s->enabled, WASP_NEEDS_WATCH);
-    int asked = !opts.period_ns; /* the analyses choose, once the engine is known */
-    if (asked)
-        opts.period_ns = WASP_PERIOD_DEFAULT_NS;
     if (opts.sampler != WASP_SAMPLER_PMU && opts.period_ns < PERIOD_FLOOR_NS) {
         wasp_log("period %llu us is below what the sampler can serve; using %d us",
                  (unsigned long long)(opts.period_ns / 1000), PERIOD_FLOOR_NS / 1000);
@@ -445,11 +442,8 @@ static void choose_mechanisms(wasp_session *s, char *why, size_t len)
     if (passed[0])
         wasp_log("sampler: using %s; passed over %s", wasp_chosen()->source->name, passed);
     snprintf(dump_info.sampler_passed_over, sizeof dump_info.sampler_passed_over, "%s", passed);
-    if (!watching) { /* no watchpoint engine: wasp_probe_source chose none */
-        if (asked)
-            take_asked_period(s);
+    if (!watching) /* no watchpoint engine: wasp_probe_source chose none */
         return;
-    }
     char wwhy[1024] = "";
     passed[0] = 0;
     if (wasp_probe_watch(&opts, passed, sizeof passed, wwhy, sizeof wwhy) != 0) {
@@ -467,8 +461,6 @@ static void choose_mechanisms(wasp_session *s, char *why, size_t len)
     if (opts.watch_budget < 0)
         opts.watch_budget = engine->default_budget;
     s->watch_budget = opts.watch_budget; /* fill_dump_info records it */
-    if (asked)
-        take_asked_period(s);
 }
 
 /* Everything both entry points do: returns 0 when profiling may start; else
@@ -512,8 +504,15 @@ static int setup(JavaVM *vm, char *why, size_t len)
     else if (wasp_perf_fasync)
         wasp_log("perf events signal through F_SETSIG%s",
                  opts.signal == WASP_SIGNAL_FASYNC ? "" : " (this kernel has no perf sigtrap)");
+    /* A period the options leave to the analyses is settled once the
+     * mechanisms are chosen; the sampler is proved at the common default. */
+    int asked = !opts.period_ns;
+    if (asked)
+        opts.period_ns = WASP_PERIOD_DEFAULT_NS;
     if (!why[0])
         choose_mechanisms(&s, why, len);
+    if (asked && !why[0])
+        take_asked_period(&s);
     wasp_session_set(&s);
     wasp_handler_enable(s.enabled);
     fill_dump_info(&opts);
