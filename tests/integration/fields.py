@@ -31,8 +31,9 @@ PLANTED_SHARE = 0.4
 # initialized have no header yet. Without the lookup nothing is named.
 NAMED_SHARE = 0.8
 MIN_HEAP_SAMPLES = 200
-# Twice and more the default work: hundreds of heap samples.
-ARGS = {"FieldsField": ("30",), "FieldsArray": ("48",), "FieldsStatic": ("1000",)}
+# Twice and more the default work: hundreds of heap samples at the
+# analysis's 2 ms period (FieldsStatic at 1000: 157-165 of the 200 needed).
+ARGS = {"FieldsField": ("50",), "FieldsArray": ("48",), "FieldsStatic": ("2000",)}
 # Workloads whose planted member is a static field: named "NAME (static)" in
 # the class it belongs to (without the mirror's size and its class, the
 # samples would name java.lang.Class at an offset past its fields, or none).
@@ -114,7 +115,7 @@ def t_being_allocated(ctx, jdk):
 # look that named whatever lay there afterwards, other classes would appear.
 LATER_MIN = 30
 LATER_SHARE = 0.8
-LATER_SECONDS = 3.0
+LATER_SECONDS = 5.0  # 3 s at 2 ms: 77-202 named by a later look
 
 
 def t_later_look(ctx, jdk):

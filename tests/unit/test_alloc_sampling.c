@@ -195,19 +195,22 @@ static void a_burst_of_catches_widens_the_gap(void **state)
     assert_true(wasp_alloc_gap_after_catch(WASP_ALLOC_GAP_MAX, 9, 1.0) == WASP_ALLOC_GAP_MAX);
 }
 
-/* The target is per ms of CPU: samples 4 ms apart that each catch what 1 ms
- * samples catch in four leave the gap where those do. */
+/* The target is per ms of CPU: samples far enough apart to catch one
+ * creation each on target, at the rate of 1 ms samples that catch one in
+ * that many, leave the gap where those do. */
 static void the_target_is_per_ms_of_cpu(void **state)
 {
     (void)state;
-    double g = WASP_ALLOC_GAP_START, rate = 4 * WASP_ALLOC_CATCHES_PER_MS;
-    double at4 = wasp_alloc_next_gap(g, 1, 4.0, &rate);
+    double apart = 1.0 / WASP_ALLOC_CATCHES_PER_MS; /* ms of CPU a catch */
+    /* rate: the moving average of catches a sample */
+    double g = WASP_ALLOC_GAP_START, rate = 1.0;
+    double far = wasp_alloc_next_gap(g, 1, apart, &rate);
+    assert_true(fabs(far - g) < 1e-9 * g); /* on target */
     rate = WASP_ALLOC_CATCHES_PER_MS;
     double at1 = wasp_alloc_next_gap(g, 0, 1.0, &rate);
-    assert_true(fabs(at4 - g) < 1e-9 * g); /* on target */
     assert_true(fabs(at1 - 0.9 * g) < 1e-9 * g); /* none caught: below it */
-    /* The same catches a sample over 4 ms are too few over 1 ms. */
-    rate = 4 * WASP_ALLOC_CATCHES_PER_MS;
+    /* The catch a sample makes over `apart` ms is too many over 1 ms. */
+    rate = 1.0;
     assert_true(wasp_alloc_next_gap(g, 1, 1.0, &rate) == 1.25 * g);
 }
 
