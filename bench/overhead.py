@@ -17,6 +17,8 @@ table and writes it to build/overhead.md (--out).
     python3 bench/overhead.py                  # 5 repetitions, JDK 17
     python3 bench/overhead.py -r 3 --jdk /usr/lib/jvm/temurin-25-jdk-amd64
     python3 bench/overhead.py --workload SilentLoadSearch --args 2000 --threads 1
+    python3 bench/overhead.py --workload RunTimes --classpath /usr/share/java/sablecc.jar \
+        --args '1 org.sablecc.sablecc.SableCC.processGrammar /tmp/big.sablecc /tmp/out'
 
 Exit status: 0 when every run succeeded, 1 when some agent run failed (the
 table says which), 2 when nothing could be measured (no agent, no JDK, the
@@ -192,7 +194,11 @@ def main():
     ap.add_argument("--jdk", default=os.environ.get("WASP_BENCH_JDK", DEFAULT_JDK),
                     help="JDK home (default %s)" % DEFAULT_JDK)
     ap.add_argument("--workload", default="BenchMix",
-                    help="main class: BenchMix (bench/) or a tests/workloads class (default BenchMix)")
+                    help="main class: one of bench/ (BenchMix, RunTimes, ...) or a tests/workloads "
+                         "class (default BenchMix)")
+    ap.add_argument("--classpath", default="",
+                    help="more of the class path, after the workload's classes: a real program's "
+                         "jar, run through bench/RunTimes.java")
     ap.add_argument("--args", default=None,
                     help="workload arguments (default for BenchMix: '<threads> 40')")
     ap.add_argument("--threads", type=int, default=2,
@@ -245,13 +251,16 @@ def main():
     if not configs:
         die("--only matched no configuration")
 
-    if opts.workload == "BenchMix":
+    if os.path.isfile(os.path.join(BENCH_SRC, opts.workload + ".java")):
         compile_bench(opts.jdk)
         cp = BENCH_CLASSES
-        wl_args = shlex.split(opts.args) if opts.args is not None else [str(opts.threads), "40"]
     else:
         cp = WORKLOAD_CLASSES
+    if opts.workload == "BenchMix":
+        wl_args = shlex.split(opts.args) if opts.args is not None else [str(opts.threads), "40"]
+    else:
         wl_args = shlex.split(opts.args or "")
+    cp += os.pathsep + opts.classpath if opts.classpath else ""
     heap = ["-Xms" + opts.heap, "-Xmx" + opts.heap] if opts.heap else []
     base_cmd = [java] + heap + opts.jvm_arg + ["-cp", cp, opts.workload] + wl_args
 
