@@ -7,7 +7,8 @@
  * (agent/java_names.c) and the records go into the profile with their Java
  * contexts alone (a slow-path sample's native leaf is dropped, and kept as
  * the entry's "where"), so that a monitorenter's fast and slow paths share
- * one context. A slow-path sample does not know the object: its samples go
+ * one context. A slow-path sample knows the object when the handler found it
+ * (the monitor the thread announced, or its registers: handler.c); otherwise its samples go
  * to the classes the same context's compare-and-swaps locked, in their
  * proportions, or to an unknown class. Not for signal handlers.
  */
@@ -20,6 +21,7 @@
 #include "agent/java_names.h"
 #include "agent/log.h"
 #include "agent/native_symbols.h"
+#include "agent/vmstructs.h"
 #include "analysis/locks/profile.h"
 #include "analysis/locks/records.h"
 #include "analysis/locks/slow_path.h"
@@ -113,6 +115,9 @@ static int setup(const wasp_options *o, char *why, size_t len)
         wasp_log("locks: no monitor-enter slow path among libjvm's symbols; not counted");
     else
         wasp_log("locks: %d monitor-enter slow-path functions in libjvm", n);
+    uint64_t off = 0;
+    if (wasp_vm_field("JavaThread", "_current_pending_monitor", &off, NULL) == 0 && off)
+        wasp_lock_code_ranges.pending_monitor_offset = off;
     (void)why, (void)len;
     return 0;
 }
@@ -179,6 +184,15 @@ static void finish(wasp_dump *d, int id)
         if (r->kind < WASP_LOCK_SLOW || r->kind - WASP_LOCK_SLOW >= WASP_LOCK_FUNCS)
             continue;
         uint32_t where = wasp_profile_intern_string(p, func_names[r->kind - WASP_LOCK_SLOW]);
+        if (r->klass) { /* the monitor the thread was entering named it */
+            const char *cls = named ? wasp_java_class_name(r->klass) : NULL;
+            unnamed += cls ? 0 : (uint64_t)r->samples;
+            wasp_lock_entry e = {wasp_profile_intern_string(p, cls ? cls : ""), where, r->ctx, 0, 0,
+                                 r->samples};
+            wasp_profile_add_lock(p, &e);
+            fast = wasp_profile_locks(p, &(uint32_t){0});
+            continue;
+        }
         double acquired = 0;
         for (uint32_t k = 0; k < nfast; k++)
             if (fast[k].ctx == r->ctx && fast[k].where == none)

@@ -6,19 +6,25 @@
  * locking, lightweight locking) and of monitorexit — gives the locked
  * object's class; a sample whose PC is in one of the runtime's monitor-enter
  * slow paths (libjvm functions found by the agent part, records.h) counts
- * the acquiring context's slow path. Both keep the sample's Java context.
+ * the acquiring context's slow path, with the object's class when the
+ * monitor being entered is found. Both keep the sample's Java context.
  *
  * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler: no allocation, no locks,
  * no stdio; memory is read only through wasp_safe_read (java_object.c).
  */
 #include "watch/handler_part.h"
 #include "analysis/locks/records.h"
+#include "heap/java_layout.h"
 #include "heap/java_object.h"
 #include "heap/klass_set.h"
+#include "watch/frame_anchor.h"
 
 #include <string.h>
 
-enum { C_CAS, C_NOT_OBJECT, C_OTHER_CAS, C_SLOW, C_TABLE_FULL, C_CLASS_SET_FULL, C_MONITOR };
+enum {
+    C_CAS, C_NOT_OBJECT, C_OTHER_CAS, C_SLOW, C_TABLE_FULL, C_CLASS_SET_FULL, C_MONITOR,
+    C_SLOW_BY_PENDING, C_SLOW_BY_REGISTER,
+};
 
 wasp_lock_code wasp_lock_code_ranges;
 
@@ -181,6 +187,53 @@ static int runtime_caller(const wasp_lock_code *code, const ucontext_t *uc, ucon
     return 0;
 }
 
+/* The class of the object whose monitor the thread announced it is
+ * entering (records.h), or 0. */
+static uint64_t pending_class(const wasp_thread *t, const wasp_lock_code *code)
+{
+    uint64_t monitor = 0;
+    wasp_java_object o;
+    if (!code->pending_monitor_offset || !t->jni_env ||
+        !__atomic_load_n(&wasp_frame_anchor.ready, __ATOMIC_ACQUIRE))
+        return 0;
+    uint64_t at = (uint64_t)(uintptr_t)t->jni_env + (uint64_t)wasp_frame_anchor.thread_from_env +
+                  code->pending_monitor_offset;
+    if (wasp_safe_read(at, &monitor, sizeof monitor) != sizeof monitor || !monitor ||
+        (monitor & 7) || !monitor_object(monitor | 2, &o))
+        return 0;
+    return o.klass;
+}
+
+/* Before the thread announces the monitor (its first spin, quick_enter),
+ * the object or its monitor is in one of its registers: an object in the
+ * heap whose mark word points to its monitor, or a monitor whose object's
+ * mark points back to it (monitor_object's check, which an unrelated value
+ * passes only by being such a pair). Register values near the stack or
+ * below 64 KiB are not tried; a try is two or three reads. 0: none. */
+static uint64_t register_class(const wasp_sample_view *v)
+{
+    /* The arguments' registers first (quick_enter's object, the runtime
+     * entries'), then the callee-saved ones (a spin loop's monitor), then
+     * the rest; never rsp, rbp. */
+    static const int order[] = {7, 6, 2, 3, 12, 13, 14, 15, 1, 0, 8, 9, 10, 11};
+    const wasp_java_layout *l = &wasp_java;
+    uint64_t sp = v->regs.gpr[4];
+    wasp_java_object o;
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        uint64_t r = v->regs.gpr[order[k]], mark = 0;
+        if ((r & 7) || r < 65536 || (r >= sp - 65536 && r < sp + (1u << 20)))
+            continue;
+        if (r >= l->heap_lo && r < l->heap_hi) {
+            if (wasp_safe_read(r, &mark, sizeof mark) == sizeof mark && (mark & 3) == 2 &&
+                monitor_object(mark, &o))
+                return o.klass;
+        } else if (monitor_object(r | 2, &o)) {
+            return o.klass;
+        }
+    }
+    return 0;
+}
+
 static void on_sample(wasp_thread *t, const wasp_sample_view *v)
 {
     const wasp_lock_code *code = &wasp_lock_code_ranges;
@@ -198,7 +251,14 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
         if (runtime_caller(code, v->uc, &caller, &at))
             uc = &caller;
         uint32_t ctx = wasp_capture_context(t, uc, at, v->code, 0);
-        record(t, 0, ctx, WASP_LOCK_SLOW + (uint32_t)f);
+        uint64_t klass = pending_class(t, code);
+        if (klass)
+            count(t, C_SLOW_BY_PENDING);
+        else if ((klass = register_class(v)) != 0)
+            count(t, C_SLOW_BY_REGISTER);
+        if (klass && !wasp_klass_set_add(klass))
+            count(t, C_CLASS_SET_FULL);
+        record(t, klass, ctx, WASP_LOCK_SLOW + (uint32_t)f);
         return;
     }
     wasp_object_hit h;
@@ -262,7 +322,9 @@ const wasp_handler_part wasp_handler_locks = {
                  [C_SLOW] = "locks.slow_path",
                  [C_TABLE_FULL] = "locks.table_full",
                  [C_CLASS_SET_FULL] = "locks.class_set_full",
-                 [C_MONITOR] = "locks.monitor_cas"},
+                 [C_MONITOR] = "locks.monitor_cas",
+                 [C_SLOW_BY_PENDING] = "locks.slow_by_pending_monitor",
+                 [C_SLOW_BY_REGISTER] = "locks.slow_by_register"},
     .thread_state = sizeof(wasp_lock_thread),
     .period_ns = period_ns,
 };

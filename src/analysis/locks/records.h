@@ -3,7 +3,8 @@
  * locked object, calling context, kind). A kind is an acquiring or releasing
  * compare-and-swap on an object's mark word in generated code, or a sample
  * in one of the runtime's monitor-enter slow paths (WASP_LOCK_SLOW + the
- * function's index in the slow-path table, klass 0). The agent part finds
+ * function's index in the slow-path table; klass that of the object being
+ * entered, or 0 when not found: handler.c). The agent part finds
  * the slow-path functions in libjvm before sampling starts and names the
  * classes when the run stops (agent.c).
  *
@@ -25,7 +26,7 @@ enum {
 };
 
 typedef struct wasp_lock_rec {
-    uint64_t klass;   /* Klass* of the locked object; 0 for slow-path samples */
+    uint64_t klass;   /* Klass* of the locked object; 0: not known (slow paths) */
     uint32_t ctx;     /* the thread's records' context id + 1; 0 = empty slot */
     uint32_t kind;    /* WASP_LOCK_ACQUIRE, _RELEASE, or _SLOW + function */
     uint32_t samples;
@@ -37,11 +38,15 @@ typedef struct wasp_lock_thread {
 } wasp_lock_thread;
 
 /* The runtime's code: libjvm's text [jvm_lo, jvm_hi) and, in it, the
- * monitor-enter slow paths [lo[i], hi[i]) sorted by address. */
+ * monitor-enter slow paths [lo[i], hi[i]) sorted by address; and where a
+ * JavaThread keeps the monitor it is entering (JavaThread::
+ * _current_pending_monitor, from VMStructs; 0: not known), set once the
+ * runtime's first spin failed and until it owns it. */
 typedef struct wasp_lock_code {
     uint64_t jvm_lo, jvm_hi;
     uint64_t lo[WASP_LOCK_FUNCS], hi[WASP_LOCK_FUNCS];
     uint32_t n;
+    uint64_t pending_monitor_offset;
 } wasp_lock_code;
 
 extern wasp_lock_code wasp_lock_code_ranges;
