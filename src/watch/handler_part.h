@@ -79,6 +79,13 @@ typedef struct wasp_handler_part {
     uint64_t (*period_ns)(const wasp_watch_engine *engine);
 } wasp_handler_part;
 
+/* The period_ns of analyses whose results are shares of their samples
+ * (fields, locks, objects): 2 ms. A busy thread gives 500 samples a second,
+ * a profile in seconds, for about half the cost of one every ms (where a
+ * signal costs 15-30 us to deliver, as on VMs, that alone is 1.5-3%:
+ * docs/overhead-fourth-paper.md). */
+uint64_t wasp_period_for_shares(const wasp_watch_engine *engine);
+
 /* The handler part of analysis id; NULL when out of range. */
 const wasp_handler_part *wasp_handler_part_of(int id);
 

@@ -232,16 +232,6 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
     record(t, &k, ctx, h.acc.kind);
 }
 
-/* Its results are shares of the samples, and a busy thread gives 500 a
- * second at 2 ms: a profile in seconds for about half the cost of sampling
- * every ms (where delivering a signal costs 15-30 us, as on VMs, that alone
- * is 1.5-3%; docs/overhead-fourth-paper.md). */
-static uint64_t period_ns(const wasp_watch_engine *engine)
-{
-    (void)engine;
-    return 2000000;
-}
-
 const wasp_handler_part wasp_handler_fields = {
     .needs = WASP_NEEDS_JAVA,
     .wants = WASP_WANTS_MISSES,
@@ -258,5 +248,5 @@ const wasp_handler_part wasp_handler_fields = {
                  [C_BY_LATER_LOOK] = "fields.by_later_look",
                  [C_BY_RECENT] = "fields.by_recent_object"},
     .thread_state = sizeof(wasp_field_thread),
-    .period_ns = period_ns,
+    .period_ns = wasp_period_for_shares, /* fields and classes by share */
 };

@@ -157,6 +157,17 @@ static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
     }
 }
 
+/* The profile's string for klass's name ("" when it has none), adding the
+ * samples of a class not named to *unnamed. */
+static uint32_t class_string(wasp_profile *p, uint64_t klass, int named, double samples,
+                             uint64_t *unnamed)
+{
+    const char *cls = named ? wasp_java_class_name(klass) : NULL;
+    if (!cls)
+        *unnamed += (uint64_t)samples;
+    return wasp_profile_intern_string(p, cls ? cls : "");
+}
+
 static void finish(wasp_dump *d, int id)
 {
     (void)id;
@@ -169,10 +180,7 @@ static void finish(wasp_dump *d, int id)
         const raw_lock *r = &raw[i];
         if (r->kind >= WASP_LOCK_SLOW)
             continue;
-        const char *cls = named ? wasp_java_class_name(r->klass) : NULL;
-        if (!cls)
-            unnamed += (uint64_t)r->samples;
-        wasp_lock_entry e = {wasp_profile_intern_string(p, cls ? cls : ""), none, r->ctx,
+        wasp_lock_entry e = {class_string(p, r->klass, named, r->samples, &unnamed), none, r->ctx,
                              r->kind == WASP_LOCK_ACQUIRE ? r->samples : 0,
                              r->kind == WASP_LOCK_RELEASE ? r->samples : 0, 0};
         wasp_profile_add_lock(p, &e);
@@ -184,11 +192,9 @@ static void finish(wasp_dump *d, int id)
         if (r->kind < WASP_LOCK_SLOW || r->kind - WASP_LOCK_SLOW >= WASP_LOCK_FUNCS)
             continue;
         uint32_t where = wasp_profile_intern_string(p, func_names[r->kind - WASP_LOCK_SLOW]);
-        if (r->klass) { /* the monitor the thread was entering named it */
-            const char *cls = named ? wasp_java_class_name(r->klass) : NULL;
-            unnamed += cls ? 0 : (uint64_t)r->samples;
-            wasp_lock_entry e = {wasp_profile_intern_string(p, cls ? cls : ""), where, r->ctx, 0, 0,
-                                 r->samples};
+        if (r->klass) { /* the handler found the object being entered */
+            wasp_lock_entry e = {class_string(p, r->klass, named, r->samples, &unnamed), where,
+                                 r->ctx, 0, 0, r->samples};
             wasp_profile_add_lock(p, &e);
             fast = wasp_profile_locks(p, &(uint32_t){0});
             continue;

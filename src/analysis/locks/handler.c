@@ -305,13 +305,6 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
     record(t, o.klass, ctx, (uint32_t)kind);
 }
 
-/* Shares of the samples, as for fields (fields/handler.c): 2 ms. */
-static uint64_t period_ns(const wasp_watch_engine *engine)
-{
-    (void)engine;
-    return 2000000;
-}
-
 const wasp_handler_part wasp_handler_locks = {
     .needs = WASP_NEEDS_JAVA,
     .wants = WASP_WANTS_LOADS | WASP_WANTS_STORES,
@@ -326,5 +319,5 @@ const wasp_handler_part wasp_handler_locks = {
                  [C_SLOW_BY_PENDING] = "locks.slow_by_pending_monitor",
                  [C_SLOW_BY_REGISTER] = "locks.slow_by_register"},
     .thread_state = sizeof(wasp_lock_thread),
-    .period_ns = period_ns,
+    .period_ns = wasp_period_for_shares, /* lock classes by share */
 };
