@@ -1,7 +1,7 @@
 /*
  * The TLAB's place in a JavaThread (heap/tlab.h): Thread::_tlab plus
- * ThreadLocalAllocBuffer::_top, _end and _refill_waste_limit (the field a
- * refill stores once: heap/tlab.h), from VMStructs, relative to the
+ * ThreadLocalAllocBuffer::_start, _top and _end, and the counts of its
+ * refills and allocated bytes (heap/tlab.h), from VMStructs, relative to the
  * JNIEnv the frame anchor's loader placed (watch/frame_anchor.h). Checked on
  * the calling thread: its TLAB, when it has one, is an ordered range in the
  * Java heap.
@@ -21,19 +21,18 @@
 
 int wasp_tlab_load(JNIEnv *env, char *why, size_t len)
 {
-    uint64_t tlab, top, end, refill;
+    uint64_t tlab, start, top, end, refills, desired, allocated;
     if (!__atomic_load_n(&wasp_frame_anchor.ready, __ATOMIC_ACQUIRE)) {
         snprintf(why, len, "the JavaThread's place is not known");
         return -1;
     }
     if (wasp_vm_field("Thread", "_tlab", &tlab, NULL) != 0 ||
+        wasp_vm_field("ThreadLocalAllocBuffer", "_start", &start, NULL) != 0 ||
         wasp_vm_field("ThreadLocalAllocBuffer", "_top", &top, NULL) != 0 ||
         wasp_vm_field("ThreadLocalAllocBuffer", "_end", &end, NULL) != 0) {
-        snprintf(why, len, "VMStructs lacks Thread::_tlab or its _top and _end");
+        snprintf(why, len, "VMStructs lacks Thread::_tlab or its _start, _top and _end");
         return -1;
     }
-    if (wasp_vm_field("ThreadLocalAllocBuffer", "_refill_waste_limit", &refill, NULL) != 0)
-        refill = end; /* JDK 17 and 25 have it; else two traps a refill */
     int64_t thread = wasp_frame_anchor.thread_from_env;
     int64_t top_off = thread + (int64_t)(tlab + top), end_off = thread + (int64_t)(tlab + end);
     uint64_t t = 0, e = 0;
@@ -50,9 +49,20 @@ int wasp_tlab_load(JNIEnv *env, char *why, size_t len)
                  (unsigned long long)t, (unsigned long long)e);
         return -1;
     }
+    wasp_tlab.start_from_env = thread + (int64_t)(tlab + start);
     wasp_tlab.top_from_env = top_off;
     wasp_tlab.end_from_env = end_off;
-    wasp_tlab.refill_from_env = thread + (int64_t)(tlab + refill);
+    /* For the share of a thread's allocation the alloc chains cover
+     * (analysis/alloc/coverage.h); JDK 17 and 25 have both. */
+    wasp_tlab.has_counts =
+        wasp_vm_field("ThreadLocalAllocBuffer", "_number_of_refills", &refills, NULL) == 0 &&
+        wasp_vm_field("ThreadLocalAllocBuffer", "_desired_size", &desired, NULL) == 0 &&
+        wasp_vm_field("Thread", "_allocated_bytes", &allocated, NULL) == 0;
+    if (wasp_tlab.has_counts) {
+        wasp_tlab.allocated_from_env = thread + (int64_t)allocated;
+        wasp_tlab.refills_from_env = thread + (int64_t)(tlab + refills);
+        wasp_tlab.desired_from_env = thread + (int64_t)(tlab + desired);
+    }
     __atomic_store_n(&wasp_tlab.ready, 1, __ATOMIC_RELEASE);
     return 0;
 }

@@ -1,6 +1,6 @@
 /*
  * A Java thread's thread-local allocation buffer (TLAB), as HotSpot's
- * VMStructs place it: Thread::_tlab's _top (where the thread's next object
+ * VMStructs place it: Thread::_tlab's _start, _top (where the thread's next object
  * will start) and _end. Objects are allocated from it by bumping _top, so
  * the bytes from _top up are the thread's next objects, in order. Filled once
  * by the agent (agent/tlab_load.c) and published with `ready`; read by the
@@ -16,10 +16,15 @@
 
 typedef struct wasp_tlab_layout {
     volatile int ready;
-    int64_t top_from_env, end_from_env; /* JavaThread's TLAB _top and _end, from its JNIEnv */
-    /* Its _refill_waste_limit, or _end when VMStructs lacks it: the field
-     * wasp_tlab_refill_field gives. */
-    int64_t refill_from_env;
+    /* JavaThread's TLAB _start, _top and _end, from its JNIEnv */
+    int64_t start_from_env, top_from_env, end_from_env;
+    /* Its _number_of_refills (unsigned, zeroed at each GC) and _desired_size
+     * (heap words), when has_counts. */
+    int has_counts;
+    int64_t refills_from_env, desired_from_env;
+    /* Thread::_allocated_bytes (the bytes of its retired TLABs and of its
+     * objects allocated outside TLABs, never zeroed), when has_counts. */
+    int64_t allocated_from_env;
 } wasp_tlab_layout;
 
 extern wasp_tlab_layout wasp_tlab;
@@ -28,12 +33,14 @@ extern wasp_tlab_layout wasp_tlab;
  * 1, or 0 when the layout is unknown or the thread has no TLAB room (a
  * refill in progress may be seen half done: callers check what they use). */
 int wasp_tlab_room(void *jni_env, uint64_t *top, uint64_t *end);
-/* A field of the calling thread's TLAB that the JVM stores when it gives
- * the thread a new TLAB, 0 when unknown. HotSpot's refill (fill) stores
- * _refill_waste_limit once, after the new TLAB's _start, _top and _end:
- * one store a refill, where _end takes two (retiring the old TLAB clears
- * it). It is also stored when an object is allocated outside the TLAB
- * (the TLAB unchanged). _end when VMStructs does not name the limit. */
-uint64_t wasp_tlab_refill_field(void *jni_env);
+/* Where the calling thread's TLAB begins: objects in [start, top) are the
+ * ones it allocated from this TLAB. 0 when unknown. */
+uint64_t wasp_tlab_start(void *jni_env);
+/* How many TLABs the calling thread took since the last GC, and the size
+ * in bytes the JVM asks for its next ones: 1, or 0 when unknown. */
+int wasp_tlab_counts(void *jni_env, uint32_t *refills, uint64_t *desired);
+/* The bytes the calling thread allocated, its current TLAB's used part
+ * included (HotSpot's cooked_allocated_bytes); 0 when unknown. */
+uint64_t wasp_tlab_allocated(void *jni_env);
 
 #endif

@@ -4,7 +4,9 @@
  * interrupted code never sees it change.
  *
  * Reads our own memory through process_vm_readv(getpid()), which reports an
- * unmapped or PROT_NONE source as EFAULT instead of raising SIGSEGV. Pages the
+ * unmapped or PROT_NONE source as EFAULT instead of raising SIGSEGV. The pid
+ * is cached (a getpid is a system call, a microsecond on a VM, and the
+ * handlers read a few times a sample) and refreshed in a forked child. Pages the
  * page watchpoint engine protected are read through /proc/self/mem instead
  * (the kernel reads those for us; unmapped ones still fail).
  */
@@ -12,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -27,6 +30,26 @@ static ssize_t read_once(pid_t pid, uint64_t addr, void *dst, size_t n)
 }
 
 static volatile int mem_fd = -1;
+
+static volatile pid_t own_pid;
+
+static void forget_pid(void)
+{
+    own_pid = 0;
+}
+
+/* At load (the agent's, or a program's), outside any signal handler. */
+__attribute__((constructor)) static void cache_pid(void)
+{
+    own_pid = getpid();
+    pthread_atfork(NULL, NULL, forget_pid);
+}
+
+static pid_t pid_now(void)
+{
+    pid_t pid = own_pid;
+    return pid ? pid : getpid();
+}
 
 int wasp_safe_read_protected(void)
 {
@@ -61,7 +84,7 @@ size_t wasp_safe_read(uint64_t addr, void *dst, size_t n)
     if (n == 0)
         return 0;
     int saved_errno = errno;
-    pid_t pid = getpid();
+    pid_t pid = pid_now();
     ssize_t r = read_once(pid, addr, dst, n);
     size_t done = r > 0 ? (size_t)r : 0;
     /* EFAULT or a short count may still leave a readable prefix when the range

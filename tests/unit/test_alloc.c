@@ -265,11 +265,17 @@ static void text_report(void **state)
     wasp_profile_add_counter(p, "alloc.armed", 120);
     wasp_profile_add_counter(p, "alloc.store_ahead", 60);
     wasp_profile_add_counter(p, "alloc.named_later", 40);
-    wasp_profile_add_counter(p, "alloc.tlab_refills", 9);
     wasp_profile_add_counter(p, "alloc.unnamed_object", 3);
     text = text_of(p);
     assert_non_null(strstr(text, "objects holding watched TLAB page boundaries"));
-    assert_non_null(strstr(text, "(named 60 at their class-word store, 40 once built;\n  9 TLAB refills followed)"));
+    assert_non_null(strstr(text, "(named 60 at their class-word store, 40 once built)\n"
+                                 "  and by the share of the allocation the watches covered (not known"));
+    free(text);
+    /* The share the chains covered, from the windows' bytes. */
+    wasp_profile_add_counter(p, "alloc.window_bytes", 4000);
+    wasp_profile_add_counter(p, "alloc.covered_bytes", 1000);
+    text = text_of(p);
+    assert_non_null(strstr(text, "the watches covered (25% of the bytes)"));
     assert_non_null(strstr(text, "3  a caught creation whose object could not be named"));
     assert_null(strstr(text, "no TLAB page boundary could be watched"));
     free(text);

@@ -55,7 +55,8 @@
  * (prefetches, the mark word). */
 enum { SCAN_INSNS = 12 };
 
-static void record(wasp_thread *t, uint64_t klass, uint32_t ctx, double weight)
+/* Adds a sampled creation; returns its record's index, or -1 (table full). */
+static int record(wasp_thread *t, uint64_t klass, uint32_t ctx, double weight)
 {
     if (!wasp_klass_set_add(klass))
         wasp_alloc_count(t, C_CLASS_SET_FULL);
@@ -63,7 +64,8 @@ static void record(wasp_thread *t, uint64_t klass, uint32_t ctx, double weight)
     uint64_t h = (klass ^ ctx) * 0x9e3779b97f4a7c15ull;
     uint32_t slot = (uint32_t)(h >> 40);
     for (uint32_t i = 0; i < 32; i++) {
-        wasp_alloc_rec *r = &at->recs[(slot + i) & (WASP_ALLOC_SLOTS - 1)];
+        uint32_t k = (slot + i) & (WASP_ALLOC_SLOTS - 1);
+        wasp_alloc_rec *r = &at->recs[k];
         if (r->ctx == 0) {
             r->klass = klass;
             r->ctx = ctx + 1;
@@ -72,9 +74,37 @@ static void record(wasp_thread *t, uint64_t klass, uint32_t ctx, double weight)
         }
         r->samples++;
         r->weight += weight;
-        return;
+        return (int)k;
     }
     wasp_alloc_count(t, C_TABLE_FULL);
+    return -1;
+}
+
+/* A creation a chain caught: its weight waits for its window's coverage
+ * (coverage.h). */
+static void record_caught(wasp_thread *t, uint64_t klass, uint32_t ctx, double weight)
+{
+    int k = record(t, klass, ctx, weight);
+    if (k >= 0)
+        wasp_alloc_cover_caught(&wasp_alloc_state(t)->cover, (uint32_t)k, weight);
+}
+
+static void add_weight(void *arg, uint32_t rec, double weight)
+{
+    wasp_alloc_thread *at = arg;
+    at->recs[rec].weight += weight;
+}
+
+/* The thread's window closes (its sample, or its end): its catches weigh by
+ * the share of its allocation the chain covered. */
+static void close_window(wasp_thread *t)
+{
+    wasp_alloc_thread *at = wasp_alloc_state(t);
+    uint64_t allocated, covered;
+    wasp_alloc_cover_close(&at->cover, t->jni_env, wasp_gc_epoch(), add_weight, at, &allocated,
+                           &covered);
+    t->rec.part_counters[WASP_ID_alloc][C_WINDOW_BYTES] += allocated;
+    t->rec.part_counters[WASP_ID_alloc][C_COVERED_BYTES] += covered;
 }
 
 /* The class-word store at the instruction that ended at v's PC or a few
@@ -146,7 +176,7 @@ static void name_pending(wasp_thread *t)
             wasp_alloc_count(t, C_GC); /* moved or freed since */
         } else if (object_of(c, &o)) {
             wasp_alloc_count(t, C_LATER);
-            record(t, o.klass, c->ctx, wasp_alloc_weight(o.size, c->chance));
+            record_caught(t, o.klass, c->ctx, wasp_alloc_weight(o.size, c->chance));
         } else {
             wasp_alloc_count(t, C_UNNAMED);
         }
@@ -165,6 +195,7 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
         return;
     }
     name_pending(t);
+    close_window(t);
     wasp_watch_epoch_check(t);
     wasp_alloc_chain_on_sample(t);
 }
@@ -220,7 +251,7 @@ static void caught(wasp_thread *t, int i, const ucontext_t *uc)
         c.ctx = store_context(t, &v, &cs, before);
         c.start = cs.obj;
         if (o.size) /* an instance: its class gives its size */
-            record(t, c.klass, c.ctx, wasp_alloc_weight(o.size, c.chance));
+            record_caught(t, c.klass, c.ctx, wasp_alloc_weight(o.size, c.chance));
         else        /* an array: its length may not be stored yet */
             defer(t, &c);
     } else {
@@ -234,14 +265,10 @@ static void caught(wasp_thread *t, int i, const ucontext_t *uc)
     wasp_alloc_chain_next(t, i);
 }
 
-/* A watched boundary was stored to, the TLAB's end (a refill), or a
- * sentinel (the thread's next TLAB came right after the last). */
+/* A watched boundary was stored to. */
 static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
 {
-    if (t->slots[i].tag == WASP_ALLOC_TAG_BOUNDARY)
-        caught(t, i, uc);
-    else
-        wasp_alloc_chain_on_refill(t, i);
+    caught(t, i, uc);
 }
 
 /* The thread stored to a watched boundary's page, not the boundary (the page
@@ -260,14 +287,11 @@ static void on_window_access(wasp_thread *t, const ucontext_t *uc, const wasp_wi
     }
 }
 
-/* Where the chain follows TLAB refills by itself (a watch on the
- * JavaThread's refill field: any engine that watches more than the Java
- * heap), the samples only start chains and steer the gap, whose targets are
- * per ms of CPU (byte_sampling.h): a sample every 4 ms costs a quarter of
- * one every ms, for the same profile. An engine of the Java heap only (the
- * page engine) restarts chains at samples, which then carry evidence
- * (SableCC run twice, 42 s: 90-93% overlap at 4 ms against 94% at 1 ms):
- * the common default there (docs/alloc.md, step 5). */
+/* Samples start the chains, each covering the rest of the thread's TLAB,
+ * and steer the gap, whose targets are per ms of CPU (byte_sampling.h). On
+ * debug registers one every 4 ms covers enough for 91-92% overlap on
+ * SableCC's 42 s run at 1.03x CPU (docs/alloc.md, step 5); the page engine
+ * keeps the common default (its faults, not the samples, are its cost). */
 static uint64_t period_ns(const wasp_watch_engine *engine)
 {
     return engine && !engine->set_heap ? 4000000 : 0;
@@ -277,6 +301,7 @@ static uint64_t period_ns(const wasp_watch_engine *engine)
 static void on_thread_end(wasp_thread *t)
 {
     name_pending(t);
+    close_window(t);
 }
 
 const wasp_handler_part wasp_handler_alloc = {
@@ -300,9 +325,9 @@ const wasp_handler_part wasp_handler_alloc = {
                  [C_UNNAMED] = "alloc.unnamed_object",
                  [C_GC] = "alloc.gc_before_naming",
                  [C_PASSED] = "alloc.boundary_passed",
-                 [C_REFILL] = "alloc.tlab_refills",
                  [C_EARLY] = "alloc.caught_on_the_page",
-                 [C_REFILL_WAIT] = "alloc.refill_not_yet"},
+                 [C_WINDOW_BYTES] = "alloc.window_bytes",
+                 [C_COVERED_BYTES] = "alloc.covered_bytes"},
     .thread_state = sizeof(wasp_alloc_thread),
     .period_ns = period_ns,
 };

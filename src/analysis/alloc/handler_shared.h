@@ -27,9 +27,9 @@ enum wasp_alloc_counter {
     C_UNNAMED,
     C_GC,
     C_PASSED,
-    C_REFILL,
     C_EARLY,
-    C_REFILL_WAIT
+    C_WINDOW_BYTES,
+    C_COVERED_BYTES
 };
 
 static inline void wasp_alloc_count(wasp_thread *t, int which)

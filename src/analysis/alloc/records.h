@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "analysis/alloc/coverage.h"
+
 enum { WASP_ALLOC_SLOTS = 2048 }; /* per thread; a power of two */
 
 typedef struct wasp_alloc_rec {
@@ -41,8 +43,7 @@ typedef struct wasp_alloc_thread {
     uint32_t caught; /* creations caught since the thread's last sample */
     double gap;      /* mean bytes between picked boundaries (byte_sampling.h); 0: not yet */
     double catch_rate; /* creations caught per sample, a moving average */
-    int no_refill_watch; /* the engine refused to watch the TLAB's end */
-    double refill_tokens; /* TLAB refills the chain may still follow (handler.c) */
+    wasp_alloc_coverage cover; /* what the chain covered since the last sample (coverage.h) */
 } wasp_alloc_thread;
 
 #endif

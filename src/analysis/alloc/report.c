@@ -82,16 +82,21 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
     char c[WASP_UNIT_BUF], d[WASP_UNIT_BUF], e[WASP_UNIT_BUF];
     uint64_t at_store = wasp_profile_get_counter(p, "alloc.store_ran") +
                         wasp_profile_get_counter(p, "alloc.store_ahead");
-    if (!strcmp(method(p), "boundaries"))
+    if (!strcmp(method(p), "boundaries")) {
+        uint64_t window = wasp_profile_get_counter(p, "alloc.window_bytes");
+        double covered = window ? 100.0 * (double)wasp_profile_get_counter(p, "alloc.covered_bytes") /
+                                      (double)window
+                                : 0;
+        snprintf(e, sizeof e, "%.0f%%", covered);
         fprintf(out,
                 "  %s sampled creations of %s classes: objects holding watched TLAB page boundaries,\n"
-                "  each weighed by its size (named %s at their class-word store, %s once built;\n"
-                "  %s TLAB refills followed)\n",
+                "  each weighed by its size (named %s at their class-word store, %s once built)\n"
+                "  and by the share of the allocation the watches covered (%s of the bytes)\n",
                 wasp_fmt_count(r.samples, a, sizeof a), wasp_fmt_count(r.nclasses, b, sizeof b),
                 wasp_fmt_u64(at_store, c, sizeof c),
                 wasp_fmt_u64(wasp_profile_get_counter(p, "alloc.named_later"), d, sizeof d),
-                wasp_fmt_u64(wasp_profile_get_counter(p, "alloc.tlab_refills"), e, sizeof e));
-    else
+                window ? e : "not known");
+    } else
         fprintf(out, "  %s sampled creations of %s classes: sampled stores of a class word\n",
                 wasp_fmt_count(r.samples, a, sizeof a), wasp_fmt_count(r.nclasses, b, sizeof b));
     counters_text(p, out);
