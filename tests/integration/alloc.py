@@ -98,7 +98,7 @@ def t_alloc(ctx, jdk, workload, engine):
     H.check(ov >= MIN_OVERLAP, "overlap with the allocated counts is %.1f%%, expected >= %.0f%% (%s)"
             % (100 * ov, 100 * MIN_OVERLAP, shares))
     # The period is the analysis's choice: 4 ms on debug registers, the
-    # common 1 ms on pages (docs/alloc.md, step 5).
+    # common 1 ms on pages (docs/alloc.md, step 6).
     period = rep["meta"].get("period_us")
     H.check(period == PERIOD_US[engine], "sampled every %s us, expected %d with %s"
             % (period, PERIOD_US[engine], engine))

@@ -132,6 +132,18 @@ static void catches_weigh_by_the_window_coverage(void **state)
     assert_int_equal(a, 16 * KIB);
     assert_int_equal(cov, 8 * KIB);
     assert_true(added[1] > 0.999 && added[1] < 1.001);
+    /* A window with no chain at all (4 KiB allocated): its bytes weigh on
+     * the next window's catches, whose chain covered 8 of 8 KiB. */
+    set_tlab(U, U + 52 * KIB, U + 64 * KIB, 6, 1000 + 64 * KIB * 3);
+    close_window(&c, 1, &a, &cov);
+    assert_int_equal(a, 0);
+    wasp_alloc_cover_from(&c, U + 52 * KIB, U + 64 * KIB);
+    wasp_alloc_cover_caught(&c, 2, 1.0);
+    set_tlab(U, U + 60 * KIB, U + 64 * KIB, 6, 1000 + 64 * KIB * 3);
+    close_window(&c, 1, &a, &cov);
+    assert_int_equal(a, 12 * KIB);
+    assert_int_equal(cov, 8 * KIB);
+    assert_true(added[2] > 0.5 - 1e-9 && added[2] < 0.5 + 1e-9);
 }
 
 /* A GC in the window zeroes the refills: the thread's allocated bytes

@@ -95,6 +95,13 @@ void wasp_alloc_cover_close(wasp_alloc_coverage *c, void *env, uint32_t epoch,
                                                    n.top - n.start, n.refills, n.desired);
         if (!a && n.allocated > c->allocated_mark)
             a = n.allocated - c->allocated_mark;
+        if (!c->covered) {
+            c->uncovered += a;
+            a = 0;
+        } else {
+            a += c->uncovered;
+            c->uncovered = 0;
+        }
         double f = wasp_alloc_cover_factor(a, c->covered);
         for (uint32_t i = 0; f > 1.0 && i < c->ncaught; i++)
             add(arg, c->rec[i], c->weight[i] * (f - 1.0));

@@ -11,7 +11,9 @@
  * TLAB's end, several a window) where a slow one is covered whole, so
  * without a correction the slow phase's classes are over-counted. Each catch
  * of a window therefore weighs also by the window's allocated TLAB bytes
- * over its covered bytes, known when the window closes.
+ * over its covered bytes, known when the window closes. A window no chain
+ * covered at all (the watchpoint budget refused one, say) has no catch to
+ * weigh: its bytes go to the next window that has.
  *
  * ASYNC-SIGNAL-SAFE: arithmetic on the thread's own state and reads of its
  * own JavaThread (heap/tlab.h), in its signal handler.
@@ -33,6 +35,7 @@ enum { WASP_ALLOC_WINDOW_CATCHES = 32 };
 typedef struct wasp_alloc_coverage {
     uint64_t from, end; /* the open stretch: from `from` in the TLAB ending at `end`; 0 none */
     uint64_t covered;   /* bytes of the window's stretches already ended */
+    uint64_t uncovered; /* bytes of earlier windows no chain covered at all */
     uint64_t used_mark, size_mark; /* the TLAB's used bytes and size when the window opened */
     uint64_t allocated_mark;       /* the thread's allocated bytes then (heap/tlab.h) */
     uint32_t refills_mark, epoch_mark;
