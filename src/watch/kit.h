@@ -96,6 +96,11 @@ int wasp_watch_trap_insn(wasp_thread *t, const wasp_slot *slot, uint64_t trap_pc
  * when it can be decoded, else the PC alone). */
 uint32_t wasp_watch_trap_context(wasp_thread *t, const wasp_slot *slot, const ucontext_t *uc);
 
+/* 1 when the chosen engine watches only the Java heap (engine.h,
+ * set_heap): its events come out of its own CPU budget, and memory outside
+ * the heap, such as a thread's JavaThread, cannot be watched. */
+int wasp_watch_heap_only(void);
+
 /* len bytes at addr (program memory, read safely); *ok = 0 when unreadable. */
 uint64_t wasp_read_value(uint64_t addr, int len, int *ok);
 

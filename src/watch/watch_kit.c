@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "watch/budget.h"
+#include "watch/engine.h"
 #include "watch/kit.h"
+#include "watch/mechanisms.h"
 #include "watch/run_state.h"
 #include "watch/slots.h"
 
@@ -17,6 +19,12 @@ uint64_t wasp_read_value(uint64_t addr, int len, int *ok)
     uint64_t v = 0;
     *ok = wasp_safe_read(addr, &v, (size_t)len) == (size_t)len;
     return v;
+}
+
+int wasp_watch_heap_only(void)
+{
+    const wasp_watch_engine *e = wasp_chosen()->watch;
+    return e && e->set_heap;
 }
 
 void wasp_watch_drop(wasp_thread *t, int i, wasp_counter_id reason)

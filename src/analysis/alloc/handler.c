@@ -265,10 +265,12 @@ static void caught(wasp_thread *t, int i, const ucontext_t *uc)
     wasp_alloc_chain_next(t, i);
 }
 
-/* A watched boundary was stored to. */
+/* A watched boundary was stored to, or a sentinel (the thread's next TLAB
+ * came right after the last). */
 static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
 {
-    caught(t, i, uc);
+    if (wasp_alloc_chain_stored(t, i))
+        caught(t, i, uc);
 }
 
 /* The thread stored to a watched boundary's page, not the boundary (the page
@@ -326,6 +328,7 @@ const wasp_handler_part wasp_handler_alloc = {
                  [C_GC] = "alloc.gc_before_naming",
                  [C_PASSED] = "alloc.boundary_passed",
                  [C_EARLY] = "alloc.caught_on_the_page",
+                 [C_SENTINEL] = "alloc.tlab_refills",
                  [C_WINDOW_BYTES] = "alloc.window_bytes",
                  [C_COVERED_BYTES] = "alloc.covered_bytes"},
     .thread_state = sizeof(wasp_alloc_thread),

@@ -28,6 +28,7 @@ enum wasp_alloc_counter {
     C_GC,
     C_PASSED,
     C_EARLY,
+    C_SENTINEL,
     C_WINDOW_BYTES,
     C_COVERED_BYTES
 };

@@ -43,6 +43,7 @@ typedef struct wasp_alloc_thread {
     uint32_t caught; /* creations caught since the thread's last sample */
     double gap;      /* mean bytes between picked boundaries (byte_sampling.h); 0: not yet */
     double catch_rate; /* creations caught per sample, a moving average */
+    double sentinel_tokens; /* next TLABs the chain may still follow (chain.c) */
     wasp_alloc_coverage cover; /* what the chain covered since the last sample (coverage.h) */
 } wasp_alloc_thread;
 
