@@ -305,6 +305,8 @@ static wasp_profile *sample(void)
     wasp_alloc_entry a = {wasp_profile_intern_string(p, "pkg.Small"),
                           ctx(p, "pkg.Main.make", 21, "movl $0xc01234, 0x8(%rax)"), 412};
     wasp_profile_add_alloc(p, &a);
+    wasp_profile_add_counter(p, "alloc.window_bytes", 4000);
+    wasp_profile_add_counter(p, "alloc.covered_bytes", 1000);
     wasp_lock_entry l = {wasp_profile_intern_string(p, "pkg.Account"), 0,
                          ctx(p, "pkg.Main.transfer", 50, NULL), 60, 58, 0};
     wasp_profile_add_lock(p, &l);

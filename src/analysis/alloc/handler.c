@@ -14,12 +14,13 @@
  *   (byte_sampling.h), are watched, and the first store to one is made when
  *   the object that holds it is created. At that trap the next boundary is
  *   picked, further on in the same TLAB: a chain that follows the thread's
- *   allocation, not its time. The thread's samples only start a chain (after
- *   a TLAB ends it, a GC or the budget) and set how far apart boundaries are
- *   picked. Nothing lives on a page ahead of the top, so a page-protection
- *   watch faults there once, for the creation itself. Which boundaries are
- *   watched, and how the chain goes on: chain.c; this file names what is
- *   caught.
+ *   allocation, not its time. The thread's samples start a chain (after a
+ *   TLAB ends it, a GC or the budget) and set how far apart boundaries are
+ *   picked; what a thread allocates while no chain runs is made up for by
+ *   weighing each catch by its window's coverage (coverage.h). Nothing lives
+ *   on a page ahead of the top, so a page-protection watch faults there
+ *   once, for the creation itself. Which boundaries are watched, and how the
+ *   chain goes on: chain.c; this file names what is caught.
  *
  * Naming the caught object: by the class-word store near the trapping
  * instruction (the one that ran, or a few ahead), when there is one;

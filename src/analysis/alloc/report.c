@@ -71,6 +71,15 @@ static int site_text(const wasp_profile *p, uint32_t index, uint32_t rank, int r
     return 0;
 }
 
+/* The share of the threads' TLAB bytes the chains covered (docs/alloc.md,
+ * step 5): 1 with *share set, 0 when not known. */
+static int covered_share(const wasp_profile *p, double *share)
+{
+    uint64_t window = wasp_profile_get_counter(p, "alloc.window_bytes");
+    *share = window ? (double)wasp_profile_get_counter(p, "alloc.covered_bytes") / (double)window : 0;
+    return window > 0;
+}
+
 static int text(const wasp_profile *p, int id, int top, FILE *out)
 {
     (void)id;
@@ -83,11 +92,9 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
     uint64_t at_store = wasp_profile_get_counter(p, "alloc.store_ran") +
                         wasp_profile_get_counter(p, "alloc.store_ahead");
     if (!strcmp(method(p), "boundaries")) {
-        uint64_t window = wasp_profile_get_counter(p, "alloc.window_bytes");
-        double covered = window ? 100.0 * (double)wasp_profile_get_counter(p, "alloc.covered_bytes") /
-                                      (double)window
-                                : 0;
-        snprintf(e, sizeof e, "%.0f%%", covered);
+        double covered;
+        int known = covered_share(p, &covered);
+        snprintf(e, sizeof e, "%.0f%%", 100 * covered);
         fprintf(out,
                 "  %s sampled creations of %s classes: objects holding watched TLAB page boundaries,\n"
                 "  each weighed by its size (named %s at their class-word store, %s once built)\n"
@@ -95,7 +102,7 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
                 wasp_fmt_count(r.samples, a, sizeof a), wasp_fmt_count(r.nclasses, b, sizeof b),
                 wasp_fmt_u64(at_store, c, sizeof c),
                 wasp_fmt_u64(wasp_profile_get_counter(p, "alloc.named_later"), d, sizeof d),
-                window ? e : "not known");
+                known ? e : "not known");
     } else
         fprintf(out, "  %s sampled creations of %s classes: sampled stores of a class word\n",
                 wasp_fmt_count(r.samples, a, sizeof a), wasp_fmt_count(r.nclasses, b, sizeof b));
@@ -146,6 +153,11 @@ static int json(wasp_json *j, const wasp_profile *p, int id, int top)
     wasp_json_begin_object(j, "alloc", false);
     wasp_json_string(j, "sampled_by", method(p));
     wasp_json_double(j, "samples", r.samples);
+    double covered;
+    if (covered_share(p, &covered))
+        wasp_json_double(j, "covered", covered);
+    else
+        wasp_json_null(j, "covered");
     wasp_json_begin_object(j, "not_counted", true);
     for (size_t i = 0; i < sizeof causes / sizeof causes[0]; i++)
         wasp_json_double(j, causes[i][0] + 6, (double)wasp_profile_get_counter(p, causes[i][0]));
