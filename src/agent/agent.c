@@ -34,6 +34,7 @@
 #include "agent/vmflags.h"
 #include "agent/frame_anchor_load.h"
 #include "agent/tlab_load.h"
+#include "heap/tlab.h"
 #include "agent/java_layout_load.h"
 #include "agent/java_names.h"
 #include "analysis/names.h"
@@ -207,6 +208,11 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
         if (wasp_tlab_load(env, why, sizeof why) != 0)
             wasp_log("cannot find the threads' allocation buffers (%s): %s sample no creations",
                      why, names);
+        else if (!wasp_tlab.has_counts)
+            wasp_log("VMStructs lacks the TLAB counts (ThreadLocalAllocBuffer::_number_of_refills, "
+                     "_desired_size, Thread::_allocated_bytes): %s weigh no catch by coverage, "
+                     "and over-count what threads create slowly (docs/alloc.md, step 5)",
+                     names);
     }
     wasp_jvm_prepare_loaded_classes(jvmti, env);
     (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
