@@ -24,23 +24,13 @@ uint64_t wasp_tlab_start(void *jni_env)
     return *(const volatile uint64_t *)((const char *)jni_env + wasp_tlab.start_from_env);
 }
 
-int wasp_tlab_counts(void *jni_env, uint32_t *refills, uint64_t *desired)
+int wasp_tlab_counts(void *jni_env, uint32_t *refills, uint64_t *desired, uint64_t *retired)
 {
     if (!jni_env || !__atomic_load_n(&wasp_tlab.ready, __ATOMIC_ACQUIRE) || !wasp_tlab.has_counts)
         return 0;
     const char *env = jni_env;
     *refills = *(const volatile uint32_t *)(env + wasp_tlab.refills_from_env);
     *desired = 8 * *(const volatile uint64_t *)(env + wasp_tlab.desired_from_env);
+    *retired = *(const volatile uint64_t *)(env + wasp_tlab.allocated_from_env);
     return 1;
 }
-
-uint64_t wasp_tlab_allocated(void *jni_env)
-{
-    uint64_t top, end, start = wasp_tlab_start(jni_env);
-    if (!start || !wasp_tlab.has_counts)
-        return 0;
-    const char *env = jni_env;
-    uint64_t retired = *(const volatile uint64_t *)(env + wasp_tlab.allocated_from_env);
-    return wasp_tlab_room(jni_env, &top, &end) && top >= start ? retired + (top - start) : retired;
-}
-

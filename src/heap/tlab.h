@@ -36,11 +36,10 @@ int wasp_tlab_room(void *jni_env, uint64_t *top, uint64_t *end);
 /* Where the calling thread's TLAB begins: objects in [start, top) are the
  * ones it allocated from this TLAB. 0 when unknown. */
 uint64_t wasp_tlab_start(void *jni_env);
-/* How many TLABs the calling thread took since the last GC, and the size
- * in bytes the JVM asks for its next ones: 1, or 0 when unknown. */
-int wasp_tlab_counts(void *jni_env, uint32_t *refills, uint64_t *desired);
-/* The bytes the calling thread allocated, its current TLAB's used part
- * included (HotSpot's cooked_allocated_bytes); 0 when unknown. */
-uint64_t wasp_tlab_allocated(void *jni_env);
+/* How many TLABs the calling thread took since the last GC, the size in
+ * bytes the JVM asks for its next ones, and the bytes it allocated before
+ * its current TLAB (Thread::_allocated_bytes: add the TLAB's used part for
+ * all, HotSpot's cooked_allocated_bytes): 1, or 0 when unknown. */
+int wasp_tlab_counts(void *jni_env, uint32_t *refills, uint64_t *desired, uint64_t *retired);
 
 #endif

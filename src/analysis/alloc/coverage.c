@@ -55,7 +55,8 @@ void wasp_alloc_cover_caught(wasp_alloc_coverage *c, uint32_t rec, double weight
     c->ncaught++;
 }
 
-/* The TLAB now: its start, top and end, its refills and the size asked. */
+/* The TLAB now: its start, top and end, its refills, the size asked, and
+ * the bytes the thread allocated, this TLAB's used part included. */
 typedef struct tlab_now {
     uint64_t start, top, end, desired, allocated;
     uint32_t refills;
@@ -63,10 +64,13 @@ typedef struct tlab_now {
 
 static int read_tlab(void *env, tlab_now *n)
 {
-    return wasp_tlab_room(env, &n->top, &n->end) &&
-           wasp_tlab_counts(env, &n->refills, &n->desired) &&
-           (n->start = wasp_tlab_start(env)) != 0 && n->start <= n->top &&
-           (n->allocated = wasp_tlab_allocated(env)) != 0;
+    uint64_t retired;
+    if (!wasp_tlab_room(env, &n->top, &n->end) ||
+        !wasp_tlab_counts(env, &n->refills, &n->desired, &retired) ||
+        (n->start = wasp_tlab_start(env)) == 0 || n->start > n->top)
+        return 0;
+    n->allocated = retired + (n->top - n->start);
+    return n->allocated != 0;
 }
 
 void wasp_alloc_cover_close(wasp_alloc_coverage *c, void *env, uint32_t epoch,

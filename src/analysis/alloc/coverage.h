@@ -5,9 +5,8 @@
  *
  * A chain covers the TLAB bytes from where it starts (the top at a sample)
  * to where it ends: the TLAB's end, or the top at the sample that closes the
- * window. Each page boundary it covers is picked
- * with the chance p; what the thread allocates while no chain runs is not
- * sampled. A phase that allocates fast outruns the chain (it ends at every
+ * window. Each page boundary it covers is picked with the chance p; what the
+ * thread allocates while no chain runs is not sampled. A phase that allocates fast outruns the chain (it ends at every
  * TLAB's end, several a window) where a slow one is covered whole, so
  * without a correction the slow phase's classes are over-counted. Each catch
  * of a window therefore weighs also by the window's allocated TLAB bytes
