@@ -29,6 +29,7 @@
 #include "isa/isa.h"
 #include "watch/engine.h"
 #include "watch/handler.h"
+#include "watch/sampler_period.h"
 #include "watch/mechanisms.h"
 #include "watch/session.h"
 
@@ -497,7 +498,7 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
     set_run_id(p);
     if (info->sampler_passed_over[0])
         wasp_profile_set_meta(p, "sampler_passed_over", info->sampler_passed_over);
-    uint64_t raised = wasp_handler_max_period();
+    uint64_t raised = wasp_sampler_max_period();
     if (raised > info->period_ns && time_based)
         wasp_profile_set_meta_rounded(p, "period_max_us", (double)raised / 1000.0, "%.0f");
     add_watch_meta(p, info);

@@ -77,10 +77,17 @@ static void header_watch(const wasp_profile *p, FILE *out)
     }
     uint64_t skipped = wasp_profile_get_counter(p, "dropped.budget");
     uint64_t armed = wasp_profile_get_counter(p, "armed");
-    if (skipped)
-        fprintf(out, "  %-10s budget spent: %llu samples not armed (%llu armed); raise "
+    /* Pacing (watch/sampler_period.h): while the budget was spent, threads
+     * sampled less often; those samples were never taken. */
+    uint64_t paced = wasp_profile_get_counter(p, "sampler.paced_skips");
+    char not_taken[96] = "";
+    if (paced)
+        snprintf(not_taken, sizeof not_taken, ", %llu not taken (sampling slowed meanwhile)",
+                 (unsigned long long)paced);
+    if (skipped || paced)
+        fprintf(out, "  %-10s budget spent: %llu samples not armed (%llu armed)%s; raise "
                      "--watch-budget for more pairs at more cost\n", "",
-                (unsigned long long)skipped, (unsigned long long)armed);
+                (unsigned long long)skipped, (unsigned long long)armed, not_taken);
 }
 
 /* How contexts were taken, when not by the default walk (--context chain:

@@ -45,13 +45,15 @@ int wasp_budget_allows(wasp_thread *t)
 {
     double budget = wasp_session_get()->watch_budget;
     const wasp_mechanisms *m = wasp_chosen();
+    t->budget_asks++;
     if (budget <= 0 || !m->watch_event_ns)
         return 1;
     if (t->budget_countdown) {
         t->budget_countdown--;
         return t->budget_open;
     }
-    t->budget_countdown = BUDGET_EVERY - 1;
+    /* Paced samples are rare: each checks (budget's answer is not stale). */
+    t->budget_countdown = t->pace_shift ? 0 : BUDGET_EVERY - 1;
     uint64_t cpu = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
     if (!t->budget_cpu_ns)
         t->budget_cpu_ns = cpu > t->cpu_ns_start && t->cpu_ns_start ? t->cpu_ns_start : cpu;

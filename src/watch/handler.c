@@ -4,7 +4,8 @@
  * them. Every perf event wasp opens delivers a synchronous SIGTRAP
  * (attr.sigtrap) whose sig_data names the thread, the event kind and the slot;
  * any other SIGTRAP goes to the handler that was installed before ours. It
- * also keeps the sampler's own cost in check (sampler_backoff).
+ * also keeps the sampler's own cost in check and paces it
+ * (sampler_period.h).
  *
  * ASYNC-SIGNAL-SAFE: everything in this file runs in the handler. No malloc,
  * no stdio, no locks; memory the program owns is only read via wasp_safe_read;
@@ -29,12 +30,12 @@
 #include "watch/object_hit.h"
 #include "watch/mechanisms.h"
 #include "watch/run_state.h"
+#include "watch/sampler_period.h"
 #include "watch/thread_registry.h"
 
 static struct sigaction previous;
 static volatile int installed;
 static volatile uint32_t probe_counts[16]; /* start-up proofs, by event kind */
-static volatile uint64_t max_period_ns;    /* the longest sampling period backoff set */
 
 /* glibc 2.36 lacks si_perf_flags: it follows si_addr, the data and the type
  * in the kernel's layout. */
@@ -77,10 +78,12 @@ void wasp_handler_enable(uint32_t enabled)
 {
     nsample_hooks = nobject_parts = nno_object_parts = nbirth_parts = nwindow_hooks = 0;
     nend_hooks = 0;
+    int only_pairs = enabled != 0;
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_handler_part *p = wasp_handler_part_of(id);
         if (!(enabled & (1u << id)))
             continue;
+        only_pairs &= p->pair != NULL;
         if (p->enable)
             p->enable(enabled);
         if (p->on_object)
@@ -93,6 +96,8 @@ void wasp_handler_enable(uint32_t enabled)
         ADD_ONCE(window_hooks, nwindow_hooks, p->on_window_access);
         ADD_ONCE(end_hooks, nend_hooks, p->on_thread_end);
     }
+    /* Other analyses use every sample (shares, object costs): no pacing. */
+    wasp_pacing_enable(only_pairs);
 }
 
 /* wasp's own code (the page engine's SIGSEGV handler, say), set once by
@@ -155,8 +160,12 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
             for (int i = 0; i < nno_object_parts; i++)
                 no_object_parts[i]->on_no_object(t, &v, &h);
     }
+    uint64_t refused = t->rec.counters[WASP_C_DROP_BUDGET];
+    uint32_t asked = t->budget_asks;
     for (int i = 0; i < nsample_hooks; i++)
         sample_hooks[i](t, &v);
+    refused = t->rec.counters[WASP_C_DROP_BUDGET] - refused;
+    wasp_pace(t, refused != 0, !refused && t->budget_asks != asked);
 }
 
 static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, int async)
@@ -184,44 +193,6 @@ static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, int async)
 }
 
 /* ---- dispatch ------------------------------------------------------------- */
-
-/* Sampling costs the thread its handler time: past SAMPLER_BUDGET of the
- * thread's sampled CPU time, the thread's period doubles (up to
- * SAMPLER_MAX_SLOWDOWN times the asked-for one), so no setting can starve the
- * program. Checked every SAMPLER_WINDOW samples. The handler's time is the
- * thread's CPU time (a system call each side, ~0.5 us): wall time counts
- * the time the thread waited, preempted in the handler, and on a CPU shared
- * with other busy threads a preemption or two in a window (~3 ms each) put
- * it over budget, raising the period for good (seen: 1 ms to 4 ms). */
-enum { SAMPLER_WINDOW = 32, SAMPLER_MAX_SLOWDOWN = 1024 };
-static const double SAMPLER_BUDGET = 0.10;
-
-static void sampler_backoff(wasp_thread *t, uint64_t spent)
-{
-    t->handler_ns += spent;
-    t->rec.counters[WASP_C_SAMPLER_HANDLER_NS] += spent;
-    if (++t->handler_samples < SAMPLER_WINDOW)
-        return;
-    wasp_sampler_thread *st = &t->sampler;
-    uint64_t window = (uint64_t)SAMPLER_WINDOW * st->period_ns;
-    int over = (double)t->handler_ns > SAMPLER_BUDGET * (double)window;
-    t->handler_ns = 0;
-    t->handler_samples = 0;
-    wasp_source *src = wasp_chosen()->source;
-    if (!over || !src->set_period || !st->period_ns ||
-        st->period_ns >= src->period * SAMPLER_MAX_SLOWDOWN)
-        return;
-    uint64_t next = st->period_ns * 2;
-    if (src->set_period(src, st, next) != 0)
-        return;
-    st->period_ns = next;
-    t->rec.counters[WASP_C_SAMPLER_BACKOFF]++;
-    uint64_t max = __atomic_load_n(&max_period_ns, __ATOMIC_RELAXED);
-    while (next > max &&
-           !__atomic_compare_exchange_n(&max_period_ns, &max, next, 1, __ATOMIC_RELAXED,
-                                        __ATOMIC_RELAXED))
-        ;
-}
 
 /* Take t's handler for work on its own thread: 1 when taken (t is profiled,
  * sampling is on, and no handler of ours runs on it already: a signal that
@@ -253,7 +224,7 @@ static void enter(wasp_thread *t, int kind, int slot, ucontext_t *uc, int async)
     if (kind == WASP_EV_SAMPLE) {
         uint64_t t0 = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
         on_sample(t, uc);
-        sampler_backoff(t, wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0);
+        wasp_sampler_backoff(t, wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0);
     } else if (kind == WASP_EV_WATCH) {
         uint64_t t0 = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
         on_watch(t, slot, uc, async);
@@ -332,11 +303,6 @@ void wasp_handler_object_born(wasp_thread *t, const wasp_birth *b)
 uint32_t wasp_handler_probe_count(int kind)
 {
     return __atomic_load_n(&probe_counts[kind & 15], __ATOMIC_RELAXED);
-}
-
-uint64_t wasp_handler_max_period(void)
-{
-    return __atomic_load_n(&max_period_ns, __ATOMIC_RELAXED);
 }
 
 static int find_self(struct dl_phdr_info *info, size_t size, void *data)

@@ -59,9 +59,6 @@ uint32_t wasp_handler_probe_count(int kind);
 struct wasp_birth;
 void wasp_handler_object_born(wasp_thread *t, const struct wasp_birth *b);
 
-/* The longest sampling period the backoff set (0: none raised). */
-uint64_t wasp_handler_max_period(void);
-
 /* Disarm every slot of t, counting armed ones as unfinished. Call with t's
  * signals quiet (t inactive, or from t itself with sampling off). */
 void wasp_thread_release_slots(wasp_thread *t);

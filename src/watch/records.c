@@ -78,6 +78,7 @@ static const char *const counter_names[WASP_C_COUNT] = {
     [WASP_C_DROP_NOT_HEAP] = "dropped.not_heap",
     [WASP_C_DROP_FAULT_CAP] = "dropped.fault_cap",
     [WASP_C_SAMPLER_BACKOFF] = "sampler.backoffs",
+    [WASP_C_SAMPLER_PACED_SKIPS] = "sampler.paced_skips",
     [WASP_C_SAMPLER_HANDLER_NS] = "sampler.handler_ns",
     [WASP_C_WATCH_HANDLER_NS] = "watch.handler_ns",
 };

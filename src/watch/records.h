@@ -128,6 +128,7 @@ typedef enum wasp_counter_id {
     WASP_C_DROP_NOT_HEAP,    /* sample not armed: the page engine protects only the Java heap */
     WASP_C_DROP_FAULT_CAP,   /* page engine: a watch cost its owner too many faults */
     WASP_C_SAMPLER_BACKOFF,  /* sampling period doubled: the handler passed its CPU budget */
+    WASP_C_SAMPLER_PACED_SKIPS, /* samples not taken: the period was longer while the watch budget was spent */
     WASP_C_SAMPLER_HANDLER_NS, /* CPU time in the sampling handler (signal delivery not included) */
     WASP_C_WATCH_HANDLER_NS, /* CPU time in the watchpoint trap handler (the trap not included) */
     WASP_C_OBJ_BY_CLASS,     /* accesses to an untracked object, attributed to its class (header) */

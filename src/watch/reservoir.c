@@ -22,9 +22,10 @@ static double uniform(uint64_t *rng)
 }
 
 /* All slots in use: visit them in a random order (fairness); each would
- * take the new sample with probability 1/seen, and every slot's count grows
- * whether or not it does. Returns the slot that would, or -1. */
-static int lottery(wasp_reservoir_slot *slots, int n, uint64_t *rng)
+ * take the new sample, weighing w, with probability w/seen (seen including
+ * w), and every slot's seen grows whether or not it does. Returns the slot
+ * that would, or -1. */
+static int lottery(wasp_reservoir_slot *slots, int n, double w, uint64_t *rng)
 {
     int order[8];
     int m = n < 8 ? n : 8;
@@ -39,15 +40,15 @@ static int lottery(wasp_reservoir_slot *slots, int n, uint64_t *rng)
     int picked = -1;
     for (int k = 0; k < m; k++) {
         wasp_reservoir_slot *s = &slots[order[k]];
-        s->seen++;
-        if (picked < 0 && uniform(rng) * (double)s->seen < 1.0)
+        s->seen += w;
+        if (picked < 0 && uniform(rng) * s->seen < w)
             picked = order[k];
     }
     return picked;
 }
 
 wasp_reservoir_result wasp_reservoir_offer(wasp_reservoir_slot *slots, int n,
-                                           int analysis, uint64_t *rng)
+                                           int analysis, double w, uint64_t *rng)
 {
     wasp_reservoir_result res = {.slot = -1, .replaced = 0, .dropped_weight = 0};
     int same = 0, free_slot = -1;
@@ -64,19 +65,19 @@ wasp_reservoir_result wasp_reservoir_offer(wasp_reservoir_slot *slots, int n,
          * replaced next time. */
         for (int i = 0; i < n; i++)
             if (slots[i].in_use)
-                slots[i].seen++;
+                slots[i].seen += w;
         wasp_reservoir_slot *s = &slots[free_slot];
         s->in_use = 1;
         s->analysis = (uint8_t)analysis;
-        s->seen = 1;
-        s->weight = 1.0;
+        s->seen = w;
+        s->weight = w;
         res.slot = free_slot;
         return res;
     }
 
-    res.slot = lottery(slots, n, rng);
+    res.slot = lottery(slots, n, w, rng);
     int m = n < 8 ? n : 8;
-    /* Weight: the new sample's 1.0 is shared by the slots of its analysis (a
+    /* Weight: the new sample's w is shared by the slots of its analysis (a
      * replacing sample inherits the weight of the watchpoint it replaces). A
      * replaced watchpoint of another analysis takes its weight with it. */
     if (res.slot >= 0) {
@@ -85,17 +86,17 @@ wasp_reservoir_result wasp_reservoir_offer(wasp_reservoir_slot *slots, int n,
         if (s->analysis != analysis) {
             res.dropped_weight = s->weight;
             s->analysis = (uint8_t)analysis;
-            s->weight = 1.0;
+            s->weight = w;
             return res;
         }
     }
     if (!same) {
-        res.dropped_weight = 1.0;
+        res.dropped_weight = w;
         return res;
     }
     for (int i = 0; i < m; i++)
         if (slots[i].analysis == analysis)
-            slots[i].weight += 1.0 / same;
+            slots[i].weight += w / same;
     return res;
 }
 
@@ -103,12 +104,13 @@ double wasp_reservoir_release(wasp_reservoir_slot *slot)
 {
     double w = slot->in_use ? slot->weight : 0.0;
     slot->in_use = 0;
-    slot->seen = 0;
+    slot->seen = 0.0;
     slot->weight = 0.0;
     return w;
 }
 
-int wasp_reservoir_pass(wasp_reservoir_slot *slots, int n, int analysis, uint64_t *rng)
+int wasp_reservoir_pass(wasp_reservoir_slot *slots, int n, int analysis, double w,
+                        uint64_t *rng)
 {
     int same = 0, all = 0;
     for (int i = 0; i < n; i++) {
@@ -116,7 +118,7 @@ int wasp_reservoir_pass(wasp_reservoir_slot *slots, int n, int analysis, uint64_
         same += slots[i].in_use && slots[i].analysis == analysis;
     }
     if (all == n) {
-        int picked = lottery(slots, n, rng);
+        int picked = lottery(slots, n, w, rng);
         if (picked >= 0)
             return picked;
     }
@@ -124,6 +126,6 @@ int wasp_reservoir_pass(wasp_reservoir_slot *slots, int n, int analysis, uint64_
         return -1;
     for (int i = 0; i < n; i++)
         if (slots[i].in_use && slots[i].analysis == analysis)
-            slots[i].weight += 1.0 / same;
+            slots[i].weight += w / same;
     return -1;
 }

@@ -1,9 +1,12 @@
 /*
  * The reservoir policy for debug registers (JXPerf Sec. 5.2) with
- * proportional attribution (Witch): each slot keeps how many samples it has
- * seen since it was last free and the weight — the number of samples — its
- * current watchpoint stands for. A trap credits the pair with that weight, so
- * replaced samples are not lost from the fractions.
+ * proportional attribution (Witch): each slot keeps the weight of the samples
+ * it has seen since it was last free and the weight its current watchpoint
+ * stands for. A trap credits the pair with that weight, so replaced samples
+ * are not lost from the fractions. A sample weighs the CPU time it stands
+ * for, in periods asked for: 1, or more while its thread samples less often
+ * (watch/sampler_period.h); the lottery keeps each sample with a chance in
+ * proportion to its weight.
  *
  * Slots are shared by analyses; a sample's weight is shared only among slots
  * of its own analysis, so each analysis's fractions stay unbiased.
@@ -18,8 +21,8 @@
 typedef struct wasp_reservoir_slot {
     uint8_t in_use;
     uint8_t analysis;
-    uint64_t seen;  /* samples offered since this slot was last free */
-    double weight;  /* samples the current watchpoint represents */
+    double seen;    /* weight of the samples offered since this slot was last free */
+    double weight;  /* weight of the samples the current watchpoint represents */
 } wasp_reservoir_slot;
 
 typedef struct wasp_reservoir_result {
@@ -32,14 +35,14 @@ typedef struct wasp_reservoir_result {
 /* xorshift64*: a per-thread generator, state must be non-zero. */
 uint64_t wasp_rng_next(uint64_t *state);
 
-/* Offer a new sample of `analysis` to n slots. Updates seen/weight and, when
+/* Offer a new sample of `analysis`, weighing w (> 0), to n slots. Updates seen/weight and, when
  * the result names a slot, sets that slot up for the new sample (in_use=1);
  * the caller arms the debug register (or calls wasp_reservoir_release if that
  * fails). */
 wasp_reservoir_result wasp_reservoir_offer(wasp_reservoir_slot *slots, int n,
-                                           int analysis, uint64_t *rng);
+                                           int analysis, double w, uint64_t *rng);
 
-/* A sample of `analysis` that arms nothing (the watchpoint budget is spent).
+/* A sample of `analysis`, weighing w, that arms nothing (the watchpoint budget is spent).
  * When every slot is in use it runs the same lottery as an offer: the slot
  * that would have taken the sample is returned, for the caller to drop its
  * watchpoint with its weight (the sample cannot be armed in its place).
@@ -48,7 +51,8 @@ wasp_reservoir_result wasp_reservoir_offer(wasp_reservoir_slot *slots, int n,
  * lottery a watchpoint lived as long as the budget stayed spent and took
  * the weight of every sample meanwhile: one armed at start-up and trapped
  * at exit carried 82% of a control run's bytes. */
-int wasp_reservoir_pass(wasp_reservoir_slot *slots, int n, int analysis, uint64_t *rng);
+int wasp_reservoir_pass(wasp_reservoir_slot *slots, int n, int analysis, double w,
+                        uint64_t *rng);
 
 /* A slot's watchpoint trapped or was discarded: returns its weight and frees it
  * (probability back to 1.0). */

@@ -12,6 +12,7 @@
 #include "watch/kit.h"
 #include "watch/mechanisms.h"
 #include "watch/run_state.h"
+#include "watch/sampler_period.h"
 #include "watch/slots.h"
 
 uint64_t wasp_read_value(uint64_t addr, int len, int *ok)
@@ -93,13 +94,15 @@ static uint64_t page_of(uint64_t addr)
 wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, int loads_too)
 {
     if (!wasp_budget_allows(t)) {
-        int lost = wasp_reservoir_pass(t->reservoir, t->nslots, owner, &t->rng);
+        int lost = wasp_reservoir_pass(t->reservoir, t->nslots, owner, wasp_sample_weight(t),
+                                       &t->rng);
         if (lost >= 0)
             wasp_watch_drop(t, lost, WASP_C_COUNT); /* counted below, as the sample */
         t->rec.counters[WASP_C_DROP_BUDGET]++;
         return NULL;
     }
-    wasp_reservoir_result r = wasp_reservoir_offer(t->reservoir, t->nslots, owner, &t->rng);
+    wasp_reservoir_result r =
+        wasp_reservoir_offer(t->reservoir, t->nslots, owner, wasp_sample_weight(t), &t->rng);
     if (r.slot < 0) {
         t->rec.counters[WASP_C_DROP_RESERVOIR]++;
         return NULL;
