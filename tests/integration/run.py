@@ -603,6 +603,11 @@ def t_page_window(ctx, jdk, workload, lo, hi):
     check(classified >= max(WINDOW_MIN_PAIRS, WINDOW_PAIRS_PER_ARMED * armed),
           "%d pairs classified for %d armed samples (need >= %d per sample and %d in all)"
           % (classified, armed, WINDOW_PAIRS_PER_ARMED, WINDOW_MIN_PAIRS))
+    # Pacing (watch/sampler_period.h): the budget refuses most samples here,
+    # so the thread samples less often meanwhile; more were skipped than taken.
+    taken, skipped = counter(rep, "samples"), rep["counters"].get("sampler.paced_skips", 0)
+    check(skipped >= taken, "pacing skipped %d samples for %d taken while the budget refused %d"
+          % (skipped, taken, rep["counters"].get("dropped.budget", 0)))
     a = analysis(rep, an_name)
     check(a["pairs"], "no %s pairs reported" % an_name)
     w = leaf(a["pairs"][0].get("watch"))
@@ -610,7 +615,27 @@ def t_page_window(ctx, jdk, workload, lo, hi):
           % (an_name, where(w), method, line))
     f = a["fraction"]
     check(lo < f <= hi, "F_prog(%s) = %.3f, expected %s < F <= %s" % (an_name, f, lo, hi))
-    return "F=%.3f, %d armed, %d window watches, %d pairs classified" % (f, armed, window, classified)
+    return "F=%.3f, %d armed, %d window watches, %d pairs classified, %d samples, %d paced out" % (
+        f, armed, window, classified, taken, skipped)
+
+
+def t_no_pacing_beside_shares(ctx, jdk):
+    """An analysis that uses every sample (fields: shares of samples) keeps
+    the period whatever the watch budget says: beside it the pair analysis's
+    refused samples are not paced out, and fields gets its samples."""
+    workload = "SilentStoreIS"
+    out = ctx.path("pacing-beside-fields.wprof")
+    size = str(DEFAULT_SIZE[workload] * PAGE_SCALE)
+    r = run([WASP, "run", "-e", "silentstore,fields", "--watch", "page", "--period", "1ms", "-o", out,
+             "--format", "json", "-q", "--", jdk.java, "-XX:ErrorFile=" + out + ".hs_err", "-cp",
+             CLASSES, workload, size])
+    check(r.rc == 0, "wasp run exited %d: %s%s" % (r.rc, tail(r.err), crash_summary(r, out + ".hs_err")))
+    rep = ctx.report(out)
+    refused = rep["counters"].get("dropped.budget", 0)
+    skipped = rep["counters"].get("sampler.paced_skips", 0)
+    check(refused >= 100, "the budget refused only %d samples: nothing for pacing to do" % refused)
+    check(skipped == 0, "%d samples paced out beside fields" % skipped)
+    return "%d samples, %d refused by the budget, none paced out" % (counter(rep, "samples"), refused)
 
 
 def t_control(ctx, jdk, workload, an_name):
@@ -1713,6 +1738,7 @@ def build_tests(jdks):
         for name, wl, args, lo, hi in PLANTED:
             tests.append(("page.window.%s" % name.split(".")[1], jdk,
                           lambda c, j=jdk, w=wl, l=lo, h=hi: t_page_window(c, j, w, l, h)))
+        tests.append(("page.pacing.beside-fields", jdk, lambda c, j=jdk: t_no_pacing_beside_shares(c, j)))
         for name, wl, args, lo, hi in PLANTED:
             tests.append(("sampler.timer.%s" % name, jdk, with_mechanism(
                 lambda c, j=jdk, w=wl, a=args, l=lo, h=hi: t_planted(c, j, w, a, l, h), jdk,
