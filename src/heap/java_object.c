@@ -2,8 +2,9 @@
  * Finding the Java object at a data address (see java_object.h).
  *
  * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler. Memory is read only with
- * wasp_safe_read (one system call per read, so the search reads its whole
- * window at once and tests at most SCAN_CLASSES class candidates).
+ * wasp_safe_read (one system call per read, so a header is read whole, the
+ * search reads its whole window at once and tests at most SCAN_CLASSES class
+ * candidates, and a thread keeps the layout helpers it read: recent_objects.h).
  */
 #include "heap/java_object.h"
 
@@ -257,16 +258,37 @@ int wasp_java_object_ending(uint64_t addr, uint64_t end, wasp_java_object *o)
     return walk_back(addr, (floor + 7) & ~7ull, ends_there, &e);
 }
 
-int wasp_java_object_at(uint64_t p, uint64_t addr, wasp_java_object *o)
+/* Bytes of a header read at once: the mark word, the class word and an
+ * array's length, one system call where reading them one by one took two. */
+enum { HEADER_BYTES = 24 };
+
+/* The object whose header is at p, if it covers addr; its class's layout
+ * helper from r (the thread's recent classes) when given. */
+static int object_at(uint64_t p, uint64_t addr, wasp_recent_objects *r, wasp_java_object *o)
 {
     const wasp_java_layout *l = &wasp_java;
     if ((p & 7) || p < l->heap_lo || p + 16 > l->heap_hi || addr < p)
         return 0;
-    uint64_t word = 0;
-    size_t n = l->compressed_klass ? 4 : 8;
-    if (wasp_safe_read(p + l->klass_offset, &word, n) != n)
+    uint64_t h[HEADER_BYTES / 8] = {0};
+    size_t want = l->heap_hi - p < HEADER_BYTES ? (size_t)(l->heap_hi - p) : HEADER_BYTES;
+    size_t got = wasp_safe_read(p, h, want);
+    if (got < l->klass_offset + (l->compressed_klass ? 4u : 8u))
         return 0;
-    return object_with_word(l, p, word, addr, o);
+    uint64_t klass = header_klass(l, h);
+    int32_t lh = !klass ? 0 : r ? wasp_recent_class_lh(r, klass) : wasp_java_layout_helper(klass);
+    if (!lh || (lh < 0 && got < l->length_offset + 4u))
+        return 0;
+    uint64_t size = lh < 0 ? header_size(l, lh, p, h, o) : object_size(l, klass, lh, p, 1, o);
+    if (!size || addr >= p + size || p + size > l->heap_hi)
+        return 0;
+    place(o, p, klass, size, addr);
+    return 1;
+}
+
+int wasp_java_object_at(uint64_t p, uint64_t addr, wasp_recent_objects *recent,
+                        wasp_java_object *o)
+{
+    return object_at(p, addr, recent, o);
 }
 
 int wasp_java_object_being_created(uint64_t p, uint64_t klass, uint64_t addr, wasp_java_object *o)
@@ -420,8 +442,8 @@ wasp_java_find wasp_java_object_find(uint64_t addr, const wasp_access *acc,
          * in the address (heap base + narrow * 8 + offset): addr - disp. */
         uint64_t first = acc->has_index && acc->has_base ? acc->base_val : addr - (uint64_t)acc->disp;
         uint64_t second = acc->has_index && acc->has_base ? addr - (uint64_t)acc->disp : 0;
-        if ((wasp_java_object_at(first, addr, o) && fits(acc, o)) ||
-            (second && wasp_java_object_at(second, addr, o) && fits(acc, o))) {
+        if ((object_at(first, addr, recent, o) && fits(acc, o)) ||
+            (second && object_at(second, addr, recent, o) && fits(acc, o))) {
             if (recent)
                 wasp_recent_objects_keep(recent, o);
             return WASP_JFIND_INSN;

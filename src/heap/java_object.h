@@ -57,8 +57,11 @@ static inline int wasp_java_found(wasp_java_find how)
     return how == WASP_JFIND_INSN || how == WASP_JFIND_SCAN || how == WASP_JFIND_RECENT;
 }
 
-/* The object whose header starts at p, if it is one and covers addr. */
-int wasp_java_object_at(uint64_t p, uint64_t addr, wasp_java_object *o);
+/* The object whose header starts at p, if it is one and covers addr; its
+ * class's layout helper from the thread's recent classes when recent is
+ * given (recent_objects.h), else read. */
+int wasp_java_object_at(uint64_t p, uint64_t addr, struct wasp_recent_objects *recent,
+                        wasp_java_object *o);
 
 /* The object of class klass that starts at p and covers addr, its header
  * not written yet (an allocation's class-word store about to run): the

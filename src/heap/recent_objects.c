@@ -7,6 +7,7 @@
 #include "heap/recent_objects.h"
 
 #include "heap/heap_area.h"
+#include "heap/java_layout.h"
 #include "heap/java_object.h"
 
 void wasp_recent_objects_sync(wasp_recent_objects *r, uint32_t epoch)
@@ -17,6 +18,44 @@ void wasp_recent_objects_sync(wasp_recent_objects *r, uint32_t epoch)
     for (int i = 0; i < WASP_RECENT_OBJECTS; i++)
         if (!r->settled[i])
             r->start[i] = 0;
+    for (int i = 0; i < WASP_RECENT_CLASSES; i++)
+        r->class_klass[i] = 0;
+    for (int i = 0; i < WASP_RECENT_REGIONS; i++)
+        r->region_key[i] = 0;
+}
+
+wasp_heap_area wasp_recent_heap_area(wasp_recent_objects *r, uint64_t addr, uint64_t sp)
+{
+    const wasp_java_layout *l = &wasp_java;
+    if (!r || !__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE) || l->gc != WASP_GC_G1 ||
+        addr < l->heap_lo || addr >= l->heap_hi)
+        return wasp_heap_area_of(addr, sp);
+    _Static_assert((WASP_RECENT_REGIONS & (WASP_RECENT_REGIONS - 1)) == 0, "a power of two");
+    uint64_t key = (addr >> l->g1_shift) + 1;
+    uint32_t i = (uint32_t)key & (WASP_RECENT_REGIONS - 1);
+    if (r->region_key[i] == key)
+        return (wasp_heap_area)r->region_area[i];
+    wasp_heap_area a = wasp_heap_area_of(addr, sp);
+    if (a == WASP_AREA_EDEN || a == WASP_AREA_SURVIVOR || a == WASP_AREA_OLD ||
+        a == WASP_AREA_HUMONGOUS) {
+        r->region_key[i] = key;
+        r->region_area[i] = (uint8_t)a;
+    }
+    return a;
+}
+
+int32_t wasp_recent_class_lh(wasp_recent_objects *r, uint64_t klass)
+{
+    _Static_assert((WASP_RECENT_CLASSES & (WASP_RECENT_CLASSES - 1)) == 0, "a power of two");
+    uint32_t i = (uint32_t)((klass >> 3) * 0x9e3779b97f4a7c15ull >> 32) & (WASP_RECENT_CLASSES - 1);
+    if (r->class_klass[i] == klass)
+        return r->class_lh[i];
+    int32_t lh = wasp_java_layout_helper(klass);
+    if (lh) {
+        r->class_klass[i] = klass;
+        r->class_lh[i] = lh;
+    }
+    return lh;
 }
 
 void wasp_recent_objects_keep(wasp_recent_objects *r, const wasp_java_object *o)
@@ -39,7 +78,7 @@ int wasp_recent_objects_find(wasp_recent_objects *r, uint64_t addr, wasp_java_ob
     for (int i = 0; i < WASP_RECENT_OBJECTS; i++) {
         if (!r->start[i] || addr < r->start[i] || addr >= r->end[i])
             continue;
-        if (wasp_java_object_at(r->start[i], addr, o) && o->klass == r->klass[i] &&
+        if (wasp_java_object_at(r->start[i], addr, r, o) && o->klass == r->klass[i] &&
             o->start + o->size == r->end[i])
             return 1;
         r->start[i] = 0; /* not the object it was: forget it */

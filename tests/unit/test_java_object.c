@@ -332,6 +332,90 @@ static void without_compressed_class_pointers(void **state)
     assert_int_equal(o.header, 16);
 }
 
+/* The thread's recent classes: a class's layout helper is read once per GC
+ * epoch (a system call each), so a class's memory changed within an epoch
+ * is not seen through them, and is after the next GC. */
+static void recent_classes_read_once_per_epoch(void **state)
+{
+    (void)state;
+    wasp_recent_objects r;
+    memset(&r, 0, sizeof r);
+    wasp_recent_objects_sync(&r, 1);
+    uint64_t obj = put_header(100, INSTANCE, 0);
+    wasp_access a = load(obj + 16, 4, 16, obj, 0);
+    wasp_java_object o;
+    assert_int_equal(wasp_java_object_find(obj + 16, &a, &r, &o), WASP_JFIND_INSN);
+    assert_int_equal(o.size, 32);
+    set_lh(INSTANCE, 48);
+    assert_int_equal(wasp_java_object_find(obj + 16, &a, &r, &o), WASP_JFIND_INSN);
+    assert_int_equal(o.size, 32); /* kept */
+    assert_int_equal(wasp_java_object_find(obj + 16, &a, NULL, &o), WASP_JFIND_INSN);
+    assert_int_equal(o.size, 48); /* read */
+    wasp_recent_objects_sync(&r, 2);
+    assert_int_equal(wasp_java_object_find(obj + 16, &a, &r, &o), WASP_JFIND_INSN);
+    assert_int_equal(o.size, 48);
+    /* An array's length comes with its header, through the cache too. */
+    uint64_t arr = put_header(200, INT_ARRAY, 100);
+    wasp_access e = load(arr + 16 + 4 * 99, 4, 16, arr, 1);
+    assert_int_equal(wasp_java_object_find(arr + 16 + 4 * 99, &e, &r, &o), WASP_JFIND_INSN);
+    assert_int_equal(o.size, 416);
+    assert_int_equal(wasp_java_object_find(arr + 16 + 4 * 99, &e, &r, &o), WASP_JFIND_INSN);
+    assert_int_equal(o.size, 416);
+}
+
+/* G1 regions' areas kept by a thread for the GC epoch once known (eden,
+ * survivor, old, humongous), never while free: a free region may become
+ * eden or humongous at any time, the others change only in a pause. The
+ * fake heap's 32 KiB are eight 4 KiB "regions". */
+static void recent_regions_keep_their_area_per_epoch(void **state)
+{
+    (void)state;
+    enum { SHIFT = 12, REGIONS = sizeof heap >> SHIFT, TYPE = 8, EDEN = 2, OLD_MASK = 16 };
+    static uint64_t region[REGIONS][4];
+    static uint64_t table[REGIONS];
+    memset(region, 0, sizeof region);
+    for (int i = 0; i < REGIONS; i++)
+        table[i] = (uint64_t)(uintptr_t)&region[i][0];
+    wasp_java.gc = WASP_GC_G1;
+    wasp_java.g1_shift = SHIFT;
+    wasp_java.g1_type_offset = TYPE;
+    wasp_java.g1_eden = EDEN;
+    wasp_java.g1_survivor = 4;
+    wasp_java.g1_humongous_mask = 32;
+    wasp_java.g1_old_mask = OLD_MASK;
+    wasp_java.g1_biased_base = (uint64_t)(uintptr_t)table - (wasp_java.heap_lo >> SHIFT) * 8;
+    int32_t tag = EDEN;
+    memcpy((char *)&region[1][0] + TYPE, &tag, sizeof tag);
+    uint64_t in1 = wasp_java.heap_lo + (1u << SHIFT) + 64, in2 = in1 + (1u << SHIFT);
+    wasp_recent_objects r;
+    memset(&r, 0, sizeof r);
+    wasp_recent_objects_sync(&r, 1);
+    assert_int_equal(wasp_recent_heap_area(&r, in1, 0), WASP_AREA_EDEN);
+    tag = OLD_MASK;
+    memcpy((char *)&region[1][0] + TYPE, &tag, sizeof tag);
+    assert_int_equal(wasp_recent_heap_area(&r, in1, 0), WASP_AREA_EDEN); /* kept */
+    assert_int_equal(wasp_recent_heap_area(NULL, in1, 0), WASP_AREA_OLD);
+    wasp_recent_objects_sync(&r, 2);
+    assert_int_equal(wasp_recent_heap_area(&r, in1, 0), WASP_AREA_OLD);
+    /* Region 2 is free (no kind): read again until it has one. */
+    assert_int_equal(wasp_recent_heap_area(&r, in2, 0), WASP_AREA_HEAP);
+    tag = EDEN;
+    memcpy((char *)&region[2][0] + TYPE, &tag, sizeof tag);
+    assert_int_equal(wasp_recent_heap_area(&r, in2, 0), WASP_AREA_EDEN);
+}
+
+/* A header in the heap's last bytes: read as far as the heap goes. */
+static void a_header_at_the_heap_end(void **state)
+{
+    (void)state;
+    size_t last = sizeof heap / 8 - 2;
+    uint64_t arr = put_header(last, INT_ARRAY, 0); /* an empty int[]: 16 bytes */
+    wasp_java_object o;
+    assert_int_equal(wasp_java_object_at(arr, arr + 12, NULL, &o), 1);
+    assert_int_equal(o.size, 16);
+    assert_true(o.array);
+}
+
 static void outside_the_heap_and_before_the_layout(void **state)
 {
     (void)state;
@@ -394,6 +478,9 @@ int main(void)
         cmocka_unit_test_setup(bad_class_words_are_refused, setup),
         cmocka_unit_test_setup(an_object_being_initialized, setup),
         cmocka_unit_test_setup(without_compressed_class_pointers, setup),
+        cmocka_unit_test_setup(recent_classes_read_once_per_epoch, setup),
+        cmocka_unit_test_setup(a_header_at_the_heap_end, setup),
+        cmocka_unit_test_setup(recent_regions_keep_their_area_per_epoch, setup),
         cmocka_unit_test_setup(outside_the_heap_and_before_the_layout, setup),
         cmocka_unit_test_setup(the_object_ending_at_the_top, setup),
         cmocka_unit_test_setup(the_search_by_size_reads_chunk_by_chunk, setup),

@@ -157,9 +157,9 @@ static void sampled_store(wasp_thread *t, const wasp_sample_view *v)
 /* A caught creation's object, now that it is built: the one the trapping
  * store's base points to, or the latest the thread had allocated then (the
  * runtime clearing its body), found by its size. */
-static int object_of(const wasp_alloc_pending *c, wasp_java_object *o)
+static int object_of(wasp_thread *t, const wasp_alloc_pending *c, wasp_java_object *o)
 {
-    int found = (c->start && wasp_java_object_at(c->start, c->byte, o)) ||
+    int found = (c->start && wasp_java_object_at(c->start, c->byte, wasp_object_hit_recent(t), o)) ||
                 (c->end && wasp_java_object_ending(c->byte, c->end, o));
     return found && (!c->klass || o->klass == c->klass);
 }
@@ -175,7 +175,7 @@ static void name_pending(wasp_thread *t)
         wasp_java_object o;
         if (c->epoch != epoch) {
             wasp_alloc_count(t, C_GC); /* moved or freed since */
-        } else if (object_of(c, &o)) {
+        } else if (object_of(t, c, &o)) {
             wasp_alloc_count(t, C_LATER);
             record_caught(t, o.klass, c->ctx, wasp_alloc_weight(o.size, c->chance));
         } else {

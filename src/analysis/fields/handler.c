@@ -189,8 +189,9 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
         return;
     }
     wasp_java_object o;
-    wasp_java_find how = wasp_java_object_find(h.acc.addr, &h.acc, wasp_object_hit_recent(t), &o);
-    key k = {.area = (uint8_t)wasp_heap_area_of(h.acc.addr, v->regs.gpr[4])};
+    wasp_recent_objects *recent = wasp_object_hit_recent(t);
+    wasp_java_find how = wasp_java_object_find(h.acc.addr, &h.acc, recent, &o);
+    key k = {.area = (uint8_t)wasp_recent_heap_area(recent, h.acc.addr, v->regs.gpr[4])};
     int by_class_store = (how == WASP_JFIND_NO_HEADER || how == WASP_JFIND_INITIALIZING) &&
                          being_created(v, h.acc.addr, &o);
     if (by_class_store)

@@ -114,7 +114,7 @@ static int monitor_object(uint64_t mark, wasp_java_object *o)
         wasp_safe_read(handle, &obj, 8) != 8 || !obj ||
         wasp_safe_read(obj, &back, 8) != 8 || back != mark)
         return 0;
-    return wasp_java_object_at(obj, obj, o) == 1;
+    return wasp_java_object_at(obj, obj, NULL, o) == 1;
 }
 
 /* The `lock cmpxchg` that ended at the interrupted PC (software samples:
@@ -281,7 +281,7 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
             kind = wasp_lock_cas_kind(v->regs.gpr[src]);
         else
             kind = wasp_safe_read(h.acc.addr, &mark, 8) == 8 ? wasp_lock_mark_kind(mark) : -1;
-        if (kind < 0 || wasp_java_object_at(h.acc.addr, h.acc.addr, &o) != 1 || o.offset != 0) {
+        if (kind < 0 || wasp_java_object_at(h.acc.addr, h.acc.addr, wasp_object_hit_recent(t), &o) != 1 || o.offset != 0) {
             count(t, kind < 0 ? C_OTHER_CAS : C_NOT_OBJECT);
             return;
         }
