@@ -38,24 +38,30 @@ static wasp_heap_area g1_area(const wasp_java_layout *l, uint64_t addr)
     return WASP_AREA_HEAP; /* free or archive regions */
 }
 
-static int in_space(const wasp_java_space *s, uint64_t addr)
+static const wasp_heap_area space_areas[WASP_HEAP_SPACES] = {
+    [WASP_SPACE_EDEN] = WASP_AREA_EDEN, [WASP_SPACE_FROM] = WASP_AREA_SURVIVOR,
+    [WASP_SPACE_TO] = WASP_AREA_SURVIVOR, [WASP_SPACE_OLD] = WASP_AREA_OLD};
+
+int wasp_heap_space(int i, uint64_t *lo, uint64_t *hi, wasp_heap_area *area)
 {
+    const wasp_java_space *s = &wasp_java.spaces[i];
     int ok1, ok2;
-    if (!s->space)
+    if (i < 0 || i >= WASP_HEAP_SPACES || !s->space)
         return 0;
-    uint64_t bottom = read_u64(s->space + s->bottom_off, &ok1);
-    uint64_t end = read_u64(s->space + s->end_off, &ok2);
-    return ok1 && ok2 && addr >= bottom && addr < end;
+    *lo = read_u64(s->space + s->bottom_off, &ok1);
+    *hi = read_u64(s->space + s->end_off, &ok2);
+    *area = space_areas[i];
+    return ok1 && ok2 && *lo < *hi;
 }
 
-static wasp_heap_area space_area(const wasp_java_layout *l, uint64_t addr)
+static wasp_heap_area space_area(uint64_t addr)
 {
-    static const wasp_heap_area area[4] = {
-        [WASP_SPACE_EDEN] = WASP_AREA_EDEN, [WASP_SPACE_FROM] = WASP_AREA_SURVIVOR,
-        [WASP_SPACE_TO] = WASP_AREA_SURVIVOR, [WASP_SPACE_OLD] = WASP_AREA_OLD};
-    for (int i = 0; i < 4; i++)
-        if (in_space(&l->spaces[i], addr))
-            return area[i];
+    for (int i = 0; i < WASP_HEAP_SPACES; i++) {
+        uint64_t lo, hi;
+        wasp_heap_area a;
+        if (wasp_heap_space(i, &lo, &hi, &a) && addr >= lo && addr < hi)
+            return a;
+    }
     return WASP_AREA_HEAP;
 }
 
@@ -70,7 +76,7 @@ wasp_heap_area wasp_heap_area_of(uint64_t addr, uint64_t sp)
             return g1_area(l, addr);
         case WASP_GC_SERIAL:
         case WASP_GC_PARALLEL:
-            return space_area(l, addr);
+            return space_area(addr);
         default:
             return WASP_AREA_HEAP;
         }

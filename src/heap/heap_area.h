@@ -27,6 +27,12 @@ typedef enum wasp_heap_area {
     WASP_AREA_COUNT
 } wasp_heap_area;
 
+/* The spaces of Serial and Parallel (java_layout.h): eden, from, to, old. */
+enum { WASP_HEAP_SPACES = 4 };
+/* Space i's bounds [lo, hi) read now, with its area: 1, or 0 when it has
+ * none (another collector) or they cannot be read. Two system calls. */
+int wasp_heap_space(int i, uint64_t *lo, uint64_t *hi, wasp_heap_area *area);
+
 /* The area of addr; sp is the sampled thread's stack pointer. */
 wasp_heap_area wasp_heap_area_of(uint64_t addr, uint64_t sp);
 /* 1 when addr is surely outside the Java heap: in the code cache, class

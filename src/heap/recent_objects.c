@@ -22,13 +22,38 @@ void wasp_recent_objects_sync(wasp_recent_objects *r, uint32_t epoch)
         r->class_klass[i] = 0;
     for (int i = 0; i < WASP_RECENT_REGIONS; i++)
         r->region_key[i] = 0;
+    r->spaces_read = 0;
+}
+
+/* A Serial or Parallel heap's address: its space, from r's copy of the
+ * spaces' bounds. */
+static wasp_heap_area space_area(wasp_recent_objects *r, uint64_t addr, uint64_t sp)
+{
+    if (!r->spaces_read) {
+        for (int i = 0; i < WASP_HEAP_SPACES; i++) {
+            wasp_heap_area a = WASP_AREA_HEAP;
+            if (!wasp_heap_space(i, &r->space_lo[i], &r->space_hi[i], &a))
+                r->space_lo[i] = r->space_hi[i] = 0;
+            r->space_area[i] = (uint8_t)a;
+        }
+        r->spaces_read = 1;
+    }
+    for (int i = 0; i < WASP_HEAP_SPACES; i++)
+        if (addr >= r->space_lo[i] && addr < r->space_hi[i])
+            return (wasp_heap_area)r->space_area[i];
+    r->spaces_read = 0; /* a space grew, or one could not be read */
+    return wasp_heap_area_of(addr, sp);
 }
 
 wasp_heap_area wasp_recent_heap_area(wasp_recent_objects *r, uint64_t addr, uint64_t sp)
 {
     const wasp_java_layout *l = &wasp_java;
-    if (!r || !__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE) || l->gc != WASP_GC_G1 ||
-        addr < l->heap_lo || addr >= l->heap_hi)
+    if (!r || !__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE) || addr < l->heap_lo ||
+        addr >= l->heap_hi)
+        return wasp_heap_area_of(addr, sp);
+    if (l->gc == WASP_GC_SERIAL || l->gc == WASP_GC_PARALLEL)
+        return space_area(r, addr, sp);
+    if (l->gc != WASP_GC_G1)
         return wasp_heap_area_of(addr, sp);
     _Static_assert((WASP_RECENT_REGIONS & (WASP_RECENT_REGIONS - 1)) == 0, "a power of two");
     uint64_t key = (addr >> l->g1_shift) + 1;

@@ -38,6 +38,10 @@ typedef struct wasp_recent_objects {
     /* G1 regions' areas, by region number + 1 (direct-mapped; 0: empty). */
     uint64_t region_key[WASP_RECENT_REGIONS];
     uint8_t region_area[WASP_RECENT_REGIONS];
+    /* Serial's and Parallel's spaces, read once an epoch (spaces_read). */
+    uint64_t space_lo[WASP_HEAP_SPACES], space_hi[WASP_HEAP_SPACES];
+    uint8_t space_area[WASP_HEAP_SPACES];
+    uint8_t spaces_read;
 } wasp_recent_objects;
 
 typedef struct wasp_java_object wasp_java_object;
@@ -57,11 +61,16 @@ int wasp_recent_objects_find(wasp_recent_objects *r, uint64_t addr, wasp_java_ob
  * handler every few ms (~3-5 us on a VM), once per sample in a heap. */
 int32_t wasp_recent_class_lh(wasp_recent_objects *r, uint64_t klass);
 
-/* wasp_heap_area_of(addr, sp), with a G1 region's area kept for the epoch
- * once it is eden, survivor, old or humongous: a region changes kind only
- * in a collection pause, but for a free one that becomes eden or humongous
- * (not kept). Two system calls a sample in the heap, without. r may be NULL
- * (read each time). */
+/* wasp_heap_area_of(addr, sp), with what it read kept for the epoch:
+ *  - G1: a region's area once it is eden, survivor, old or humongous. A
+ *    region changes kind only in a collection pause, but for a free one
+ *    that becomes eden or humongous (not kept). Two system calls a sample
+ *    in the heap, without.
+ *  - Serial, Parallel: the spaces' bounds. They change in a pause, but for
+ *    the old generation growing to take an allocation: an address in no
+ *    space kept is looked up afresh, and the spaces read again next time.
+ *    Up to eight system calls a sample, without.
+ * r may be NULL (read each time). */
 wasp_heap_area wasp_recent_heap_area(wasp_recent_objects *r, uint64_t addr, uint64_t sp);
 
 #endif

@@ -404,6 +404,40 @@ static void recent_regions_keep_their_area_per_epoch(void **state)
     assert_int_equal(wasp_recent_heap_area(&r, in2, 0), WASP_AREA_EDEN);
 }
 
+/* Serial's and Parallel's spaces, read once an epoch by a thread: bounds
+ * that changed within it are not seen, but for an address in no space kept
+ * (the old generation grew to take an allocation), looked up afresh. */
+static void recent_spaces_are_read_once_per_epoch(void **state)
+{
+    (void)state;
+    static uint64_t space[4][2]; /* bottom, end */
+    memset(space, 0, sizeof space);
+    for (int i = 0; i < 4; i++)
+        wasp_java.spaces[i] = (wasp_java_space){(uint64_t)(uintptr_t)&space[i][0], 0, 8};
+    uint64_t lo = wasp_java.heap_lo, k = 1024;
+    space[WASP_SPACE_EDEN][0] = lo, space[WASP_SPACE_EDEN][1] = lo + 8 * k;
+    space[WASP_SPACE_FROM][0] = lo + 8 * k, space[WASP_SPACE_FROM][1] = lo + 10 * k;
+    space[WASP_SPACE_TO][0] = lo + 10 * k, space[WASP_SPACE_TO][1] = lo + 12 * k;
+    space[WASP_SPACE_OLD][0] = lo + 16 * k, space[WASP_SPACE_OLD][1] = lo + 20 * k;
+    wasp_java.gc = WASP_GC_PARALLEL;
+    wasp_recent_objects r;
+    memset(&r, 0, sizeof r);
+    wasp_recent_objects_sync(&r, 1);
+    assert_int_equal(wasp_recent_heap_area(&r, lo + 100, 0), WASP_AREA_EDEN);
+    assert_int_equal(wasp_recent_heap_area(&r, lo + 9 * k, 0), WASP_AREA_SURVIVOR);
+    assert_int_equal(wasp_recent_heap_area(&r, lo + 17 * k, 0), WASP_AREA_OLD);
+    /* Eden shrinks in memory: the thread keeps what it read until the epoch ends. */
+    space[WASP_SPACE_EDEN][1] = lo + 4 * k;
+    assert_int_equal(wasp_recent_heap_area(&r, lo + 6 * k, 0), WASP_AREA_EDEN);
+    assert_int_equal(wasp_recent_heap_area(NULL, lo + 6 * k, 0), WASP_AREA_HEAP);
+    /* The old generation grows: an address past what was kept is read. */
+    space[WASP_SPACE_OLD][1] = lo + 24 * k;
+    assert_int_equal(wasp_recent_heap_area(&r, lo + 22 * k, 0), WASP_AREA_OLD);
+    /* A new epoch reads the spaces again. */
+    wasp_recent_objects_sync(&r, 2);
+    assert_int_equal(wasp_recent_heap_area(&r, lo + 6 * k, 0), WASP_AREA_HEAP);
+}
+
 /* A header in the heap's last bytes: read as far as the heap goes. */
 static void a_header_at_the_heap_end(void **state)
 {
@@ -481,6 +515,7 @@ int main(void)
         cmocka_unit_test_setup(recent_classes_read_once_per_epoch, setup),
         cmocka_unit_test_setup(a_header_at_the_heap_end, setup),
         cmocka_unit_test_setup(recent_regions_keep_their_area_per_epoch, setup),
+        cmocka_unit_test_setup(recent_spaces_are_read_once_per_epoch, setup),
         cmocka_unit_test_setup(outside_the_heap_and_before_the_layout, setup),
         cmocka_unit_test_setup(the_object_ending_at_the_top, setup),
         cmocka_unit_test_setup(the_search_by_size_reads_chunk_by_chunk, setup),
