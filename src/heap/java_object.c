@@ -120,6 +120,17 @@ static void place(wasp_java_object *o, uint64_t p, uint64_t klass, uint64_t size
     o->offset = (uint32_t)(addr - p);
 }
 
+/* The object of class klass and size bytes at p, into o when it covers
+ * addr and ends in the heap: 1, else 0. */
+static int place_covering(const wasp_java_layout *l, wasp_java_object *o, uint64_t p,
+                          uint64_t klass, uint64_t size, uint64_t addr)
+{
+    if (!size || addr >= p + size || p + size > l->heap_hi)
+        return 0;
+    place(o, p, klass, size, addr);
+    return 1;
+}
+
 /* p's header, its class word already read (word): the object if it is one
  * that covers addr. */
 static int object_with_word(const wasp_java_layout *l, uint64_t p, uint64_t word, uint64_t addr,
@@ -129,11 +140,7 @@ static int object_with_word(const wasp_java_layout *l, uint64_t p, uint64_t word
     int32_t lh = wasp_java_layout_helper(klass);
     if (!lh)
         return 0;
-    uint64_t size = object_size(l, klass, lh, p, 1, o);
-    if (!size || addr >= p + size || p + size > l->heap_hi)
-        return 0;
-    place(o, p, klass, size, addr);
-    return 1;
+    return place_covering(l, o, p, klass, object_size(l, klass, lh, p, 1, o), addr);
 }
 
 /* A few classes' layout helpers, so a search reads each class once. */
@@ -262,9 +269,7 @@ int wasp_java_object_ending(uint64_t addr, uint64_t end, wasp_java_object *o)
  * array's length, one system call where reading them one by one took two. */
 enum { HEADER_BYTES = 24 };
 
-/* The object whose header is at p, if it covers addr; its class's layout
- * helper from r (the thread's recent classes) when given. */
-static int object_at(uint64_t p, uint64_t addr, wasp_recent_objects *r, wasp_java_object *o)
+int wasp_java_object_at(uint64_t p, uint64_t addr, wasp_recent_objects *r, wasp_java_object *o)
 {
     const wasp_java_layout *l = &wasp_java;
     if ((p & 7) || p < l->heap_lo || p + 16 > l->heap_hi || addr < p)
@@ -279,16 +284,7 @@ static int object_at(uint64_t p, uint64_t addr, wasp_recent_objects *r, wasp_jav
     if (!lh || (lh < 0 && got < l->length_offset + 4u))
         return 0;
     uint64_t size = lh < 0 ? header_size(l, lh, p, h, o) : object_size(l, klass, lh, p, 1, o);
-    if (!size || addr >= p + size || p + size > l->heap_hi)
-        return 0;
-    place(o, p, klass, size, addr);
-    return 1;
-}
-
-int wasp_java_object_at(uint64_t p, uint64_t addr, wasp_recent_objects *recent,
-                        wasp_java_object *o)
-{
-    return object_at(p, addr, recent, o);
+    return place_covering(l, o, p, klass, size, addr);
 }
 
 int wasp_java_object_being_created(uint64_t p, uint64_t klass, uint64_t addr, wasp_java_object *o)
@@ -442,8 +438,8 @@ wasp_java_find wasp_java_object_find(uint64_t addr, const wasp_access *acc,
          * in the address (heap base + narrow * 8 + offset): addr - disp. */
         uint64_t first = acc->has_index && acc->has_base ? acc->base_val : addr - (uint64_t)acc->disp;
         uint64_t second = acc->has_index && acc->has_base ? addr - (uint64_t)acc->disp : 0;
-        if ((object_at(first, addr, recent, o) && fits(acc, o)) ||
-            (second && object_at(second, addr, recent, o) && fits(acc, o))) {
+        if ((wasp_java_object_at(first, addr, recent, o) && fits(acc, o)) ||
+            (second && wasp_java_object_at(second, addr, recent, o) && fits(acc, o))) {
             if (recent)
                 wasp_recent_objects_keep(recent, o);
             return WASP_JFIND_INSN;

@@ -25,24 +25,39 @@ void wasp_recent_objects_sync(wasp_recent_objects *r, uint32_t epoch)
     r->spaces_read = 0;
 }
 
-/* A Serial or Parallel heap's address: its space, from r's copy of the
- * spaces' bounds. */
-static wasp_heap_area space_area(wasp_recent_objects *r, uint64_t addr, uint64_t sp)
+/* Reads the spaces' bounds into r (a space it cannot read holds nothing). */
+static void read_spaces(wasp_recent_objects *r)
 {
-    if (!r->spaces_read) {
-        for (int i = 0; i < WASP_HEAP_SPACES; i++) {
-            wasp_heap_area a = WASP_AREA_HEAP;
-            if (!wasp_heap_space(i, &r->space_lo[i], &r->space_hi[i], &a))
-                r->space_lo[i] = r->space_hi[i] = 0;
-            r->space_area[i] = (uint8_t)a;
-        }
-        r->spaces_read = 1;
+    for (int i = 0; i < WASP_HEAP_SPACES; i++) {
+        wasp_heap_area a = WASP_AREA_HEAP;
+        if (!wasp_heap_space(i, &r->space_lo[i], &r->space_hi[i], &a))
+            r->space_lo[i] = r->space_hi[i] = 0;
+        r->space_area[i] = (uint8_t)a;
     }
+    r->spaces_read = 1;
+}
+
+/* The kept space holding addr: 1 with its area, else 0. */
+static int kept_space(const wasp_recent_objects *r, uint64_t addr, wasp_heap_area *a)
+{
     for (int i = 0; i < WASP_HEAP_SPACES; i++)
-        if (addr >= r->space_lo[i] && addr < r->space_hi[i])
-            return (wasp_heap_area)r->space_area[i];
-    r->spaces_read = 0; /* a space grew, or one could not be read */
-    return wasp_heap_area_of(addr, sp);
+        if (addr >= r->space_lo[i] && addr < r->space_hi[i]) {
+            *a = (wasp_heap_area)r->space_area[i];
+            return 1;
+        }
+    return 0;
+}
+
+/* A Serial or Parallel heap's address: its space, from r's copy of the
+ * spaces' bounds, read again (once) when none holds it: a space grew, or
+ * could not be read. In no space: the heap, as wasp_heap_area_of says. */
+static wasp_heap_area space_area(wasp_recent_objects *r, uint64_t addr)
+{
+    wasp_heap_area a;
+    if (r->spaces_read && kept_space(r, addr, &a))
+        return a;
+    read_spaces(r);
+    return kept_space(r, addr, &a) ? a : WASP_AREA_HEAP;
 }
 
 wasp_heap_area wasp_recent_heap_area(wasp_recent_objects *r, uint64_t addr, uint64_t sp)
@@ -52,7 +67,7 @@ wasp_heap_area wasp_recent_heap_area(wasp_recent_objects *r, uint64_t addr, uint
         addr >= l->heap_hi)
         return wasp_heap_area_of(addr, sp);
     if (l->gc == WASP_GC_SERIAL || l->gc == WASP_GC_PARALLEL)
-        return space_area(r, addr, sp);
+        return space_area(r, addr);
     if (l->gc != WASP_GC_G1)
         return wasp_heap_area_of(addr, sp);
     _Static_assert((WASP_RECENT_REGIONS & (WASP_RECENT_REGIONS - 1)) == 0, "a power of two");

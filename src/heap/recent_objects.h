@@ -67,8 +67,8 @@ int32_t wasp_recent_class_lh(wasp_recent_objects *r, uint64_t klass);
  *    that becomes eden or humongous (not kept). Two system calls a sample
  *    in the heap, without.
  *  - Serial, Parallel: the spaces' bounds. They change in a pause, but for
- *    the old generation growing to take an allocation: an address in no
- *    space kept is looked up afresh, and the spaces read again next time.
+ *    the old generation growing to take an allocation: for an address in no
+ *    space kept, the spaces are read again.
  *    Up to eight system calls a sample, without.
  * r may be NULL (read each time). */
 wasp_heap_area wasp_recent_heap_area(wasp_recent_objects *r, uint64_t addr, uint64_t sp);

@@ -6,13 +6,14 @@
  * A chain covers the TLAB bytes from where it starts (the top at a sample)
  * to where it ends: the TLAB's end, or the top at the sample that closes the
  * window. Each page boundary it covers is picked with the chance p; what the
- * thread allocates while no chain runs is not sampled. A phase that allocates fast outruns the chain (it ends at every
- * TLAB's end, several a window) where a slow one is covered whole, so
- * without a correction the slow phase's classes are over-counted. Each catch
- * of a window therefore weighs also by the window's allocated TLAB bytes
- * over its covered bytes, known when the window closes. A window no chain
- * covered at all (the watchpoint budget refused one, say) has no catch to
- * weigh: its bytes go to the next window that has.
+ * thread allocates while no chain runs is not sampled. A phase that
+ * allocates fast outruns the chain (it ends at every TLAB's end, several a
+ * window) where a slow one is covered whole, so without a correction the
+ * slow phase's classes are over-counted. Each catch of a window therefore
+ * weighs also by the window's allocated TLAB bytes over its covered bytes,
+ * known when the window closes. A window no chain covered at all (the
+ * watchpoint budget refused one, say) has no catch to weigh: its bytes go to
+ * the next window that has.
  *
  * ASYNC-SIGNAL-SAFE: arithmetic on the thread's own state and reads of its
  * own JavaThread (heap/tlab.h), in its signal handler.

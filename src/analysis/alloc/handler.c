@@ -159,7 +159,8 @@ static void sampled_store(wasp_thread *t, const wasp_sample_view *v)
  * runtime clearing its body), found by its size. */
 static int object_of(wasp_thread *t, const wasp_alloc_pending *c, wasp_java_object *o)
 {
-    int found = (c->start && wasp_java_object_at(c->start, c->byte, wasp_object_hit_recent(t), o)) ||
+    int found = (c->start &&
+                 wasp_java_object_at(c->start, c->byte, wasp_object_hit_recent(t), o)) ||
                 (c->end && wasp_java_object_ending(c->byte, c->end, o));
     return found && (!c->klass || o->klass == c->klass);
 }

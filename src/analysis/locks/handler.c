@@ -281,7 +281,9 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
             kind = wasp_lock_cas_kind(v->regs.gpr[src]);
         else
             kind = wasp_safe_read(h.acc.addr, &mark, 8) == 8 ? wasp_lock_mark_kind(mark) : -1;
-        if (kind < 0 || wasp_java_object_at(h.acc.addr, h.acc.addr, wasp_object_hit_recent(t), &o) != 1 || o.offset != 0) {
+        if (kind < 0 ||
+            wasp_java_object_at(h.acc.addr, h.acc.addr, wasp_object_hit_recent(t), &o) != 1 ||
+            o.offset != 0) {
             count(t, kind < 0 ? C_OTHER_CAS : C_NOT_OBJECT);
             return;
         }
