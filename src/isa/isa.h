@@ -123,15 +123,17 @@ size_t wasp_safe_read(uint64_t addr, void *dst, size_t n);
 
 /* Emulate the instruction at uc's PC (code: its bytes, n of them) when it is
  * a plain move between a register or an immediate and memory (mov, movzx,
- * movsx, and SSE/AVX moves of xmm/ymm/zmm 0-15 without masking), doing its
- * memory access through memfd (/proc/self/mem, read-write), which reaches
- * pages the program itself cannot. On success the destination register or
- * memory holds the result, the PC is past the instruction, *addr its
- * effective address, and 1 is returned; 0: not a form emulated here (nothing
- * changed); -1: the memory access failed (a store may be partly done only
- * where the real one would have faulted too). ASYNC-SIGNAL-SAFE. */
-int wasp_isa_emulate_move(ucontext_t *uc, const uint8_t *code, size_t n, int memfd,
-                          uint64_t *addr);
+ * movsx, and SSE/AVX moves of xmm/ymm/zmm 0-15 without masking), or integer
+ * or scalar floating-point arithmetic with a memory operand (emulate_arith.c
+ * lists the forms), doing its memory access through memfd (/proc/self/mem,
+ * read-write), which reaches pages the program itself cannot. On success the
+ * destination register or memory and the flags hold the result, the PC is
+ * past the instruction, *addr its effective address, and 1 is returned; 0:
+ * not a form emulated here (nothing changed); -1: the memory access failed (a
+ * store may be partly done only where the real one would have faulted too).
+ * A read-modify-write is not atomic: the caller keeps every other thread off
+ * the memory meanwhile. ASYNC-SIGNAL-SAFE. */
+int wasp_isa_emulate(ucontext_t *uc, const uint8_t *code, size_t n, int memfd, uint64_t *addr);
 /* Learn the CPU's XSAVE layout (ymm/zmm upper halves). Not for handlers. */
 void wasp_isa_emulate_init(void);
 

@@ -23,13 +23,16 @@
 #include "isa/isa.h"
 
 /* Machine state around the instruction under test: rax..r11 but rsp/rbp
- * (r12 holds the memory operand's page, r15 this struct), ymm0-15, and
- * zmm0-1's upper halves (AVX-512 machines only). */
+ * (r12 holds the memory operand's page, r15 this struct), ymm0-15, the flags
+ * and MXCSR. */
 typedef struct state {
     uint64_t gpr[12]; /* rax rcx rdx rbx rsi rdi r8 r9 r10 r11 r13 r14 */
     uint64_t page;    /* r12 */
     uint8_t ymm[16][32];
+    uint64_t flags;   /* in and out */
+    uint32_t mxcsr;   /* in and out */
 } state;
+_Static_assert(offsetof(state, flags) == 616 && offsetof(state, mxcsr) == 624, "CASE's offsets");
 
 #define LOAD_GPRS                                                                              \
     "mov 0(%%r15), %%rax\n mov 8(%%r15), %%rcx\n mov 16(%%r15), %%rdx\n"                     \
@@ -58,10 +61,19 @@ typedef struct state {
     "r15", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",      \
     "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory", "cc"
 
+/* Below the red zone while rsp moves; lea leaves the flags alone. */
+#define FLAGS_IN                                                                               \
+    "lea -128(%%rsp), %%rsp\n pushq 616(%%r15)\n popfq\n lea 128(%%rsp), %%rsp\n"            \
+    "ldmxcsr 624(%%r15)\n"
+#define FLAGS_OUT                                                                              \
+    "lea -128(%%rsp), %%rsp\n pushfq\n popq 616(%%r15)\n lea 128(%%rsp), %%rsp\n"             \
+    "stmxcsr 624(%%r15)\n"
+
 #define CASE(name, insn)                                                                       \
     static void name(state *s)                                                                 \
     {                                                                                          \
-        __asm__ volatile("mov %0, %%r15\n" LOAD_GPRS LOAD_YMMS insn "\n" STORE_GPRS STORE_YMMS \
+        __asm__ volatile("mov %0, %%r15\n" FLAGS_IN LOAD_GPRS LOAD_YMMS insn "\n" FLAGS_OUT     \
+                         STORE_GPRS STORE_YMMS                                                 \
                          :                                                                     \
                          : "r"(s)                                                              \
                          : CLOBBERS);                                                          \
@@ -98,10 +110,48 @@ CASE(vmovsd_store, "vmovsd %%xmm8, 0xa8(%%r12)")
 CASE(vmovdqu_store128, "vmovdqu %%xmm10, 0xb0(%%r12)")
 CASE(vmovdqu_store256, "vmovdqu %%ymm11, 0xc0(%%r12)")
 CASE(vmovd_store, "vmovd %%xmm15, 0xe4(%%r12)")
-/* Not emulated: read-modify-write, locked, masked — stepped instead. */
+/* Integer arithmetic: load-op, read-modify-write, compares (emulate_arith.c). */
 CASE(add_rmw, "add %%eax, 0x18(%%r12)")
-CASE(lock_xadd, "lock xadd %%ecx, 0x20(%%r12)")
 CASE(cmp_load, "cmp 0x18(%%r12), %%rax")
+CASE(adc_load, "adc 0x20(%%r12), %%ecx")
+CASE(sbb_rmw16, "sbb %%dx, 0x22(%%r12)")
+CASE(xor_load, "xor 0x10(%%r12), %%r10")
+CASE(sub_load8, "sub 0x19(%%r12), %%r13b")
+CASE(and_imm8, "andb $0x5a, 0x31(%%r12)")
+CASE(or_imm64, "orq $-3, 0x38(%%r12)")
+CASE(sub_imm64, "subq $0x7fffffff, 0x58(%%r12)")
+CASE(add_overflow, "addl $0x7fffffff, 0x104(%%r12)") /* 1.5's high word: OF */
+CASE(cmp_imm_indexed, "cmpl $5, 0x60(%%r12,%%rcx,4)")
+CASE(test_reg, "test %%esi, 0x3c(%%r12)")
+CASE(test_imm8, "testb $1, 0x3d(%%r12)")
+CASE(inc32, "incl 0x40(%%r12)")
+CASE(dec64, "decq 0x48(%%r12)")
+CASE(neg16, "negw 0x50(%%r12)")
+CASE(not8, "notb 0x52(%%r12)")
+CASE(imul_load32, "imul 0x18(%%r12), %%eax")
+CASE(imul_load64, "imul 0x100(%%r12), %%r9") /* overflows: CF, OF */
+/* Scalar floating point: legacy keeps the destination's upper bits, VEX takes
+ * them from the first source and clears bits 128 and up; compares set flags. */
+CASE(addsd_legacy, "addsd 0x60(%%r12), %%xmm3")
+CASE(subsd_legacy, "subsd 0x100(%%r12), %%xmm8")
+CASE(mulss_legacy, "mulss 0x64(%%r12), %%xmm9")
+CASE(divsd_legacy, "divsd 0x108(%%r12), %%xmm0")
+CASE(maxss_legacy, "maxss 0x110(%%r12), %%xmm11")
+CASE(vaddsd, "vaddsd 0x68(%%r12), %%xmm5, %%xmm5")
+CASE(vmulsd, "vmulsd 0x118(%%r12), %%xmm2, %%xmm7")
+CASE(vdivss, "vdivss 0x20(%%r12), %%xmm1, %%xmm14")
+CASE(vminsd, "vminsd 0x120(%%r12,%%rcx,8), %%xmm12, %%xmm13")
+CASE(vsubss, "vsubss 0x128(%%r12), %%xmm6, %%xmm6")
+CASE(ucomisd_legacy, "ucomisd 0x108(%%r12), %%xmm4")
+CASE(comiss_legacy, "comiss 0x110(%%r12), %%xmm10")
+CASE(vucomisd, "vucomisd 0x100(%%r12), %%xmm6")
+CASE(vucomiss_equal, "vucomiss 0x130(%%r12), %%xmm15")
+/* Not emulated: locked, bit operations, multiplication by an immediate, packed vector
+ * arithmetic — stepped instead. */
+CASE(lock_xadd, "lock xadd %%ecx, 0x20(%%r12)")
+CASE(bts_rmw, "btsl $3, 0x18(%%r12)")
+CASE(imul_imm, "imul $7, 0x18(%%r12), %%eax")
+CASE(addpd_packed, "addpd 0x140(%%r12), %%xmm1")
 
 static int memfd = -1;
 static uint8_t *locked_page;
@@ -114,7 +164,7 @@ static void on_segv(int sig, siginfo_t *si, void *ucv)
     uint8_t code[WASP_MAX_INSN];
     uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP], addr = 0;
     memcpy(code, (const void *)(uintptr_t)pc, sizeof code);
-    if (wasp_isa_emulate_move(uc, code, sizeof code, memfd, &addr) == 1) {
+    if (wasp_isa_emulate(uc, code, sizeof code, memfd, &addr) == 1) {
         emulated++;
         return;
     }
@@ -133,7 +183,21 @@ static void fill(state *s, uint8_t *page)
             s->ymm[r][b] = (uint8_t)(r * 37 + b * 11 + 1);
     for (int i = 0; i < 4096; i++)
         page[i] = (uint8_t)(i * 131 + 7);
+    /* Ordinary numbers beside the bit patterns above (which include NaNs
+     * and denormals): 0x100.. doubles, 0x110.. and 0x130 floats. */
+    const double d[] = {1.5, -3.25, 1e300, 0.1, 2.0};
+    memcpy(page + 0x100, d, sizeof d);
+    const float f[] = {7.0f, -0.5f};
+    memcpy(page + 0x110, f, sizeof f);
+    memcpy(page + 0x130, &s->ymm[15][0], 4); /* equal to xmm15's low float */
+    double x = 1.5;
+    memcpy(&s->ymm[4][0], &x, sizeof x); /* ucomisd 1.5 with 1.5: ZF */
+    x = 0.25;
+    memcpy(&s->ymm[2][0], &x, sizeof x);
+    memcpy(&s->ymm[6][0], &x, sizeof x);
     s->page = (uint64_t)(uintptr_t)page;
+    s->flags = 0x202 | 0x1 | 0x10 | 0x800; /* IF, the reserved bit; CF for adc/sbb, AF, OF */
+    s->mxcsr = 0x1f80;             /* exceptions masked, round to nearest: Java's */
 }
 
 /* Runs fn natively and emulated; returns whether the emulator took it. */
@@ -152,6 +216,8 @@ static int differential(void (*fn)(state *))
     mprotect(locked_page, 4096, PROT_READ | PROT_WRITE);
     assert_memory_equal(native.gpr, emul.gpr, sizeof native.gpr);
     assert_memory_equal(native.ymm, emul.ymm, sizeof native.ymm);
+    assert_int_equal(native.flags & 0x8d5, emul.flags & 0x8d5); /* OF SF ZF AF PF CF */
+    assert_int_equal(native.mxcsr, emul.mxcsr);
     assert_memory_equal(open, locked_page, 4096);
     munmap(open, 4096);
     munmap(locked_page, 4096);
@@ -190,7 +256,13 @@ static void test_emulated_forms(void **st)
         mov_store64,    mov_store32,    mov_store8,       mov_store_imm64,  mov_store_imm16,
         movsd_legacy,   movups_legacy,  vmovss_load,      vmovsd_load,      vmovdqu_load128,
         vmovdqu_load256, vmovq_load,    movss_store,      vmovsd_store,     vmovdqu_store128,
-        vmovdqu_store256, vmovd_store,
+        vmovdqu_store256, vmovd_store,    add_rmw,          cmp_load,         adc_load,
+        sbb_rmw16,      xor_load,       sub_load8,        and_imm8,         or_imm64,
+        sub_imm64,      add_overflow,   cmp_imm_indexed, test_reg,        test_imm8,        inc32,
+        dec64,          neg16,          not8,             imul_load32,      imul_load64,             addsd_legacy,     subsd_legacy,
+        mulss_legacy,   divsd_legacy,   maxss_legacy,     vaddsd,           vmulsd,
+        vdivss,         vminsd,         vsubss,           ucomisd_legacy,   comiss_legacy,
+        vucomisd,       vucomiss_equal,
     };
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
         int took = differential(forms[i]);
@@ -205,7 +277,7 @@ static void test_refused_forms_unchanged(void **st)
     if (!has_avx2())
         skip();
     setup_handler();
-    void (*const forms[])(state *) = {add_rmw, lock_xadd, cmp_load};
+    void (*const forms[])(state *) = {lock_xadd, bts_rmw, imul_imm, addpd_packed};
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
         int r0 = refused;
         int took = differential(forms[i]);
