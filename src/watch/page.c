@@ -2,11 +2,13 @@
  * The page-protection watchpoint engine (see engine.h), for machines whose
  * debug registers do not trap.
  *
- * Arming protects the watched page (PROT_NONE when loads count, PROT_READ
- * when only stores do). Any thread's access to a protected page faults into
- * our SIGSEGV handler, which opens the page, sets the trap flag and returns:
- * the instruction runs once and a single-step SIGTRAP follows, after which
- * the page is protected again. When the stepping thread owns a watch on the
+ * Arming protects the watched page: PROT_NONE, or PROT_READ when only stores
+ * count and the page's loads have proved costlier than its stores
+ * (weigh_readable). Any thread's access to a protected page faults into our
+ * SIGSEGV handler. A plain move on a PROT_NONE page is emulated there; any
+ * other access opens the page, sets the trap flag and returns: the
+ * instruction runs once and a single-step SIGTRAP follows, after which the
+ * page is protected again. When the stepping thread owns a watch on the
  * page and the decoded access overlapped the watched bytes (and is of a kind
  * the watch wants), the step's trap is reported to the handler as that
  * watch's trap — after the access, with the PC past it, as a debug register
@@ -62,6 +64,7 @@ enum {
     MAX_STEPPERS = 512,  /* threads single-stepping at once */
     STEP_PAGES = 4,      /* pages one instruction may touch */
     TOMB_RETRIES = 1000, /* faults on an opened page retried before chaining */
+    READABLE_SLACK = 8,  /* stepped faults' worth a closed page may lose before it turns readable */
     STALE_SLOTS = 256,   /* threads whose faults on recycled pages are counted */
     EFLAGS_TF = 0x100,
     TRAP_TRACE_CODE = 2,
@@ -86,6 +89,12 @@ typedef struct page_rec {
     uint32_t tomb_faults; /* faults retried on it as a tombstone since its last change */
     uint32_t foreign;   /* faults by threads without a watch here, since it was last open */
     uint32_t nlive;     /* refs in use (claim scans every record: no loop over refs there) */
+    /* Store-only watches: the page closed to loads too, so that its stores
+     * fault on PROT_NONE and can be emulated, until its faults have cost more
+     * than its stores alone would have, stepped, on PROT_READ (weigh_readable). */
+    uint8_t readable;      /* 1: store-only watches leave it readable from now on */
+    uint64_t closed_ns;    /* its faults' cost while closed for store-only watches */
+    uint64_t readable_ns;  /* what its store faults alone would have cost */
     uint64_t freed_seq; /* when it became a tombstone (oldest reused first) */
     watch_ref ref[REFS];
 } page_rec;
@@ -235,7 +244,9 @@ static page_rec *claim(uint64_t page)
 static void apply(page_rec *r)
 {
     int loads, n = live_refs(r, &loads);
-    int want = r->steppers || n == 0 ? PROT_OPEN : loads ? PROT_CLOSED : PROT_RO;
+    int want = r->steppers || n == 0       ? PROT_OPEN
+               : loads || !r->readable ? PROT_CLOSED
+                                       : PROT_RO;
     if (want == PROT_OPEN && n == 0 && !r->steppers)
         r->freed_seq = ++seq; /* a tombstone from now: the last to be reused */
     if (want == r->prot)
@@ -352,6 +363,9 @@ static void page_drop_all(void)
         if (!r->page)
             continue;
         refs_drop_all(r);
+        /* What the page holds after a collection is another matter. */
+        r->readable = 0;
+        r->closed_ns = r->readable_ns = 0;
         apply(r);
     }
     unlock();
@@ -481,6 +495,24 @@ static void charge(wasp_thread *t, uint64_t ns)
         __atomic_add_fetch(&foreign_cost_ns, ns, __ATOMIC_RELAXED);
 }
 
+/* A fault on r, costing ns, while r is closed only for store-only watches
+ * (lock held): r stays closed while that has cost no more than leaving it
+ * readable would have (its store faults alone, each stepped), give or take
+ * READABLE_SLACK stepped faults; then it is left readable until the next
+ * collection. A page the program mostly writes is cheaper closed, its stores
+ * emulated; one it mostly reads, readable. Returns 1 when r turned readable. */
+static int weigh_readable(page_rec *r, uint64_t ns, int store)
+{
+    int loads;
+    if (r->prot != PROT_CLOSED || r->readable || !live_refs(r, &loads) || loads)
+        return 0;
+    r->closed_ns += ns;
+    if (store)
+        r->readable_ns += cost_stepped_ns;
+    r->readable = r->closed_ns > r->readable_ns + READABLE_SLACK * cost_stepped_ns;
+    return r->readable;
+}
+
 /* Faults by threads without a watch on the page, against the budget's share
  * of the process's CPU time (checked every 64 such faults). */
 static int foreign_over_budget(void)
@@ -523,11 +555,11 @@ static int drop_own(page_rec *r, wasp_thread *t, pid_t me, int spent)
 }
 
 /* Let the faulting access (code: its n bytes) complete without stepping,
- * when it is a plain move (wasp_isa_emulate_move). Returns 1 when done. */
+ * when it is a form emulated there (wasp_isa_emulate). Returns 1 when done. */
 static int emulate(ucontext_t *uc, const uint8_t *code, size_t n)
 {
     uint64_t addr;
-    return n && wasp_isa_emulate_move(uc, code, n, mem_rw, &addr) == 1;
+    return n && wasp_isa_emulate(uc, code, n, mem_rw, &addr) == 1;
 }
 
 /* Can this thread read addr now? (process_vm_readv respects protection; when
@@ -555,6 +587,21 @@ static int stale_retry(pid_t me, const siginfo_t *si, const ucontext_t *uc)
     if (f->tid != me || f->pc != pc || f->addr != addr)
         *f = (struct stale_fault){.tid = me, .pc = pc, .addr = addr, .count = 0};
     return ++f->count < TOMB_RETRIES;
+}
+
+/* A watched access has completed (stepped or emulated): report it as its
+ * watch's trap; hit_slot < 0: there was none. */
+static void report_hit(uint32_t hit_thread, int hit_slot, pid_t me, ucontext_t *uc)
+{
+    if (hit_slot < 0)
+        return;
+    if (hit_thread == PROBE_THREAD) {
+        __atomic_add_fetch(&probe_hits, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    wasp_thread *t = wasp_thread_at(hit_thread);
+    if (t && t->tid == me)
+        wasp_handler_watch_event(t, hit_slot, uc, 0);
 }
 
 /* Returns 1 when the fault was ours and is handled (the instruction will run
@@ -602,6 +649,7 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         }
     }
     uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    int store = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0; /* page-fault error code: write */
     stepper *st = stepper_of(me);
     if (st && st->pc != pc)
         step_close_pages(st); /* a step whose trap never came: start afresh */
@@ -631,25 +679,33 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         find_hit(st, r, me, uc, si, code, ncode);
     }
     st->owner = t;
-    if (fresh && st->hit_slot < 0 && r->prot == PROT_CLOSED && emulate(uc, code, ncode)) {
+    if (fresh && r->prot == PROT_CLOSED && emulate(uc, code, ncode)) {
         /* Done without opening the page. Only on a page every thread faults
-         * on (PROT_NONE), under the lock: nobody sees the access half done. */
-        int seen = st->seen && t;
+         * on (PROT_NONE), under the lock: nobody sees the access half done.
+         * A watched access is reported now, as its step's trap would be:
+         * after it, the PC past it. */
+        int seen = st->seen && t, hit_slot = st->hit_slot;
+        uint32_t hit_thread = st->hit_thread;
         wasp_window_access access;
         if (seen)
             access = st->access;
         __atomic_store_n(&st->tid, 0, __ATOMIC_RELEASE);
-        __atomic_add_fetch(&stats.stepped, 1, __ATOMIC_RELAXED);
+        if (hit_slot < 0)
+            __atomic_add_fetch(&stats.stepped, 1, __ATOMIC_RELAXED);
         __atomic_add_fetch(&stats.emulated, 1, __ATOMIC_RELAXED);
         charge(t, cost_emulated_ns);
+        if (weigh_readable(r, cost_emulated_ns, store))
+            apply(r);
         unlock();
         if (seen)
             wasp_handler_window_access(t, uc, &access); /* it ran: RIP is past it */
         if (t)
             wasp_mark_wasp_exit(t, (uint64_t)uc->uc_mcontext.gregs[REG_RIP]);
+        report_hit(hit_thread, hit_slot, me, uc);
         return 1;
     }
     charge(t, cost_stepped_ns);
+    weigh_readable(r, cost_stepped_ns, store); /* applied when the step closes the page */
     int listed = 0;
     for (uint32_t i = 0; i < st->npages; i++)
         listed |= st->pages[i] == page;
@@ -695,15 +751,7 @@ static int page_on_step(const void *siginfo, void *ucontext)
         wasp_handler_window_access(owner, uc, &access);
     if (owner && owner->tid == me)
         wasp_mark_wasp_exit(owner, (uint64_t)uc->uc_mcontext.gregs[REG_RIP]);
-    if (hit_slot < 0)
-        return 1;
-    if (hit_thread == PROBE_THREAD) {
-        __atomic_add_fetch(&probe_hits, 1, __ATOMIC_RELAXED);
-        return 1;
-    }
-    wasp_thread *t = wasp_thread_at(hit_thread);
-    if (t && t->tid == me)
-        wasp_handler_watch_event(t, hit_slot, uc, 0);
+    report_hit(hit_thread, hit_slot, me, uc);
     return 1;
 }
 
@@ -786,17 +834,18 @@ static int page_self_test(char *why, size_t len, uint64_t *event_ns)
             break;
         armed++;
         uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
-        word[100] = (uint64_t)i; /* a neighbour: stepped over (emulated when it can be) */
+        word[100] = (uint64_t)i; /* a neighbour, a plain move: emulated */
         uint64_t t1 = wasp_clock_ns(CLOCK_MONOTONIC);
-        word[8] = (uint64_t)i;   /* the watched word: reported */
+        __atomic_add_fetch(&word[101], 1, __ATOMIC_SEQ_CST); /* locked: stepped over */
         uint64_t t2 = wasp_clock_ns(CLOCK_MONOTONIC);
+        word[8] = (uint64_t)i;   /* the watched word: reported */
         emulated[i] = t1 - t0;
         stepped[i] = t2 - t1;
         page_disarm_ref(PROBE_THREAD, 0, (uint64_t)(uintptr_t)mem);
     }
     uint32_t hits = probe_hits - before;
     int ok = armed == ROUNDS && hits == ROUNDS && word[8] == ROUNDS - 1 &&
-             word[100] == ROUNDS - 1;
+             word[100] == ROUNDS - 1 && word[101] == ROUNDS;
     forget((uint64_t)(uintptr_t)mem);
     munmap(mem, PAGE);
     if (!ok) {
