@@ -139,6 +139,64 @@ static void page_recycle_race(void)
     munmap(mem, size);
 }
 
+static double page_figure(const char *name)
+{
+    wasp_watch_figure f[16];
+    int n = wasp_page_engine.figures(f, 16);
+    for (int i = 0; i < n; i++)
+        if (strcmp(f[i].name, name) == 0)
+            return f[i].value;
+    fail_msg("no figure %s", name);
+    return 0;
+}
+
+/* A store-only watch closes its page to loads too, so that stores to it are
+ * emulated rather than stepped; a page the program only reads turns readable
+ * after a few loads' faults, one it only writes stays closed. */
+static void page_store_watch_protection(void)
+{
+    enum { LOADS = 2000, STORES = 1000 };
+    volatile uint64_t *w = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(w != MAP_FAILED);
+    wasp_page_engine.set_heap((uint64_t)(uintptr_t)w, (uint64_t)(uintptr_t)w + 2 * 4096);
+    static wasp_thread t;
+    memset(&t, 0, sizeof t);
+    t.index = WASP_MAX_THREADS - 1;
+    t.tid = gettid();
+    char err[256];
+    assert_int_equal(wasp_page_engine.thread_open(&t, 1, err, sizeof err), 1);
+
+    /* Read only: the loads fault, then the page turns readable. */
+    assert_int_equal(wasp_page_engine.arm(&t, 0, (uint64_t)(uintptr_t)&w[8], 8, 0), 0);
+    double faults = page_figure("watch.faults");
+    uint64_t sum = 0;
+    for (int i = 0; i < LOADS; i++)
+        sum += w[100];
+    double load_faults = page_figure("watch.faults") - faults;
+    wasp_page_engine.disarm(&t, 0);
+    assert_true(sum == 0);
+    print_message("store-only watch, %d loads: %.0f faults\n", LOADS, load_faults);
+    assert_true(load_faults >= 1);   /* closed at first */
+    assert_true(load_faults <= 200); /* then readable */
+
+    /* Written only (the other page): every store emulated, none stepped. */
+    volatile uint64_t *v = w + 512;
+    assert_int_equal(wasp_page_engine.arm(&t, 0, (uint64_t)(uintptr_t)&v[8], 8, 0), 0);
+    double emulated = page_figure("watch.emulated"), stepped = page_figure("watch.stepped_over");
+    for (int i = 0; i < STORES; i++)
+        v[100] = (uint64_t)i;
+    double stores_emulated = page_figure("watch.emulated") - emulated;
+    double stores_over = page_figure("watch.stepped_over") - stepped;
+    wasp_page_engine.disarm(&t, 0);
+    print_message("store-only watch, %d stores: %.0f emulated\n", STORES, stores_emulated);
+    assert_true(v[100] == STORES - 1);
+    assert_true(stores_over >= STORES);
+    assert_true(stores_emulated >= STORES - 10);
+    wasp_page_engine.thread_close(&t);
+    munmap((void *)w, 2 * 4096);
+}
+
 static void test_proofs(void **st)
 {
     (void)st;
@@ -153,6 +211,7 @@ static void test_proofs(void **st)
     assert_true(ns < 10000000); /* 10 ms a fault would be a broken measurement */
     page_rearm_race();
     page_recycle_race();
+    page_store_watch_protection();
 
     /* Debug registers: proven, or a reason that says so. */
     why[0] = 0;
