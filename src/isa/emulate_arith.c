@@ -203,43 +203,37 @@ typedef double v2df __attribute__((vector_size(16)));
 
 typedef enum { FP_ARITH, FP_COMPARE } fp_kind;
 
-/* The legacy mnemonic that does mn's operation on a copy of its first
- * source, and whether its operand is a double; 0 when not one of ours. */
-static ZydisMnemonic fp_legacy(ZydisMnemonic mn, int *is_double, fp_kind *kind)
+/* Each scalar form: its legacy mnemonic (which does the VEX one's operation
+ * on a copy of the first source), its VEX twin, its operand, its kind. */
+static const struct fp_form {
+    ZydisMnemonic legacy, vex;
+    uint8_t is_double;
+    fp_kind kind;
+} fp_forms[] = {
+    {ZYDIS_MNEMONIC_ADDSD, ZYDIS_MNEMONIC_VADDSD, 1, FP_ARITH},
+    {ZYDIS_MNEMONIC_SUBSD, ZYDIS_MNEMONIC_VSUBSD, 1, FP_ARITH},
+    {ZYDIS_MNEMONIC_MULSD, ZYDIS_MNEMONIC_VMULSD, 1, FP_ARITH},
+    {ZYDIS_MNEMONIC_DIVSD, ZYDIS_MNEMONIC_VDIVSD, 1, FP_ARITH},
+    {ZYDIS_MNEMONIC_MINSD, ZYDIS_MNEMONIC_VMINSD, 1, FP_ARITH},
+    {ZYDIS_MNEMONIC_MAXSD, ZYDIS_MNEMONIC_VMAXSD, 1, FP_ARITH},
+    {ZYDIS_MNEMONIC_UCOMISD, ZYDIS_MNEMONIC_VUCOMISD, 1, FP_COMPARE},
+    {ZYDIS_MNEMONIC_COMISD, ZYDIS_MNEMONIC_VCOMISD, 1, FP_COMPARE},
+    {ZYDIS_MNEMONIC_ADDSS, ZYDIS_MNEMONIC_VADDSS, 0, FP_ARITH},
+    {ZYDIS_MNEMONIC_SUBSS, ZYDIS_MNEMONIC_VSUBSS, 0, FP_ARITH},
+    {ZYDIS_MNEMONIC_MULSS, ZYDIS_MNEMONIC_VMULSS, 0, FP_ARITH},
+    {ZYDIS_MNEMONIC_DIVSS, ZYDIS_MNEMONIC_VDIVSS, 0, FP_ARITH},
+    {ZYDIS_MNEMONIC_MINSS, ZYDIS_MNEMONIC_VMINSS, 0, FP_ARITH},
+    {ZYDIS_MNEMONIC_MAXSS, ZYDIS_MNEMONIC_VMAXSS, 0, FP_ARITH},
+    {ZYDIS_MNEMONIC_UCOMISS, ZYDIS_MNEMONIC_VUCOMISS, 0, FP_COMPARE},
+    {ZYDIS_MNEMONIC_COMISS, ZYDIS_MNEMONIC_VCOMISS, 0, FP_COMPARE},
+};
+
+static const struct fp_form *fp_form_of(ZydisMnemonic mn)
 {
-    *kind = FP_ARITH;
-    *is_double = 1;
-    switch (mn) {
-    case ZYDIS_MNEMONIC_ADDSD: case ZYDIS_MNEMONIC_VADDSD: return ZYDIS_MNEMONIC_ADDSD;
-    case ZYDIS_MNEMONIC_SUBSD: case ZYDIS_MNEMONIC_VSUBSD: return ZYDIS_MNEMONIC_SUBSD;
-    case ZYDIS_MNEMONIC_MULSD: case ZYDIS_MNEMONIC_VMULSD: return ZYDIS_MNEMONIC_MULSD;
-    case ZYDIS_MNEMONIC_DIVSD: case ZYDIS_MNEMONIC_VDIVSD: return ZYDIS_MNEMONIC_DIVSD;
-    case ZYDIS_MNEMONIC_MINSD: case ZYDIS_MNEMONIC_VMINSD: return ZYDIS_MNEMONIC_MINSD;
-    case ZYDIS_MNEMONIC_MAXSD: case ZYDIS_MNEMONIC_VMAXSD: return ZYDIS_MNEMONIC_MAXSD;
-    case ZYDIS_MNEMONIC_UCOMISD: case ZYDIS_MNEMONIC_VUCOMISD:
-        *kind = FP_COMPARE;
-        return ZYDIS_MNEMONIC_UCOMISD;
-    case ZYDIS_MNEMONIC_COMISD: case ZYDIS_MNEMONIC_VCOMISD:
-        *kind = FP_COMPARE;
-        return ZYDIS_MNEMONIC_COMISD;
-    default: break;
-    }
-    *is_double = 0;
-    switch (mn) {
-    case ZYDIS_MNEMONIC_ADDSS: case ZYDIS_MNEMONIC_VADDSS: return ZYDIS_MNEMONIC_ADDSS;
-    case ZYDIS_MNEMONIC_SUBSS: case ZYDIS_MNEMONIC_VSUBSS: return ZYDIS_MNEMONIC_SUBSS;
-    case ZYDIS_MNEMONIC_MULSS: case ZYDIS_MNEMONIC_VMULSS: return ZYDIS_MNEMONIC_MULSS;
-    case ZYDIS_MNEMONIC_DIVSS: case ZYDIS_MNEMONIC_VDIVSS: return ZYDIS_MNEMONIC_DIVSS;
-    case ZYDIS_MNEMONIC_MINSS: case ZYDIS_MNEMONIC_VMINSS: return ZYDIS_MNEMONIC_MINSS;
-    case ZYDIS_MNEMONIC_MAXSS: case ZYDIS_MNEMONIC_VMAXSS: return ZYDIS_MNEMONIC_MAXSS;
-    case ZYDIS_MNEMONIC_UCOMISS: case ZYDIS_MNEMONIC_VUCOMISS:
-        *kind = FP_COMPARE;
-        return ZYDIS_MNEMONIC_UCOMISS;
-    case ZYDIS_MNEMONIC_COMISS: case ZYDIS_MNEMONIC_VCOMISS:
-        *kind = FP_COMPARE;
-        return ZYDIS_MNEMONIC_COMISS;
-    default: return ZYDIS_MNEMONIC_INVALID;
-    }
+    for (size_t i = 0; i < sizeof fp_forms / sizeof fp_forms[0]; i++)
+        if (fp_forms[i].legacy == mn || fp_forms[i].vex == mn)
+            return &fp_forms[i];
+    return NULL;
 }
 
 /* x = x OP mem (arithmetic) under MXCSR *mxcsr, which is updated. */
@@ -296,14 +290,14 @@ static int fp_compare(ZydisMnemonic op, v2df x, const uint8_t *mem, uint32_t *mx
 static int emulate_scalar(ucontext_t *uc, const ZydisDecodedInstruction *insn,
                           const ZydisDecodedOperand *ops, int m, uint64_t ea, int memfd)
 {
-    int is_double, w, vex = insn->encoding == ZYDIS_INSTRUCTION_ENCODING_VEX;
-    fp_kind kind;
-    ZydisMnemonic op = fp_legacy(insn->mnemonic, &is_double, &kind);
-    if (op == ZYDIS_MNEMONIC_INVALID ||
-        (insn->encoding != ZYDIS_INSTRUCTION_ENCODING_LEGACY && !vex))
+    int w, vex = insn->encoding == ZYDIS_INSTRUCTION_ENCODING_VEX;
+    const struct fp_form *form = fp_form_of(insn->mnemonic);
+    if (!form || (insn->encoding != ZYDIS_INSTRUCTION_ENCODING_LEGACY && !vex))
         return 0;
+    ZydisMnemonic op = form->legacy;
+    fp_kind kind = form->kind;
     int sources = kind == FP_ARITH && vex ? 3 : 2; /* VEX arithmetic: dest, src1, memory */
-    int bytes = is_double ? 8 : 4;
+    int bytes = form->is_double ? 8 : 4;
     if (insn->operand_count_visible != sources || m != sources - 1 || ops[m].size / 8 != bytes)
         return 0;
     if (ops[0].type != ZYDIS_OPERAND_TYPE_REGISTER || ops[m - 1].type != ZYDIS_OPERAND_TYPE_REGISTER)

@@ -39,6 +39,22 @@ static void *reader(void *arg)
     return (void *)(uintptr_t)sum;
 }
 
+/* size bytes of fresh memory the page engine takes for the heap, and t
+ * opened on it as this thread, registered nowhere (so the engine finds no
+ * thread state for its faults: they count as foreign). */
+static void *engine_heap(size_t size, wasp_thread *t)
+{
+    void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(mem != MAP_FAILED);
+    wasp_page_engine.set_heap((uint64_t)(uintptr_t)mem, (uint64_t)(uintptr_t)mem + size);
+    memset(t, 0, sizeof *t);
+    t->index = WASP_MAX_THREADS - 1;
+    t->tid = gettid();
+    char err[256];
+    assert_int_equal(wasp_page_engine.thread_open(t, 1, err, sizeof err), 1);
+    return mem;
+}
+
 /* A watch armed and disarmed over and over on a page another thread keeps
  * reading: the reader's faults race with the page's opening again, and every
  * one must be retried, never handed on (to cmocka's handler here, HotSpot's
@@ -49,16 +65,8 @@ static void *reader(void *arg)
 static void page_rearm_race(void)
 {
     enum { PAGES = 2, CYCLES = 200000 };
-    uint8_t *mem = mmap(NULL, PAGES * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                        -1, 0);
-    assert_true(mem != MAP_FAILED);
-    wasp_page_engine.set_heap((uint64_t)(uintptr_t)mem, (uint64_t)(uintptr_t)mem + PAGES * 4096);
     static wasp_thread t;
-    memset(&t, 0, sizeof t);
-    t.index = WASP_MAX_THREADS - 1; /* no registered thread: the reader is foreign */
-    t.tid = gettid();
-    char err[256];
-    assert_int_equal(wasp_page_engine.thread_open(&t, 1, err, sizeof err), 1);
+    uint8_t *mem = engine_heap(PAGES * 4096, &t);
     reading = 1;
     pthread_t th;
     assert_int_equal(pthread_create(&th, NULL, reader, mem), 0);
@@ -101,15 +109,8 @@ static void page_recycle_race(void)
 {
     enum { CYCLES = 100000, WRITERS = 2 };
     size_t size = (size_t)RECYCLE_PAGES * 4096;
-    uint64_t *mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    assert_true(mem != MAP_FAILED);
-    wasp_page_engine.set_heap((uint64_t)(uintptr_t)mem, (uint64_t)(uintptr_t)mem + size);
     static wasp_thread t;
-    memset(&t, 0, sizeof t);
-    t.index = WASP_MAX_THREADS - 1;
-    t.tid = gettid();
-    char err[256];
-    assert_int_equal(wasp_page_engine.thread_open(&t, 1, err, sizeof err), 1);
+    uint64_t *mem = engine_heap(size, &t);
     reading = 1;
     reads = 0;
     pthread_t th[WRITERS];
@@ -156,16 +157,8 @@ static double page_figure(const char *name)
 static void page_store_watch_protection(void)
 {
     enum { LOADS = 2000, STORES = 1000 };
-    volatile uint64_t *w = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE,
-                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    assert_true(w != MAP_FAILED);
-    wasp_page_engine.set_heap((uint64_t)(uintptr_t)w, (uint64_t)(uintptr_t)w + 2 * 4096);
     static wasp_thread t;
-    memset(&t, 0, sizeof t);
-    t.index = WASP_MAX_THREADS - 1;
-    t.tid = gettid();
-    char err[256];
-    assert_int_equal(wasp_page_engine.thread_open(&t, 1, err, sizeof err), 1);
+    volatile uint64_t *w = engine_heap(2 * 4096, &t);
 
     /* Read only: the loads fault, then the page turns readable. */
     assert_int_equal(wasp_page_engine.arm(&t, 0, (uint64_t)(uintptr_t)&w[8], 8, 0), 0);
