@@ -44,8 +44,12 @@ H = None
 # Now: 0-0.3%. How many samples fall in the VM's zeroing varies a lot from
 # run to run (the allocation buffers adapt to the arrays): at 2.5x the
 # default work, 12-52 walks through the anchor and 22-67 heap samples under
-# the allocating line were measured, hence the bars below.
-VM_LOST_MAX = 0.005
+# the allocating line were measured, hence the bars below. The lost share's
+# bar is 1%: at the rate measured (below) a run of 1,100 samples loses about
+# three, and one CI run lost seven (0.63%) against a bar of 0.5%; the broken
+# anchor path this guards against loses nearly every sample here, which now
+# falls in the VM's zeroing (stack.anchor_pc 645 of 681).
+VM_LOST_MAX = 0.01
 VM_ANCHOR_MIN = 8
 VM_WALKED_MIN = 15
 VM_ARRAYS = "100000"
