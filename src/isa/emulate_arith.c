@@ -308,7 +308,7 @@ static int emulate_scalar(ucontext_t *uc, const ZydisDecodedInstruction *insn,
     if (dest < 0 || w != 16 || src < 0 || src_width != 16 || !mxcsr ||
         (*mxcsr & MXCSR_MASKS) != MXCSR_MASKS)
         return 0;
-    uint8_t x_bytes[16], mem[8];
+    uint8_t x_bytes[16], mem[8] = {0}; /* 4 of them read for a float */
     v2df x;
     if (wasp_vector_bytes(uc, src, 16, x_bytes) != 0)
         return 0;

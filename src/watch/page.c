@@ -5,14 +5,15 @@
  * Arming protects the watched page: PROT_NONE, or PROT_READ when only stores
  * count and the page's loads have proved costlier than its stores
  * (weigh_readable). Any thread's access to a protected page faults into our
- * SIGSEGV handler. A plain move on a PROT_NONE page is emulated there; any
- * other access opens the page, sets the trap flag and returns: the
- * instruction runs once and a single-step SIGTRAP follows, after which the
- * page is protected again. When the stepping thread owns a watch on the
- * page and the decoded access overlapped the watched bytes (and is of a kind
- * the watch wants), the step's trap is reported to the handler as that
- * watch's trap — after the access, with the PC past it, as a debug register
- * would report it. Every other access is stepped over and counted.
+ * SIGSEGV handler. On a PROT_NONE page, a move or arithmetic with a memory
+ * operand is emulated there (wasp_isa_emulate); any other access opens the
+ * page, sets the trap flag and returns: the instruction runs once and a
+ * single-step SIGTRAP follows, after which the page is protected again. When
+ * the faulting thread owns a watch on the page and the decoded access
+ * overlapped the watched bytes (and is of a kind the watch wants), the access
+ * is reported, once emulated or stepped, as that watch's trap — after the
+ * access, with the PC past it, as a debug register would report it. Every
+ * other access is stepped over (emulated or stepped) and counted.
  *
  * Faults that are not on our pages go to the handler installed before ours
  * (HotSpot's: implicit null checks, safepoint polls, stack banging and
