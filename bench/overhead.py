@@ -139,7 +139,9 @@ def report_json(profile):
 def fmt_ratio(xs):
     if not xs:
         return "-"
-    return "%.2fx (%.2f-%.2f)" % (statistics.median(xs), min(xs), max(xs))
+    # Three digits for the median: targets sit at whole percents, and a
+    # median rounded to two would hide which side of one it is on.
+    return "%.3fx (%.2f-%.2f)" % (statistics.median(xs), min(xs), max(xs))
 
 
 def fmt_num(xs, unit="", scale=1.0, digits=1):
@@ -213,7 +215,9 @@ def main():
     ap.add_argument("--config", action="append", default=[], metavar="NAME=OPTIONS",
                     help="measure this agent option string under this name instead of the "
                          "built-in configurations (repeatable), e.g. "
-                         "'no events=events=objects,alloc-interval=2147483647'")
+                         "'no events=events=objects,alloc-interval=2147483647'; "
+                         "NAME@LIB=OPTIONS runs that configuration with agent LIB, "
+                         "to compare two builds side by side")
     ap.add_argument("--pinned", action="store_true",
                     help="run each agent run at the same time as a baseline run, each pinned "
                          "to its own CPU (taskset, -XX:ActiveProcessorCount=1): for "
@@ -239,12 +243,18 @@ def main():
         die("--reps must be at least 1")
     if opts.pinned and ((os.cpu_count() or 1) < 2 or not shutil.which("taskset")):
         die("--pinned needs two CPUs and taskset")
+    agent_of = {}  # configuration name -> its own agent library (NAME@LIB=...)
     if opts.config:
         configs = []
         for c in opts.config:
             name, sep, agent_opts = c.partition("=")
             if not sep or not name or not agent_opts.startswith("events="):
                 die("--config takes NAME=OPTIONS with OPTIONS starting events=..., not %r" % c)
+            name, at, lib = name.partition("@")
+            if at and not os.path.isfile(lib):
+                die("--config %s: agent %s not found" % (c, lib))
+            if at:
+                agent_of[name] = lib
             configs.append((name, agent_opts))
     else:
         configs = [c for c in CONFIGS if not opts.only or any(s in c[0] for s in opts.only)]
@@ -287,7 +297,8 @@ def main():
             return pin + base_cmd[1:], None
         # The name becomes part of the agent's option string: only safe characters.
         profile = os.path.join(tmp, "%s-%d.wprof" % (re.sub(r"[^A-Za-z0-9_.-]", "_", name), rep))
-        return pin + ["-agentpath:%s=%s,file=%s" % (opts.agent, events[name], profile)] + base_cmd[1:], profile
+        agent = agent_of.get(name, opts.agent)
+        return pin + ["-agentpath:%s=%s,file=%s" % (agent, events[name], profile)] + base_cmd[1:], profile
 
     def record(rep, name, profile, result):
         """Checks and records one run; returns (wall, cpu, rss), or None when it failed."""

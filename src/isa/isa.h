@@ -121,6 +121,12 @@ size_t wasp_isa_format_att(const uint8_t *bytes, size_t n, uint64_t pc,
  * unmapped. Async-signal-safe. */
 size_t wasp_safe_read(uint64_t addr, void *dst, size_t n);
 
+/* Copy n code bytes at addr; `anchor` is an address the thread is executing,
+ * whose page is certainly mapped (and readable: x86 code pages are). Bytes on
+ * that page are copied directly, the rest through wasp_safe_read. Returns the
+ * bytes copied (a prefix). Async-signal-safe. */
+size_t wasp_read_code(uint64_t addr, uint8_t *dst, size_t n, uint64_t anchor);
+
 /* Emulate the instruction at uc's PC (code: its bytes, n of them) when it is
  * a plain move between a register or an immediate and memory (mov, movzx,
  * movsx, and SSE/AVX moves of xmm/ymm/zmm 0-15 without masking), or integer
@@ -139,7 +145,7 @@ void wasp_isa_emulate_init(void);
 
 /* From now on wasp_safe_read also reads pages protected PROT_NONE (the page
  * watchpoint engine's), through /proc/self/mem. Returns that descriptor
- * (read-write, for wasp_isa_emulate_move too), or -1 when it cannot be
+ * (read-write, for wasp_isa_emulate too), or -1 when it cannot be
  * opened. Not for signal handlers. */
 int wasp_safe_read_protected(void);
 

@@ -8,13 +8,15 @@
  * is cached (a getpid is a system call, a microsecond on a VM, and the
  * handlers read a few times a sample) and refreshed in a forked child. Pages the
  * page watchpoint engine protected are read through /proc/self/mem instead
- * (the kernel reads those for us; unmapped ones still fail).
+ * (the kernel reads those for us; unmapped ones still fail). Code the
+ * thread is running is copied directly instead (wasp_read_code).
  */
 #include "isa/isa.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -110,4 +112,29 @@ size_t wasp_safe_read(uint64_t addr, void *dst, size_t n)
     }
     errno = saved_errno;
     return done;
+}
+
+size_t wasp_read_code(uint64_t addr, uint8_t *dst, size_t n, uint64_t anchor)
+{
+    /* Code cannot be freed under a thread running it, so bytes on the
+     * anchor's page are copied directly, saving a system call per sample. */
+    const uint64_t page = 4096;
+    uint64_t lo = anchor & ~(page - 1), hi = lo + page;
+    if (addr >= lo && addr + n <= hi) {
+        memcpy(dst, (const void *)(uintptr_t)addr, n);
+        return n;
+    }
+    if (addr >= lo && addr < hi) { /* starts on the page, runs past it */
+        size_t first = (size_t)(hi - addr);
+        memcpy(dst, (const void *)(uintptr_t)addr, first);
+        return first + wasp_safe_read(hi, dst + first, n - first);
+    }
+    if (addr < lo && addr + n > lo && addr + n <= hi) { /* ends on the page */
+        size_t head = (size_t)(lo - addr);
+        if (wasp_safe_read(addr, dst, head) != head)
+            return 0;
+        memcpy(dst + head, (const void *)(uintptr_t)lo, n - head);
+        return n;
+    }
+    return wasp_safe_read(addr, dst, n);
 }

@@ -51,9 +51,6 @@ int wasp_view_prev(const wasp_sample_view *v, int wanted, wasp_access *acc, uint
 void wasp_view_insn(const wasp_sample_view *v, uint64_t at, uint8_t len, uint8_t *insn);
 /* Counts a sample wasp_view_find's result rc (0, -1, 2) made useless. */
 void wasp_view_count_miss(wasp_thread *t, int rc);
-/* Copy n code bytes at addr; `anchor` is an address the thread is executing,
- * whose page is certainly mapped. Returns the bytes copied (a prefix). */
-size_t wasp_read_code(uint64_t addr, uint8_t *dst, size_t n, uint64_t anchor);
 
 /* ---- calling contexts (context.c) ---- */
 

@@ -672,11 +672,15 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         st->pc = pc;
         st->hit_slot = -1;
     }
-    /* The faulting instruction, read once for find_hit and emulate. */
+    /* The faulting instruction, read once for find_hit and emulate: from
+     * its page directly, as the thread runs it, unless it runs in the heap,
+     * whose pages may be the protected ones (a wild jump). */
     uint8_t code[WASP_MAX_INSN];
     size_t ncode = 0;
     if (st->hit_slot < 0) {
-        ncode = wasp_safe_read(pc, code, sizeof code);
+        int in_heap = pc + sizeof code > heap_lo && pc < heap_hi;
+        ncode = in_heap ? wasp_safe_read(pc, code, sizeof code)
+                        : wasp_read_code(pc, code, sizeof code, pc);
         find_hit(st, r, me, uc, si, code, ncode);
     }
     st->owner = t;

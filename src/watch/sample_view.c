@@ -2,39 +2,14 @@
  * The sample's view: registers and the code at the interrupted PC, and the
  * accesses analyses find there (see kit.h).
  *
- * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler. Code bytes are copied from
- * the page the thread executes, or through wasp_safe_read.
+ * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler. Code bytes are read with
+ * wasp_read_code.
  */
 #include <string.h>
 
 #include "watch/kit.h"
 #include "watch/frame_anchor.h"
 #include "watch/thread_state.h"
-
-size_t wasp_read_code(uint64_t addr, uint8_t *dst, size_t n, uint64_t anchor)
-{
-    /* Code cannot be freed under a thread running it, so bytes on the
-     * anchor's page are copied directly, saving a system call per sample. */
-    const uint64_t page = 4096;
-    uint64_t lo = anchor & ~(page - 1), hi = lo + page;
-    if (addr >= lo && addr + n <= hi) {
-        memcpy(dst, (const void *)(uintptr_t)addr, n);
-        return n;
-    }
-    if (addr >= lo && addr < hi) { /* starts on the page, runs past it */
-        size_t first = (size_t)(hi - addr);
-        memcpy(dst, (const void *)(uintptr_t)addr, first);
-        return first + wasp_safe_read(hi, dst + first, n - first);
-    }
-    if (addr < lo && addr + n > lo && addr + n <= hi) { /* ends on the page */
-        size_t head = (size_t)(lo - addr);
-        if (wasp_safe_read(addr, dst, head) != head)
-            return 0;
-        memcpy(dst + head, (const void *)(uintptr_t)lo, n - head);
-        return n;
-    }
-    return wasp_safe_read(addr, dst, n);
-}
 
 void wasp_view_init(wasp_sample_view *v, const wasp_thread *t, const ucontext_t *uc,
                     const wasp_address_sample *s)

@@ -16,11 +16,11 @@ static int pacing;                      /* set before sampling, read-only afterw
 /* Sampling costs the thread its handler time: past SAMPLER_BUDGET of the
  * thread's sampled CPU time, the thread's base period doubles (up to
  * SAMPLER_MAX_SLOWDOWN times the asked-for one), so no setting can starve the
- * program. Checked every SAMPLER_WINDOW samples. The handler's time is the
- * thread's CPU time (a system call each side, ~0.5 us): wall time counts
- * the time the thread waited, preempted in the handler, and on a CPU shared
- * with other busy threads a preemption or two in a window (~3 ms each) put
- * it over budget, raising the period for good (seen: 1 ms to 4 ms). */
+ * program. Checked every SAMPLER_WINDOW samples. The handler's time comes
+ * from handler.c, bounded so that a preemption inside a handler does not
+ * count: on a CPU shared with other busy threads a preemption or two in a
+ * window (~3 ms each) once put it over budget, raising the period for good
+ * (seen: 1 ms to 4 ms). */
 enum { SAMPLER_WINDOW = 32, SAMPLER_MAX_SLOWDOWN = 1024 };
 static const double SAMPLER_BUDGET = 0.10;
 

@@ -74,7 +74,7 @@ typedef struct wasp_thread {
     int budget_open;       /* 1: arming allowed until the next check */
     uint32_t budget_asks;  /* calls of wasp_budget_allows (a sample reached the budget) */
     uint8_t pace_shift;    /* the period is the base's 2^pace_shift (sampler_period.h) */
-    uint64_t handler_ns;   /* CPU time spent in the sampling handler since the last check */
+    uint64_t handler_ns;   /* time in the sampling handler since the last check */
     /* Where and when the page engine last gave the thread back its own
      * instruction stream after a fault on a page it watches (watch/handler.h,
      * wasp_mark_wasp_exit): a sample delivered right there measures wasp. */

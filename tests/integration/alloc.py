@@ -37,7 +37,7 @@ ARGS = ("200",)
 # At least this long a run without the agent (Ctx.sized).
 SECONDS = 8.0
 ENGINES = ("debugreg", "page")
-PERIOD_US = {"debugreg": 4000, "page": 1000}
+PERIOD_US = {"debugreg": 8000, "page": 1000}
 
 H = None
 
@@ -97,7 +97,7 @@ def t_alloc(ctx, jdk, workload, engine):
         for k in sorted(ref, key=ref.get, reverse=True))
     H.check(ov >= MIN_OVERLAP, "overlap with the allocated counts is %.1f%%, expected >= %.0f%% (%s)"
             % (100 * ov, 100 * MIN_OVERLAP, shares))
-    # The period is the analysis's choice: 4 ms on debug registers, the
+    # The period is the analysis's choice: 8 ms on debug registers, the
     # common 1 ms on pages (docs/alloc.md, step 6).
     period = rep["meta"].get("period_us")
     H.check(period == PERIOD_US[engine], "sampled every %s us, expected %d with %s"

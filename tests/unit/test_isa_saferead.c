@@ -4,7 +4,8 @@
  * that fail the whole read with EFAULT is never exercised by test_isa.c.
  * This binary defines its own process_vm_readv (the executable's definition
  * wins over libc's for the call in safe_read.o) with all-or-nothing semantics,
- * or failing outright as under a seccomp filter.
+ * or failing outright as under a seccomp filter. Also wasp_read_code, which
+ * copies code the thread runs without a system call.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -83,11 +84,43 @@ static void test_denied(void **state)
     assert_int_equal(errno, 66);
 }
 
+/* wasp_read_code copies the anchor's page directly (no system call) and
+ * reads the rest safely: a prefix when it runs into an unreadable page. */
+static void test_read_code(void **state)
+{
+    (void)state;
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    char *p = guarded(pg);
+    uint64_t anchor = (uint64_t)(uintptr_t)(p + pg + 100);
+    uint8_t dst[16];
+    mode = ALL_OR_NOTHING;
+    calls = 0;
+    assert_int_equal(wasp_read_code(anchor + 8, dst, sizeof dst, anchor), sizeof dst);
+    assert_memory_equal(dst, p + pg + 108, sizeof dst);
+    assert_int_equal(calls, 0);
+    /* Ends on the anchor's page: the bytes before it read safely. */
+    char *before = p + pg - 4;
+    assert_int_equal(wasp_read_code((uint64_t)(uintptr_t)before, dst, sizeof dst, anchor),
+                     sizeof dst);
+    assert_memory_equal(dst, before, sizeof dst);
+    assert_int_equal(calls, 1);
+    /* Runs past it into the guard page: the part on the anchor's page. */
+    char *tail = p + 2 * pg - 6;
+    memset(dst, 0, sizeof dst);
+    assert_int_equal(wasp_read_code((uint64_t)(uintptr_t)tail, dst, sizeof dst, anchor), 6);
+    assert_memory_equal(dst, tail, 6);
+    /* Wholly on the guard page: nothing. */
+    assert_int_equal(wasp_read_code((uint64_t)(uintptr_t)(p + 2 * pg + 8), dst, sizeof dst,
+                                    anchor), 0);
+    munmap(p, 3 * pg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prefix_after_efault),
         cmocka_unit_test(test_denied),
+        cmocka_unit_test(test_read_code),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
