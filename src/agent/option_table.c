@@ -74,8 +74,8 @@ static const wasp_option_row rows[] = {
         .metavar = "DURATION",
         .help = "perf/timer sampler: thread CPU time between samples (under 100us is "
                 "raised to 100us)",
-        .default_help = "1ms, or the shortest the analyses that run ask for: 2ms for fields, "
-                        "locks and objects (their results are shares), 8ms for alloc when "
+        .default_help = "1ms, or the shortest the analyses that run ask for: 2ms for locks "
+                        "and objects (their results are shares), 4ms for fields, 8ms for alloc when "
                         "debug registers watch (its watchpoints follow allocation between "
                         "samples)",
         .accepted = "a duration from 10us to 10s such as 500us or 2ms (units ns, us, ms, s; "

@@ -80,7 +80,7 @@ typedef struct wasp_handler_part {
 } wasp_handler_part;
 
 /* The period_ns of analyses whose results are shares of their samples
- * (fields, locks, objects): 2 ms. A busy thread gives 500 samples a second,
+ * (locks, objects; fields asks for 4 ms, its samples being costlier): 2 ms. A busy thread gives 500 samples a second,
  * a profile in seconds, for about half the cost of one every ms (where a
  * signal costs 15-30 us to deliver, as on VMs, that alone is 1.5-3%:
  * docs/overhead-fourth-paper.md). */

@@ -31,9 +31,10 @@ PLANTED_SHARE = 0.4
 # initialized have no header yet. Without the lookup nothing is named.
 NAMED_SHARE = 0.8
 MIN_HEAP_SAMPLES = 200
-# Twice and more the default work: hundreds of heap samples at the
-# analysis's 2 ms period (FieldsStatic at 1000: 157-165 of the 200 needed).
-ARGS = {"FieldsField": ("50",), "FieldsArray": ("48",), "FieldsStatic": ("2000",)}
+# Four times and more the default work: hundreds of heap samples at the
+# analysis's 4 ms period (FieldsStatic at 2000 and 2 ms: 337-356 heap
+# samples; at 1000: 157-165 of the 200 needed).
+ARGS = {"FieldsField": ("100",), "FieldsArray": ("96",), "FieldsStatic": ("4000",)}
 # Workloads whose planted member is a static field: named "NAME (static)" in
 # the class it belongs to (without the mirror's size and its class, the
 # samples would name java.lang.Class at an offset past its fields, or none).
@@ -115,14 +116,14 @@ def t_being_allocated(ctx, jdk):
 # look that named whatever lay there afterwards, other classes would appear.
 LATER_MIN = 30
 LATER_SHARE = 0.8
-LATER_SECONDS = 5.0  # 3 s at 2 ms: 77-202 named by a later look
+LATER_SECONDS = 8.0  # at 2 ms: 77-202 named in 3 s; at 4 ms (from 4000000): 130-369
 
 
 def t_later_look(ctx, jdk):
     """Heap stores in an array the runtime is still clearing are named by a
     later look at the same address, once its header is written."""
     jvm = ["-Xint"]
-    args = ctx.sized(jdk, jvm, "RuntimeArrays", ["2000000"], LATER_SECONDS)
+    args = ctx.sized(jdk, jvm, "RuntimeArrays", ["4000000"], LATER_SECONDS)
     r, rep = ctx.profile(jdk, "fields", "RuntimeArrays", args, jvm_args=jvm)
     H.check(H.checksum_of(r.out) == ctx.baseline(jdk, jvm, "RuntimeArrays", args),
             "checksum differs from the run without the agent")
