@@ -117,7 +117,8 @@ size_t wasp_safe_read(uint64_t addr, void *dst, size_t n)
 size_t wasp_read_code(uint64_t addr, uint8_t *dst, size_t n, uint64_t anchor)
 {
     /* Code cannot be freed under a thread running it, so bytes on the
-     * anchor's page are copied directly, saving a system call per sample. */
+     * anchor's page are copied directly, saving a system call per sample
+     * or fault. */
     const uint64_t page = 4096;
     uint64_t lo = anchor & ~(page - 1), hi = lo + page;
     if (addr >= lo && addr + n <= hi) {

@@ -224,8 +224,9 @@ static void let_go(wasp_thread *t)
  * another busy thread), which would push the sampler over its budget for
  * good: a time past HANDLER_PREEMPTED_NS is counted at that bound. No
  * handler of ours comes near it (the longest, a fields sample in an array
- * being cleared, ~170 us), and one that did would still be over budget at
- * any period up to 2 ms. */
+ * being cleared, ~170 us). One that did would still put the sampler over
+ * its 10% budget at periods under 2 ms; at longer ones the bound hides it
+ * from the backoff (the price of not reading the CPU clock). */
 static const uint64_t HANDLER_PREEMPTED_NS = 200000;
 
 static uint64_t handler_ns_since(uint64_t t0)

@@ -80,10 +80,10 @@ typedef struct wasp_handler_part {
 } wasp_handler_part;
 
 /* The period_ns of analyses whose results are shares of their samples
- * (locks, objects; fields asks for 4 ms, its samples being costlier): 2 ms. A busy thread gives 500 samples a second,
- * a profile in seconds, for about half the cost of one every ms (where a
- * signal costs 15-30 us to deliver, as on VMs, that alone is 1.5-3%:
- * docs/overhead-fourth-paper.md). */
+ * (locks, objects; fields asks for 4 ms, its samples being costlier): 2 ms.
+ * A busy thread gives 500 samples a second, a profile in seconds, for about
+ * half the cost of one every ms (where a signal costs 15-30 us to deliver,
+ * as on VMs, that alone is 1.5-3%: docs/overhead-fourth-paper.md). */
 uint64_t wasp_period_for_shares(const wasp_watch_engine *engine);
 
 /* The handler part of analysis id; NULL when out of range. */
