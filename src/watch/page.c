@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/self_tid.h"
 #include "isa/isa.h"
 #include "watch/chain.h"
 #include "watch/engine.h"
@@ -290,7 +291,7 @@ static int page_arm_ref(uint32_t thread, pid_t tid, int slot, uint64_t addr, int
                         int loads_too)
 {
     uint64_t page = addr & ~(uint64_t)(PAGE - 1);
-    pid_t me = gettid();
+    pid_t me = wasp_self_tid();
     if (lock(me) != 0)
         return -1;
     page_rec *r = claim(page);
@@ -319,7 +320,7 @@ static int page_arm_ref(uint32_t thread, pid_t tid, int slot, uint64_t addr, int
 
 static void page_disarm_ref(uint32_t thread, int slot, uint64_t page)
 {
-    pid_t me = gettid();
+    pid_t me = wasp_self_tid();
     if (lock(me) != 0)
         return; /* cannot happen (see lock); the page stays watched until drop_all */
     page_rec *r = find(page);
@@ -357,7 +358,7 @@ static void page_disarm(wasp_thread *t, int slot)
 /* Remove a page's record altogether (its page is about to be unmapped). */
 static void forget(uint64_t page)
 {
-    if (lock(gettid()) != 0)
+    if (lock(wasp_self_tid()) != 0)
         return;
     page_rec *r = find(page);
     if (r && !r->steppers && !r->stuck) {
@@ -370,7 +371,7 @@ static void forget(uint64_t page)
 
 static void page_drop_all(void)
 {
-    pid_t me = gettid();
+    pid_t me = wasp_self_tid();
     if (lock(me) != 0)
         return;
     for (int i = 0; i < MAX_PAGES; i++) {
@@ -635,7 +636,7 @@ static void report_hit(uint32_t hit_thread, int hit_slot, pid_t me, ucontext_t *
 static int handle_fault(siginfo_t *si, ucontext_t *uc)
 {
     uint64_t page = (uint64_t)(uintptr_t)si->si_addr & ~(uint64_t)(PAGE - 1);
-    pid_t me = gettid();
+    pid_t me = wasp_self_tid();
     if (lock(me) != 0)
         return 0;
     page_rec *r = find(page);
@@ -760,7 +761,7 @@ static int page_on_step(const void *siginfo, void *ucontext)
     ucontext_t *uc = ucontext;
     if (si->si_code != TRAP_TRACE_CODE || !__atomic_load_n(&nrecs, __ATOMIC_ACQUIRE))
         return 0;
-    pid_t me = gettid();
+    pid_t me = wasp_self_tid();
     stepper *st = stepper_of(me);
     if (!st)
         return 0;
@@ -855,7 +856,7 @@ static int page_self_test(char *why, size_t len, uint64_t *event_ns)
         return -1;
     }
     volatile uint64_t *word = mem;
-    pid_t me = gettid();
+    pid_t me = wasp_self_tid();
     uint32_t before = probe_hits;
     int armed = 0;
     uint64_t emulated[ROUNDS], stepped[ROUNDS];
