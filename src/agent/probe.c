@@ -147,11 +147,17 @@ void wasp_probe_heap_addresses(void)
     int zgc = 0, generational = 0, shenandoah = 0;
     wasp_heap_addresses.address_mask = ~0ull;
     wasp_heap_addresses.moves_concurrently = 0;
+    wasp_heap_addresses.aliased = 0;
     if (wasp_vm_get_bool_flag("UseShenandoahGC", &shenandoah) == 0 && shenandoah)
         wasp_heap_addresses.moves_concurrently = 1;
-    if (wasp_vm_get_bool_flag("UseZGC", &zgc) != 0 || !zgc)
+    if (wasp_vm_get_bool_flag("UseZGC", &zgc) != 0) {
+        wasp_heap_addresses.aliased = 1; /* perhaps ZGC: the page engine copies no page */
+        return;
+    }
+    if (!zgc)
         return;
     wasp_heap_addresses.moves_concurrently = 1;
+    wasp_heap_addresses.aliased = 1; /* every ZGC: its memory may be mapped twice */
     if (wasp_vm_get_bool_flag("ZGenerational", &generational) == 0 && generational)
         return; /* generational ZGC: handles and accesses use plain addresses */
     const char *spec = wasp_jvm_property("java.specification.version", "17");

@@ -67,11 +67,17 @@ static void header_watch(const wasp_profile *p, FILE *out)
     uint64_t faults = wasp_profile_get_counter(p, "watch.faults");
     if (faults) {
         const char *em = wasp_profile_get_meta(p, "watch_emulated_us");
+        const char *load = wasp_profile_get_meta(p, "watch_emulated_load_us");
         const char *st = wasp_profile_get_meta(p, "watch_stepped_us");
-        fprintf(out, "  %-10s %llu faults on watched pages: %llu emulated (~%s us each), %llu "
+        char each[96]; /* profiles before 2026-11-27 give one cost for both */
+        if (load && (!em || strcmp(load, em) != 0))
+            snprintf(each, sizeof each, "~%s us a store, ~%s us a load", em ? em : "?", load);
+        else
+            snprintf(each, sizeof each, "~%s us each", em ? em : "?");
+        fprintf(out, "  %-10s %llu faults on watched pages: %llu emulated (%s), %llu "
                      "single-stepped (~%s us each)\n", "",
                 (unsigned long long)faults,
-                (unsigned long long)wasp_profile_get_counter(p, "watch.emulated"), em ? em : "?",
+                (unsigned long long)wasp_profile_get_counter(p, "watch.emulated"), each,
                 (unsigned long long)(faults - wasp_profile_get_counter(p, "watch.emulated")),
                 st ? st : "?");
     }

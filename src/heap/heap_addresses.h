@@ -17,6 +17,9 @@
 typedef struct wasp_heap_addressing {
     uint64_t address_mask;  /* strips ZGC colour bits; ~0 otherwise */
     int moves_concurrently; /* ZGC or Shenandoah: objects move outside pauses */
+    int aliased;            /* ZGC: the heap's memory is mapped from a memfd, at several
+                               addresses on JDK 17 (a store through one view changes
+                               the others without touching them) */
 } wasp_heap_addressing;
 
 extern wasp_heap_addressing wasp_heap_addresses;

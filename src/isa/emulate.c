@@ -16,8 +16,9 @@
  * stepped by the caller.
  *
  * ASYNC-SIGNAL-SAFE: wasp_isa_emulate runs in the SIGSEGV handler (Zydis
- * decoding on the stack, one pread/pwrite). wasp_isa_emulate_init runs once
- * on an ordinary thread.
+ * decoding on the stack, one read or write through the caller's memory:
+ * wasp_emulated_proc_mem's is a pread/pwrite of /proc/self/mem).
+ * wasp_isa_emulate_init runs once on an ordinary thread.
  */
 #include <Zydis/Zydis.h>
 #include <string.h>
@@ -90,7 +91,8 @@ static int effective_address(const ucontext_t *uc, const ZydisDecodedInstruction
 
 /* A plain move (two operands, one of them memory at ea). */
 static int emulate_move(ucontext_t *uc, const ZydisDecodedInstruction *insn,
-                        const ZydisDecodedOperand *ops, int m, uint64_t ea, int memfd)
+                        const ZydisDecodedOperand *ops, int m, uint64_t ea,
+                        const wasp_emulated_memory *memory)
 {
     const ZydisDecodedOperand *mem = &ops[m], *other = &ops[1 - m];
     int store = m == 0;
@@ -120,7 +122,7 @@ static int emulate_move(ucontext_t *uc, const ZydisDecodedInstruction *insn,
         }
         if (size > 8 && mn == ZYDIS_MNEMONIC_MOV)
             return 0;
-        if (pwrite(memfd, buf, (size_t)size, (off_t)ea) != size)
+        if (memory->write(memory->ctx, ea, buf, (size_t)size) != size)
             return -1;
         return 1;
     }
@@ -136,7 +138,7 @@ static int emulate_move(ucontext_t *uc, const ZydisDecodedInstruction *insn,
         if (g < 0 || size > 8 || (mn == ZYDIS_MNEMONIC_MOV && w != size))
             return 0;
     }
-    if (pread(memfd, buf, (size_t)size, (off_t)ea) != size)
+    if (memory->read(memory->ctx, ea, buf, (size_t)size) != size)
         return -1;
     if (g >= 0) {
         uint64_t val = 0;
@@ -150,14 +152,29 @@ static int emulate_move(ucontext_t *uc, const ZydisDecodedInstruction *insn,
     return 1;
 }
 
-int wasp_isa_emulate(ucontext_t *uc, const uint8_t *code, size_t n, int memfd,
+static ssize_t proc_mem_read(void *fd, uint64_t addr, void *dst, size_t n)
+{
+    return pread(*(int *)fd, dst, n, (off_t)addr);
+}
+
+static ssize_t proc_mem_write(void *fd, uint64_t addr, const void *src, size_t n)
+{
+    return pwrite(*(int *)fd, src, n, (off_t)addr);
+}
+
+wasp_emulated_memory wasp_emulated_proc_mem(int *fd)
+{
+    return (wasp_emulated_memory){.read = proc_mem_read, .write = proc_mem_write, .ctx = fd};
+}
+
+int wasp_isa_emulate(ucontext_t *uc, const uint8_t *code, size_t n, const wasp_emulated_memory *memory,
                      uint64_t *addr_out)
 {
     ZydisDecoder dec;
     ZydisDecoderContext ctx;
     ZydisDecodedInstruction insn;
     ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
-    if (memfd < 0 ||
+    if (!memory ||
         !ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)) ||
         !ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&dec, &ctx, code, n, &insn)) ||
         !ZYAN_SUCCESS(ZydisDecoderDecodeOperands(&dec, &ctx, &insn, ops, insn.operand_count)))
@@ -184,8 +201,8 @@ int wasp_isa_emulate(ucontext_t *uc, const uint8_t *code, size_t n, int memfd,
     if (effective_address(uc, &insn, &ops[m], &ea) != 0)
         return 0;
     *addr_out = ea;
-    int done = is_move(insn.mnemonic) ? emulate_move(uc, &insn, ops, m, ea, memfd)
-                                      : wasp_emulate_arith(uc, &insn, ops, m, ea, memfd);
+    int done = is_move(insn.mnemonic) ? emulate_move(uc, &insn, ops, m, ea, memory)
+                                      : wasp_emulate_arith(uc, &insn, ops, m, ea, memory);
     if (done == 1)
         uc->uc_mcontext.gregs[REG_RIP] += insn.length;
     return done;

@@ -22,7 +22,8 @@
  * Anything else (EVEX, masked, locked, unmasked floating-point exceptions)
  * is refused and stepped by the caller.
  *
- * ASYNC-SIGNAL-SAFE: one pread (and pwrite), registers only, no locks.
+ * ASYNC-SIGNAL-SAFE: one read (and write) through the caller's memory,
+ * registers only, no locks.
  */
 #include <string.h>
 #include <unistd.h>
@@ -136,7 +137,8 @@ static void set_flags(ucontext_t *uc, uint64_t fl)
 }
 
 static int emulate_integer(ucontext_t *uc, const ZydisDecodedInstruction *insn,
-                           const ZydisDecodedOperand *ops, int m, uint64_t ea, int memfd)
+                           const ZydisDecodedOperand *ops, int m, uint64_t ea,
+                           const wasp_emulated_memory *memory)
 {
     int bytes = ops[m].size / 8, w, g = -1;
     int operands = integer_operands(insn->mnemonic);
@@ -160,14 +162,14 @@ static int emulate_integer(ucontext_t *uc, const ZydisDecodedInstruction *insn,
         }
     }
     uint64_t mem = 0;
-    if (pread(memfd, &mem, (size_t)bytes, (off_t)ea) != bytes)
+    if (memory->read(memory->ctx, ea, &mem, (size_t)bytes) != bytes)
         return -1;
     uint64_t a = m == 0 ? mem : other, b = m == 0 ? other : mem;
     uint64_t fl = (uint64_t)uc->uc_mcontext.gregs[REG_EFL];
     int writes = integer_op(insn->mnemonic, &a, b, &fl, bytes);
     if (writes < 0)
         return 0;
-    if (writes && m == 0 && pwrite(memfd, &a, (size_t)bytes, (off_t)ea) != bytes)
+    if (writes && m == 0 && memory->write(memory->ctx, ea, &a, (size_t)bytes) != bytes)
         return -1;
     if (writes && m != 0)
         wasp_gpr_write(uc, g, bytes, a);
@@ -288,7 +290,8 @@ static int fp_compare(ZydisMnemonic op, v2df x, const uint8_t *mem, uint32_t *mx
 }
 
 static int emulate_scalar(ucontext_t *uc, const ZydisDecodedInstruction *insn,
-                          const ZydisDecodedOperand *ops, int m, uint64_t ea, int memfd)
+                          const ZydisDecodedOperand *ops, int m, uint64_t ea,
+                           const wasp_emulated_memory *memory)
 {
     int w, vex = insn->encoding == ZYDIS_INSTRUCTION_ENCODING_VEX;
     const struct fp_form *form = fp_form_of(insn->mnemonic);
@@ -313,7 +316,7 @@ static int emulate_scalar(ucontext_t *uc, const ZydisDecodedInstruction *insn,
     if (wasp_vector_bytes(uc, src, 16, x_bytes) != 0)
         return 0;
     memcpy(&x, x_bytes, sizeof x);
-    if (pread(memfd, mem, (size_t)bytes, (off_t)ea) != bytes)
+    if (memory->read(memory->ctx, ea, mem, (size_t)bytes) != bytes)
         return -1;
     uint32_t mx = *mxcsr;
     if (kind == FP_COMPARE) {
@@ -333,8 +336,9 @@ static int emulate_scalar(ucontext_t *uc, const ZydisDecodedInstruction *insn,
 }
 
 int wasp_emulate_arith(ucontext_t *uc, const ZydisDecodedInstruction *insn,
-                       const ZydisDecodedOperand *ops, int m, uint64_t ea, int memfd)
+                       const ZydisDecodedOperand *ops, int m, uint64_t ea,
+                           const wasp_emulated_memory *memory)
 {
-    int r = emulate_integer(uc, insn, ops, m, ea, memfd);
-    return r != 0 ? r : emulate_scalar(uc, insn, ops, m, ea, memfd);
+    int r = emulate_integer(uc, insn, ops, m, ea, memory);
+    return r != 0 ? r : emulate_scalar(uc, insn, ops, m, ea, memory);
 }

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <ucontext.h>
 
 /* Register file in hardware encoding order:
@@ -127,19 +128,33 @@ size_t wasp_safe_read(uint64_t addr, void *dst, size_t n);
  * bytes copied (a prefix). Async-signal-safe. */
 size_t wasp_read_code(uint64_t addr, uint8_t *dst, size_t n, uint64_t anchor);
 
+/* The memory an emulated instruction reaches: read or write n bytes at
+ * addr, returning n when done (less, or -1, when not). ASYNC-SIGNAL-SAFE
+ * implementations only. */
+typedef struct wasp_emulated_memory {
+    ssize_t (*read)(void *ctx, uint64_t addr, void *dst, size_t n);
+    ssize_t (*write)(void *ctx, uint64_t addr, const void *src, size_t n);
+    void *ctx;
+} wasp_emulated_memory;
+
+/* The process's memory through /proc/self/mem, read-write (*fd: the
+ * descriptor wasp_safe_read_protected opened): it reaches pages the program
+ * itself cannot. */
+wasp_emulated_memory wasp_emulated_proc_mem(int *fd);
+
 /* Emulate the instruction at uc's PC (code: its bytes, n of them) when it is
  * a plain move between a register or an immediate and memory (mov, movzx,
  * movsx, and SSE/AVX moves of xmm/ymm/zmm 0-15 without masking), or integer
  * or scalar floating-point arithmetic with a memory operand (emulate_arith.c
- * lists the forms), doing its memory access through memfd (/proc/self/mem,
- * read-write), which reaches pages the program itself cannot. On success the
+ * lists the forms), doing its memory access through mem. On success the
  * destination register or memory and the flags hold the result, the PC is
  * past the instruction, *addr its effective address, and 1 is returned; 0:
  * not a form emulated here (nothing changed); -1: the memory access failed (a
  * store may be partly done only where the real one would have faulted too).
  * A read-modify-write is not atomic: the caller keeps every other thread off
  * the memory meanwhile. ASYNC-SIGNAL-SAFE. */
-int wasp_isa_emulate(ucontext_t *uc, const uint8_t *code, size_t n, int memfd, uint64_t *addr);
+int wasp_isa_emulate(ucontext_t *uc, const uint8_t *code, size_t n, const wasp_emulated_memory *mem,
+                     uint64_t *addr);
 /* Learn the CPU's XSAVE layout (ymm/zmm upper halves). Not for handlers. */
 void wasp_isa_emulate_init(void);
 

@@ -164,7 +164,8 @@ static void on_segv(int sig, siginfo_t *si, void *ucv)
     uint8_t code[WASP_MAX_INSN];
     uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP], addr = 0;
     memcpy(code, (const void *)(uintptr_t)pc, sizeof code);
-    if (wasp_isa_emulate(uc, code, sizeof code, memfd, &addr) == 1) {
+    wasp_emulated_memory mem = wasp_emulated_proc_mem(&memfd);
+    if (wasp_isa_emulate(uc, code, sizeof code, &mem, &addr) == 1) {
         emulated++;
         return;
     }

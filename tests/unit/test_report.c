@@ -136,6 +136,28 @@ static void test_text_report(void **state)
     wasp_profile_free(p);
 }
 
+/* The page engine's line: a store's and a load's cost when they differ (the
+ * load read from the closed page's copy), one cost for older profiles. */
+static void test_text_page_fault_costs(void **state)
+{
+    (void)state;
+    wasp_profile *p = sample();
+    wasp_profile_set_meta(p, "watch", "page");
+    wasp_profile_add_counter(p, "watch.faults", 900);
+    wasp_profile_add_counter(p, "watch.emulated", 850);
+    wasp_profile_set_meta(p, "watch_emulated_us", "4.8");
+    wasp_profile_set_meta(p, "watch_stepped_us", "16.9");
+    char *t = render(p, WASP_FORMAT_TEXT, 0);
+    at(t, "900 faults on watched pages: 850 emulated (~4.8 us each), 50 single-stepped (~16.9 us "
+          "each)");
+    free(t);
+    wasp_profile_set_meta(p, "watch_emulated_load_us", "3.6");
+    t = render(p, WASP_FORMAT_TEXT, 0);
+    at(t, "850 emulated (~4.8 us a store, ~3.6 us a load), 50 single-stepped");
+    free(t);
+    wasp_profile_free(p);
+}
+
 static void test_text_top_and_reasons(void **state)
 {
     (void)state;
@@ -982,6 +1004,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_report),
+        cmocka_unit_test(test_text_page_fault_costs),
         cmocka_unit_test(test_text_top_and_reasons),
         cmocka_unit_test(test_report_by),
         cmocka_unit_test(test_json_checker_rejects),
