@@ -10,8 +10,8 @@ each side cancels a linear drift). java is started directly with -agentpath (not
 so that os.wait4() gives the java process's own peak RSS.
 
 Reports per configuration the median of the paired ratios agent/baseline (and
-their min-max spread), and the pairs classified per second per busy thread,
-read from the profile through `wasp report --format json`. Prints a markdown
+their min-max spread), the pairs classified per second per busy thread and
+per CPU-second, and the page engine's faults, read from the profile through `wasp report --format json`. Prints a markdown
 table and writes it to build/overhead.md (--out).
 
     python3 bench/overhead.py                  # 5 repetitions, JDK 17
@@ -287,7 +287,7 @@ def main():
     names = ["baseline"] + [c[0] for c in configs]
     events = dict(configs)
     res = {n: {"wall": [], "cpu": [], "rss": [], "tratio": [], "cratio": [], "rratio": [],
-               "pps": [], "samples": [], "failures": []} for n in names}
+               "pps": [], "ppcs": [], "samples": [], "faults": [], "failures": []} for n in names}
     agents = names[1:]
 
     def command(name, rep, cpu):
@@ -331,7 +331,12 @@ def main():
                     classified = sum(a.get("pairs_classified", 0.0)
                                      for a in rep_json["analyses"].values())
                 r["pps"].append(classified / wall / max(opts.threads, 1))
+                # Per second of the JVM's CPU time: about what each busy
+                # thread classifies a second on a CPU of its own (a little
+                # under: JIT and GC threads' time counts too).
+                r["ppcs"].append(classified / cpu)
                 r["samples"].append(rep_json["counters"].get("samples", 0))
+                r["faults"].append(rep_json["counters"].get("watch.faults", 0))
                 note = ", %.0f pairs classified" % classified
             except (RuntimeError, ValueError, KeyError) as e:
                 r["failures"].append("report: %s" % e)
@@ -382,18 +387,21 @@ def main():
 
     rows = ["| configuration | time (median) | time ratio, median (min-max) "
             "| CPU ratio, median (min-max) | peak RSS (median) "
-            "| RSS ratio, median (min-max) | pairs/s per busy thread | samples | failed runs |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "| RSS ratio, median (min-max) | pairs/s per busy thread | pairs per CPU-second "
+            "| samples | page faults | failed runs |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
     for name in names:
         r = res[name]
-        rows.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        rows.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             name, fmt_num(r["wall"], " s", digits=2),
             "1.00x" if name == "baseline" else fmt_ratio(r["tratio"]),
             "1.00x" if name == "baseline" else fmt_ratio(r["cratio"]),
             fmt_num(r["rss"], " MiB", 1 / 1024.0),
             "1.00x" if name == "baseline" else fmt_ratio(r["rratio"]),
             "-" if name == "baseline" else fmt_num(r["pps"], digits=0),
+            "-" if name == "baseline" else fmt_num(r["ppcs"], digits=0),
             "-" if name == "baseline" else fmt_num(r["samples"], digits=0),
+            "-" if name == "baseline" or not any(r["faults"]) else fmt_num(r["faults"], digits=0),
             "%d of %d" % (len(r["failures"]), opts.reps) if r["failures"] else "0"))
     table = "\n".join(rows)
     failures = ["- %s: %s" % (n, f) for n in names for f in sorted(set(res[n]["failures"]))]
