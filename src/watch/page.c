@@ -139,6 +139,7 @@ static struct {
     uint64_t foreign;        /* ... by threads that do not own a watch on the page */
     uint64_t released;       /* pages released because they could not be stepped */
     uint64_t protect_failed; /* mprotect refusals */
+    uint64_t copy_loads;     /* emulated loads served from a page's copy */
 } stats;
 /* Faults on heap pages that have no record (any longer), per thread (by tid,
  * hashed): the same access faulting again and again is not ours. */
@@ -593,8 +594,10 @@ static int drop_own(page_rec *r, wasp_thread *t, pid_t me, int spent)
 static ssize_t emulated_read(void *faulted, uint64_t addr, void *dst, size_t n)
 {
     const page_rec *r = faulted;
-    if (wasp_page_shadow_enabled() && addr >= r->page && addr + n <= r->page + PAGE)
+    if (wasp_page_shadow_enabled() && addr >= r->page && addr + n <= r->page + PAGE) {
+        stats.copy_loads++; /* lock held */
         return wasp_page_shadow_read((uint32_t)(r - pages), r->page, mem_rw, addr, dst, n);
+    }
     return pread(mem_rw, dst, n, (off_t)addr);
 }
 
@@ -952,6 +955,7 @@ static int page_figures(wasp_watch_figure *out, int max)
         {"watch.pages_released", (double)__atomic_load_n(&stats.released, __ATOMIC_RELAXED), 0},
         {"watch.protect_failed", (double)__atomic_load_n(&stats.protect_failed, __ATOMIC_RELAXED),
          0},
+        {"watch.copy_loads", (double)__atomic_load_n(&stats.copy_loads, __ATOMIC_RELAXED), 0},
         {"watch_emulated_us", (double)cost_emulated_ns / 1000.0, 1},
         {"watch_emulated_load_us",
          (double)(wasp_page_shadow_enabled() ? cost_copy_load_ns : cost_emulated_ns) / 1000.0, 1},
