@@ -607,7 +607,8 @@ static ssize_t emulated_write(void *faulted, uint64_t addr, const void *src, siz
     ssize_t done = pwrite(mem_rw, src, n, (off_t)addr);
     if (done <= 0)
         return done;
-    uint64_t first = addr & ~(uint64_t)(PAGE - 1), last = (addr + (uint64_t)done - 1) & ~(uint64_t)(PAGE - 1);
+    uint64_t first = addr & ~(uint64_t)(PAGE - 1);
+    uint64_t last = (addr + (uint64_t)done - 1) & ~(uint64_t)(PAGE - 1);
     for (uint64_t page = first; page <= last; page += PAGE) {
         page_rec *r = find(page);
         if (r)
