@@ -167,8 +167,8 @@ wasp_emulated_memory wasp_emulated_proc_mem(int *fd)
     return (wasp_emulated_memory){.read = proc_mem_read, .write = proc_mem_write, .ctx = fd};
 }
 
-int wasp_isa_emulate(ucontext_t *uc, const uint8_t *code, size_t n, const wasp_emulated_memory *memory,
-                     uint64_t *addr_out)
+int wasp_isa_emulate(ucontext_t *uc, const uint8_t *code, size_t n,
+                     const wasp_emulated_memory *memory, uint64_t *addr_out)
 {
     ZydisDecoder dec;
     ZydisDecoderContext ctx;
