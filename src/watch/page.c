@@ -81,7 +81,9 @@ typedef struct watch_ref {
     uint32_t thread; /* registry index of the watching thread */
     pid_t tid;
     uint32_t faults; /* the owner's faults on the page since arming */
-    uint8_t slot, len, loads, used;
+    uint16_t slot;
+    uint8_t len;
+    uint8_t loads : 1, used : 1;
 } watch_ref;
 
 typedef struct page_rec {
@@ -92,6 +94,7 @@ typedef struct page_rec {
     uint32_t tomb_faults; /* faults retried on it as a tombstone since its last change */
     uint32_t foreign;   /* faults by threads without a watch here, since it was last open */
     uint32_t nlive;     /* refs in use (claim scans every record: no loop over refs there) */
+    uint32_t refs_high; /* no ref past the first refs_high was used since the record's claim */
     /* Store-only watches: the page closed to loads too, so that its stores
      * fault on PROT_NONE and can be emulated, until its faults have cost more
      * than its stores alone would have, stepped, on PROT_READ (weigh_readable). */
@@ -197,7 +200,7 @@ static int live_refs(const page_rec *r, int *loads)
     *loads = 0;
     if (!r->nlive)
         return 0;
-    for (int i = 0; i < REFS; i++)
+    for (uint32_t i = 0; i < r->refs_high; i++)
         if (r->ref[i].used) {
             n++;
             *loads |= r->ref[i].loads;
@@ -210,20 +213,21 @@ static void ref_drop(page_rec *r, int i)
 {
     if (r->ref[i].used) {
         r->ref[i].used = 0;
-        r->nlive--;
+        if (--r->nlive == 0)
+            r->refs_high = 0; /* every loop over the refs short again */
     }
 }
 
 static void refs_drop_slot(page_rec *r, uint32_t thread, int slot)
 {
-    for (int i = 0; i < REFS; i++)
+    for (uint32_t i = 0; i < r->refs_high; i++)
         if (r->ref[i].used && r->ref[i].thread == thread && r->ref[i].slot == slot)
             ref_drop(r, i);
 }
 
 static void refs_drop_all(page_rec *r)
 {
-    for (int i = 0; i < REFS; i++)
+    for (uint32_t i = 0; i < r->refs_high; i++)
         ref_drop(r, i);
 }
 
@@ -304,12 +308,14 @@ static int page_arm_ref(uint32_t thread, pid_t tid, int slot, uint64_t addr, int
     if (r && !live_refs(r, &loads))
         r->foreign = 0;
     if (r && !r->stuck)
-        for (int i = 0; i < REFS && !placed; i++)
+        for (uint32_t i = 0; i < REFS && !placed; i++)
             if (!r->ref[i].used) {
                 r->ref[i] = (watch_ref){.addr = addr, .thread = thread, .tid = tid,
-                                        .slot = (uint8_t)slot, .len = (uint8_t)len,
-                                        .loads = (uint8_t)(loads_too != 0), .used = 1};
+                                        .slot = (uint16_t)slot, .len = (uint8_t)len,
+                                        .loads = loads_too != 0, .used = 1};
                 r->nlive++;
+                if (i >= r->refs_high)
+                    r->refs_high = i + 1;
                 placed = 1;
             }
     if (placed) {
@@ -488,7 +494,7 @@ static void find_hit(stepper *st, const page_rec *r, pid_t me, const ucontext_t 
             memcpy(st->access.insn, code, acc.len);
         }
     }
-    for (int i = 0; i < REFS; i++) {
+    for (uint32_t i = 0; i < r->refs_high; i++) {
         const watch_ref *w = &r->ref[i];
         if (!w->used || w->tid != me || (!store && !w->loads))
             continue;
@@ -503,7 +509,7 @@ static void find_hit(stepper *st, const page_rec *r, pid_t me, const ucontext_t 
 
 static int owns_watch(const page_rec *r, pid_t me, uint32_t *thread)
 {
-    for (int i = 0; i < REFS; i++)
+    for (uint32_t i = 0; i < r->refs_high; i++)
         if (r->ref[i].used && r->ref[i].tid == me) {
             *thread = r->ref[i].thread;
             return 1;
@@ -570,7 +576,7 @@ static int foreign_over_budget(void)
 static int drop_own(page_rec *r, wasp_thread *t, pid_t me, int spent)
 {
     int dropped = 0;
-    for (int i = 0; i < REFS; i++) {
+    for (uint32_t i = 0; i < r->refs_high; i++) {
         watch_ref *w = &r->ref[i];
         if (!w->used || w->tid != me)
             continue;
