@@ -291,7 +291,7 @@ static int fp_compare(ZydisMnemonic op, v2df x, const uint8_t *mem, uint32_t *mx
 
 static int emulate_scalar(ucontext_t *uc, const ZydisDecodedInstruction *insn,
                           const ZydisDecodedOperand *ops, int m, uint64_t ea,
-                           const wasp_emulated_memory *memory)
+                          const wasp_emulated_memory *memory)
 {
     int w, vex = insn->encoding == ZYDIS_INSTRUCTION_ENCODING_VEX;
     const struct fp_form *form = fp_form_of(insn->mnemonic);
@@ -337,7 +337,7 @@ static int emulate_scalar(ucontext_t *uc, const ZydisDecodedInstruction *insn,
 
 int wasp_emulate_arith(ucontext_t *uc, const ZydisDecodedInstruction *insn,
                        const ZydisDecodedOperand *ops, int m, uint64_t ea,
-                           const wasp_emulated_memory *memory)
+                       const wasp_emulated_memory *memory)
 {
     int r = emulate_integer(uc, insn, ops, m, ea, memory);
     return r != 0 ? r : emulate_scalar(uc, insn, ops, m, ea, memory);

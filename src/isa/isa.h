@@ -153,8 +153,8 @@ wasp_emulated_memory wasp_emulated_proc_mem(int *fd);
  * store may be partly done only where the real one would have faulted too).
  * A read-modify-write is not atomic: the caller keeps every other thread off
  * the memory meanwhile. ASYNC-SIGNAL-SAFE. */
-int wasp_isa_emulate(ucontext_t *uc, const uint8_t *code, size_t n, const wasp_emulated_memory *mem,
-                     uint64_t *addr);
+int wasp_isa_emulate(ucontext_t *uc, const uint8_t *code, size_t n,
+                     const wasp_emulated_memory *mem, uint64_t *addr);
 /* Learn the CPU's XSAVE layout (ymm/zmm upper halves). Not for handlers. */
 void wasp_isa_emulate_init(void);
 
