@@ -11,8 +11,9 @@ so that os.wait4() gives the java process's own peak RSS.
 
 Reports per configuration the median of the paired ratios agent/baseline (and
 their min-max spread), the pairs classified per second per busy thread and
-per CPU-second, and the page engine's faults, read from the profile through `wasp report --format json`. Prints a markdown
-table and writes it to build/overhead.md (--out).
+per CPU-second, and the page engine's faults, read from the profile through
+`wasp report --format json`. Prints a markdown table and writes it to
+build/overhead.md (--out).
 
     python3 bench/overhead.py                  # 5 repetitions, JDK 17
     python3 bench/overhead.py -r 3 --jdk /usr/lib/jvm/temurin-25-jdk-amd64
