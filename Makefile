@@ -140,6 +140,12 @@ $(B)/tests/fake_agent.so: tests/integration/fake_agent.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $<
 
+# Another library's initial-exec TLS, taking most of glibc's static surplus
+# (tests/integration/static_tls.py).
+$(B)/tests/static_tls_filler.so: tests/integration/static_tls_filler.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $<
+
 # A JNI library whose native code stores into a Java array (NativeStore.java):
 # frame pointers kept, so that its frames can be walked into the Java caller.
 $(B)/tests/libnative_store.so: tests/jni/native_store.c
@@ -148,7 +154,7 @@ $(B)/tests/libnative_store.so: tests/jni/native_store.c
 	    -I $(JAVA_HOME)/include -I $(JAVA_HOME)/include/linux -o $@ $<
 
 integration: all $(B)/tests/noperf.so $(B)/tests/fake_agent.so $(B)/tests/seccomp_launcher \
-             $(B)/tests/libnative_store.so
+             $(B)/tests/libnative_store.so $(B)/tests/static_tls_filler.so
 	@python3 tests/integration/run.py
 
 # Fuzzing (docs/testing.md, "Fuzzing"): the profile decoder under libFuzzer

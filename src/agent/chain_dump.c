@@ -117,16 +117,15 @@ static int frames_at(uint32_t id, uint64_t after, wasp_rframe *out, int cap)
     return 1;
 }
 
-static const char *not_compiled_text(uint64_t ret)
+static void not_compiled_text(uint64_t ret, char *end, size_t cap)
 {
     const char *stub = wasp_jvm_code_name(ret);
     if (!stub)
-        return "[chain ends: caller not compiled]";
-    if (strcmp(stub, "Interpreter") == 0)
-        return "[chain ends: called from the interpreter]";
-    static __thread char buf[160];
-    snprintf(buf, sizeof buf, "[chain ends: called from %s]", stub);
-    return buf;
+        snprintf(end, cap, "[chain ends: caller not compiled]");
+    else if (strcmp(stub, "Interpreter") == 0)
+        snprintf(end, cap, "[chain ends: called from the interpreter]");
+    else
+        snprintf(end, cap, "[chain ends: called from %s]", stub);
 }
 
 static int frames_fn(void *ctx, uint32_t id, uint64_t after, wasp_rframe *out, int cap)
@@ -136,13 +135,13 @@ static int frames_fn(void *ctx, uint32_t id, uint64_t after, wasp_rframe *out, i
 }
 
 /* (pool.lock held) */
-static int expand(const wasp_rframe *marks, wasp_rframe *out, int cap, const char **end)
+static int expand(const wasp_rframe *marks, wasp_rframe *out, int cap, char *end, size_t end_cap)
 {
     uint64_t pc = (uint64_t)(uintptr_t)marks[0].method;
     uint32_t id = (uint32_t)marks[1].bci, depth = (uint32_t)(uintptr_t)marks[1].method;
     jmethodID m = wasp_code_map_method(id);
     if (!m) {
-        *end = "[chain ends: compiled method unknown]";
+        snprintf(end, end_cap, "[chain ends: compiled method unknown]");
         return 0;
     }
     wasp_cct_end why;
@@ -150,18 +149,21 @@ static int expand(const wasp_rframe *marks, wasp_rframe *out, int cap, const cha
     int n = wasp_cct_expand(tree(), (uint64_t)(uintptr_t)m, id, pc, depth, frames_fn, NULL, out,
                             cap, &why, &ret);
     switch (why) {
-    case WASP_CCT_END_NOT_COMPILED: *end = not_compiled_text(ret); break;
-    case WASP_CCT_END_UNSAMPLED: *end = "[chain ends: caller never sampled]"; break;
-    case WASP_CCT_END_UNKNOWN_FRAME: *end = "[chain ends: caller's frame size unknown]"; break;
-    default: *end = "[chain ends: too deep]"; break;
+    case WASP_CCT_END_NOT_COMPILED: not_compiled_text(ret, end, end_cap); break;
+    case WASP_CCT_END_UNSAMPLED: snprintf(end, end_cap, "[chain ends: caller never sampled]"); break;
+    case WASP_CCT_END_UNKNOWN_FRAME:
+        snprintf(end, end_cap, "[chain ends: caller's frame size unknown]");
+        break;
+    default: snprintf(end, end_cap, "[chain ends: too deep]"); break;
     }
     return n;
 }
 
-int wasp_chain_expand(const wasp_rframe *marks, wasp_rframe *out, int cap, const char **end)
+int wasp_chain_expand(const wasp_rframe *marks, wasp_rframe *out, int cap, char *end,
+                      size_t end_cap)
 {
     pthread_mutex_lock(&pool.lock);
-    int n = expand(marks, out, cap, end);
+    int n = expand(marks, out, cap, end, end_cap);
     pthread_mutex_unlock(&pool.lock);
     return n;
 }
@@ -184,8 +186,8 @@ static void check_agreement(uint64_t *agree1, uint64_t *agree3)
     for (size_t i = 0; i < pool.nchecks; i++) {
         const check_sample *s = &pool.checks[i];
         wasp_rframe chain[CHECK_FRAMES];
-        const char *end;
-        int n = expand(s->marks, chain, CHECK_FRAMES, &end);
+        char end[WASP_CHAIN_END_TEXT];
+        int n = expand(s->marks, chain, CHECK_FRAMES, end, sizeof end);
         int same = 0;
         while (same < n && same < (int)s->nwalk && same_frame(&chain[same], &s->walk[same]))
             same++;

@@ -11,6 +11,7 @@
 #ifndef WASP_CHAIN_DUMP_H
 #define WASP_CHAIN_DUMP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "profile/profile.h"
@@ -22,10 +23,13 @@ void wasp_chain_harvest(const wasp_thread *t);
 /* Whether frames[0..n) are a chain context (watch/caller_chain.h). */
 int wasp_chain_is_context(const wasp_rframe *frames, uint32_t n);
 /* Expands a chain context into Java frames, leaf first, at most cap into
- * out; *end is set to the text of the frame that ends the chain ("[chain
- * ends: ...]") or NULL when it reached no end worth a frame. Returns the
+ * out, and writes into end the text of the frame that says where the chain
+ * ended ("[chain ends: ...]"; the caller's buffer, not one of ours: the
+ * library keeps no thread-local storage it does not need). Returns the
  * count. */
-int wasp_chain_expand(const wasp_rframe *marks, wasp_rframe *out, int cap, const char **end);
+enum { WASP_CHAIN_END_TEXT = 160 };
+int wasp_chain_expand(const wasp_rframe *marks, wasp_rframe *out, int cap, char *end,
+                      size_t end_cap);
 
 /* The context mode's metadata and the check's agreement. */
 void wasp_chain_meta(wasp_profile *p);

@@ -212,10 +212,10 @@ static uint32_t chain_frames(wasp_profile *p, method_cache *mc, const wasp_rfram
 {
     enum { MAX = 1024 };
     wasp_rframe frames[MAX];
-    const char *end = NULL;
-    int n = wasp_chain_expand(marks, frames, MAX, &end);
+    char end[WASP_CHAIN_END_TEXT] = "";
+    int n = wasp_chain_expand(marks, frames, MAX, end, sizeof end);
     uint32_t k = 0;
-    if (end) {
+    if (end[0]) {
         wasp_frame f = {.kind = WASP_FRAME_UNKNOWN, .name = wasp_profile_intern_string(p, end),
                         .file = 0, .line = -1};
         ids[k++] = wasp_profile_intern_frame(p, &f);

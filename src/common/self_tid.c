@@ -3,10 +3,11 @@
  *
  * The cache is initial-exec TLS, reached from %fs without __tls_get_addr,
  * which may allocate on a thread's first touch. With it the library's whole
- * TLS block (164 bytes, most of it chain_dump.c's buffer) comes out of the
- * static TLS surplus glibc keeps for dlopen'ed libraries (512 bytes by
- * default). A forked child's thread has a new id: the child handler forgets
- * the parent's.
+ * TLS block comes out of the static TLS surplus glibc keeps for dlopen'ed
+ * libraries (512 bytes by default, shared by every such library): it is
+ * this one word, and must stay small (an agent that cannot get it fails to
+ * load; `make check` asserts its size). A forked child's thread has a new
+ * id: the child handler forgets the parent's.
  */
 #include "common/self_tid.h"
 

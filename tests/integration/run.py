@@ -1803,6 +1803,8 @@ def build_tests(jdks):
         tests.append(("badinput.report-truncated", None, lambda c, j=j0: t_report_truncated(c, j)))
     import doctor  # wasp doctor agrees with what a profile run uses
     tests += [(name, None, fn) for name, fn in doctor.make_tests(sys.modules[__name__])]
+    import static_tls  # the agent loads where little static TLS is left
+    tests += [(name, None, fn) for name, fn in static_tls.make_tests(sys.modules[__name__])]
     tests += [(name, None, fn) for name, fn in diff_once]
     tests.append(("badinput.report-missing", None, t_report_missing))
     tests.append(("badinput.report-not-profile", None, t_report_not_profile))
