@@ -55,6 +55,7 @@ static void discard(wasp_thread *t)
         free(t->part_state[id]);
     free(t->scratch);
     wasp_chain_thread_free(t->chain);
+    wasp_slots_free(t);
     free(t);
 }
 

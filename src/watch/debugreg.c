@@ -58,7 +58,7 @@ static int open_parked(uint32_t index, pid_t tid, int slot)
 static int debugreg_thread_open(wasp_thread *t, int n, char *err, size_t errlen)
 {
     t->nslots = 0;
-    for (int i = 0; i < n && i < WASP_MAX_SLOTS; i++) {
+    for (int i = 0; i < n && i < t->capacity; i++) {
         int fd = open_parked(t->index, t->tid, i);
         if (fd < 0) {
             if (i == 0)
@@ -69,14 +69,14 @@ static int debugreg_thread_open(wasp_thread *t, int n, char *err, size_t errlen)
         t->slots[i].state = WASP_SLOT_FREE;
         t->nslots++;
     }
-    for (int i = t->nslots; i < WASP_MAX_SLOTS; i++)
+    for (int i = t->nslots; i < t->capacity; i++)
         t->slots[i].fd = -1;
     return t->nslots;
 }
 
 static void debugreg_thread_close(wasp_thread *t)
 {
-    for (int i = 0; i < WASP_MAX_SLOTS; i++)
+    for (int i = 0; i < t->capacity; i++)
         wasp_perf_close(&t->slots[i].fd);
 }
 

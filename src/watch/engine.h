@@ -35,6 +35,9 @@ typedef struct wasp_watch_engine {
      * what failed. *event_ns: measured cost of one watch event (a trap, or a
      * fault stepped over), for the CPU budget. Installs signal handlers. */
     int (*self_test)(char *why, size_t len, uint64_t *event_ns);
+    /* Slots for window watches each thread gets past the sampled ones (the
+     * page engine's; debug registers have none to spare). */
+    int window_slots;
     /* Per-thread set-up: up to n slots. Returns how many (0: why in err). */
     int (*thread_open)(wasp_thread *t, int n, char *err, size_t errlen);
     void (*thread_close)(wasp_thread *t);

@@ -63,7 +63,7 @@
 enum {
     PAGE = 4096,
     MAX_PAGES = 1024,    /* page records, tombstones included */
-    REFS = 64,           /* watches on one page (window watches included) */
+    REFS = WASP_WINDOW_SLOTS, /* watches on one page (window watches included) */
     MAX_STEPPERS = 512,  /* threads single-stepping at once */
     STEP_PAGES = 4,      /* pages one instruction may touch */
     TOMB_RETRIES = 1000, /* faults on an opened page retried before chaining */
@@ -402,11 +402,11 @@ static void page_drop_all(void)
 static int page_thread_open(wasp_thread *t, int n, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
-    t->nslots = n < WASP_MAX_SLOTS ? n : WASP_MAX_SLOTS;
+    t->nslots = n < t->capacity ? n : t->capacity;
     /* Watching more bytes of a page that is protected anyway costs nothing
      * more: the rest of the slots take accesses the faults show whole. */
-    t->nwindow = WASP_MAX_SLOTS - t->nslots;
-    for (int i = 0; i < WASP_MAX_SLOTS; i++) {
+    t->nwindow = t->capacity - t->nslots;
+    for (int i = 0; i < t->capacity; i++) {
         t->slots[i].fd = -1;
         t->slots[i].wp_page = 0;
         t->slots[i].state = WASP_SLOT_FREE;
@@ -416,7 +416,7 @@ static int page_thread_open(wasp_thread *t, int n, char *err, size_t errlen)
 
 static void page_thread_close(wasp_thread *t)
 {
-    for (int i = 0; i < WASP_MAX_SLOTS; i++)
+    for (int i = 0; i < t->capacity; i++)
         if (t->slots[i].wp_page)
             page_disarm(t, i);
     t->nslots = t->nwindow = 0;
@@ -993,6 +993,7 @@ const wasp_watch_engine wasp_page_engine = {
     .label = "page protection",
     .event_word = "fault",
     .self_test = page_self_test,
+    .window_slots = WASP_WINDOW_SLOTS,
     .thread_open = page_thread_open,
     .thread_close = page_thread_close,
     .arm = page_arm,

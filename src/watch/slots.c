@@ -8,32 +8,63 @@
  */
 #include "watch/slots.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "watch/engine.h"
 #include "watch/mechanisms.h"
 
 const wasp_watch_engine *const wasp_watch_engines[] = {&wasp_debugreg_engine, &wasp_page_engine,
                                                        NULL};
 
+int wasp_slots_alloc(wasp_thread *t, int capacity)
+{
+    wasp_slot *slots = calloc((size_t)capacity, sizeof *slots);
+    wasp_reservoir_slot *reservoir = calloc((size_t)capacity, sizeof *reservoir);
+    if (!slots || !reservoir) {
+        free(slots);
+        free(reservoir);
+        return -1;
+    }
+    wasp_slots_free(t);
+    for (int i = 0; i < capacity; i++)
+        slots[i].fd = -1;
+    t->slots = slots;
+    t->reservoir = reservoir;
+    t->capacity = capacity;
+    t->nslots = t->nwindow = 0;
+    return 0;
+}
+
+void wasp_slots_free(wasp_thread *t)
+{
+    free(t->slots);
+    free(t->reservoir);
+    t->slots = NULL;
+    t->reservoir = NULL;
+    t->capacity = t->nslots = t->nwindow = 0;
+}
+
 int wasp_slots_open(wasp_thread *t, int n, char *err, size_t errlen)
 {
-    for (int i = 0; i < WASP_MAX_SLOTS; i++) {
-        t->slots[i].fd = -1;
-        t->slots[i].state = WASP_SLOT_FREE;
-        t->slots[i].wp_page = 0;
-    }
-    t->nslots = t->nwindow = 0;
     const wasp_watch_engine *e = wasp_chosen()->watch;
     if (!e)
         return 0;
+    if (n > WASP_SAMPLED_SLOTS)
+        n = WASP_SAMPLED_SLOTS;
+    if (wasp_slots_alloc(t, n + e->window_slots) != 0) {
+        snprintf(err, errlen, "out of memory for %d watchpoint slots", n + e->window_slots);
+        return 0;
+    }
     return e->thread_open(t, n, err, errlen);
 }
 
 void wasp_slots_close(wasp_thread *t)
 {
     const wasp_watch_engine *e = wasp_chosen()->watch;
-    if (e)
+    if (e && t->slots)
         e->thread_close(t);
-    for (int i = 0; i < WASP_MAX_SLOTS; i++)
+    for (int i = 0; i < t->capacity; i++)
         t->slots[i].state = WASP_SLOT_FREE;
     t->nslots = t->nwindow = 0;
 }

@@ -1,10 +1,9 @@
 /*
- * Debug-register slots of one thread, as perf_event breakpoints opened once per
- * thread and re-targeted in place (PERF_EVENT_IOC_MODIFY_ATTRIBUTES), with a
- * synchronous SIGTRAP per hit (attr.sigtrap) carrying the slot in sig_data.
+ * A thread's watchpoint slots, on whichever engine proved itself at start-up
+ * (watch/engine.h): the slots samples arm, then the engine's window slots.
  *
- * open/close run on ordinary threads. arm/disarm are ASYNC-SIGNAL-SAFE (one
- * ioctl each).
+ * alloc/open/close/free run on ordinary threads. arm/disarm are
+ * ASYNC-SIGNAL-SAFE.
  */
 #ifndef WASP_SLOTS_H
 #define WASP_SLOTS_H
@@ -18,8 +17,15 @@
  * engine: outside the Java heap). */
 enum { WASP_ARM_NOT_WATCHABLE = -2 };
 
-/* Open up to n breakpoint events for the calling thread (t->tid). Returns how
- * many slots opened (0 with a reason in err when none could be). */
+/* Room for `capacity` slots (and their reservoir entries) in t, all free;
+ * 0, or -1 when out of memory. wasp_slots_open calls it for the engine's
+ * needs; unit tests that drive an engine directly call it first. */
+int wasp_slots_alloc(wasp_thread *t, int capacity);
+void wasp_slots_free(wasp_thread *t);
+
+/* Up to n slots samples arm (at most WASP_SAMPLED_SLOTS) for the calling
+ * thread (t->tid), and the engine's window slots. Returns how many slots
+ * samples arm (0 with a reason in err when none could be had). */
 int wasp_slots_open(wasp_thread *t, int n, char *err, size_t errlen);
 void wasp_slots_close(wasp_thread *t);
 

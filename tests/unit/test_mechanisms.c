@@ -22,6 +22,7 @@
 #include "sample/source.h"
 #include "watch/engine.h"
 #include "watch/handler.h"
+#include "watch/slots.h"
 
 enum { RECYCLE_PAGES = 4096 }; /* more than the page engine's records */
 static volatile int reading;
@@ -51,6 +52,7 @@ static void *engine_heap(size_t size, wasp_thread *t)
     t->index = WASP_MAX_THREADS - 1;
     t->tid = gettid();
     char err[256];
+    assert_int_equal(wasp_slots_alloc(t, 1 + wasp_page_engine.window_slots), 0);
     assert_int_equal(wasp_page_engine.thread_open(t, 1, err, sizeof err), 1);
     return mem;
 }

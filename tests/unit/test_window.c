@@ -16,6 +16,7 @@
 #include "watch/engine.h"
 #include "watch/kit.h"
 #include "watch/mechanisms.h"
+#include "watch/slots.h"
 
 static int armed_calls;
 
@@ -39,7 +40,9 @@ enum { SAMPLED = 4, WINDOW = WASP_MAX_SLOTS - SAMPLED, PAGE = 0x7f0000001000ull 
 static wasp_thread *new_thread(void)
 {
     static wasp_thread t;
+    wasp_slots_free(&t);
     memset(&t, 0, sizeof t);
+    assert_int_equal(wasp_slots_alloc(&t, SAMPLED + WINDOW), 0);
     t.nslots = SAMPLED;
     t.nwindow = WINDOW;
     t.rng = 12345;
