@@ -95,6 +95,13 @@ static void credit(wasp_thread *t, int id, wasp_window *w)
     w->members = 0;
 }
 
+void wasp_window_settle_one(wasp_thread *t, wasp_windows *ws, int id, uint32_t tag)
+{
+    wasp_window *w = window_of(ws, tag);
+    if (w && !watched(t, id, tag))
+        credit(t, id, w);
+}
+
 void wasp_window_settle(wasp_thread *t, wasp_windows *ws, int id, int all)
 {
     for (uint32_t k = 0; k < WASP_WINDOWS; k++)

@@ -61,5 +61,10 @@ void wasp_window_judged(wasp_windows *ws, uint32_t tag, double weight, uint32_t 
 /* Credit every window of analysis `id` none of whose members is still
  * watched (all of them: `all`) to t's records. */
 void wasp_window_settle(wasp_thread *t, wasp_windows *ws, int id, int all);
+/* The same for window tag alone, when its member was just judged: the
+ * others' members did not change (those a drop emptied are settled at the
+ * thread's next sample or its end), and each window asked about is a walk
+ * over every slot. */
+void wasp_window_settle_one(wasp_thread *t, wasp_windows *ws, int id, uint32_t tag);
 
 #endif
