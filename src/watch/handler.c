@@ -297,8 +297,7 @@ int wasp_handler_slot_lost(wasp_thread *t, int slot, int reason)
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     if (t->slots[slot].state != WASP_SLOT_FREE) {
         t->slots[slot].state = WASP_SLOT_FREE;
-        if (reason >= 0 && reason < WASP_C_COUNT)
-            t->rec.counters[reason]++;
+        wasp_watch_count_drop(t, slot, reason);
     }
     wasp_reservoir_release(&t->reservoir[slot]);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);

@@ -80,6 +80,10 @@ wasp_slot *wasp_watch_claim_window(wasp_thread *t, int owner, uint64_t addr, int
 wasp_slot *wasp_watch_move(wasp_thread *t, int i, uint64_t addr, int len, int loads_too);
 /* Ends watch i for a reason (a counter, or WASP_C_COUNT for none). */
 void wasp_watch_drop(wasp_thread *t, int i, wasp_counter_id reason);
+/* Counts watch i as dropped for reason (a counter; out of range: none): a
+ * window watch as armed.window.dropped whatever the reason, since it stands
+ * for no sample of its own and the dropped.* counters count samples' watches. */
+void wasp_watch_count_drop(wasp_thread *t, int i, int reason);
 /* Ends watch i, judged: disarms it and returns its reservoir weight. */
 double wasp_watch_done(wasp_thread *t, int i);
 /* Watchpoints never outlive a GC epoch (JXPerf Sec. 5.3): drops them all

@@ -74,6 +74,7 @@ static const char *const counter_names[WASP_C_COUNT] = {
     [WASP_C_CHAIN_NO_STACK] = "chain.walked.no_stack_bounds",
     [WASP_C_CHAIN_QUADS_FULL] = "chain.quadruples_dropped",
     [WASP_C_WINDOW_ARMED] = "armed.window",
+    [WASP_C_WINDOW_DROPPED] = "armed.window.dropped",
     [WASP_C_DROP_BUDGET] = "dropped.budget",
     [WASP_C_DROP_NOT_HEAP] = "dropped.not_heap",
     [WASP_C_DROP_FAULT_CAP] = "dropped.fault_cap",

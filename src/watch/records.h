@@ -145,6 +145,7 @@ typedef enum wasp_counter_id {
     WASP_C_CHAIN_NO_STACK,    /* ... stack bounds unknown */
     WASP_C_CHAIN_QUADS_FULL,  /* quadruples not kept: the thread's table was full */
     WASP_C_WINDOW_ARMED,      /* watches started on an access the engine saw whole (window) */
+    WASP_C_WINDOW_DROPPED,    /* ... of them dropped, for any reason (not in dropped.*) */
     WASP_C_COUNT
 } wasp_counter_id;
 

@@ -28,12 +28,18 @@ int wasp_watch_heap_only(void)
     return e && e->set_heap;
 }
 
+void wasp_watch_count_drop(wasp_thread *t, int i, int reason)
+{
+    if (reason < 0 || reason >= WASP_C_COUNT)
+        return;
+    t->rec.counters[i >= t->nslots ? WASP_C_WINDOW_DROPPED : reason]++;
+}
+
 void wasp_watch_drop(wasp_thread *t, int i, wasp_counter_id reason)
 {
     if (t->slots[i].state != WASP_SLOT_FREE) {
         wasp_slot_disarm(t, i);
-        if (reason < WASP_C_COUNT)
-            t->rec.counters[reason]++;
+        wasp_watch_count_drop(t, i, (int)reason);
     }
     wasp_reservoir_release(&t->reservoir[i]);
 }

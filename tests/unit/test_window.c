@@ -78,8 +78,28 @@ static void window_slots_only_beside_a_watch(void **state)
         assert_true(weight_of(t, 1) == 1.0);
     }
     assert_int_equal(t->rec.counters[WASP_C_WINDOW_ARMED], WINDOW);
-    /* Every window slot taken: no more. */
-    assert_null(wasp_watch_claim_window(t, 1, PAGE + 2048, 8, 0));
+    /* Every window slot taken: no more, even on bytes no member watches. */
+    assert_null(wasp_watch_claim_window(t, 1, PAGE + 64 + 8u * (WINDOW + 1), 8, 0));
+}
+
+/* A window watch dropped counts as armed.window.dropped, whatever the
+ * reason; the dropped.* counters count samples' watches only. */
+static void window_drops_counted_apart(void **state)
+{
+    (void)state;
+    wasp_thread *t = new_thread();
+    wasp_slot *s = wasp_watch_claim(t, 1, PAGE + 8, 8, 0);
+    assert_non_null(s);
+    s->state = WASP_SLOT_ARMED;
+    wasp_slot *w = wasp_watch_claim_window(t, 1, PAGE + 64, 8, 0);
+    assert_non_null(w);
+    w->state = WASP_SLOT_ARMED;
+    wasp_watch_drop(t, (int)(w - t->slots), WASP_C_DROP_GC);
+    assert_int_equal(t->rec.counters[WASP_C_DROP_GC], 0);
+    assert_int_equal(t->rec.counters[WASP_C_WINDOW_DROPPED], 1);
+    wasp_watch_drop(t, (int)(s - t->slots), WASP_C_DROP_GC);
+    assert_int_equal(t->rec.counters[WASP_C_DROP_GC], 1);
+    assert_int_equal(t->rec.counters[WASP_C_WINDOW_DROPPED], 1);
 }
 
 /* Members judged early and late stand for the sample equally: a dead store
@@ -167,6 +187,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(window_slots_only_beside_a_watch),
+        cmocka_unit_test(window_drops_counted_apart),
         cmocka_unit_test(members_weigh_the_same),
         cmocka_unit_test(full_window_takes_no_more),
         cmocka_unit_test(only_beside_its_own_analysis_on_the_page),
