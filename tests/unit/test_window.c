@@ -50,6 +50,15 @@ static wasp_thread *new_thread(void)
     return &t;
 }
 
+/* A sample's watch of analysis 1 on PAGE, armed (slot 0). */
+static wasp_slot *sampled_watch(wasp_thread *t)
+{
+    wasp_slot *s = wasp_watch_claim(t, 1, PAGE + 8, 8, 0);
+    assert_non_null(s);
+    s->state = WASP_SLOT_ARMED;
+    return s;
+}
+
 static double weight_of(const wasp_thread *t, int analysis)
 {
     double w = 0;
@@ -65,9 +74,7 @@ static void window_slots_only_beside_a_watch(void **state)
     wasp_thread *t = new_thread();
     /* Nothing watched on the page yet: no window. */
     assert_null(wasp_watch_claim_window(t, 1, PAGE + 64, 8, 0));
-    wasp_slot *s = wasp_watch_claim(t, 1, PAGE + 8, 8, 0);
-    assert_non_null(s);
-    s->state = WASP_SLOT_ARMED;
+    sampled_watch(t);
     for (int k = 1; k <= WINDOW; k++) {
         wasp_slot *w = wasp_watch_claim_window(t, 1, PAGE + 64 + 8u * (unsigned)k, 8, 0);
         assert_non_null(w);
@@ -88,9 +95,7 @@ static void window_drops_counted_apart(void **state)
 {
     (void)state;
     wasp_thread *t = new_thread();
-    wasp_slot *s = wasp_watch_claim(t, 1, PAGE + 8, 8, 0);
-    assert_non_null(s);
-    s->state = WASP_SLOT_ARMED;
+    wasp_slot *s = sampled_watch(t);
     wasp_slot *w = wasp_watch_claim_window(t, 1, PAGE + 64, 8, 0);
     assert_non_null(w);
     w->state = WASP_SLOT_ARMED;
@@ -111,8 +116,7 @@ static void members_weigh_the_same(void **state)
     assert_int_equal(wasp_records_init(&t->rec, 64, 0), 0);
     static wasp_windows ws;
     memset(&ws, 0, sizeof ws);
-    wasp_slot *s = wasp_watch_claim(t, 1, PAGE + 8, 8, 0);
-    s->state = WASP_SLOT_ARMED;
+    wasp_slot *s = sampled_watch(t);
     t->reservoir[0].weight = 2.0; /* the sample stands for two */
     uint32_t tag = wasp_window_join(t, &ws, 0);
     assert_true(tag != 0);
@@ -155,8 +159,7 @@ static void full_window_takes_no_more(void **state)
     wasp_thread *t = new_thread();
     static wasp_windows ws;
     memset(&ws, 0, sizeof ws);
-    wasp_slot *s = wasp_watch_claim(t, 1, PAGE + 8, 8, 0);
-    s->state = WASP_SLOT_ARMED;
+    sampled_watch(t);
     uint32_t tag = wasp_window_join(t, &ws, 0);
     assert_true(tag != 0);
     ws.w[tag - 1].members = WASP_WINDOW_MEMBERS - 1;
@@ -169,9 +172,7 @@ static void only_beside_its_own_analysis_on_the_page(void **state)
 {
     (void)state;
     wasp_thread *t = new_thread();
-    wasp_slot *s = wasp_watch_claim(t, 1, PAGE + 8, 8, 0);
-    assert_non_null(s);
-    s->state = WASP_SLOT_ARMED;
+    wasp_slot *s = sampled_watch(t);
     int before = armed_calls;
     /* Another page, another analysis, or bytes already watched: none. */
     assert_null(wasp_watch_claim_window(t, 1, PAGE + 4096 + 8, 8, 0));
