@@ -65,12 +65,9 @@ static int debugreg_thread_open(wasp_thread *t, int n, char *err, size_t errlen)
                 snprintf(err, errlen, "perf_event_open(breakpoint) failed: %s", strerror(errno));
             break;
         }
-        t->slots[i].fd = fd;
-        t->slots[i].state = WASP_SLOT_FREE;
+        t->slots[i].fd = fd; /* the others stay -1 (wasp_slots_alloc) */
         t->nslots++;
     }
-    for (int i = t->nslots; i < t->capacity; i++)
-        t->slots[i].fd = -1;
     return t->nslots;
 }
 

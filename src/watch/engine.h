@@ -38,7 +38,9 @@ typedef struct wasp_watch_engine {
     /* Slots for window watches each thread gets past the sampled ones (the
      * page engine's; debug registers have none to spare). */
     int window_slots;
-    /* Per-thread set-up: up to n slots. Returns how many (0: why in err). */
+    /* Per-thread set-up of t's slots, fresh from wasp_slots_alloc (free, no
+     * descriptor, no page): up to n for samples. Returns how many (0: why in
+     * err). */
     int (*thread_open)(wasp_thread *t, int n, char *err, size_t errlen);
     void (*thread_close)(wasp_thread *t);
     /* Watch [addr, addr+len) (len 1/2/4/8, aligned) for stores, or loads and

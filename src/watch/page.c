@@ -156,6 +156,12 @@ static int mem_rw = -1; /* /proc/self/mem, for emulated accesses */
 /* Measured at start-up: one fault completed by emulation (a store; a load
  * from the page's copy), one single-stepped. */
 static uint64_t cost_emulated_ns = 15000, cost_copy_load_ns = 15000, cost_stepped_ns = 40000;
+
+/* What an emulated load costs: a store's, unless it reads the page's copy. */
+static uint64_t cost_emulated_load_ns(void)
+{
+    return wasp_page_shadow_enabled() ? cost_copy_load_ns : cost_emulated_ns;
+}
 static uint64_t foreign_cost_ns;
 
 /* ---- the lock ------------------------------------------------------------- */
@@ -406,12 +412,7 @@ static int page_thread_open(wasp_thread *t, int n, char *err, size_t errlen)
     /* Watching more bytes of a page that is protected anyway costs nothing
      * more: the rest of the slots take accesses the faults show whole. */
     t->nwindow = t->capacity - t->nslots;
-    for (int i = 0; i < t->capacity; i++) {
-        t->slots[i].fd = -1;
-        t->slots[i].wp_page = 0;
-        t->slots[i].state = WASP_SLOT_FREE;
-    }
-    return t->nslots;
+    return t->nslots; /* the slots come free, without a page (wasp_slots_alloc) */
 }
 
 static void page_thread_close(wasp_thread *t)
@@ -768,7 +769,7 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         if (hit_slot < 0)
             __atomic_add_fetch(&stats.stepped, 1, __ATOMIC_RELAXED);
         __atomic_add_fetch(&stats.emulated, 1, __ATOMIC_RELAXED);
-        uint64_t cost = store || !wasp_page_shadow_enabled() ? cost_emulated_ns : cost_copy_load_ns;
+        uint64_t cost = store ? cost_emulated_ns : cost_emulated_load_ns();
         charge(t, cost);
         if (weigh_readable(r, cost, store))
             apply(r);
@@ -964,8 +965,7 @@ static int page_figures(wasp_watch_figure *out, int max)
          0},
         {"watch.copy_loads", (double)__atomic_load_n(&stats.copy_loads, __ATOMIC_RELAXED), 0},
         {"watch_emulated_us", (double)cost_emulated_ns / 1000.0, 1},
-        {"watch_emulated_load_us",
-         (double)(wasp_page_shadow_enabled() ? cost_copy_load_ns : cost_emulated_ns) / 1000.0, 1},
+        {"watch_emulated_load_us", (double)cost_emulated_load_ns() / 1000.0, 1},
         {"watch_stepped_us", (double)cost_stepped_ns / 1000.0, 1},
     };
     int n = 0;

@@ -17,9 +17,10 @@
  * engine: outside the Java heap). */
 enum { WASP_ARM_NOT_WATCHABLE = -2 };
 
-/* Room for `capacity` slots (and their reservoir entries) in t, all free;
- * 0, or -1 when out of memory. wasp_slots_open calls it for the engine's
- * needs; unit tests that drive an engine directly call it first. */
+/* Room for `capacity` slots (and their reservoir entries) in t, all free,
+ * with no descriptor (fd -1) and no page; 0, or -1 when out of memory.
+ * wasp_slots_open calls it for the engine's needs; unit tests that drive an
+ * engine directly call it first. */
 int wasp_slots_alloc(wasp_thread *t, int capacity);
 void wasp_slots_free(wasp_thread *t);
 
