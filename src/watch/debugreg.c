@@ -88,6 +88,8 @@ static int modify(int fd, uint32_t index, int slot, uint64_t addr, int len, int 
 
 static int debugreg_arm(wasp_thread *t, int slot, uint64_t addr, int len, int loads_too)
 {
+    if (len == 0)
+        return -1; /* a hold: no window slots here */
     return modify(t->slots[slot].fd, t->index, slot, addr, len, loads_too);
 }
 

@@ -74,6 +74,11 @@ wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, i
  * gives more pairs, not more weight). NULL: none. */
 wasp_slot *wasp_watch_claim_window(wasp_thread *t, int owner, uint64_t addr, int len,
                                    int loads_too);
+/* A hold: a window slot that watches no bytes of addr's page but keeps it
+ * watched (the page engine keeps it closed), for analysis `owner`, beside a
+ * watch of that analysis there. Only engines with window slots have holds.
+ * NULL: none (no window slot free, the budget spent, or arming failed). */
+wasp_slot *wasp_watch_claim_hold(wasp_thread *t, int owner, uint64_t addr, int loads_too);
 /* Watch i, of the same owner, moved to [addr, addr+len) at once (one engine
  * call, no reservoir offer: the same sample goes on). NULL when the budget
  * is spent or the engine refused: the watch is then dropped. */
@@ -82,7 +87,8 @@ wasp_slot *wasp_watch_move(wasp_thread *t, int i, uint64_t addr, int len, int lo
 void wasp_watch_drop(wasp_thread *t, int i, wasp_counter_id reason);
 /* Counts watch i as dropped for reason (a counter; out of range: none): a
  * window watch as armed.window.dropped whatever the reason, since it stands
- * for no sample of its own and the dropped.* counters count samples' watches. */
+ * for no sample of its own and the dropped.* counters count samples' watches;
+ * a hold not at all. */
 void wasp_watch_count_drop(wasp_thread *t, int i, int reason);
 /* Ends watch i, judged: disarms it and returns its reservoir weight. */
 double wasp_watch_done(wasp_thread *t, int i);

@@ -497,8 +497,8 @@ static void find_hit(stepper *st, const page_rec *r, pid_t me, const ucontext_t 
     }
     for (uint32_t i = 0; i < r->refs_high; i++) {
         const watch_ref *w = &r->ref[i];
-        if (!w->used || w->tid != me || (!store && !w->loads))
-            continue;
+        if (!w->used || w->tid != me || (!store && !w->loads) || !w->len)
+            continue; /* len 0: a hold, no bytes (watch/kit.h) */
         if (lo < w->addr + w->len && w->addr < hi) {
             st->hit_thread = w->thread;
             st->hit_slot = w->slot;

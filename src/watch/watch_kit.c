@@ -32,6 +32,8 @@ void wasp_watch_count_drop(wasp_thread *t, int i, int reason)
 {
     if (reason < 0 || reason >= WASP_C_COUNT)
         return;
+    if (i >= t->nslots && t->slots[i].watch.len == 0)
+        return; /* a hold: no access of its own was watched */
     t->rec.counters[i >= t->nslots ? WASP_C_WINDOW_DROPPED : reason]++;
 }
 
@@ -127,8 +129,9 @@ wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, i
     return slot;
 }
 
-wasp_slot *wasp_watch_claim_window(wasp_thread *t, int owner, uint64_t addr, int len,
-                                   int loads_too)
+/* A free window slot armed at [addr, addr+len) for owner, beside a watch of
+ * its on the same page and over no bytes watched already; -1: none. */
+static int claim_window_slot(wasp_thread *t, int owner, uint64_t addr, int len, int loads_too)
 {
     int n = 0, free_slot = -1, all = t->nslots + t->nwindow;
     for (int i = 0; i < all; i++) {
@@ -139,20 +142,39 @@ wasp_slot *wasp_watch_claim_window(wasp_thread *t, int owner, uint64_t addr, int
             continue;
         }
         if (addr < s->addr + s->watch.len && s->addr < addr + (uint64_t)len)
-            return NULL; /* those bytes are watched already */
+            return -1; /* those bytes are watched already */
         n += page_of(s->addr) == page_of(addr) && t->reservoir[i].in_use &&
              t->reservoir[i].analysis == owner;
     }
     if (!n || free_slot < 0 || wasp_budget_spent(t) ||
         wasp_slot_arm(t, free_slot, addr, len, loads_too) != 0)
-        return NULL;
+        return -1;
     /* No weight of its own: the analysis shares its sample's (pairs/window.h). */
     t->reservoir[free_slot] = (wasp_reservoir_slot){
         .in_use = 1, .analysis = (uint8_t)owner, .seen = 1, .weight = 0};
-    wasp_slot *slot = &t->slots[free_slot];
-    slot_set(t, slot, addr, len);
+    slot_set(t, &t->slots[free_slot], addr, len);
+    return free_slot;
+}
+
+wasp_slot *wasp_watch_claim_window(wasp_thread *t, int owner, uint64_t addr, int len,
+                                   int loads_too)
+{
+    int i = claim_window_slot(t, owner, addr, len, loads_too);
+    if (i < 0)
+        return NULL;
     t->rec.counters[WASP_C_WINDOW_ARMED]++;
-    return slot;
+    return &t->slots[i];
+}
+
+wasp_slot *wasp_watch_claim_hold(wasp_thread *t, int owner, uint64_t addr, int loads_too)
+{
+    if (!t->nwindow)
+        return NULL; /* an engine that cannot watch no bytes (debug registers) */
+    int i = claim_window_slot(t, owner, page_of(addr), 0, loads_too);
+    if (i < 0)
+        return NULL;
+    t->slots[i].state = WASP_SLOT_ARMED;
+    return &t->slots[i];
 }
 
 int wasp_watch_trap_insn(wasp_thread *t, const wasp_slot *slot, uint64_t trap_pc,

@@ -1,8 +1,9 @@
 /* Window watches: an access the engine saw on a page the thread watches is
  * watched in a window slot only beside a watch of the same analysis on that
  * page, never over bytes already watched (watch/kit.h,
- * wasp_watch_claim_window); the pair analyses credit its window's members
- * with equal shares of the sample's weight (analysis/pairs/window.h). An
+ * wasp_watch_claim_window); the pair analyses' windows reach a fixed number
+ * of accesses, held open meanwhile, and credit each member judged an equal
+ * share of the sample's weight (analysis/pairs/window.h). An
  * engine that arms anything stands in for the page engine. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -107,65 +108,98 @@ static void window_drops_counted_apart(void **state)
     assert_int_equal(t->rec.counters[WASP_C_WINDOW_DROPPED], 1);
 }
 
-/* Members judged early and late stand for the sample equally: a dead store
- * judged a sweep later weighs what a live one judged at once does. */
+/* A window of the sample in slot 0 (its hold claimed), weight 5. */
+static uint32_t open_window(wasp_thread *t, wasp_windows *ws, wasp_slot **hold)
+{
+    memset(ws, 0, sizeof *ws);
+    sampled_watch(t);
+    t->reservoir[0].weight = 5.0; /* the sample stands for five */
+    *hold = wasp_watch_claim_hold(t, 1, PAGE + 8, 0);
+    assert_non_null(*hold);
+    uint32_t tag = wasp_window_open(t, ws, 0, (int)(*hold - t->slots));
+    assert_true(tag != 0);
+    assert_true(t->reservoir[0].weight == 0.0); /* moved into the window */
+    return tag;
+}
+
+/* A hold watches no bytes: no armed.window count, no bytes kept from
+ * members, and only where the engine has window slots. */
+static void hold_watches_no_bytes(void **state)
+{
+    (void)state;
+    wasp_thread *t = new_thread();
+    sampled_watch(t);
+    wasp_slot *h = wasp_watch_claim_hold(t, 1, PAGE + 8, 0);
+    assert_non_null(h);
+    assert_int_equal(h->watch.len, 0);
+    assert_true(h - t->slots >= SAMPLED);
+    assert_int_equal(t->rec.counters[WASP_C_WINDOW_ARMED], 0);
+    assert_non_null(wasp_watch_claim_window(t, 1, PAGE, 8, 0)); /* the page's first bytes */
+    t->nwindow = 0;
+    assert_null(wasp_watch_claim_hold(t, 1, PAGE + 8, 0));
+}
+
+/* A window reaches WASP_WINDOW_REACH accesses past its sample's, then hands
+ * back its hold; another page or a window already reaching the page is
+ * told apart. */
+static void reach_is_fixed(void **state)
+{
+    (void)state;
+    wasp_thread *t = new_thread();
+    static wasp_windows ws;
+    wasp_slot *hold;
+    uint32_t tag = open_window(t, &ws, &hold);
+    assert_int_equal(wasp_window_reaching(&ws, PAGE), tag);
+    assert_int_equal(wasp_window_reaching(&ws, PAGE + 4096), 0);
+    for (int k = 1; k < WASP_WINDOW_REACH; k++)
+        assert_int_equal(wasp_window_reach(&ws, tag), -1);
+    assert_int_equal(wasp_window_reach(&ws, tag), (int)(hold - t->slots));
+    assert_int_equal(wasp_window_reaching(&ws, PAGE), 0); /* reached its last */
+    assert_int_equal(wasp_window_reach(&ws, tag), -1);
+    assert_int_equal(ws.w[tag - 1].reached, WASP_WINDOW_REACH + 1);
+}
+
+/* Members judged early and late stand for the sample equally, and so do
+ * accesses reached but never watched: W / accesses reached each. */
 static void members_weigh_the_same(void **state)
 {
     (void)state;
     wasp_thread *t = new_thread();
     assert_int_equal(wasp_records_init(&t->rec, 64, 0), 0);
     static wasp_windows ws;
-    memset(&ws, 0, sizeof ws);
-    wasp_slot *s = sampled_watch(t);
-    t->reservoir[0].weight = 2.0; /* the sample stands for two */
-    uint32_t tag = wasp_window_join(t, &ws, 0);
-    assert_true(tag != 0);
-    assert_true(t->reservoir[0].weight == 0.0); /* moved into the window */
+    wasp_slot *hold;
+    uint32_t tag = open_window(t, &ws, &hold);
+    wasp_slot *s = &t->slots[0];
     wasp_slot *m[3];
     for (int k = 0; k < 3; k++) {
         m[k] = wasp_watch_claim_window(t, 1, PAGE + 64 + 8u * (unsigned)k, 8, 0);
         assert_non_null(m[k]);
         m[k]->state = WASP_SLOT_ARMED;
         m[k]->tag = tag;
-        assert_int_equal(wasp_window_join(t, &ws, 0), tag); /* room for more */
         wasp_window_add(&ws, tag);
+        wasp_window_reach(&ws, tag);
     }
+    wasp_window_reach(&ws, tag); /* one reached, no slot for it */
     /* A live pair at once, the sample's own live, one dead much later, one
-     * member lost (dropped): 4 members, 2.0 / 4 each. */
+     * member lost (dropped): 5 accesses reached, 5.0 / 5 each. */
     wasp_window_judged(&ws, tag, wasp_watch_done(t, (int)(m[0] - t->slots)), 8, 0, 0, 1, 0);
     m[0]->tag = 0;
     wasp_window_judged(&ws, tag, wasp_watch_done(t, 0), 8, 0, 0, 2, 0);
     s->tag = 0;
-    wasp_window_settle(t, &ws, 1, 0);
-    assert_true(t->rec.totals[1].pairs == 0.0); /* two members still watched */
     wasp_watch_drop(t, (int)(m[1] - t->slots), WASP_C_COUNT);
     wasp_window_judged(&ws, tag, wasp_watch_done(t, (int)(m[2] - t->slots)), 8, 1, 0, 3, 4);
     m[2]->tag = 0;
     wasp_window_settle(t, &ws, 1, 0);
+    assert_true(t->rec.totals[1].pairs == 0.0); /* its hold keeps it open */
+    wasp_watch_done(t, (int)(hold - t->slots));
+    wasp_window_settle(t, &ws, 1, 0);
     const wasp_totals *tot = &t->rec.totals[1];
-    assert_true(tot->pairs == 1.5);   /* 3 judged x 0.5 */
-    assert_true(tot->bytes == 12.0);  /* 24 bytes x 0.5 */
-    assert_true(tot->wasted == 4.0);  /* the dead one's 8 bytes x 0.5 */
+    assert_true(tot->pairs == 3.0);   /* 3 judged x 1 */
+    assert_true(tot->bytes == 24.0);  /* 24 bytes x 1, not x 5 / 4 members watched */
+    assert_true(tot->wasted == 8.0);  /* the dead one's 8 bytes x 1 */
     assert_int_equal(t->rec.npairs, 1);
     assert_true(ws.w[tag - 1].members == 0); /* free again */
     wasp_records_free(&t->rec);
-}
-
-/* A window that has had its members takes no more (its sample's weight is
- * already spread that thin). */
-static void full_window_takes_no_more(void **state)
-{
-    (void)state;
-    wasp_thread *t = new_thread();
-    static wasp_windows ws;
-    memset(&ws, 0, sizeof ws);
-    sampled_watch(t);
-    uint32_t tag = wasp_window_join(t, &ws, 0);
-    assert_true(tag != 0);
-    ws.w[tag - 1].members = WASP_WINDOW_MEMBERS - 1;
-    assert_int_equal(wasp_window_join(t, &ws, 0), tag);
-    wasp_window_add(&ws, tag);
-    assert_int_equal(wasp_window_join(t, &ws, 0), 0);
 }
 
 static void only_beside_its_own_analysis_on_the_page(void **state)
@@ -189,8 +223,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(window_slots_only_beside_a_watch),
         cmocka_unit_test(window_drops_counted_apart),
+        cmocka_unit_test(hold_watches_no_bytes),
+        cmocka_unit_test(reach_is_fixed),
         cmocka_unit_test(members_weigh_the_same),
-        cmocka_unit_test(full_window_takes_no_more),
         cmocka_unit_test(only_beside_its_own_analysis_on_the_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

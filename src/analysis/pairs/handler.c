@@ -140,6 +140,75 @@ static void on_thread_end(wasp_thread *t)
     settle(t, 1);
 }
 
+/* The next accesses of the analysis's kind to its page watched too, in the
+ * sample's window (window.h), where the engine has window slots. A page
+ * already reached by a window of the analysis gets none: an access reached
+ * by two could be watched for one of them only. */
+static void open_window(wasp_thread *t, const wasp_analysis_client *client, int i)
+{
+    wasp_windows *ws = windows_of(t, client->id);
+    if (!t->nwindow || wasp_window_reaching(ws, t->slots[i].addr & ~(uint64_t)4095))
+        return;
+    /* The hold sees what the reach counts: a store analysis's members watch
+     * loads (a load judges a store), its hold need not. */
+    wasp_slot *hold = wasp_watch_claim_hold(t, client->id, t->slots[i].addr,
+                                            (client->samples & WASP_ACCESS_LOAD) != 0);
+    if (hold && !wasp_window_open(t, ws, i, (int)(hold - t->slots)))
+        wasp_watch_done(t, (int)(hold - t->slots));
+}
+
+/* Window tag of analysis id has reached its last access: its hold goes (the
+ * slot checked, since a collection may have ended it and its slot been
+ * claimed again), and the window is credited if no member is left. */
+static void end_reach(wasp_thread *t, wasp_windows *ws, int id, uint32_t tag, int hold)
+{
+    const wasp_slot *s = &t->slots[hold];
+    if (s->state != WASP_SLOT_FREE && s->tag == tag && s->watch.len == 0 &&
+        t->reservoir[hold].in_use && t->reservoir[hold].analysis == id)
+        wasp_watch_done(t, hold);
+    wasp_window_settle_one(t, ws, id, tag);
+}
+
+/* An access this thread made, seen whole (it ran: at pc, its bytes insn):
+ * one more for each window of an analysis of its kind reaching its page, and
+ * watched there when a window slot is free. */
+static void reach(wasp_thread *t, const ucontext_t *uc, uint64_t pc, const wasp_access *acc,
+                  const uint8_t *insn)
+{
+    uint64_t page = acc->addr & ~(uint64_t)4095;
+    for (int k = 0; k < nstore + nload; k++) {
+        const wasp_analysis_client *client = k < nstore ? store_clients[k] : load_clients[k - nstore];
+        if (!(client->samples & acc->kind))
+            continue;
+        wasp_windows *ws = windows_of(t, client->id);
+        uint32_t tag = wasp_window_reaching(ws, page);
+        if (!tag)
+            continue;
+        uint64_t waddr;
+        int wlen;
+        wasp_watch_span(acc->addr, acc->size, &waddr, &wlen);
+        wasp_slot *slot = wasp_watch_claim_window(t, client->id, waddr, wlen,
+                                                  client->watch_loads);
+        if (slot) {
+            wasp_window_add(ws, tag);
+            start(t, slot, client, acc, pc, insn, 1, uc);
+            slot->tag = tag;
+        }
+        int hold = wasp_window_reach(ws, tag);
+        if (hold >= 0)
+            end_reach(t, ws, client->id, tag, hold);
+    }
+}
+
+/* Another access on a page the thread watches, seen whole by the engine
+ * (it ran), that touched no watched bytes. */
+static void on_window_access(wasp_thread *t, const ucontext_t *uc, const wasp_window_access *a)
+{
+    if (wasp_watch_epoch_check(t))
+        return;
+    reach(t, uc, a->pc, &a->acc, a->insn);
+}
+
 static void on_sample(wasp_thread *t, const wasp_sample_view *v)
 {
     wasp_access acc;
@@ -161,47 +230,7 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
         return;
     t->rec.counters[WASP_C_ARMED]++;
     start(t, slot, client, &acc, at, insn, executed, v->uc);
-}
-
-/* Another access on a page the thread watches, seen whole by the engine
- * (it ran): watched too, for the analysis of a watch already there made by
- * the same instruction, in that watch's window (window.h). */
-static void on_window_access(wasp_thread *t, const ucontext_t *uc, const wasp_window_access *a)
-{
-    if (wasp_watch_epoch_check(t))
-        return;
-    uint64_t end = a->pc + a->acc.len;
-    for (int i = 0; i < t->nslots + t->nwindow; i++) {
-        /* Only the instruction that watch was started on (the sample's, or
-         * its window's): the window then measures that instruction at more
-         * addresses. Any access on the page skewed F_prog: a window opened by
-         * a live store closed before the dead stores came round, one opened
-         * by a dead store took in the live stores after it (DeadStoreEuler
-         * 0.25 for 0.5). The slot's own fields first: this runs over all
-         * 260 slots at every such fault. */
-        const wasp_slot *s = &t->slots[i];
-        if (s->first_end != end || s->state == WASP_SLOT_FREE || !t->reservoir[i].in_use ||
-            ((s->addr ^ a->acc.addr) >> 12))
-            continue;
-        const wasp_handler_part *p = wasp_handler_part_of(t->reservoir[i].analysis);
-        const wasp_analysis_client *client = p ? p->pair : NULL;
-        if (!client || !(client->samples & a->acc.kind))
-            continue;
-        wasp_windows *ws = windows_of(t, client->id);
-        uint32_t tag = wasp_window_join(t, ws, i);
-        uint64_t waddr;
-        int wlen;
-        wasp_watch_span(a->acc.addr, a->acc.size, &waddr, &wlen);
-        wasp_slot *slot = tag ? wasp_watch_claim_window(t, client->id, waddr, wlen,
-                                                        client->watch_loads)
-                              : NULL;
-        if (slot) {
-            wasp_window_add(ws, tag);
-            start(t, slot, client, &a->acc, a->pc, a->insn, 1, uc);
-            slot->tag = tag;
-        }
-        return;
-    }
+    open_window(t, client, (int)(slot - t->slots));
 }
 
 static void classify(wasp_thread *t, int i, const wasp_analysis_client *client,
@@ -274,14 +303,18 @@ static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
                                      wasp_session_get()->float_threshold, &approx);
     switch (v) {
     case WASP_VERDICT_WAIT:
-        return;
+        break;
     case WASP_VERDICT_DROP:
         wasp_watch_drop(t, i, (acc.kind & WASP_ACCESS_LOAD) ? WASP_C_DROP_UNREADABLE
                                                              : WASP_C_DROP_STORE_CHAIN);
-        return;
+        break;
     default:
         classify(t, i, client, v, approx, uc, trap_pc - acc.len, insn, acc.len);
     }
+    /* The access that judged it is reached like any other (window.h): a
+     * window's reach must not depend on its members' outcomes. */
+    if (t->nwindow)
+        reach(t, uc, trap_pc - acc.len, &acc, insn);
 }
 
 #define PAIR_HANDLER_PART(name, sampled)                                                           \

@@ -14,28 +14,47 @@ static wasp_window *window_of(wasp_windows *ws, uint32_t tag)
     return tag >= 1 && tag <= WASP_WINDOWS && ws->w[tag - 1].members ? &ws->w[tag - 1] : NULL;
 }
 
-uint32_t wasp_window_join(wasp_thread *t, wasp_windows *ws, int i)
+uint32_t wasp_window_open(wasp_thread *t, wasp_windows *ws, int i, int hold)
 {
-    wasp_slot *s = &t->slots[i];
-    if (s->tag) {
-        const wasp_window *w = window_of(ws, s->tag);
-        return w && w->members < WASP_WINDOW_MEMBERS ? s->tag : 0;
-    }
     for (uint32_t k = 0; k < WASP_WINDOWS; k++) {
         wasp_window *w = &ws->w[k];
         if (w->members)
             continue;
         memset(w, 0, offsetof(wasp_window, waste));
         w->lost_bytes = w->lost_approx = 0;
-        w->members = 1;
+        w->members = w->reached = 1;
+        w->reach_left = WASP_WINDOW_REACH;
+        w->hold = hold;
+        w->page = t->slots[i].addr & ~(uint64_t)4095;
         /* The sample's weight is the window's from now on; what the
          * reservoir adds to its slot later comes in when it is judged. */
         w->weight = t->reservoir[i].weight;
         t->reservoir[i].weight = 0;
-        s->tag = k + 1;
-        return s->tag;
+        t->slots[i].tag = t->slots[hold].tag = k + 1;
+        return k + 1;
     }
     return 0;
+}
+
+uint32_t wasp_window_reaching(const wasp_windows *ws, uint64_t page)
+{
+    for (uint32_t k = 0; k < WASP_WINDOWS; k++)
+        if (ws->w[k].members && ws->w[k].reach_left && ws->w[k].page == page)
+            return k + 1;
+    return 0;
+}
+
+int wasp_window_reach(wasp_windows *ws, uint32_t tag)
+{
+    wasp_window *w = window_of(ws, tag);
+    if (!w || !w->reach_left)
+        return -1;
+    w->reached++;
+    if (--w->reach_left)
+        return -1;
+    int hold = w->hold;
+    w->hold = -1;
+    return hold;
 }
 
 void wasp_window_add(wasp_windows *ws, uint32_t tag)
@@ -65,7 +84,7 @@ void wasp_window_judged(wasp_windows *ws, uint32_t tag, double weight, uint32_t 
         w->lost_bytes += bytes;
 }
 
-/* Members of window tag still watched on t. */
+/* Members of window tag still watched on t, and its hold. */
 static int watched(const wasp_thread *t, int id, uint32_t tag)
 {
     int n = 0;
@@ -75,10 +94,10 @@ static int watched(const wasp_thread *t, int id, uint32_t tag)
     return n;
 }
 
-/* Each member judged stands for weight / members of the sample. */
+/* Each member judged stands for weight / accesses reached of the sample. */
 static void credit(wasp_thread *t, int id, wasp_window *w)
 {
-    double each = w->weight / (double)w->members;
+    double each = w->weight / (double)w->reached;
     double wasted = w->lost_bytes, approx = w->lost_approx; /* whole bytes: exact sums */
     for (uint32_t k = 0; k < w->nwaste; k++) {
         const wasp_window_pair *p = &w->waste[k];
