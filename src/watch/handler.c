@@ -245,7 +245,14 @@ static void enter(wasp_thread *t, int kind, int slot, ucontext_t *uc, int async)
         wasp_sampler_backoff(t, handler_ns_since(t0));
     } else if (kind == WASP_EV_WATCH) {
         on_watch(t, slot, uc, async);
-        t->rec.counters[WASP_C_WATCH_HANDLER_NS] += handler_ns_since(t0);
+        uint64_t ns = handler_ns_since(t0);
+        t->rec.counters[WASP_C_WATCH_HANDLER_NS] += ns;
+        /* An engine that charges its own events (the page engine) measured
+         * them without the analyses' work (a trap's judging, the window
+         * members it starts): the budget's too. */
+        const wasp_watch_engine *e = wasp_chosen()->watch;
+        if (e && !e->events_are_traps)
+            t->watch_cost_ns += ns;
     }
     let_go(t);
 }
