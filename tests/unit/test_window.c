@@ -202,6 +202,43 @@ static void members_weigh_the_same(void **state)
     wasp_records_free(&t->rec);
 }
 
+/* More wasteful members than the window has pair entries, in one pair of
+ * contexts: all of them reach the pair, not only F. */
+static void wasteful_members_share_an_entry(void **state)
+{
+    (void)state;
+    wasp_thread *t = new_thread();
+    assert_int_equal(wasp_records_init(&t->rec, 64, 0), 0);
+    static wasp_windows ws;
+    wasp_slot *hold;
+    uint32_t tag = open_window(t, &ws, &hold);
+    enum { DEAD = WASP_WINDOW_WASTE + 32 };
+    for (int k = 0; k < DEAD; k++) {
+        wasp_window_add(&ws, tag);
+        wasp_window_reach(&ws, tag);
+        wasp_window_judged(&ws, tag, 0, 8, 1, 0, 7, 9);
+    }
+    wasp_window_add(&ws, tag);
+    wasp_window_reach(&ws, tag);
+    wasp_window_judged(&ws, tag, 0, 8, 1, 0, 7, 10); /* another trap context */
+    wasp_watch_done(t, 0);
+    t->slots[0].tag = 0;
+    wasp_watch_done(t, (int)(hold - t->slots));
+    wasp_window_settle(t, &ws, 1, 0);
+    double each = 5.0 / (DEAD + 2); /* the sample and DEAD + 1 reached */
+    assert_int_equal(t->rec.npairs, 2);
+    double bytes = 0, count = 0;
+    for (uint32_t i = 0; i < t->rec.cap_pairs; i++)
+        if (t->rec.pairs[i].watch_ctx && t->rec.pairs[i].trap_ctx == 9) {
+            bytes = t->rec.pairs[i].bytes;
+            count = t->rec.pairs[i].count;
+        }
+    assert_float_equal(bytes, each * 8.0 * DEAD, 1e-9);
+    assert_float_equal(count, each * DEAD, 1e-9);
+    assert_float_equal(t->rec.totals[1].wasted, each * 8.0 * (DEAD + 1), 1e-9);
+    wasp_records_free(&t->rec);
+}
+
 static void only_beside_its_own_analysis_on_the_page(void **state)
 {
     (void)state;
@@ -226,6 +263,7 @@ int main(void)
         cmocka_unit_test(hold_watches_no_bytes),
         cmocka_unit_test(reach_is_fixed),
         cmocka_unit_test(members_weigh_the_same),
+        cmocka_unit_test(wasteful_members_share_an_entry),
         cmocka_unit_test(only_beside_its_own_analysis_on_the_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -75,8 +75,18 @@ void wasp_window_judged(wasp_windows *ws, uint32_t tag, double weight, uint32_t 
     w->bytes += bytes;
     if (!waste)
         return;
+    /* A window's members are mostly a few instructions in one context: one
+     * entry per pair of contexts, so the table keeps the pairs. */
+    for (uint32_t k = w->nwaste; k-- > 0;) {
+        wasp_window_pair *p = &w->waste[k];
+        if (p->watch_ctx == watch_ctx && p->trap_ctx == trap_ctx && p->approx == (approx != 0)) {
+            p->bytes += bytes;
+            p->members++;
+            return;
+        }
+    }
     if (w->nwaste < WASP_WINDOW_WASTE)
-        w->waste[w->nwaste++] = (wasp_window_pair){watch_ctx, trap_ctx, (uint16_t)bytes,
+        w->waste[w->nwaste++] = (wasp_window_pair){watch_ctx, trap_ctx, bytes, 1,
                                                    (uint8_t)(approx != 0)};
     else if (approx)
         w->lost_approx += bytes;
@@ -103,7 +113,8 @@ static void credit(wasp_thread *t, int id, wasp_window *w)
         const wasp_window_pair *p = &w->waste[k];
         *(p->approx ? &approx : &wasted) += p->bytes;
         wasp_records_pair(&t->rec, (wasp_analysis)id, p->approx ? WASP_PAIR_APPROX : 0,
-                          p->watch_ctx, p->trap_ctx, each * (double)p->bytes, each);
+                          p->watch_ctx, p->trap_ctx, each * (double)p->bytes,
+                          each * (double)p->members);
     }
     /* One product per sum: the wasted bytes never round past the total. */
     wasp_totals *tot = &t->rec.totals[id];

@@ -10,9 +10,9 @@
  * joins). A hold (a watch on no bytes, wasp_watch_claim_hold) keeps the page
  * closed until the reach is spent, whatever the members do. Each access
  * reached is watched when a window slot is free; when the window's last
- * member is gone (classified, dropped, or the thread ended) every classified
- * member is credited with W / n — W the weight the sample carried, n the
- * accesses reached, watched or not.
+ * member is gone (classified, dropped, or the thread ended) and its hold
+ * too, every classified member is credited with W / n — W the weight the
+ * sample carried, n the accesses reached, watched or not.
  *
  * Why fixed: a window that lived as long as its members did reached as far
  * as their outcomes let it. On DeadStoreEuler (F_prog 0.5 by construction)
@@ -35,17 +35,19 @@
 /* WASP_WINDOW_REACH: accesses a window reaches past its sample's. */
 enum { WASP_WINDOWS = 4, WASP_WINDOW_REACH = 256, WASP_WINDOW_WASTE = 128 };
 
-/* A wasteful pair a member classified, waiting for the window's weight. */
+/* The wasteful pairs members classified with one pair of contexts, waiting
+ * for the window's weight. */
 typedef struct wasp_window_pair {
     uint32_t watch_ctx, trap_ctx;
-    uint16_t bytes;  /* the member's access size */
+    uint32_t bytes;   /* the members' access sizes, summed */
+    uint16_t members; /* how many */
     uint8_t approx;
 } wasp_window_pair;
 
 typedef struct wasp_window {
     uint32_t members;   /* watched so far (the sample's own watch included); 0: free */
     uint32_t reached;   /* accesses reached, the sample's included, watched or not */
-    uint32_t reach_left; /* accesses it reaches yet; 0: its hold is gone */
+    uint32_t reach_left; /* accesses it reaches yet; 0: it has reached its last */
     int hold;           /* the slot keeping its page closed, -1: none */
     uint64_t page;
     double weight;      /* the sample's weight, as it came in */
@@ -76,8 +78,8 @@ void wasp_window_add(wasp_windows *ws, uint32_t tag);
  * reservoir weight, or 0); waste with its pair's contexts. */
 void wasp_window_judged(wasp_windows *ws, uint32_t tag, double weight, uint32_t bytes, int waste,
                         int approx, uint32_t watch_ctx, uint32_t trap_ctx);
-/* Credit every window of analysis `id` none of whose members is still
- * watched (all of them: `all`) to t's records. */
+/* Credit every window of analysis `id` none of whose members (nor its
+ * hold) is still watched (all of them: `all`) to t's records. */
 void wasp_window_settle(wasp_thread *t, wasp_windows *ws, int id, int all);
 /* The same for window tag alone, when its member was just judged: the
  * others' members did not change (those a drop emptied are settled at the
