@@ -22,8 +22,8 @@
 #include "watch/reservoir.h"
 
 /* Slots: at most four the reservoir fills from samples (debug registers have
- * four), then window slots (the page engine's, see wasp_watch_claim_window;
- * 256 give 1.3-1.5x the pairs per fault of 64 on BenchMix). A thread's slots are
+ * four), then window slots (the page engine's, see wasp_watch_claim_window:
+ * as many as a window reaches, analysis/pairs/window.h). A thread's slots are
  * allocated for the engine that runs (watch/slots.h, wasp_slots_alloc), so a
  * debug-register thread carries four, not 260.
  * Thread indices are never reused (a late signal cannot reach the wrong
