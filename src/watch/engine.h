@@ -45,8 +45,9 @@ typedef struct wasp_watch_engine {
     void (*thread_close)(wasp_thread *t);
     /* Watch [addr, addr+len) (len 1/2/4/8, aligned) for stores, or loads and
      * stores, by thread t. len 0 (engines with window slots only): a hold,
-     * the page kept watched with no bytes of it reported. Returns 0, -1 when arming failed, or
-     * WASP_ARM_NOT_WATCHABLE for an address this engine never watches. */
+     * the page kept watched with no bytes of it reported. Returns 0, -1 when
+     * arming failed, or WASP_ARM_NOT_WATCHABLE for an address this engine
+     * never watches. */
     int (*arm)(wasp_thread *t, int slot, uint64_t addr, int len, int loads_too);
     void (*disarm)(wasp_thread *t, int slot);
     /* Forget every watch of every thread at once (GC start, end of the run).

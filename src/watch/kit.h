@@ -108,6 +108,9 @@ uint32_t wasp_watch_trap_context(wasp_thread *t, const wasp_slot *slot, const uc
  * the heap, such as a thread's JavaThread, cannot be watched. */
 int wasp_watch_heap_only(void);
 
+/* The 4 KiB page addr is on (what the page engine protects, a window reaches). */
+uint64_t wasp_watch_page_of(uint64_t addr);
+
 /* len bytes at addr (program memory, read safely); *ok = 0 when unreadable. */
 uint64_t wasp_read_value(uint64_t addr, int len, int *ok);
 

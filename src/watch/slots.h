@@ -31,8 +31,8 @@ int wasp_slots_open(wasp_thread *t, int n, char *err, size_t errlen);
 void wasp_slots_close(wasp_thread *t);
 
 /* Watch [addr, addr+len) (len 1, 2, 4 or 8, addr aligned to len) for stores, or
- * loads and stores; len 0 holds addr's page watched (engines with window slots). Returns 0, -1 when the engine refused, or
- * WASP_ARM_NOT_WATCHABLE. */
+ * loads and stores; len 0 holds addr's page watched (engines with window
+ * slots). Returns 0, -1 when the engine refused, or WASP_ARM_NOT_WATCHABLE. */
 int wasp_slot_arm(wasp_thread *t, int slot, uint64_t addr, int len, int loads_too);
 void wasp_slot_disarm(wasp_thread *t, int slot);
 

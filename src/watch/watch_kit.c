@@ -94,7 +94,7 @@ wasp_slot *wasp_watch_move(wasp_thread *t, int i, uint64_t addr, int len, int lo
     return slot;
 }
 
-static uint64_t page_of(uint64_t addr)
+uint64_t wasp_watch_page_of(uint64_t addr)
 {
     return addr & ~(uint64_t)4095;
 }
@@ -143,7 +143,7 @@ static int claim_window_slot(wasp_thread *t, int owner, uint64_t addr, int len, 
         }
         if (addr < s->addr + s->watch.len && s->addr < addr + (uint64_t)len)
             return -1; /* those bytes are watched already */
-        n += page_of(s->addr) == page_of(addr) && t->reservoir[i].in_use &&
+        n += wasp_watch_page_of(s->addr) == wasp_watch_page_of(addr) && t->reservoir[i].in_use &&
              t->reservoir[i].analysis == owner;
     }
     if (!n || free_slot < 0 || wasp_budget_spent(t) ||
@@ -170,7 +170,7 @@ wasp_slot *wasp_watch_claim_hold(wasp_thread *t, int owner, uint64_t addr, int l
 {
     if (!t->nwindow)
         return NULL; /* an engine that cannot watch no bytes (debug registers) */
-    int i = claim_window_slot(t, owner, page_of(addr), 0, loads_too);
+    int i = claim_window_slot(t, owner, wasp_watch_page_of(addr), 0, loads_too);
     if (i < 0)
         return NULL;
     t->slots[i].state = WASP_SLOT_ARMED;

@@ -32,6 +32,12 @@ static void enable(uint32_t enabled)
     }
 }
 
+/* The k-th enabled pair analysis (stores first), k < nstore + nload. */
+static const wasp_analysis_client *client_at(int k)
+{
+    return k < nstore ? store_clients[k] : load_clients[k - nstore];
+}
+
 static const wasp_analysis_client *pick_client(wasp_thread *t, int kind)
 {
     const wasp_analysis_client *c[2 * WASP_AN_COUNT];
@@ -129,8 +135,8 @@ static wasp_windows *windows_of(wasp_thread *t, int id)
  * one, the thread's watches being gone). */
 static void settle(wasp_thread *t, int all)
 {
-    for (int i = 0; i < nstore + nload; i++) {
-        int id = (i < nstore ? store_clients[i] : load_clients[i - nstore])->id;
+    for (int k = 0; k < nstore + nload; k++) {
+        int id = client_at(k)->id;
         wasp_window_settle(t, windows_of(t, id), id, all);
     }
 }
@@ -147,7 +153,7 @@ static void on_thread_end(wasp_thread *t)
 static void open_window(wasp_thread *t, const wasp_analysis_client *client, int i)
 {
     wasp_windows *ws = windows_of(t, client->id);
-    if (!t->nwindow || wasp_window_reaching(ws, t->slots[i].addr & ~(uint64_t)4095))
+    if (!t->nwindow || wasp_window_reaching(ws, wasp_watch_page_of(t->slots[i].addr)))
         return;
     /* The hold sees what the reach counts: a store analysis's members watch
      * loads (a load judges a store), its hold need not. */
@@ -175,9 +181,9 @@ static void end_reach(wasp_thread *t, wasp_windows *ws, int id, uint32_t tag, in
 static void reach(wasp_thread *t, const ucontext_t *uc, uint64_t pc, const wasp_access *acc,
                   const uint8_t *insn)
 {
-    uint64_t page = acc->addr & ~(uint64_t)4095;
+    uint64_t page = wasp_watch_page_of(acc->addr);
     for (int k = 0; k < nstore + nload; k++) {
-        const wasp_analysis_client *client = k < nstore ? store_clients[k] : load_clients[k - nstore];
+        const wasp_analysis_client *client = client_at(k);
         if (!(client->samples & acc->kind))
             continue;
         wasp_windows *ws = windows_of(t, client->id);

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "watch/kit.h"
+
 static wasp_window *window_of(wasp_windows *ws, uint32_t tag)
 {
     return tag >= 1 && tag <= WASP_WINDOWS && ws->w[tag - 1].members ? &ws->w[tag - 1] : NULL;
@@ -25,7 +27,7 @@ uint32_t wasp_window_open(wasp_thread *t, wasp_windows *ws, int i, int hold)
         w->members = w->reached = 1;
         w->reach_left = WASP_WINDOW_REACH;
         w->hold = hold;
-        w->page = t->slots[i].addr & ~(uint64_t)4095;
+        w->page = wasp_watch_page_of(t->slots[i].addr);
         /* The sample's weight is the window's from now on; what the
          * reservoir adds to its slot later comes in when it is judged. */
         w->weight = t->reservoir[i].weight;
