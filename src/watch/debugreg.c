@@ -35,6 +35,9 @@ static void breakpoint_attr(struct perf_event_attr *a, uint32_t index, int slot,
     a->sample_period = 1;
     a->exclude_kernel = 1;
     a->exclude_hv = 1;
+    /* Read by no one but tests: whether a breakpoint is enabled shows, even
+     * where it never fires, as time enabled that grows. */
+    a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
     wasp_perf_signal_attr(a, wasp_sig_data(index, WASP_EV_WATCH, slot));
 }
 
@@ -90,7 +93,16 @@ static int debugreg_arm(wasp_thread *t, int slot, uint64_t addr, int len, int lo
 {
     if (len == 0)
         return -1; /* a hold: no window slots here */
-    return modify(t->slots[slot].fd, t->index, slot, addr, len, loads_too);
+    int fd = t->slots[slot].fd;
+    if (modify(fd, t->index, slot, addr, len, loads_too) == 0)
+        return 0;
+    /* A refused modification (an address outside user space, say) enables
+     * the breakpoint again where it was before, even if it was disabled
+     * since: the kernel restores the enabled state of the last modification.
+     * Left so, it would trap on every access to a watch the slot no longer
+     * holds (seen: a thread stuck in a storm of such traps). */
+    ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+    return -1;
 }
 
 static void debugreg_disarm(wasp_thread *t, int slot)

@@ -168,13 +168,27 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
     wasp_pace(t, refused != 0, !refused && t->budget_asks != asked);
 }
 
+/* A trap of a slot wasp holds no watch in (a signal that raced with
+ * disarming, or one of a breakpoint some path left enabled): on an engine
+ * whose events are traps of hardware that stays armed until disabled, disable
+ * it, or every later access to that address traps again, for good if
+ * the handler itself makes one (a watch on the stack, under our frames). */
+static void quiet_stray_trap(wasp_thread *t, int i)
+{
+    const wasp_watch_engine *e = wasp_chosen()->watch;
+    if (e && e->events_are_traps && i < t->nslots + t->nwindow)
+        e->disarm(t, i);
+}
+
 static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, int async)
 {
     if (i >= t->nslots + t->nwindow)
         return;
     wasp_slot *slot = &t->slots[i];
-    if (slot->state == WASP_SLOT_FREE)
-        return; /* a signal that raced with disarming */
+    if (slot->state == WASP_SLOT_FREE) {
+        quiet_stray_trap(t, i);
+        return;
+    }
     t->rec.counters[WASP_C_TRAPPED]++;
     const wasp_mechanisms *m = wasp_chosen();
     if (m->watch && m->watch->events_are_traps)
@@ -195,12 +209,13 @@ static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, int async)
 /* ---- dispatch ------------------------------------------------------------- */
 
 /* Take t's handler for work on its own thread: 1 when taken (t is profiled,
- * sampling is on, and no handler of ours runs on it already: a signal that
- * interrupted another of our handlers — the page engine's SIGSEGV handler
- * lets SIGTRAP through — is ignored). Give it back with let_go. */
-static int hold(wasp_thread *t)
+ * and no handler of ours runs on it already: a signal that interrupted
+ * another of our handlers — the page engine's SIGSEGV handler lets SIGTRAP
+ * through — is ignored). hold also asks that sampling is on. Give it back
+ * with let_go. */
+static int take(wasp_thread *t)
 {
-    if (!t || !t->active || !wasp_sampling() || t->in_handler)
+    if (!t || !t->active || t->in_handler)
         return 0;
     t->in_handler = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -209,6 +224,11 @@ static int hold(wasp_thread *t)
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     t->in_handler = 0;
     return 0;
+}
+
+static int hold(wasp_thread *t)
+{
+    return wasp_sampling() && take(t);
 }
 
 static void let_go(wasp_thread *t)
@@ -237,7 +257,16 @@ static uint64_t handler_ns_since(uint64_t t0)
 
 static void enter(wasp_thread *t, int kind, int slot, ucontext_t *uc, int async)
 {
-    if (!hold(t))
+    if (!wasp_sampling()) {
+        /* Stopping: the slots are released soon, from another thread; a
+         * watch that traps meanwhile is disabled now. */
+        if (kind == WASP_EV_WATCH && take(t)) {
+            quiet_stray_trap(t, slot);
+            let_go(t);
+        }
+        return;
+    }
+    if (!take(t))
         return;
     uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
     if (kind == WASP_EV_SAMPLE) {

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "agent/options.h"
+#include "sample/signal.h"
 #include "sample/source.h"
 #include "watch/engine.h"
 #include "watch/handler.h"
@@ -245,6 +246,57 @@ static void page_copy_coherent(void)
     munmap((void *)w, 4096);
 }
 
+/* CPU time the breakpoint in t's slot 0 was enabled for, over a busy
+ * stretch of this thread: it grows only while the breakpoint is enabled,
+ * whether or not debug registers trap on this machine. */
+static uint64_t enabled_while_busy(const wasp_thread *t)
+{
+    uint64_t before[2], after[2];
+    assert_int_equal(read(t->slots[0].fd, before, sizeof before), sizeof before);
+    volatile uint64_t spin = 0;
+    for (int i = 0; i < 2000000; i++)
+        spin += (uint64_t)i;
+    assert_int_equal(read(t->slots[0].fd, after, sizeof after), sizeof after);
+    return after[1] - before[1];
+}
+
+/* An arm the kernel refuses must leave the slot's breakpoint disabled. The
+ * kernel re-enables a breakpoint at its old address when a modification
+ * fails, even one disabled since; the slot, marked free, then ignored its
+ * traps, and a thread was seen stuck in them. */
+static void debugreg_refused_arm_stays_off(void)
+{
+    static wasp_thread t;
+    static volatile uint64_t word;
+    memset(&t, 0, sizeof t);
+    t.index = WASP_PROBE_INDEX; /* any trap only counts as a probe's */
+    t.tid = gettid();
+    char err[256];
+    assert_int_equal(wasp_slots_alloc(&t, 1), 0);
+    if (wasp_debugreg_engine.thread_open(&t, 1, err, sizeof err) != 1) {
+        print_message("debugreg refused arm: not tested (%s)\n", err);
+        wasp_slots_free(&t);
+        return;
+    }
+    uint64_t parked = enabled_while_busy(&t);
+    assert_int_equal(wasp_debugreg_engine.arm(&t, 0, (uint64_t)(uintptr_t)&word, 8, 0), 0);
+    uint64_t armed = enabled_while_busy(&t);
+    wasp_debugreg_engine.disarm(&t, 0);
+    uint64_t disarmed = enabled_while_busy(&t);
+    assert_int_not_equal(wasp_debugreg_engine.arm(&t, 0, 0xffffffff81000000ull, 8, 0), 0);
+    uint64_t refused = enabled_while_busy(&t);
+    print_message("debugreg enabled ns: parked %lu, armed %lu, disarmed %lu, after a refused "
+                  "arm %lu\n",
+                  (unsigned long)parked, (unsigned long)armed, (unsigned long)disarmed,
+                  (unsigned long)refused);
+    assert_true(armed > 0); /* the measure sees an enabled breakpoint */
+    assert_int_equal(parked, 0);
+    assert_int_equal(disarmed, 0);
+    assert_int_equal(refused, 0);
+    wasp_debugreg_engine.thread_close(&t);
+    wasp_slots_free(&t);
+}
+
 static void test_proofs(void **st)
 {
     (void)st;
@@ -271,6 +323,7 @@ static void test_proofs(void **st)
     else
         assert_true(ns > 0);
     print_message("debugreg: %s\n", rc == 0 ? "traps" : why);
+    debugreg_refused_arm_stays_off();
 
     /* Samplers: the timer needs no perf events. */
     wasp_options o;
