@@ -14,6 +14,9 @@
 #include <string.h>
 
 enum { TEXT_MAX_FRAMES = 12 }; /* frames per context before "... N more" */
+/* Fewer samples armed than this under a spent budget: the report says the
+ * fractions rest on few watched pages. */
+enum { THIN_ARMED = 20 };
 
 /* ---- header ---- */
 
@@ -94,6 +97,15 @@ static void header_watch(const wasp_profile *p, FILE *out)
         fprintf(out, "  %-10s budget spent: %llu samples not armed (%llu armed)%s; raise "
                      "--watch-budget for more pairs at more cost\n", "",
                 (unsigned long long)skipped, (unsigned long long)armed, not_taken);
+    /* An armed sample is one watched page's evidence, however many pairs
+     * its window gives: seen on a guest whose faults cost 12-36 us, a
+     * 2-second run armed 3 and its dead stores came out 0 in one run and
+     * 100% in the next. */
+    if ((skipped || paced) && armed < THIN_ARMED)
+        fprintf(out, "  %-10s only %llu samples armed: each fraction below rests on that few "
+                     "watched pages and may differ from run to run; run longer or raise "
+                     "--watch-budget\n", "",
+                (unsigned long long)armed);
 }
 
 /* How contexts were taken, when not by the default walk (--context chain:

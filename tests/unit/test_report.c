@@ -154,6 +154,33 @@ static void test_text_page_fault_costs(void **state)
     wasp_profile_set_meta(p, "watch_emulated_load_us", "3.6");
     t = render(p, WASP_FORMAT_TEXT, 0);
     at(t, "850 emulated (~4.8 us a store, ~3.6 us a load), 50 single-stepped");
+    assert_null(strstr(t, "samples armed:")); /* 8,000 armed: not thin */
+    free(t);
+    wasp_profile_free(p);
+}
+
+/* A spent budget that let few samples arm: the report says the fractions
+ * rest on that few watched pages; with many armed, or no budget spent, it
+ * says nothing of the kind. */
+static void test_text_thin_evidence(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "deadstore");
+    wasp_profile_set_meta(p, "watch", "page");
+    wasp_profile_add_counter(p, "samples", 116);
+    wasp_profile_add_counter(p, "armed", 3);
+    char *t = render(p, WASP_FORMAT_TEXT, 0);
+    assert_null(strstr(t, "samples armed:")); /* no budget spent: as many as asked */
+    free(t);
+    wasp_profile_add_counter(p, "dropped.budget", 51);
+    t = render(p, WASP_FORMAT_TEXT, 0);
+    at(t, "budget spent: 51 samples not armed (3 armed)");
+    at(t, "only 3 samples armed: each fraction below rests on that few watched pages");
+    free(t);
+    wasp_profile_add_counter(p, "armed", 17); /* 20 in all */
+    t = render(p, WASP_FORMAT_TEXT, 0);
+    assert_null(strstr(t, "samples armed:"));
     free(t);
     wasp_profile_free(p);
 }
@@ -1005,6 +1032,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_report),
         cmocka_unit_test(test_text_page_fault_costs),
+        cmocka_unit_test(test_text_thin_evidence),
         cmocka_unit_test(test_text_top_and_reasons),
         cmocka_unit_test(test_report_by),
         cmocka_unit_test(test_json_checker_rejects),
