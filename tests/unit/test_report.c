@@ -154,7 +154,6 @@ static void test_text_page_fault_costs(void **state)
     wasp_profile_set_meta(p, "watch_emulated_load_us", "3.6");
     t = render(p, WASP_FORMAT_TEXT, 0);
     at(t, "850 emulated (~4.8 us a store, ~3.6 us a load), 50 single-stepped");
-    assert_null(strstr(t, "samples armed:")); /* 8,000 armed: not thin */
     free(t);
     wasp_profile_free(p);
 }
