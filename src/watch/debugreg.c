@@ -89,25 +89,24 @@ static int modify(int fd, uint32_t index, int slot, uint64_t addr, int len, int 
     return ioctl(fd, PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &a) == 0 ? 0 : -1;
 }
 
+static void debugreg_disarm(wasp_thread *t, int slot)
+{
+    ioctl(t->slots[slot].fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
 static int debugreg_arm(wasp_thread *t, int slot, uint64_t addr, int len, int loads_too)
 {
     if (len == 0)
         return -1; /* a hold: no window slots here */
-    int fd = t->slots[slot].fd;
-    if (modify(fd, t->index, slot, addr, len, loads_too) == 0)
+    if (modify(t->slots[slot].fd, t->index, slot, addr, len, loads_too) == 0)
         return 0;
     /* A refused modification (an address outside user space, say) enables
      * the breakpoint again where it was before, even if it was disabled
      * since: the kernel restores the enabled state of the last modification.
      * Left so, it would trap on every access to a watch the slot no longer
      * holds (seen: a thread stuck in a storm of such traps). */
-    ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+    debugreg_disarm(t, slot);
     return -1;
-}
-
-static void debugreg_disarm(wasp_thread *t, int slot)
-{
-    ioctl(t->slots[slot].fd, PERF_EVENT_IOC_DISABLE, 0);
 }
 
 /* A breakpoint the kernel accepts may still never fire (hypervisors that do
