@@ -93,7 +93,8 @@ static void header_watch(const wasp_profile *p, FILE *out)
     if (paced)
         snprintf(not_taken, sizeof not_taken, ", %llu not taken (sampling slowed meanwhile)",
                  (unsigned long long)paced);
-    if (skipped || paced)
+    int budget_spent = skipped || paced;
+    if (budget_spent)
         fprintf(out, "  %-10s budget spent: %llu samples not armed (%llu armed)%s; raise "
                      "--watch-budget for more pairs at more cost\n", "",
                 (unsigned long long)skipped, (unsigned long long)armed, not_taken);
@@ -101,7 +102,7 @@ static void header_watch(const wasp_profile *p, FILE *out)
      * its window gives: seen on a guest whose faults cost 12-36 us, a
      * 2-second run armed 3 and its dead stores came out 0 in one run and
      * 100% in the next. */
-    if ((skipped || paced) && armed < THIN_ARMED)
+    if (budget_spent && armed < THIN_ARMED)
         fprintf(out, "  %-10s only %llu samples armed: each fraction below rests on that few "
                      "watched pages and may differ from run to run; run longer or raise "
                      "--watch-budget\n", "",
