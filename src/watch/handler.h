@@ -25,13 +25,14 @@ void wasp_handler_enable(uint32_t enabled);
 void wasp_handler_watch_event(wasp_thread *t, int slot, void *ucontext, int async);
 
 /* An access of thread t that an engine saw whole, on a page where t has a
- * watch, that touched none of t's watched bytes (the page engine's faults):
- * the instruction at pc (insn, acc.len bytes of it) made access acc, and
- * has run (the context's PC is past it). */
+ * watch (the page engine's faults): the instruction at pc (insn, acc.len
+ * bytes of it) made access acc, and has run (the context's PC is past it).
+ * hit: it touched t's watched bytes, whose traps were delivered first. */
 typedef struct wasp_window_access {
     uint64_t pc;
     wasp_access acc;
     uint8_t insn[WASP_MAX_INSN];
+    uint8_t hit;
 } wasp_window_access;
 
 /* The analyses may watch such an access's bytes too, at no extra cost to

@@ -72,6 +72,9 @@ enum {
     EFLAGS_TF = 0x100,
     TRAP_TRACE_CODE = 2,
     PROBE_THREAD = 0xffffffffu,
+    /* Watches one access may hit: a 64-byte vector access over byte-wide
+     * window members, and the sampled watches. */
+    MAX_HITS = 64 + WASP_SAMPLED_SLOTS,
 };
 
 enum { PROT_OPEN = 0, PROT_RO = 1, PROT_CLOSED = 2 };
@@ -109,10 +112,11 @@ typedef struct stepper { /* its thread: stepper_tid[] at the same index */
     uint64_t pc;
     uint32_t npages;
     uint64_t pages[STEP_PAGES];
-    uint32_t hit_thread; /* PROBE_THREAD or a registry index; valid when hit */
-    int hit_slot;        /* -1: no watched access */
+    uint32_t hit_thread; /* PROBE_THREAD or a registry index; valid when nhits */
+    uint32_t nhits;      /* watches the access touched: their slots in hit_slot */
+    uint16_t hit_slot[MAX_HITS];
     wasp_thread *owner;  /* the stepping thread's state when it owns a watch on the page */
-    int seen;            /* 1: `access` is the owner's access, decoded (no hit) */
+    int seen;            /* 1: `access` is the owner's access, decoded */
     wasp_window_access access;
 } stepper;
 
@@ -469,8 +473,19 @@ static void step_close_pages(stepper *st)
     st->npages = 0;
 }
 
-/* Which of this thread's watches on r does the faulting access touch? When
- * none and the access decoded, it is kept in st->access (a window access). */
+static int listed_hit(const stepper *st, uint16_t slot)
+{
+    for (uint32_t i = 0; i < st->nhits; i++)
+        if (st->hit_slot[i] == slot)
+            return 1;
+    return 0;
+}
+
+/* Which of this thread's watches on r does the faulting access touch? All of
+ * them, as debug registers would each trap: a vector access may span many
+ * window members, and one it passed over unreported would be judged by a
+ * later access instead (a load missed makes a store look dead). When the
+ * access decoded, it is kept in st->access (a window access). */
 static void find_hit(stepper *st, const page_rec *r, pid_t me, const ucontext_t *uc,
                      const siginfo_t *si, const uint8_t *code, size_t n)
 {
@@ -495,15 +510,13 @@ static void find_hit(stepper *st, const page_rec *r, pid_t me, const ucontext_t 
             memcpy(st->access.insn, code, acc.len);
         }
     }
-    for (uint32_t i = 0; i < r->refs_high; i++) {
+    for (uint32_t i = 0; i < r->refs_high && st->nhits < MAX_HITS; i++) {
         const watch_ref *w = &r->ref[i];
         if (!w->used || w->tid != me || (!store && !w->loads) || !w->len)
             continue; /* len 0: a hold, no bytes (watch/kit.h) */
-        if (lo < w->addr + w->len && w->addr < hi) {
+        if (lo < w->addr + w->len && w->addr < hi && !listed_hit(st, w->slot)) {
             st->hit_thread = w->thread;
-            st->hit_slot = w->slot;
-            st->seen = 0;
-            return;
+            st->hit_slot[st->nhits++] = w->slot;
         }
     }
 }
@@ -661,19 +674,28 @@ static int stale_retry(pid_t me, const siginfo_t *si, const ucontext_t *uc)
     return ++f->count < TOMB_RETRIES;
 }
 
-/* A watched access has completed (stepped or emulated): report it as its
- * watch's trap; hit_slot < 0: there was none. */
-static void report_hit(uint32_t hit_thread, int hit_slot, pid_t me, ucontext_t *uc)
+/* An access has completed (stepped or emulated) on a page thread `owner`
+ * (NULL: none) watches: report it as the traps of the watches it touched
+ * (the hits of thread hit_thread, st copied out), then, when decoded
+ * (seen), as a window access, its judging done. */
+static void report_access(const stepper *st, wasp_thread *owner, int seen, pid_t me,
+                          ucontext_t *uc)
 {
-    if (hit_slot < 0)
-        return;
-    if (hit_thread == PROBE_THREAD) {
+    if (st->nhits && st->hit_thread == PROBE_THREAD) {
         __atomic_add_fetch(&probe_hits, 1, __ATOMIC_RELAXED);
-        return;
+    } else if (st->nhits) {
+        wasp_thread *t = wasp_thread_at(st->hit_thread);
+        for (uint32_t i = 0; i < st->nhits && t && t->tid == me; i++)
+            wasp_handler_watch_event(t, st->hit_slot[i], uc, 0);
     }
-    wasp_thread *t = wasp_thread_at(hit_thread);
-    if (t && t->tid == me)
-        wasp_handler_watch_event(t, hit_slot, uc, 0);
+    if (!owner || owner->tid != me)
+        return;
+    if (seen) {
+        wasp_window_access a = st->access;
+        a.hit = st->nhits != 0;
+        wasp_handler_window_access(owner, uc, &a);
+    }
+    wasp_mark_wasp_exit(owner, (uint64_t)uc->uc_mcontext.gregs[REG_RIP]);
 }
 
 /* Returns 1 when the fault was ours and is handled (the instruction will run
@@ -741,32 +763,27 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
     int fresh = st->npages == 0;
     if (fresh) {
         st->pc = pc;
-        st->hit_slot = -1;
+        st->nhits = 0;
     }
     /* The faulting instruction, read once for find_hit and emulate: from
      * its page directly, as the thread runs it, unless it runs in the heap,
-     * whose pages may be the protected ones (a wild jump). */
+     * whose pages may be the protected ones (a wild jump). A step's later
+     * fault (the access's next page) looks for that page's watches. */
     uint8_t code[WASP_MAX_INSN];
-    size_t ncode = 0;
-    if (st->hit_slot < 0) {
-        int in_heap = pc + sizeof code > heap_lo && pc < heap_hi;
-        ncode = in_heap ? wasp_safe_read(pc, code, sizeof code)
-                        : wasp_read_code(pc, code, sizeof code, pc);
-        find_hit(st, r, me, uc, si, code, ncode);
-    }
-    st->owner = t;
+    int in_heap = pc + sizeof code > heap_lo && pc < heap_hi;
+    size_t ncode = in_heap ? wasp_safe_read(pc, code, sizeof code)
+                           : wasp_read_code(pc, code, sizeof code, pc);
+    find_hit(st, r, me, uc, si, code, ncode);
+    if (fresh || t)
+        st->owner = t;
     if (fresh && r->prot == PROT_CLOSED && emulate(r, uc, code, ncode)) {
         /* Done without opening the page. Only on a page every thread faults
          * on (PROT_NONE), under the lock: nobody sees the access half done.
          * A watched access is reported now, as its step's trap would be:
          * after it, the PC past it. */
-        int seen = st->seen && t, hit_slot = st->hit_slot;
-        uint32_t hit_thread = st->hit_thread;
-        wasp_window_access access;
-        if (seen)
-            access = st->access;
+        stepper done = *st; /* the stepper goes back before the handlers run */
         stepper_free(st);
-        if (hit_slot < 0)
+        if (!done.nhits)
             __atomic_add_fetch(&stats.stepped, 1, __ATOMIC_RELAXED);
         __atomic_add_fetch(&stats.emulated, 1, __ATOMIC_RELAXED);
         uint64_t cost = store ? cost_emulated_ns : cost_emulated_load_ns();
@@ -774,11 +791,7 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         if (weigh_readable(r, cost, store))
             apply(r);
         unlock();
-        if (seen)
-            wasp_handler_window_access(t, uc, &access); /* it ran: RIP is past it */
-        if (t)
-            wasp_mark_wasp_exit(t, (uint64_t)uc->uc_mcontext.gregs[REG_RIP]);
-        report_hit(hit_thread, hit_slot, me, uc);
+        report_access(&done, t, done.seen, me, uc); /* it ran: RIP is past it */
         return 1;
     }
     charge(t, cost_stepped_ns);
@@ -793,7 +806,7 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         release_page(r); /* an instruction touching more pages than we track */
     }
     apply(r);
-    if (st->hit_slot < 0)
+    if (!st->nhits)
         __atomic_add_fetch(&stats.stepped, 1, __ATOMIC_RELAXED);
     unlock();
     uc->uc_mcontext.gregs[REG_EFL] |= EFLAGS_TF;
@@ -812,23 +825,13 @@ static int page_on_step(const void *siginfo, void *ucontext)
     if (!st)
         return 0;
     uc->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)EFLAGS_TF;
-    uint32_t hit_thread = st->hit_thread;
-    int hit_slot = st->hit_slot;
-    wasp_thread *owner = st->owner;
-    int seen = st->seen && hit_slot < 0;
-    wasp_window_access access;
-    if (seen)
-        access = st->access;
     if (lock(me) == 0) {
         step_close_pages(st);
         unlock();
     }
+    stepper done = *st; /* the stepper goes back before the handlers run */
     stepper_free(st);
-    if (seen && owner && owner->tid == me)
-        wasp_handler_window_access(owner, uc, &access);
-    if (owner && owner->tid == me)
-        wasp_mark_wasp_exit(owner, (uint64_t)uc->uc_mcontext.gregs[REG_RIP]);
-    report_hit(hit_thread, hit_slot, me, uc);
+    report_access(&done, done.owner, done.seen, me, uc);
     return 1;
 }
 

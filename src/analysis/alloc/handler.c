@@ -282,8 +282,8 @@ static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
  * from its end would otherwise fault a page's worth of times first. */
 static void on_window_access(wasp_thread *t, const ucontext_t *uc, const wasp_window_access *a)
 {
-    if (!(a->acc.kind & WASP_ACCESS_STORE))
-        return;
+    if (a->hit || !(a->acc.kind & WASP_ACCESS_STORE))
+        return; /* a hit of the boundary was caught by on_trap, its chain moved on */
     int i = wasp_alloc_chain_page_stored(t, a->acc.addr & ~(uint64_t)(WASP_ALLOC_PAGE - 1));
     if (i >= 0) {
         wasp_alloc_count(t, C_EARLY);

@@ -206,8 +206,10 @@ static void reach(wasp_thread *t, const ucontext_t *uc, uint64_t pc, const wasp_
     }
 }
 
-/* Another access on a page the thread watches, seen whole by the engine
- * (it ran), that touched no watched bytes. */
+/* An access on a page the thread watches, seen whole by the engine (it
+ * ran), after the traps of the watches it touched: reached once, however
+ * many of them it judged, and only then, so that a member it just ended
+ * leaves its bytes free for the next. */
 static void on_window_access(wasp_thread *t, const ucontext_t *uc, const wasp_window_access *a)
 {
     if (wasp_watch_epoch_check(t))
@@ -317,10 +319,9 @@ static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
     default:
         classify(t, i, client, v, approx, uc, trap_pc - acc.len, insn, acc.len);
     }
-    /* The access that judged it is reached like any other (window.h): a
-     * window's reach must not depend on its members' outcomes. */
-    if (t->nwindow)
-        reach(t, uc, trap_pc - acc.len, &acc, insn);
+    /* The access that judged it is reached like any other, whatever its
+     * members' outcomes (window.h): the engine reports it as a window access
+     * after its traps (on_window_access). */
 }
 
 #define PAIR_HANDLER_PART(name, sampled)                                                           \
