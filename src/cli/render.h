@@ -29,6 +29,13 @@ struct wasp_stack_sink;
  * (report_part.h). 0, or -1 (the sink's). */
 int wasp_report_stacks(const wasp_profile *p, struct wasp_stack_sink *sink);
 
+/* Whether the run's watch budget was spent (samples went unarmed, or were
+ * never taken while sampling slowed). */
+bool wasp_report_budget_spent(const wasp_profile *p);
+/* The report's warning that its fractions rest on too few armed samples
+ * (written to buf, n bytes), shown by every renderer; false: none. */
+bool wasp_report_thin_evidence(const wasp_profile *p, char *buf, size_t n);
+
 /* "java", "native", "stub", "unknown" (also for kinds from newer writers). */
 const char *wasp_frame_kind_name(uint32_t kind);
 

@@ -30,6 +30,38 @@ double wasp_share(double part, double whole)
     return whole > 0 ? part / whole : 0;
 }
 
+bool wasp_report_budget_spent(const wasp_profile *p)
+{
+    /* Pacing (watch/sampler_period.h): while the budget was spent, threads
+     * sampled less often; those samples were never taken. */
+    return wasp_profile_get_counter(p, "dropped.budget") ||
+           wasp_profile_get_counter(p, "sampler.paced_skips");
+}
+
+/* Fewer samples armed than this under a spent budget: the fractions rest on
+ * few watched pages. */
+enum { THIN_ARMED = 20 };
+
+bool wasp_report_thin_evidence(const wasp_profile *p, char *buf, size_t n)
+{
+    /* An armed sample is one watched page's evidence, however many pairs
+     * its window gives: seen on a guest whose faults cost 12-36 us, a
+     * 2-second run armed 3 and its dead stores came out 0 in one run and
+     * 100% in the next. */
+    uint64_t armed = wasp_profile_get_counter(p, "armed");
+    if (!wasp_report_budget_spent(p) || armed >= THIN_ARMED)
+        return false;
+    if (armed == 0)
+        snprintf(buf, n, "no samples armed: the watch budget was spent before the first; raise "
+                         "--watch-budget");
+    else
+        snprintf(buf, n,
+                 "only %llu sample%s armed: each fraction below rests on that few watched pages "
+                 "and may differ from run to run; run longer or raise --watch-budget",
+                 (unsigned long long)armed, armed == 1 ? "" : "s");
+    return true;
+}
+
 const char *wasp_frame_kind_name(uint32_t kind)
 {
     switch (kind) {

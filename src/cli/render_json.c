@@ -151,6 +151,12 @@ static int render_json(wasp_json *j, const wasp_profile *p, int top)
 
     wasp_json_u64(j, "merged_profiles", p->merged);
 
+    char thin[256];
+    wasp_json_begin_array(j, "warnings", false);
+    if (wasp_report_thin_evidence(p, thin, sizeof thin))
+        wasp_json_string(j, NULL, thin);
+    wasp_json_end_array(j);
+
     uint32_t shown = wasp_report_shown_analyses(p);
     wasp_json_begin_object(j, "analyses", false);
     if (json_parts(j, p, shown, WASP_JSON_IN_ANALYSES, top) != 0)

@@ -14,9 +14,6 @@
 #include <string.h>
 
 enum { TEXT_MAX_FRAMES = 12 }; /* frames per context before "... N more" */
-/* Fewer samples armed than this under a spent budget: the report says the
- * fractions rest on few watched pages. */
-enum { THIN_ARMED = 20 };
 
 /* ---- header ---- */
 
@@ -84,29 +81,19 @@ static void header_watch(const wasp_profile *p, FILE *out)
                 (unsigned long long)(faults - wasp_profile_get_counter(p, "watch.emulated")),
                 st ? st : "?");
     }
-    uint64_t skipped = wasp_profile_get_counter(p, "dropped.budget");
-    uint64_t armed = wasp_profile_get_counter(p, "armed");
-    /* Pacing (watch/sampler_period.h): while the budget was spent, threads
-     * sampled less often; those samples were never taken. */
     uint64_t paced = wasp_profile_get_counter(p, "sampler.paced_skips");
     char not_taken[96] = "";
     if (paced)
         snprintf(not_taken, sizeof not_taken, ", %llu not taken (sampling slowed meanwhile)",
                  (unsigned long long)paced);
-    int budget_spent = skipped || paced;
-    if (budget_spent)
+    if (wasp_report_budget_spent(p))
         fprintf(out, "  %-10s budget spent: %llu samples not armed (%llu armed)%s; raise "
                      "--watch-budget for more pairs at more cost\n", "",
-                (unsigned long long)skipped, (unsigned long long)armed, not_taken);
-    /* An armed sample is one watched page's evidence, however many pairs
-     * its window gives: seen on a guest whose faults cost 12-36 us, a
-     * 2-second run armed 3 and its dead stores came out 0 in one run and
-     * 100% in the next. */
-    if (budget_spent && armed < THIN_ARMED)
-        fprintf(out, "  %-10s only %llu samples armed: each fraction below rests on that few "
-                     "watched pages and may differ from run to run; run longer or raise "
-                     "--watch-budget\n", "",
-                (unsigned long long)armed);
+                (unsigned long long)wasp_profile_get_counter(p, "dropped.budget"),
+                (unsigned long long)wasp_profile_get_counter(p, "armed"), not_taken);
+    char thin[256];
+    if (wasp_report_thin_evidence(p, thin, sizeof thin))
+        line(out, "", thin);
 }
 
 /* How contexts were taken, when not by the default walk (--context chain:

@@ -324,14 +324,23 @@ uint32_t wasp_capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
         if ((*vm)->GetEnv(vm, &env, JNI_VERSION_1_6) == JNI_OK)
             t->jni_env = env;
     }
+    /* Within one handler entry the stack is where it was: a vector access
+     * over many window members is their one context (a walk is ~9 us). */
+    if (t->ctx_memo_entry == t->entries && t->ctx_memo_pc == pc && t->ctx_memo_len == insn_len)
+        return t->ctx_memo;
     uint32_t ctx;
-    if (s->context != WASP_CONTEXT_WALK && chain_context(t, uc, pc, insn, insn_len, &ctx))
-        return ctx;
-    int n = walk_context(t, uc, pc);
-    if (n <= 0) {
-        t->rec.counters[WASP_C_AGCT_FAILED]++;
-        t->rec.counters[agct_cause(n)]++;
+    if (s->context == WASP_CONTEXT_WALK || !chain_context(t, uc, pc, insn, insn_len, &ctx)) {
+        int n = walk_context(t, uc, pc);
+        if (n <= 0) {
+            t->rec.counters[WASP_C_AGCT_FAILED]++;
+            t->rec.counters[agct_cause(n)]++;
+        }
+        uint32_t trace = wasp_records_trace(&t->rec, t->scratch, n);
+        ctx = wasp_records_context(&t->rec, trace, pc, insn, insn_len);
     }
-    uint32_t trace = wasp_records_trace(&t->rec, t->scratch, n);
-    return wasp_records_context(&t->rec, trace, pc, insn, insn_len);
+    t->ctx_memo_entry = t->entries;
+    t->ctx_memo_pc = pc;
+    t->ctx_memo_len = insn_len;
+    t->ctx_memo = ctx;
+    return ctx;
 }

@@ -219,8 +219,10 @@ static int take(wasp_thread *t)
         return 0;
     t->in_handler = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (t->active)
+    if (t->active) {
+        t->entries++;
         return 1;
+    }
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     t->in_handler = 0;
     return 0;
@@ -286,19 +288,21 @@ static void enter(wasp_thread *t, int kind, int slot, ucontext_t *uc, int async)
     let_go(t);
 }
 
-void wasp_handler_watch_event(wasp_thread *t, int slot, void *uc, int async)
+void wasp_handler_access(wasp_thread *t, const uint16_t *slots, int n, void *ucontext,
+                         const wasp_window_access *a)
 {
-    enter(t, WASP_EV_WATCH, slot, uc, async);
-}
-
-void wasp_handler_window_access(wasp_thread *t, void *ucontext, const wasp_window_access *a)
-{
-    if (!nwindow_hooks || !hold(t))
+    if (!n && (!a || !nwindow_hooks))
         return;
+    if (!hold(t))
+        return; /* stopping: the slots are released soon (the engine's traps are not events) */
     uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
-    for (int i = 0; i < nwindow_hooks; i++)
+    for (int i = 0; i < n; i++)
+        on_watch(t, slots[i], ucontext, 0);
+    for (int i = 0; a && i < nwindow_hooks; i++)
         window_hooks[i](t, ucontext, a);
-    t->watch_cost_ns += wasp_clock_ns(CLOCK_MONOTONIC) - t0; /* watch work: the budget's */
+    uint64_t ns = handler_ns_since(t0);
+    t->rec.counters[WASP_C_WATCH_HANDLER_NS] += ns;
+    t->watch_cost_ns += ns; /* the engine charged its faults without this work: the budget's */
     let_go(t);
 }
 

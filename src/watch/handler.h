@@ -18,12 +18,6 @@ int wasp_handler_install(void);
  * Call before sampling starts. */
 void wasp_handler_enable(uint32_t enabled);
 
-/* A watch of t's slot was hit (engines that find hits themselves, such as
- * the page engine): the trap as a debug register would deliver it, the
- * context's PC past the access. async: the access happened earlier than the
- * context shows. ASYNC-SIGNAL-SAFE. */
-void wasp_handler_watch_event(wasp_thread *t, int slot, void *ucontext, int async);
-
 /* An access of thread t that an engine saw whole, on a page where t has a
  * watch (the page engine's faults): the instruction at pc (insn, acc.len
  * bytes of it) made access acc, and has run (the context's PC is past it).
@@ -35,10 +29,15 @@ typedef struct wasp_window_access {
     uint8_t hit;
 } wasp_window_access;
 
-/* The analyses may watch such an access's bytes too, at no extra cost to
- * the engine (wasp_watch_claim_window). Call on t's own thread.
- * ASYNC-SIGNAL-SAFE. */
-void wasp_handler_window_access(wasp_thread *t, void *ucontext, const wasp_window_access *a);
+/* An access of t, on t's own thread, that an engine finding hits itself
+ * (the page engine) saw on a page where t has a watch, has run (the
+ * context's PC past it): it is the trap of each of the n watches in slots
+ * it touched, as debug registers would each trap, then, when the engine
+ * decoded it whole (a not NULL), a window access, which the analyses may
+ * watch at no extra cost to the engine (wasp_watch_claim_window). One
+ * handler entry: the access's context is taken once. ASYNC-SIGNAL-SAFE. */
+void wasp_handler_access(wasp_thread *t, const uint16_t *slots, int n, void *ucontext,
+                         const wasp_window_access *a);
 
 /* An engine gave up t's watch in `slot`: the slot is free, counted under
  * reason (a wasp_counter_id). Call only on t's own thread with the engine's

@@ -63,7 +63,7 @@ typedef struct wasp_handler_part {
      * in the same GC epoch, synchronously. */
     void (*on_trap)(wasp_thread *t, int slot, const ucontext_t *uc);
     /* An access of the thread the engine saw whole on a page it watches
-     * (handler.h, wasp_handler_window_access): the analysis may watch it too
+     * (handler.h, wasp_handler_access; after the traps of the watches it hit): the analysis may watch it too
      * (wasp_watch_claim_window). NULL: not interested. */
     void (*on_window_access)(wasp_thread *t, const ucontext_t *uc, const wasp_window_access *a);
     /* The thread's watches are all gone (it ended, or the run did): settle

@@ -683,18 +683,16 @@ static void report_access(const stepper *st, wasp_thread *owner, int seen, pid_t
 {
     if (st->nhits && st->hit_thread == PROBE_THREAD) {
         __atomic_add_fetch(&probe_hits, 1, __ATOMIC_RELAXED);
-    } else if (st->nhits) {
-        wasp_thread *t = wasp_thread_at(st->hit_thread);
-        for (uint32_t i = 0; i < st->nhits && t && t->tid == me; i++)
-            wasp_handler_watch_event(t, st->hit_slot[i], uc, 0);
+        return;
     }
     if (!owner || owner->tid != me)
-        return;
+        return; /* hits are of watches the faulting thread owns: none */
+    wasp_window_access a;
     if (seen) {
-        wasp_window_access a = st->access;
+        a = st->access;
         a.hit = st->nhits != 0;
-        wasp_handler_window_access(owner, uc, &a);
     }
+    wasp_handler_access(owner, st->hit_slot, (int)st->nhits, uc, seen ? &a : NULL);
     wasp_mark_wasp_exit(owner, (uint64_t)uc->uc_mcontext.gregs[REG_RIP]);
 }
 

@@ -61,6 +61,12 @@ typedef struct wasp_thread {
     void *jni_env;         /* for AsyncGetCallTrace */
     volatile int active;   /* 0: the handler ignores this thread's signals */
     volatile int in_handler;
+    uint32_t entries;      /* handler entries so far (take, handler.c) */
+    /* The last context captured, and in which entry: one access's context is
+     * the same for every watch it judges and the member it starts (context.c). */
+    uint32_t ctx_memo_entry, ctx_memo;
+    uint64_t ctx_memo_pc;
+    uint8_t ctx_memo_len;
     int adopted;           /* running before the agent attached (no TLS pointer) */
     wasp_sampler_thread sampler; /* the sampler's own (sample/source.h) */
     int nslots;            /* slots samples arm (the reservoir's) */

@@ -49,7 +49,8 @@ def make_tests(h):
     """[(name, thunk(ctx, jdk))]; h is run.py's module (sys.modules[__name__])."""
     global H
     H = h
-    return [("report.html.deadstore", t_html_deadstore), ("report.html.sections", t_html_sections)]
+    return [("report.html.deadstore", t_html_deadstore), ("report.html.sections", t_html_sections),
+            ("report.html.warning", t_html_warning)]
 
 
 def chromium():
@@ -140,6 +141,28 @@ def dump(ctx, browser, page, fragment=""):
     H.check(not d.body.get("data-errors"), "the page's script failed: %s" % d.body.get("data-errors"))
     H.check(d.body.get("data-ready") == "1", "the page's script did not finish (no data-ready)")
     return d
+
+
+class Warnings(Dom):
+    """Dom, and the text of each <p class="warning">."""
+
+    def __init__(self, text):
+        self.warnings, self.inside = [], None
+        super().__init__(text)
+
+    def handle_starttag(self, tag, attrs):
+        super().handle_starttag(tag, attrs)
+        if tag == "p" and "warning" in (dict(attrs).get("class") or "").split():
+            self.inside = []
+
+    def handle_data(self, data):
+        if self.inside is not None:
+            self.inside.append(data)
+
+    def handle_endtag(self, tag):
+        if tag == "p" and self.inside is not None:
+            self.warnings.append("".join(self.inside).strip())
+            self.inside = None
 
 
 def static_checks(page_text, json_text):
@@ -275,3 +298,30 @@ def t_html_sections(ctx, jdk):
     H.check(os.path.isfile(shot) and os.path.getsize(shot) > 1000, "no screenshot written at %s" % shot)
     return "#1: %s; %d frames; screenshot %s" % (
         ", ".join("%s %s" % (n, c) for n, (t, c) in top.items()), len(d.frames), SECTIONS_SCREENSHOT)
+
+
+def t_html_warning(ctx, jdk):
+    """A run whose watch budget allowed next to nothing: the JSON report warns
+    that its fractions rest on too few armed samples, and the page shows each
+    of its warnings, word for word, above the sections."""
+    browser = chromium()
+    prof = ctx.path("thin.wprof")
+    r = H.run([H.WASP, "run", "-e", "deadstore", "--watch-budget", "0.001%", "-o", prof, "-q", "--",
+               jdk.java, "-cp", H.CLASSES, WORKLOAD, "300"])
+    H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
+    rj = H.run([H.WASP, "report", "--format", "json", prof])
+    H.check(rj.rc == 0, "wasp report --format json exited %d: %s" % (rj.rc, H.tail(rj.err)))
+    rep = json.loads(rj.out)
+    warnings = rep.get("warnings")
+    H.check(warnings and all("armed" in w for w in warnings),
+            "a budget of 0.001%% (%s armed, %s dropped.budget) gave the warnings %r" % (
+                rep["counters"].get("armed"), rep["counters"].get("dropped.budget"), warnings))
+    page = ctx.path("thin.html")
+    rh = H.run([H.WASP, "report", "--format", "html", "-o", page, prof])
+    H.check(rh.rc == 0, "wasp report --format html exited %d: %s" % (rh.rc, H.tail(rh.err)))
+    r = browse(ctx, browser, page, ["--dump-dom"])
+    d = Warnings(r.out)
+    H.check(d.body is not None and d.body.get("data-ready") == "1" and not d.body.get("data-errors"),
+            "the page's script did not finish: %s" % (d.body or {}).get("data-errors"))
+    H.check(d.warnings == warnings, "the page shows the warnings %r, the report %r" % (d.warnings, warnings))
+    return "%s" % warnings[0][:60]

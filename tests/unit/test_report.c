@@ -161,7 +161,7 @@ static void test_text_page_fault_costs(void **state)
 /* A spent budget that let few samples arm: the report says the fractions
  * rest on that few watched pages; with many armed, or no budget spent, it
  * says nothing of the kind. */
-static void test_text_thin_evidence(void **state)
+static void test_thin_evidence(void **state)
 {
     (void)state;
     wasp_profile *p = wasp_profile_new();
@@ -177,8 +177,15 @@ static void test_text_thin_evidence(void **state)
     at(t, "budget spent: 51 samples not armed (3 armed)");
     at(t, "only 3 samples armed: each fraction below rests on that few watched pages");
     free(t);
+    t = render(p, WASP_FORMAT_JSON, 0);
+    at(t, "\"warnings\": [");
+    at(t, "\"only 3 samples armed: each fraction below rests on that few");
+    free(t);
     wasp_profile_add_counter(p, "armed", 17); /* 20 in all */
     t = render(p, WASP_FORMAT_TEXT, 0);
+    assert_null(strstr(t, "samples armed:"));
+    free(t);
+    t = render(p, WASP_FORMAT_JSON, 0);
     assert_null(strstr(t, "samples armed:"));
     free(t);
     wasp_profile_free(p);
@@ -1031,7 +1038,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_report),
         cmocka_unit_test(test_text_page_fault_costs),
-        cmocka_unit_test(test_text_thin_evidence),
+        cmocka_unit_test(test_thin_evidence),
         cmocka_unit_test(test_text_top_and_reasons),
         cmocka_unit_test(test_report_by),
         cmocka_unit_test(test_json_checker_rejects),

@@ -272,13 +272,16 @@ static wasp_profile *sample(void)
     };
     for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++)
         wasp_profile_set_meta_num(p, numbers[i].key, numbers[i].v);
-    static const char *const counters[] = {"samples", "samples.memory", "armed", "trapped",
+    static const char *const counters[] = {"samples", "samples.memory", "trapped",
                                            "dropped.gc", "objects.samples",
                                            "objects.unattributed", "objects.stale",
                                            "objects.clearing", "objects.off_heap",
                                            "objects.clearing_unfound"};
     for (size_t i = 0; i < sizeof counters / sizeof *counters; i++)
         wasp_profile_add_counter(p, counters[i], 100 + i);
+    /* The budget spent with few samples armed: a warning. */
+    wasp_profile_add_counter(p, "armed", 3);
+    wasp_profile_add_counter(p, "dropped.budget", 51);
 
     uint32_t w = ctx(p, "pkg.Main.work", 42, "mov %eax, 0x10(%rbx)");
     uint32_t t = ctx(p, "pkg.Main.work", 43, "mov %eax, 0x10(%rbx)");

@@ -193,6 +193,8 @@ const waspReport = (function () {
       ['profiles merged', rep.merged_profiles > 1 ? rep.merged_profiles : null],
       ['samples', isNum(c.samples) ? num(c.samples) : null],
       ['armed / trapped', isNum(c.armed) ? num(c.armed) + ' / ' + num(c.trapped) : null]]));
+    // What to know before trusting the fractions (docs/report-json.md).
+    for (const w of rep.warnings || []) app.append(el('p', { class: 'warning', text: w }));
     const drops = Object.keys(c).filter(k => k.startsWith('dropped.') && c[k] > 0);
     app.append(el('p', { class: 'note', text: drops.length
       ? 'Dropped: ' + drops.map(k => k.slice(8) + ' ' + num(c[k])).join(', ')
