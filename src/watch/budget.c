@@ -41,6 +41,11 @@ static double cost_scale(const wasp_thread *t)
     return k < CALIBRATE_MAX ? k : CALIBRATE_MAX;
 }
 
+/* Every thread's spending as its checks saw it (scaled): with many threads,
+ * each in debt by up to a watch when it ended, the threads' own ledgers let
+ * the process spend many times its budget. */
+static uint64_t process_spent_ns;
+
 int wasp_budget_allows(wasp_thread *t)
 {
     double budget = wasp_session_get()->watch_budget;
@@ -65,10 +70,11 @@ int wasp_budget_allows(wasp_thread *t)
     double bank = budget * BUDGET_BANK_NS;
     if (t->budget_ledger_ns > bank)
         t->budget_ledger_ns = bank;
+    uint64_t all = __atomic_add_fetch(&process_spent_ns, (uint64_t)spent, __ATOMIC_RELAXED);
     int open = t->budget_ledger_ns > 0;
     uint64_t foreign = m->watch && m->watch->unowned_cost_ns ? m->watch->unowned_cost_ns() : 0;
-    if (open && foreign)
-        open = (double)foreign <= budget * (double)wasp_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    if (open)
+        open = (double)(all + foreign) <= budget * (double)wasp_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     t->budget_open = open;
     return open;
 }
