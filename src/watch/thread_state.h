@@ -84,6 +84,7 @@ typedef struct wasp_thread {
     uint64_t self_sampled_ns; /* CPU time samples found in wasp's handling (budget.c) */
     uint64_t budget_cpu_ns;   /* thread CPU time at the last budget check */
     uint64_t budget_cost_seen_ns; /* watch_cost_ns at the last budget check */
+    uint64_t budget_self_seen_ns; /* self_sampled_ns at the last budget check */
     double budget_ledger_ns;  /* budget earned minus spent, capped (handler.c) */
     uint32_t budget_countdown; /* samples until the next budget check */
     int budget_open;       /* 1: arming allowed until the next check */
