@@ -75,13 +75,13 @@ int wasp_budget_allows(wasp_thread *t)
     uint64_t cpu = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
     if (!t->budget_cpu_ns)
         t->budget_cpu_ns = cpu > t->cpu_ns_start && t->cpu_ns_start ? t->cpu_ns_start : cpu;
-    __atomic_add_fetch(&process_modeled_ns, t->watch_cost_ns - t->budget_cost_seen_ns,
-                       __ATOMIC_RELAXED);
+    uint64_t modeled = t->watch_cost_ns - t->budget_cost_seen_ns;
+    __atomic_add_fetch(&process_modeled_ns, modeled, __ATOMIC_RELAXED);
     __atomic_add_fetch(&process_seen_ns, t->self_sampled_ns - t->budget_self_seen_ns,
                        __ATOMIC_RELAXED);
     t->budget_self_seen_ns = t->self_sampled_ns;
     double earned = budget * (double)(cpu > t->budget_cpu_ns ? cpu - t->budget_cpu_ns : 0);
-    double spent = (double)(t->watch_cost_ns - t->budget_cost_seen_ns) * cost_scale(t);
+    double spent = (double)modeled * cost_scale(t);
     t->budget_cpu_ns = cpu;
     t->budget_cost_seen_ns = t->watch_cost_ns;
     t->budget_ledger_ns += earned - spent;

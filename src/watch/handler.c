@@ -275,15 +275,11 @@ static void enter(wasp_thread *t, int kind, int slot, ucontext_t *uc, int async)
         on_sample(t, uc);
         wasp_sampler_backoff(t, handler_ns_since(t0));
     } else if (kind == WASP_EV_WATCH) {
+        /* Only engines whose events are traps come here (debug registers:
+         * charged per trap in on_watch); the page engine's accesses come
+         * through wasp_handler_access. */
         on_watch(t, slot, uc, async);
-        uint64_t ns = handler_ns_since(t0);
-        t->rec.counters[WASP_C_WATCH_HANDLER_NS] += ns;
-        /* An engine that charges its own events (the page engine) measured
-         * them without the analyses' work (a trap's judging, the window
-         * members it starts): the budget's too. */
-        const wasp_watch_engine *e = wasp_chosen()->watch;
-        if (e && !e->events_are_traps)
-            t->watch_cost_ns += ns;
+        t->rec.counters[WASP_C_WATCH_HANDLER_NS] += handler_ns_since(t0);
     }
     let_go(t);
 }
