@@ -55,6 +55,7 @@
 #include "watch/engine.h"
 #include "watch/budget.h"
 #include "watch/handler.h"
+#include "watch/page_alias.h"
 #include "watch/page_shadow.h"
 #include "watch/session.h"
 #include "watch/slots.h"
@@ -105,6 +106,8 @@ typedef struct page_rec {
     uint64_t closed_ns;    /* its faults' cost while closed for store-only watches */
     uint64_t readable_ns;  /* what its store faults alone would have cost */
     uint64_t freed_seq; /* when it became a tombstone (oldest reused first) */
+    uint64_t alias;     /* a writable mapping of the page while it is closed (page_alias.h); 0: none */
+    uint8_t no_alias;   /* the kernel gave it none: /proc/self/mem from now on */
     watch_ref ref[REFS];
 } page_rec;
 
@@ -241,6 +244,13 @@ static void refs_drop_all(page_rec *r)
         ref_drop(r, i);
 }
 
+/* r's page opened, or r goes: its alias may soon map other memory. */
+static void drop_alias(page_rec *r)
+{
+    wasp_page_alias_unmap(r->alias);
+    r->alias = 0;
+}
+
 /* A record for page: its own, a free one, or the oldest tombstone. */
 static page_rec *claim(uint64_t page)
 {
@@ -263,6 +273,7 @@ static page_rec *claim(uint64_t page)
         return NULL;
     if (oldest->page == 0)
         __atomic_add_fetch(&nrecs, 1, __ATOMIC_RELEASE);
+    drop_alias(oldest);
     memset(oldest, 0, sizeof *oldest);
     uint32_t index = (uint32_t)(oldest - pages);
     wasp_page_shadow_drop(index);
@@ -293,6 +304,8 @@ static void apply(page_rec *r)
         return;
     }
     r->prot = (uint8_t)want;
+    if (want == PROT_OPEN)
+        drop_alias(r);
     /* Faults raised before this change and handled after it are retried;
      * only a run of them with nothing changing is someone else's. */
     r->tomb_faults = 0;
@@ -383,6 +396,7 @@ static void forget(uint64_t page)
         return;
     page_rec *r = find(page);
     if (r && !r->steppers && !r->stuck) {
+        drop_alias(r);
         memset(r, 0, sizeof *r);
         page_key[r - pages] = 0;
         wasp_page_shadow_drop((uint32_t)(r - pages));
@@ -608,23 +622,48 @@ static int drop_own(page_rec *r, wasp_thread *t, pid_t me, int spent)
 }
 
 /* The memory an emulated access reaches, for a fault on a closed page:
- * loads on that page from its copy (page_shadow.h), the rest through
- * /proc/self/mem; stores written through to the page and to the copies of
- * the pages they touch. Lock held. */
+ * on that page, through its alias when it has one (page_alias.h), or loads
+ * from its copy (page_shadow.h); the rest through /proc/self/mem. Stores
+ * are written through to the copies of the pages they touch. Lock held. */
+static int on_page(const page_rec *r, uint64_t addr, size_t n)
+{
+    return addr >= r->page && addr + n <= r->page + PAGE;
+}
+
 static ssize_t emulated_read(void *faulted, uint64_t addr, void *dst, size_t n)
 {
     const page_rec *r = faulted;
-    if (wasp_page_shadow_enabled() && addr >= r->page && addr + n <= r->page + PAGE) {
+    if (r->alias && on_page(r, addr, n)) {
+        wasp_page_alias_read(r->alias, (size_t)(addr - r->page), dst, n);
+        return (ssize_t)n;
+    }
+    if (wasp_page_shadow_enabled() && on_page(r, addr, n)) {
         stats.copy_loads++; /* lock held */
         return wasp_page_shadow_read((uint32_t)(r - pages), r->page, mem_rw, addr, dst, n);
     }
     return pread(mem_rw, dst, n, (off_t)addr);
 }
 
+/* The closed page r's alias, made on its first store: 0 when it has none. */
+static uint64_t alias_of(page_rec *r)
+{
+    if (!r->alias && !r->no_alias && wasp_page_alias_wanted()) {
+        r->alias = wasp_page_alias_map(r->page);
+        r->no_alias = r->alias == 0;
+    }
+    return r->alias;
+}
+
 static ssize_t emulated_write(void *faulted, uint64_t addr, const void *src, size_t n)
 {
-    (void)faulted;
-    ssize_t done = pwrite(mem_rw, src, n, (off_t)addr);
+    page_rec *faulted_rec = faulted;
+    ssize_t done;
+    if (on_page(faulted_rec, addr, n) && alias_of(faulted_rec)) {
+        wasp_page_alias_write(faulted_rec->alias, (size_t)(addr - faulted_rec->page), src, n);
+        done = (ssize_t)n;
+    } else {
+        done = pwrite(mem_rw, src, n, (off_t)addr);
+    }
     if (done <= 0)
         return done;
     uint64_t first = addr & ~(uint64_t)(PAGE - 1);
