@@ -171,51 +171,19 @@ static uint64_t cost_emulated_load_ns(void)
 }
 static uint64_t foreign_cost_ns;
 
-/* ---- the lock, and what busy threads add to a fault's cost ------------------ */
-
-/* The fixed costs above come from a quiet process. In a busy one a fault
- * also waits for the lock, and each mprotect (and an alias's mremap and
- * munmap) is a TLB shootdown across the CPUs the other threads run on
- * (GcStress under ZGC: 8% of its busy threads' time in mprotect, 5% in
- * sched_yield here). The lock's holder adds that overtime up here and
- * charges it with the fault (lock held). */
-static uint64_t held_overtime_ns;
-static uint64_t quiet_protect_ns = UINT64_MAX; /* one mprotect in the self-test; unknown before */
-/* A wall-clock stretch longer than this was preempted, not working. */
-static const uint64_t OVERTIME_MAX_NS = 200000;
-
-static void add_overtime(uint64_t since_ns, uint64_t quiet_ns)
-{
-    uint64_t took = wasp_clock_ns(CLOCK_MONOTONIC) - since_ns;
-    took = took < OVERTIME_MAX_NS ? took : OVERTIME_MAX_NS;
-    if (took > quiet_ns)
-        held_overtime_ns += took - quiet_ns;
-}
-
-static uint64_t take_overtime(void)
-{
-    uint64_t ns = held_overtime_ns;
-    held_overtime_ns = 0;
-    return ns;
-}
+/* ---- the lock ------------------------------------------------------------- */
 
 /* Returns 0 when taken; -1 when this thread already holds it (a handler that
- * interrupted our own critical section: it must give up, not wait). A wait
- * is timed on the thread's CPU clock: a thread that yields does not spend. */
+ * interrupted our own critical section: it must give up, not wait). */
 static int lock(pid_t me)
 {
     if (__atomic_load_n(&lock_owner, __ATOMIC_ACQUIRE) == me)
         return -1;
-    uint64_t cpu0 = 0;
     for (unsigned spins = 0;; spins++) {
         pid_t free_ = 0;
         if (__atomic_compare_exchange_n(&lock_owner, &free_, me, 0, __ATOMIC_ACQUIRE,
-                                        __ATOMIC_RELAXED)) {
-            held_overtime_ns = spins ? wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0 : 0;
+                                        __ATOMIC_RELAXED))
             return 0;
-        }
-        if (!spins)
-            cpu0 = wasp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
         if (spins > 64)
             sched_yield();
         else
@@ -279,12 +247,8 @@ static void refs_drop_all(page_rec *r)
 /* r's page opened, or r goes: its alias may soon map other memory. */
 static void drop_alias(page_rec *r)
 {
-    if (!r->alias)
-        return;
-    uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
     wasp_page_alias_unmap(r->alias);
     r->alias = 0;
-    add_overtime(t0, 0);
 }
 
 /* A record for page: its own, a free one, or the oldest tombstone. */
@@ -333,10 +297,7 @@ static void apply(page_rec *r)
         return;
     int prot = want == PROT_OPEN ? PROT_READ | PROT_WRITE : want == PROT_RO ? PROT_READ : PROT_NONE;
     wasp_page_shadow_drop((uint32_t)(r - pages)); /* open even for a moment, it may change */
-    uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
-    int failed = mprotect((void *)(uintptr_t)r->page, PAGE, prot) != 0;
-    add_overtime(t0, quiet_protect_ns);
-    if (failed) {
+    if (mprotect((void *)(uintptr_t)r->page, PAGE, prot) != 0) {
         __atomic_add_fetch(&stats.protect_failed, 1, __ATOMIC_RELAXED);
         if (want == PROT_OPEN)
             r->stuck = 1; /* still protected: keep stepping its faults */
@@ -687,10 +648,8 @@ static ssize_t emulated_read(void *faulted, uint64_t addr, void *dst, size_t n)
 static uint64_t alias_of(page_rec *r)
 {
     if (!r->alias && !r->no_alias && wasp_page_alias_wanted()) {
-        uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
         r->alias = wasp_page_alias_map(r->page);
         r->no_alias = r->alias == 0;
-        add_overtime(t0, 0);
     }
     return r->alias;
 }
@@ -865,13 +824,14 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
             __atomic_add_fetch(&stats.stepped, 1, __ATOMIC_RELAXED);
         __atomic_add_fetch(&stats.emulated, 1, __ATOMIC_RELAXED);
         uint64_t cost = store ? cost_emulated_ns : cost_emulated_load_ns();
-        charge(t, cost + take_overtime());
+        charge(t, cost);
         if (weigh_readable(r, cost, store))
             apply(r);
         unlock();
         report_access(&done, t, done.seen, me, uc); /* it ran: RIP is past it */
         return 1;
     }
+    charge(t, cost_stepped_ns);
     weigh_readable(r, cost_stepped_ns, store); /* applied when the step closes the page */
     int listed = 0;
     for (uint32_t i = 0; i < st->npages; i++)
@@ -883,7 +843,6 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         release_page(r); /* an instruction touching more pages than we track */
     }
     apply(r);
-    charge(t, cost_stepped_ns + take_overtime());
     if (!st->nhits)
         __atomic_add_fetch(&stats.stepped, 1, __ATOMIC_RELAXED);
     unlock();
@@ -905,7 +864,6 @@ static int page_on_step(const void *siginfo, void *ucontext)
     uc->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)EFLAGS_TF;
     if (lock(me) == 0) {
         step_close_pages(st);
-        charge(st->owner, take_overtime()); /* the step's own price was charged at its fault */
         unlock();
     }
     stepper done = *st; /* the stepper goes back before the handlers run */
@@ -984,14 +942,6 @@ static int page_self_test(char *why, size_t len, uint64_t *event_ns)
         return -1;
     }
     volatile uint64_t *word = mem;
-    uint64_t protects[ROUNDS];
-    for (int i = 0; i < ROUNDS; i++) {
-        word[0] = 0; /* the page present, as a watched one is */
-        uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
-        int failed = mprotect(mem, PAGE, PROT_NONE) | mprotect(mem, PAGE, PROT_READ | PROT_WRITE);
-        protects[i] = failed ? UINT64_MAX : (wasp_clock_ns(CLOCK_MONOTONIC) - t0) / 2;
-    }
-    quiet_protect_ns = lower_quartile(protects + WARM, ROUNDS - WARM);
     pid_t me = wasp_self_tid();
     uint32_t before = probe_hits;
     int armed = 0, copy_ok = 1;
@@ -1039,7 +989,6 @@ static int page_self_test(char *why, size_t len, uint64_t *event_ns)
     cost_copy_load_ns = lower_quartile(copy_loaded + WARM, ROUNDS - WARM);
     cost_stepped_ns = lower_quartile(stepped + WARM, ROUNDS - WARM);
     memset(&stats, 0, sizeof stats); /* the profile counts the program's faults only */
-    __atomic_store_n(&foreign_cost_ns, 0, __ATOMIC_RELAXED); /* and charges them only */
     *event_ns = (cost_emulated_ns + cost_stepped_ns) / 2;
     return 0;
 }

@@ -321,65 +321,6 @@ static void page_access_hits_every_watch(void)
     assert_int_equal(loaded, 2);
 }
 
-static volatile int contending;
-static volatile uint64_t contended_adds;
-
-static void *contender(void *arg)
-{
-    volatile uint64_t *w = arg;
-    while (contending) {
-        __atomic_fetch_add(&w[300], 1, __ATOMIC_RELAXED); /* stepped: two mprotects, locked */
-        contended_adds++;
-    }
-    return NULL;
-}
-
-/* What t was charged for n stores to its closed page. */
-static double charged_per_store(wasp_thread *t, volatile uint64_t *w, int n)
-{
-    uint64_t before = t->watch_cost_ns;
-    for (int i = 0; i < n; i++)
-        w[100] = (uint64_t)i; /* emulated */
-    return (double)(t->watch_cost_ns - before) / n;
-}
-
-/* A fault's fixed price is what it costs in a quiet process; in a busy one
- * it also waits for the engine's lock while another thread's fault holds it
- * (mprotect calls, each a TLB shootdown). The waits are charged too: alone,
- * a store costs exactly the price; beside a thread stepping on another
- * closed page, more. */
-static void page_charges_lock_waits(void)
-{
-    enum { STORES = 1000 };
-    static wasp_thread t;
-    volatile uint64_t *w = engine_heap(2 * 4096, &t);
-    t.index = wasp_registry_reserve();
-    t.budget_ledger_ns = 1e15;
-    wasp_registry_publish(t.index, &t);
-    assert_int_equal(wasp_page_engine.arm(&t, 0, (uint64_t)(uintptr_t)&w[8], 8, 1), 0);
-    assert_int_equal(wasp_page_engine.arm(&t, 1, (uint64_t)(uintptr_t)&w[512 + 8], 8, 1), 0);
-    double price = page_figure("watch_emulated_us") * 1000.0;
-    double alone = charged_per_store(&t, w, STORES);
-    contending = 1;
-    pthread_t th;
-    assert_int_equal(pthread_create(&th, NULL, contender, (void *)(w + 512)), 0);
-    while (contended_adds < 10)
-        sched_yield();
-    double beside = charged_per_store(&t, w, STORES);
-    contending = 0;
-    pthread_join(th, NULL);
-    wasp_page_engine.disarm(&t, 0);
-    wasp_page_engine.disarm(&t, 1);
-    wasp_registry_remove(t.index);
-    wasp_page_engine.thread_close(&t);
-    print_message("charged per emulated store: %.0f ns alone, %.0f beside a stepping thread "
-                  "(price %.0f ns)\n", alone, beside, price);
-    assert_true(w[100] == STORES - 1);
-    assert_true(alone > price - 1 && alone < price + 1);
-    assert_true(beside > price + 100);
-    munmap((void *)w, 2 * 4096);
-}
-
 /* Mappings of the memfd named name in this process. */
 static int mappings_of(const char *name)
 {
@@ -504,7 +445,6 @@ static void test_proofs(void **st)
     page_copy_coherent();
     page_access_hits_every_watch();
     page_shared_heap_emulated();
-    page_charges_lock_waits();
 
     /* Debug registers: proven, or a reason that says so. */
     why[0] = 0;
