@@ -656,10 +656,10 @@ static uint64_t alias_of(page_rec *r)
 
 static ssize_t emulated_write(void *faulted, uint64_t addr, const void *src, size_t n)
 {
-    page_rec *faulted_rec = faulted;
+    page_rec *r = faulted;
     ssize_t done;
-    if (on_page(faulted_rec, addr, n) && alias_of(faulted_rec)) {
-        wasp_page_alias_write(faulted_rec->alias, (size_t)(addr - faulted_rec->page), src, n);
+    if (on_page(r, addr, n) && alias_of(r)) {
+        wasp_page_alias_write(r->alias, (size_t)(addr - r->page), src, n);
         done = (ssize_t)n;
     } else {
         done = pwrite(mem_rw, src, n, (off_t)addr);
@@ -669,9 +669,9 @@ static ssize_t emulated_write(void *faulted, uint64_t addr, const void *src, siz
     uint64_t first = addr & ~(uint64_t)(PAGE - 1);
     uint64_t last = (addr + (uint64_t)done - 1) & ~(uint64_t)(PAGE - 1);
     for (uint64_t page = first; page <= last; page += PAGE) {
-        page_rec *r = find(page);
-        if (r)
-            wasp_page_shadow_wrote((uint32_t)(r - pages), page, addr, src, (size_t)done);
+        page_rec *touched = find(page);
+        if (touched)
+            wasp_page_shadow_wrote((uint32_t)(touched - pages), page, addr, src, (size_t)done);
     }
     return done;
 }

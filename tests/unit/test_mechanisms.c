@@ -45,7 +45,7 @@ static void *reader(void *arg)
     return (void *)(uintptr_t)sum;
 }
 
-/* size bytes of fresh memory the page engine takes for the heap, and t
+/* The size bytes mapped at mem taken by the page engine for the heap, and t
  * opened on it as this thread, registered nowhere (so the engine finds no
  * thread state for its faults: they count as foreign). */
 static void *engine_heap_at(void *mem, size_t size, wasp_thread *t)
@@ -61,6 +61,7 @@ static void *engine_heap_at(void *mem, size_t size, wasp_thread *t)
     return mem;
 }
 
+/* The same, on fresh private memory (what every collector but ZGC maps). */
 static void *engine_heap(size_t size, wasp_thread *t)
 {
     return engine_heap_at(
