@@ -171,6 +171,19 @@ static void field_widths_from_signatures(void **state)
     assert_int_equal(wasp_java_field_size(NULL, 1, &f), 0);
 }
 
+/* Only JDK 19+'s own filler classes: a user class of that simple name, or
+ * an int[] (JDK 17's filler, and everyone's array), is not one. */
+static void the_jvms_fillers(void **state)
+{
+    (void)state;
+    assert_true(wasp_field_is_filler("jdk.internal.vm.FillerElement[]"));
+    assert_true(wasp_field_is_filler("jdk.internal.vm.FillerObject"));
+    assert_false(wasp_field_is_filler("jdk.internal.vm.FillerElement"));
+    assert_false(wasp_field_is_filler("com.example.FillerObject"));
+    assert_false(wasp_field_is_filler("int[]"));
+    assert_false(wasp_field_is_filler(NULL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -181,6 +194,7 @@ int main(void)
         cmocka_unit_test(without_compressed_class_pointers),
         cmocka_unit_test(field_widths_from_signatures),
         cmocka_unit_test(static_fields),
+        cmocka_unit_test(the_jvms_fillers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

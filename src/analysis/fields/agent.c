@@ -9,7 +9,9 @@
  * with no header found whose Java frame stands at an allocation bytecode is
  * an object the JVM was still clearing: named by that bytecode's class
  * (agent/allocating_class.h), counted as fields.by_allocation; one the
- * handler named by looking again later is named "(being allocated)" too.
+ * handler named by looking again later is named "(being allocated)" too,
+ * unless it is one of the JVM's fillers: a retired TLAB's unused tail, say,
+ * whose header the JVM was writing at the sample.
  * Not for signal handlers.
  */
 #include <stdio.h>
@@ -26,6 +28,10 @@
 #include "heap/heap_area.h"
 #include "heap/java_layout.h"
 #include "profile/part.h"
+
+/* The member named for a sample in an object still without its header. */
+#define ALLOCATING_MEMBER "(being allocated: cleared by the JVM)"
+#define FILLER_MEMBER "(the JVM's filler of unused heap space)"
 
 typedef struct raw_field {
     uint64_t klass;
@@ -129,8 +135,10 @@ static void finish(wasp_dump *d, int id)
         char member[300] = "";
         if (cls && r->named_later) {
             /* Its header was not there yet at the sample: the JVM was
-             * clearing it (any field's offset is not an access to it). */
-            snprintf(member, sizeof member, "(being allocated: cleared by the JVM)");
+             * clearing it (any field's offset is not an access to it), or
+             * writing a filler over space it left unused. */
+            snprintf(member, sizeof member, "%s",
+                     wasp_field_is_filler(cls) ? FILLER_MEMBER : ALLOCATING_MEMBER);
         } else if (cls) {
             uint32_t n;
             const wasp_java_field *f = r->is_static ? wasp_java_static_fields(r->klass, &n)
@@ -159,7 +167,7 @@ static void finish(wasp_dump *d, int id)
         if (!r->klass && r->allocating) {
             /* Its bytes belong to the object being allocated, not a field. */
             e.cls = r->allocating;
-            e.member = wasp_profile_intern_string(p, "(being allocated: cleared by the JVM)");
+            e.member = wasp_profile_intern_string(p, ALLOCATING_MEMBER);
             by_allocation += (uint64_t)(r->loads + r->stores);
         }
         wasp_profile_add_field(p, &e);

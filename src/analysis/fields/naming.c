@@ -53,3 +53,9 @@ wasp_field_fit wasp_field_static_member(const wasp_java_field *statics, uint32_t
 {
     return name_fit(statics, n, offset, width, float_size, 1, buf, len);
 }
+
+bool wasp_field_is_filler(const char *cls)
+{
+    return cls && (!strcmp(cls, "jdk.internal.vm.FillerObject") ||
+                   !strcmp(cls, "jdk.internal.vm.FillerElement[]"));
+}

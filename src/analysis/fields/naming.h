@@ -7,6 +7,7 @@
 #ifndef WASP_ANALYSIS_FIELDS_NAMING_H
 #define WASP_ANALYSIS_FIELDS_NAMING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,5 +35,10 @@ wasp_field_fit wasp_field_member(const char *cls, const wasp_java_field *fields,
  * field's name followed by " (static)", or "" and the fit. */
 wasp_field_fit wasp_field_static_member(const wasp_java_field *statics, uint32_t n, uint32_t offset,
                                         uint32_t width, uint8_t float_size, char *buf, size_t len);
+
+/* Whether cls is one of the JVM's fillers (JDK 19+): the objects HotSpot
+ * writes over heap space it leaves unused, as the tail of a retired TLAB.
+ * JDK 17 and older fill with int[], which cannot be told apart. */
+bool wasp_field_is_filler(const char *cls);
 
 #endif
