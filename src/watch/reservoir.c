@@ -123,7 +123,7 @@ int wasp_reservoir_pass(wasp_reservoir_slot *slots, int n, int analysis, double 
             return picked;
     }
     if (!same)
-        return -1;
+        return WASP_RESERVOIR_UNHELD;
     for (int i = 0; i < n; i++)
         if (slots[i].in_use && slots[i].analysis == analysis)
             slots[i].weight += w / same;

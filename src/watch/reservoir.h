@@ -46,11 +46,13 @@ wasp_reservoir_result wasp_reservoir_offer(wasp_reservoir_slot *slots, int n,
  * When every slot is in use it runs the same lottery as an offer: the slot
  * that would have taken the sample is returned, for the caller to drop its
  * watchpoint with its weight (the sample cannot be armed in its place).
- * Otherwise -1, and the sample's weight is shared by the live watchpoints of
- * its analysis, as for a sample the reservoir did not pick. Without the
+ * Otherwise the sample's weight is shared by the live watchpoints of its
+ * analysis, as for a sample the reservoir did not pick (-1), or, with none
+ * alive, is the caller's to keep (WASP_RESERVOIR_UNHELD). Without the
  * lottery a watchpoint lived as long as the budget stayed spent and took
  * the weight of every sample meanwhile: one armed at start-up and trapped
  * at exit carried 82% of a control run's bytes. */
+enum { WASP_RESERVOIR_UNHELD = -2 };
 int wasp_reservoir_pass(wasp_reservoir_slot *slots, int n, int analysis, double w,
                         uint64_t *rng);
 

@@ -89,6 +89,10 @@ typedef struct wasp_thread {
     uint32_t budget_countdown; /* samples until the next budget check */
     int budget_open;       /* 1: arming allowed until the next check */
     uint32_t budget_asks;  /* calls of wasp_budget_allows (a sample reached the budget) */
+    /* Per analysis, the weight of samples that no watch of it stood for
+     * when they came (refused with none alive): its next armed sample's
+     * (watch_kit.c). */
+    double unheld_weight[WASP_ANALYSES];
     uint8_t pace_shift;    /* the period is the base's 2^pace_shift (sampler_period.h) */
     uint64_t handler_ns;   /* time in the sampling handler since the last check */
     /* Where and when the page engine last gave the thread back its own

@@ -99,19 +99,32 @@ uint64_t wasp_watch_page_of(uint64_t addr)
     return addr & ~(uint64_t)4095;
 }
 
+/* A sample's weight that no watch of owner stands for: its next armed
+ * sample's. Lost, it made arming's timing weigh: under the page engine's
+ * budget most samples come when no watch is alive, and a run's first watch
+ * (armed at start-up, as the budget's bank is full) weighed as much as one
+ * armed after a second of refused samples (docs/design.md, "Reservoir"). */
+static void hold_unheld(wasp_thread *t, int owner, double w)
+{
+    if (owner >= 0 && owner < WASP_ANALYSES)
+        t->unheld_weight[owner] += w;
+}
+
 wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, int loads_too)
 {
+    double w = wasp_sample_weight(t);
     if (!wasp_budget_allows(t)) {
-        int lost = wasp_reservoir_pass(t->reservoir, t->nslots, owner, wasp_sample_weight(t),
-                                       &t->rng);
+        int lost = wasp_reservoir_pass(t->reservoir, t->nslots, owner, w, &t->rng);
         if (lost >= 0)
             wasp_watch_drop(t, lost, WASP_C_COUNT); /* counted below, as the sample */
+        else if (lost == WASP_RESERVOIR_UNHELD)
+            hold_unheld(t, owner, w);
         t->rec.counters[WASP_C_DROP_BUDGET]++;
         return NULL;
     }
-    wasp_reservoir_result r =
-        wasp_reservoir_offer(t->reservoir, t->nslots, owner, wasp_sample_weight(t), &t->rng);
+    wasp_reservoir_result r = wasp_reservoir_offer(t->reservoir, t->nslots, owner, w, &t->rng);
     if (r.slot < 0) {
+        hold_unheld(t, owner, r.dropped_weight); /* w when no watch of owner took it */
         t->rec.counters[WASP_C_DROP_RESERVOIR]++;
         return NULL;
     }
@@ -124,6 +137,10 @@ wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, i
         wasp_reservoir_release(&t->reservoir[r.slot]);
         t->rec.counters[arm_refused(armed)]++;
         return NULL;
+    }
+    if (owner >= 0 && owner < WASP_ANALYSES && t->reservoir[r.slot].analysis == owner) {
+        t->reservoir[r.slot].weight += t->unheld_weight[owner];
+        t->unheld_weight[owner] = 0;
     }
     slot_set(t, slot, addr, len);
     return slot;

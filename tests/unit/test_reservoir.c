@@ -151,6 +151,13 @@ static void budget_passes_run_the_lottery(void **state)
     for (int i = 0; i < 100; i++)
         assert_int_equal(wasp_reservoir_pass(two, 2, 0, 1.0, &rng), -1);
     assert_float_equal(two[0].weight, 101.0, 1e-12);
+
+    /* No live watchpoint of the sample's analysis: the weight is not
+     * shared, the caller keeps it. */
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(wasp_reservoir_pass(two, 2, 1, 1.0, &rng), WASP_RESERVOIR_UNHELD);
+    assert_float_equal(two[0].weight, 101.0, 1e-12);
+    assert_float_equal(two[1].weight, 0.0, 1e-12);
 }
 
 /* Samples of unequal weight (a thread paced while the watch budget was

@@ -255,6 +255,33 @@ static void only_beside_its_own_analysis_on_the_page(void **state)
     assert_null(wasp_watch_claim_window(t, 1, PAGE + 128, 8, 0));
 }
 
+/* Samples no watch of their analysis stood for (the slots all held by
+ * another analysis's watches, which the lottery kept) are not lost: the
+ * analysis's next armed sample stands for them too. Lost, a run's first
+ * watch weighed as much as one armed after many refused samples. */
+static void unheld_weight_goes_to_the_next_armed_sample(void **state)
+{
+    (void)state;
+    wasp_thread *t = new_thread();
+    for (int k = 0; k < SAMPLED; k++) {
+        wasp_slot *s = wasp_watch_claim(t, 2, PAGE + 0x1000u * (unsigned)(k + 1), 8, 0);
+        assert_non_null(s);
+        s->state = WASP_SLOT_ARMED;
+        t->reservoir[s - t->slots].seen = 1e300; /* the lottery keeps it */
+    }
+    for (int i = 0; i < 10; i++)
+        assert_null(wasp_watch_claim(t, 1, PAGE + 8, 8, 0));
+    assert_int_equal(t->rec.counters[WASP_C_DROP_RESERVOIR], 10);
+    assert_true(t->unheld_weight[1] == 10.0);
+    assert_true(weight_of(t, 2) == (double)SAMPLED); /* nothing of analysis 1's */
+
+    wasp_watch_drop(t, 0, WASP_C_DROP_GC);
+    wasp_slot *s = sampled_watch(t);
+    assert_int_equal(s - t->slots, 0);
+    assert_true(weight_of(t, 1) == 11.0); /* itself and the ten before */
+    assert_true(t->unheld_weight[1] == 0.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -265,6 +292,7 @@ int main(void)
         cmocka_unit_test(members_weigh_the_same),
         cmocka_unit_test(wasteful_members_share_an_entry),
         cmocka_unit_test(only_beside_its_own_analysis_on_the_page),
+        cmocka_unit_test(unheld_weight_goes_to_the_next_armed_sample),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
