@@ -110,6 +110,16 @@ static void hold_unheld(wasp_thread *t, int owner, double w)
         t->unheld_weight[owner] += w;
 }
 
+/* What hold_unheld kept for owner, handed over once. */
+static double take_unheld(wasp_thread *t, int owner)
+{
+    if (owner < 0 || owner >= WASP_ANALYSES)
+        return 0;
+    double w = t->unheld_weight[owner];
+    t->unheld_weight[owner] = 0;
+    return w;
+}
+
 wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, int loads_too)
 {
     double w = wasp_sample_weight(t);
@@ -138,10 +148,7 @@ wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, i
         t->rec.counters[arm_refused(armed)]++;
         return NULL;
     }
-    if (owner >= 0 && owner < WASP_ANALYSES && t->reservoir[r.slot].analysis == owner) {
-        t->reservoir[r.slot].weight += t->unheld_weight[owner];
-        t->unheld_weight[owner] = 0;
-    }
+    t->reservoir[r.slot].weight += take_unheld(t, owner); /* the offer made the slot owner's */
     slot_set(t, slot, addr, len);
     return slot;
 }

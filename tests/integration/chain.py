@@ -48,10 +48,6 @@ MAPPED_SHARE = 0.85
 # compiled code once it is warm: measured 90-100% of about 20 contexts (the
 # planted dead store's pairs).
 WATCH_MAPPED_SHARE = 0.5
-# Whichever engine wasp proves here, at the budget the page engine's tests
-# use (run.py's PAGE_TEST_BUDGET): at the default 2% the page engine armed 4
-# samples in a run, one of them at start-up in the interpreter (its traps
-# walked, 35% mapped, and the setup's pair on top; CI, JDK 25).
 AGREE_1 = 0.85
 AGREE_3 = 0.70
 
@@ -163,6 +159,10 @@ def t_with_watch(ctx, jdk):
     top pair is still at the planted lines, its contexts chains."""
     workload = "DeadStoreEuler"
     args = H.scaled(workload, [])
+    # Whichever engine wasp proves here, at the budget the page engine's
+    # tests use: at the default 2% the page engine armed 4 samples in a run,
+    # one of them at start-up in the interpreter (its traps walked, 35%
+    # mapped, and the setup's pair on top; CI, JDK 25).
     rep, share = profile(ctx, jdk, "chain", events="deadstore", workload=workload, args=args,
                          jvm_args=(), min_mapped=WATCH_MAPPED_SHARE,
                          flags=("--watch-budget", H.PAGE_TEST_BUDGET))
