@@ -29,13 +29,14 @@ WORKLOAD = "DeadStoreEuler"
 SIZE = "1200"  # steps (thousands): enough watched pairs on either engine at BUDGET
 BUDGET = "50%"  # as run.py's page-engine tests: enough pairs, whatever the engine
 SCREENSHOT = "build/report-html.png"
+# --top for both a page and the JSON it is compared with: without it the page
+# keeps 50 pairs per analysis and the JSON all of them.
+PAGE_TOP = "50"
 # The sections test: one run of each workload with the three header-sample
 # analyses, merged into one report: LocksHot locks (and its locks' mark words
 # are fields), AllocMix creates objects (LocksHot allocates nothing in its
 # loop, AllocMix locks nothing).
 SECTIONS = ("fields", "alloc", "locks")
-# --top for both the page and the JSON it is compared with.
-SECTIONS_TOP = "50"
 SECTION_RUNS = (("LocksHot", ("40", "1")), ("AllocMix", ()))
 SECTIONS_SCREENSHOT = "build/report-html-sections.png"
 # Anything in the page that would load from the network (the data element,
@@ -192,14 +193,14 @@ def t_html_deadstore(ctx, jdk):
            jdk.java, "-cp", H.CLASSES, WORKLOAD, SIZE]
     r = H.run(cmd)
     H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
-    rj = H.run([H.WASP, "report", "--format", "json", prof])
+    rj = H.run([H.WASP, "report", "--format", "json", "--top", PAGE_TOP, prof])
     H.check(rj.rc == 0, "wasp report --format json exited %d: %s" % (rj.rc, H.tail(rj.err)))
     pairs = json.loads(rj.out)["analyses"]["deadstore"]["pairs"]
     H.check(any(f.get("method") == method for p in pairs for f in p["watch"]["frames"]),
             "no dead-store pair is watched in %s (%d pairs): nothing to look for" % (method, len(pairs)))
 
     page = ctx.path("report.html")
-    rh = H.run([H.WASP, "report", "--format", "html", "-o", page, prof])
+    rh = H.run([H.WASP, "report", "--format", "html", "--top", PAGE_TOP, "-o", page, prof])
     H.check(rh.rc == 0, "wasp report --format html exited %d: %s" % (rh.rc, H.tail(rh.err)))
     with open(page, encoding="utf-8") as f:
         static_checks(f.read(), rj.out)
@@ -246,7 +247,7 @@ def t_html_sections(ctx, jdk):
         profs.append(prof)
     # The page and the JSON with the same --top, so the page's data must be
     # the JSON itself (each format has its own default).
-    rj = H.run([H.WASP, "report", "--format", "json", "--top", SECTIONS_TOP] + profs)
+    rj = H.run([H.WASP, "report", "--format", "json", "--top", PAGE_TOP] + profs)
     H.check(rj.rc == 0, "wasp report --format json exited %d: %s" % (rj.rc, H.tail(rj.err)))
     rep = json.loads(rj.out)
     # Per section: the table whose #1 row is checked, its entries in the
@@ -259,7 +260,7 @@ def t_html_sections(ctx, jdk):
         top[name] = (table, entries[0]["class"])
 
     page = ctx.path("sections.html")
-    rh = H.run([H.WASP, "report", "--format", "html", "--top", SECTIONS_TOP, "-o", page] + profs)
+    rh = H.run([H.WASP, "report", "--format", "html", "--top", PAGE_TOP, "-o", page] + profs)
     H.check(rh.rc == 0, "wasp report --format html exited %d: %s" % (rh.rc, H.tail(rh.err)))
     with open(page, encoding="utf-8") as f:
         static_checks(f.read(), rj.out)
@@ -309,7 +310,7 @@ def t_html_warning(ctx, jdk):
     r = H.run([H.WASP, "run", "-e", "deadstore", "--watch-budget", "0.001%", "-o", prof, "-q", "--",
                jdk.java, "-cp", H.CLASSES, WORKLOAD, "300"])
     H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
-    rj = H.run([H.WASP, "report", "--format", "json", prof])
+    rj = H.run([H.WASP, "report", "--format", "json", "--top", PAGE_TOP, prof])
     H.check(rj.rc == 0, "wasp report --format json exited %d: %s" % (rj.rc, H.tail(rj.err)))
     rep = json.loads(rj.out)
     warnings = rep.get("warnings")
@@ -317,7 +318,7 @@ def t_html_warning(ctx, jdk):
             "a budget of 0.001%% (%s armed, %s dropped.budget) gave the warnings %r" % (
                 rep["counters"].get("armed"), rep["counters"].get("dropped.budget"), warnings))
     page = ctx.path("thin.html")
-    rh = H.run([H.WASP, "report", "--format", "html", "-o", page, prof])
+    rh = H.run([H.WASP, "report", "--format", "html", "--top", PAGE_TOP, "-o", page, prof])
     H.check(rh.rc == 0, "wasp report --format html exited %d: %s" % (rh.rc, H.tail(rh.err)))
     r = browse(ctx, browser, page, ["--dump-dom"])
     d = Warnings(r.out)
