@@ -1394,7 +1394,8 @@ def t_attach(ctx, jdk):
     check(at(site, e["method"], e["line"]), "top allocation site %s, expected %s:%d"
           % (where(site), e["method"], e["line"]))
     check(not existing_sites(o), "objects from before the attach tracked without --track-existing")
-    return "%d samples, F=%.3f, then %s" % (samples, a["fraction"], done)
+    return "%d samples, F=%.3f, %.0f pairs, %d objects attributed, then %s" % (
+        samples, a["fraction"], a["pairs_classified"], o.get("attributed") or 0, done)
 
 
 def t_attach_progress(ctx, jdk):

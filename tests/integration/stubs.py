@@ -127,8 +127,8 @@ def t_stub(ctx, jdk, workload, size):
     causes = sum(v for k, v in rep["counters"].items() if k.startswith("stack.no_java_frames."))
     H.check(causes == lost, "stack.no_java_frames.<cause> counters sum to %d, stack.no_java_frames is %d"
             % (causes, lost))
-    return "%d samples, %d contexts, %.1f%% without Java frames, top pair %s" % (
-        samples, captures, 100 * share, describe(top.get("watch")))
+    return "%d samples, %.0f pairs, %d contexts, %.1f%% without Java frames, top pair %s" % (
+        samples, a.get("pairs_classified", 0), captures, 100 * share, describe(top.get("watch")))
 
 
 def last_profile(ctx, workload):
