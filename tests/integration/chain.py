@@ -26,9 +26,9 @@ ARGS = ("120",)
 JVM_ARGS = ("-XX:CompileCommand=quiet", "-XX:CompileCommand=dontinline,ChainDepths::*")
 # The short path's share of the leaf's samples: 1/3 by construction. The
 # workload's batches vary in length: when they were all alike (~10 ms),
-# the 4 ms sampler kept landing at the same phases of them, and the share
-# ran 27.7-44.3% in CI (one failure); with varying batches, 30.9-37.2% in
-# twelve runs.
+# the share ran 27.7-44.3% in CI (one failure), likely because the 4 ms
+# sampler kept landing at the same phases of them; with varying batches,
+# 30.7-37.2% in twenty runs.
 SHORT_SHARE = 1.0 / 3
 SHARE_TOLERANCE = 0.10
 MIN_LEAF_SAMPLES = 300

@@ -737,7 +737,8 @@ def t_survival_gc(ctx, jdk, flag):
     if flag != "-XX:+UseZGC":
         rounds = 4 * k * k
     else:
-        rounds = 4 * k if int(jdk.version) >= 23 else 4
+        generational = jdk.version.isdigit() and int(jdk.version) >= 23
+        rounds = 4 * k if generational else 4
     return survival_checks(ctx, jdk, [flag], ["8", str(rounds)],
                            "GcStress%s" % flag.replace("-XX:+Use", "-"))
 

@@ -84,10 +84,11 @@ public class ChainDepths {
             s = step(s);
         }
         /* Each batch a different length (REPS/4 to 3*REPS/4, a multiple of
-         * 8): at one length the batches repeat every ~10 ms, and a sampler
+         * 8): at one length the batches repeat every ~10 ms, and the short
+         * path's share moved by up to 11 points, likely because a sampler
          * ticking every 4 ms of CPU time kept landing at the same few
-         * phases of them, which moved the short path's share by up to 11
-         * points. The share of each batch is 1/3 whatever its length. */
+         * phases of them. The share of each batch is 1/3 whatever its
+         * length. */
         int reps = REPS / 4 + (int) ((s >>> 40) & (REPS / 2 - 8));
         return root(reps, s); // WASP-CHAIN: batch
     }
