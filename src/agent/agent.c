@@ -40,7 +40,9 @@
 #include "analysis/names.h"
 #include "isa/isa.h"
 #include "sample/signal.h"
+#include "watch/budget.h"
 #include "watch/caller_chain.h"
+#include "watch/sampler_period.h"
 #include "watch/engine.h"
 #include "watch/handler.h"
 #include "watch/handler_part.h"
@@ -281,6 +283,11 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
         chain_events(jvmti, JVMTI_DISABLE);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_END, NULL);
+    /* Nothing of this session reaches the next (wasp attach again): its
+     * threads' states go, with the analyses they were made for. */
+    wasp_threads_retire_all();
+    if (needing(WASP_NEEDS_OBJECTS))
+        wasp_alloc_forget(env);
     active = 0;
 }
 
@@ -500,6 +507,10 @@ static int setup(JavaVM *vm, char *why, size_t len)
         wasp_log("cannot turn on DebugNonSafepoints: lines in JIT code may be off by a few; "
                  "add -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints");
     wasp_probe_heap_addresses();
+    /* What the last session (wasp attach, detach, attach again) measured of
+     * the process is not this one's. */
+    wasp_budget_session_start();
+    wasp_sampler_period_reset();
     setup_tracking(&opts, &s);
     setup_parts(&opts, &s);
     wasp_threads_init(&opts, wasp_dump_fold_thread);

@@ -556,6 +556,36 @@ void wasp_alloc_stop(jvmtiEnv *jvmti)
         wait_ms(&T.stopped, 200);
 }
 
+void wasp_alloc_forget(JNIEnv *env)
+{
+    if (__atomic_load_n(&T.running, __ATOMIC_ACQUIRE)) {
+        wasp_log("objects: the object-map thread has not ended yet; its sites stay until the "
+                 "next session starts");
+        return;
+    }
+    pthread_mutex_lock(&T.lock);
+    for (size_t i = 0; env && i < T.nobjs; i++)
+        (*env)->DeleteWeakGlobalRef(env, T.objs[i].ref);
+    T.nobjs = 0;
+    for (uint32_t id = 0; id < T.nsites; id++) {
+        free(T.sites[id].class_name);
+        free(T.sites[id].frames);
+    }
+    T.nsites = 0;
+    if (T.index)
+        memset(T.index, 0, T.cap_index * sizeof *T.index);
+    T.unpublished = 0;
+    __atomic_store_n(&T.events, 0, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&T.lock);
+    /* Site ids start again from 0: no entry of this session may be found
+     * under the next one's sites. A new epoch voids every entry, the empty
+     * replacement frees them. */
+    wasp_gc_epoch_bump();
+    wasp_gc_epoch_bump();
+    if (wasp_objects.objmap)
+        wasp_objmap_replace(wasp_objects.objmap, NULL, 0, wasp_gc_epoch());
+}
+
 /* ---- what analyses do with the tracked objects ------------------------------- */
 
 void wasp_alloc_on_tick(wasp_alloc_tick_fn fn, uint32_t ms)

@@ -27,6 +27,10 @@ int wasp_alloc_init(jvmtiEnv *jvmti, const wasp_options *o, char *why, size_t le
 /* Start tracking (the map keeper thread, the allocation events), when init
  * set it up. In the live phase. 0, or -1 with a reason (tracking is off). */
 int wasp_alloc_start(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len);
+/* The session ended and its profile is written: its sites, tracked objects
+ * (their weak references, when env is given) and map entries go, so the next
+ * session (wasp attach again) starts with none. */
+void wasp_alloc_forget(JNIEnv *env);
 /* Stop tracking, if on: no more events, the keeper thread ends. */
 void wasp_alloc_stop(jvmtiEnv *jvmti);
 

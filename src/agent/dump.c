@@ -459,6 +459,8 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
     acc.profile = NULL;
     uint32_t profiled = acc.threads, busy = acc.busy;
     double cpu = acc.cpu;
+    acc.threads = acc.busy = 0; /* the next session (attach again) starts from none */
+    acc.cpu = 0;
     free(acc.methods.e);
     memset(&acc.methods, 0, sizeof acc.methods);
     pthread_mutex_unlock(&acc.lock);

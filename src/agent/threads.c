@@ -1,8 +1,16 @@
 /*
  * Profiled threads (see threads.h). Runs in JVMTI callbacks, never in a
  * signal handler. Thread state is published to the handler through the
- * registry (watch/thread_registry.h), and never freed while the handler
- * could still see it (only after quiescing, when the profile is written).
+ * registry (watch/thread_registry.h). A thread that ends frees its own state
+ * (its handler runs only on it, and is quiet by then). When a session ends,
+ * every state left is taken out of the registry and its tables freed; the
+ * small struct itself waits in a graveyard until the next session starts,
+ * because a handler that loaded it from the registry just before may still
+ * read its `active` flag.
+ *
+ * A thread's thread-local value is a token (its registry index + 1), not a
+ * pointer: after a session ends the token finds nothing, so no state of an
+ * earlier session, with another session's analyses, is ever used again.
  */
 #include "agent/threads.h"
 
@@ -26,6 +34,7 @@
 #include "watch/thread_registry.h"
 
 static pthread_key_t self_key;
+static pthread_once_t self_key_once = PTHREAD_ONCE_INIT;
 /* Serialises thread end (which frees a thread's state) with the end of the
  * run (which walks every thread's state). Never taken in a handler. */
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -33,10 +42,53 @@ static uint64_t seed;
 static int warned_slots, warned_source, warned_full;
 static void (*thread_ended)(const wasp_thread *t);
 static uint64_t ended_samples; /* of threads that ended (under registry_lock) */
+static wasp_thread *graveyard;  /* retired at the last session's end (retired_next) */
+
+static void make_self_key(void)
+{
+    pthread_key_create(&self_key, NULL);
+}
+
+/* The calling thread's state in this session, from its token; NULL when it
+ * has none (never profiled, or its session ended). */
+static wasp_thread *self_state(void)
+{
+    uintptr_t token = (uintptr_t)pthread_getspecific(self_key);
+    return token ? wasp_thread_at((uint32_t)(token - 1)) : NULL;
+}
+
+static void free_tables(wasp_thread *t)
+{
+    wasp_records_free(&t->rec);
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        free(t->part_state[id]);
+        t->part_state[id] = NULL;
+    }
+    free(t->scratch);
+    t->scratch = NULL;
+    wasp_chain_thread_free(t->chain);
+    t->chain = NULL;
+    wasp_slots_free(t);
+}
+
+static void discard(wasp_thread *t)
+{
+    free_tables(t);
+    free(t);
+}
 
 void wasp_threads_init(const wasp_options *o, void (*on_end)(const wasp_thread *t))
 {
-    pthread_key_create(&self_key, NULL);
+    pthread_once(&self_key_once, make_self_key);
+    pthread_mutex_lock(&registry_lock);
+    while (graveyard) {
+        wasp_thread *next = graveyard->retired_next;
+        free(graveyard);
+        graveyard = next;
+    }
+    ended_samples = 0;
+    warned_slots = warned_source = warned_full = 0;
+    pthread_mutex_unlock(&registry_lock);
     thread_ended = on_end;
     seed = o->seed ? o->seed : ((uint64_t)time(NULL) * 2654435761u) ^ (uint64_t)getpid();
 }
@@ -46,17 +98,6 @@ static double thread_cpu_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void discard(wasp_thread *t)
-{
-    wasp_records_free(&t->rec);
-    for (int id = 0; id < WASP_ANALYSES; id++)
-        free(t->part_state[id]);
-    free(t->scratch);
-    wasp_chain_thread_free(t->chain);
-    wasp_slots_free(t);
-    free(t);
 }
 
 /* What the enabled analyses keep per thread: site tables for those that
@@ -132,17 +173,17 @@ static wasp_thread *create(pid_t tid, JNIEnv *env, const char *name)
 
 wasp_thread *wasp_thread_self(void)
 {
-    return pthread_getspecific(self_key);
+    return self_state();
 }
 
 void wasp_thread_begin(JNIEnv *env, const char *name)
 {
-    if (!wasp_sampling() || pthread_getspecific(self_key))
+    if (!wasp_sampling() || self_state())
         return;
     wasp_thread *t = create(gettid(), env, name);
     if (t) {
         t->cpu_ns_start = (uint64_t)(thread_cpu_now() * 1e9);
-        pthread_setspecific(self_key, t);
+        pthread_setspecific(self_key, (void *)(uintptr_t)(t->index + 1));
     }
 }
 
@@ -211,8 +252,12 @@ int wasp_threads_adopt_existing(void)
     return adopted;
 }
 
+/* Once per state: its events closed twice could close another's. */
 static void quiet(wasp_thread *t)
 {
+    if (t->quieted)
+        return;
+    t->quieted = 1;
     t->active = 0;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     /* A handler that already started on that thread finishes in microseconds. */
@@ -238,17 +283,18 @@ static wasp_thread *find_adopted(pid_t tid)
 
 void wasp_thread_finish(void)
 {
-    wasp_thread *t = pthread_getspecific(self_key);
-    if (!t) {
-        pthread_mutex_lock(&registry_lock);
-        t = find_adopted(gettid());
-        pthread_mutex_unlock(&registry_lock);
-        if (!t)
-            return;
-    }
-    pthread_setspecific(self_key, NULL);
-    double used = thread_cpu_now() - (double)t->cpu_ns_start / 1e9;
+    /* Looked up under the lock: the end of a session may be retiring every
+     * state at this moment. */
     pthread_mutex_lock(&registry_lock);
+    wasp_thread *t = self_state();
+    if (!t)
+        t = find_adopted(gettid());
+    pthread_setspecific(self_key, NULL);
+    if (!t) {
+        pthread_mutex_unlock(&registry_lock);
+        return;
+    }
+    double used = thread_cpu_now() - (double)t->cpu_ns_start / 1e9;
     quiet(t);
     if (t->adopted) /* its start was measured from /proc, in the same clock */
         used = task_cpu_seconds(t->tid) - (double)t->cpu_ns_start / 1e9;
@@ -274,11 +320,28 @@ void wasp_threads_stop_all(void (*visit)(const wasp_thread *t))
         wasp_thread *t = wasp_thread_at(i);
         if (!t)
             continue;
-        if (!(t->cpu_ns_start >> 63))
-            quiet(t);
+        quiet(t);
         if (visit)
             visit(t);
     }
+    pthread_mutex_unlock(&registry_lock);
+}
+
+void wasp_threads_retire_all(void)
+{
+    pthread_mutex_lock(&registry_lock);
+    uint32_t n = wasp_registry_count();
+    for (uint32_t i = 0; i < n; i++) {
+        wasp_thread *t = wasp_thread_at(i);
+        if (!t)
+            continue;
+        quiet(t);
+        wasp_registry_remove(i);
+        free_tables(t);
+        t->retired_next = graveyard;
+        graveyard = t;
+    }
+    ended_samples = 0;
     pthread_mutex_unlock(&registry_lock);
 }
 

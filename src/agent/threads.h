@@ -1,7 +1,8 @@
 /*
  * Profiled threads: creating a thread's profiling state when it starts,
  * quieting it when it ends or when the run ends. The state itself
- * (watch/thread_state.h) stays until the profile is written.
+ * (watch/thread_state.h) stays until the profile is written, and goes when
+ * the session ends (wasp_threads_retire_all).
  * Not for signal handlers.
  */
 #ifndef WASP_THREADS_H
@@ -28,6 +29,10 @@ void wasp_thread_finish(void);
 /* Stop every thread's sampling, wait until no handler is running, then call
  * visit (if not NULL) on each thread still registered. */
 void wasp_threads_stop_all(void (*visit)(const wasp_thread *t));
+/* The session ends: every thread still registered (stopped already by
+ * wasp_threads_stop_all and folded) leaves the registry and its tables are
+ * freed, so the next session (wasp attach again) starts with none. */
+void wasp_threads_retire_all(void);
 /* Calls visit on every registered thread (under the registry lock), without
  * stopping any: for threads wasp_threads_stop_all has stopped already. */
 void wasp_threads_visit(void (*visit)(const wasp_thread *t));

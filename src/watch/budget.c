@@ -58,6 +58,17 @@ static double cost_scale(const wasp_thread *t)
  * each in debt by up to a watch when it ended, the threads' own ledgers let
  * the process spend many times its budget. */
 static uint64_t process_spent_ns;
+/* The process's CPU time when the session started: a JVM that ran for hours
+ * before wasp attach must not lend the session a budget of those hours. */
+static uint64_t process_cpu_start_ns;
+
+void wasp_budget_session_start(void)
+{
+    __atomic_store_n(&process_seen_ns, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&process_modeled_ns, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&process_spent_ns, 0, __ATOMIC_RELAXED);
+    process_cpu_start_ns = wasp_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+}
 
 int wasp_budget_allows(wasp_thread *t)
 {
@@ -92,7 +103,8 @@ int wasp_budget_allows(wasp_thread *t)
     int open = t->budget_ledger_ns > 0;
     uint64_t foreign = m->watch && m->watch->unowned_cost_ns ? m->watch->unowned_cost_ns() : 0;
     if (open)
-        open = (double)(all + foreign) <= budget * (double)wasp_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+        open = (double)(all + foreign) <=
+               budget * (double)(wasp_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - process_cpu_start_ns);
     t->budget_open = open;
     return open;
 }

@@ -15,6 +15,9 @@
  * again on a page the program sweeps would otherwise slow it down for good. */
 enum { WASP_WATCH_FAULT_CAP = 4096 };
 
+/* A session starts (before sampling): the process-wide ledger from zero,
+ * against the process's CPU time from now on. */
+void wasp_budget_session_start(void);
 /* May t arm another watch now? Checks the ledger every few calls. */
 int wasp_budget_allows(wasp_thread *t);
 /* Whether t is so far over its budget that its armed watches must go. */

@@ -218,7 +218,9 @@ static int take(wasp_thread *t)
     if (!t || !t->active || t->in_handler)
         return 0;
     t->in_handler = 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    /* A full fence, not a compiler one: quiet() on another CPU clears active
+     * and then reads in_handler; without it both could read the old values. */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (t->active) {
         t->entries++;
         return 1;

@@ -988,7 +988,9 @@ static int page_self_test(char *why, size_t len, uint64_t *event_ns)
     cost_emulated_ns = lower_quartile(emulated + WARM, ROUNDS - WARM);
     cost_copy_load_ns = lower_quartile(copy_loaded + WARM, ROUNDS - WARM);
     cost_stepped_ns = lower_quartile(stepped + WARM, ROUNDS - WARM);
-    memset(&stats, 0, sizeof stats); /* the profile counts the program's faults only */
+    /* The profile counts the program's faults only, of this session. */
+    memset(&stats, 0, sizeof stats);
+    __atomic_store_n(&foreign_cost_ns, 0, __ATOMIC_RELAXED);
     *event_ns = (cost_emulated_ns + cost_stepped_ns) / 2;
     return 0;
 }

@@ -24,6 +24,11 @@ static int pacing;                      /* set before sampling, read-only afterw
 enum { SAMPLER_WINDOW = 32, SAMPLER_MAX_SLOWDOWN = 1024 };
 static const double SAMPLER_BUDGET = 0.10;
 
+void wasp_sampler_period_reset(void)
+{
+    __atomic_store_n(&max_period_ns, 0, __ATOMIC_RELAXED);
+}
+
 void wasp_pacing_enable(int on)
 {
     pacing = on;

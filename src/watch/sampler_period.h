@@ -25,6 +25,8 @@ enum { WASP_PACE_MAX_SHIFT = 5 };
 /* Whether pacing may run: set before sampling starts, when every enabled
  * analysis samples only to arm watches (the pair analyses). */
 void wasp_pacing_enable(int on);
+/* A session starts: no backoff seen yet (wasp_sampler_max_period). */
+void wasp_sampler_period_reset(void);
 
 /* t's sample was handled in `spent` ns of its CPU time: back off when the
  * handler passed its budget. */

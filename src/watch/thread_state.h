@@ -60,6 +60,7 @@ typedef struct wasp_thread {
     pid_t tid;
     void *jni_env;         /* for AsyncGetCallTrace */
     volatile int active;   /* 0: the handler ignores this thread's signals */
+    int quieted;           /* its events closed (agent/threads.c, once) */
     volatile int in_handler;
     uint32_t entries;      /* handler entries so far (take, handler.c) */
     /* The last context captured, and in which entry: one access's context is
@@ -106,6 +107,7 @@ typedef struct wasp_thread {
     struct wasp_chain_thread *chain; /* --context chain: quadruples (watch/caller_chain.h) */
     wasp_records rec;
     char name[64];
+    struct wasp_thread *retired_next; /* in the graveyard of an ended session (agent/threads.c) */
 } wasp_thread;
 
 #endif

@@ -1759,6 +1759,7 @@ def build_tests(jdks):
     import diff  # wasp diff: a planted workload against its fixed twin
     diff_tests, diff_once = diff.make_tests(sys.modules[__name__])
     import refusal  # perf_event_open refused by a seccomp filter
+    import sessions  # attach/detach cycles, dumps and snapshots on one JVM (issue 37)
     import stubs  # calling contexts inside JVM stubs (fill, arraycopy, mismatch)
     stub_tests = stubs.make_tests(sys.modules[__name__])
     import formats  # --format collapsed and pprof (go tool pprof reads them back)
@@ -1819,6 +1820,7 @@ def build_tests(jdks):
         tests.append(("attach.progress", jdk, lambda c, j=jdk: t_attach_progress(c, j)))
         tests.append(("attach.progress-planted", jdk, lambda c, j=jdk: t_attach_progress_planted(c, j)))
         tests.append(("attach.dev-null", jdk, lambda c, j=jdk: t_attach_dev_null(c, j)))
+        tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in sessions.make_tests(sys.modules[__name__])]
         tests.append(("badinput.log-link-sticky", jdk, lambda c, j=jdk: t_log_link_sticky(c, j)))
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in formats.make_tests(sys.modules[__name__])]
         for name, wl in OBJECTS:
