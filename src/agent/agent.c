@@ -12,6 +12,7 @@
  */
 #include <dlfcn.h>
 #include <jvmti.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #include "agent/options.h"
 #include "agent/probe.h"
 #include "agent/progress.h"
+#include "agent/snapshots.h"
 #include "agent/threads.h"
 #include "agent/vmflags.h"
 #include "agent/frame_anchor_load.h"
@@ -57,6 +59,11 @@ static wasp_dump_info dump_info;
 static int dumped;      /* the profile of this session is written */
 static int active;      /* a session is running (between start and stop) */
 static int attached;    /* loaded into a running JVM */
+/* Serialises profile writes: a snapshot (the snapshot thread, wasp dump)
+ * with another, and with the session's end. */
+static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void periodic_snapshot(jvmtiEnv *jvmti, JNIEnv *env);
 
 /* The analyses among `enabled` (a bit per id) whose handler parts need `need`. */
 static uint32_t needing_of(uint32_t enabled, unsigned need)
@@ -135,7 +142,7 @@ static void begin_thread(jvmtiEnv *jvmti, JNIEnv *env, jthread thread)
     memset(&info, 0, sizeof info);
     int named = thread && (*jvmti)->GetThreadInfo(jvmti, thread, &info) == JVMTI_ERROR_NONE;
     const char *name = named && info.name ? info.name : "?";
-    if (!wasp_alloc_is_keeper(name)) /* wasp's own thread is not the program */
+    if (strncmp(name, "wasp-", 5) != 0) /* wasp's own threads are not the program */
         wasp_thread_begin(env, name);
     if (named) {
         (*jvmti)->Deallocate(jvmti, (unsigned char *)info.name);
@@ -223,6 +230,9 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL);
     char why[256];
+    if (opts.snapshot_ns &&
+        wasp_snapshots_start(jvmti, env, opts.snapshot_ns, periodic_snapshot, why, sizeof why) != 0)
+        wasp_log("%s: the profile is written at the end only", why);
     if (wasp_alloc_start(jvmti, env, why, sizeof why) != 0) {
         /* Sampling runs already: the handler parts stay, and find no
          * tracked object. */
@@ -252,20 +262,56 @@ static void session_events(jvmtiEnv *jvmti, jvmtiEventMode mode)
         (*jvmti)->SetEventNotificationMode(jvmti, mode, events[i], NULL);
 }
 
-/* Stop sampling everywhere, write the profile, and leave nothing active:
- * events closed, JVMTI events off, the handler inert. */
-static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
+/* Classes found by their headers are named once, for every analysis, from
+ * the JVM's loaded classes (agent/java_names.h), before a profile is
+ * written; wasp_java_names_free after. */
+static void name_classes(jvmtiEnv *jvmti, JNIEnv *env)
 {
-    if (__atomic_exchange_n(&dumped, 1, __ATOMIC_ACQ_REL))
-        return;
-    wasp_sampling_set(false);
-    wasp_progress_stop();
-    wasp_alloc_stop(jvmti);
-    /* Classes found by their headers are named once, for every analysis,
-     * from the JVM's loaded classes (agent/java_names.h). */
     if (needing(WASP_NEEDS_JAVA) && wasp_java_names_build(jvmti, env) != 0)
         wasp_log("cannot ask the JVM for its loaded classes: classes found by their headers "
                  "stay unnamed");
+}
+
+/* The profile so far, while the session goes on (the snapshot thread, wasp
+ * dump): every thread's records folded and cleared, joined to the earlier
+ * snapshots' (agent/dump.h). path: where, when not the session's file. */
+static int write_snapshot(jvmtiEnv *jvmti, JNIEnv *env, const char *path, int quiet)
+{
+    pthread_mutex_lock(&write_lock);
+    int rc = -1;
+    if (active && !__atomic_load_n(&dumped, __ATOMIC_ACQUIRE)) {
+        int passed = wasp_threads_fold_live(wasp_dump_fold_thread);
+        if (passed)
+            wasp_log("snapshot: %d threads were in wasp's handler throughout and wait for the "
+                     "next one", passed);
+        name_classes(jvmti, env);
+        wasp_dump_how how = {.final = 0, .path = path, .quiet = quiet};
+        rc = wasp_dump_write(&dump_info, needing(WASP_NEEDS_OBJECTS) ? wasp_alloc_dump : NULL,
+                             &how);
+        wasp_java_names_free();
+    }
+    pthread_mutex_unlock(&write_lock);
+    return rc;
+}
+
+static void periodic_snapshot(jvmtiEnv *jvmti, JNIEnv *env)
+{
+    write_snapshot(jvmti, env, NULL, 1);
+}
+
+/* Stop sampling everywhere, write the profile, and leave nothing active:
+ * events closed, JVMTI events off, the handler inert. ended: how the session
+ * ended, in the profile's words. */
+static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env, const char *ended)
+{
+    if (__atomic_exchange_n(&dumped, 1, __ATOMIC_ACQ_REL))
+        return;
+    wasp_snapshots_stop();
+    pthread_mutex_lock(&write_lock); /* a snapshot being written finishes first */
+    wasp_sampling_set(false);
+    wasp_progress_stop();
+    wasp_alloc_stop(jvmti);
+    name_classes(jvmti, env);
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_agent_part *part = wasp_agent_part_of(id);
         if (wasp_session_runs(id) && part->stop)
@@ -275,7 +321,8 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
      * --context walk there are none: harvesting is a no-op). */
     wasp_threads_stop_all(wasp_chain_harvest);
     wasp_threads_visit(wasp_dump_fold_thread);
-    wasp_dump_write(&dump_info, needing(WASP_NEEDS_OBJECTS) ? wasp_alloc_dump : NULL);
+    wasp_dump_how how = {.final = 1, .ended = ended};
+    wasp_dump_write(&dump_info, needing(WASP_NEEDS_OBJECTS) ? wasp_alloc_dump : NULL, &how);
     wasp_java_names_free();
     drop_all_watches(); /* every thread is quiet: nothing stays watched */
     session_events(jvmti, JVMTI_DISABLE);
@@ -289,12 +336,13 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env)
     if (needing(WASP_NEEDS_OBJECTS))
         wasp_alloc_forget(env);
     active = 0;
+    pthread_mutex_unlock(&write_lock);
 }
 
 static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *env)
 {
     if (active)
-        stop_and_write(jvmti, env);
+        stop_and_write(jvmti, env, "the JVM exited");
 }
 
 static void fill_dump_info(const wasp_options *o)
@@ -548,9 +596,11 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
         fprintf(stderr, "%s\n", err);
         return JNI_ERR; /* the JVM stops here: never half-profiled */
     }
-    if (opts.action == WASP_ACTION_STOP) {
-        fprintf(stderr, "wasp: action=stop is for an agent loaded into a running JVM "
-                        "(wasp detach)\n");
+    if (opts.action != WASP_ACTION_START) {
+        fprintf(stderr, "wasp: action=%s is for an agent loaded into a running JVM "
+                        "(wasp %s)\n",
+                opts.action == WASP_ACTION_STOP ? "stop" : "dump",
+                opts.action == WASP_ACTION_STOP ? "detach" : "dump");
         return JNI_ERR;
     }
     active = 1;
@@ -586,9 +636,22 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
         JNIEnv *env = NULL;
         if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK)
             env = NULL;
-        stop_and_write(wasp_jvmti, env);
+        stop_and_write(wasp_jvmti, env, "wasp detach");
         wasp_log("detached; the JVM runs on unprofiled");
         return JNI_OK;
+    }
+    if (o.action == WASP_ACTION_DUMP) {
+        if (!active) {
+            wasp_log_to(o.log, "dump: this JVM is not being profiled by wasp");
+            return JNI_ERR;
+        }
+        if (strcmp(o.log, "stderr") != 0)
+            wasp_log_open(o.log);
+        JNIEnv *env = NULL;
+        if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK)
+            env = NULL;
+        return write_snapshot(wasp_jvmti, env, o.file[0] ? o.file : NULL, 0) == 0 ? JNI_OK
+                                                                                  : JNI_ERR;
     }
     if (active) {
         wasp_log_to(o.log, "attach: this JVM is already being profiled by wasp");

@@ -79,6 +79,7 @@ static struct {
     uint64_t interval, base_interval, max_interval_used; /* adaptive sampling */
     uint32_t rate_cap;          /* events per second; 0: no cap */
     uint64_t events;            /* SampledObjectAlloc events so far (atomic) */
+    uint64_t events_written;    /* ... of which an earlier snapshot's profile holds */
     uint64_t window_events;     /* events at the start of the rate window */
     long long window_start_ms;
     uint32_t unpublished;   /* inserts since the keeper last published (T.lock) */
@@ -176,6 +177,20 @@ void wasp_alloc_each_site(void (*visit)(uint32_t id, const wasp_alloc_site *site
     pthread_mutex_lock(&T.lock);
     for (uint32_t id = 0; id < T.nsites; id++)
         visit(id, &T.sites[id], arg);
+    pthread_mutex_unlock(&T.lock);
+}
+
+void wasp_alloc_take_sites(void (*visit)(uint32_t id, const wasp_alloc_site *site, void *arg),
+                           void *arg, uint64_t *events)
+{
+    pthread_mutex_lock(&T.lock);
+    for (uint32_t id = 0; id < T.nsites; id++) {
+        visit(id, &T.sites[id], arg);
+        T.sites[id].allocations = T.sites[id].bytes = 0;
+    }
+    uint64_t all = __atomic_load_n(&T.events, __ATOMIC_RELAXED);
+    *events = all - T.events_written;
+    T.events_written = all;
     pthread_mutex_unlock(&T.lock);
 }
 
@@ -576,6 +591,7 @@ void wasp_alloc_forget(JNIEnv *env)
         memset(T.index, 0, T.cap_index * sizeof *T.index);
     T.unpublished = 0;
     __atomic_store_n(&T.events, 0, __ATOMIC_RELAXED);
+    T.events_written = 0;
     pthread_mutex_unlock(&T.lock);
     /* Site ids start again from 0: no entry of this session may be found
      * under the next one's sites. A new epoch voids every entry, the empty

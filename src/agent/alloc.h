@@ -58,6 +58,11 @@ void wasp_alloc_on_gc_finish(jvmtiEnv *jvmti);
 /* Visit every site (under the tracker's lock); id is what handlers record. */
 void wasp_alloc_each_site(void (*visit)(uint32_t id, const wasp_alloc_site *site, void *arg),
                           void *arg);
+/* The same, for a profile written now: each site's allocations and bytes,
+ * then zero, so that the next write adds only later ones; *events: the
+ * allocation events since the last write. */
+void wasp_alloc_take_sites(void (*visit)(uint32_t id, const wasp_alloc_site *site, void *arg),
+                           void *arg, uint64_t *events);
 /* A copy of site id (its frames and name stay valid: sites are never freed).
  * Returns 0, -1 for an unknown id. */
 int wasp_alloc_site_get(uint32_t id, wasp_alloc_site *out);

@@ -1,8 +1,8 @@
 /*
  * Tracked objects in the profile: every allocation site with its sampled
  * allocations, and how the tracking ran (its counters and settings), for the
- * analyses that need tracked objects. Not for signal handlers; runs once, when
- * the profile is written.
+ * analyses that need tracked objects: what came since the last snapshot.
+ * Not for signal handlers; runs when a profile is written.
  */
 #include "agent/alloc_dump.h"
 #include "watch/records.h"
@@ -22,13 +22,14 @@ void wasp_alloc_dump(wasp_dump *d)
 {
     wasp_profile *p = wasp_dump_profile(d);
     const wasp_dump_info *info = wasp_dump_settings(d);
-    wasp_alloc_each_site(add_site_allocs, d);
+    uint64_t events;
+    wasp_alloc_take_sites(add_site_allocs, d, &events);
     /* Zero included: "0 unattributed" says something a missing counter does not. */
     static const wasp_counter_id lookups[] = {WASP_C_OBJ_SAMPLES, WASP_C_OBJ_UNATTRIBUTED,
                                               WASP_C_OBJ_STALE};
     for (size_t i = 0; i < sizeof lookups / sizeof lookups[0]; i++)
         wasp_profile_add_counter(p, wasp_counter_name(lookups[i]), 0);
-    wasp_profile_add_counter(p, "objects.alloc_events", wasp_alloc_events());
+    wasp_profile_add_counter(p, "objects.alloc_events", events);
     const wasp_source *src = wasp_chosen()->source;
     wasp_profile_set_meta(p, "objects.metric",
                           src && !src->time_based

@@ -391,15 +391,30 @@ static void add_thread(wasp_dump *d, const wasp_thread *t)
             wasp_profile_add_counter(d->p, wasp_counter_name((wasp_counter_id)c), r->counters[c]);
 }
 
-/* Everything gathered so far: threads fold in here when they end (so their
- * tables can be freed) and the live ones when the profile is written. */
+/* What was gathered since the last write (the segment): threads fold in
+ * here when they end (so their tables can be freed), and the live ones when
+ * a profile is written (a snapshot clears their records after). */
 static struct {
     pthread_mutex_t lock;
     wasp_profile *profile;
     method_cache methods;
-    uint32_t threads, busy;
-    double cpu;
+    uint32_t ended, ended_busy; /* threads folded at their end */
+    uint32_t live, live_busy;   /* ... and by the write, still running */
+    double cpu;                 /* their CPU seconds in the segment */
 } acc = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The session's earlier segments, for the next write (only the writer
+ * touches it: writes are serialised by the agent). */
+static struct {
+    wasp_profile *done; /* the last profile written, all segments so far */
+    uint32_t ended, ended_busy;
+    double cpu;
+    /* The watch engine's counter figures at the last write (they count
+     * from the session's start; each segment adds its part). */
+    char figure_names[16][64];
+    double figure_values[16];
+    int nfigures;
+} session;
 
 void wasp_dump_fold_thread(const wasp_thread *t)
 {
@@ -407,18 +422,43 @@ void wasp_dump_fold_thread(const wasp_thread *t)
         return;
     /* Its quadruples first: its own contexts are expanded with them. */
     wasp_chain_harvest(t);
-    double s = wasp_thread_cpu_seconds(t);
+    double s = t->cpu_mark_s - t->cpu_folded_s; /* CPU since the last fold */
+    int ended = (int)(t->cpu_ns_start >> 63), busy = t->cpu_mark_s >= 0.1;
     pthread_mutex_lock(&acc.lock);
     if (!acc.profile)
         acc.profile = wasp_profile_new();
     if (acc.profile) {
         wasp_dump d = {.p = acc.profile, .mc = &acc.methods, .info = NULL};
         add_thread(&d, t);
-        acc.threads++;
-        acc.cpu += s;
-        acc.busy += s >= 0.1;
+        if (ended) {
+            acc.ended++;
+            acc.ended_busy += busy;
+        } else {
+            acc.live++;
+            acc.live_busy += busy;
+        }
+        acc.cpu += s > 0 ? s : 0;
     }
     pthread_mutex_unlock(&acc.lock);
+}
+
+/* A counter figure's growth since the last write of the session (its
+ * segment's part: the profiles of earlier segments hold the rest). */
+static double figure_since_last(const wasp_watch_figure *f)
+{
+    int i = 0;
+    while (i < session.nfigures && strcmp(session.figure_names[i], f->name) != 0)
+        i++;
+    if (i == session.nfigures) {
+        if (i == 16)
+            return f->value;
+        snprintf(session.figure_names[i], sizeof session.figure_names[i], "%s", f->name);
+        session.figure_values[i] = 0;
+        session.nfigures++;
+    }
+    double d = f->value - session.figure_values[i];
+    session.figure_values[i] = f->value;
+    return d > 0 ? d : 0;
 }
 
 /* Which watchpoint engine ran, what it cost, and what it passed over. */
@@ -439,7 +479,7 @@ static void add_watch_meta(wasp_profile *p, const wasp_dump_info *info)
         if (fig[i].per_event)
             wasp_profile_set_meta_rounded(p, fig[i].name, fig[i].value, "%.1f");
         else
-            wasp_profile_add_counter(p, fig[i].name, (uint64_t)fig[i].value);
+            wasp_profile_add_counter(p, fig[i].name, (uint64_t)figure_since_last(&fig[i]));
 }
 
 /* ", 12 pairs classified" when pair analyses ran, else "". */
@@ -452,14 +492,67 @@ static const char *pairs_note(int watching, uint64_t classified)
     return buf;
 }
 
-int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
+/* Meta that counts (samples of classes left unnamed): the sum of the
+ * segments', where a merge keeps the newest segment's value. */
+static void sum_counting_meta(wasp_profile *p, const wasp_profile *earlier)
+{
+    for (uint32_t i = 0; earlier && i < earlier->nmeta; i++) {
+        const wasp_kv *kv = &earlier->meta[i];
+        size_t n = strlen(kv->key), suffix = strlen("_unnamed_classes");
+        double now;
+        if (n < suffix || strcmp(kv->key + n - suffix, "_unnamed_classes") != 0 || !kv->numeric ||
+            !wasp_profile_get_meta_num(p, kv->key, &now))
+            continue;
+        wasp_profile_set_meta_rounded(p, kv->key, now + kv->number, "%.0f");
+    }
+}
+
+/* The segment's profile p joins the session's earlier ones (p becomes the
+ * session's profile so far). */
+static void join_earlier(wasp_profile *p)
+{
+    if (!session.done)
+        return;
+    /* A merge keeps p's metadata and copies keys p lacks: a snapshot's
+     * marks must not outlive it. */
+    wasp_profile_remove_meta(session.done, "snapshot");
+    if (wasp_profile_merge(p, session.done) != 0) {
+        wasp_log("out of memory joining this profile to the earlier snapshots': it holds the "
+                 "time since the last snapshot only");
+        return;
+    }
+    sum_counting_meta(p, session.done);
+}
+
+static void set_written_meta(wasp_profile *p, const wasp_dump_how *how)
+{
+    char when[64];
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+    wasp_profile_set_meta(p, "written_at", when);
+    if (how->final) {
+        wasp_profile_set_meta(p, "ended", how->ended ? how->ended : "?");
+        return;
+    }
+    char text[256];
+    snprintf(text, sizeof text,
+             "the profile so far, written at %s while the program ran; if it is the last, the "
+             "JVM ended without writing its final profile",
+             when);
+    wasp_profile_set_meta(p, "snapshot", text);
+}
+
+int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d),
+                    const wasp_dump_how *how)
 {
     pthread_mutex_lock(&acc.lock);
     wasp_profile *p = acc.profile ? acc.profile : wasp_profile_new();
     acc.profile = NULL;
-    uint32_t profiled = acc.threads, busy = acc.busy;
+    uint32_t ended = acc.ended, ended_busy = acc.ended_busy, live = acc.live,
+             live_busy = acc.live_busy;
     double cpu = acc.cpu;
-    acc.threads = acc.busy = 0; /* the next session (attach again) starts from none */
+    acc.ended = acc.ended_busy = acc.live = acc.live_busy = 0;
     acc.cpu = 0;
     free(acc.methods.e);
     memset(&acc.methods, 0, sizeof acc.methods);
@@ -497,7 +590,8 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
     int time_based = src && src->time_based;
     if (time_based)
         wasp_profile_set_meta_rounded(p, "period_us", (double)info->period_ns / 1000.0, "%.0f");
-    set_run_id(p);
+    if (!session.done)
+        set_run_id(p); /* one per session: its snapshots and its end are one run */
     if (info->sampler_passed_over[0])
         wasp_profile_set_meta(p, "sampler_passed_over", info->sampler_passed_over);
     uint64_t raised = wasp_sampler_max_period();
@@ -512,6 +606,15 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
              wasp_jvm_property("java.vm.version", "?"));
     wasp_profile_set_meta(p, "jvm", jvm);
     wasp_profile_set_meta_rounded(p, "pid", (double)getpid(), "%.0f");
+    join_earlier(p);
+    set_written_meta(p, how);
+    /* The session's numbers: its threads (those that ended in any segment,
+     * and those running now), its CPU time and its whole duration. */
+    session.ended += ended;
+    session.ended_busy += ended_busy;
+    session.cpu += cpu;
+    uint32_t profiled = session.ended + live, busy = session.ended_busy + live_busy;
+    cpu = session.cpu;
     double wall = (double)(time(NULL) - info->start_time);
     wasp_profile_set_meta_rounded(p, "duration_seconds", wall, "%.0f");
     wasp_profile_set_meta_rounded(p, "threads", profiled, "%.0f");
@@ -523,13 +626,24 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d))
         wasp_profile_set_meta_rounded(p, "samples_per_second", (double)samples / cpu, "%.1f");
         wasp_profile_set_meta_rounded(p, "classified_per_cpu_second", (double)classified / cpu, "%.1f");
     }
+    const char *path = how->path ? how->path : info->path;
     char err[512];
-    int rc = wasp_profile_write(p, info->path, err, sizeof err);
-    if (rc == 0)
-        wasp_log("profile written to %s (%u threads, %llu samples%s)", info->path, profiled,
+    int rc = wasp_profile_write(p, path, err, sizeof err);
+    if (rc == 0 && how->final)
+        wasp_log("profile written to %s (%u threads, %llu samples%s)", path, profiled,
                  (unsigned long long)samples, pairs_note(watching, classified));
-    else
-        wasp_log("could not write the profile: %s", err);
-    wasp_profile_free(p);
+    else if (rc == 0 && !how->quiet)
+        wasp_log("snapshot written to %s (%llu samples so far%s)", path,
+                 (unsigned long long)samples, pairs_note(watching, classified));
+    else if (rc != 0)
+        wasp_log("could not write the %s: %s", how->final ? "profile" : "snapshot", err);
+    wasp_profile_free(session.done);
+    session.done = NULL;
+    if (how->final) {
+        wasp_profile_free(p);
+        memset(&session, 0, sizeof session); /* the next session (attach again) starts afresh */
+    } else {
+        session.done = p;
+    }
     return rc;
 }

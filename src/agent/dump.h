@@ -51,9 +51,21 @@ uint32_t wasp_dump_alloc_site(wasp_dump *d, const wasp_alloc_site *s);
  * end, so its tables can be freed; and for live threads at the end). */
 void wasp_dump_fold_thread(const wasp_thread *t);
 
-/* Gather what was folded and write the file (stop every thread first, with
- * wasp_dump_fold_thread as the visitor). extra, when not NULL, adds
- * run-wide data the analyses share (tracked objects). */
-int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d));
+/* What a write is. A snapshot writes the session so far while it runs on; the
+ * final write ends the session. */
+typedef struct wasp_dump_how {
+    int final;          /* the session's end (else a snapshot) */
+    const char *ended;  /* final: how the session ended ("exit", "detach", ...) */
+    const char *path;   /* where to, when not the session's file (wasp dump -o) */
+    int quiet;          /* a snapshot the log does not mention (periodic ones) */
+} wasp_dump_how;
+
+/* Gather what was folded since the last write (the threads folded first:
+ * stopped at the end, or wasp_threads_fold_live for a snapshot), join it to
+ * the session's earlier snapshots and write the file. extra, when not NULL,
+ * adds run-wide data the analyses share (tracked objects: what changed since
+ * the last write). Writes are serialised by the caller. */
+int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d),
+                    const wasp_dump_how *how);
 
 #endif

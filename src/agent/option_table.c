@@ -46,6 +46,7 @@ static const char *const signal_names[] = {
 static const char *const action_names[] = {
     [WASP_ACTION_START] = "start",
     [WASP_ACTION_STOP] = "stop",
+    [WASP_ACTION_DUMP] = "dump",
     NULL,
 };
 
@@ -212,6 +213,17 @@ static const wasp_option_row rows[] = {
         .flag = "track-existing", .cli = WASP_OPT_IN_ATTACH | WASP_OPT_SWITCH,
     },
     {
+        .key = "snapshot", .kind = WASP_OPT_DURATION, FIELD(snapshot_ns),
+        .min = 1000000000ull, .max = 86400000000000ull, .def = 0,
+        .metavar = "DURATION",
+        .help = "write the profile so far every DURATION while the program runs (atomically, "
+                "over the last one), so that a JVM killed or ended without its normal exit "
+                "loses at most one interval",
+        .accepted = "a duration from 1s to 24h such as 30s, 5m or 1h (units ms, s, m, h)",
+        .default_help = "none: the profile is written when the program ends",
+        .flag = "snapshot", .cli = RUN_ATTACH,
+    },
+    {
         .key = "log", .kind = WASP_OPT_PATH, FIELD(log), .def_text = "stderr",
         .metavar = "stderr|none|PATH",
         .help = "where the agent logs",
@@ -237,10 +249,11 @@ static const wasp_option_row rows[] = {
     {
         .key = "action", .kind = WASP_OPT_CHOICE, FIELD(action), .names = action_names,
         .def = WASP_ACTION_START,
-        .metavar = "start|stop",
+        .metavar = "start|stop|dump",
         .help = "what an agent loaded into a running JVM does (wasp attach, wasp "
-                "detach): start profiling, or stop and write the profile",
-        .accepted = "start or stop (for an agent loaded into a running JVM)",
+                "detach, wasp dump): start profiling, stop and write the profile, or write "
+                "the profile so far and go on",
+        .accepted = "start, stop or dump (for an agent loaded into a running JVM)",
     },
 };
 

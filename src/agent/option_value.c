@@ -142,6 +142,10 @@ int wasp_options_parse_duration(const char *s, uint64_t *ns)
         mult = 1000000;
     else if (strcmp(unit, "s") == 0)
         mult = 1000000000;
+    else if (strcmp(unit, "m") == 0)
+        mult = 60000000000ull;
+    else if (strcmp(unit, "h") == 0)
+        mult = 3600000000000ull;
     else
         return -1;
     if (v > UINT64_MAX / mult)

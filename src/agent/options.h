@@ -35,7 +35,13 @@ typedef enum wasp_watch_choice {
 enum { WASP_EVENT_OBJECTS = WASP_ID_objects, WASP_EVENT_REPLICAS = WASP_ID_replicas,
        WASP_EVENT_COUNT = WASP_ANALYSES };
 
-typedef enum wasp_action { WASP_ACTION_START = 0, WASP_ACTION_STOP = 1 } wasp_action;
+/* What an agent loaded into a running JVM does: start a session, end it
+ * (wasp detach), or write the profile so far and go on (wasp dump). */
+typedef enum wasp_action {
+    WASP_ACTION_START = 0,
+    WASP_ACTION_STOP = 1,
+    WASP_ACTION_DUMP = 2
+} wasp_action;
 
 /* How calling contexts are taken (watch/caller_chain.h). */
 typedef enum wasp_context_choice {
@@ -78,6 +84,7 @@ typedef struct wasp_options {
     uint32_t alloc_rate;
     uint32_t verify_top;
     int track_existing;
+    uint64_t snapshot_ns;    /* 0: no periodic snapshots */
 } wasp_options;
 
 void wasp_options_defaults(wasp_options *o);

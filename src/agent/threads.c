@@ -299,6 +299,7 @@ void wasp_thread_finish(void)
     if (t->adopted) /* its start was measured from /proc, in the same clock */
         used = task_cpu_seconds(t->tid) - (double)t->cpu_ns_start / 1e9;
     t->cpu_ns_start = (uint64_t)(used * 1e9) | (1ull << 63); /* finished: holds CPU used */
+    t->cpu_mark_s = used;
     wasp_registry_remove(t->index);
     ended_samples += t->rec.counters[WASP_C_SAMPLES];
     pthread_mutex_unlock(&registry_lock);
@@ -321,10 +322,67 @@ void wasp_threads_stop_all(void (*visit)(const wasp_thread *t))
         if (!t)
             continue;
         quiet(t);
+        if (!(t->cpu_ns_start >> 63))
+            t->cpu_mark_s = wasp_thread_cpu_seconds(t);
         if (visit)
             visit(t);
     }
     pthread_mutex_unlock(&registry_lock);
+}
+
+/* Hold t's handler off (as quiet does, leaving its events open): 0 when
+ * held, -1 when a handler of its did not finish (then nothing changed). */
+static int pause_thread(wasp_thread *t)
+{
+    t->active = 0;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    for (int spins = 0; t->in_handler && spins < 100000; spins++)
+        sched_yield();
+    if (!t->in_handler)
+        return 0;
+    t->active = 1;
+    return -1;
+}
+
+/* Everything t recorded goes: tables, counters, each analysis's state (its
+ * initial state is all zero, as create() made it). */
+static void clear_records(wasp_thread *t)
+{
+    wasp_records_clear(&t->rec);
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        size_t size = wasp_handler_part_of(id)->thread_state;
+        if (t->part_state[id] && size)
+            memset(t->part_state[id], 0, size);
+    }
+    if (t->chain)
+        memset(t->chain, 0, sizeof *t->chain);
+}
+
+int wasp_threads_fold_live(void (*fold)(const wasp_thread *t))
+{
+    int skipped = 0;
+    pthread_mutex_lock(&registry_lock);
+    uint32_t n = wasp_registry_count();
+    for (uint32_t i = 0; i < n; i++) {
+        wasp_thread *t = wasp_thread_at(i);
+        if (!t || t->quieted || !t->active)
+            continue;
+        if (pause_thread(t) != 0) {
+            skipped++;
+            continue;
+        }
+        /* Its watches go, as at a collection: their contexts are the
+         * records' about to be cleared. */
+        wasp_thread_release_slots(t);
+        t->cpu_mark_s = wasp_thread_cpu_seconds(t);
+        fold(t);
+        t->cpu_folded_s = t->cpu_mark_s;
+        clear_records(t);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        t->active = 1;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return skipped;
 }
 
 void wasp_threads_retire_all(void)

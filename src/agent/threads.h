@@ -29,6 +29,12 @@ void wasp_thread_finish(void);
 /* Stop every thread's sampling, wait until no handler is running, then call
  * visit (if not NULL) on each thread still registered. */
 void wasp_threads_stop_all(void (*visit)(const wasp_thread *t));
+/* A snapshot: every running thread in turn is held off its handler for a
+ * moment, its watches dropped (as at a collection), its records given to
+ * fold and then cleared, so that the next snapshot folds only what came
+ * after. Returns how many threads were passed over (a handler of theirs did
+ * not finish). */
+int wasp_threads_fold_live(void (*fold)(const wasp_thread *t));
 /* The session ends: every thread still registered (stopped already by
  * wasp_threads_stop_all and folded) leaves the registry and its tables are
  * freed, so the next session (wasp attach again) starts with none. */

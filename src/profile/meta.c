@@ -34,6 +34,19 @@ static wasp_kv *meta_entry(wasp_profile *p, const char *key)
     return &p->meta[p->nmeta++];
 }
 
+void wasp_profile_remove_meta(wasp_profile *p, const char *key)
+{
+    for (uint32_t i = 0; i < p->nmeta; i++) {
+        if (strcmp(p->meta[i].key, key) != 0)
+            continue;
+        free(p->meta[i].key);
+        free(p->meta[i].value);
+        memmove(&p->meta[i], &p->meta[i + 1], (p->nmeta - i - 1) * sizeof *p->meta);
+        p->nmeta--;
+        return;
+    }
+}
+
 static const wasp_kv *meta_find(const wasp_profile *p, const char *key)
 {
     for (uint32_t i = 0; i < p->nmeta; i++)

@@ -111,6 +111,8 @@ uint32_t wasp_profile_intern_context(wasp_profile *p, const uint32_t *frame_ids,
 /* Metadata: set replaces; get returns NULL when absent. */
 void wasp_profile_set_meta(wasp_profile *p, const char *key, const char *value);
 const char *wasp_profile_get_meta(const wasp_profile *p, const char *key);
+/* Remove key (nothing when it is not there). */
+void wasp_profile_remove_meta(wasp_profile *p, const char *key);
 /* Numeric metadata (a count, a size, a duration): kept as a number, which the
  * JSON report prints as a number, and as its text, which get_meta returns and
  * older readers of the file see. get_meta_num: true with *value set when key

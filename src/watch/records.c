@@ -138,6 +138,29 @@ void wasp_records_free(wasp_records *r)
     memset(r, 0, sizeof *r);
 }
 
+/* Back to zero pages: the memory they held goes back to the kernel. */
+static void zero(void *p, size_t bytes)
+{
+    if (p && madvise(p, bytes, MADV_DONTNEED) != 0)
+        memset(p, 0, bytes);
+}
+
+void wasp_records_clear(wasp_records *r)
+{
+    zero(r->frames, sizeof(wasp_rframe) * r->cap_frames);
+    zero(r->traces, sizeof(wasp_rtrace) * r->cap_traces);
+    zero(r->contexts, sizeof(wasp_rcontext) * r->cap_contexts);
+    zero(r->pairs, sizeof(wasp_rpair) * r->cap_pairs);
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        zero(r->sites[id], sizeof(wasp_rsite) * r->cap_sites);
+        r->nsites[id] = 0;
+    }
+    r->nframes = r->ntraces = r->ncontexts = r->npairs = 0;
+    memset(r->totals, 0, sizeof r->totals);
+    memset(r->counters, 0, sizeof r->counters);
+    memset(r->part_counters, 0, sizeof r->part_counters);
+}
+
 static uint64_t mix(uint64_t h, uint64_t v)
 {
     h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);

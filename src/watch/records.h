@@ -172,6 +172,10 @@ typedef struct wasp_records {
  * Returns 0 or -1. Not for signal handlers. */
 int wasp_records_init(wasp_records *r, uint32_t max_frames, uint32_t site_tables);
 void wasp_records_free(wasp_records *r);
+/* Empty every table and counter, keeping the reservations (their pages go
+ * back to the kernel): what a snapshot folded starts again from nothing.
+ * Not for signal handlers; the owner's handler must be held off. */
+void wasp_records_clear(wasp_records *r);
 
 /* Intern a trace (frames leaf first). Returns its index + 1, 0 when full. */
 uint32_t wasp_records_trace(wasp_records *r, const wasp_rframe *frames, int nframes);

@@ -81,6 +81,8 @@ typedef struct wasp_thread {
     uint8_t trap_cache_len[64];
     uint8_t trap_cache_kind[64];
     uint64_t cpu_ns_start;
+    double cpu_mark_s;     /* its CPU seconds when last folded or stopped (agent/threads.c) */
+    double cpu_folded_s;   /* ... of which an earlier snapshot's profile holds */
     uint64_t watch_cost_ns; /* estimated CPU cost of this thread's watch events (budget) */
     uint64_t self_sampled_ns; /* CPU time samples found in wasp's handling (budget.c) */
     uint64_t budget_cpu_ns;   /* thread CPU time at the last budget check */
