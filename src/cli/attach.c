@@ -9,6 +9,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/hotspot_attach.h"
+#include "cli/jvm_death.h"
 #include "cli/run.h"
 #include "common/clock.h"
 
@@ -57,6 +58,11 @@ int wasp_attach_state_write(int pid, const wasp_attach_state *s, char *err, size
         return -1;
     }
     fprintf(f, "file=%s\nagent=%s\nstart=%llu\n", s->file, s->agent, s->start_time);
+    if (s->death.n)
+        fprintf(f, "since=%lld\n", (long long)s->death.since);
+    for (int i = 0; i < s->death.n; i++)
+        if (!strchr(s->death.file[i], '\n'))
+            fprintf(f, "hs_err=%s\n", s->death.file[i]);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad || rename(tmp, path) < 0) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
@@ -68,7 +74,7 @@ int wasp_attach_state_write(int pid, const wasp_attach_state *s, char *err, size
 
 int wasp_attach_state_read(int pid, wasp_attach_state *s)
 {
-    char path[128], buf[3 * WASP_PATH_MAX];
+    char path[128], buf[(3 + WASP_JVM_DEATH_CANDIDATES) * WASP_PATH_MAX + 64];
     memset(s, 0, sizeof *s);
     wasp_attach_state_path(pid, path, sizeof path);
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -102,6 +108,10 @@ int wasp_attach_state_read(int pid, wasp_attach_state *s)
             snprintf(s->agent, sizeof s->agent, "%s", line + 6);
         else if (!strncmp(line, "start=", 6))
             s->start_time = strtoull(line + 6, NULL, 10);
+        else if (!strncmp(line, "since=", 6))
+            s->death.since = (time_t)strtoll(line + 6, NULL, 10);
+        else if (!strncmp(line, "hs_err=", 7) && s->death.n < WASP_JVM_DEATH_CANDIDATES)
+            snprintf(s->death.file[s->death.n++], sizeof s->death.file[0], "%s", line + 7);
     }
     return s->file[0] ? 0 : -1;
 }
@@ -336,10 +346,64 @@ static void print_log_since(const char *log, off_t from)
     fclose(f);
 }
 
+/* The agent library's file name, which a fatal-error report's frames name. */
+static const char *agent_base(const char *agent_abs)
+{
+    const char *b = strrchr(agent_abs, '/');
+    return b ? b + 1 : agent_abs;
+}
+
+/* JVM pid died (or ended) `when` ("while wasp was profiling it"): say so,
+ * with its fatal-error report and whom that blames (cli/jvm_death.h), and
+ * render the profile the agent wrote before the end, if it did (wrote: at a
+ * normal exit, or as its last snapshot). Returns the exit status. */
+static int report_death(const wasp_run_config *cfg, int pid, const wasp_jvm_death *d,
+                        const char *when, const char *agent_abs, const char *log, off_t logged,
+                        int wrote)
+{
+    const char *cmd = wasp_cli_cmd_name(cfg->cmd);
+    char report[WASP_JVM_DEATH_PATH], says[WASP_JVM_DEATH_PATH + 800];
+    print_log_since(log, logged);
+    char state[128];
+    wasp_attach_state_path(pid, state, sizeof state);
+    unlink(state); /* of no further use: the process is gone */
+    int fatal = wasp_jvm_death_report(d, report, sizeof report);
+    char snapshot[512];
+    int is_snapshot = wrote && wasp_run_profile_snapshot(cfg->agent.file, snapshot,
+                                                          sizeof snapshot);
+    if (fatal) {
+        wasp_hs_err_explain(report, agent_base(agent_abs), says, sizeof says);
+        fprintf(stderr, "wasp %s: JVM %d died %s; %s\n", cmd, pid, when, says);
+    } else {
+        char where[3 * WASP_JVM_DEATH_PATH + 16];
+        wasp_jvm_death_candidates(d, where, sizeof where);
+        fprintf(stderr,
+                "wasp %s: JVM %d %s %s; it left no fatal-error report (none at %s): it %s\n",
+                cmd, pid, wrote && !is_snapshot ? "ended" : "died", when, where,
+                wrote && !is_snapshot ? "exited"
+                                      : "exited without running the agent's exit hook "
+                                        "(Runtime.halt, -XX:+ExitOnOutOfMemoryError) or was "
+                                        "killed (SIGKILL, the OOM killer)");
+    }
+    if (!wrote) {
+        fprintf(stderr, "wasp %s: no profile was written to %s\n", cmd, cfg->agent.file);
+        return 1;
+    }
+    if (is_snapshot)
+        fprintf(stderr, "wasp %s: %s is the agent's last snapshot (%s), not a profile written "
+                        "at a normal exit\n", cmd, cfg->agent.file, snapshot);
+    else
+        fprintf(stderr, "wasp %s: the agent wrote the profile as the JVM ended: %s\n", cmd,
+                cfg->agent.file);
+    if (!cfg->quiet && wasp_run_show_report(cfg) < 0)
+        return 1;
+    return fatal ? 1 : 0;
+}
+
 /* Send action=stop, wait for the profile, print the report. cfg->agent.file
  * is the absolute profile path. Returns the exit status. */
 static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
-                           const char *agent_abs)
+                           const char *agent_abs, const wasp_jvm_death *death)
 {
     const char *cmd = wasp_cli_cmd_name(cfg->cmd);
     char err[2048], log[WASP_PATH_MAX + 8], opts[WASP_PATH_MAX + 32], progress[WASP_PATH_MAX + 16];
@@ -360,8 +424,13 @@ static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
     else
         snprintf(says_why, sizeof says_why, "the JVM's standard error says why");
     off_t logged = log_size(log);
-    if (wasp_hs_load_agent(t, agent_abs, opts, WASP_HS_SOCKET_TIMEOUT_MS, NULL, err,
-                           sizeof err) < 0) {
+    int stopped = wasp_hs_load_agent(t, agent_abs, opts, WASP_HS_SOCKET_TIMEOUT_MS, NULL, err,
+                                     sizeof err);
+    if (stopped == WASP_HS_DIED)
+        return report_death(cfg, (int)t->pid, death,
+                            "while the agent stopped and wrote its profile", agent_abs, log,
+                            logged, wasp_file_is_new(&before, cfg->agent.file));
+    if (stopped < 0) {
         print_log_since(log, logged);
         fprintf(stderr, "wasp %s: cannot stop the agent in JVM %d: %s\n", cmd, (int)t->pid, err);
         return 1;
@@ -410,12 +479,15 @@ static void show_progress(int pid, const char *progress_file, long long left_ms)
     fflush(stderr);
 }
 
-/* Wait `seconds`, or until SIGINT/SIGTERM/SIGHUP. Returns the signal that
- * ended the wait, or 0. With progress, the time left (and the samples so
- * far, from progress_file when not NULL) is shown on stderr, redrawn at
- * each whole second, and erased at the end. */
-static int wait_for(unsigned seconds, int pid, bool progress, const char *progress_file)
+/* Wait `seconds`, or until SIGINT/SIGTERM/SIGHUP, or until the JVM t is
+ * gone (looked at every quarter second). Returns the signal that ended the
+ * wait, 0, or -1 when the JVM went. With progress, the time left (and the
+ * samples so far, from progress_file when not NULL) is shown on stderr,
+ * redrawn at each whole second, and erased at the end. */
+static int wait_for(unsigned seconds, const wasp_hs_target *t, bool progress,
+                    const char *progress_file)
 {
+    int pid = (int)t->pid, pidfd = wasp_hs_pidfd(t->pid);
     sigset_t set, old;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
@@ -428,11 +500,17 @@ static int wait_for(unsigned seconds, int pid, bool progress, const char *progre
         long long left = deadline - wasp_mono_ms();
         if (left <= 0)
             break;
+        if (wasp_hs_gone(t, pidfd, 0)) {
+            sig = -1;
+            break;
+        }
         long long nap = left;
         if (progress) {
             show_progress(pid, progress_file, left);
             nap = left % 1000 ? left % 1000 : 1000; /* wake as the shown second changes */
         }
+        if (nap > 250)
+            nap = 250;
         struct timespec ts = {(time_t)(nap / 1000), (long)(nap % 1000) * 1000000L};
         int s = sigtimedwait(&set, NULL, &ts);
         if (s > 0) {
@@ -445,6 +523,8 @@ static int wait_for(unsigned seconds, int pid, bool progress, const char *progre
     if (progress)
         fputs("\r\033[K", stderr);
     sigprocmask(SIG_SETMASK, &old, NULL);
+    if (pidfd >= 0)
+        close(pidfd);
     return sig;
 }
 
@@ -500,9 +580,17 @@ int wasp_cmd_attach(int argc, char **argv)
                         wasp_attach_progress_path(cfg.agent.file, progress, sizeof progress) == 0;
     if (has_progress)
         wasp_attach_progress_forget(progress);
+    /* Where its fatal-error report would go, read while it lives. */
+    wasp_jvm_death death;
+    wasp_jvm_death_prepare(&death, t.pid, t.ns_pid, time(NULL));
+    wasp_file_id before = wasp_file_id_of(cfg.agent.file);
     int loaded = wasp_hs_load_agent(&t, agent_abs, opts, WASP_HS_SOCKET_TIMEOUT_MS, NULL, err,
                                     sizeof err);
     print_log_since(log, logged);
+    logged = log_size(log);
+    if (loaded == WASP_HS_DIED)
+        return report_death(&cfg, cfg.pid, &death, "while wasp attached the agent", agent_abs,
+                            log, logged, log[0] && wasp_file_is_new(&before, cfg.agent.file));
     if (loaded < 0) {
         fprintf(stderr, "wasp attach: cannot attach to JVM %d: %s\n", cfg.pid, err);
         wasp_attach_state prev;
@@ -519,6 +607,7 @@ int wasp_cmd_attach(int argc, char **argv)
     snprintf(st.file, sizeof st.file, "%s", cfg.agent.file);
     snprintf(st.agent, sizeof st.agent, "%s", agent_abs);
     st.start_time = t.start_time;
+    st.death = death;
     int recorded = wasp_attach_state_write(cfg.pid, &st, err, sizeof err) == 0;
     if (!recorded)
         fprintf(stderr, "wasp attach: warning: %s\n", err);
@@ -534,11 +623,17 @@ int wasp_cmd_attach(int argc, char **argv)
 
     fprintf(stderr, "wasp: profiling JVM %d for %u s (Ctrl-C stops sooner)\n", cfg.pid,
             cfg.duration_s);
-    int sig = wait_for(cfg.duration_s, cfg.pid, isatty(STDERR_FILENO),
+    int sig = wait_for(cfg.duration_s, &t, isatty(STDERR_FILENO),
                        has_progress ? progress : NULL);
+    if (sig < 0) {
+        if (has_progress)
+            wasp_attach_progress_forget(progress);
+        return report_death(&cfg, cfg.pid, &death, "while wasp was profiling it", agent_abs, log,
+                            logged, log[0] && wasp_file_is_new(&before, cfg.agent.file));
+    }
     if (sig)
         fprintf(stderr, "wasp: %s; stopping the profile\n", strsignal(sig));
-    return stop_and_report(&cfg, &t, agent_abs);
+    return stop_and_report(&cfg, &t, agent_abs, &death);
 }
 
 int wasp_cmd_detach(int argc, char **argv)
@@ -556,6 +651,19 @@ int wasp_cmd_detach(int argc, char **argv)
     wasp_hs_target t;
     char err[512];
     int refusal = wasp_hs_inspect(cfg.pid, &t, err, sizeof err);
+    if (refusal == WASP_HS_NO_PROCESS && have_state && st.death.n) {
+        /* Gone since wasp attach: say how, from what attach learned. */
+        if (!cfg.output_given)
+            snprintf(cfg.agent.file, sizeof cfg.agent.file, "%s", st.file);
+        if (absolute_output(&cfg) < 0)
+            return 2;
+        struct stat prof, rec;
+        int wrote = wasp_attach_files_beside(cfg.agent.file) &&
+                    stat(cfg.agent.file, &prof) == 0 && S_ISREG(prof.st_mode) &&
+                    stat(state_path, &rec) == 0 && prof.st_mtime >= rec.st_mtime;
+        return report_death(&cfg, cfg.pid, &st.death, "after wasp attach started profiling it",
+                            st.agent[0] ? st.agent : "libwasp.so", "", 0, wrote);
+    }
     if (refusal != WASP_HS_OK) {
         fprintf(stderr, "wasp detach: %s\n", err);
         if (refusal == WASP_HS_NO_PROCESS && have_state) {
@@ -593,5 +701,7 @@ int wasp_cmd_detach(int argc, char **argv)
     if (check_arg_size("detach", "agent library path", agent_abs,
                        "pass --agent with a shorter path") < 0)
         return 2;
-    return stop_and_report(&cfg, &t, agent_abs);
+    wasp_jvm_death death;
+    wasp_jvm_death_prepare(&death, t.pid, t.ns_pid, time(NULL));
+    return stop_and_report(&cfg, &t, agent_abs, &death);
 }

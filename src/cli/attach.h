@@ -8,7 +8,10 @@
  * detach learns that file (and which library to load) from a state file
  * that attach writes after the agent started: /tmp/wasp-attach-<euid>-<pid>,
  * lines "file=PATH", "agent=PATH", "start=TICKS" (the process start time,
- * so a record left for an earlier process with the same pid is ignored).
+ * so a record left for an earlier process with the same pid is ignored),
+ * then "since=SECONDS" and "hs_err=PATH" lines: where the JVM's fatal-error
+ * report would go (cli/jvm_death.h), learned while it lived, so that
+ * detach can name the report of a JVM that died in between.
  * detach removes it once the agent has stopped; `detach -o FILE` overrides
  * the recorded file.
  *
@@ -23,6 +26,7 @@
 #include <stdio.h>
 
 #include "agent/options.h"
+#include "cli/jvm_death.h"
 
 /* How long detach waits for the profile file after the agent stopped. */
 enum { WASP_ATTACH_PROFILE_TIMEOUT_MS = 30000 };
@@ -31,6 +35,7 @@ typedef struct wasp_attach_state {
     char file[WASP_PATH_MAX];  /* absolute profile path given to the agent */
     char agent[WASP_PATH_MAX]; /* absolute path of the library loaded */
     unsigned long long start_time; /* /proc/P/stat field 22 of the JVM */
+    wasp_jvm_death death; /* where its fatal-error report would go (n 0: unknown) */
 } wasp_attach_state;
 
 /* /tmp/wasp-attach-<euid>-<pid>. */

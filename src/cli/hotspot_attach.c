@@ -154,6 +154,13 @@ int wasp_hs_inspect(pid_t pid, wasp_hs_target *t, char *err, size_t errlen)
     const char *v = status_field(status, "Name");
     if (v)
         snprintf(t->name, sizeof t->name, "%.*s", (int)strcspn(v, "\n"), v);
+    /* A process that has exited stays in /proc until its parent reaps it. */
+    v = status_field(status, "State");
+    if (v && (*v == 'Z' || *v == 'X')) {
+        snprintf(err, errlen, "no process %d (it has exited; its parent has not reaped it yet)",
+                 (int)pid);
+        return WASP_HS_NO_PROCESS;
+    }
     v = status_field(status, "Tgid");
     if (v && atoi(v) != (int)pid) {
         snprintf(err, errlen, "%d is a thread of process %d; give the process id", (int)pid,
@@ -349,9 +356,8 @@ int wasp_hs_load_verdict(const char *reply, size_t len, wasp_hs_load_result *res
     const char *output;
     memset(res, 0, sizeof *res);
     if (len == 0) {
-        snprintf(err, errlen,
-                 "the JVM closed the connection without answering (HotSpot answers only its "
-                 "own user and group, or root)");
+        /* wasp_hs_load_agent says why, once it knows whether the JVM lives. */
+        snprintf(err, errlen, "the JVM closed the connection without answering");
         return -1;
     }
     if (wasp_hs_parse_status(reply, len, &res->status, &output) < 0) {
@@ -438,11 +444,40 @@ static int send_quit(pid_t pid, int pidfd)
 
 static int process_gone(const wasp_hs_target *t, int pidfd)
 {
+    return wasp_hs_gone(t, pidfd, 0);
+}
+
+int wasp_hs_pidfd(pid_t pid)
+{
+    return open_pidfd(pid);
+}
+
+int wasp_hs_gone(const wasp_hs_target *t, int pidfd, int wait_ms)
+{
     if (pidfd >= 0) {
         struct pollfd p = {.fd = pidfd, .events = POLLIN};
-        return poll(&p, 1, 0) > 0; /* readable once it has exited */
+        long long until = wasp_mono_ms() + wait_ms;
+        for (;;) {
+            int r = poll(&p, 1, wait_ms);
+            if (r > 0)
+                return 1; /* readable once it has exited */
+            if (r == 0 || errno != EINTR)
+                return 0;
+            wait_ms = (int)(until - wasp_mono_ms());
+            if (wait_ms < 0)
+                wait_ms = 0;
+        }
     }
-    return kill(t->pid, 0) < 0 && errno == ESRCH;
+    long long until = wasp_mono_ms() + wait_ms;
+    for (;;) {
+        if ((kill(t->pid, 0) < 0 && errno == ESRCH) ||
+            (t->start_time && start_time_of(t->pid) != t->start_time))
+            return 1;
+        if (wasp_mono_ms() >= until)
+            return 0;
+        struct timespec ts = {0, 20 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
 }
 
 /* Send SIGQUIT after checking (again, just before) that it is the process
@@ -737,14 +772,42 @@ int wasp_hs_load_agent(const wasp_hs_target *t, const char *agent_abs, const cha
     if (n < 0)
         return -1;
 
+    /* Opened first, so that a pid reused after the JVM died is not taken for it. */
+    int pidfd = open_pidfd(t->pid);
     char sock[PATH_MAX];
-    if (wasp_hs_start_listener(t, timeout_ms, sock, sizeof sock, err, errlen) < 0)
-        return -1;
-    char *reply;
-    size_t len;
-    if (execute_raw(sock, t->pid, req, (size_t)n, &reply, &len, err, errlen) < 0)
-        return -1;
-    int rc = wasp_hs_load_verdict(reply, len, res, err, errlen);
+    int rc = wasp_hs_start_listener(t, timeout_ms, sock, sizeof sock, err, errlen);
+    char *reply = NULL;
+    size_t len = 0;
+    int talked = rc == 0; /* the listener runs: a request went, or was tried */
+    if (rc == 0)
+        rc = execute_raw(sock, t->pid, req, (size_t)n, &reply, &len, err, errlen);
+    int reply_seen = rc == 0; /* connected, and read to the end: len may be 0 */
+    if (rc == 0)
+        rc = wasp_hs_load_verdict(reply, len, res, err, errlen);
     free(reply);
+    /* A connection that failed or closed without an answer: the JVM may have
+     * died (its files, the socket among them, close as it exits, an instant
+     * before it is gone). A refusal of its own does not end it. */
+    int unanswered = rc < 0 && !res->status && !res->have_rc && !res->said[0];
+    if (unanswered && wasp_hs_gone(t, pidfd, talked ? WASP_HS_DEATH_WAIT_MS : 0)) {
+        snprintf(err, errlen, "JVM %d died", (int)t->pid);
+        rc = WASP_HS_DIED;
+    } else if (unanswered && talked && reply_seen) {
+        /* HotSpot drops a client whose effective uid and gid are not its own
+         * (root excepted) without a word. */
+        size_t used = strlen(err);
+        if (geteuid() != 0 && (geteuid() != t->uid || getegid() != t->gid))
+            snprintf(err + used, errlen - used,
+                     " (HotSpot answers only its own user and group, or root: it runs as "
+                     "uid %u gid %u, you as uid %u gid %u)",
+                     (unsigned)t->uid, (unsigned)t->gid, (unsigned)geteuid(),
+                     (unsigned)getegid());
+        else
+            snprintf(err + used, errlen - used,
+                     " (it runs as your user and group, so this is no permission refusal; its "
+                     "standard error may say why)");
+    }
+    if (pidfd >= 0)
+        close(pidfd);
     return rc;
 }

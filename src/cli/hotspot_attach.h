@@ -114,9 +114,28 @@ typedef struct wasp_hs_load_result {
 int wasp_hs_load_verdict(const char *reply, size_t len, wasp_hs_load_result *res, char *err,
                          size_t errlen);
 
+/* A pidfd for process pid (-1 when the kernel has none), for wasp_hs_gone. */
+int wasp_hs_pidfd(pid_t pid);
+
+/* Whether t's process is gone, waiting up to wait_ms for it to go: through
+ * pidfd when it is >= 0, else by its pid and start time. 1 or 0. */
+int wasp_hs_gone(const wasp_hs_target *t, int pidfd, int wait_ms);
+
+/* wasp_hs_load_agent's return when the JVM died while it talked to it. */
+enum { WASP_HS_DIED = -2 };
+/* How long a connection closed without an answer waits for the JVM to be
+ * gone before taking it for alive: a dying process closes its files an
+ * instant before it exits. */
+enum { WASP_HS_DEATH_WAIT_MS = 2000 };
+
 /* The whole thing: start t's listener (waiting up to timeout_ms), then
  * "load <agent_abs> true <options>". Returns 0 when Agent_OnAttach returned
- * 0, or -1 with err set (res, when not NULL, says what the JVM answered). */
+ * 0; WASP_HS_DIED when the JVM died meanwhile (the connection failed or
+ * closed unanswered and the process is gone: the caller looks for its
+ * fatal-error report, cli/jvm_death.h); or -1 with err set (res, when not
+ * NULL, says what the JVM answered; an unanswered connection to a JVM that
+ * lives says whether its user and group differ from ours, which HotSpot
+ * refuses silently). */
 int wasp_hs_load_agent(const wasp_hs_target *t, const char *agent_abs, const char *options,
                        int timeout_ms, wasp_hs_load_result *res, char *err, size_t errlen);
 

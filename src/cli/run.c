@@ -16,6 +16,7 @@
 #include "agent/option_table.h"
 #include "cli/cli_util.h"
 #include "cli/option_help.h"
+#include "cli/jvm_death.h"
 #include "cli/run_checks.h"
 #include "cli/run_internal.h"
 #include "profile/profile.h"
@@ -27,9 +28,14 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 
 /* ------------------------------------------------------------------ */
@@ -549,11 +555,52 @@ struct saved_signals {
     sigset_t mask;
 };
 
+/* Until the child pid exits, watch whether it maps the agent at agent_abs:
+ * Agent_OnLoad runs right after the JVM maps it and (its options checked
+ * by wasp run already) lets the JVM go on, so a JVM that mapped it ran the
+ * agent. Sets *loaded to 1 once seen, 0 when the JVM ended unseen, -1 when
+ * it cannot be watched. The first look comes at once, then at growing
+ * intervals up to 200 ms; once seen, nothing more is read. */
+static void watch_agent(pid_t pid, const char *agent_abs, int *loaded)
+{
+    *loaded = -1;
+#ifdef SYS_pidfd_open
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (pidfd < 0)
+        return;
+    int delay = 5;
+    for (;;) {
+        int m = wasp_jvm_maps_file(pid, agent_abs);
+        if (m == 1) {
+            *loaded = 1;
+            break;
+        }
+        if (m < 0)
+            break; /* gone: what was seen stands */
+        *loaded = 0;
+        struct pollfd pf = {.fd = pidfd, .events = POLLIN};
+        int r = poll(&pf, 1, delay);
+        if (r > 0)
+            break; /* exited */
+        if (r < 0 && errno != EINTR)
+            break;
+        if (delay < 200)
+            delay *= 2;
+    }
+    close(pidfd);
+#else
+    (void)pid;
+    (void)agent_abs;
+#endif
+}
+
 /* Spawn argv; report exec failure through a close-on-exec pipe so the parent
  * can tell "could not start" from "started and failed". Returns the child's
- * exit status as a shell would show it (its pid in *child), or -1 with
+ * exit status as a shell would show it (its pid in *child, whether it ran
+ * the agent at agent_abs in *agent_loaded, as watch_agent says), or -1 with
  * exec_errno set. */
-static int spawn_and_wait(char **argv, int *exec_errno, pid_t *child)
+static int spawn_and_wait(char **argv, const char *agent_abs, int *exec_errno, pid_t *child,
+                          int *agent_loaded)
 {
     int pfd[2];
     if (pipe2(pfd, O_CLOEXEC) < 0) {
@@ -613,6 +660,9 @@ static int spawn_and_wait(char **argv, int *exec_errno, pid_t *child)
         r = read(pfd[0], &e, sizeof e);
     while (r < 0 && errno == EINTR);
     close(pfd[0]);
+    *agent_loaded = -1;
+    if (r == 0)
+        watch_agent(pid, agent_abs, agent_loaded);
 
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -759,9 +809,10 @@ int wasp_cmd_run(int argc, char **argv)
     struct stat out_st;
     int to_stream = stat(cfg.agent.file, &out_st) == 0 && !S_ISREG(out_st.st_mode);
     wasp_file_id before = wasp_file_id_of(cfg.agent.file);
-    int exec_errno = 0;
+    int exec_errno = 0, agent_loaded = -1;
     pid_t child = 0;
-    int status = spawn_and_wait(child_argv, &exec_errno, &child);
+    time_t started = time(NULL);
+    int status = spawn_and_wait(child_argv, agent_abs, &exec_errno, &child, &agent_loaded);
     wasp_run_free_argv(child_argv);
     if (status < 0) {
         fprintf(stderr, "wasp run: cannot start '%s': %s\n", cfg.cmd_argv[0],
@@ -771,13 +822,23 @@ int wasp_cmd_run(int argc, char **argv)
 
     if (to_stream)
         return status;
+    const char *base = strrchr(agent_abs, '/');
+    wasp_run_exit how = {status,  (int)child, cfg.cmd_argv + 1, environ, started,
+                         base ? base + 1 : agent_abs, agent_loaded};
     if (!wasp_file_is_new(&before, cfg.agent.file)) {
-        wasp_run_explain_missing(cfg.agent.file, status, (int)child, cfg.cmd_argv, err,
-                                 sizeof err);
+        wasp_run_explain_missing(cfg.agent.file, &how, err, sizeof err);
         fprintf(stderr, "%s\n", err);
         return status ? status : 1;
     }
-    if (!cfg.quiet && wasp_run_show_report(&cfg) < 0)
+    int shown = cfg.quiet || wasp_run_show_report(&cfg) == 0;
+    /* After the report, where it is seen: a profile that is not what a normal exit writes. */
+    char snapshot[512];
+    int is_snapshot = wasp_run_profile_snapshot(cfg.agent.file, snapshot, sizeof snapshot);
+    wasp_run_explain_written(cfg.agent.file, &how, is_snapshot ? snapshot : NULL, err,
+                             sizeof err);
+    if (err[0])
+        fprintf(stderr, "%s\n", err);
+    if (!shown)
         return status ? status : 1;
     return status;
 }

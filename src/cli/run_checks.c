@@ -3,6 +3,8 @@
  * profile came back (see run_checks.h).
  */
 #include "cli/run_checks.h"
+#include "cli/jvm_death.h"
+#include "profile/profile.h"
 #include "common/safe_open.h"
 
 #include <errno.h>
@@ -101,68 +103,103 @@ int wasp_run_check_output(const char *cmd, const char *path, char *err, size_t e
     return 0;
 }
 
-/* pattern with HotSpot's %p (the pid) and %% expanded. */
-static void expand_pid(const char *pattern, int pid, char *out, size_t len)
+/* Whether the boolean HotSpot flag `name` is on in args: the last of
+ * -XX:+name and -XX:-name wins. */
+static int flag_on(char *const *args, const char *name)
 {
-    size_t n = 0;
-    for (const char *c = pattern; *c && n + 1 < len; c++) {
-        if (c[0] == '%' && (c[1] == 'p' || c[1] == '%')) {
-            int w = c[1] == 'p' ? snprintf(out + n, len - n, "%d", pid)
-                                : snprintf(out + n, len - n, "%%");
-            n += w > 0 && (size_t)w < len - n ? (size_t)w : 0;
-            c++;
-        } else {
-            out[n++] = *c;
-        }
-    }
-    out[n] = 0;
+    int on = 0;
+    for (char *const *a = args; a && *a; a++)
+        if (!strncmp(*a, "-XX:", 4) && ((*a)[4] == '+' || (*a)[4] == '-') &&
+            !strcmp(*a + 5, name))
+            on = (*a)[4] == '+';
+    return on;
 }
 
-/* The fatal-error report the JVM pid left, into out: 1, or 0 when none. */
-static int error_report(int pid, char *const *argv, char *out, size_t len)
+/* When x's JVM died of a signal and left a fatal-error report: 1, with "the
+ * JVM died of a fatal error (signal N, name); its report is ..." in out. */
+static int fatal_clause(const wasp_run_exit *x, char *out, size_t outlen)
 {
-    static const char option[] = "-XX:ErrorFile=";
-    char cand[2][PATH_MAX];
-    int n = 0;
-    for (char *const *a = argv; a && *a; a++)
-        if (strncmp(*a, option, sizeof option - 1) == 0)
-            expand_pid(*a + sizeof option - 1, pid, cand[0], sizeof cand[0]), n = 1;
-    if (n == 0) {
-        snprintf(cand[n++], sizeof cand[0], "hs_err_pid%d.log", pid);
-        snprintf(cand[n++], sizeof cand[0], "/tmp/hs_err_pid%d.log", pid);
-    }
-    for (int i = 0; i < n; i++) {
-        struct stat st;
-        if (stat(cand[i], &st) == 0 && S_ISREG(st.st_mode)) {
-            snprintf(out, len, "%.*s", (int)(sizeof cand[i] - 1), cand[i]);
-            return 1;
-        }
-    }
-    return 0;
+    if (x->status <= 128 || x->pid <= 0)
+        return 0;
+    int sig = x->status - 128;
+    char report[WASP_JVM_DEATH_PATH], says[WASP_JVM_DEATH_PATH + 800];
+    wasp_jvm_death d;
+    /* The JVM's working directory is ours: wasp run does not change it. */
+    char cwd[PATH_MAX];
+    wasp_jvm_death_from(&d, x->pid, getcwd(cwd, sizeof cwd), x->argv, x->env, x->started);
+    if (!wasp_jvm_death_report(&d, report, sizeof report))
+        return 0;
+    wasp_hs_err_explain(report, x->agent_base ? x->agent_base : "libwasp.so", says, sizeof says);
+    snprintf(out, outlen, "the JVM died of a fatal error (signal %d, %s); %s", sig,
+             strsignal(sig), says);
+    return 1;
 }
 
-void wasp_run_explain_missing(const char *path, int status, int pid, char *const *argv,
-                              char *out, size_t outlen)
+void wasp_run_explain_missing(const char *path, const wasp_run_exit *x, char *out, size_t outlen)
 {
-    if (status > 128) {
-        int sig = status - 128;
-        char report[PATH_MAX];
-        if (pid > 0 && error_report(pid, argv, report, sizeof report)) {
-            snprintf(out, outlen,
-                     "wasp run: no profile written to %.300s: the JVM died of a fatal error "
-                     "(signal %d, %s); its report is %.300s (its 'Problematic frame' says "
-                     "where: in libwasp.so, please report it to wasp with that file)",
-                     path, sig, strsignal(sig), report);
-            return;
-        }
+    char fatal[WASP_JVM_DEATH_PATH + 1000];
+    if (fatal_clause(x, fatal, sizeof fatal)) {
+        snprintf(out, outlen, "wasp run: no profile written to %.300s: %s", path, fatal);
+        return;
+    }
+    if (x->status > 128) {
+        int sig = x->status - 128;
         snprintf(out, outlen,
                  "wasp run: no profile written to %.300s: the program was killed by signal %d "
                  "(%s) before the agent could write it",
                  path, sig, strsignal(sig));
         return;
     }
+    /* -XX:+ExitOnOutOfMemoryError ends the JVM with _exit(3): no exit hook runs. */
+    char oom[160] = "";
+    if (x->status == 3 && flag_on(x->argv, "ExitOnOutOfMemoryError"))
+        snprintf(oom, sizeof oom, " (what -XX:+ExitOnOutOfMemoryError exits with on an "
+                                  "OutOfMemoryError)");
+    if (x->agent_loaded == 1) {
+        snprintf(out, outlen,
+                 "wasp run: no profile written to %.300s: the JVM exited with status %d%s before "
+                 "the agent could write it (the agent had started; %s skips the agent's exit "
+                 "hook)",
+                 path, x->status, oom,
+                 oom[0] ? "that exit" : "a JVM that ends through -XX:+ExitOnOutOfMemoryError, "
+                                        "Runtime.halt or a kill");
+        return;
+    }
     snprintf(out, outlen,
-             "wasp run: no profile written to %.300s (the program exited with status %d); the "
+             "wasp run: no profile written to %.300s: the program exited with status %d%s; the "
              "agent's own messages start with 'wasp:' above — none means it never started",
-             path, status);
+             path, x->status, oom);
+}
+
+void wasp_run_explain_written(const char *path, const wasp_run_exit *x, const char *snapshot,
+                              char *out, size_t outlen)
+{
+    char how[WASP_JVM_DEATH_PATH + 1000];
+    int fatal = fatal_clause(x, how, sizeof how);
+    out[0] = '\0';
+    if (!snapshot && !fatal)
+        return;
+    if (!fatal && x->status > 128)
+        snprintf(how, sizeof how, "the program was killed by signal %d (%s)", x->status - 128,
+                 strsignal(x->status - 128));
+    else if (!fatal)
+        snprintf(how, sizeof how, "the JVM exited with status %d", x->status);
+    if (snapshot)
+        snprintf(out, outlen,
+                 "wasp run: %s; %.300s is the agent's last snapshot (%.200s), not a profile "
+                 "written at a normal exit",
+                 how, path, snapshot);
+    else
+        snprintf(out, outlen, "wasp run: %s; the agent wrote %.300s before it died", how, path);
+}
+
+int wasp_run_profile_snapshot(const char *path, char *out, size_t outlen)
+{
+    char err[512];
+    wasp_profile *p = wasp_profile_read(path, err, sizeof err);
+    const char *v = p ? wasp_profile_get_meta(p, "snapshot") : NULL;
+    if (v)
+        snprintf(out, outlen, "%s", v[0] ? v : "snapshot");
+    wasp_profile_free(p);
+    return v != NULL;
 }

@@ -10,13 +10,17 @@
  *   - with "action=stop", PATH.src (when it exists) is copied to PATH
  *     atomically (temp file + rename): the "profile" the agent writes;
  *   - the return code is the number in PATH.rc when that file exists, else 0
- *     (1 for a stop when no file was ever given).
+ *     (1 for a stop when no file was ever given);
+ *   - when PATH.crash exists, it crashes instead (a store through a null
+ *     pointer): a JVM that dies while wasp talks to it, with a fatal-error
+ *     report whose problematic frame is in this library.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static char profile[4096];
+static int *volatile nowhere; /* volatile: the store below is not optimized away */
 
 static void copy_file(const char *from, const char *to)
 {
@@ -58,6 +62,12 @@ __attribute__((visibility("default"))) int Agent_OnAttach(void *vm, char *option
     if (log) {
         fprintf(log, "%s\n", opts);
         fclose(log);
+    }
+    snprintf(path, sizeof path, "%s.crash", profile);
+    FILE *crash = fopen(path, "r");
+    if (crash) {
+        fclose(crash);
+        *nowhere = 1;
     }
     if (strstr(opts, "action=stop")) {
         snprintf(path, sizeof path, "%s.src", profile);

@@ -1759,6 +1759,7 @@ def build_tests(jdks):
     import diff  # wasp diff: a planted workload against its fixed twin
     diff_tests, diff_once = diff.make_tests(sys.modules[__name__])
     import refusal  # perf_event_open refused by a seccomp filter
+    import messages  # what wasp says when the JVM dies or exits early (issue 37)
     import sessions  # attach/detach cycles, dumps and snapshots on one JVM (issue 37)
     import stubs  # calling contexts inside JVM stubs (fill, arraycopy, mismatch)
     stub_tests = stubs.make_tests(sys.modules[__name__])
@@ -1814,6 +1815,7 @@ def build_tests(jdks):
         tests.append(("faults.debugreg-forced", jdk, lambda c, j=jdk: t_debugreg_forced(c, j)))
         # A container's seccomp profile refusing perf_event_open (a real filter).
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in refusal.make_tests(sys.modules[__name__])]
+        tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in messages.make_tests(sys.modules[__name__])]
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j))
                   for n, f in report_html.make_tests(sys.modules[__name__])]
         tests.append(("attach.existing", jdk, lambda c, j=jdk: t_attach_existing(c, j)))

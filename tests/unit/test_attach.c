@@ -283,6 +283,74 @@ static void test_load_verdict(void **state)
     assert_contains(err, "not the attach protocol's: 'hello'");
 }
 
+/* ---- a dead JVM's fatal-error report (cli/jvm_death.c) ---- */
+
+static void test_hs_err_reports(void **state)
+{
+    (void)state;
+    wasp_hs_err e;
+    char says[2048];
+    /* A crash in the agent: its problematic frame names libwasp.so. */
+    const char *ours = "#\n# A fatal error has been detected by the Java Runtime Environment:\n#\n"
+                       "#  SIGSEGV (0xb) at pc=0x00007f00, pid=42, tid=43\n#\n"
+                       "# JRE version: OpenJDK (17.0)\n# Java VM: OpenJDK 64-Bit Server VM\n"
+                       "# Problematic frame:\n# C  [libwasp.so+0x12e3]  Agent_OnAttach+0x143\n#\n"
+                       "\n---------------  T H R E A D  ---------------\n";
+    assert_int_equal(wasp_hs_err_parse(ours, "libwasp.so", &e), 0);
+    assert_string_equal(e.error, "SIGSEGV (0xb) at pc=0x00007f00");
+    assert_string_equal(e.frame, "C  [libwasp.so+0x12e3]  Agent_OnAttach+0x143");
+    assert_true(e.frame_in_agent && !e.out_of_memory);
+    wasp_hs_err_describe("/w/hs_err_pid42.log", &e, says, sizeof says);
+    assert_contains(says, "its report is /w/hs_err_pid42.log; its problematic frame is in "
+                          "wasp's agent (C  [libwasp.so+0x12e3]  Agent_OnAttach+0x143)");
+    assert_contains(says, "please report it with that file");
+    /* A crash in the JVM, with the agent on the crashing thread's stack. */
+    const char *jvm = "#\n# A fatal error has been detected by the Java Runtime Environment:\n#\n"
+                      "#  SIGSEGV (0xb) at pc=0x1, pid=42, tid=43\n#\n"
+                      "# Problematic frame:\n# V  [libjvm.so+0xeda214]  Unsafe_PutLong+0x124\n#\n"
+                      "\nNative frames: (J=compiled Java code)\n"
+                      "V  [libjvm.so+0xeda214]  Unsafe_PutLong+0x124\n"
+                      "C  [libwasp.so+0x99]  wasp_sample+0x9\n\nJava frames:\n";
+    assert_int_equal(wasp_hs_err_parse(jvm, "libwasp.so", &e), 0);
+    assert_false(e.frame_in_agent);
+    assert_true(e.agent_on_stack);
+    wasp_hs_err_describe("/w/r.log", &e, says, sizeof says);
+    assert_contains(says, "HotSpot reported SIGSEGV (0xb) at pc=0x1 in V  [libjvm.so+0xeda214]  "
+                          "Unsafe_PutLong+0x124, not in wasp's agent (though");
+    /* HotSpot's own abort on an OutOfMemoryError names no frame. */
+    const char *oom = "#\n# A fatal error has been detected by the Java Runtime Environment:\n#\n"
+                      "#  Internal Error (debug.cpp:362), pid=42, tid=43\n"
+                      "#  fatal error: OutOfMemory encountered: Java heap space\n#\n"
+                      "# JRE version: OpenJDK (17.0)\n#\n\n---\n";
+    assert_int_equal(wasp_hs_err_parse(oom, "libwasp.so", &e), 0);
+    assert_string_equal(e.error, "Internal Error (debug.cpp:362)");
+    assert_string_equal(e.detail, "fatal error: OutOfMemory encountered: Java heap space");
+    assert_true(e.out_of_memory && !e.frame[0] && !e.frame_in_agent);
+    wasp_hs_err_describe("/w/r.log", &e, says, sizeof says);
+    assert_string_equal(says, "its report is /w/r.log; OutOfMemoryError: HotSpot aborted "
+                              "(CrashOnOutOfMemoryError, Java heap space); it names no "
+                              "problematic frame");
+    assert_int_equal(wasp_hs_err_parse("hello\n", "libwasp.so", &e), -1);
+
+    /* Where the report goes: -XX:ErrorFile (the last, from the environment
+     * too, %p expanded, relative to the JVM's directory), then the default
+     * name there, then /tmp. */
+    wasp_jvm_death d;
+    char *args[] = {"-XX:ErrorFile=first.log", "-XX:ErrorFile=crash-%p.log", "Main", NULL};
+    char *env[] = {"JAVA_TOOL_OPTIONS=-XX:ErrorFile=/tool.log", NULL};
+    wasp_jvm_death_from(&d, 42, "/app", args, env, 0);
+    assert_int_equal(d.n, 3);
+    assert_string_equal(d.file[0], "/app/crash-42.log");
+    assert_string_equal(d.file[1], "/app/hs_err_pid42.log");
+    assert_string_equal(d.file[2], "/tmp/hs_err_pid42.log");
+    char *under[] = {"_JAVA_OPTIONS=-Xmx1g -XX:ErrorFile=/late-%p.log", NULL};
+    wasp_jvm_death_from(&d, 42, "/app", args, under, 0);
+    assert_string_equal(d.file[0], "/late-42.log");
+    wasp_jvm_death_from(&d, 7, NULL, NULL, NULL, 0);
+    assert_int_equal(d.n, 2);
+    assert_string_equal(d.file[0], "hs_err_pid7.log");
+}
+
 /* ---- options ---- */
 
 static int parse_cmd(wasp_cli_cmd cmd, int argc, char **argv, wasp_run_config *cfg, char *err,
@@ -445,6 +513,15 @@ static void test_state_file(void **state)
     assert_string_equal(r.file, s.file);
     assert_string_equal(r.agent, s.agent);
     assert_true(r.start_time == 123456);
+    assert_int_equal(r.death.n, 0);
+    /* Where the JVM's fatal-error report would go, for a detach after it died. */
+    wasp_jvm_death_from(&s.death, pid, "/app", NULL, NULL, 1700000000);
+    assert_int_equal(wasp_attach_state_write(pid, &s, err, sizeof err), 0);
+    assert_int_equal(wasp_attach_state_read(pid, &r), 0);
+    assert_int_equal(r.death.n, 2);
+    assert_true(r.death.since == 1700000000);
+    assert_string_equal(r.death.file[0], "/app/hs_err_pid2000000000.log");
+    assert_string_equal(r.death.file[1], "/tmp/hs_err_pid2000000000.log");
     /* Rewritten in place. */
     strcpy(s.file, "/data/other.wprof");
     assert_int_equal(wasp_attach_state_write(pid, &s, err, sizeof err), 0);
@@ -995,6 +1072,7 @@ int main(void)
         cmocka_unit_test(test_parse_status),
         cmocka_unit_test(test_parse_load_output),
         cmocka_unit_test(test_load_verdict),
+        cmocka_unit_test(test_hs_err_reports),
         cmocka_unit_test(test_parse_attach),
         cmocka_unit_test(test_parse_detach),
         cmocka_unit_test(test_attach_agent_options),

@@ -582,11 +582,21 @@ static void test_run_checks_before_starting(void **state)
         assert_non_null(strstr(err, "cannot write the profile"));
     }
     rmdir(ro);
-    char why[512];
-    wasp_run_explain_missing("/x.wprof", 128 + SIGKILL, 0, NULL, why, sizeof why);
+    char why[1024];
+    wasp_run_exit x = {128 + SIGKILL, 0, NULL, NULL, 0, NULL, -1};
+    wasp_run_explain_missing("/x.wprof", &x, why, sizeof why);
     assert_non_null(strstr(why, "killed by signal 9"));
-    wasp_run_explain_missing("/x.wprof", 3, 0, NULL, why, sizeof why);
+    x.status = 3;
+    wasp_run_explain_missing("/x.wprof", &x, why, sizeof why);
     assert_non_null(strstr(why, "status 3"));
+    /* An agent seen started is never said not to have started. */
+    char *oom_argv[] = {"-Xmx16m", "-XX:+ExitOnOutOfMemoryError", "Main", NULL};
+    x.argv = oom_argv;
+    x.agent_loaded = 1;
+    wasp_run_explain_missing("/x.wprof", &x, why, sizeof why);
+    assert_non_null(strstr(why, "exited with status 3 (what -XX:+ExitOnOutOfMemoryError exits "
+                                "with on an OutOfMemoryError) before the agent could write it"));
+    assert_null(strstr(why, "never started"));
     /* A JVM that died of a fatal error: its report named, from -XX:ErrorFile
      * with %p expanded; without the file, the plain message. */
     char dir[] = "/tmp/wasp-hserr-XXXXXX", report[600], opt[700];
@@ -594,14 +604,47 @@ static void test_run_checks_before_starting(void **state)
     snprintf(opt, sizeof opt, "-XX:ErrorFile=%s/crash-%%p.log", dir);
     snprintf(report, sizeof report, "%s/crash-4242.log", dir);
     char *argv[] = {"java", opt, "-cp", ".", "Main", NULL};
-    wasp_run_explain_missing("/x.wprof", 128 + SIGABRT, 4242, argv, why, sizeof why);
+    wasp_run_exit crash = {128 + SIGABRT, 4242, argv, NULL, 0, "libwasp.so", 1};
+    wasp_run_explain_missing("/x.wprof", &crash, why, sizeof why);
     assert_non_null(strstr(why, "killed by signal 6"));
     FILE *f = fopen(report, "w");
     assert_non_null(f);
+    fputs("#\n# A fatal error has been detected by the Java Runtime Environment:\n#\n"
+          "#  SIGSEGV (0xb) at pc=0x00007f00, pid=4242, tid=4243\n#\n"
+          "# JRE version: OpenJDK (17.0)\n# Problematic frame:\n"
+          "# C  [libwasp.so+0x1234]  wasp_handler+0x12\n#\n\n--- S U M M A R Y\n", f);
     fclose(f);
-    wasp_run_explain_missing("/x.wprof", 128 + SIGABRT, 4242, argv, why, sizeof why);
+    wasp_run_explain_missing("/x.wprof", &crash, why, sizeof why);
     assert_non_null(strstr(why, "fatal error"));
     assert_non_null(strstr(why, report));
+    assert_non_null(strstr(why, "in wasp's agent (C  [libwasp.so+0x1234]  wasp_handler+0x12)"));
+    assert_non_null(strstr(why, "please report"));
+    /* The same JVM started after the report was written: not its report. */
+    crash.started = time(NULL) + 10;
+    wasp_run_explain_missing("/x.wprof", &crash, why, sizeof why);
+    assert_null(strstr(why, report));
+    crash.started = 0;
+    /* HotSpot's own OutOfMemoryError abort names no frame: not blamed on wasp. */
+    f = fopen(report, "w");
+    assert_non_null(f);
+    fputs("#\n# A fatal error has been detected by the Java Runtime Environment:\n#\n"
+          "#  Internal Error (debug.cpp:362), pid=4242, tid=4243\n"
+          "#  fatal error: OutOfMemory encountered: Java heap space\n#\n"
+          "# JRE version: OpenJDK (17.0)\n#\n\n--- S U M M A R Y\n", f);
+    fclose(f);
+    wasp_run_explain_missing("/x.wprof", &crash, why, sizeof why);
+    assert_non_null(strstr(why, "OutOfMemoryError: HotSpot aborted (CrashOnOutOfMemoryError, Java "
+                                "heap space)"));
+    assert_non_null(strstr(why, report));
+    assert_null(strstr(why, "please report"));
+    /* A profile that came back as the agent's last snapshot says so. */
+    x.status = 128 + SIGKILL;
+    wasp_run_explain_written("/x.wprof", &x, "last snapshot, the JVM ended without a normal exit",
+                             why, sizeof why);
+    assert_non_null(strstr(why, "/x.wprof is the agent's last snapshot (last snapshot"));
+    x.status = 0;
+    wasp_run_explain_written("/x.wprof", &x, NULL, why, sizeof why);
+    assert_string_equal(why, "");
     unlink(report);
     rmdir(dir);
 }

@@ -1,0 +1,251 @@
+"""Integration tests of what wasp says when the JVM ends badly (issue 37,
+messages that tell the truth): a fatal error is blamed on wasp only when the
+report's problematic frame is in the agent, an exit the agent could not
+write at is not called "the agent never started", and a JVM that dies while
+`wasp attach`/`wasp detach` talk to it is said to have died, with its
+fatal-error report, rather than to have refused a user.
+
+Not run on its own: tests/integration/run.py imports this module and calls
+
+    messages.make_tests(sys.modules[__name__])
+
+which returns [(name, thunk(ctx, jdk))] to run on every JDK. `h` is run.py's
+module; the helpers used from it: check, tail, run, kill_group, Lines,
+read_text, WASP, CLASSES, ROOT, TIMEOUT, and Ctx's path and report.
+
+Each JVM runs in a directory of its own, so that its hs_err_pid<pid>.log
+(HotSpot writes it into the working directory) is known and no older one
+is taken for it.
+"""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+
+H = None  # run.py's module, set by make_tests
+
+# Small enough that OomGrow fills it within a second, large enough for the
+# JVM (and the agent's classes) to start.
+OOM_HEAP = "-Xmx32m"
+
+PERMISSION_HINT = "HotSpot answers only its own user"
+
+
+def make_tests(h):
+    """[(name, thunk(ctx, jdk))]; h is run.py's module (sys.modules[__name__])."""
+    global H
+    H = h
+    return [
+        ("messages.crash-on-oom", t_crash_on_oom),
+        ("messages.exit-on-oom", t_exit_on_oom),
+        ("messages.attach-killed", t_attach_killed),
+        ("messages.attach-crash", t_attach_crash),
+        ("messages.detach-killed", t_detach_killed),
+    ]
+
+
+# ---------------------------------------------------------------- helpers
+
+def fresh_dir(ctx, name):
+    d = ctx.path(name)
+    os.makedirs(d)
+    return d
+
+
+def log_run(path, r):
+    with open(path, "w") as f:
+        f.write("$ %s\n--- stdout\n%s\n--- stderr\n%s" % (" ".join(r.cmd), r.out, r.err))
+
+
+def hs_err_files(d):
+    return sorted(f for f in os.listdir(d) if re.match(r"hs_err_pid\d+\.log$", f))
+
+
+class _ErrPipe:
+    """A process seen through its stderr, for run.py's Lines (which reads .stdout)."""
+    def __init__(self, p):
+        self.stdout = p.stderr
+
+
+def start_target(jdk, cwd):
+    """AttachTarget running in cwd, once it printed "ready" and a tick (JIT-warm)."""
+    p = subprocess.Popen([jdk.java, "-cp", H.CLASSES, "AttachTarget"], cwd=cwd,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    lines = H.Lines(p)
+    try:
+        H.check(lines.until(lambda l: l == "ready", H.TIMEOUT) == "ready", "no 'ready'")
+        lines.until(lambda l: l.startswith("tick"), H.TIMEOUT)
+    except BaseException:
+        stop(p)
+        raise
+    return p
+
+
+def stop(p):
+    if p.poll() is None:
+        H.kill_group(p)
+    p.wait()
+    for f in (p.stdout, p.stdin, p.stderr):
+        if f:
+            f.close()
+
+
+def check_not_permission(err):
+    H.check(PERMISSION_HINT not in err and "closed the connection" not in err,
+            "a dead JVM blamed on permissions: %s" % H.tail(err))
+
+
+# ---------------------------------------------------------------- wasp run
+
+def t_crash_on_oom(ctx, jdk):
+    """-XX:+CrashOnOutOfMemoryError: HotSpot aborts on its own (an hs_err file
+    naming no problematic frame). wasp run names the file and what HotSpot
+    reported, and does not blame its agent."""
+    d = fresh_dir(ctx, "crash-on-oom")
+    out = os.path.join(d, "p.wprof")
+    r = H.run([H.WASP, "run", "-q", "-o", out, "--", jdk.java, OOM_HEAP,
+               "-XX:+CrashOnOutOfMemoryError", "-cp", H.CLASSES, "OomGrow"], cwd=d)
+    log_run(os.path.join(d, "wasp-run.log"), r)
+    H.check(r.rc == 128 + signal.SIGABRT, "wasp run exited %d, expected %d (SIGABRT): %s"
+            % (r.rc, 128 + signal.SIGABRT, H.tail(r.err)))
+    files = hs_err_files(d)
+    H.check(len(files) == 1, "expected one hs_err file in %s, found %s" % (d, files))
+    report = os.path.join(d, files[0])
+    H.check("its report is %s" % report in r.err, "wasp run does not name %s: %s"
+            % (report, H.tail(r.err)))
+    H.check("OutOfMemoryError: HotSpot aborted (CrashOnOutOfMemoryError" in r.err,
+            "wasp run does not say HotSpot aborted on the OutOfMemoryError: %s" % H.tail(r.err))
+    for blame in ("please report", "libwasp.so", "wasp's agent ("):
+        H.check(blame not in r.err, "HotSpot's own abort blamed on wasp (%r): %s"
+                % (blame, H.tail(r.err)))
+    return files[0]
+
+
+def t_exit_on_oom(ctx, jdk):
+    """-XX:+ExitOnOutOfMemoryError: the JVM _exits with status 3, skipping the
+    agent's exit hook. wasp run never says the agent did not start (it had);
+    it says the JVM exited before the agent could write, or, when the agent
+    wrote a snapshot meanwhile, reports that."""
+    d = fresh_dir(ctx, "exit-on-oom")
+    out = os.path.join(d, "p.wprof")
+    r = H.run([H.WASP, "run", "-q", "-o", out, "--", jdk.java, OOM_HEAP,
+               "-XX:+ExitOnOutOfMemoryError", "-cp", H.CLASSES, "OomGrow"], cwd=d)
+    log_run(os.path.join(d, "wasp-run.log"), r)
+    H.check(r.rc == 3, "wasp run exited %d, expected the JVM's 3: %s" % (r.rc, H.tail(r.err)))
+    H.check("never started" not in r.err, "wasp run says the agent never started: %s"
+            % H.tail(r.err))
+    if os.path.exists(out):
+        rep = ctx.report(out)
+        if "snapshot" in rep["meta"]:
+            H.check("is the agent's last snapshot" in r.err,
+                    "the profile is a snapshot and wasp run does not say so: %s" % H.tail(r.err))
+        return "a profile was written"
+    H.check("exited with status 3 (what -XX:+ExitOnOutOfMemoryError exits with on an "
+            "OutOfMemoryError) before the agent could write it (the agent had started" in r.err,
+            "wasp run does not say the JVM exited before the agent could write: %s"
+            % H.tail(r.err))
+    return "no profile, and said why"
+
+
+# ---------------------------------------------------------------- attach, detach
+
+def t_attach_killed(ctx, jdk):
+    """A JVM killed (SIGKILL) while `wasp attach -d 30` profiles it: wasp ends
+    at once and says the JVM died, that it left no fatal-error report, and
+    that no profile was written; no permission hint."""
+    d = fresh_dir(ctx, "attach-killed")
+    out = os.path.join(d, "a.wprof")
+    target = start_target(jdk, d)
+    try:
+        w = subprocess.Popen([H.WASP, "attach", "-d", "30", "-q", "-o", out, str(target.pid)],
+                             cwd=d, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            said = H.Lines(_ErrPipe(w))
+            said.until(lambda l: l.startswith("wasp: profiling JVM %d for 30 s" % target.pid),
+                       H.TIMEOUT)
+            os.kill(target.pid, signal.SIGKILL)
+            target.wait()
+            try:
+                rest = w.communicate(timeout=H.TIMEOUT)[1].decode(errors="replace")
+            except subprocess.TimeoutExpired:
+                raise H.Fail("wasp attach did not end after the JVM was killed")
+        finally:
+            if w.poll() is None:
+                H.kill_group(w)
+                w.wait()
+    finally:
+        stop(target)
+    err = "\n".join(said.lines) + "\n" + said.buf.decode(errors="replace") + rest
+    with open(out + ".stderr", "w") as f:
+        f.write(err)
+    H.check(w.returncode == 1, "wasp attach exited %d: %s" % (w.returncode, H.tail(err)))
+    H.check("wasp attach: JVM %d died while wasp was profiling it" % target.pid in err,
+            "wasp attach does not say the JVM died: %s" % H.tail(err))
+    H.check("it left no fatal-error report (none at %s/hs_err_pid%d.log" % (d, target.pid) in err,
+            "wasp attach does not say where it looked for the report: %s" % H.tail(err))
+    H.check("no profile was written to %s" % out in err, "no word of the profile: %s" % H.tail(err))
+    check_not_permission(err)
+
+
+def t_attach_crash(ctx, jdk):
+    """The JVM crashes inside the agent's Agent_OnAttach (the stand-in agent,
+    installed as libwasp.so, stores through a null pointer): the attach
+    connection closes unanswered. wasp attach says the JVM died while it
+    attached, names the hs_err file, and — the problematic frame being in
+    libwasp.so — that it is wasp's bug to report; no permission hint."""
+    fake = os.path.join(H.ROOT, "build", "tests", "fake_agent.so")
+    H.check(os.path.isfile(fake), "missing %s (make integration builds it)" % fake)
+    d = fresh_dir(ctx, "attach-crash")
+    lib = os.path.join(d, "lib")
+    os.makedirs(lib)
+    agent = os.path.join(lib, "libwasp.so")
+    shutil.copy(fake, agent)
+    out = os.path.join(d, "c.wprof")
+    open(out + ".crash", "w").close()
+    target = start_target(jdk, d)
+    try:
+        r = H.run([H.WASP, "attach", "--agent", agent, "-o", out, str(target.pid)], cwd=d)
+        rc = target.wait(timeout=H.TIMEOUT)
+    finally:
+        stop(target)
+    log_run(out + ".stderr", r)
+    H.check(rc != 0, "the JVM did not die of the planted crash (exit %d)" % rc)
+    report = os.path.join(d, "hs_err_pid%d.log" % target.pid)
+    H.check(os.path.isfile(report), "the JVM left no %s" % report)
+    H.check(r.rc == 1, "wasp attach exited %d: %s" % (r.rc, H.tail(r.err)))
+    H.check("wasp attach: JVM %d died while wasp attached the agent; its report is %s"
+            % (target.pid, report) in r.err, "wasp attach does not say the JVM died and name "
+            "its report: %s" % H.tail(r.err))
+    H.check("its problematic frame is in wasp's agent (C  [libwasp.so+" in r.err and
+            "please report it with that file" in r.err,
+            "a crash in libwasp.so not blamed on wasp: %s" % H.tail(r.err))
+    check_not_permission(r.err)
+
+
+def t_detach_killed(ctx, jdk):
+    """`wasp attach`, then the JVM is killed, then `wasp detach`: detach says
+    the JVM died after the attach (from what attach recorded) and that no
+    profile was written, not merely that there is no such process."""
+    d = fresh_dir(ctx, "detach-killed")
+    out = os.path.join(d, "k.wprof")
+    target = start_target(jdk, d)
+    try:
+        r = H.run([H.WASP, "attach", "-o", out, str(target.pid)], cwd=d)
+        H.check(r.rc == 0, "wasp attach exited %d: %s" % (r.rc, H.tail(r.err)))
+        os.kill(target.pid, signal.SIGKILL)
+        target.wait()
+    finally:
+        stop(target)
+    r = H.run([H.WASP, "detach", str(target.pid)], cwd=d)
+    log_run(out + ".stderr", r)
+    H.check(r.rc == 1, "wasp detach exited %d: %s" % (r.rc, H.tail(r.err)))
+    H.check("wasp detach: JVM %d died after wasp attach started profiling it; it left no "
+            "fatal-error report" % target.pid in r.err,
+            "wasp detach does not say the JVM died: %s" % H.tail(r.err))
+    H.check("no profile was written to %s" % out in r.err, "no word of the profile: %s"
+            % H.tail(r.err))
+    check_not_permission(r.err)
