@@ -26,6 +26,7 @@
 #include "agent/chain_dump.h"
 #include "agent/code_map_load.h"
 #include "agent/dump.h"
+#include "agent/exit_hook.h"
 #include "agent/jvm.h"
 #include "agent/log.h"
 #include "agent/options.h"
@@ -64,6 +65,7 @@ static int attached;    /* loaded into a running JVM */
 static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void periodic_snapshot(jvmtiEnv *jvmti, JNIEnv *env);
+static void stop_and_write_locked(jvmtiEnv *jvmti, JNIEnv *env, const char *ended);
 
 /* The analyses among `enabled` (a bit per id) whose handler parts need `need`. */
 static uint32_t needing_of(uint32_t enabled, unsigned need)
@@ -308,6 +310,41 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env, const char *ended)
         return;
     wasp_snapshots_stop();
     pthread_mutex_lock(&write_lock); /* a snapshot being written finishes first */
+    stop_and_write_locked(jvmti, env, ended);
+}
+
+/* The JVM exits at once (exit_hook.h), on a Java thread that may be inside
+ * the VM: a snapshot thread blocked by a safepoint that waits for this one
+ * would hold the write lock for ever, so it is waited for a while only; then
+ * the last snapshot stands. */
+static void on_immediate_exit(int status, int underscore)
+{
+    const wasp_session *s = wasp_session_get();
+    JavaVM *vm = s->jvm;
+    JNIEnv *env = NULL;
+    if (!active || __atomic_load_n(&dumped, __ATOMIC_ACQUIRE) || !vm ||
+        (*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK || !env)
+        return; /* no session, written already, or not a Java thread */
+    if (__atomic_exchange_n(&dumped, 1, __ATOMIC_ACQ_REL))
+        return;
+    wasp_snapshots_stop();
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 3;
+    if (pthread_mutex_timedlock(&write_lock, &until) != 0) {
+        wasp_log("the JVM exits (status %d) while a snapshot is being written: the last "
+                 "snapshot is the profile", status);
+        return;
+    }
+    char ended[160];
+    snprintf(ended, sizeof ended, "the JVM exited at once: %s(%d)%s", underscore ? "_exit" : "exit",
+             status,
+             status == 3 ? ", as -XX:+ExitOnOutOfMemoryError does" : "");
+    stop_and_write_locked(wasp_jvmti, env, ended);
+}
+
+static void stop_and_write_locked(jvmtiEnv *jvmti, JNIEnv *env, const char *ended)
+{
     wasp_sampling_set(false);
     wasp_progress_stop();
     wasp_alloc_stop(jvmti);
@@ -554,6 +591,10 @@ static int setup(JavaVM *vm, char *why, size_t len)
     if (wasp_vm_set_bool_flag("DebugNonSafepoints", 1) != 0)
         wasp_log("cannot turn on DebugNonSafepoints: lines in JIT code may be off by a few; "
                  "add -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints");
+    char hook_why[256];
+    if (wasp_exit_hook_install(on_immediate_exit, hook_why, sizeof hook_why) != 0)
+        wasp_log("%s: a JVM that exits at once (-XX:+ExitOnOutOfMemoryError) writes no profile "
+                 "(use --snapshot)", hook_why);
     wasp_probe_heap_addresses();
     /* What the last session (wasp attach, detach, attach again) measured of
      * the process is not this one's. */
