@@ -15,6 +15,7 @@
 #include "agent/vmstructs.h"
 #include "heap/java_layout.h"
 #include "heap/klass_set.h"
+#include "profile/profile.h"
 
 /* The address of a static field of one of two spellings, NULL when missing. */
 static const void *static_field(const char *type, const char *f1, const char *f2)
@@ -220,12 +221,38 @@ static void meet_array_classes(JNIEnv *env)
             wasp_klass_set_add(klass[i]);
 }
 
+/* Why the last load failed; empty when it did not. */
+static char failure[256];
+
+void wasp_java_layout_blind_meta(wasp_profile *p, const char *analysis)
+{
+    if (!failure[0] || __atomic_load_n(&wasp_java.ready, __ATOMIC_ACQUIRE))
+        return;
+    char key[64], text[400];
+    snprintf(key, sizeof key, "blind.%s", analysis);
+    snprintf(text, sizeof text, "%s found no Java objects: HotSpot's object layout was not read (%s)",
+             analysis, failure);
+    wasp_profile_set_meta(p, key, text);
+}
+
+static int layout_load(JNIEnv *env, char *why, size_t len);
+
 int wasp_java_layout_load(JNIEnv *env, char *why, size_t len)
+{
+    failure[0] = 0;
+    int rc = layout_load(env, why, len);
+    if (rc != 0)
+        snprintf(failure, sizeof failure, "%s", why);
+    return rc;
+}
+
+static int layout_load(JNIEnv *env, char *why, size_t len)
 {
     wasp_java_layout l;
     memset(&l, 0, sizeof l);
-    if (wasp_vm_heap_range(&l.heap_lo, &l.heap_hi) != 0) {
-        snprintf(why, len, "VMStructs do not give the Java heap's range");
+    char range_why[256];
+    if (wasp_vm_heap_range(&l.heap_lo, &l.heap_hi, range_why, sizeof range_why) != 0) {
+        snprintf(why, len, "VMStructs do not give the Java heap's range: %s", range_why);
         return -1;
     }
     if (load_header(&l, why, len) != 0)

@@ -12,4 +12,10 @@
  * heap/klass_set.h); -1 with why[] naming what VMStructs lack. */
 int wasp_java_layout_load(JNIEnv *env, char *why, size_t len);
 
+struct wasp_profile;
+/* When the last load failed, the analysis named found no Java objects: say
+ * so in the profile (meta "blind.ANALYSIS", a sentence with the reason),
+ * which the report shows as a warning (text, HTML, JSON `warnings`). */
+void wasp_java_layout_blind_meta(struct wasp_profile *p, const char *analysis);
+
 #endif

@@ -18,6 +18,7 @@
 #include "agent/log.h"
 #include "agent/option_table.h"
 #include "agent/vmflags.h"
+#include "agent/zgc_heap.h"
 #include "sample/signal.h"
 #include "watch/engine.h"
 #include "watch/mechanisms.h"
@@ -144,10 +145,11 @@ int wasp_probe_numa_nodes(void)
 
 void wasp_probe_heap_addresses(void)
 {
-    int zgc = 0, generational = 0, shenandoah = 0;
+    int zgc = 0, shenandoah = 0;
     wasp_heap_addresses.address_mask = ~0ull;
     wasp_heap_addresses.moves_concurrently = 0;
     wasp_heap_addresses.aliased = 0;
+    wasp_heap_addresses.zpointers = 0;
     if (wasp_vm_get_bool_flag("UseShenandoahGC", &shenandoah) == 0 && shenandoah)
         wasp_heap_addresses.moves_concurrently = 1;
     if (wasp_vm_get_bool_flag("UseZGC", &zgc) != 0) {
@@ -158,13 +160,15 @@ void wasp_probe_heap_addresses(void)
         return;
     wasp_heap_addresses.moves_concurrently = 1;
     wasp_heap_addresses.aliased = 1; /* every ZGC: its memory may be mapped twice */
-    if (wasp_vm_get_bool_flag("ZGenerational", &generational) == 0 && generational)
-        return; /* generational ZGC: handles and accesses use plain addresses */
-    const char *spec = wasp_jvm_property("java.specification.version", "17");
-    int major = 0;
-    sscanf(spec, "%d", &major);
-    if (major >= 23)
-        return; /* generational is the only ZGC */
+    /* Not from java.specification.version: in the OnLoad phase, where this
+     * runs for `wasp run`, JVMTI does not have it yet, and JDK 25 was taken
+     * for single-generation ZGC (zgc_heap.h says how instead). */
+    if (wasp_zgc_generational() == 1) {
+        /* generational ZGC (the only one from JDK 23): JNI handles and
+         * accesses use plain addresses, the VM's oop slots zpointers */
+        wasp_heap_addresses.zpointers = 1;
+        return;
+    }
     /* Single-generation ZGC maps the heap at several "colours": compare heap
      * offsets, below the colour bits (42 offset bits for heaps up to 4 TB). */
     wasp_heap_addresses.address_mask = (1ull << 42) - 1;
@@ -194,7 +198,8 @@ static int heap_from_maps(uint64_t *lo, uint64_t *hi)
 
 int wasp_probe_heap_range(uint64_t *lo, uint64_t *hi)
 {
-    if (wasp_vm_heap_range(lo, hi) == 0)
+    char why[256];
+    if (wasp_vm_heap_range(lo, hi, why, sizeof why) == 0)
         return 0;
     return heap_from_maps(lo, hi);
 }

@@ -3,8 +3,10 @@
  */
 #include "agent/vmflags.h"
 #include "agent/vmstructs.h"
+#include "agent/zgc_heap.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The address of a boolean flag's value, NULL when it cannot be found. */
@@ -51,23 +53,34 @@ int wasp_vm_get_bool_flag(const char *name, int *value)
     return 0;
 }
 
-int wasp_vm_heap_range(uint64_t *lo, uint64_t *hi)
+int wasp_vm_heap_range(uint64_t *lo, uint64_t *hi, char *why, size_t len)
 {
     void *heap_addr = NULL;
     uint64_t reserved, start, words;
     if (wasp_vm_field("Universe", "_collectedHeap", NULL, &heap_addr) != 0 || !heap_addr ||
         wasp_vm_field("CollectedHeap", "_reserved", &reserved, NULL) != 0 ||
         wasp_vm_field("MemRegion", "_start", &start, NULL) != 0 ||
-        wasp_vm_field("MemRegion", "_word_size", &words, NULL) != 0)
+        wasp_vm_field("MemRegion", "_word_size", &words, NULL) != 0) {
+        snprintf(why, len, "VMStructs lack CollectedHeap::_reserved");
         return -1;
+    }
     const char *heap = *(char *const *)heap_addr;
-    if (!heap)
+    if (!heap) {
+        snprintf(why, len, "no Java heap yet");
         return -1;
+    }
     const char *region = heap + reserved;
     uint64_t base = *(const uint64_t *)(region + start);
     uint64_t size = *(const uint64_t *)(region + words) * 8; /* HeapWords */
-    if (!base || !size)
+    if (!base || !size) {
+        /* ZGC leaves _reserved empty: its own globals say (zgc_heap.h). */
+        char z[200];
+        if (wasp_zgc_heap_range(lo, hi, z, sizeof z) == 0)
+            return 0;
+        snprintf(why, len, "CollectedHeap::_reserved is empty%s%s", strcmp(z, "not ZGC") ? ": " : "",
+                 strcmp(z, "not ZGC") ? z : "");
         return -1;
+    }
     *lo = base;
     *hi = base + size;
     return 0;

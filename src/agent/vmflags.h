@@ -8,6 +8,7 @@
 #ifndef WASP_VMFLAGS_H
 #define WASP_VMFLAGS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Returns 0 when the flag now has the value, -1 when it cannot be found. */
@@ -15,9 +16,9 @@ int wasp_vm_set_bool_flag(const char *name, int value);
 /* Returns 0 with *value set, -1 when the flag cannot be found. */
 int wasp_vm_get_bool_flag(const char *name, int *value);
 
-/* The Java heap's reserved address range [lo, hi) (CollectedHeap::_reserved),
- * once the heap exists (live phase). Returns 0, or -1 when VMStructs do not
- * say. */
-int wasp_vm_heap_range(uint64_t *lo, uint64_t *hi);
+/* The Java heap's reserved address range [lo, hi) (CollectedHeap::_reserved;
+ * ZGC, which leaves it empty: agent/zgc_heap.h), once the heap exists (live
+ * phase). Returns 0, or -1 with `why` when VMStructs do not say. */
+int wasp_vm_heap_range(uint64_t *lo, uint64_t *hi, char *why, size_t len);
 
 #endif

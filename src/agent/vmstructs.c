@@ -79,3 +79,23 @@ int wasp_vm_int_constant(const char *name, int32_t *value)
         }
     }
 }
+
+int wasp_vm_long_constant(const char *name, uint64_t *value)
+{
+    int ok = 1;
+    char **entries = dlsym(RTLD_DEFAULT, "gHotSpotVMLongConstants");
+    uint64_t name_off = sym_u64("gHotSpotVMLongConstantEntryNameOffset", &ok);
+    uint64_t value_off = sym_u64("gHotSpotVMLongConstantEntryValueOffset", &ok);
+    uint64_t stride = sym_u64("gHotSpotVMLongConstantEntryArrayStride", &ok);
+    if (!entries || !*entries || !ok || !stride)
+        return -1;
+    for (char *e = *entries;; e += stride) {
+        const char *n = *(const char **)(e + name_off);
+        if (!n)
+            return -1;
+        if (strcmp(n, name) == 0) {
+            *value = *(uint64_t *)(e + value_off);
+            return 0;
+        }
+    }
+}

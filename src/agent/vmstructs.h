@@ -17,5 +17,7 @@ int wasp_vm_field(const char *type, const char *field, uint64_t *offset, void **
 int wasp_vm_type_size(const char *type, uint64_t *size);
 /* An integer constant (gHotSpotVMIntConstants). Returns 0 when found. */
 int wasp_vm_int_constant(const char *name, int32_t *value);
+/* A long constant (gHotSpotVMLongConstants). Returns 0 when found. */
+int wasp_vm_long_constant(const char *name, uint64_t *value);
 
 #endif

@@ -20,8 +20,26 @@ typedef struct wasp_heap_addressing {
     int aliased;            /* ZGC: the heap's memory is mapped from a memfd, at several
                                addresses on JDK 17 (a store through one view changes
                                the others without touching them) */
+    int zpointers;          /* generational ZGC: the VM's own oop slots (OopStorage: an
+                               ObjectMonitor's object, global handles) hold coloured
+                               zpointers, not addresses */
 } wasp_heap_addressing;
 
 extern wasp_heap_addressing wasp_heap_addresses;
+
+/* The object address in an oop slot of the VM's own (an ObjectMonitor's
+ * object handle): the value itself, but under generational ZGC a zpointer:
+ * its remapped bits (12-15, one of them set) say how far the address is
+ * shifted up (13 to 16 bits, HotSpot's ZPointerLoadShiftTable). 0 when the
+ * value is no such pointer. */
+static inline uint64_t wasp_heap_slot_address(uint64_t v)
+{
+    if (!wasp_heap_addresses.zpointers)
+        return v;
+    uint64_t remapped = (v >> 12) & 0xf;
+    if (!remapped || (remapped & (remapped - 1)))
+        return 0;
+    return v >> (13 + __builtin_ctzll(remapped));
+}
 
 #endif

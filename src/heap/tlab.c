@@ -31,6 +31,8 @@ int wasp_tlab_counts(void *jni_env, uint32_t *refills, uint64_t *desired, uint64
     const char *env = jni_env;
     *refills = *(const volatile uint32_t *)(env + wasp_tlab.refills_from_env);
     *desired = 8 * *(const volatile uint64_t *)(env + wasp_tlab.desired_from_env);
+    if (wasp_tlab.max_bytes && *desired > wasp_tlab.max_bytes)
+        *desired = wasp_tlab.max_bytes;
     *retired = *(const volatile uint64_t *)(env + wasp_tlab.allocated_from_env);
     return 1;
 }

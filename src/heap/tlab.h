@@ -21,6 +21,10 @@ typedef struct wasp_tlab_layout {
     /* Its _number_of_refills (unsigned, zeroed at each GC) and _desired_size
      * (heap words), when has_counts. */
     int has_counts;
+    /* The largest TLAB the collector hands out, in bytes, when it is below
+     * what _desired_size asks (ZGC: a small object's limit, 1/8 of a small
+     * page; the TLAB is cut to it whatever the size asked); 0: none. */
+    uint64_t max_bytes;
     int64_t refills_from_env, desired_from_env;
     /* Thread::_allocated_bytes (the bytes of its retired TLABs and of its
      * objects allocated outside TLABs, never zeroed), when has_counts. */

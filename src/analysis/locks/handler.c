@@ -15,6 +15,7 @@
 #include "watch/handler_part.h"
 #include "analysis/locks/records.h"
 #include "heap/java_layout.h"
+#include "heap/heap_addresses.h"
 #include "heap/java_object.h"
 #include "heap/klass_set.h"
 #include "watch/frame_anchor.h"
@@ -105,13 +106,14 @@ static void record(wasp_thread *t, uint64_t klass, uint32_t ctx, uint32_t kind)
 
 /* The object of the inflated monitor a mark word (monitor | 2) points to:
  * HotSpot's ObjectMonitor holds its object's handle (an oop*) right after
- * its header word, in JDK 17 to 25. Trusted only when that object's mark
- * word points back to the monitor and its header is valid. */
+ * its header word, in JDK 17 to 25 (the slot holds a zpointer under
+ * generational ZGC: heap/heap_addresses.h). Trusted only when that object's
+ * mark word points back to the monitor and its header is valid. */
 static int monitor_object(uint64_t mark, wasp_java_object *o)
 {
     uint64_t handle = 0, obj = 0, back = 0;
     if (wasp_safe_read(mark - 2 + 8, &handle, 8) != 8 || !handle || (handle & 7) ||
-        wasp_safe_read(handle, &obj, 8) != 8 || !obj ||
+        wasp_safe_read(handle, &obj, 8) != 8 || !(obj = wasp_heap_slot_address(obj)) ||
         wasp_safe_read(obj, &back, 8) != 8 || back != mark)
         return 0;
     return wasp_java_object_at(obj, obj, NULL, o) == 1;
