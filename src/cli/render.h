@@ -35,6 +35,10 @@ bool wasp_report_budget_spent(const wasp_profile *p);
 /* The report's warning that its fractions rest on too few armed samples
  * (written to buf, n bytes), shown by every renderer; false: none. */
 bool wasp_report_thin_evidence(const wasp_profile *p, char *buf, size_t n);
+/* The analyses that could not see what they measure (meta "blind.NAME",
+ * written by the agent: e.g. HotSpot's object layout not read): the k-th
+ * such sentence, NULL past the last. Shown as warnings. */
+const char *wasp_report_blind(const wasp_profile *p, uint32_t k);
 
 /* "java", "native", "stub", "unknown" (also for kinds from newer writers). */
 const char *wasp_frame_kind_name(uint32_t kind);

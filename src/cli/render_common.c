@@ -62,6 +62,14 @@ bool wasp_report_thin_evidence(const wasp_profile *p, char *buf, size_t n)
     return true;
 }
 
+const char *wasp_report_blind(const wasp_profile *p, uint32_t k)
+{
+    for (uint32_t i = 0; i < p->nmeta; i++)
+        if (strncmp(p->meta[i].key, "blind.", 6) == 0 && k-- == 0)
+            return p->meta[i].value;
+    return NULL;
+}
+
 const char *wasp_frame_kind_name(uint32_t kind)
 {
     switch (kind) {

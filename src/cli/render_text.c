@@ -280,6 +280,8 @@ static void header(const wasp_profile *p, uint32_t shown, FILE *out)
     header_context(p, out);
     header_run(p, out);
     header_counters(p, shown, out);
+    for (uint32_t k = 0; wasp_report_blind(p, k); k++)
+        line(out, "warning", wasp_report_blind(p, k));
 }
 
 /* ---- contexts ---- */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "agent/agent_part.h"
+#include "agent/java_layout_load.h"
 #include "agent/java_names.h"
 #include "analysis/alloc/profile.h"
 #include "analysis/alloc/records.h"
@@ -55,6 +56,7 @@ static void finish(wasp_dump *d, int id)
 {
     (void)id;
     wasp_profile *p = wasp_dump_profile(d);
+    wasp_java_layout_blind_meta(p, "alloc");
     double unnamed = 0, samples = 0, weight = 0;
     int named = wasp_java_names_ready(); /* built by the agent when sampling stopped */
     for (uint32_t i = 0; i < nraw; i++)

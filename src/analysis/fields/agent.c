@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "agent/agent_part.h"
+#include "agent/java_layout_load.h"
 #include "agent/allocating_class.h"
 #include "agent/jvm.h"
 #include "agent/java_names.h"
@@ -124,6 +125,7 @@ static void finish(wasp_dump *d, int id)
 {
     (void)id;
     wasp_profile *p = wasp_dump_profile(d);
+    wasp_java_layout_blind_meta(p, "fields");
     uint64_t unnamed = 0, mismatched = 0, by_allocation = 0;
     int named = wasp_java_names_ready(); /* built by the agent when sampling stopped */
     wasp_field_header h = header_layout();

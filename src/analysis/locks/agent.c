@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "agent/agent_part.h"
+#include "agent/java_layout_load.h"
 #include "agent/java_names.h"
 #include "agent/log.h"
 #include "agent/native_symbols.h"
@@ -172,6 +173,7 @@ static void finish(wasp_dump *d, int id)
 {
     (void)id;
     wasp_profile *p = wasp_dump_profile(d);
+    wasp_java_layout_blind_meta(p, "locks");
     uint64_t unnamed = 0;
     int named = wasp_java_names_ready();
     const uint32_t none = wasp_profile_intern_string(p, "");
