@@ -219,7 +219,8 @@ static const wasp_option_row rows[] = {
         .help = "write the profile so far every DURATION while the program runs (atomically, "
                 "over the last one), so that a JVM killed or ended without its normal exit "
                 "loses at most one interval",
-        .accepted = "a duration from 1s to 24h such as 30s, 5m or 1h (units ms, s, m, h)",
+        .accepted = "a duration from 1s to 86400s (24h) such as 30s, 5m or 1h (units ms, s, m, "
+                    "h)",
         .default_help = "none: the profile is written when the program ends",
         .flag = "snapshot", .cli = RUN_ATTACH,
     },

@@ -7,10 +7,15 @@ Not run on its own: tests/integration/run.py imports this module and calls
 
 which returns [(name, thunk(ctx, jdk))] to run on every JDK. `h` is run.py's
 module; the helpers used from it: check, tail, run, run_attached, counter,
-WASP, and Ctx (path, report).
+analysis, expectation, leaf, at, where, kill_group, Lines, WASP, CLASSES,
+ROOT, TIMEOUT, MIN_PAIRS, PLANTED_SHARE, PAGE_TEST_BUDGET, and Ctx (path,
+report).
 """
 
 import os
+import signal
+import subprocess
+import time
 
 H = None  # run.py's module, set by make_tests
 
@@ -25,7 +30,11 @@ def make_tests(h):
     """[(name, thunk(ctx, jdk))]; h is run.py's module (sys.modules[__name__])."""
     global H
     H = h
-    return [("sessions.cycles", t_cycles)]
+    return [("sessions.cycles", t_cycles),
+            ("sessions.snapshot-kill", t_snapshot_kill),
+            ("sessions.exit-oom", lambda c, j: t_exit(c, j, "oom", 3, "ExitOnOutOfMemoryError")),
+            ("sessions.exit-halt", lambda c, j: t_exit(c, j, "halt", 5, "exited")),
+            ("sessions.exit-thread", lambda c, j: t_exit(c, j, "exit-thread", 4, "exited"))]
 
 
 def session_numbers(rep):
@@ -87,3 +96,93 @@ def t_cycles(ctx, jdk):
                 % (events, n["samples"], n["cpu"], n["period_us"], allowed))
         notes.append("%s %d/%.1fs/%dt" % (events, n["samples"], n["cpu"], n["threads"]))
     return "; ".join(notes) + "; then " + done
+
+
+# ExitPaths runs DeadStoreEuler's planted dead stores: the profile of any of
+# its ends must still blame that pair. Whatever engine proves itself here
+# (the page engine where debug registers do not trap) gets the page tests'
+# budget, so a few seconds give hundreds of pairs.
+def run_flags():
+    return ["-e", "deadstore", "--watch-budget", H.PAGE_TEST_BUDGET]
+
+
+def check_planted(rep, what):
+    """The planted dead-store pair on top, with enough pairs to mean it."""
+    a = H.analysis(rep, "deadstore")
+    e = H.expectation("DeadStoreEuler")
+    H.check(a["pairs_classified"] >= H.MIN_PAIRS, "%s: only %.0f dead-store pairs (need >= %d)"
+            % (what, a["pairs_classified"], H.MIN_PAIRS))
+    pairs = a["pairs"]
+    H.check(pairs, "%s: no dead-store pair" % what)
+    top = H.leaf(pairs[0].get("watch"))
+    H.check(H.at(top, e["method"], e["line"]), "%s: top pair watched at %s, expected %s:%d"
+            % (what, H.where(top), e["method"], e["line"]))
+    return a
+
+
+def t_exit(ctx, jdk, mode, code, ended_word):
+    """A JVM that ends without returning from main (ExitOnOutOfMemoryError's
+    immediate exit, Runtime.halt, System.exit from another thread) still
+    writes its profile, and the profile says how the JVM ended."""
+    out = ctx.path("exit-%s.wprof" % mode)
+    r = H.run([H.WASP, "run"] + run_flags() + ["-o", out, "-q", "--", jdk.java, "-Xmx64m",
+                                                "-XX:+ExitOnOutOfMemoryError", "-cp", H.CLASSES,
+                                                "ExitPaths", mode, "300"])
+    H.check(r.rc == code, "wasp run exited %d, the program's own code is %d: %s"
+            % (r.rc, code, H.tail(r.err)))
+    H.check(os.path.exists(out), "no profile after %s: %s" % (mode, H.tail(r.err)))
+    rep = ctx.report(out)
+    m = rep["meta"]
+    H.check("snapshot" not in m, "the profile after %s is marked a snapshot: %r"
+            % (mode, m.get("snapshot")))
+    H.check(ended_word in (m.get("ended") or ""), "the profile says it ended %r, expected %r in it"
+            % (m.get("ended"), ended_word))
+    a = check_planted(rep, mode)
+    return "%.0f pairs; ended: %s" % (a["pairs_classified"], m.get("ended"))
+
+
+def profile_writes(path, since_ns):
+    """The profile's modification time, if it was written after since_ns."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns if st.st_mtime_ns > since_ns else None
+
+
+def t_snapshot_kill(ctx, jdk):
+    """--snapshot 1s, then SIGKILL after three snapshots: the last snapshot is
+    the profile, says it is one, and holds the planted pair."""
+    out = ctx.path("snapshot-kill.wprof")
+    cmd = H.mechanism_cmd([H.WASP, "run"] + run_flags() + ["--snapshot", "1s", "-o", out, "-q",
+                                                          "--", jdk.java, "-cp", H.CLASSES,
+                                                          "ExitPaths", "forever", "300"])
+    p = subprocess.Popen(cmd, cwd=H.ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        lines = H.Lines(p)
+        H.check(lines.until(lambda l: l == "ready", H.TIMEOUT) == "ready", "no 'ready'")
+        # Three snapshots written after "ready": each rewrites the file (a
+        # condition polled, with a deadline, not a sleep that stands for one).
+        seen, last = 0, time.time_ns()
+        deadline = time.monotonic() + 60
+        while seen < 3:
+            H.check(time.monotonic() < deadline, "only %d snapshots within 60 s" % seen)
+            H.check(p.poll() is None, "wasp run ended before the kill")
+            written = profile_writes(out, last)
+            if written:
+                seen, last = seen + 1, written
+            time.sleep(0.05)
+        pid = int(float(ctx.report(out)["meta"]["pid"]))
+        os.kill(pid, signal.SIGKILL)
+        p.wait(timeout=H.TIMEOUT)
+    finally:
+        if p.poll() is None:
+            H.kill_group(p)
+            p.wait()
+        for f in (p.stdout, p.stderr):
+            f.close()
+    rep = ctx.report(out)
+    H.check("snapshot" in rep["meta"], "the profile left after SIGKILL is not marked a snapshot")
+    a = check_planted(rep, "after SIGKILL")
+    return "%.0f pairs in the last snapshot" % a["pairs_classified"]

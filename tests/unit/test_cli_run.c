@@ -243,7 +243,7 @@ static void test_cli_option_errors(void **state)
     FAILS(("--by", "--", "java"), "'--by'", "expected line or instruction");
     FAILS(("--foo", "--", "java"), "unknown option '--foo'",
           "(accepted: -e/--events, -o/--output, --period, --sampler, --pmu-event, "
-          "--pmu-period, --watchpoints, --watch, --watch-budget, --float-threshold, --max-frames, --context, --min-size, --alloc-interval, --alloc-rate, --verify-top, --format, --top, "
+          "--pmu-period, --watchpoints, --watch, --watch-budget, --float-threshold, --max-frames, --context, --min-size, --alloc-interval, --alloc-rate, --verify-top, --snapshot, --format, --top, "
           "--by, -q/--quiet, --agent, -h/--help)");
     FAILS(("--foo=1", "--", "java"), "unknown option '--foo'");
     FAILS(("-x", "--", "java"), "unknown option '-x'", "-e/--events");

@@ -128,7 +128,10 @@ static void keyed_by_bytes_and_length(void **state)
 static void backward_search_repeats_itself(void **state)
 {
     (void)state;
+    /* All of it: vm_lo/vm_hi left to the stack's garbage could cover the
+     * addresses below, and the search would rightly reject them all. */
     wasp_regs regs;
+    memset(&regs, 0, sizeof regs);
     for (int i = 0; i < WASP_REG_COUNT; i++)
         regs.gpr[i] = 0x7f0000000000ull + (uint64_t)i * 0x10000;
     regs.gpr[4] = 0x10000; /* sp far from every address above */

@@ -177,7 +177,7 @@ static void test_exact_messages(void **state)
     assert_string_equal(err, "wasp: unknown option 'foo' (accepted: events, file, period, "
                              "sampler, pmu-event, pmu-period, watchpoints, watch, watch-budget, "
                              "float-threshold, max-frames, context, min-size, alloc-interval, alloc-rate, "
-                             "verify-top, track-existing, log, seed, signal, action)");
+                             "verify-top, track-existing, snapshot, log, seed, signal, action)");
     assert_int_equal(wasp_options_parse("events=deadstor", &o, err, sizeof err), -1);
     assert_string_equal(err, "wasp: bad option 'events=deadstor': unknown analysis 'deadstor' "
                              "(accepted: deadstore, silentstore, silentload, objects, replicas, fields, alloc, locks, all)");
@@ -197,7 +197,7 @@ static void test_error_messages(void **state)
     parse_fails("watchpoints", "'watchpoints'", "missing '=value'", wp, NULL);
     parse_fails("watchpoints=99999999999999999999999", wp, NULL);
     parse_fails("signal=sigio", "'signal=sigio'", "one of auto, sigtrap, fasync", NULL);
-    parse_fails("action=pause", "'action=pause'", "start or stop", NULL);
+    parse_fails("action=pause", "'action=pause'", "start, stop or dump", NULL);
     parse_fails("min-size=-1", "'min-size=-1'", "from 0 to 2147483647", NULL);
     parse_fails("alloc-interval=1k", "'alloc-interval=1k'", "from 0 to 2147483647", NULL);
     parse_fails("alloc-rate=2000000", "'alloc-rate=2000000'", "from 0 to 1000000", NULL);
@@ -205,7 +205,7 @@ static void test_error_messages(void **state)
 
     const char *keys = "(accepted: events, file, period, sampler, pmu-event, pmu-period, "
                        "watchpoints, watch, watch-budget, float-threshold, max-frames, "
-                       "context, min-size, alloc-interval, alloc-rate, verify-top, track-existing, log, "
+                       "context, min-size, alloc-interval, alloc-rate, verify-top, track-existing, snapshot, log, "
                        "seed, signal, action)";
     parse_fails("foo=1", "unknown option 'foo'", keys, NULL);
     parse_fails("Events=all", "unknown option 'Events'", keys, NULL);
@@ -497,6 +497,8 @@ static void test_duration(void **state)
         {"2us", 2000},
         {"3ms", 3000000},
         {"4s", 4000000000ull},
+        {"5m", 300000000000ull},
+        {"2h", 7200000000000ull},
         {"0010ms", 10000000},
         {"18446744073709551615", UINT64_MAX},
         {"18446744073s", 18446744073000000000ull},
@@ -508,7 +510,7 @@ static void test_duration(void **state)
         assert_int_equal(ns, ok[i].ns);
     }
     static const char *const bad[] = {
-        "", "s", "ms", "1m", "1 ms", " 1ms", "1ms ", "1MS", "1h", "-1", "+1", "1.5ms", "5msx",
+        "", "s", "ms", "m", "1M", "1 ms", " 1ms", "1ms ", "1MS", "1H", "1min", "-1", "+1", "1.5ms", "5msx",
         "18446744073709551616", "18446744074s", "99999999999999999999999ns", "1e3",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
