@@ -206,7 +206,9 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
         wasp_analysis_ids_format(needing(WASP_NEEDS_JAVA), names, sizeof names);
         wasp_klass_set_clear(); /* no handler finds an object before the layout is read */
         if (wasp_java_layout_load(env, why, sizeof why) != 0)
-            wasp_log("cannot read HotSpot's object layout (%s): %s find no Java objects", why,
+            /* By their headers: objects still finds the objects it tracks. */
+            wasp_log("cannot read HotSpot's object layout (%s): %s find no objects by their "
+                     "headers", why,
                      names);
     }
     char anchor_why[256];
