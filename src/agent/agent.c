@@ -688,13 +688,19 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
             wasp_log_to(o.log, "dump: this JVM is not being profiled by wasp");
             return JNI_ERR;
         }
-        if (strcmp(o.log, "stderr") != 0)
-            wasp_log_open(o.log);
         JNIEnv *env = NULL;
         if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK)
             env = NULL;
-        return write_snapshot(wasp_jvmti, env, o.file[0] ? o.file : NULL, 0) == 0 ? JNI_OK
-                                                                                  : JNI_ERR;
+        /* The session keeps its own log; wasp dump reads what it was told here. */
+        const char *path = o.file[0] ? o.file : dump_info.path;
+        int rc = write_snapshot(wasp_jvmti, env, path, 1);
+        char msg[WASP_PATH_MAX + 128];
+        snprintf(msg, sizeof msg,
+                 rc == 0 ? "dump: the profile so far is in %s; profiling goes on"
+                         : "dump: could not write %s (the session's log says why)",
+                 path);
+        wasp_log_to(o.log, msg);
+        return rc == 0 ? JNI_OK : JNI_ERR;
     }
     if (active) {
         wasp_log_to(o.log, "attach: this JVM is already being profiled by wasp");

@@ -38,9 +38,42 @@ static struct {
     uint64_t no_walk; /* check samples whose walk found no frame */
 } pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
+/* Check samples kept at most (a session's snapshots each add theirs). */
+enum { CHECKS_MAX = 1u << 20 };
+
+static int edge_order(const void *a, const void *b)
+{
+    const wasp_cct_edge *x = a, *y = b;
+#define CMP(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
+    CMP(callee); CMP(caller); CMP(ret_pc); CMP(callee_depth); CMP(caller_depth); CMP(caller_id);
+#undef CMP
+    return 0;
+}
+
+/* Equal edges as one, their counts added (as the tree would merge them):
+ * snapshots harvest every thread again and again, and the pool must stay
+ * the size of the distinct edges. Call with pool.lock held. */
+static void compact_edges(void)
+{
+    static uint32_t compacted; /* pool.n after the last compaction */
+    if (pool.n < 65536 || pool.n < 2 * compacted)
+        return;
+    qsort(pool.edges, pool.n, sizeof *pool.edges, edge_order);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < pool.n; i++) {
+        if (k && edge_order(&pool.edges[k - 1], &pool.edges[i]) == 0)
+            pool.edges[k - 1].count += pool.edges[i].count;
+        else
+            pool.edges[k++] = pool.edges[i];
+    }
+    pool.n = compacted = k;
+}
+
 static void harvest_checks(const wasp_thread *t)
 {
     const wasp_chain_thread *c = t->chain;
+    if (pool.nchecks + c->nchecks > CHECKS_MAX)
+        return;
     if (wasp_grow(&pool.checks, &pool.capchecks, pool.nchecks + c->nchecks,
              sizeof *pool.checks) != 0)
         return;
@@ -80,6 +113,7 @@ void wasp_chain_harvest(const wasp_thread *t)
                 .caller_id = caller ? q->caller_id : 0, .ret_pc = q->ret_pc, .count = q->count};
         }
         pool.dirty = 1;
+        compact_edges();
     }
     harvest_checks(t);
     pthread_mutex_unlock(&pool.lock);
@@ -206,7 +240,7 @@ static const char *mode_name(int mode)
                                             : "walk";
 }
 
-void wasp_chain_meta(wasp_profile *p)
+void wasp_chain_meta(wasp_profile *p, int final)
 {
     /* Walk, the default, is what a profile without "context" ran. */
     int mode = wasp_session_get()->context;
@@ -222,10 +256,10 @@ void wasp_chain_meta(wasp_profile *p)
     pthread_mutex_unlock(&pool.lock);
     uint64_t methods, unknown;
     wasp_code_map_stats(&methods, &unknown);
-    wasp_profile_add_counter(p, "chain.cct_nodes", nodes);
-    wasp_profile_add_counter(p, "chain.cct_ambiguous", ambiguous);
-    wasp_profile_add_counter(p, "chain.compiled_methods", methods);
-    wasp_profile_add_counter(p, "chain.compiled_methods_no_frame_shape", unknown);
+    wasp_profile_set_counter(p, "chain.cct_nodes", nodes);
+    wasp_profile_set_counter(p, "chain.cct_ambiguous", ambiguous);
+    wasp_profile_set_counter(p, "chain.compiled_methods", methods);
+    wasp_profile_set_counter(p, "chain.compiled_methods_no_frame_shape", unknown);
     uint64_t mapped = wasp_profile_get_counter(p, "chain.mapped");
     uint64_t walked = wasp_profile_get_counter(p, "chain.walked");
     uint64_t chain_ns = wasp_profile_get_counter(p, "chain.ns");
@@ -244,11 +278,11 @@ void wasp_chain_meta(wasp_profile *p)
     if (total > 0)
         wasp_profile_set_meta_rounded(p, "context_mapped_share", (double)mapped / total, "%.4f");
     if (mode == WASP_CONTEXT_CHAIN_CHECK && checked) {
-        wasp_profile_add_counter(p, "chain.checked", checked);
-        wasp_profile_add_counter(p, "chain.check_agree_1", agree1);
-        wasp_profile_add_counter(p, "chain.check_agree_3", agree3);
+        wasp_profile_set_counter(p, "chain.checked", checked);
+        wasp_profile_set_counter(p, "chain.check_agree_1", agree1);
+        wasp_profile_set_counter(p, "chain.check_agree_3", agree3);
         if (no_walk) /* check samples whose walk found no Java frame: not compared */
-            wasp_profile_add_counter(p, "chain.check_walk_failed", no_walk);
+            wasp_profile_set_counter(p, "chain.check_walk_failed", no_walk);
         wasp_profile_set_meta_rounded(p, "context_agree_1", (double)agree1 / (double)checked, "%.4f");
         wasp_profile_set_meta_rounded(p, "context_agree_3", (double)agree3 / (double)checked, "%.4f");
         if (len > 0 && (size_t)len < sizeof detail)
@@ -259,6 +293,8 @@ void wasp_chain_meta(wasp_profile *p)
                      100.0 * (double)agree3 / (double)checked, (unsigned long long)checked);
     }
     wasp_profile_set_meta(p, "context_detail", detail);
+    if (!final) /* a snapshot: the session goes on with its tree */
+        return;
     /* The profile is written: a later session (wasp attach again) starts
      * from no quadruples. */
     pthread_mutex_lock(&pool.lock);

@@ -31,7 +31,9 @@ enum { WASP_CHAIN_END_TEXT = 160 };
 int wasp_chain_expand(const wasp_rframe *marks, wasp_rframe *out, int cap, char *end,
                       size_t end_cap);
 
-/* The context mode's metadata and the check's agreement. */
-void wasp_chain_meta(wasp_profile *p);
+/* The context mode's metadata and the check's agreement, of the session so
+ * far (p: its profile, all segments joined). final: the session ends, and
+ * its quadruples go; a snapshot keeps them. */
+void wasp_chain_meta(wasp_profile *p, int final);
 
 #endif

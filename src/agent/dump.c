@@ -522,6 +522,7 @@ static void join_earlier(wasp_profile *p)
         return;
     }
     sum_counting_meta(p, session.done);
+    p->merged = 1; /* one run in segments, not profiles merged */
 }
 
 static void set_written_meta(wasp_profile *p, const wasp_dump_how *how)
@@ -581,7 +582,6 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d),
     }
     name_class_sites(p);
     free(mc.e);
-    wasp_chain_meta(p);
     wasp_profile_set_meta(p, "events", info->events);
     wasp_profile_set_meta(p, "sampler", info->sampler);
     wasp_profile_set_meta(p, "sampler_detail", info->sampler_detail);
@@ -607,6 +607,9 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d),
     wasp_profile_set_meta(p, "jvm", jvm);
     wasp_profile_set_meta_rounded(p, "pid", (double)getpid(), "%.0f");
     join_earlier(p);
+    /* The calling-context tree's figures are of the whole session: after the
+     * join, from the joined counters. */
+    wasp_chain_meta(p, how->final);
     set_written_meta(p, how);
     /* The session's numbers: its threads (those that ended in any segment,
      * and those running now), its CPU time and its whole duration. */

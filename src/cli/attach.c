@@ -193,6 +193,37 @@ void wasp_detach_usage(FILE *out)
           out);
 }
 
+void wasp_dump_usage(FILE *out)
+{
+    fputs("Usage: wasp dump [options] PID\n"
+          "\n"
+          "Writes the profile so far of a JVM that wasp profiles (wasp attach, wasp run,\n"
+          "or -agentpath), while profiling goes on: a snapshot, as jcmd JFR.dump gives.\n"
+          "Then prints its report. The profile written when the session ends still\n"
+          "holds everything.\n"
+          "\n"
+          "Options:\n"
+          "  -o, --output FILE        where to write it (default: the profile file that\n"
+          "                           wasp attach recorded for PID, else\n"
+          "                           wasp-PID.wprof in the current directory)\n",
+          out);
+    wasp_run_help_report_flags(out);
+    fputs("  -q, --quiet              print no report (the profile is still written)\n"
+          "      --agent PATH         the agent library (default: the one attach\n"
+          "                           loaded, else ../lib/libwasp.so next to the wasp\n"
+          "                           executable; it must be the library the JVM loaded)\n"
+          "  -h, --help               this help\n"
+          "\n"
+          "Exit status: 0 when the profile was written and its report printed; 1 when\n"
+          "the JVM could not be attached to, is not being profiled, or wrote no\n"
+          "profile; 2 on a bad option.\n"
+          "\n"
+          "Examples:\n"
+          "  wasp dump 12345\n"
+          "  wasp dump -q -o /tmp/app-now.wprof 12345\n",
+          out);
+}
+
 /* ------------------------------------------------------------------ */
 /* Shared steps                                                        */
 
@@ -203,6 +234,8 @@ static int parse(wasp_cli_cmd which, int argc, char **argv, wasp_run_config *cfg
     if (rc == WASP_RUN_HELP) {
         if (which == WASP_CLI_ATTACH)
             wasp_attach_usage(stdout);
+        else if (which == WASP_CLI_DUMP)
+            wasp_dump_usage(stdout);
         else
             wasp_detach_usage(stdout);
         *exit_code = 0;
@@ -381,9 +414,8 @@ static int report_death(const wasp_run_config *cfg, int pid, const wasp_jvm_deat
                 "wasp %s: JVM %d %s %s; it left no fatal-error report (none at %s): it %s\n",
                 cmd, pid, wrote && !is_snapshot ? "ended" : "died", when, where,
                 wrote && !is_snapshot ? "exited"
-                                      : "exited without running the agent's exit hook "
-                                        "(Runtime.halt, -XX:+ExitOnOutOfMemoryError) or was "
-                                        "killed (SIGKILL, the OOM killer)");
+                                      : "was killed (SIGKILL, the OOM killer) or exited before "
+                                        "the agent could write its profile");
     }
     if (!wrote) {
         fprintf(stderr, "wasp %s: no profile was written to %s\n", cmd, cfg->agent.file);
@@ -400,22 +432,30 @@ static int report_death(const wasp_run_config *cfg, int pid, const wasp_jvm_deat
     return fatal ? 1 : 0;
 }
 
-/* Send action=stop, wait for the profile, print the report. cfg->agent.file
- * is the absolute profile path. Returns the exit status. */
+/* Send action=stop (detach) or action=dump with the profile's path (dump),
+ * wait for the profile, print the report. cfg->agent.file is the absolute
+ * profile path. Returns the exit status. */
 static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
                            const char *agent_abs, const wasp_jvm_death *death)
 {
     const char *cmd = wasp_cli_cmd_name(cfg->cmd);
-    char err[2048], log[WASP_PATH_MAX + 8], opts[WASP_PATH_MAX + 32], progress[WASP_PATH_MAX + 16];
+    int dump = cfg->cmd == WASP_CLI_DUMP;
+    char err[2048], log[WASP_PATH_MAX + 8], opts[2 * WASP_PATH_MAX + 64],
+        progress[WASP_PATH_MAX + 16];
     wasp_file_id before = wasp_file_id_of(cfg->agent.file);
     /* However this stop ends, the progress report is of no further use. */
-    if (wasp_attach_files_beside(cfg->agent.file) &&
+    if (!dump && wasp_attach_files_beside(cfg->agent.file) &&
         wasp_attach_progress_path(cfg->agent.file, progress, sizeof progress) == 0)
         wasp_attach_progress_forget(progress);
     log_for(cfg->agent.file, log, sizeof log);
-    if (!log[0] || snprintf(opts, sizeof opts, "action=stop,log=%s", log) >= (int)sizeof opts ||
+    char action[WASP_PATH_MAX + 32];
+    if (dump)
+        snprintf(action, sizeof action, "action=dump,file=%s", cfg->agent.file);
+    else
+        snprintf(action, sizeof action, "action=stop");
+    if (!log[0] || snprintf(opts, sizeof opts, "%s,log=%s", action, log) >= (int)sizeof opts ||
         strlen(opts) > WASP_HS_ARG_MAX)
-        snprintf(opts, sizeof opts, "action=stop"); /* the agent keeps its log */
+        snprintf(opts, sizeof opts, "%s", action); /* the agent keeps its log */
     if (!wasp_attach_files_beside(cfg->agent.file) && cfg->cmd == WASP_CLI_DETACH)
         say_no_files_beside(cfg, (int)t->pid);
     char says_why[WASP_PATH_MAX + 64];
@@ -428,16 +468,19 @@ static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
                                      sizeof err);
     if (stopped == WASP_HS_DIED)
         return report_death(cfg, (int)t->pid, death,
-                            "while the agent stopped and wrote its profile", agent_abs, log,
-                            logged, wasp_file_is_new(&before, cfg->agent.file));
+                            dump ? "while the agent wrote the profile so far"
+                                 : "while the agent stopped and wrote its profile",
+                            agent_abs, log, logged, wasp_file_is_new(&before, cfg->agent.file));
     if (stopped < 0) {
         print_log_since(log, logged);
-        fprintf(stderr, "wasp %s: cannot stop the agent in JVM %d: %s\n", cmd, (int)t->pid, err);
+        fprintf(stderr, "wasp %s: cannot %s the agent in JVM %d: %s\n", cmd,
+                dump ? "get a profile from" : "stop", (int)t->pid, err);
         return 1;
     }
     char state[128];
     wasp_attach_state_path(t->pid, state, sizeof state);
-    unlink(state);
+    if (!dump)
+        unlink(state);
     if (!wasp_attach_files_beside(cfg->agent.file)) {
         /* A device or a pipe takes the profile as the agent writes it, as
          * with wasp run: nothing to wait for, read back or render. */
@@ -460,8 +503,12 @@ static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
         nanosleep(&ts, NULL);
     }
     print_log_since(log, logged);
-    fprintf(stderr, "wasp: stopped profiling JVM %d; profile: %s\n", (int)t->pid,
-            cfg->agent.file);
+    if (dump)
+        fprintf(stderr, "wasp: the profile so far of JVM %d: %s (profiling goes on)\n",
+                (int)t->pid, cfg->agent.file);
+    else
+        fprintf(stderr, "wasp: stopped profiling JVM %d; profile: %s\n", (int)t->pid,
+                cfg->agent.file);
     if (!cfg->quiet && wasp_run_show_report(cfg) < 0)
         return 1;
     return 0;
@@ -699,6 +746,51 @@ int wasp_cmd_detach(int argc, char **argv)
     if (wasp_run_locate_agent(&cfg, agent_abs, sizeof agent_abs) < 0)
         return 2;
     if (check_arg_size("detach", "agent library path", agent_abs,
+                       "pass --agent with a shorter path") < 0)
+        return 2;
+    wasp_jvm_death death;
+    wasp_jvm_death_prepare(&death, t.pid, t.ns_pid, time(NULL));
+    return stop_and_report(&cfg, &t, agent_abs, &death);
+}
+
+int wasp_cmd_dump(int argc, char **argv)
+{
+    wasp_run_config cfg;
+    int code;
+    if (parse(WASP_CLI_DUMP, argc, argv, &cfg, &code) < 0)
+        return code;
+    wasp_hs_target t;
+    if (target(&cfg, &t) < 0)
+        return 1;
+    wasp_attach_state st;
+    int have_state = wasp_attach_state_read(cfg.pid, &st) == 0 &&
+                     !(st.start_time && t.start_time && st.start_time != t.start_time);
+    if (!cfg.output_given) {
+        if (have_state)
+            snprintf(cfg.agent.file, sizeof cfg.agent.file, "%s", st.file);
+        else
+            snprintf(cfg.agent.file, sizeof cfg.agent.file, "wasp-%d.wprof", cfg.pid);
+    }
+    if (absolute_output(&cfg) < 0)
+        return 2;
+    if (strchr(cfg.agent.file, ',')) {
+        fprintf(stderr, "wasp dump: the output path %s has a comma, which the agent's options "
+                        "cannot carry; pass -o with another path\n", cfg.agent.file);
+        return 2;
+    }
+    if (!wasp_attach_files_beside(cfg.agent.file)) {
+        fprintf(stderr, "wasp dump: %s is not a regular file's path; pass -o FILE\n",
+                cfg.agent.file);
+        return 2;
+    }
+    if (check_arg_size("dump", "output path", cfg.agent.file, "pass -o with a shorter path") < 0)
+        return 2;
+    if (!cfg.agent_path && have_state && st.agent[0])
+        cfg.agent_path = st.agent; /* the same library, so the same agent instance */
+    char agent_abs[PATH_MAX];
+    if (wasp_run_locate_agent(&cfg, agent_abs, sizeof agent_abs) < 0)
+        return 2;
+    if (check_arg_size("dump", "agent library path", agent_abs,
                        "pass --agent with a shorter path") < 0)
         return 2;
     wasp_jvm_death death;

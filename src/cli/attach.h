@@ -78,6 +78,9 @@ int wasp_attach_agent_options(const struct wasp_run_config *cfg, char *buf, size
 /* The progress line `attach -d` shows: cli/attach_progress.h. */
 
 void wasp_attach_usage(FILE *out);
+/* wasp dump: the profile so far of a JVM being profiled, which goes on. */
+int wasp_cmd_dump(int argc, char **argv);
+void wasp_dump_usage(FILE *out);
 void wasp_detach_usage(FILE *out);
 
 /* The subcommands (argv[0] is "attach" / "detach"); return the exit status:

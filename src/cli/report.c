@@ -5,6 +5,7 @@
  */
 #include "cli/report.h"
 #include "cli/render.h"
+#include "cli/run.h"
 #include "profile/group.h"
 #include "cli/cli_output.h"
 #include "cli/cli_util.h"
@@ -110,12 +111,13 @@ static void usage(FILE *out)
     wasp_format_names(WASP_FORMATS_ALL, "|", names, sizeof names);
     fprintf(out,
             "usage: wasp report [--format %s] [--top N] [--by line|instruction]\n"
-            "                   [-o OUT] FILE...\n"
+            "                   [-o OUT] [FILE...]\n"
             "\n"
             "Reads wasp profiles (merging them when there are several) and prints\n"
             "the report: the sampler's counters, then per analysis the fraction of\n"
             "wasteful bytes (F_prog) and the top context pairs. A FILE of - is\n"
-            "standard input. A profile is at most 256 MiB.\n"
+            "standard input; with no FILE, " WASP_RUN_DEFAULT_OUTPUT " (what wasp run writes).\n"
+            "A profile is at most 256 MiB.\n"
             "\n"
             "  --format FORMAT     one of:\n",
             names);
@@ -200,8 +202,12 @@ static int parse_args(int argc, char **argv, struct report_args *r, bool *done)
                 return usage_error("unknown option '%.200s'", a);
         }
     }
-    if (r->nfiles == 0)
-        return usage_error("%s", "no profile given");
+    if (r->nfiles == 0) { /* what wasp run writes by default */
+        if (access(WASP_RUN_DEFAULT_OUTPUT, F_OK) != 0)
+            return usage_error("%s", "no profile given, and no " WASP_RUN_DEFAULT_OUTPUT
+                                     " (what wasp run writes) in this directory");
+        r->files[r->nfiles++] = WASP_RUN_DEFAULT_OUTPUT;
+    }
     return 0;
 }
 

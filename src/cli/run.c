@@ -79,15 +79,18 @@ static int takes_value(const struct flag *f)
 
 const char *wasp_cli_cmd_name(wasp_cli_cmd cmd)
 {
-    return cmd == WASP_CLI_ATTACH ? "attach" : cmd == WASP_CLI_DETACH ? "detach" : "run";
+    static const char *const names[] = {[WASP_CLI_RUN] = "run", [WASP_CLI_ATTACH] = "attach",
+                                        [WASP_CLI_DETACH] = "detach", [WASP_CLI_DUMP] = "dump"};
+    return (unsigned)cmd < sizeof names / sizeof *names ? names[cmd] : "run";
 }
 
 /* How the option table names cmd (a row's cli bits). */
 static unsigned option_cmd_bit(wasp_cli_cmd cmd)
 {
-    return cmd == WASP_CLI_ATTACH   ? WASP_OPT_IN_ATTACH
-           : cmd == WASP_CLI_DETACH ? WASP_OPT_IN_DETACH
-                                    : WASP_OPT_IN_RUN;
+    /* dump, like detach, only says where the profile goes */
+    return cmd == WASP_CLI_ATTACH                              ? WASP_OPT_IN_ATTACH
+           : cmd == WASP_CLI_DETACH || cmd == WASP_CLI_DUMP ? WASP_OPT_IN_DETACH
+                                                              : WASP_OPT_IN_RUN;
 }
 
 /* The i-th flag cmd takes, or NULL past the last: first the agent options

@@ -21,10 +21,11 @@
 typedef enum wasp_cli_cmd {
     WASP_CLI_RUN = 0,
     WASP_CLI_ATTACH = 1,
-    WASP_CLI_DETACH = 2
+    WASP_CLI_DETACH = 2,
+    WASP_CLI_DUMP = 3
 } wasp_cli_cmd;
 
-/* "run", "attach", "detach": how messages name the subcommand. */
+/* "run", "attach", "detach", "dump": how messages name the subcommand. */
 const char *wasp_cli_cmd_name(wasp_cli_cmd cmd);
 
 typedef struct wasp_run_config {

@@ -153,6 +153,16 @@ void wasp_profile_add_counter(wasp_profile *p, const char *name, uint64_t v)
     (void)wasp_profile_add_counter_checked(p, name, v);
 }
 
+void wasp_profile_set_counter(wasp_profile *p, const char *name, uint64_t v)
+{
+    for (uint32_t i = 0; i < p->ncounters; i++)
+        if (strcmp(p->counters[i].name, name) == 0) {
+            p->counters[i].value = v;
+            return;
+        }
+    wasp_profile_add_counter(p, name, v);
+}
+
 uint64_t wasp_profile_get_counter(const wasp_profile *p, const char *name)
 {
     for (uint32_t i = 0; i < p->ncounters; i++)

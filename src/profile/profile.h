@@ -127,6 +127,8 @@ bool wasp_events_name(const char *events, const char *name);
 /* Counters: add sums into the named counter (creating it at 0). */
 void wasp_profile_add_counter(wasp_profile *p, const char *name, uint64_t v);
 uint64_t wasp_profile_get_counter(const wasp_profile *p, const char *name);
+/* A counter that states a level (a tree's size), not a sum: set, not added. */
+void wasp_profile_set_counter(wasp_profile *p, const char *name, uint64_t v);
 
 /* dst += src: strings, frames and contexts re-interned, sites with equal
  * (allocation context, class) summed, each analysis's data merged by its

@@ -658,9 +658,13 @@ static void test_cmd_report(void **state)
     free(e);
 
     /* usage errors: exit 2 */
+    char cwd[4096];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(dir), 0); /* no wasp.wprof there, the default */
     assert_int_equal(run_report(&e, 1, "report"), 2);
-    at(e, "no profile given");
+    at(e, "no profile given, and no wasp.wprof");
     free(e);
+    assert_int_equal(chdir(cwd), 0);
     assert_int_equal(run_report(&e, 4, "report", "--top", "0", a), 2);
     at(e, "wasp report: bad option '--top 0': expected a number from 1 to 1000000");
     free(e);

@@ -183,6 +183,7 @@ static void finish(wasp_dump *d, int id)
         wasp_profile_add_counter(p, "fields.no_header", left_no_header);
     if (left_initializing)
         wasp_profile_add_counter(p, "fields.initializing", left_initializing);
+    left_no_header = left_initializing = 0; /* the next snapshot's segment counts its own */
     free(raw);
     raw = NULL;
     nraw = cap_raw = 0;

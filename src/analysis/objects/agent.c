@@ -92,6 +92,7 @@ static void finish(wasp_dump *d, int id)
     }
     wasp_profile_add_counter(p, "objects.clearing", clearing);
     wasp_profile_add_counter(p, "objects.clearing_unfound", clearing_unfound);
+    clearing_unfound = 0; /* the next snapshot's segment counts its own */
     free(pending);
     pending = NULL;
     npending = cap_pending = 0;
