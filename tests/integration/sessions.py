@@ -7,7 +7,8 @@ Not run on its own: tests/integration/run.py imports this module and calls
 
 which returns [(name, thunk(ctx, jdk))] to run on every JDK. `h` is run.py's
 module; the helpers used from it: check, tail, run, run_attached, counter,
-analysis, expectation, leaf, at, where, kill_group, Lines, WASP, CLASSES,
+analysis, expectation, leaf, at, where, kill_group, Lines, mechanism_cmd,
+WASP, AGENT, CLASSES, MIN_SAMPLES,
 ROOT, TIMEOUT, MIN_PAIRS, PLANTED_SHARE, PAGE_TEST_BUDGET, and Ctx (path,
 report).
 """
@@ -34,7 +35,8 @@ def make_tests(h):
             ("sessions.snapshot-kill", t_snapshot_kill),
             ("sessions.exit-oom", lambda c, j: t_exit(c, j, "oom", 3, "ExitOnOutOfMemoryError")),
             ("sessions.exit-halt", lambda c, j: t_exit(c, j, "halt", 5, "exited")),
-            ("sessions.exit-thread", lambda c, j: t_exit(c, j, "exit-thread", 4, "exited"))]
+            ("sessions.exit-thread", lambda c, j: t_exit(c, j, "exit-thread", 4, "exited")),
+            ("sessions.dump", t_dump)]
 
 
 def session_numbers(rep):
@@ -186,3 +188,68 @@ def t_snapshot_kill(ctx, jdk):
     H.check("snapshot" in rep["meta"], "the profile left after SIGKILL is not marked a snapshot")
     a = check_planted(rep, "after SIGKILL")
     return "%.0f pairs in the last snapshot" % a["pairs_classified"]
+
+
+def dump_numbers(rep):
+    a = H.analysis(rep, "silentload")
+    return int(H.counter(rep, "samples")), a["pairs_classified"]
+
+
+def t_dump(ctx, jdk):
+    """wasp dump twice while a JVM started with the agent runs: each dump
+    renders and holds the planted silent loads; the second holds at least
+    the first's samples and as many again (the session so far, not the
+    time since the first);
+    the program runs on, and its final profile, written at its normal exit,
+    holds at least the second's and is no snapshot."""
+    out = ctx.path("dump-final.wprof")
+    dumps = [ctx.path("dump1.wprof"), ctx.path("dump2.wprof")]
+    agent = "-agentpath:%s=events=silentload,watch-budget=%s,file=%s" % (
+        H.AGENT, H.PAGE_TEST_BUDGET, out)
+    p = subprocess.Popen(H.mechanism_cmd([jdk.java, agent, "-cp", H.CLASSES, "AttachTarget"]),
+                         cwd=H.ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    numbers = []
+    try:
+        lines = H.Lines(p)
+        H.check(lines.until(lambda l: l == "ready", H.TIMEOUT) == "ready", "no 'ready'")
+        for path in dumps:
+            # Units of work (a line each, a few ms) for 1.5 s between dumps:
+            # ~1,500 samples at the default period.
+            until = time.monotonic() + 1.5
+            while time.monotonic() < until:
+                line = lines.until(lambda l: l.startswith("tick"), H.TIMEOUT)
+                H.check(line.endswith(" ok"), "the JVM computed a wrong result: %s" % line)
+            r = H.run([H.WASP, "dump", "-q", "-o", path, str(p.pid)])
+            H.check(r.rc == 0, "wasp dump exited %d: %s" % (r.rc, H.tail(r.err)))
+            H.check("profiling goes on" in r.err, "wasp dump did not say so: %s" % H.tail(r.err))
+            rep = ctx.report(path)
+            H.check("snapshot" in rep["meta"], "%s is not marked a snapshot" % path)
+            numbers.append(dump_numbers(rep))
+        line = lines.until(lambda l: l.startswith("tick"), H.TIMEOUT)
+        H.check(line.endswith(" ok"), "after the dumps the JVM computed a wrong result: %s" % line)
+        p.stdin.write(b"stop\n")
+        p.stdin.flush()
+        lines.until(lambda l: l.startswith("done"), H.TIMEOUT)
+        H.check(p.wait(timeout=H.TIMEOUT) == 0, "the JVM exited %s" % p.returncode)
+    finally:
+        if p.poll() is None:
+            H.kill_group(p)
+            p.wait()
+        for f in (p.stdout, p.stdin, p.stderr):
+            f.close()
+    rep = ctx.report(out)
+    H.check("snapshot" not in rep["meta"], "the final profile is marked a snapshot")
+    final = dump_numbers(rep)
+    (s1, p1), (s2, p2) = numbers
+    H.check(s1 >= H.MIN_SAMPLES, "the first dump has only %d samples" % s1)
+    # Each dump follows as much work as the last: the session so far is
+    # about twice the first dump, the time since it (a dump that took the
+    # samples away) about the same.
+    H.check(s2 >= 1.4 * s1 and p2 >= p1, "the second dump (%d samples, %.0f pairs) does not hold "
+            "the first's (%d, %.0f) and as much again" % (s2, p2, s1, p1))
+    H.check(final[0] >= s2 and final[1] >= p2, "the final profile (%d samples, %.0f pairs) holds "
+            "less than the second dump (%d, %.0f)" % (final[0], final[1], s2, p2))
+    H.check(final[1] >= H.MIN_PAIRS, "only %.0f silent-load pairs in the final profile" % final[1])
+    return "samples %d, %d, final %d; pairs %.0f, %.0f, final %.0f" % (
+        s1, s2, final[0], p1, p2, final[1])
