@@ -155,6 +155,9 @@ static int render_json(wasp_json *j, const wasp_profile *p, int top)
     wasp_json_begin_array(j, "warnings", false);
     if (wasp_report_thin_evidence(p, thin, sizeof thin))
         wasp_json_string(j, NULL, thin);
+    const char *snapshot = wasp_profile_get_meta(p, "snapshot");
+    if (snapshot && *snapshot) /* the page shows warnings: a snapshot must say so there too */
+        wasp_json_string(j, NULL, snapshot);
     for (uint32_t k = 0; wasp_report_blind(p, k); k++)
         wasp_json_string(j, NULL, wasp_report_blind(p, k));
     wasp_json_end_array(j);

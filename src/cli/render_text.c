@@ -180,6 +180,14 @@ static void header_run(const wasp_profile *p, FILE *out)
     const char *disabled = wasp_profile_get_meta(p, "disabled_reason");
     if (disabled && *disabled)
         line(out, "DISABLED", disabled);
+    /* A snapshot (docs/design.md, "Sessions, dumps and snapshots"), or how
+     * the session ended. */
+    const char *snapshot = wasp_profile_get_meta(p, "snapshot");
+    const char *ended = wasp_profile_get_meta(p, "ended");
+    if (snapshot && *snapshot)
+        line(out, "SNAPSHOT", snapshot);
+    else if (ended && *ended)
+        line(out, "ended", ended);
 }
 
 static bool is_main_counter(const char *name)
