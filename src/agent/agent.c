@@ -63,6 +63,10 @@ static int attached;    /* loaded into a running JVM */
 /* Serialises profile writes: a snapshot (the snapshot thread, wasp dump)
  * with another, and with the session's end. */
 static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
+/* This thread is writing a profile (it holds wasp's locks): an exit the JVM
+ * makes on it meanwhile (an allocation failing inside a JVMTI call) must not
+ * wait for them. */
+static _Thread_local int writing;
 
 static void periodic_snapshot(jvmtiEnv *jvmti, JNIEnv *env);
 static void stop_and_write_locked(jvmtiEnv *jvmti, JNIEnv *env, const char *ended);
@@ -282,6 +286,7 @@ static void name_classes(jvmtiEnv *jvmti, JNIEnv *env)
 static int write_snapshot(jvmtiEnv *jvmti, JNIEnv *env, const char *path, int quiet)
 {
     pthread_mutex_lock(&write_lock);
+    writing = 1;
     int rc = -1;
     if (active && !__atomic_load_n(&dumped, __ATOMIC_ACQUIRE)) {
         int passed = wasp_threads_fold_live(wasp_dump_fold_thread);
@@ -294,6 +299,7 @@ static int write_snapshot(jvmtiEnv *jvmti, JNIEnv *env, const char *path, int qu
                              &how);
         wasp_java_names_free();
     }
+    writing = 0;
     pthread_mutex_unlock(&write_lock);
     return rc;
 }
@@ -312,7 +318,9 @@ static void stop_and_write(jvmtiEnv *jvmti, JNIEnv *env, const char *ended)
         return;
     wasp_snapshots_stop();
     pthread_mutex_lock(&write_lock); /* a snapshot being written finishes first */
+    writing = 1;
     stop_and_write_locked(jvmti, env, ended);
+    writing = 0;
 }
 
 /* The JVM exits at once (exit_hook.h), on a Java thread that may be inside
@@ -324,7 +332,7 @@ static void on_immediate_exit(int status, int underscore)
     const wasp_session *s = wasp_session_get();
     JavaVM *vm = s->jvm;
     JNIEnv *env = NULL;
-    if (!active || __atomic_load_n(&dumped, __ATOMIC_ACQUIRE) || !vm ||
+    if (writing || !active || __atomic_load_n(&dumped, __ATOMIC_ACQUIRE) || !vm ||
         (*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK || !env)
         return; /* no session, written already, or not a Java thread */
     if (__atomic_exchange_n(&dumped, 1, __ATOMIC_ACQ_REL))
@@ -338,6 +346,7 @@ static void on_immediate_exit(int status, int underscore)
                  "snapshot is the profile", status);
         return;
     }
+    writing = 1;
     char ended[160];
     snprintf(ended, sizeof ended, "the JVM exited at once: %s(%d)%s", underscore ? "_exit" : "exit",
              status,

@@ -41,7 +41,9 @@ static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t seed;
 static int warned_slots, warned_source, warned_full;
 static void (*thread_ended)(const wasp_thread *t);
-static uint64_t ended_samples; /* of threads that ended (under registry_lock) */
+/* Samples of threads that ended, and of running ones before a snapshot
+ * cleared their counters (under registry_lock): the progress count goes on. */
+static uint64_t ended_samples;
 static wasp_thread *graveyard;  /* retired at the last session's end (retired_next) */
 
 static void make_self_key(void)
@@ -377,6 +379,7 @@ int wasp_threads_fold_live(void (*fold)(const wasp_thread *t))
         t->cpu_mark_s = wasp_thread_cpu_seconds(t);
         fold(t);
         t->cpu_folded_s = t->cpu_mark_s;
+        ended_samples += t->rec.counters[WASP_C_SAMPLES];
         clear_records(t);
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         t->active = 1;
