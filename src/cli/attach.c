@@ -683,6 +683,26 @@ int wasp_cmd_attach(int argc, char **argv)
     return stop_and_report(&cfg, &t, agent_abs, &death);
 }
 
+/* detach and dump, once their profile path is settled: the agent library
+ * (the one attach recorded in st, when given: the same library is the same
+ * agent instance), then stop_and_report. */
+static int load_and_report(wasp_run_config *cfg, const wasp_hs_target *t,
+                           const wasp_attach_state *st)
+{
+    const char *cmd = wasp_cli_cmd_name(cfg->cmd);
+    if (!cfg->agent_path && st && st->agent[0])
+        cfg->agent_path = st->agent;
+    char agent_abs[PATH_MAX];
+    if (wasp_run_locate_agent(cfg, agent_abs, sizeof agent_abs) < 0)
+        return 2;
+    if (check_arg_size(cmd, "agent library path", agent_abs, "pass --agent with a shorter path") <
+        0)
+        return 2;
+    wasp_jvm_death death;
+    wasp_jvm_death_prepare(&death, t->pid, t->ns_pid, time(NULL));
+    return stop_and_report(cfg, t, agent_abs, &death);
+}
+
 int wasp_cmd_detach(int argc, char **argv)
 {
     wasp_run_config cfg;
@@ -739,18 +759,7 @@ int wasp_cmd_detach(int argc, char **argv)
     }
     if (absolute_output(&cfg) < 0)
         return 2;
-    if (!cfg.agent_path && have_state && st.agent[0])
-        cfg.agent_path = st.agent; /* the same library, so the same agent instance */
-
-    char agent_abs[PATH_MAX];
-    if (wasp_run_locate_agent(&cfg, agent_abs, sizeof agent_abs) < 0)
-        return 2;
-    if (check_arg_size("detach", "agent library path", agent_abs,
-                       "pass --agent with a shorter path") < 0)
-        return 2;
-    wasp_jvm_death death;
-    wasp_jvm_death_prepare(&death, t.pid, t.ns_pid, time(NULL));
-    return stop_and_report(&cfg, &t, agent_abs, &death);
+    return load_and_report(&cfg, &t, have_state ? &st : NULL);
 }
 
 int wasp_cmd_dump(int argc, char **argv)
@@ -785,15 +794,5 @@ int wasp_cmd_dump(int argc, char **argv)
     }
     if (check_arg_size("dump", "output path", cfg.agent.file, "pass -o with a shorter path") < 0)
         return 2;
-    if (!cfg.agent_path && have_state && st.agent[0])
-        cfg.agent_path = st.agent; /* the same library, so the same agent instance */
-    char agent_abs[PATH_MAX];
-    if (wasp_run_locate_agent(&cfg, agent_abs, sizeof agent_abs) < 0)
-        return 2;
-    if (check_arg_size("dump", "agent library path", agent_abs,
-                       "pass --agent with a shorter path") < 0)
-        return 2;
-    wasp_jvm_death death;
-    wasp_jvm_death_prepare(&death, t.pid, t.ns_pid, time(NULL));
-    return stop_and_report(&cfg, &t, agent_abs, &death);
+    return load_and_report(&cfg, &t, have_state ? &st : NULL);
 }
