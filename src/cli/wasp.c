@@ -5,6 +5,7 @@
 #include "cli/option_help.h"
 #include "cli/report.h"
 #include "cli/run.h"
+#include "analysis/names.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -73,9 +74,13 @@ static void usage(FILE *out)
 {
     fputs("Usage: wasp COMMAND [options]\n"
           "\n"
-          "wasp finds wasteful memory behaviour in Java programs: dead stores, silent\n"
-          "stores and silent loads, with the calling contexts responsible.\n"
-          "\n"
+          "wasp finds where a Java program wastes memory work, and which code and\n"
+          "which objects are to blame. Its analyses (run and attach: -e NAME,...;\n"
+          "default: the first three):\n",
+          out);
+    for (int id = 0; id < WASP_ANALYSES; id++)
+        fprintf(out, "  %-13s %s\n", wasp_analysis_id_name(id), wasp_analysis_summary(id));
+    fputs("\n"
           "Commands:\n",
           out);
     for (int i = 0; i < NCOMMANDS; i++) {
