@@ -33,6 +33,7 @@
 #include "agent/probe.h"
 #include "agent/progress.h"
 #include "agent/snapshots.h"
+#include "common/clock.h"
 #include "agent/threads.h"
 #include "agent/vmflags.h"
 #include "agent/frame_anchor_load.h"
@@ -68,7 +69,9 @@ static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
  * wait for them. */
 static _Thread_local int writing;
 
-static void periodic_snapshot(jvmtiEnv *jvmti, JNIEnv *env);
+static void background(jvmtiEnv *jvmti, JNIEnv *env, int due);
+/* The background thread's tick, and the least time between folds. */
+enum { TICK_NS = 250000000, FOLD_GAP_NS = 1000000000 };
 static void stop_and_write_locked(jvmtiEnv *jvmti, JNIEnv *env, const char *ended);
 
 /* The analyses among `enabled` (a bit per id) whose handler parts need `need`. */
@@ -238,9 +241,11 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL);
     char why[256];
-    if (opts.snapshot_ns &&
-        wasp_snapshots_start(jvmti, env, opts.snapshot_ns, periodic_snapshot, why, sizeof why) != 0)
-        wasp_log("%s: the profile is written at the end only", why);
+    if (wasp_snapshots_start(jvmti, env, opts.snapshot_ns, TICK_NS, background, why, sizeof why) !=
+        0)
+        wasp_log("%s: the profile is written at the end only, and a thread whose tables fill "
+                 "drops samples (dropped.table_full)",
+                 why);
     if (wasp_alloc_start(jvmti, env, why, sizeof why) != 0) {
         /* Sampling runs already: the handler parts stay, and find no
          * tracked object. */
@@ -280,10 +285,10 @@ static void name_classes(jvmtiEnv *jvmti, JNIEnv *env)
                  "stay unnamed");
 }
 
-/* The profile so far, while the session goes on (the snapshot thread, wasp
- * dump): every thread's records folded and cleared, joined to the earlier
- * snapshots' (agent/dump.h). path: where, when not the session's file. */
-static int write_snapshot(jvmtiEnv *jvmti, JNIEnv *env, const char *path, int quiet)
+/* The profile so far, while the session goes on (the background thread,
+ * wasp dump): every thread's records folded and cleared, joined to the
+ * earlier snapshots' (agent/dump.h), and written as `how` says. */
+static int write_snapshot(jvmtiEnv *jvmti, JNIEnv *env, const wasp_dump_how *how)
 {
     pthread_mutex_lock(&write_lock);
     writing = 1;
@@ -294,9 +299,8 @@ static int write_snapshot(jvmtiEnv *jvmti, JNIEnv *env, const char *path, int qu
             wasp_log("snapshot: %d threads were in wasp's handler throughout and wait for the "
                      "next one", passed);
         name_classes(jvmti, env);
-        wasp_dump_how how = {.final = 0, .path = path, .quiet = quiet};
         rc = wasp_dump_write(&dump_info, needing(WASP_NEEDS_OBJECTS) ? wasp_alloc_dump : NULL,
-                             &how);
+                             how);
         wasp_java_names_free();
     }
     writing = 0;
@@ -304,9 +308,23 @@ static int write_snapshot(jvmtiEnv *jvmti, JNIEnv *env, const char *path, int qu
     return rc;
 }
 
-static void periodic_snapshot(jvmtiEnv *jvmti, JNIEnv *env)
+/* The background thread's tick: the snapshot when one is due; else a fold,
+ * when a thread's tables are half full (a table that fills drops samples:
+ * on a real program that took seconds), at most once a second (each fold
+ * names the program's methods and classes again). */
+static const double FOLD_FILL = 0.5;
+
+static void background(jvmtiEnv *jvmti, JNIEnv *env, int due)
 {
-    write_snapshot(jvmti, env, NULL, 1);
+    static uint64_t last_fold;
+    uint64_t now = wasp_clock_ns(CLOCK_MONOTONIC);
+    if (due) {
+        write_snapshot(jvmti, env, &(wasp_dump_how){.quiet = 1});
+        last_fold = now;
+    } else if (now - last_fold >= FOLD_GAP_NS && wasp_threads_fullest() >= FOLD_FILL) {
+        write_snapshot(jvmti, env, &(wasp_dump_how){.fold_only = 1});
+        last_fold = now;
+    }
 }
 
 /* Stop sampling everywhere, write the profile, and leave nothing active:
@@ -702,7 +720,7 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
             env = NULL;
         /* The session keeps its own log; wasp dump reads what it was told here. */
         const char *path = o.file[0] ? o.file : dump_info.path;
-        int rc = write_snapshot(wasp_jvmti, env, path, 1);
+        int rc = write_snapshot(wasp_jvmti, env, &(wasp_dump_how){.path = path, .quiet = 1});
         char msg[WASP_PATH_MAX + 128];
         snprintf(msg, sizeof msg,
                  rc == 0 ? "dump: the profile so far is in %s; profiling goes on"

@@ -77,6 +77,11 @@ static method_entry *method_lookup(method_cache *c, wasp_profile *p, void *m)
     return &c->e[j];
 }
 
+/* A context whose stack found no room in its thread's records: not a failed
+ * walk (a real program's stacks once filled the table within seconds, and
+ * its samples showed as "no stack walker" at the top of every analysis). */
+enum { NOT_RECORDED = -101 };
+
 static const char *agct_reason(int status)
 {
     switch (status) {
@@ -92,6 +97,7 @@ static const char *agct_reason(int status)
     case -9: return "deoptimization in progress";
     case -10: return "at a safepoint";
     case -100: return "no stack walker (AsyncGetCallTrace unavailable)";
+    case NOT_RECORDED: return "not recorded: the thread's table of stacks was full (dropped.table_full)";
     default: return "stack walk failed";
     }
 }
@@ -236,7 +242,7 @@ static uint32_t convert_context(wasp_profile *p, method_cache *mc, const wasp_re
         n = chain_frames(p, mc, &r->frames[t->first], ids, 4095);
     else
         n = t ? java_frames(p, mc, &r->frames[t->first], t->nframes, t->status, ids, 4095)
-              : java_frames(p, mc, NULL, 0, -100, ids, 4095);
+              : java_frames(p, mc, NULL, 0, NOT_RECORDED, ids, 4095);
     wasp_frame leaf;
     if (leaf_native_frame(p, c->pc, &leaf))
         ids[n++] = wasp_profile_intern_frame(p, &leaf);
@@ -414,6 +420,7 @@ static struct {
     char figure_names[16][64];
     double figure_values[16];
     int nfigures;
+    uint64_t folds; /* fold_only writes */
 } session;
 
 void wasp_dump_fold_thread(const wasp_thread *t)
@@ -628,6 +635,15 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d),
     if (cpu > 0) {
         wasp_profile_set_meta_rounded(p, "samples_per_second", (double)samples / cpu, "%.1f");
         wasp_profile_set_meta_rounded(p, "classified_per_cpu_second", (double)classified / cpu, "%.1f");
+    }
+    if (how->fold_only)
+        session.folds++;
+    if (session.folds) /* folds made for room, all session */
+        wasp_profile_set_counter(p, "profile.folds", session.folds);
+    if (how->fold_only) {
+        wasp_profile_free(session.done);
+        session.done = p;
+        return 0;
     }
     const char *path = how->path ? how->path : info->path;
     char err[512];

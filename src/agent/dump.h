@@ -58,6 +58,7 @@ typedef struct wasp_dump_how {
     const char *ended;  /* final: how the session ended ("exit", "detach", ...) */
     const char *path;   /* where to, when not the session's file (wasp dump -o) */
     int quiet;          /* a snapshot the log does not mention (periodic ones) */
+    int fold_only;      /* a snapshot kept in memory, not written: the tables filled */
 } wasp_dump_how;
 
 /* Gather what was folded since the last write (the threads folded first:

@@ -1,8 +1,10 @@
 /*
- * Periodic snapshots (snapshot=DURATION): every interval, while a session
- * runs, the profile so far is written over the last one, so that a JVM that
- * is killed (SIGKILL, the kernel's OOM killer, a container stopped) loses at
- * most one interval. Not for signal handlers.
+ * The session's background thread, `wasp-folds`: every tick it lets the
+ * agent fold the threads' records into the profile when their tables fill
+ * (so no sample is dropped for room), and, with snapshot=DURATION, write the
+ * profile so far every interval, so that a JVM that is killed (SIGKILL, the
+ * kernel's OOM killer, a container stopped) loses at most one interval.
+ * Not for signal handlers.
  */
 #ifndef WASP_SNAPSHOTS_H
 #define WASP_SNAPSHOTS_H
@@ -11,14 +13,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Writes a snapshot, on the snapshot thread. */
-typedef void (*wasp_snapshot_fn)(jvmtiEnv *jvmti, JNIEnv *env);
+/* The agent's work of a tick, on the background thread; due: a snapshot
+ * interval has passed. */
+typedef void (*wasp_snapshot_fn)(jvmtiEnv *jvmti, JNIEnv *env, int due);
 
-/* Start the snapshot thread (live phase): fn every ns. 0, or -1 with why[]. */
-int wasp_snapshots_start(jvmtiEnv *jvmti, JNIEnv *env, uint64_t ns, wasp_snapshot_fn fn,
-                         char *why, size_t len);
-/* No more snapshots (the thread ends when it next wakes; not waited for: at
- * the VM's death agent threads may be gone already). */
+/* Start the thread (live phase): fn every tick ns (every snapshot_ns, when
+ * shorter), due every snapshot_ns (0: never). 0, or -1 with why[]. */
+int wasp_snapshots_start(jvmtiEnv *jvmti, JNIEnv *env, uint64_t snapshot_ns, uint64_t tick,
+                         wasp_snapshot_fn fn, char *why, size_t len);
+/* No more ticks (the thread ends when it next wakes; not waited for: at the
+ * VM's death agent threads may be gone already). */
 void wasp_snapshots_stop(void);
 
 #endif

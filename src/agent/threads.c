@@ -388,6 +388,22 @@ int wasp_threads_fold_live(void (*fold)(const wasp_thread *t))
     return skipped;
 }
 
+double wasp_threads_fullest(void)
+{
+    double most = 0;
+    pthread_mutex_lock(&registry_lock);
+    uint32_t n = wasp_registry_count();
+    for (uint32_t i = 0; i < n; i++) {
+        const wasp_thread *t = wasp_thread_at(i);
+        if (!t || t->quieted || !t->rec.pairs)
+            continue;
+        double f = wasp_records_fill(&t->rec);
+        most = f > most ? f : most;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return most;
+}
+
 void wasp_threads_retire_all(void)
 {
     pthread_mutex_lock(&registry_lock);

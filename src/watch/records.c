@@ -161,6 +161,33 @@ void wasp_records_clear(wasp_records *r)
     memset(r->part_counters, 0, sizeof r->part_counters);
 }
 
+static double share(uint32_t n, uint32_t usable)
+{
+    return usable ? (double)n / (double)usable : 0.0;
+}
+
+double wasp_records_fill(const wasp_records *r)
+{
+    /* The hash tables stop an eighth short of their capacity (see below). */
+    uint32_t n[4] = {__atomic_load_n(&r->ntraces, __ATOMIC_RELAXED),
+                     __atomic_load_n(&r->nframes, __ATOMIC_RELAXED),
+                     __atomic_load_n(&r->ncontexts, __ATOMIC_RELAXED),
+                     __atomic_load_n(&r->npairs, __ATOMIC_RELAXED)};
+    double f[4] = {share(n[0], r->cap_traces - (r->cap_traces >> 3)), share(n[1], r->cap_frames),
+                   share(n[2], r->cap_contexts - (r->cap_contexts >> 3)),
+                   share(n[3], r->cap_pairs - (r->cap_pairs >> 3))};
+    double most = 0;
+    for (int i = 0; i < 4; i++)
+        most = f[i] > most ? f[i] : most;
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        double s = r->sites[id] ? share(__atomic_load_n(&r->nsites[id], __ATOMIC_RELAXED),
+                                        r->cap_sites - (r->cap_sites >> 3))
+                                : 0.0;
+        most = s > most ? s : most;
+    }
+    return most;
+}
+
 static uint64_t mix(uint64_t h, uint64_t v)
 {
     h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);

@@ -172,6 +172,9 @@ typedef struct wasp_records {
  * Returns 0 or -1. Not for signal handlers. */
 int wasp_records_init(wasp_records *r, uint32_t max_frames, uint32_t site_tables);
 void wasp_records_free(wasp_records *r);
+/* How full the fullest table is (0 to 1), read while the owner's handler
+ * may add to them (a relaxed read: for deciding when to fold, not exact). */
+double wasp_records_fill(const wasp_records *r);
 /* Empty every table and counter, keeping the reservations (their pages go
  * back to the kernel): what a snapshot folded starts again from nothing.
  * Not for signal handlers; the owner's handler must be held off. */

@@ -36,7 +36,8 @@ def make_tests(h):
             ("sessions.exit-oom", lambda c, j: t_exit(c, j, "oom", 3, "ExitOnOutOfMemoryError")),
             ("sessions.exit-halt", lambda c, j: t_exit(c, j, "halt", 5, "exited")),
             ("sessions.exit-thread", lambda c, j: t_exit(c, j, "exit-thread", 4, "exited")),
-            ("sessions.dump", t_dump)]
+            ("sessions.dump", t_dump),
+            ("sessions.folds", t_folds)]
 
 
 def session_numbers(rep):
@@ -253,3 +254,39 @@ def t_dump(ctx, jdk):
     H.check(final[1] >= H.MIN_PAIRS, "only %.0f silent-load pairs in the final profile" % final[1])
     return "samples %d, %d, final %d; pairs %.0f, %.0f, final %.0f" % (
         s1, s2, final[0], p1, p2, final[1])
+
+
+# DeepPaths: stacks of ~150 frames, nearly every one new. A thread's records
+# hold 196,608 frames: without folds they fill after ~1,300 walks and the
+# rest are dropped (54% of 2,800 walks in 16 s, before folds existed).
+DEEP_LEVELS, DEEP_SECONDS = 150, 16
+
+
+def t_folds(ctx, jdk):
+    """A program whose stacks fill a thread's tables within seconds loses no
+    sample for room: the agent folds the records into the profile when a
+    table is half full (profile.folds), dropped.table_full stays under 1% of
+    the walks, and the samples keep their whole stacks."""
+    out = ctx.path("folds.wprof")
+    r = H.run([H.WASP, "run", "-e", "objects", "--period", "1ms", "-o", out, "-q", "--",
+               jdk.java, "-Xss8m", "-cp", H.CLASSES, "DeepPaths", str(DEEP_LEVELS),
+               str(DEEP_SECONDS)])
+    H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
+    rep = ctx.report(out)
+    c = rep["counters"]
+    walks, full, folds = c.get("stack.walks", 0), c.get("dropped.table_full", 0), c.get("profile.folds", 0)
+    frames = walks * DEEP_LEVELS
+    H.check(frames > 1.2 * 196608, "only %d walks: too few to fill a thread's records (%d frames)"
+            % (walks, frames))
+    H.check(folds >= 1, "no fold in a run whose stacks fill the records (%d walks)" % walks)
+    H.check(full <= 0.01 * walks, "%d samples dropped for room of %d walks" % (full, walks))
+    site = (rep.get("objects") or {}).get("sites") or []
+    H.check(site, "no objects site")
+    accesses = site[0].get("accesses") or []
+    H.check(accesses, "the top site has no access contexts")
+    shallow = [a for a in accesses if len(a.get("frames") or []) < DEEP_LEVELS // 2]
+    share = sum(a["share"] for a in shallow) / max(1e-9, sum(a["share"] for a in accesses))
+    H.check(share < 0.05, "%.0f%% of the top site's accesses have fewer than %d frames (stacks "
+            "lost?): %s" % (100 * share, DEEP_LEVELS // 2,
+                            shallow and (shallow[0].get("frames") or [{}])[:1]))
+    return "%d walks, %d folds, %d dropped for room, %d contexts" % (walks, folds, full, len(accesses))
