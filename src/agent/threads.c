@@ -388,6 +388,26 @@ int wasp_threads_fold_live(void (*fold)(const wasp_thread *t))
     return skipped;
 }
 
+/* Whether an analysis's own table of t's (its thread state) turned a
+ * sample away since the last fold: its counter named "*.table_full". */
+static int part_table_full(const wasp_thread *t)
+{
+    static const char suffix[] = ".table_full";
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        const wasp_handler_part *p = wasp_handler_part_of(id);
+        if (!wasp_session_runs(id))
+            continue;
+        for (int k = 0; k < WASP_PART_COUNTERS; k++) {
+            const char *name = p->counters[k];
+            size_t len = name ? strlen(name) : 0;
+            if (len > sizeof suffix - 1 && !strcmp(name + len - (sizeof suffix - 1), suffix) &&
+                __atomic_load_n(&t->rec.part_counters[id][k], __ATOMIC_RELAXED))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 double wasp_threads_fullest(void)
 {
     double most = 0;
@@ -397,7 +417,7 @@ double wasp_threads_fullest(void)
         const wasp_thread *t = wasp_thread_at(i);
         if (!t || t->quieted || !t->rec.pairs)
             continue;
-        double f = wasp_records_fill(&t->rec);
+        double f = part_table_full(t) ? 1.0 : wasp_records_fill(&t->rec);
         most = f > most ? f : most;
     }
     pthread_mutex_unlock(&registry_lock);

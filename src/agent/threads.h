@@ -35,7 +35,8 @@ void wasp_threads_stop_all(void (*visit)(const wasp_thread *t));
  * after. Returns how many threads were passed over (a handler of theirs did
  * not finish). */
 int wasp_threads_fold_live(void (*fold)(const wasp_thread *t));
-/* How full the fullest table of any running thread is (0 to 1): when to
+/* How full the fullest table of any running thread is (0 to 1; 1 when an
+ * analysis's own table turned a sample away since the last fold): when to
  * fold them (agent.c) before samples are dropped for room. */
 double wasp_threads_fullest(void);
 /* The session ends: every thread still registered (stopped already by
