@@ -30,16 +30,25 @@
  *  - a thread that cannot be stepped (SIGTRAP blocked where it faulted, or
  *    the stepping table full) gets the page opened for good: the watches on
  *    it are lost, the program goes on;
- *  - every protection change happens under one lock whose holder never
- *    touches a protected page; a handler that finds its own thread holding it
- *    gives up instead of waiting.
+ *  - a page's protection, its watches and steppers change only under its
+ *    record's lock; which page a record holds changes only under the table
+ *    lock too (see "locks" below). A holder never touches a protected page,
+ *    and a handler that finds its own thread inside the engine gives up
+ *    instead of waiting.
+ *
+ * Threads faulting on different pages do not wait for each other: each
+ * record has its own lock, held across its page's mprotect (its faults must
+ * wait for that anyway), and a fault finds its record without a lock. One
+ * engine-wide lock serialised every fault of every thread, and a holder
+ * preempted on a busy machine stalled them all (docs/overhead.md).
  *
  * ASYNC-SIGNAL-SAFE: everything in this file except page_self_test,
  * page_thread_open/close, page_set_heap, page_figures and page_drop_all runs in signal
- * handlers: no malloc, no stdio, no locks but the owner-checked spin lock.
+ * handlers: no malloc, no stdio, no locks but the owner-checked spin locks.
  */
 #include <errno.h>
 #include <sched.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -91,7 +100,11 @@ typedef struct watch_ref {
 } watch_ref;
 
 typedef struct page_rec {
-    uint64_t page;      /* 0: free */
+    volatile pid_t lock; /* its holder's tid, 0: free; guards the rest and the page's protection */
+    /* Its freed_seq while it is a tombstone that may be reused, else 0: a
+     * hint for claim, which reads it without the lock. */
+    volatile uint64_t reusable;
+    uint64_t page;      /* 0: free; changes under the table lock too */
     uint32_t steppers;  /* threads stepping an access to it: page open meanwhile */
     uint8_t prot;       /* PROT_OPEN / PROT_RO / PROT_CLOSED, as we last set it */
     uint8_t stuck;      /* reopening failed: keep the record for good */
@@ -125,9 +138,11 @@ typedef struct stepper { /* its thread: stepper_tid[] at the same index */
 
 static page_rec pages[MAX_PAGES];
 /* pages[i].page again, packed: every fault looks its page up here, and the
- * records, 1.6 KB apart, would cost a cache miss each. Records are taken
- * first-free, so none past the first recs_high was ever used. */
-static uint64_t page_key[MAX_PAGES];
+ * records, 6 KB apart, would cost a cache miss each. Read without a lock
+ * (a record found is checked again under its own); written under the table
+ * lock. Records are taken first-free, so none past the first recs_high was
+ * ever used. */
+static volatile uint64_t page_key[MAX_PAGES];
 static volatile uint32_t recs_high;
 static stepper steppers[MAX_STEPPERS];
 /* Which thread holds each stepper (0: free), apart from the steppers so that
@@ -135,9 +150,9 @@ static stepper steppers[MAX_STEPPERS];
  * a fault's time); only the first steppers_used are ever taken. */
 static volatile pid_t stepper_tid[MAX_STEPPERS];
 static volatile uint32_t steppers_used;
-static volatile pid_t lock_owner;
+static volatile pid_t table_lock;
 static volatile uint32_t nrecs; /* records in use, tombstones included */
-static uint64_t seq;
+static volatile uint64_t seq;
 static uint64_t heap_lo, heap_hi;
 static struct sigaction previous_segv;
 static volatile int segv_installed;
@@ -150,6 +165,9 @@ static struct {
     uint64_t released;       /* pages released because they could not be stepped */
     uint64_t protect_failed; /* mprotect refusals */
     uint64_t copy_loads;     /* emulated loads served from a page's copy */
+    uint64_t lock_waits;     /* lock takings that found the lock held */
+    uint64_t lock_wait_ns;   /* ... and the time they waited */
+    uint64_t table_waits;    /* ... of those, the table lock's */
 } stats;
 /* Faults on heap pages that have no record (any longer), per thread (by tid,
  * hashed): the same access faulting again and again is not ours. */
@@ -171,40 +189,115 @@ static uint64_t cost_emulated_load_ns(void)
 }
 static uint64_t foreign_cost_ns;
 
-/* ---- the lock ------------------------------------------------------------- */
+/* ---- locks ---------------------------------------------------------------- */
 
-/* Returns 0 when taken; -1 when this thread already holds it (a handler that
- * interrupted our own critical section: it must give up, not wait). */
-static int lock(pid_t me)
+/* The table lock: which page each record holds (claim, forget), and the
+ * decision that a fault's page has no record. A record's lock: everything
+ * in the record, and its page's protection. Order: the table lock, then one
+ * record's; never two records' at once. Spin locks holding the owner's tid,
+ * held only by engine code, which never touches a protected page.
+ *
+ * in_engine counts the locks this thread holds: a signal handler that
+ * interrupted the engine on its own thread gives up at once (page_busy tells
+ * the sample handler so) instead of waiting for a lock its thread holds,
+ * or taking a second record's against the order. */
+static __thread uint32_t in_engine __attribute__((tls_model("initial-exec")));
+
+static void lock_wait(volatile pid_t *l, pid_t me)
 {
-    if (__atomic_load_n(&lock_owner, __ATOMIC_ACQUIRE) == me)
-        return -1;
-    for (unsigned spins = 0;; spins++) {
+    uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
+    for (unsigned spins = 1;; spins++) {
         pid_t free_ = 0;
-        if (__atomic_compare_exchange_n(&lock_owner, &free_, me, 0, __ATOMIC_ACQUIRE,
-                                        __ATOMIC_RELAXED))
-            return 0;
+        if (__atomic_load_n(l, __ATOMIC_RELAXED) == 0 &&
+            __atomic_compare_exchange_n(l, &free_, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            break;
         if (spins > 64)
-            sched_yield();
+            sched_yield(); /* its holder may be preempted: give it the CPU */
         else
             __builtin_ia32_pause();
     }
+    __atomic_add_fetch(&stats.lock_waits, 1, __ATOMIC_RELAXED);
+    if (l == &table_lock)
+        __atomic_add_fetch(&stats.table_waits, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&stats.lock_wait_ns, wasp_clock_ns(CLOCK_MONOTONIC) - t0, __ATOMIC_RELAXED);
 }
 
-static void unlock(void)
+/* Take lock l (waiting while another thread holds it). in_engine counts it
+ * before it is taken and until after it is given back: a signal between the
+ * two must see it. */
+static void lock(volatile pid_t *l, pid_t me)
 {
-    __atomic_store_n(&lock_owner, 0, __ATOMIC_RELEASE);
+    in_engine++;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    pid_t free_ = 0;
+    if (!__atomic_compare_exchange_n(l, &free_, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        lock_wait(l, me);
 }
 
-/* ---- page records (lock held) ---------------------------------------------- */
+/* Take lock l if it is free; 1 when taken. */
+static int lock_try(volatile pid_t *l, pid_t me)
+{
+    in_engine++;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    pid_t free_ = 0;
+    if (__atomic_compare_exchange_n(l, &free_, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        return 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    in_engine--;
+    return 0;
+}
 
+static void unlock(volatile pid_t *l)
+{
+    __atomic_store_n(l, 0, __ATOMIC_RELEASE);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    in_engine--;
+}
+
+/* Whether this thread may enter the engine: not from a handler that
+ * interrupted it inside the engine. */
+static int may_enter(void)
+{
+    return __atomic_load_n(&in_engine, __ATOMIC_RELAXED) == 0;
+}
+
+/* ---- page records (the record's lock held) ------------------------------- */
+
+/* page's record, without a lock: under the table lock, the answer; under
+ * none, a candidate to check under its own lock (record_of). */
 static page_rec *find(uint64_t page)
 {
     uint32_t n = __atomic_load_n(&recs_high, __ATOMIC_ACQUIRE);
     for (uint32_t i = 0; i < n; i++)
-        if (page_key[i] == page)
+        if (__atomic_load_n(&page_key[i], __ATOMIC_ACQUIRE) == page)
             return &pages[i];
     return NULL;
+}
+
+/* page's record, locked; NULL when it has none, and then the table lock is
+ * held (*table = 1), so that no record is given to the page until the
+ * caller has decided what that means. A record found without the table lock
+ * may have gone to another page before its lock was taken: looked for again
+ * under the table lock. */
+static page_rec *record_of(uint64_t page, pid_t me, int *table)
+{
+    *table = 0;
+    page_rec *r = find(page);
+    if (r) {
+        lock(&r->lock, me);
+        if (r->page == page)
+            return r;
+        unlock(&r->lock);
+    }
+    lock(&table_lock, me);
+    r = find(page);
+    if (!r) {
+        *table = 1;
+        return NULL;
+    }
+    lock(&r->lock, me);
+    unlock(&table_lock);
+    return r;
 }
 
 static int live_refs(const page_rec *r, int *loads)
@@ -251,50 +344,68 @@ static void drop_alias(page_rec *r)
     r->alias = 0;
 }
 
-/* A record for page: its own, a free one, or the oldest tombstone. */
-static page_rec *claim(uint64_t page)
+/* Whether r (locked) is a tombstone that may go to another page. */
+static int reusable(const page_rec *r)
 {
-    page_rec *r = find(page);
-    if (r)
-        return r;
-    page_rec *oldest = NULL;
-    for (int i = 0; i < MAX_PAGES; i++) {
-        page_rec *c = &pages[i];
-        int loads;
-        if (c->page == 0) {
-            oldest = c;
-            break;
-        }
-        if (!c->stuck && c->steppers == 0 && c->prot == PROT_OPEN && live_refs(c, &loads) == 0 &&
-            (!oldest || c->freed_seq < oldest->freed_seq))
-            oldest = c;
-    }
-    if (!oldest)
-        return NULL;
-    if (oldest->page == 0)
-        __atomic_add_fetch(&nrecs, 1, __ATOMIC_RELEASE);
-    drop_alias(oldest);
-    memset(oldest, 0, sizeof *oldest);
-    uint32_t index = (uint32_t)(oldest - pages);
-    wasp_page_shadow_drop(index);
-    oldest->page = page_key[index] = page;
-    if (index >= recs_high)
-        __atomic_store_n(&recs_high, index + 1, __ATOMIC_RELEASE);
-    oldest->prot = PROT_OPEN;
-    return oldest;
+    int loads;
+    return !r->stuck && r->steppers == 0 && r->prot == PROT_OPEN && live_refs(r, &loads) == 0;
 }
 
-/* Give the page the protection its watches and steppers call for. */
-static void apply(page_rec *r)
+/* A record for page, locked: its own, a free one, or the oldest tombstone
+ * (table lock held). Tombstones are chosen by their unlocked hint and
+ * checked under their lock; one busy or changed meanwhile is passed over. */
+static page_rec *claim(uint64_t page, pid_t me)
 {
-    int loads, n = live_refs(r, &loads);
-    int want = r->steppers || n == 0       ? PROT_OPEN
-               : loads || !r->readable ? PROT_CLOSED
-                                       : PROT_RO;
-    if (want == PROT_OPEN && n == 0 && !r->steppers)
-        r->freed_seq = ++seq; /* a tombstone from now: the last to be reused */
-    if (want == r->prot)
-        return;
+    page_rec *r = find(page);
+    if (r) {
+        lock(&r->lock, me);
+        return r;
+    }
+    for (int attempt = 0; attempt < 8; attempt++) {
+        page_rec *oldest = NULL;
+        uint64_t oldest_seq = 0;
+        for (int i = 0; i < MAX_PAGES; i++) {
+            page_rec *c = &pages[i];
+            if (c->page == 0) { /* stable under the table lock */
+                oldest = c;
+                break;
+            }
+            uint64_t since = __atomic_load_n(&c->reusable, __ATOMIC_RELAXED);
+            if (since && (!oldest || since < oldest_seq)) {
+                oldest = c;
+                oldest_seq = since;
+            }
+        }
+        if (!oldest)
+            return NULL;
+        if (!lock_try(&oldest->lock, me))
+            continue;
+        if (oldest->page == 0 || reusable(oldest)) {
+            if (oldest->page == 0)
+                __atomic_add_fetch(&nrecs, 1, __ATOMIC_RELEASE);
+            drop_alias(oldest);
+            /* All but the lock, which this thread holds. */
+            memset((char *)oldest + offsetof(page_rec, reusable), 0,
+                   sizeof *oldest - offsetof(page_rec, reusable));
+            uint32_t index = (uint32_t)(oldest - pages);
+            wasp_page_shadow_drop(index);
+            oldest->page = page;
+            __atomic_store_n(&page_key[index], page, __ATOMIC_RELEASE);
+            if (index >= recs_high)
+                __atomic_store_n(&recs_high, index + 1, __ATOMIC_RELEASE);
+            oldest->prot = PROT_OPEN;
+            oldest->freed_seq = __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED);
+            __atomic_store_n(&oldest->reusable, oldest->freed_seq, __ATOMIC_RELAXED);
+            return oldest;
+        }
+        unlock(&oldest->lock);
+    }
+    return NULL;
+}
+
+/* mprotect r's page to want (PROT_OPEN, PROT_RO or PROT_CLOSED). */
+static void protect(page_rec *r, int want)
+{
     int prot = want == PROT_OPEN ? PROT_READ | PROT_WRITE : want == PROT_RO ? PROT_READ : PROT_NONE;
     wasp_page_shadow_drop((uint32_t)(r - pages)); /* open even for a moment, it may change */
     if (mprotect((void *)(uintptr_t)r->page, PAGE, prot) != 0) {
@@ -311,6 +422,20 @@ static void apply(page_rec *r)
     r->tomb_faults = 0;
 }
 
+/* Give the page the protection its watches and steppers call for. */
+static void apply(page_rec *r)
+{
+    int loads, n = live_refs(r, &loads);
+    int want = r->steppers || n == 0       ? PROT_OPEN
+               : loads || !r->readable ? PROT_CLOSED
+                                       : PROT_RO;
+    if (want == PROT_OPEN && n == 0 && !r->steppers)
+        r->freed_seq = __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED); /* the last to be reused */
+    if (want != r->prot)
+        protect(r, want);
+    __atomic_store_n(&r->reusable, reusable(r) ? r->freed_seq : 0, __ATOMIC_RELAXED);
+}
+
 /* ---- the engine ------------------------------------------------------------ */
 
 static void page_set_heap(uint64_t lo, uint64_t hi)
@@ -324,13 +449,27 @@ static int page_arm_ref(uint32_t thread, pid_t tid, int slot, uint64_t addr, int
 {
     uint64_t page = addr & ~(uint64_t)(PAGE - 1);
     pid_t me = wasp_self_tid();
-    if (lock(me) != 0)
+    if (!may_enter())
         return -1;
-    page_rec *r = claim(page);
+    page_rec *r = find(page); /* most arms are on a page watched already */
+    if (r) {
+        lock(&r->lock, me);
+        if (r->page != page) {
+            unlock(&r->lock);
+            r = NULL;
+        }
+    }
+    if (!r) {
+        lock(&table_lock, me);
+        r = claim(page, me);
+        unlock(&table_lock);
+        if (!r)
+            return -1;
+    }
     int placed = 0, loads;
-    if (r && !live_refs(r, &loads))
+    if (!live_refs(r, &loads))
         r->foreign = 0;
-    if (r && !r->stuck)
+    if (!r->stuck)
         for (uint32_t i = 0; i < REFS && !placed; i++)
             if (!r->ref[i].used) {
                 r->ref[i] = (watch_ref){.addr = addr, .thread = thread, .tid = tid,
@@ -345,24 +484,28 @@ static int page_arm_ref(uint32_t thread, pid_t tid, int slot, uint64_t addr, int
         apply(r);
         if (r->prot == PROT_OPEN && !r->steppers) { /* could not protect it */
             refs_drop_slot(r, thread, slot);
+            apply(r);
             placed = 0;
         }
     }
-    unlock();
+    unlock(&r->lock);
     return placed ? 0 : -1;
 }
 
 static void page_disarm_ref(uint32_t thread, int slot, uint64_t page)
 {
     pid_t me = wasp_self_tid();
-    if (lock(me) != 0)
-        return; /* cannot happen (see lock); the page stays watched until drop_all */
-    page_rec *r = find(page);
+    if (!may_enter())
+        return; /* cannot happen (see locks); the page stays watched until drop_all */
+    int table;
+    page_rec *r = record_of(page, me, &table);
     if (r) {
         refs_drop_slot(r, thread, slot);
         apply(r);
+        unlock(&r->lock);
     }
-    unlock();
+    if (table)
+        unlock(&table_lock);
 }
 
 static int page_arm(wasp_thread *t, int slot, uint64_t addr, int len, int loads_too)
@@ -392,35 +535,44 @@ static void page_disarm(wasp_thread *t, int slot)
 /* Remove a page's record altogether (its page is about to be unmapped). */
 static void forget(uint64_t page)
 {
-    if (lock(wasp_self_tid()) != 0)
+    pid_t me = wasp_self_tid();
+    if (!may_enter())
         return;
+    lock(&table_lock, me);
     page_rec *r = find(page);
-    if (r && !r->steppers && !r->stuck) {
-        drop_alias(r);
-        memset(r, 0, sizeof *r);
-        page_key[r - pages] = 0;
-        wasp_page_shadow_drop((uint32_t)(r - pages));
-        __atomic_sub_fetch(&nrecs, 1, __ATOMIC_RELEASE);
+    if (r) {
+        lock(&r->lock, me);
+        if (!r->steppers && !r->stuck) {
+            drop_alias(r);
+            __atomic_store_n(&page_key[r - pages], 0, __ATOMIC_RELEASE);
+            memset((char *)r + offsetof(page_rec, reusable), 0,
+                   sizeof *r - offsetof(page_rec, reusable));
+            wasp_page_shadow_drop((uint32_t)(r - pages));
+            __atomic_sub_fetch(&nrecs, 1, __ATOMIC_RELEASE);
+        }
+        unlock(&r->lock);
     }
-    unlock();
+    unlock(&table_lock);
 }
 
 static void page_drop_all(void)
 {
     pid_t me = wasp_self_tid();
-    if (lock(me) != 0)
+    if (!may_enter())
         return;
-    for (int i = 0; i < MAX_PAGES; i++) {
+    uint32_t n = __atomic_load_n(&recs_high, __ATOMIC_ACQUIRE);
+    for (uint32_t i = 0; i < n; i++) {
         page_rec *r = &pages[i];
-        if (!r->page)
-            continue;
-        refs_drop_all(r);
-        /* What the page holds after a collection is another matter. */
-        r->readable = 0;
-        r->closed_ns = r->readable_ns = 0;
-        apply(r);
+        lock(&r->lock, me);
+        if (r->page) {
+            refs_drop_all(r);
+            /* What the page holds after a collection is another matter. */
+            r->readable = 0;
+            r->closed_ns = r->readable_ns = 0;
+            apply(r);
+        }
+        unlock(&r->lock);
     }
-    unlock();
 }
 
 static int page_thread_open(wasp_thread *t, int n, char *err, size_t errlen)
@@ -474,15 +626,22 @@ static void stepper_free(stepper *st)
     __atomic_store_n(&stepper_tid[st - steppers], 0, __ATOMIC_RELEASE);
 }
 
-/* Close a step's pages again (lock held). */
-static void step_close_pages(stepper *st)
+/* Close a step's pages again (no lock held: each record's is taken in
+ * turn). A page with steppers keeps its record. */
+static void step_close_pages(stepper *st, pid_t me)
 {
     for (uint32_t i = 0; i < st->npages; i++) {
-        page_rec *r = find(st->pages[i]);
-        if (r && r->steppers) {
-            r->steppers--;
-            apply(r);
+        int table;
+        page_rec *r = record_of(st->pages[i], me, &table);
+        if (r) {
+            if (r->steppers) {
+                r->steppers--;
+                apply(r);
+            }
+            unlock(&r->lock);
         }
+        if (table)
+            unlock(&table_lock);
     }
     st->npages = 0;
 }
@@ -545,7 +704,7 @@ static int owns_watch(const page_rec *r, pid_t me, uint32_t *thread)
     return 0;
 }
 
-/* Give up on a page: open it for good, its watches lost (lock held). */
+/* Give up on a page: open it for good, its watches lost (its lock held). */
 static void release_page(page_rec *r)
 {
     refs_drop_all(r);
@@ -563,7 +722,7 @@ static void charge(wasp_thread *t, uint64_t ns)
 }
 
 /* A fault on r, costing ns, while r is closed only for store-only watches
- * (lock held): r stays closed while that has cost no more than leaving it
+ * (r's lock held): r stays closed while that has cost no more than leaving it
  * readable would have (its store faults alone, each stepped), give or take
  * READABLE_SLACK stepped faults; then it is left readable until the next
  * collection. A page the program mostly writes is cheaper closed, its stores
@@ -600,7 +759,7 @@ static int foreign_over_budget(void)
 }
 
 /* Drop t's watches on r: all of them when t's budget is spent, else those
- * past WASP_WATCH_FAULT_CAP (lock held). Returns 1 when some were dropped. */
+ * past WASP_WATCH_FAULT_CAP (r's lock held). Returns 1 when some were dropped. */
 static int drop_own(page_rec *r, wasp_thread *t, pid_t me, int spent)
 {
     int dropped = 0;
@@ -621,10 +780,12 @@ static int drop_own(page_rec *r, wasp_thread *t, pid_t me, int spent)
     return dropped;
 }
 
-/* The memory an emulated access reaches, for a fault on a closed page:
- * on that page, through its alias when it has one (page_alias.h), or loads
- * from its copy (page_shadow.h); the rest through /proc/self/mem. Stores
- * are written through to the copies of the pages they touch. Lock held. */
+/* The memory an emulated access reaches: only the closed page r it faulted
+ * on, whose lock is held, so that no other thread sees the access half done
+ * (an access reaching another page, whose lock is not held, is refused:
+ * stepped instead). Through the page's alias when it has one
+ * (page_alias.h), loads from its copy (page_shadow.h), the rest through
+ * /proc/self/mem; stores are written through to the copy. */
 static int on_page(const page_rec *r, uint64_t addr, size_t n)
 {
     return addr >= r->page && addr + n <= r->page + PAGE;
@@ -633,12 +794,14 @@ static int on_page(const page_rec *r, uint64_t addr, size_t n)
 static ssize_t emulated_read(void *faulted, uint64_t addr, void *dst, size_t n)
 {
     const page_rec *r = faulted;
-    if (r->alias && on_page(r, addr, n)) {
+    if (!on_page(r, addr, n))
+        return -1;
+    if (r->alias) {
         wasp_page_alias_read(r->alias, (size_t)(addr - r->page), dst, n);
         return (ssize_t)n;
     }
-    if (wasp_page_shadow_enabled() && on_page(r, addr, n)) {
-        stats.copy_loads++; /* lock held */
+    if (wasp_page_shadow_enabled()) {
+        __atomic_add_fetch(&stats.copy_loads, 1, __ATOMIC_RELAXED);
         return wasp_page_shadow_read((uint32_t)(r - pages), r->page, mem_rw, addr, dst, n);
     }
     return pread(mem_rw, dst, n, (off_t)addr);
@@ -657,22 +820,17 @@ static uint64_t alias_of(page_rec *r)
 static ssize_t emulated_write(void *faulted, uint64_t addr, const void *src, size_t n)
 {
     page_rec *r = faulted;
+    if (!on_page(r, addr, n))
+        return -1;
     ssize_t done;
-    if (on_page(r, addr, n) && alias_of(r)) {
+    if (alias_of(r)) {
         wasp_page_alias_write(r->alias, (size_t)(addr - r->page), src, n);
         done = (ssize_t)n;
     } else {
         done = pwrite(mem_rw, src, n, (off_t)addr);
     }
-    if (done <= 0)
-        return done;
-    uint64_t first = addr & ~(uint64_t)(PAGE - 1);
-    uint64_t last = (addr + (uint64_t)done - 1) & ~(uint64_t)(PAGE - 1);
-    for (uint64_t page = first; page <= last; page += PAGE) {
-        page_rec *touched = find(page);
-        if (touched)
-            wasp_page_shadow_wrote((uint32_t)(touched - pages), page, addr, src, (size_t)done);
-    }
+    if (done > 0)
+        wasp_page_shadow_wrote((uint32_t)(r - pages), r->page, addr, src, (size_t)done);
     return done;
 }
 
@@ -696,9 +854,10 @@ static int readable_now(uint64_t addr)
     return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1 || errno != EFAULT;
 }
 
-/* A fault on a page without a record (lock held). A heap page we protected
- * may have been opened and its record given to another page while this
- * fault waited for the lock: then the instruction runs again. Not ours when
+/* A fault on a page without a record (the table lock held: no record can go
+ * to the page meanwhile). A heap page we protected may have been opened and
+ * its record given to another page since the fault was raised: then the
+ * instruction runs again. Not ours when
  * the page is not in the heap, is unreadable now (we never leave a page
  * closed without its record), or the same access keeps faulting. */
 static int stale_retry(pid_t me, const siginfo_t *si, const ucontext_t *uc)
@@ -736,17 +895,34 @@ static void report_access(const stepper *st, wasp_thread *owner, int seen, pid_t
 }
 
 /* Returns 1 when the fault was ours and is handled (the instruction will run
- * again, stepped), 0 when it belongs to the previous handler. */
+ * again, stepped), 0 when it belongs to the previous handler. Only the
+ * faulted page's record is locked while the fault is handled. */
 static int handle_fault(siginfo_t *si, ucontext_t *uc)
 {
     uint64_t page = (uint64_t)(uintptr_t)si->si_addr & ~(uint64_t)(PAGE - 1);
+    uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
     pid_t me = wasp_self_tid();
-    if (lock(me) != 0)
-        return 0;
-    page_rec *r = find(page);
+    if (!may_enter())
+        return 0; /* a fault in the engine's own work: never on our pages */
+    /* A trap with SIGTRAP blocked would kill the process: such a thread's
+     * faults on our pages open them for good. */
+    int can_step = !sigismember(&uc->uc_sigmask, SIGTRAP);
+    stepper *st = stepper_of(me);
+    if (st && (st->pc != pc || !can_step)) {
+        /* A step whose trap never came: start afresh; or one this thread
+         * cannot finish. Its pages close before this page's lock is taken
+         * (one record's lock at a time). */
+        step_close_pages(st, me);
+        if (!can_step) {
+            stepper_free(st);
+            st = NULL;
+        }
+    }
+    int table;
+    page_rec *r = record_of(page, me, &table);
     if (!r) {
         int retry = stale_retry(me, si, uc);
-        unlock();
+        unlock(&table_lock);
         return retry;
     }
     int loads;
@@ -755,7 +931,7 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
          * the instruction again — unless the fault keeps coming, when it is
          * not ours after all. */
         int retry = ++r->tomb_faults < TOMB_RETRIES;
-        unlock();
+        unlock(&r->lock);
         return retry;
     }
     __atomic_add_fetch(&stats.faults, 1, __ATOMIC_RELAXED);
@@ -767,7 +943,7 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         __atomic_add_fetch(&stats.foreign, 1, __ATOMIC_RELAXED);
         if (foreign_over_budget() || ++r->foreign > WASP_WATCH_FAULT_CAP) {
             release_page(r); /* other threads' faults cost the process too much */
-            unlock();
+            unlock(&r->lock);
             return 1;
         }
     }
@@ -775,26 +951,18 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         /* Its budget is spent, or a watch cost too many faults: they go, and
          * so may the fault. */
         if (!live_refs(r, &loads) && !r->steppers) {
-            unlock();
+            unlock(&r->lock);
             return 1;
         }
     }
-    uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
     int store = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0; /* page-fault error code: write */
-    stepper *st = stepper_of(me);
-    if (st && st->pc != pc)
-        step_close_pages(st); /* a step whose trap never came: start afresh */
-    if (!st)
+    if (!st && can_step)
         st = stepper_claim(me);
-    if (!st || sigismember(&uc->uc_sigmask, SIGTRAP)) {
-        /* Cannot single-step this thread here: a trap with SIGTRAP blocked
-         * would kill the process. Open the page for good. */
-        if (st) {
-            step_close_pages(st);
-            stepper_free(st);
-        }
+    if (!st) {
+        /* Cannot single-step this thread here (see can_step), or the
+         * stepping table is full: open the page for good. */
         release_page(r);
-        unlock();
+        unlock(&r->lock);
         return 1;
     }
     int fresh = st->npages == 0;
@@ -815,7 +983,7 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         st->owner = t;
     if (fresh && r->prot == PROT_CLOSED && emulate(r, uc, code, ncode)) {
         /* Done without opening the page. Only on a page every thread faults
-         * on (PROT_NONE), under the lock: nobody sees the access half done.
+         * on (PROT_NONE), under its lock: nobody sees the access half done.
          * A watched access is reported now, as its step's trap would be:
          * after it, the PC past it. */
         stepper done = *st; /* the stepper goes back before the handlers run */
@@ -827,7 +995,7 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         charge(t, cost);
         if (weigh_readable(r, cost, store))
             apply(r);
-        unlock();
+        unlock(&r->lock);
         report_access(&done, t, done.seen, me, uc); /* it ran: RIP is past it */
         return 1;
     }
@@ -845,7 +1013,7 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
     apply(r);
     if (!st->nhits)
         __atomic_add_fetch(&stats.stepped, 1, __ATOMIC_RELAXED);
-    unlock();
+    unlock(&r->lock);
     uc->uc_mcontext.gregs[REG_EFL] |= EFLAGS_TF;
     return 1;
 }
@@ -862,10 +1030,8 @@ static int page_on_step(const void *siginfo, void *ucontext)
     if (!st)
         return 0;
     uc->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)EFLAGS_TF;
-    if (lock(me) == 0) {
-        step_close_pages(st);
-        unlock();
-    }
+    if (may_enter())
+        step_close_pages(st, me);
     stepper done = *st; /* the stepper goes back before the handlers run */
     stepper_free(st);
     report_access(&done, done.owner, done.seen, me, uc);
@@ -1006,6 +1172,11 @@ static int page_figures(wasp_watch_figure *out, int max)
         {"watch.protect_failed", (double)__atomic_load_n(&stats.protect_failed, __ATOMIC_RELAXED),
          0},
         {"watch.copy_loads", (double)__atomic_load_n(&stats.copy_loads, __ATOMIC_RELAXED), 0},
+        {"watch.lock_waits", (double)__atomic_load_n(&stats.lock_waits, __ATOMIC_RELAXED), 0},
+        {"watch.table_lock_waits", (double)__atomic_load_n(&stats.table_waits, __ATOMIC_RELAXED),
+         0},
+        {"watch.lock_wait_us",
+         (double)__atomic_load_n(&stats.lock_wait_ns, __ATOMIC_RELAXED) / 1000.0, 0},
         {"watch_emulated_us", (double)cost_emulated_ns / 1000.0, 1},
         {"watch_emulated_load_us", (double)cost_emulated_load_ns() / 1000.0, 1},
         {"watch_stepped_us", (double)cost_stepped_ns / 1000.0, 1},
@@ -1021,11 +1192,11 @@ static uint64_t page_unowned_cost_ns(void)
     return __atomic_load_n(&foreign_cost_ns, __ATOMIC_RELAXED);
 }
 
-/* The lock is held only inside the engine's handlers and calls: its holder
- * is busy with wasp's work. */
+/* The engine's locks are held only inside its handlers and calls: a
+ * thread holding one is busy with wasp's work. */
 static int page_busy(pid_t tid)
 {
-    return __atomic_load_n(&lock_owner, __ATOMIC_ACQUIRE) == tid;
+    return tid == wasp_self_tid() && !may_enter();
 }
 
 const wasp_watch_engine wasp_page_engine = {

@@ -1,5 +1,5 @@
 /*
- * ASYNC-SIGNAL-SAFE: see page_alias.h. Callers hold the page engine's lock.
+ * ASYNC-SIGNAL-SAFE: see page_alias.h. Callers hold the page's record's lock.
  */
 #include "watch/page_alias.h"
 

@@ -11,8 +11,8 @@
  * stores there are the page's stores. The caller keeps the alias only while
  * it keeps the page closed: once open, ZGC may map other memory there.
  *
- * ASYNC-SIGNAL-SAFE: system calls and single moves; callers hold the page
- * engine's lock.
+ * ASYNC-SIGNAL-SAFE: system calls and single moves; callers hold the lock of
+ * the page's record (page.c).
  */
 #ifndef WASP_WATCH_PAGE_ALIAS_H
 #define WASP_WATCH_PAGE_ALIAS_H

@@ -1,9 +1,9 @@
 /*
  * Copies of closed pages' bytes, so that the page engine's emulated loads
  * need no system call. While a page is PROT_NONE every access to it faults
- * into the engine, which does it under its lock: its bytes change only
- * through the engine's own emulated stores, written through to the page and
- * to the copy. So one read of the whole page (a pread of /proc/self/mem, as
+ * into the engine, which does it under the page's own lock: its bytes
+ * change only through the engine's own emulated stores, written through to
+ * the page and to the copy. So one read of the whole page (a pread of /proc/self/mem, as
  * much as one of eight bytes) serves every later load until the page's
  * protection changes, when the copy is dropped.
  *
@@ -12,7 +12,8 @@
  * would change the page without a fault. wasp_page_shadow_enabled says.
  *
  * ASYNC-SIGNAL-SAFE: fixed arrays, memcpy and one pread; callers hold the
- * page engine's lock.
+ * lock of record rec (page.c), and the copies' slots have try-only locks of
+ * their own (page_shadow.c).
  */
 #ifndef WASP_WATCH_PAGE_SHADOW_H
 #define WASP_WATCH_PAGE_SHADOW_H
