@@ -101,9 +101,6 @@ typedef struct watch_ref {
 
 typedef struct page_rec {
     volatile pid_t lock; /* its holder's tid, 0: free; guards the rest and the page's protection */
-    /* Its freed_seq while it is a tombstone that may be reused, else 0: a
-     * hint for claim, which reads it without the lock. */
-    volatile uint64_t reusable;
     uint64_t page;      /* 0: free; changes under the table lock too */
     uint32_t steppers;  /* threads stepping an access to it: page open meanwhile */
     uint8_t prot;       /* PROT_OPEN / PROT_RO / PROT_CLOSED, as we last set it */
@@ -143,6 +140,11 @@ static page_rec pages[MAX_PAGES];
  * lock. Records are taken first-free, so none past the first recs_high was
  * ever used. */
 static volatile uint64_t page_key[MAX_PAGES];
+/* pages[i].freed_seq while record i is a tombstone that may be reused, else
+ * 0: claim's hint, read without the records' locks, packed like page_key
+ * (a scan of the records themselves, 6 KB apart, missed the cache and TLB
+ * at each, under the table lock: 64 threads arming new pages waited). */
+static volatile uint64_t reuse_hint[MAX_PAGES];
 static volatile uint32_t recs_high;
 static stepper steppers[MAX_STEPPERS];
 /* Which thread holds each stepper (0: free), apart from the steppers so that
@@ -365,14 +367,13 @@ static page_rec *claim(uint64_t page, pid_t me)
         page_rec *oldest = NULL;
         uint64_t oldest_seq = 0;
         for (int i = 0; i < MAX_PAGES; i++) {
-            page_rec *c = &pages[i];
-            if (c->page == 0) { /* stable under the table lock */
-                oldest = c;
+            if (page_key[i] == 0) { /* free: stable under the table lock */
+                oldest = &pages[i];
                 break;
             }
-            uint64_t since = __atomic_load_n(&c->reusable, __ATOMIC_RELAXED);
+            uint64_t since = __atomic_load_n(&reuse_hint[i], __ATOMIC_RELAXED);
             if (since && (!oldest || since < oldest_seq)) {
-                oldest = c;
+                oldest = &pages[i];
                 oldest_seq = since;
             }
         }
@@ -385,8 +386,8 @@ static page_rec *claim(uint64_t page, pid_t me)
                 __atomic_add_fetch(&nrecs, 1, __ATOMIC_RELEASE);
             drop_alias(oldest);
             /* All but the lock, which this thread holds. */
-            memset((char *)oldest + offsetof(page_rec, reusable), 0,
-                   sizeof *oldest - offsetof(page_rec, reusable));
+            memset((char *)oldest + offsetof(page_rec, page), 0,
+                   sizeof *oldest - offsetof(page_rec, page));
             uint32_t index = (uint32_t)(oldest - pages);
             wasp_page_shadow_drop(index);
             oldest->page = page;
@@ -395,7 +396,7 @@ static page_rec *claim(uint64_t page, pid_t me)
                 __atomic_store_n(&recs_high, index + 1, __ATOMIC_RELEASE);
             oldest->prot = PROT_OPEN;
             oldest->freed_seq = __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED);
-            __atomic_store_n(&oldest->reusable, oldest->freed_seq, __ATOMIC_RELAXED);
+            __atomic_store_n(&reuse_hint[index], oldest->freed_seq, __ATOMIC_RELAXED);
             return oldest;
         }
         unlock(&oldest->lock);
@@ -433,7 +434,7 @@ static void apply(page_rec *r)
         r->freed_seq = __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED); /* the last to be reused */
     if (want != r->prot)
         protect(r, want);
-    __atomic_store_n(&r->reusable, reusable(r) ? r->freed_seq : 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&reuse_hint[r - pages], reusable(r) ? r->freed_seq : 0, __ATOMIC_RELAXED);
 }
 
 /* ---- the engine ------------------------------------------------------------ */
@@ -545,8 +546,8 @@ static void forget(uint64_t page)
         if (!r->steppers && !r->stuck) {
             drop_alias(r);
             __atomic_store_n(&page_key[r - pages], 0, __ATOMIC_RELEASE);
-            memset((char *)r + offsetof(page_rec, reusable), 0,
-                   sizeof *r - offsetof(page_rec, reusable));
+            memset((char *)r + offsetof(page_rec, page), 0, sizeof *r - offsetof(page_rec, page));
+            __atomic_store_n(&reuse_hint[r - pages], 0, __ATOMIC_RELAXED);
             wasp_page_shadow_drop((uint32_t)(r - pages));
             __atomic_sub_fetch(&nrecs, 1, __ATOMIC_RELEASE);
         }
