@@ -706,7 +706,12 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
         JNIEnv *env = NULL;
         if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK)
             env = NULL;
+        /* The attach listener never returns to Java: the write's local
+         * references go with this frame. */
+        int framed = env && (*env)->PushLocalFrame(env, 64) == 0;
         stop_and_write(wasp_jvmti, env, "wasp detach");
+        if (framed)
+            (*env)->PopLocalFrame(env, NULL);
         wasp_log("detached; the JVM runs on unprofiled");
         return JNI_OK;
     }
@@ -720,7 +725,10 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
             env = NULL;
         /* The session keeps its own log; wasp dump reads what it was told here. */
         const char *path = o.file[0] ? o.file : dump_info.path;
+        int framed = env && (*env)->PushLocalFrame(env, 64) == 0; /* as at detach */
         int rc = write_snapshot(wasp_jvmti, env, &(wasp_dump_how){.path = path, .quiet = 1});
+        if (framed)
+            (*env)->PopLocalFrame(env, NULL);
         char msg[WASP_PATH_MAX + 128];
         snprintf(msg, sizeof msg,
                  rc == 0 ? "dump: the profile so far is in %s; profiling goes on"

@@ -65,7 +65,13 @@ static void JNICALL run(jvmtiEnv *jvmti, JNIEnv *env, void *arg)
             last_due = now;
         wasp_snapshot_fn fn = write_fn;
         pthread_mutex_unlock(&lock);
+        /* This thread never returns to Java: the local references a write
+         * makes (JVMTI's jclasses) are freed with their frame, or never (the
+         * soak counted ~24 handle blocks leaked a snapshot). */
+        int framed = (*env)->PushLocalFrame(env, 64) == 0;
         fn(jvmti, env, due);
+        if (framed)
+            (*env)->PopLocalFrame(env, NULL);
         pthread_mutex_lock(&lock);
     }
     pthread_mutex_unlock(&lock);

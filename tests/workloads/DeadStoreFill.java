@@ -2,8 +2,9 @@
  * Planted inefficiency: DEAD STORES inside a JVM stub.
  *
  * reset() sets every element of an int[] to -1 in a plain loop, which C2
- * (OptimizeFill, on by default on x86) replaces with a call to the generated
- * fill stub (arrayof_jint_fill). compute() then overwrites every element
+ * (with -XX:+OptimizeFill: the default on some x86 machines only, so the
+ * test asks for it) replaces with a call to the generated fill stub
+ * (arrayof_jint_fill). compute() then overwrites every element
  * before anything reads it: each store of the fill is dead. The stores run in
  * the stub, so the watched context must still name reset() and its loop line
  * under the [jvm stub] frame. The loop is one line: the stub replaces the
