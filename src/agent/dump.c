@@ -499,37 +499,50 @@ static const char *pairs_note(int watching, uint64_t classified)
     return buf;
 }
 
-/* Meta that counts (samples of classes left unnamed): the sum of the
- * segments', where a merge keeps the newest segment's value. */
-static void sum_counting_meta(wasp_profile *p, const wasp_profile *earlier)
+static int counts_samples(const char *key)
 {
-    for (uint32_t i = 0; earlier && i < earlier->nmeta; i++) {
-        const wasp_kv *kv = &earlier->meta[i];
-        size_t n = strlen(kv->key), suffix = strlen("_unnamed_classes");
-        double now;
-        if (n < suffix || strcmp(kv->key + n - suffix, "_unnamed_classes") != 0 || !kv->numeric ||
-            !wasp_profile_get_meta_num(p, kv->key, &now))
-            continue;
-        wasp_profile_set_meta_rounded(p, kv->key, now + kv->number, "%.0f");
+    size_t n = strlen(key), suffix = strlen("_unnamed_classes");
+    return n >= suffix && strcmp(key + n - suffix, "_unnamed_classes") == 0;
+}
+
+/* The segment's metadata over the session's: the newest describe it, but
+ * meta that counts (samples of classes left unnamed) is the segments' sum. */
+static void take_meta(wasp_profile *done, const wasp_profile *seg)
+{
+    for (uint32_t i = 0; i < seg->nmeta; i++) {
+        const wasp_kv *kv = &seg->meta[i];
+        double before;
+        if (kv->numeric && counts_samples(kv->key) &&
+            wasp_profile_get_meta_num(done, kv->key, &before))
+            wasp_profile_set_meta_rounded(done, kv->key, before + kv->number, "%.0f");
+        else if (kv->numeric)
+            wasp_profile_set_meta_num(done, kv->key, kv->number);
+        else
+            wasp_profile_set_meta(done, kv->key, kv->value);
     }
 }
 
-/* The segment's profile p joins the session's earlier ones (p becomes the
- * session's profile so far). */
-static void join_earlier(wasp_profile *p)
+/* The segment's profile seg joins the session's earlier ones: merged into
+ * them (a copy of the segment, not of the whole session, each time: a long
+ * session's snapshots would otherwise copy it all every interval). Returns
+ * the session's profile so far; seg is freed, or is it. */
+static wasp_profile *join_earlier(wasp_profile *seg)
 {
-    if (!session.done)
-        return;
-    /* A merge keeps p's metadata and copies keys p lacks: a snapshot's
-     * marks must not outlive it. */
-    wasp_profile_remove_meta(session.done, "snapshot");
-    if (wasp_profile_merge(p, session.done) != 0) {
+    wasp_profile *done = session.done;
+    if (!done)
+        return seg;
+    session.done = NULL;
+    wasp_profile_remove_meta(done, "snapshot"); /* a snapshot's mark must not outlive it */
+    if (wasp_profile_merge(done, seg) != 0) {
         wasp_log("out of memory joining this profile to the earlier snapshots': it holds the "
                  "time since the last snapshot only");
-        return;
+        wasp_profile_free(done);
+        return seg;
     }
-    sum_counting_meta(p, session.done);
-    p->merged = 1; /* one run in segments, not profiles merged */
+    take_meta(done, seg);
+    done->merged = 1; /* one run in segments, not profiles merged */
+    wasp_profile_free(seg);
+    return done;
 }
 
 static void set_written_meta(wasp_profile *p, const wasp_dump_how *how)
@@ -613,7 +626,7 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d),
              wasp_jvm_property("java.vm.version", "?"));
     wasp_profile_set_meta(p, "jvm", jvm);
     wasp_profile_set_meta_rounded(p, "pid", (double)getpid(), "%.0f");
-    join_earlier(p);
+    p = join_earlier(p);
     /* The calling-context tree's figures are of the whole session: after the
      * join, from the joined counters. */
     wasp_chain_meta(p, how->final);
@@ -641,7 +654,6 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d),
     if (session.folds) /* folds made for room, all session */
         wasp_profile_set_counter(p, "profile.folds", session.folds);
     if (how->fold_only) {
-        wasp_profile_free(session.done);
         session.done = p;
         return 0;
     }
@@ -656,8 +668,6 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d),
                  (unsigned long long)samples, pairs_note(watching, classified));
     else if (rc != 0)
         wasp_log("could not write the %s: %s", how->final ? "profile" : "snapshot", err);
-    wasp_profile_free(session.done);
-    session.done = NULL;
     if (how->final) {
         wasp_profile_free(p);
         memset(&session, 0, sizeof session); /* the next session (attach again) starts afresh */
