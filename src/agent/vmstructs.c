@@ -40,62 +40,61 @@ int wasp_vm_field(const char *type, const char *field, uint64_t *offset, void **
     }
 }
 
-int wasp_vm_type_size(const char *type, uint64_t *size)
+/* The entry named `name` of a VMStructs table of named entries (types,
+ * int constants, long constants: a name pointer at the offset the symbol
+ * prefix##NameOffset gives, entries stride apart, a NULL name last), and in
+ * *value_off the offset of its value; NULL when absent. */
+static const char *named_entry(const char *table, const char *name_off_sym, const char *value_sym,
+                               const char *stride_sym, const char *name, uint64_t *value_off)
 {
     int ok = 1;
-    char **entries = dlsym(RTLD_DEFAULT, "gHotSpotVMTypes");
-    uint64_t name_off = sym_u64("gHotSpotVMTypeEntryTypeNameOffset", &ok);
-    uint64_t size_off = sym_u64("gHotSpotVMTypeEntrySizeOffset", &ok);
-    uint64_t stride = sym_u64("gHotSpotVMTypeEntryArrayStride", &ok);
+    char **entries = dlsym(RTLD_DEFAULT, table);
+    uint64_t name_off = sym_u64(name_off_sym, &ok);
+    *value_off = sym_u64(value_sym, &ok);
+    uint64_t stride = sym_u64(stride_sym, &ok);
     if (!entries || !*entries || !ok || !stride)
-        return -1;
-    for (char *e = *entries;; e += stride) {
-        const char *t = *(const char **)(e + name_off);
-        if (!t)
-            return -1;
-        if (strcmp(t, type) == 0) {
-            *size = *(uint64_t *)(e + size_off);
-            return 0;
-        }
+        return NULL;
+    for (const char *e = *entries;; e += stride) {
+        const char *n = *(const char *const *)(e + name_off);
+        if (!n)
+            return NULL;
+        if (strcmp(n, name) == 0)
+            return e;
     }
+}
+
+int wasp_vm_type_size(const char *type, uint64_t *size)
+{
+    uint64_t off;
+    const char *e = named_entry("gHotSpotVMTypes", "gHotSpotVMTypeEntryTypeNameOffset",
+                                "gHotSpotVMTypeEntrySizeOffset", "gHotSpotVMTypeEntryArrayStride",
+                                type, &off);
+    if (!e)
+        return -1;
+    *size = *(const uint64_t *)(e + off);
+    return 0;
 }
 
 int wasp_vm_int_constant(const char *name, int32_t *value)
 {
-    int ok = 1;
-    char **entries = dlsym(RTLD_DEFAULT, "gHotSpotVMIntConstants");
-    uint64_t name_off = sym_u64("gHotSpotVMIntConstantEntryNameOffset", &ok);
-    uint64_t value_off = sym_u64("gHotSpotVMIntConstantEntryValueOffset", &ok);
-    uint64_t stride = sym_u64("gHotSpotVMIntConstantEntryArrayStride", &ok);
-    if (!entries || !*entries || !ok || !stride)
+    uint64_t off;
+    const char *e = named_entry("gHotSpotVMIntConstants", "gHotSpotVMIntConstantEntryNameOffset",
+                                "gHotSpotVMIntConstantEntryValueOffset",
+                                "gHotSpotVMIntConstantEntryArrayStride", name, &off);
+    if (!e)
         return -1;
-    for (char *e = *entries;; e += stride) {
-        const char *n = *(const char **)(e + name_off);
-        if (!n)
-            return -1;
-        if (strcmp(n, name) == 0) {
-            *value = *(int32_t *)(e + value_off);
-            return 0;
-        }
-    }
+    *value = *(const int32_t *)(e + off);
+    return 0;
 }
 
 int wasp_vm_long_constant(const char *name, uint64_t *value)
 {
-    int ok = 1;
-    char **entries = dlsym(RTLD_DEFAULT, "gHotSpotVMLongConstants");
-    uint64_t name_off = sym_u64("gHotSpotVMLongConstantEntryNameOffset", &ok);
-    uint64_t value_off = sym_u64("gHotSpotVMLongConstantEntryValueOffset", &ok);
-    uint64_t stride = sym_u64("gHotSpotVMLongConstantEntryArrayStride", &ok);
-    if (!entries || !*entries || !ok || !stride)
+    uint64_t off;
+    const char *e = named_entry("gHotSpotVMLongConstants", "gHotSpotVMLongConstantEntryNameOffset",
+                                "gHotSpotVMLongConstantEntryValueOffset",
+                                "gHotSpotVMLongConstantEntryArrayStride", name, &off);
+    if (!e)
         return -1;
-    for (char *e = *entries;; e += stride) {
-        const char *n = *(const char **)(e + name_off);
-        if (!n)
-            return -1;
-        if (strcmp(n, name) == 0) {
-            *value = *(uint64_t *)(e + value_off);
-            return 0;
-        }
-    }
+    *value = *(const uint64_t *)(e + off);
+    return 0;
 }
