@@ -6,7 +6,7 @@ Not run on its own: tests/integration/run.py imports this module and calls
     sessions.make_tests(sys.modules[__name__])
 
 which returns [(name, thunk(ctx, jdk))] to run on every JDK. `h` is run.py's
-module; the helpers used from it: check, tail, run, run_attached, counter,
+module; the helpers used from it: check, tail, run, run_attached, counter, samples_due,
 analysis, expectation, leaf, at, where, kill_group, Lines, mechanism_cmd,
 WASP, AGENT, CLASSES, MIN_SAMPLES,
 ROOT, TIMEOUT, MIN_PAIRS, PLANTED_SHARE, PAGE_TEST_BUDGET, and Ctx (path,
@@ -47,7 +47,10 @@ def session_numbers(rep):
         "cpu": float(m.get("cpu_seconds") or 0),
         "wall": float(m.get("duration_seconds") or 0),
         "period_us": float(m.get("period_us") or 0),
-        "samples": int(H.counter(rep, "samples")),
+        # Taken, and left out by the page engine's pacing while its budget
+        # was spent (deadstore on the page engine at its 2%: 345 taken,
+        # 2,319 paced out of 2,985 due).
+        "samples": int(H.samples_due(rep)),
     }
 
 
@@ -74,7 +77,7 @@ def t_cycles(ctx, jdk):
 
     reps, done = H.run_attached(jdk, during)
     first = session_numbers(reps[0])
-    H.check(first["samples"] >= 300, "only %d samples in the first session" % first["samples"])
+    H.check(first["samples"] >= 300, "only %d samples due in the first session" % first["samples"])
     notes = []
     for events, rep in zip(CYCLES, reps):
         n = session_numbers(rep)
@@ -94,7 +97,7 @@ def t_cycles(ctx, jdk):
         H.check(n["samples"] <= 1.2 * allowed + 50,
                 "-e %s: %d samples, %.0f s of CPU at %.0f us allows %.0f"
                 % (events, n["samples"], n["cpu"], n["period_us"], allowed))
-        H.check(n["samples"] >= 0.1 * allowed,
+        H.check(n["samples"] >= 0.5 * allowed,
                 "-e %s: %d samples, %.0f s of CPU at %.0f us should give ~%.0f"
                 % (events, n["samples"], n["cpu"], n["period_us"], allowed))
         notes.append("%s %d/%.1fs/%dt" % (events, n["samples"], n["cpu"], n["threads"]))
@@ -192,8 +195,10 @@ def t_snapshot_kill(ctx, jdk):
 
 
 def dump_numbers(rep):
+    """Samples due (the page engine's pacing included: 462 taken in the
+    first dump under it here) and pairs."""
     a = H.analysis(rep, "silentload")
-    return int(H.counter(rep, "samples")), a["pairs_classified"]
+    return int(H.samples_due(rep)), a["pairs_classified"]
 
 
 def t_dump(ctx, jdk):
@@ -215,9 +220,9 @@ def t_dump(ctx, jdk):
         lines = H.Lines(p)
         H.check(lines.until(lambda l: l == "ready", H.TIMEOUT) == "ready", "no 'ready'")
         for path in dumps:
-            # Units of work (a line each, a few ms) for 1.5 s between dumps:
-            # ~1,500 samples at the default period.
-            until = time.monotonic() + 1.5
+            # Units of work (a line each, a few ms) for 2 s between dumps:
+            # ~2,000 samples due at the default period.
+            until = time.monotonic() + 2.0
             while time.monotonic() < until:
                 line = lines.until(lambda l: l.startswith("tick"), H.TIMEOUT)
                 H.check(line.endswith(" ok"), "the JVM computed a wrong result: %s" % line)
