@@ -514,12 +514,8 @@ int wasp_alloc_init(jvmtiEnv *jvmti, const wasp_options *o, char *why, size_t le
 
 static int start_keeper(jvmtiEnv *jvmti, JNIEnv *env, char *why, size_t len)
 {
-    jclass cls = (*env)->FindClass(env, "java/lang/Thread");
-    jmethodID init = cls ? (*env)->GetMethodID(env, cls, "<init>", "(Ljava/lang/String;)V") : NULL;
-    jstring name = (*env)->NewStringUTF(env, KEEPER_NAME);
-    jthread thread = init && name ? (*env)->NewObject(env, cls, init, name) : NULL;
+    jthread thread = wasp_jvm_new_thread(env, KEEPER_NAME);
     if (!thread) {
-        (*env)->ExceptionClear(env);
         snprintf(why, len, "cannot create the object-map thread");
         return -1;
     }

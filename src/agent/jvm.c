@@ -174,3 +174,14 @@ const char *wasp_jvm_property(const char *key, const char *def)
     (*wasp_jvmti)->Deallocate(wasp_jvmti, (unsigned char *)v);
     return out;
 }
+
+jthread wasp_jvm_new_thread(JNIEnv *env, const char *name)
+{
+    jclass cls = (*env)->FindClass(env, "java/lang/Thread");
+    jmethodID init = cls ? (*env)->GetMethodID(env, cls, "<init>", "(Ljava/lang/String;)V") : NULL;
+    jstring jname = (*env)->NewStringUTF(env, name);
+    jthread thread = init && jname ? (*env)->NewObject(env, cls, init, jname) : NULL;
+    if (!thread)
+        (*env)->ExceptionClear(env);
+    return thread;
+}

@@ -32,5 +32,8 @@ int wasp_jvm_line(jmethodID m, int bci);
 
 /* A system property, or def. Result is static storage. */
 const char *wasp_jvm_property(const char *key, const char *def);
+/* A new java.lang.Thread named name, for RunAgentThread; NULL (with any
+ * exception cleared) when the JVM would not make one. */
+jthread wasp_jvm_new_thread(JNIEnv *env, const char *name);
 
 #endif

@@ -7,6 +7,8 @@
  */
 #include "agent/snapshots.h"
 
+#include "agent/jvm.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
@@ -81,12 +83,8 @@ int wasp_snapshots_start(jvmtiEnv *jvmti, JNIEnv *env, uint64_t snapshot_ns, uin
                          wasp_snapshot_fn fn, char *why, size_t len)
 {
     pthread_once(&once, init_cond);
-    jclass cls = (*env)->FindClass(env, "java/lang/Thread");
-    jmethodID init = cls ? (*env)->GetMethodID(env, cls, "<init>", "(Ljava/lang/String;)V") : NULL;
-    jstring name = (*env)->NewStringUTF(env, THREAD_NAME);
-    jthread thread = init && name ? (*env)->NewObject(env, cls, init, name) : NULL;
+    jthread thread = wasp_jvm_new_thread(env, THREAD_NAME);
     if (!thread) {
-        (*env)->ExceptionClear(env);
         snprintf(why, len, "cannot create wasp's background thread");
         return -1;
     }
