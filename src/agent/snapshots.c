@@ -7,11 +7,11 @@
  */
 #include "agent/snapshots.h"
 
-#include "agent/jvm.h"
-
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
+
+#include "agent/jvm.h"
 
 #define THREAD_NAME "wasp-folds"
 
