@@ -1,11 +1,15 @@
 /*
  * --format pprof: the stacks (report_part.h) as a gzipped profile.proto for
- * `go tool pprof` (docs/formats.md). Two sample types, bytes/bytes and
- * samples/count; one sample per (analysis, side, context) with string labels
- * "analysis" and "side" (-tagfocus selects them), its stack rooted at a frame
- * naming the analysis and a "[side]" frame so that a pair's watch and trap
- * contexts never merge. Functions and locations are shared between samples:
- * a function per (name, file), a location per frame with its line.
+ * `go tool pprof` (docs/formats.md). Each (analysis, side) series has sample
+ * types of its own ("deadstore_bytes_watched", "deadstore_samples_watched",
+ * "objects_samples_access", ...), zero in every other series' samples, so
+ * that a type's total is that series' true total: pprof adds all samples of
+ * the type it shows, and a pair's two sides weigh the same bytes twice. The
+ * default type is the first series' first (docs/formats.md says why). One
+ * sample per (analysis, side, context) with string labels "analysis" and
+ * "side" (-tagfocus), its stack rooted at a frame naming the analysis and a
+ * "[side]" frame. Functions and locations are shared between samples: a
+ * function per (name, file), a location per frame with its line.
  */
 #include "cli/pprof/profile.pb-c.h" /* generated into build/gen/ (Makefile) */
 #include "cli/render.h"
@@ -101,10 +105,24 @@ struct loc {
     Wasp__Pprof__Line line, *linep;
 };
 
+/* A series: one (analysis, side); its sample types are 1 + by_bytes from
+ * column `first` on (bytes first). Values are rounded on the running sum
+ * (as --format collapsed does) so that a type's total is its rounded true
+ * total, not a sum of rounded parts. */
+enum { MAX_SERIES = 32 };
+struct series {
+    const char *analysis, *side;
+    bool by_bytes;
+    size_t first;
+    double sum[2];         /* bytes, samples */
+    long long printed[2];
+};
+
 struct sample {
     Wasp__Pprof__Sample s;
     Wasp__Pprof__Label labels[2], *labelp[2];
-    int64_t values[2];
+    uint32_t series;
+    int64_t bytes, samples; /* this sample's share of the rounded totals */
 };
 
 struct pprof {
@@ -120,7 +138,8 @@ struct pprof {
     struct map loc_ids; /* frame id + 1, or function id | 1 << 63 -> id */
     struct sample *samples;
     size_t nsamples, cap_samples;
-    bool any_bytes;
+    struct series series[MAX_SERIES];
+    size_t nseries, ntypes;
 };
 
 static uint64_t fnv(const char *s)
@@ -218,9 +237,39 @@ static uint64_t marker_location(struct pprof *x, const char *name)
     return fn ? location_id(x, fn | 1ULL << 63, fn, 0) : 0;
 }
 
+/* The series of a stack, added when new; NULL past MAX_SERIES. */
+static struct series *series_of(struct pprof *x, const wasp_stack *st)
+{
+    for (size_t i = 0; i < x->nseries; i++)
+        if (strcmp(x->series[i].analysis, st->analysis) == 0 &&
+            strcmp(x->series[i].side, st->side) == 0)
+            return &x->series[i];
+    if (x->nseries == MAX_SERIES)
+        return NULL;
+    struct series *r = &x->series[x->nseries++];
+    *r = (struct series){st->analysis, st->side, st->by_bytes, x->ntypes, {0, 0}, {0, 0}};
+    x->ntypes += st->by_bytes ? 2 : 1;
+    return r;
+}
+
+/* What this stack adds to column k (0 bytes, 1 samples) of its series. */
+static int64_t rounded_part(struct series *r, int k, double v)
+{
+    r->sum[k] += v;
+    /* Measures are finite and not negative (the reader checks), but may be
+     * beyond what an int64 holds: the running total stops there. */
+    long long total = r->sum[k] < 9e18 ? llround(r->sum[k]) : 9000000000000000000LL;
+    long long part = total - r->printed[k];
+    r->printed[k] = total;
+    return part;
+}
+
 static int emit(wasp_stack_sink *sink, const wasp_profile *p, const wasp_stack *st)
 {
     struct pprof *x = (struct pprof *)sink;
+    struct series *r = series_of(x, st);
+    if (!r)
+        return -1;
     const wasp_context *ctx = &p->contexts[st->ctx];
     size_t n = ctx->nframes + 2 + (st->leaf ? 1 : 0), k = 0;
     uint64_t *ids = malloc(n * sizeof *ids);
@@ -247,10 +296,10 @@ static int emit(wasp_stack_sink *sink, const wasp_profile *p, const wasp_stack *
         s->labels[i].key = keys[i];
         s->labels[i].str = values[i];
     }
-    s->values[0] = llround(st->bytes);
-    s->values[1] = llround(st->samples);
+    s->series = (uint32_t)(r - x->series);
+    s->bytes = r->by_bytes ? rounded_part(r, 0, st->bytes) : 0;
+    s->samples = rounded_part(r, 1, st->samples);
     x->nsamples++; /* freed with the others from here on */
-    x->any_bytes |= st->by_bytes;
     for (k = 0; k < n; k++)
         if (!ids[k])
             return -1;
@@ -278,35 +327,73 @@ static int write_gzip(const uint8_t *buf, size_t n, FILE *out)
     return zrc == Z_STREAM_END ? 0 : -1;
 }
 
+/* The name of a sample type: "deadstore_bytes_watched"; a pair's sides are
+ * named as --format collapsed's --side names them. */
+static void type_name(const struct series *r, int k, char *buf, size_t n)
+{
+    const char *side = strcmp(r->side, "watch") == 0  ? "watched"
+                       : strcmp(r->side, "trap") == 0 ? "trapped"
+                                                      : r->side;
+    snprintf(buf, n, "%s_%s_%s", r->analysis, k == 0 ? "bytes" : "samples", side);
+}
+
+/* The sample types, in series order; *types[i] the type's string. 0, or -1. */
+static int sample_types(struct pprof *x, Wasp__Pprof__ValueType *vt, int64_t *types)
+{
+    int64_t units[2] = {string_id(x, "bytes"), string_id(x, "count")};
+    if (units[0] < 0 || units[1] < 0)
+        return -1;
+    for (size_t i = 0; i < x->nseries; i++) {
+        const struct series *r = &x->series[i];
+        for (int k = r->by_bytes ? 0 : 1, c = 0; k < 2; k++, c++) {
+            char name[256];
+            type_name(r, k, name, sizeof name);
+            size_t t = r->first + (size_t)c;
+            vt[t] = (Wasp__Pprof__ValueType)WASP__PPROF__VALUE_TYPE__INIT;
+            types[t] = string_id(x, name);
+            vt[t].type = types[t];
+            vt[t].unit = units[k];
+            if (types[t] < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* Points the profile at x's tables (no reallocation after this) and writes it. */
 static int write_profile(struct pprof *x, const wasp_profile *p, FILE *out)
 {
     const char *cmd = wasp_profile_get_meta(p, "java_command");
     char comment[1024];
     snprintf(comment, sizeof comment, "wasp profile of %s", cmd && *cmd ? cmd : "(unknown)");
-    int64_t types[4] = {string_id(x, "bytes"), string_id(x, "bytes"), string_id(x, "samples"),
-                        string_id(x, "count")};
     int64_t note = string_id(x, comment);
-    Wasp__Pprof__ValueType vt[2] = {WASP__PPROF__VALUE_TYPE__INIT, WASP__PPROF__VALUE_TYPE__INIT};
-    Wasp__Pprof__ValueType *vtp[2] = {&vt[0], &vt[1]};
+    size_t nt = x->ntypes ? x->ntypes : 1;
+    Wasp__Pprof__ValueType *vt = calloc(nt, sizeof *vt);
+    Wasp__Pprof__ValueType **vtp = calloc(nt, sizeof *vtp);
+    int64_t *types = calloc(nt, sizeof *types);
+    int64_t *values = calloc(x->nsamples * nt + 1, sizeof *values);
     Wasp__Pprof__Sample **samples = malloc((x->nsamples + 1) * sizeof *samples);
     Wasp__Pprof__Location **locs = malloc((x->nlocs + 1) * sizeof *locs);
     Wasp__Pprof__Function **fns = malloc((x->nfunctions + 1) * sizeof *fns);
     int rc = -1;
-    if (!samples || !locs || !fns || note < 0 || types[0] < 0 || types[2] < 0 || types[3] < 0)
+    if (!vt || !vtp || !types || !values || !samples || !locs || !fns || note < 0 ||
+        sample_types(x, vt, types) != 0)
         goto out;
-    for (int i = 0; i < 2; i++) {
-        vt[i].type = types[2 * i];
-        vt[i].unit = types[2 * i + 1];
-    }
+    for (size_t i = 0; i < x->ntypes; i++)
+        vtp[i] = &vt[i];
     for (size_t i = 0; i < x->nsamples; i++) {
         struct sample *s = &x->samples[i];
+        const struct series *r = &x->series[s->series];
+        int64_t *v = &values[i * x->ntypes];
+        if (r->by_bytes)
+            v[r->first] = s->bytes;
+        v[r->first + (r->by_bytes ? 1 : 0)] = s->samples;
         s->labelp[0] = &s->labels[0];
         s->labelp[1] = &s->labels[1];
         s->s.label = s->labelp;
         s->s.n_label = 2;
-        s->s.value = s->values;
-        s->s.n_value = 2;
+        s->s.value = v;
+        s->s.n_value = x->ntypes;
         samples[i] = &s->s;
     }
     for (size_t i = 0; i < x->nlocs; i++) {
@@ -319,7 +406,7 @@ static int write_profile(struct pprof *x, const wasp_profile *p, FILE *out)
         fns[i] = &x->functions[i];
     Wasp__Pprof__Profile pr = WASP__PPROF__PROFILE__INIT;
     pr.sample_type = vtp;
-    pr.n_sample_type = 2;
+    pr.n_sample_type = x->ntypes;
     pr.sample = samples;
     pr.n_sample = x->nsamples;
     pr.location = locs;
@@ -330,7 +417,9 @@ static int write_profile(struct pprof *x, const wasp_profile *p, FILE *out)
     pr.n_string_table = x->nstrings;
     pr.comment = &note;
     pr.n_comment = 1;
-    pr.default_sample_type = x->any_bytes ? types[0] : types[2];
+    /* The first series' first type: the first analysis in registry order,
+     * its first side (a pair's watched side): a true total whichever it is. */
+    pr.default_sample_type = x->ntypes ? types[0] : 0;
     size_t len = wasp__pprof__profile__get_packed_size(&pr);
     uint8_t *buf = malloc(len ? len : 1);
     if (buf) {
@@ -339,6 +428,10 @@ static int write_profile(struct pprof *x, const wasp_profile *p, FILE *out)
     }
     free(buf);
 out:
+    free(vt);
+    free(vtp);
+    free(types);
+    free(values);
     free(samples);
     free(locs);
     free(fns);
