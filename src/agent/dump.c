@@ -23,6 +23,7 @@
 #include "agent/log.h"
 #include "agent/native_symbols.h"
 #include "agent/threads.h"
+#include "profile/group.h"
 #include "watch/handler_part.h"
 #include "heap/class_site.h"
 #include "heap/klass_set.h"
@@ -522,15 +523,46 @@ static void take_meta(wasp_profile *done, const wasp_profile *seg)
     }
 }
 
+/* Past max contexts, the session's profile keeps the heaviest max/2 and
+ * merges the others into one entry per kind of context (group.h): the
+ * half left free makes the next pruning many segments away. Says so in the
+ * profile (a counter, and a warning the report prints). */
+static wasp_profile *bound_contexts(wasp_profile *p, uint32_t max)
+{
+    if (max == 0 || p->ncontexts <= max)
+        return p;
+    uint32_t pruned = 0, before = p->ncontexts;
+    wasp_profile *q = wasp_profile_prune(p, max / 2, &pruned);
+    if (!q) {
+        wasp_log("out of memory pruning the profile's %u calling contexts: it keeps them all",
+                 before);
+        return p;
+    }
+    wasp_profile_free(p);
+    wasp_profile_add_counter(q, "profile.pruned_contexts", pruned);
+    char text[320];
+    snprintf(text, sizeof text,
+             "the profile reached --max-contexts %u calling contexts: %llu of the lightest were "
+             "merged into entries named \"%s\" (totals and shares are exact; only their detail "
+             "is gone)",
+             max, (unsigned long long)wasp_profile_get_counter(q, "profile.pruned_contexts"),
+             WASP_PRUNED_FRAME);
+    wasp_profile_set_meta(q, "warning.pruned", text);
+    wasp_log("the profile's %u calling contexts passed max-contexts=%u: the %u lightest merged "
+             "into one entry per kind, %u left",
+             before, max, pruned, q->ncontexts);
+    return q;
+}
+
 /* The segment's profile seg joins the session's earlier ones: merged into
  * them (a copy of the segment, not of the whole session, each time: a long
  * session's snapshots would otherwise copy it all every interval). Returns
  * the session's profile so far; seg is freed, or is it. */
-static wasp_profile *join_earlier(wasp_profile *seg)
+static wasp_profile *join_earlier(wasp_profile *seg, uint32_t max_contexts)
 {
     wasp_profile *done = session.done;
-    if (!done)
-        return seg;
+    if (!done) /* the first segment: many threads' tables may hold more than the bound */
+        return bound_contexts(seg, max_contexts);
     session.done = NULL;
     wasp_profile_remove_meta(done, "snapshot"); /* a snapshot's mark must not outlive it */
     if (wasp_profile_merge(done, seg) != 0) {
@@ -542,7 +574,7 @@ static wasp_profile *join_earlier(wasp_profile *seg)
     take_meta(done, seg);
     done->merged = 1; /* one run in segments, not profiles merged */
     wasp_profile_free(seg);
-    return done;
+    return bound_contexts(done, max_contexts);
 }
 
 static void set_written_meta(wasp_profile *p, const wasp_dump_how *how)
@@ -626,7 +658,7 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d),
              wasp_jvm_property("java.vm.version", "?"));
     wasp_profile_set_meta(p, "jvm", jvm);
     wasp_profile_set_meta_rounded(p, "pid", (double)getpid(), "%.0f");
-    p = join_earlier(p);
+    p = join_earlier(p, info->max_contexts);
     /* The calling-context tree's figures are of the whole session: after the
      * join, from the joined counters. */
     wasp_chain_meta(p, how->final);

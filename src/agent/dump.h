@@ -24,6 +24,7 @@ typedef struct wasp_dump_info {
     char disabled_reason[512]; /* why nothing was profiled, "" when it was */
     time_t start_time;
     double min_size, alloc_interval; /* objects analysis settings */
+    uint32_t max_contexts;           /* the session's bound (max-contexts) */
 } wasp_dump_info;
 
 /* The profile being gathered, for the analyses' agent parts (agent_part.h). */

@@ -225,6 +225,17 @@ static const wasp_option_row rows[] = {
         .flag = "snapshot", .cli = RUN_ATTACH,
     },
     {
+        .key = "max-contexts", .kind = WASP_OPT_NUMBER, FIELD(max_contexts),
+        .min = 1000, .max = 10000000, .def = 100000,
+        .metavar = "N",
+        .help = "the most calling contexts the session's profile keeps: past N (a long run "
+                "with snapshots, or one whose threads' tables were folded), the lightest are "
+                "merged into one entry per kind of context, keeping N/2, so that memory stays "
+                "bounded; every total stays exact",
+        .accepted = "a number from 1000 to 10000000",
+        .flag = "max-contexts", .cli = RUN_ATTACH,
+    },
+    {
         .key = "log", .kind = WASP_OPT_PATH, FIELD(log), .def_text = "stderr",
         .metavar = "stderr|none|PATH",
         .help = "where the agent logs",

@@ -85,6 +85,7 @@ typedef struct wasp_options {
     uint32_t verify_top;
     int track_existing;
     uint64_t snapshot_ns;    /* 0: no periodic snapshots */
+    uint32_t max_contexts;   /* the session's profile prunes its lightest contexts past this */
 } wasp_options;
 
 void wasp_options_defaults(wasp_options *o);

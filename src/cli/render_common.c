@@ -62,10 +62,15 @@ bool wasp_report_thin_evidence(const wasp_profile *p, char *buf, size_t n)
     return true;
 }
 
+/* With the blind analyses, the agent's other warnings about the whole
+ * profile (meta "warning.NAME", e.g. warning.pruned: contexts merged to
+ * bound a long session's memory). */
 const char *wasp_report_blind(const wasp_profile *p, uint32_t k)
 {
     for (uint32_t i = 0; i < p->nmeta; i++)
-        if (strncmp(p->meta[i].key, "blind.", 6) == 0 && k-- == 0)
+        if ((strncmp(p->meta[i].key, "blind.", 6) == 0 ||
+             strncmp(p->meta[i].key, "warning.", 8) == 0) &&
+            k-- == 0)
             return p->meta[i].value;
     return NULL;
 }

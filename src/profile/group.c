@@ -10,6 +10,11 @@
  * class becomes one context of the new profile, and the sites and each
  * part's data are re-added through it (a merge whose id map sends a
  * context to its class), which sums the ones that now share a key.
+ *
+ * Pruning (wasp_profile_prune) runs the same machinery with a class per
+ * context (exact), then sends each slot's lightest classes to one
+ * placeholder context: the entries that used them are summed under it, so
+ * every total stays what it was and only the detail of the long tail goes.
  */
 #include "profile/group.h"
 #include "profile/hindex.h"
@@ -35,6 +40,9 @@ struct group {
     uint32_t *site;         /* p site -> q site */
     uint32_t nclasses;
     uint32_t nslots;        /* wasp_profile_slots() */
+    bool exact;             /* a class per context and slot (pruning), not per frame list */
+    uint32_t keep;          /* pruning: classes kept per slot; 0 keeps all */
+    uint32_t pruned;        /* classes sent to the placeholder */
 };
 
 /* What a part's weigh sees (part.h): the grouping, and its role 0's slot. */
@@ -84,6 +92,13 @@ static uint32_t class_of(struct group *g, uint32_t ctx, uint32_t a)
     if (g->cls[v] != WASP_NOID)
         return g->cls[v];
     const wasp_context *c = &g->p->contexts[ctx];
+    if (g->exact) {
+        uint32_t id = g->nclasses++;
+        g->member[id] = v;
+        g->shown[id] = WASP_NOID;
+        g->ninsn[id] = c->insn != 0;
+        return g->cls[v] = id;
+    }
     struct class_key k = {g, &g->p->frame_refs[c->first], c->nframes, a};
     uint32_t h = wasp_fnv1a_u32(wasp_fnv1a_u32(WASP_FNV_INIT, a), k.n);
     for (uint32_t i = 0; i < k.n; i++)
@@ -164,6 +179,100 @@ static int class_context(struct group *g, uint32_t cls)
     return g->out[cls] == WASP_NOID ? -1 : 0;
 }
 
+/* The context that stands for the pruned ones: one frame that says what it
+ * is, no instruction. Each pruning interns the same one, so a later pruning
+ * sums into it. */
+static uint32_t placeholder(struct group *g)
+{
+    wasp_frame f = {.kind = WASP_FRAME_UNKNOWN, .line = -1};
+    f.name = wasp_profile_intern_string(g->q, WASP_PRUNED_FRAME);
+    if (f.name == WASP_NOID)
+        return WASP_NOID;
+    uint32_t frame = wasp_profile_intern_frame(g->q, &f);
+    if (frame == WASP_NOID)
+        return WASP_NOID;
+    return wasp_profile_intern_context(g->q, &frame, 1, 0);
+}
+
+/* How many classes each slot keeps of g->keep in all: shared evenly, a
+ * slot that needs less than its share leaving the rest to the others
+ * (a run of one analysis keeps as many as a run of all of them). */
+static void share_out(const struct group *g, const uint32_t *used, uint32_t *keep)
+{
+    uint32_t left = g->keep, open = 0;
+    for (uint32_t s = 0; s < g->nslots; s++) {
+        keep[s] = WASP_NOID;
+        open += used[s] > 0;
+    }
+    while (open) {
+        uint32_t share = left / open, smallest = WASP_NOID;
+        for (uint32_t s = 0; s < g->nslots; s++)
+            if (keep[s] == WASP_NOID && used[s] &&
+                (smallest == WASP_NOID || used[s] < used[smallest]))
+                smallest = s;
+        if (used[smallest] > share) { /* every open slot needs more than its share */
+            for (uint32_t s = 0; s < g->nslots; s++)
+                if (keep[s] == WASP_NOID && used[s])
+                    keep[s] = share > 0 ? share : 1;
+            return;
+        }
+        keep[smallest] = used[smallest];
+        left -= used[smallest];
+        open--;
+    }
+}
+
+/* The slot's classes past its keep heaviest go to the placeholder. */
+static int prune_slot(struct group *g, uint32_t slot, const double *weight, uint32_t keep,
+                      uint32_t *stand_in)
+{
+    uint32_t n = 0;
+    for (uint32_t c = 0; c < g->nclasses; c++)
+        n += g->member[c] % g->nslots == slot;
+    if (n <= keep)
+        return 0;
+    if (*stand_in == WASP_NOID && (*stand_in = placeholder(g)) == WASP_NOID)
+        return -1;
+    wasp_ranked *r = malloc((size_t)n * sizeof *r);
+    if (!r)
+        return -1;
+    n = 0;
+    for (uint32_t c = 0; c < g->nclasses; c++)
+        if (g->member[c] % g->nslots == slot)
+            r[n++] = (wasp_ranked){.weight = {weight[c]}, .key = {c}, .index = c};
+    uint32_t *order = wasp_ranked_order(r, n); /* frees r */
+    if (!order)
+        return -1;
+    for (uint32_t k = keep; k < n; k++)
+        g->out[order[k]] = *stand_in;
+    g->pruned += n - keep;
+    free(order);
+    return 0;
+}
+
+/* Each slot keeps its share of g->keep classes, the heaviest. */
+static int prune_lightest(struct group *g)
+{
+    double *weight = calloc((size_t)g->nclasses + 1, sizeof *weight);
+    uint32_t *used = calloc(g->nslots, sizeof *used), *keep = calloc(g->nslots, sizeof *keep);
+    uint32_t stand_in = WASP_NOID; /* made when first needed */
+    int rc = weight && used && keep ? 0 : -1;
+    for (uint32_t v = 0; rc == 0 && v < g->p->ncontexts * g->nslots; v++)
+        if (g->cls[v] != WASP_NOID)
+            weight[g->cls[v]] += g->weight[v];
+    for (uint32_t c = 0; rc == 0 && c < g->nclasses; c++)
+        used[g->member[c] % g->nslots]++;
+    if (rc == 0)
+        share_out(g, used, keep);
+    for (uint32_t s = 0; rc == 0 && s < g->nslots; s++)
+        if (used[s])
+            rc = prune_slot(g, s, weight, keep[s], &stand_in);
+    free(weight);
+    free(used);
+    free(keep);
+    return rc;
+}
+
 /* Context ctx is used in slot with that weight. */
 static int weigh(struct group *g, uint32_t slot, uint32_t ctx, double weight)
 {
@@ -225,8 +334,10 @@ static int build(struct group *g)
     for (uint32_t v = 0; v < p->ncontexts * g->nslots; v++)
         if (g->cls[v] != WASP_NOID && better(g, v, g->shown[g->cls[v]]))
             g->shown[g->cls[v]] = v;
+    if (g->keep && prune_lightest(g) != 0)
+        return -1;
     for (uint32_t c = 0; c < g->nclasses; c++)
-        if (class_context(g, c) != 0)
+        if (g->out[c] == WASP_NOID && class_context(g, c) != 0)
             return -1;
     wasp_id_map m = {.str = grouped_string, .ctx = grouped_context, .state = g, .site = g->site};
     return wasp_profile_merge_sites_and_parts(q, p, &m);
@@ -240,7 +351,7 @@ static uint32_t *ids(uint32_t n)
     return a;
 }
 
-wasp_profile *wasp_profile_group_by_line(const wasp_profile *p)
+static wasp_profile *regroup(const wasp_profile *p, bool exact, uint32_t keep, uint32_t *pruned)
 {
     uint32_t maxdepth;
     uint32_t nslots = wasp_profile_slots();
@@ -262,6 +373,8 @@ wasp_profile *wasp_profile_group_by_line(const wasp_profile *p)
         .refs = ids(maxdepth),
         .site = ids(p->nsites),
         .nslots = nslots,
+        .exact = exact,
+        .keep = keep,
     };
     bool ok = g.q && g.index && g.cls && g.weight && g.member && g.shown && g.ninsn && g.out &&
               g.str && g.frame && g.refs && g.site && build(&g) == 0;
@@ -280,5 +393,17 @@ wasp_profile *wasp_profile_group_by_line(const wasp_profile *p)
         wasp_profile_free(g.q);
         return NULL;
     }
+    if (pruned)
+        *pruned = g.pruned;
     return g.q;
+}
+
+wasp_profile *wasp_profile_group_by_line(const wasp_profile *p)
+{
+    return regroup(p, false, 0, NULL);
+}
+
+wasp_profile *wasp_profile_prune(const wasp_profile *p, uint32_t keep, uint32_t *pruned)
+{
+    return regroup(p, true, keep ? keep : 1, pruned);
 }

@@ -3,6 +3,7 @@
  * leaf machine instruction, so one source-level pair can show up many times:
  * the loads of an unrolled loop, the C1 and C2 copies of a method. A Java
  * developer wants those as one entry; `wasp report --by line` shows this view.
+ * The same re-adding bounds a long session's profile (wasp_profile_prune).
  */
 #ifndef WASP_PROFILE_GROUP_H
 #define WASP_PROFILE_GROUP_H
@@ -26,5 +27,17 @@
  * sites that became one are merged as wasp_profile_merge does. NULL when out of memory or when p
  * is inconsistent (ids out of range). Free with wasp_profile_free. */
 wasp_profile *wasp_profile_group_by_line(const wasp_profile *p);
+
+/* The name of the one frame of the context that stands for pruned ones. */
+#define WASP_PRUNED_FRAME "[lighter contexts, merged to bound wasp's memory]"
+
+/* Bounding a long session's profile: a new profile with p's metadata,
+ * counters and totals in which each kind of context (as grouping keeps them
+ * apart) has at most keep contexts: the heaviest (by the weights grouping
+ * uses), the others replaced by one context whose single frame is
+ * WASP_PRUNED_FRAME, so that their entries sum under it. Contexts nothing
+ * uses are left out. *pruned (when not NULL): how many were replaced. NULL
+ * when out of memory or when p is inconsistent. */
+wasp_profile *wasp_profile_prune(const wasp_profile *p, uint32_t keep, uint32_t *pruned);
 
 #endif
