@@ -499,6 +499,8 @@ class Soak:
             agent_opts = "events=%s,file=%s,log=%s" % (self.a.events, self.profile, self.profile + ".log")
             if self.a.snapshot not in ("0", "none"):
                 agent_opts += ",snapshot=" + self.a.snapshot
+            if self.a.agent_options:
+                agent_opts += "," + self.a.agent_options
         cmds = {"agent": self.java_cmd(agent_opts)}
         if self.a.baseline_minutes > 0:
             cmds["baseline"] = self.java_cmd()
@@ -718,6 +720,8 @@ def main():
     ap.add_argument("--events", default="all", help="snapshot: the agent's events (default all)")
     ap.add_argument("--snapshot", default="10s", help="snapshot: the agent's snapshot interval (default 10s; 0: none, the profile "
                          "is written at exit only)")
+    ap.add_argument("--agent-options", default="",
+                    help="snapshot: more agent options, e.g. max-contexts=20000 (appended after a comma)")
     ap.add_argument("--dir", help="where everything goes (default /tmp/wasp-soak-MODE-DATE)")
     ap.add_argument("--out", help="also write the report here")
     ap.add_argument("-q", "--quiet", action="store_true", help="print only the report")

@@ -8,9 +8,11 @@
  * because a handler that loaded it from the registry just before may still
  * read its `active` flag.
  *
- * A thread's thread-local value is a token (its registry index + 1), not a
- * pointer: after a session ends the token finds nothing, so no state of an
- * earlier session, with another session's analyses, is ever used again.
+ * A thread's thread-local value is a token (its registry index + 1, and a
+ * serial number above), not a pointer: after a session ends the token finds
+ * nothing, and when its index is handed to another thread the serial no
+ * longer matches, so no state of an earlier session, with another session's
+ * analyses, nor another thread's, is ever used again.
  */
 #include "agent/threads.h"
 
@@ -34,6 +36,10 @@
 #include "watch/thread_registry.h"
 
 static pthread_key_t self_key;
+/* A token: index + 1 in the low 24 bits (WASP_MAX_THREADS is 2^20), a
+ * serial above them. */
+#define TOKEN_INDEX ((uintptr_t)0xffffff)
+static uintptr_t token_serial;
 static pthread_once_t self_key_once = PTHREAD_ONCE_INIT;
 /* Serialises thread end (which frees a thread's state) with the end of the
  * run (which walks every thread's state). Never taken in a handler. */
@@ -56,7 +62,8 @@ static void make_self_key(void)
 static wasp_thread *self_state(void)
 {
     uintptr_t token = (uintptr_t)pthread_getspecific(self_key);
-    return token ? wasp_thread_at((uint32_t)(token - 1)) : NULL;
+    wasp_thread *t = token ? wasp_thread_at((uint32_t)((token - 1) & TOKEN_INDEX)) : NULL;
+    return t && t->token == token ? t : NULL;
 }
 
 static void free_tables(wasp_thread *t)
@@ -134,6 +141,8 @@ static wasp_thread *create(pid_t tid, JNIEnv *env, const char *name)
     if (!t)
         return NULL;
     t->index = index;
+    uintptr_t serial = __atomic_add_fetch(&token_serial, 1, __ATOMIC_RELAXED);
+    t->token = ((serial << 24) | index) + 1;
     t->tid = tid;
     t->jni_env = env; /* NULL for adopted threads: the handler asks the JVM */
     t->sampler = (wasp_sampler_thread){.index = index, .tid = tid, .fd = -1};
@@ -185,7 +194,7 @@ void wasp_thread_begin(JNIEnv *env, const char *name)
     wasp_thread *t = create(gettid(), env, name);
     if (t) {
         t->cpu_ns_start = (uint64_t)(thread_cpu_now() * 1e9);
-        pthread_setspecific(self_key, (void *)(uintptr_t)(t->index + 1));
+        pthread_setspecific(self_key, (void *)t->token);
     }
 }
 
@@ -303,6 +312,7 @@ void wasp_thread_finish(void)
     t->cpu_ns_start = (uint64_t)(used * 1e9) | (1ull << 63); /* finished: holds CPU used */
     t->cpu_mark_s = used;
     wasp_registry_remove(t->index);
+    wasp_registry_release(t->index);
     ended_samples += t->rec.counters[WASP_C_SAMPLES];
     pthread_mutex_unlock(&registry_lock);
     /* Keep its measurements, not its tables: long-running programs start
@@ -434,6 +444,7 @@ void wasp_threads_retire_all(void)
             continue;
         quiet(t);
         wasp_registry_remove(i);
+        wasp_registry_release(i);
         free_tables(t);
         t->retired_next = graveyard;
         graveyard = t;

@@ -57,6 +57,7 @@ typedef struct wasp_slot {
 
 typedef struct wasp_thread {
     uint32_t index;        /* position in the registry; encoded in sig_data */
+    uintptr_t token;       /* the thread-local value naming this state (agent/threads.c) */
     pid_t tid;
     void *jni_env;         /* for AsyncGetCallTrace */
     volatile int active;   /* 0: the handler ignores this thread's signals */
