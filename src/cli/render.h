@@ -16,6 +16,9 @@ int wasp_render_text(const wasp_profile *p, int top, FILE *out);
 int wasp_render_json(const wasp_profile *p, int top, FILE *out);
 /* Flame-graph formats (docs/formats.md): every weighted context, top unused. */
 int wasp_render_collapsed(const wasp_profile *p, int top, FILE *out);
+/* The stacks of one analysis (id; -1 the first shown; WASP_ANALYSES all)
+ * and one side (a wasp_report_side) only. */
+int wasp_render_collapsed_choice(const wasp_profile *p, int analysis, int side, FILE *out);
 int wasp_render_pprof(const wasp_profile *p, int top, FILE *out);
 /* One self-contained HTML page: the JSON report as data, and a script that
  * draws it (src/cli/html/). */

@@ -98,7 +98,9 @@ int wasp_report_render(const wasp_profile *p, const wasp_report_opts *o, FILE *o
     wasp_profile *grouped = NULL;
     if (o->by == WASP_BY_LINE && !(p = grouped = wasp_profile_group_by_line(p)))
         return -1;
-    int rc = f->render(p, top, out);
+    int rc = o->format == WASP_FORMAT_COLLAPSED
+                 ? wasp_render_collapsed_choice(p, o->analysis - 1, o->side, out)
+                 : f->render(p, top, out);
     wasp_profile_free(grouped);
     if (fflush(out) != 0 || ferror(out))
         rc = -1;
@@ -130,6 +132,10 @@ static void usage(FILE *out)
           "                      instruction summed into one, showing the heaviest\n"
           "                      instruction and \"(+N more instructions)\"; instruction:\n"
           "                      every pair as recorded (default: line)\n"
+          "  --side watched|trapped|all, --analysis NAME|all\n"
+          "                      collapsed: the stacks of one side of one analysis, so\n"
+          "                      that totals are true (default: the first analysis\n"
+          "                      shown, its watched side; docs/formats.md)\n"
           "  -o, --output OUT    write the report to OUT instead of standard output\n"
           "  -h, --help          show this help\n"
           "\n"
@@ -164,6 +170,12 @@ int wasp_report_view_option(int argc, char **argv, int *i, unsigned accepted,
         rc = wasp_top_parse("--top", v, &o->top, err, errlen);
     else if ((v = option_value(argc, argv, i, "--by", &m)) || m)
         rc = wasp_by_parse("--by", v, &o->by, err, errlen);
+    else if ((v = option_value(argc, argv, i, "--side", &m)) || m)
+        rc = wasp_side_parse("--side", v, &o->side, err, errlen);
+    else if ((v = option_value(argc, argv, i, "--analysis", &m)) || m) {
+        rc = wasp_analysis_choice_parse("--analysis", v, &o->analysis, err, errlen);
+        o->analysis += rc == 0; /* 0 stays "not given" */
+    }
     else if ((v = option_value(argc, argv, i, "-o", &m)) || m ||
              (v = option_value(argc, argv, i, "--output", &m)) || m) {
         rc = v && *v ? 0 : -1;

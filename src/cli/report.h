@@ -46,10 +46,21 @@ int wasp_by_parse(const char *option, const char *value, wasp_report_by *out, ch
 #define WASP_TOP_MAX 1000000
 int wasp_top_parse(const char *option, const char *value, int *out, char *err, size_t errlen);
 
+/* --format collapsed's choice of stacks (render_collapsed.c, docs/formats.md):
+ * --side watched|trapped|all, --analysis NAME|all. */
+typedef enum { WASP_SIDE_WATCHED = 0, WASP_SIDE_TRAPPED, WASP_SIDE_ALL } wasp_report_side;
+int wasp_side_parse(const char *option, const char *value, wasp_report_side *out, char *err,
+                    size_t errlen);
+/* *out: an analysis id, or WASP_ANALYSES for "all". */
+int wasp_analysis_choice_parse(const char *option, const char *value, int *out, char *err,
+                               size_t errlen);
+
 typedef struct wasp_report_opts {
     wasp_format format;
     int top;           /* pairs per analysis; <=0: default (10 text, all json) */
     wasp_report_by by; /* zero: WASP_BY_LINE, the default */
+    wasp_report_side side; /* collapsed: zero, the watched side */
+    int analysis;          /* collapsed: 0 the first shown, else id + 1 (WASP_ANALYSES + 1: all) */
 } wasp_report_opts;
 /* The options `wasp report` and `wasp diff` share, at argv[*i]: --format
  * (a name among accepted), --top, --by and -o/--output (into *output). 1 when

@@ -23,7 +23,7 @@ __attribute__((noinline)) static char *render_string(const wasp_profile *p, wasp
     size_t n = 0;
     FILE *f = open_memstream(&buf, &n);
     assert_non_null(f);
-    wasp_report_opts o = {fmt, 0, by};
+    wasp_report_opts o = {.format = fmt, .by = by};
     assert_int_equal(wasp_report_render(p, &o, f), 0);
     fclose(f);
     if (len)

@@ -59,6 +59,21 @@ static char *render(const wasp_profile *p, wasp_format fmt, size_t *len)
     return render_string(p, fmt, WASP_BY_INSTRUCTION, len);
 }
 
+/* --format collapsed with --analysis (id + 1; 0: not given) and --side. */
+__attribute__((noinline)) static char *render_choice(const wasp_profile *p, int analysis,
+                                                     wasp_report_side side)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    assert_non_null(f);
+    wasp_report_opts o = {.format = WASP_FORMAT_COLLAPSED, .by = WASP_BY_INSTRUCTION,
+                         .side = side, .analysis = analysis};
+    assert_int_equal(wasp_report_render(p, &o, f), 0);
+    fclose(f);
+    return buf;
+}
+
 /* The sum of the values of the lines starting with prefix. */
 static long long total_of(const char *doc, const char *prefix, int *lines)
 {
@@ -92,8 +107,7 @@ static void test_collapsed_totals(void **state)
 {
     (void)state;
     wasp_profile *p = sample();
-    size_t len;
-    char *doc = render(p, WASP_FORMAT_COLLAPSED, &len);
+    char *doc = render_choice(p, WASP_ANALYSES + 1, WASP_SIDE_ALL);
     /* 3 pairs x 2 sides, 1 site + 2 accesses, 1 site + 1 comparison context */
     assert_int_equal(count_lines(doc), 11);
     double pair_bytes = 0;
@@ -113,6 +127,38 @@ static void test_collapsed_totals(void **state)
     assert_int_equal(n, 2);
     assert_int_equal(total_of(doc, "replicas;[site];", &n), 30);
     assert_int_equal(total_of(doc, "replicas;[compare];", &n), 30);
+    free(doc);
+    wasp_profile_free(p);
+}
+
+/* By default one series, whose total is true: the first analysis's watched
+ * side; --side and --analysis choose others. */
+static void test_collapsed_choice(void **state)
+{
+    (void)state;
+    wasp_profile *p = sample();
+    size_t len;
+    int n;
+    char *doc = render(p, WASP_FORMAT_COLLAPSED, &len);
+    assert_int_equal(count_lines(doc), 3);
+    assert_int_equal(total_of(doc, "deadstore;[watch];", &n), 1501);
+    assert_int_equal(n, 3);
+    free(doc);
+    doc = render_choice(p, 0, WASP_SIDE_TRAPPED);
+    assert_int_equal(total_of(doc, "deadstore;[trap];", &n), 1501);
+    assert_int_equal(count_lines(doc), 3);
+    free(doc);
+    doc = render_choice(p, WASP_ID_objects + 1, WASP_SIDE_TRAPPED);
+    assert_int_equal(total_of(doc, "objects;[access];", &n), 800);
+    assert_int_equal(count_lines(doc), 2);
+    free(doc);
+    doc = render_choice(p, WASP_ANALYSES + 1, WASP_SIDE_WATCHED); /* each analysis's first side */
+    assert_int_equal(count_lines(doc), 3 + 1 + 1);
+    assert_int_equal(total_of(doc, "objects;[allocation];", &n), 800);
+    assert_int_equal(total_of(doc, "replicas;[site];", &n), 30);
+    free(doc);
+    doc = render_choice(p, WASP_ID_locks + 1, WASP_SIDE_WATCHED); /* none: empty */
+    assert_int_equal(count_lines(doc), 0);
     free(doc);
     wasp_profile_free(p);
 }
@@ -143,7 +189,8 @@ static void test_collapsed_frames(void **state)
     (void)state;
     wasp_profile *p = sample();
     size_t len;
-    char *doc = render(p, WASP_FORMAT_COLLAPSED, &len);
+    char *doc = render_choice(p, WASP_ANALYSES + 1, WASP_SIDE_ALL);
+    (void)len;
     /* root first, frames named as in the text report, heaviest pair first */
     assert_non_null(strstr(doc, "deadstore;[watch];pkg.Main.main(Main.java:10);"
                                 "pkg.Main.work(Main.java:42) 1000\n"));
@@ -194,21 +241,38 @@ static void test_pprof(void **state)
     Wasp__Pprof__Profile *pr = wasp__pprof__profile__unpack(NULL, raw_len, raw);
     assert_non_null(pr);
     assert_string_equal(pr->string_table[0], "");
-    assert_int_equal(pr->n_sample_type, 2);
-    assert_string_equal(pr->string_table[pr->sample_type[0]->type], "bytes");
-    assert_string_equal(pr->string_table[pr->sample_type[1]->type], "samples");
-    assert_string_equal(pr->string_table[pr->sample_type[1]->unit], "count");
+    /* a type per analysis, side and measure; the default the first */
+    static const char *const types[][2] = {
+        {"deadstore_bytes_watched", "bytes"},   {"deadstore_samples_watched", "count"},
+        {"deadstore_bytes_trapped", "bytes"},   {"deadstore_samples_trapped", "count"},
+        {"objects_samples_allocation", "count"}, {"objects_samples_access", "count"},
+        {"replicas_samples_site", "count"},     {"replicas_samples_compare", "count"}};
+    enum { NTYPES = sizeof types / sizeof *types };
+    assert_int_equal(pr->n_sample_type, NTYPES);
+    for (size_t t = 0; t < NTYPES; t++) {
+        assert_string_equal(pr->string_table[pr->sample_type[t]->type], types[t][0]);
+        assert_string_equal(pr->string_table[pr->sample_type[t]->unit], types[t][1]);
+    }
+    assert_string_equal(pr->string_table[pr->default_sample_type], types[0][0]);
     assert_int_equal(pr->n_sample, 11);
+    int64_t sums[NTYPES] = {0};
     int64_t watch_bytes = 0, access_samples = 0;
     for (size_t i = 0; i < pr->n_sample; i++) {
         const Wasp__Pprof__Sample *s = pr->sample[i];
         const char *an = label_of(pr, s, "analysis"), *side = label_of(pr, s, "side");
         assert_non_null(an);
         assert_non_null(side);
+        assert_int_equal(s->n_value, NTYPES);
+        int nonzero = 0;
+        for (size_t t = 0; t < NTYPES; t++) {
+            sums[t] += s->value[t];
+            nonzero += s->value[t] != 0;
+        }
+        assert_true(nonzero <= 2); /* its own series' types only */
         if (!strcmp(an, "deadstore") && !strcmp(side, "watch"))
             watch_bytes += s->value[0];
         if (!strcmp(an, "objects") && !strcmp(side, "access"))
-            access_samples += s->value[1];
+            access_samples += s->value[5];
         /* root: the analysis, then the side's marker */
         const Wasp__Pprof__Location *root = pr->location[s->location_id[s->n_location_id - 1] - 1];
         const Wasp__Pprof__Location *marker =
@@ -219,8 +283,11 @@ static void test_pprof(void **state)
         assert_string_equal(pr->string_table[pr->function[marker->line[0]->function_id - 1]->name],
                             want);
     }
-    assert_int_equal(watch_bytes, 1000 + 500 + 0); /* each rounded */
+    assert_int_equal(watch_bytes, 1501); /* the rounded total, not 1000 + 500 + 0 */
     assert_int_equal(access_samples, 800);
+    static const int64_t want[NTYPES] = {1501, 16, 1501, 16, 800, 800, 30, 30};
+    for (size_t t = 0; t < NTYPES; t++)
+        assert_int_equal(sums[t], want[t]);
     /* deduplicated: pkg.Main.work is one function at two lines (locations) */
     int work = 0, work_locs = 0;
     for (size_t i = 0; i < pr->n_function; i++)
@@ -244,6 +311,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_collapsed_totals),
+        cmocka_unit_test(test_collapsed_choice),
         cmocka_unit_test(test_collapsed_frames),
         cmocka_unit_test(test_collapsed_huge),
         cmocka_unit_test(test_pprof),

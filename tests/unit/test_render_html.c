@@ -106,7 +106,7 @@ static void test_write_error(void **state)
     if (!f)
         skip();
     wasp_profile *p = hostile_profile();
-    wasp_report_opts o = {WASP_FORMAT_HTML, 0, WASP_BY_LINE};
+    wasp_report_opts o = {.format = WASP_FORMAT_HTML, .by = WASP_BY_LINE};
     assert_int_equal(wasp_report_render(p, &o, f), -1);
     fclose(f);
     wasp_profile_free(p);

@@ -77,7 +77,7 @@ static char *render_by(const wasp_profile *p, wasp_format fmt, int top, wasp_rep
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    wasp_report_opts o = {fmt, top, by};
+    wasp_report_opts o = {.format = fmt, .top = top, .by = by};
     assert_int_equal(wasp_report_render(p, &o, f), 0);
     fclose(f);
     return buf;
@@ -1031,7 +1031,7 @@ static void test_render_write_error(void **state)
     if (!f)
         skip();
     wasp_profile *p = sample();
-    wasp_report_opts o = {WASP_FORMAT_TEXT, 0, WASP_BY_LINE};
+    wasp_report_opts o = {.format = WASP_FORMAT_TEXT, .by = WASP_BY_LINE};
     assert_int_equal(wasp_report_render(p, &o, f), -1);
     fclose(f);
     wasp_profile_free(p);
