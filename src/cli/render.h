@@ -24,6 +24,17 @@ int wasp_render_pprof(const wasp_profile *p, int top, FILE *out);
  * draws it (src/cli/html/). */
 int wasp_render_html(const wasp_profile *p, int top, FILE *out);
 
+/* The text report; verbose: with how it was measured (the sampler, the
+ * watchpoints, their counters and drops) in the header. */
+int wasp_render_text_verbose(const wasp_profile *p, int top, bool verbose, FILE *out);
+
+/* The summary, the report's first screen (report_summary.c), of the
+ * analyses in shown (top > 0: at most top findings each): as text, and as
+ * the JSON member "summary". 0, or -1 when out of memory. */
+struct wasp_json;
+int wasp_summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *out);
+int wasp_summary_json(struct wasp_json *j, const wasp_profile *p, uint32_t shown, int top);
+
 /* Which analyses the report shows (a bit per id): their report parts say. */
 uint32_t wasp_report_shown_analyses(const wasp_profile *p);
 

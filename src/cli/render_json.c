@@ -1,6 +1,6 @@
 /*
  * The JSON report, exactly the schema of docs/report-json.md: the run's
- * metadata and counters, then the member of each analysis shown, written by
+ * metadata and counters, the summary (report_summary.c), then the member of each analysis shown, written by
  * its report part (report_part.h) under "analyses" or at the top level; and
  * the JSON helpers the parts share. Frames root first, leaf last (the
  * profile's own order).
@@ -163,6 +163,8 @@ static int render_json(wasp_json *j, const wasp_profile *p, int top)
     wasp_json_end_array(j);
 
     uint32_t shown = wasp_report_shown_analyses(p);
+    if (wasp_summary_json(j, p, shown, top) != 0)
+        return -1;
     wasp_json_begin_object(j, "analyses", false);
     if (json_parts(j, p, shown, WASP_JSON_IN_ANALYSES, top) != 0)
         return -1;

@@ -1,6 +1,7 @@
 /*
- * The text report: what ran and how it was sampled, the sampler's counters,
- * then the section of each analysis shown, written by its report part
+ * The text report: what ran (and, --verbose, how it was sampled and the
+ * sampler's counters), the summary (report_summary.c), then the section of
+ * each analysis shown, written by its report part
  * (report_part.h) in registry order; and the text helpers the parts share:
  * contexts printed like a Java stack trace, leaf first.
  */
@@ -272,7 +273,22 @@ static void header_counters(const wasp_profile *p, uint32_t shown, FILE *out)
         fputc('\n', out);
 }
 
-static void header(const wasp_profile *p, uint32_t shown, FILE *out)
+/* The default header's one line of how wasp measured, the rest under
+ * --verbose. */
+static void header_used(const wasp_profile *p, FILE *out)
+{
+    const char *s = wasp_profile_get_meta(p, "sampler");
+    const char *w = wasp_profile_get_meta(p, "watch");
+    if (!s && !w)
+        return;
+    fprintf(out, "  %-10s sampler %s, watchpoints %s (--verbose: how, counters, drops)\n",
+            "wasp used", s ? s : "unknown", w ? w : "none");
+    char thin[256];
+    if (wasp_report_thin_evidence(p, thin, sizeof thin))
+        line(out, "warning", thin);
+}
+
+static void header(const wasp_profile *p, uint32_t shown, bool verbose, FILE *out)
 {
     const char *cmd = wasp_profile_get_meta(p, "java_command");
     const char *programs = wasp_profile_get_meta(p, "programs"); /* merged: they differ */
@@ -283,11 +299,16 @@ static void header(const wasp_profile *p, uint32_t shown, FILE *out)
     const char *jvm = wasp_profile_get_meta(p, "jvm");
     if (jvm)
         line(out, "jvm", jvm);
-    header_sampler(p, out);
-    header_watch(p, out);
-    header_context(p, out);
-    header_run(p, out);
-    header_counters(p, shown, out);
+    if (!verbose) {
+        header_run(p, out);
+        header_used(p, out);
+    } else {
+        header_sampler(p, out);
+        header_watch(p, out);
+        header_context(p, out);
+        header_run(p, out);
+        header_counters(p, shown, out);
+    }
     for (uint32_t k = 0; wasp_report_blind(p, k); k++)
         line(out, "warning", wasp_report_blind(p, k));
 }
@@ -342,8 +363,15 @@ int wasp_text_ranked(const wasp_profile *p, uint32_t *order, uint32_t n, int top
 
 int wasp_render_text(const wasp_profile *p, int top, FILE *out)
 {
+    return wasp_render_text_verbose(p, top, false, out);
+}
+
+int wasp_render_text_verbose(const wasp_profile *p, int top, bool verbose, FILE *out)
+{
     uint32_t shown = wasp_report_shown_analyses(p);
-    header(p, shown, out);
+    header(p, shown, verbose, out);
+    if (wasp_summary_text(p, shown, top, out) != 0)
+        return -1;
     for (int id = 0; id < WASP_ANALYSES; id++)
         if ((shown & (1u << id)) && wasp_report_part_of(id)->text(p, id, top, out) != 0)
             return -1;

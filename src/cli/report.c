@@ -100,7 +100,8 @@ int wasp_report_render(const wasp_profile *p, const wasp_report_opts *o, FILE *o
         return -1;
     int rc = o->format == WASP_FORMAT_COLLAPSED
                  ? wasp_render_collapsed_choice(p, o->analysis - 1, o->side, out)
-                 : f->render(p, top, out);
+             : o->format == WASP_FORMAT_TEXT ? wasp_render_text_verbose(p, top, o->verbose, out)
+                                             : f->render(p, top, out);
     wasp_profile_free(grouped);
     if (fflush(out) != 0 || ferror(out))
         rc = -1;
@@ -113,11 +114,12 @@ static void usage(FILE *out)
     wasp_format_names(WASP_FORMATS_ALL, "|", names, sizeof names);
     fprintf(out,
             "usage: wasp report [--format %s] [--top N] [--by line|instruction]\n"
-            "                   [-o OUT] [FILE...]\n"
+            "                   [--verbose] [-o OUT] [FILE...]\n"
             "\n"
             "Reads wasp profiles (merging them when there are several) and prints\n"
-            "the report: the sampler's counters, then per analysis the fraction of\n"
-            "wasteful bytes (F_prog) and the top context pairs. A FILE of - is\n"
+            "the report: first a summary, each analysis's top findings with their\n"
+            "place in the program, their cost in CPU and what to try\n"
+            "(docs/findings.md), then each analysis's detail. A FILE of - is\n"
             "standard input; with no FILE, " WASP_RUN_DEFAULT_OUTPUT " (what wasp run writes).\n"
             "A profile is at most 256 MiB.\n"
             "\n"
@@ -136,6 +138,8 @@ static void usage(FILE *out)
           "                      collapsed: the stacks of one side of one analysis, so\n"
           "                      that totals are true (default: the first analysis\n"
           "                      shown, its watched side; docs/formats.md)\n"
+          "  -v, --verbose       text: also how it was measured (the sampler, the\n"
+          "                      watchpoints, their counters and dropped samples)\n"
           "  -o, --output OUT    write the report to OUT instead of standard output\n"
           "  -h, --help          show this help\n"
           "\n"
@@ -201,6 +205,8 @@ static int parse_args(int argc, char **argv, struct report_args *r, bool *done)
         }
         if (strcmp(a, "--") == 0) {
             options = false;
+        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            r->opts.verbose = true;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
             *done = true;

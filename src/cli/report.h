@@ -5,6 +5,7 @@
 #ifndef WASP_CLI_REPORT_H
 #define WASP_CLI_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -61,6 +62,7 @@ typedef struct wasp_report_opts {
     wasp_report_by by; /* zero: WASP_BY_LINE, the default */
     wasp_report_side side; /* collapsed: zero, the watched side */
     int analysis;          /* collapsed: 0 the first shown, else id + 1 (WASP_ANALYSES + 1: all) */
+    bool verbose;          /* text: how it was measured, in the header (--verbose) */
 } wasp_report_opts;
 /* The options `wasp report` and `wasp diff` share, at argv[*i]: --format
  * (a name among accepted), --top, --by and -o/--output (into *output). 1 when

@@ -47,6 +47,30 @@ typedef struct wasp_stack_sink {
     int (*emit)(struct wasp_stack_sink *sink, const wasp_profile *p, const wasp_stack *s);
 } wasp_stack_sink;
 
+/* One finding of the summary, the report's first screen (report_summary.c,
+ * docs/findings.md): where, what happens there in plain words, and the
+ * samples behind it. */
+typedef struct wasp_finding {
+    uint32_t ctx;     /* the code involved: its first application frame (else
+                       * its leaf) names the place */
+    char what[320];   /* plain words, its share included ("stores the value
+                       * already there (41.0% of the bytes stored)") */
+    double share;     /* that share of what its analysis measures, 0..1 */
+    double cpu;       /* the program's samples in the code involved, in the
+                       * units of wasp_report_samples_due; NAN: not measured */
+    double evidence;  /* the samples it rests on, as independent draws (an
+                       * armed watch's window is one): the interval's and
+                       * the few-samples warning's count */
+} wasp_finding;
+
+/* Findings per analysis in the summary. */
+enum { WASP_SUMMARY_PER_ANALYSIS = 3 };
+
+/* Receives findings, most important first. 0, or -1 (out of memory). */
+typedef struct wasp_finding_sink {
+    int (*emit)(struct wasp_finding_sink *sink, const wasp_profile *p, const wasp_finding *f);
+} wasp_finding_sink;
+
 typedef struct wasp_report_part {
     /* Does the report show this analysis (id) for p: it ran (meta "events"
      * names it) or p has its data? */
@@ -70,6 +94,13 @@ typedef struct wasp_report_part {
     /* Every weighted context of it, each side of an entry once, in a
      * deterministic order, to sink. NULL: none. 0, or -1 (emit's). */
     int (*stacks)(const wasp_profile *p, int id, wasp_stack_sink *sink);
+    /* The summary: its first `max` findings to sink, most important first
+     * (none: the summary says nothing was found). NULL: not in the summary.
+     * 0, or -1 (emit's, or out of memory). */
+    int (*summary)(const wasp_profile *p, int id, int max, wasp_finding_sink *sink);
+    /* The summary's heading of its findings ("Dead stores"), and what to
+     * try about them, one line (docs/findings.md says more). */
+    const char *title, *hint;
 } wasp_report_part;
 
 /* The report part of analysis id; NULL when out of range. */
@@ -114,6 +145,21 @@ bool wasp_site_by_class(const wasp_profile *p, const wasp_site *s);
  * sampled, objects.sampling_interval > 0). */
 const char *wasp_fmt_site_allocations(const wasp_profile *p, const wasp_site *s, char *buf,
                                       size_t n);
+
+/* The summary's place of a context: its first frame, from the leaf, that
+ * is application code (a Java frame outside java.*, javax.*, jdk.*, sun.*,
+ * com.sun.*), else its leaf; NULL when it has no frames. */
+const wasp_frame *wasp_place_frame(const wasp_profile *p, const wasp_context *c);
+/* That place as "File.java:37" (a Java frame with a line), else its label,
+ * cut to fit buf; "(no frames)" when it has none. */
+const char *wasp_place_short(const wasp_profile *p, uint32_t ctx, char *buf, size_t n);
+/* The program's CPU samples: those taken, and those pacing left out while
+ * the watch budget was spent (each stands for one period of CPU time, the
+ * unit of the analyses' sample weights). */
+double wasp_report_samples_due(const wasp_profile *p);
+/* The 95% Wilson score interval of the proportion k/n (0 <= k <= n); [0, 1]
+ * when n is not positive. */
+void wasp_wilson95(double k, double n, double *lo, double *hi);
 
 /* JSON: the "frames" member of a context, root first. */
 void wasp_json_frames(wasp_json *j, const wasp_profile *p, const wasp_context *c);

@@ -89,6 +89,19 @@ static char *render(const wasp_profile *p, wasp_format fmt, int top)
     return render_by(p, fmt, top, WASP_BY_LINE);
 }
 
+/* The text report with --verbose: how it was measured in the header. */
+static char *render_verbose(const wasp_profile *p, int top)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    wasp_report_opts o = {.format = WASP_FORMAT_TEXT, .top = top, .verbose = true};
+    assert_int_equal(wasp_report_render(p, &o, f), 0);
+    fclose(f);
+    return buf;
+}
+
 /* Position of needle in hay, failing the test when absent. */
 static size_t at(const char *hay, const char *needle)
 {
@@ -102,11 +115,19 @@ static void test_text_report(void **state)
 {
     (void)state;
     wasp_profile *p = sample();
-    char *t = render(p, WASP_FORMAT_TEXT, 0);
+    /* how it was measured: under --verbose only */
+    char *t = render_verbose(p, 0);
     at(t, "java -cp w DeadStore");
     at(t, "soft (timer + decode), period 1ms");
     at(t, "12,345 taken, 9,000 with a memory access, 8,000 armed, 7,000 trapped");
     at(t, "3: 3 gc");
+    free(t);
+    t = render(p, WASP_FORMAT_TEXT, 0);
+    at(t, "java -cp w DeadStore");
+    at(t, "  wasp used  sampler soft, watchpoints none (--verbose: how, counters, drops)\n");
+    assert_null(strstr(t, "timer + decode"));
+    assert_null(strstr(t, "12,345 taken"));
+    assert_null(strstr(t, "3 gc"));
     /* F_prog = 4000 / 10000 */
     size_t dead = at(t, "Dead stores: 40.0% of 9.8 KiB stored (F_prog)");
     size_t silent_st = at(t, "Silent stores: 0.0% of 0 B stored (F_prog)");
@@ -136,6 +157,90 @@ static void test_text_report(void **state)
     wasp_profile_free(p);
 }
 
+/* The summary (report_summary.c): first, before the detail; per analysis its
+ * top findings, each at its first application frame, with its cost in CPU:
+ * a pair's weight times the pair analyses sharing the samples (three, each
+ * given a third at random), of the samples due, 95% Wilson interval on the
+ * armed samples it rests on; few of them are flagged. */
+static void assert_valid_json(const char *doc);
+
+static void test_summary(void **state)
+{
+    (void)state;
+    wasp_profile *p = sample();
+    char *t = render(p, WASP_FORMAT_TEXT, 0);
+    size_t sum = at(t, "\nSUMMARY: ");
+    at(t + sum, "of the program's 12,345 CPU samples");
+    size_t dead = at(t + sum, "\nDead stores: values written and overwritten") + sum;
+    /* 90 x 3 / 12,345 = 2.19%; it rests on 90 x 8,000 armed / 120 weight =
+     * 6,000 samples: Wilson(6000, 6000 / 0.02187) = 2.13-2.24% */
+    size_t p1 = at(t + dead, "  1. pkg.Main.work(Main.java:42): the value stored here is overwritten "
+                             "at Main.java:43 before any read (30.0% of the bytes stored); 2.2% of "
+                             "CPU (2.1\xe2\x80\x93" "2.2%)\n") + dead;
+    /* the native leaf is not the application's: its caller is the place */
+    size_t p2 = at(t + p1, "  2. pkg.Deep.d18(Deep.java:118): the value stored here") + p1;
+    size_t hint = at(t + p2, "  try: remove the first store") + p2;
+    size_t ss = at(t + hint, "\nSilent stores: writes of the value already in memory\n"
+                             "  nothing found") + hint;
+    size_t sl = at(t + ss, "  1. pkg.Main.work(Main.java:43): reads the same value it read last "
+                           "time, float/double within the threshold (25.0% of the bytes loaded)")
+                + ss;
+    size_t detail = at(t, "\nDETAIL\n");
+    assert_true(sl < detail && detail < at(t, "Dead stores: 40.0% of 9.8 KiB stored (F_prog)"));
+    assert_null(strstr(t, "few samples"));
+    /* instructions only in the detail */
+    assert_true(at(t, "movl %eax") > detail);
+    free(t);
+
+    /* --top 1: one finding per analysis (and one pair in the detail) */
+    t = render(p, WASP_FORMAT_TEXT, 1);
+    at(t, "  1. pkg.Main.work(Main.java:42)");
+    assert_null(strstr(t, "pkg.Deep.d18"));
+    free(t);
+
+    char *j = render(p, WASP_FORMAT_JSON, 0);
+    assert_valid_json(j);
+    size_t js = at(j, "\"summary\": {");
+    assert_true(js < at(j, "\"analyses\": {"));
+    at(j + js, "\"samples_due\": 12345.0,");
+    at(j + js, "\"few_samples_below\": 30,");
+    size_t f1 = at(j + js, "\"place\": \"pkg.Main.work(Main.java:42)\",") + js;
+    at(j + f1, "\"method\": \"pkg.Main.work\",\n");
+    at(j + f1, "\"line\": 42,");
+    at(j + f1, "\"share\": 0.3,");
+    at(j + f1, "\"cpu_samples\": 270.0,");
+    at(j + f1, "\"samples\": 6000.0,");
+    at(j + f1, "\"few_samples\": false");
+    free(j);
+
+    /* few armed samples: each finding says how few */
+    wasp_profile_add_counter(p, "armed", (uint64_t)-8000 + 3); /* 3 in all */
+    t = render(p, WASP_FORMAT_TEXT, 0);
+    /* 90 x 3 / 120 = 2.25 samples: Wilson(2.25, 2.25 / 0.02187) = 0.64-7.17% */
+    at(t, "2.2% of CPU (0.6\xe2\x80\x93" "7.2%); few samples: 2\n");
+    free(t);
+    wasp_profile_free(p);
+}
+
+/* The place of a finding: the first frame from the leaf that is not the
+ * JDK's, else the leaf. */
+static void test_summary_place(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    uint32_t app = jframe(p, "com.example.Shop.total", "Shop.java", 7);
+    uint32_t list = jframe(p, "java.util.ArrayList.add", "ArrayList.java", 455);
+    uint32_t f[] = {app, list};
+    uint32_t c = wasp_profile_intern_context(p, f, 2, 0), jdk = wasp_profile_intern_context(p, f + 1, 1, 0);
+    char buf[64];
+    assert_string_equal(wasp_place_short(p, c, buf, sizeof buf), "Shop.java:7");
+    assert_string_equal(wasp_place_short(p, jdk, buf, sizeof buf), "ArrayList.java:455");
+    double lo, hi;
+    wasp_wilson95(5, 10, &lo, &hi); /* Wilson's interval of 5/10: 0.2366-0.7634 */
+    assert_true(lo > 0.2365 && lo < 0.2367 && hi > 0.7633 && hi < 0.7635);
+    wasp_profile_free(p);
+}
+
 /* The page engine's line: a store's and a load's cost when they differ (the
  * load read from the closed page's copy), one cost for older profiles. */
 static void test_text_page_fault_costs(void **state)
@@ -147,12 +252,12 @@ static void test_text_page_fault_costs(void **state)
     wasp_profile_add_counter(p, "watch.emulated", 850);
     wasp_profile_set_meta(p, "watch_emulated_us", "4.8");
     wasp_profile_set_meta(p, "watch_stepped_us", "16.9");
-    char *t = render(p, WASP_FORMAT_TEXT, 0);
+    char *t = render_verbose(p, 0);
     at(t, "900 faults on watched pages: 850 emulated (~4.8 us each), 50 single-stepped (~16.9 us "
           "each)");
     free(t);
     wasp_profile_set_meta(p, "watch_emulated_load_us", "3.6");
-    t = render(p, WASP_FORMAT_TEXT, 0);
+    t = render_verbose(p, 0);
     at(t, "850 emulated (~4.8 us a store, ~3.6 us a load), 50 single-stepped");
     free(t);
     wasp_profile_free(p);
@@ -173,9 +278,13 @@ static void test_thin_evidence(void **state)
     assert_null(strstr(t, "samples armed:")); /* no budget spent: as many as asked */
     free(t);
     wasp_profile_add_counter(p, "dropped.budget", 51);
-    t = render(p, WASP_FORMAT_TEXT, 0);
+    t = render_verbose(p, 0);
     at(t, "budget spent: 51 samples not armed (3 armed)");
     at(t, "only 3 samples armed: each fraction below rests on that few watched pages");
+    free(t);
+    t = render(p, WASP_FORMAT_TEXT, 0); /* the warning, without --verbose too */
+    at(t, "  warning    only 3 samples armed: each fraction below rests on that few watched pages");
+    assert_null(strstr(t, "budget spent"));
     free(t);
     t = render(p, WASP_FORMAT_JSON, 0);
     at(t, "\"warnings\": [");
@@ -227,6 +336,9 @@ static void test_text_top_and_reasons(void **state)
     wasp_profile_add_counter(p, "classified", 6900);
     t = render(p, WASP_FORMAT_TEXT, 0);
     at(t, "  run        12 s wall, 2.5 s CPU, 3 threads (1 busy), pid 42\n");
+    assert_null(strstr(t, "classified\n"));
+    free(t);
+    t = render_verbose(p, 0);
     at(t, "  pairs      6,900 classified\n");
     at(t, "DISABLED   no debug registers");
     at(t, "no pairs classified: profiling was disabled (the header says why)");
@@ -735,7 +847,7 @@ static void test_objects_text(void **state)
 {
     (void)state;
     wasp_profile *p = objects_sample("objects", "1");
-    char *t = render(p, WASP_FORMAT_TEXT, 0);
+    char *t = render_verbose(p, 0);
     size_t head = at(t, "\nObjects by memory-access cost (software address samples weighted by "
                         "thread CPU time)\n");
     at(t + head, "  samples    1,100 taken; 8.0% hit no tracked object, 1.0% while the object map "
@@ -757,12 +869,12 @@ static void test_objects_text(void **state)
     /* the agent writes the pair counters whatever ran: only a pair analysis shows them */
     wasp_profile_add_counter(p, "classified", 0);
     wasp_profile_add_counter(p, "armed", 0);
-    t = render(p, WASP_FORMAT_TEXT, 0);
+    t = render_verbose(p, 0);
     assert_null(strstr(t, "classified"));
     assert_null(strstr(t, "armed"));
     free(t);
     wasp_profile_set_meta(p, "events", "deadstore+objects");
-    t = render(p, WASP_FORMAT_TEXT, 0);
+    t = render_verbose(p, 0);
     at(t, "  pairs      0 classified\n");
     wasp_profile_set_meta(p, "events", "objects");
     free(t);
@@ -1041,6 +1153,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_report),
+        cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_summary_place),
         cmocka_unit_test(test_text_page_fault_costs),
         cmocka_unit_test(test_thin_evidence),
         cmocka_unit_test(test_text_top_and_reasons),

@@ -11,6 +11,7 @@
 #include "cli/units.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 enum { TEXT_CLASSES = 10 };
@@ -202,7 +203,35 @@ static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
     return rc;
 }
 
+/* ---- summary ---- */
+
+/* The allocation sites with the most sampled creations. Their samples are
+ * creations estimated from sampled header stores, not CPU time: no CPU. */
+static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
+{
+    (void)id;
+    wasp_alloc_ranking r;
+    if (wasp_alloc_rank(p, &r) != 0)
+        return -1;
+    int rc = 0;
+    for (uint32_t i = 0; i < r.nsites && i < (uint32_t)max && rc == 0; i++) {
+        const wasp_alloc_entry *e = &wasp_profile_allocs(p, &(uint32_t){0})[r.sites[i]];
+        wasp_finding f = {.ctx = e->ctx, .share = wasp_share(e->samples, r.samples), .cpu = NAN,
+                          .evidence = e->samples};
+        char share[WASP_UNIT_BUF];
+        snprintf(f.what, sizeof f.what, "creates %s objects: %s of the sampled creations",
+                 p->strings[e->cls], wasp_fmt_percent(f.share, share, sizeof share));
+        rc = sink->emit(sink, p, &f);
+    }
+    wasp_alloc_ranking_free(&r);
+    return rc;
+}
+
 const wasp_report_part wasp_report_alloc = {
+    .summary = summary,
+    .title = "Allocations: where objects are created most often",
+    .hint = "create fewer short-lived objects here: reuse a buffer, use primitives instead of "
+            "boxes, size collections up front",
     .shown = shown,
     .counter_prefix = "alloc.",
     .text = text,

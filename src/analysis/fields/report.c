@@ -303,7 +303,41 @@ static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
     return rc;
 }
 
+/* ---- summary ---- */
+
+/* The members (fields, array elements) with the most heap samples, each at
+ * its busiest context; each sample is one of the program's CPU samples. */
+static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
+{
+    (void)id;
+    wasp_field_ranking r;
+    if (wasp_field_rank(p, &r) != 0)
+        return -1;
+    const wasp_field_entry *e = wasp_profile_fields(p, &(uint32_t){0});
+    int rc = 0;
+    for (uint32_t i = 0; i < r.nmembers && i < (uint32_t)max && rc == 0; i++) {
+        const wasp_field_group *g = &r.members[i];
+        double s = g->loads + g->stores;
+        if (!(s > 0) || !g->nentries)
+            break;
+        wasp_finding f = {.ctx = e[g->entries[0]].ctx, .share = wasp_share(s, r.heap), .cpu = s,
+                          .evidence = s};
+        char label[160], a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF];
+        member_label(p, g, label, sizeof label);
+        snprintf(f.what, sizeof f.what, "accesses %s: %s of the heap samples (%s loads, %s "
+                 "stores)", label, wasp_fmt_percent(f.share, a, sizeof a),
+                 wasp_fmt_count(g->loads, b, sizeof b), wasp_fmt_count(g->stores, c, sizeof c));
+        rc = sink->emit(sink, p, &f);
+    }
+    wasp_field_ranking_free(&r);
+    return rc;
+}
+
 const wasp_report_part wasp_report_fields = {
+    .summary = summary,
+    .title = "Hot fields: the classes' fields and arrays the program accesses most",
+    .hint = "access these less often (keep the value in a local), or place what is accessed "
+            "together in one object or array",
     .shown = shown,
     .counter_prefix = "fields.",
     .text = text,

@@ -154,7 +154,42 @@ static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
     return rc;
 }
 
+/* ---- summary ---- */
+
+/* The locked classes with the most lock samples, each at its busiest
+ * acquiring context. The CPU involved: the class's lock samples (acquiring,
+ * releasing, slow path), each one of the program's CPU samples. */
+static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
+{
+    (void)id;
+    wasp_lock_ranking r;
+    if (wasp_lock_rank(p, &r) != 0)
+        return -1;
+    double all = r.acquire + r.slow;
+    int rc = 0;
+    for (uint32_t i = 0; i < r.nclasses && i < (uint32_t)max && rc == 0; i++) {
+        const wasp_lock_class *k = &r.classes[i];
+        double s = wasp_lock_samples(&k->sum);
+        if (!(s > 0) || !k->ncontexts)
+            break;
+        double cpu = s + k->sum.release;
+        wasp_finding f = {.ctx = k->contexts[0].ctx, .share = wasp_share(s, all), .cpu = cpu,
+                          .evidence = cpu};
+        char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
+        snprintf(f.what, sizeof f.what, "locks %s: %s of the lock samples, slow path %s",
+                 class_name(p, k->sum.cls), wasp_fmt_percent(f.share, a, sizeof a),
+                 wasp_fmt_percent(wasp_share(k->sum.slow, s), b, sizeof b));
+        rc = sink->emit(sink, p, &f);
+    }
+    wasp_lock_ranking_free(&r);
+    return rc;
+}
+
 const wasp_report_part wasp_report_locks = {
+    .summary = summary,
+    .title = "Locks: where the program locks most, and how often it waits (slow path)",
+    .hint = "hold the lock for less work, split it (one lock per part of the data), or use a "
+            "concurrent structure (ConcurrentHashMap, LongAdder) instead",
     .shown = shown,
     .counter_prefix = "locks.",
     .text = text,

@@ -356,7 +356,42 @@ static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
     return rc;
 }
 
+/* ---- summary ---- */
+
+/* The sites whose objects take the most sampled accesses: each access
+ * sample is one of the program's CPU samples, spent on the site's objects. */
+static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
+{
+    (void)id;
+    double remote, total = attributed(p, &remote);
+    uint32_t n;
+    uint32_t *order = wasp_profile_sorted_sites(p, &n);
+    if (!order)
+        return -1;
+    int rc = 0;
+    for (uint32_t i = 0; i < n && i < (uint32_t)max && rc == 0; i++) {
+        const wasp_site *s = &p->sites[order[i]];
+        double samples = wasp_profile_site_samples(p, order[i], &remote);
+        if (!(samples > 0))
+            break;
+        wasp_finding f = {.ctx = s->ctx, .share = wasp_share(samples, total), .cpu = samples,
+                          .evidence = samples};
+        char share[WASP_UNIT_BUF];
+        snprintf(f.what, sizeof f.what, "%s objects %s take %s of the sampled memory accesses "
+                 "to objects", wasp_site_class(p, s),
+                 wasp_site_by_class(p, s) ? "(untracked, by their class)" : "allocated here",
+                 wasp_fmt_percent(f.share, share, sizeof share));
+        rc = sink->emit(sink, p, &f);
+    }
+    free(order);
+    return rc;
+}
+
 const wasp_report_part wasp_report_objects = {
+    .summary = summary,
+    .title = "Hot objects: allocation sites whose objects the program accesses most",
+    .hint = "make these objects smaller or fewer (primitive arrays instead of boxed values, "
+            "fields laid out for the access order), or access them less often",
     .shown = shown,
     .counter_prefix = "objects.",
     .text = text,

@@ -277,7 +277,57 @@ static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
     return rc;
 }
 
+/* ---- summary ---- */
+
+/* The sites shown to replicate (θ's interval above chance), ranked as the
+ * detail ranks them. The CPU involved: the accesses to the site's objects
+ * (objects' samples when -e objects ran beside), else the sampled accesses
+ * that compared them. */
+static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
+{
+    (void)id;
+    uint32_t n;
+    uint32_t *order = wasp_profile_sorted_replica_sites(p, &n);
+    if (!order)
+        return -1;
+    int rc = 0, emitted = 0;
+    for (uint32_t i = 0; i < n && emitted < max && rc == 0; i++) {
+        struct replica_site v;
+        if ((rc = replica_site(p, order[i], &v)) != 0)
+            break;
+        free(v.order);
+        double lo, hi, remote;
+        wasp_replica_theta_interval(v.same, v.comparisons, &lo, &hi);
+        if (lo < WASP_REPLICA_MIN_THETA_LOW)
+            break; /* the rest are not shown to replicate */
+        double accesses = wasp_profile_site_samples(p, order[i], &remote);
+        wasp_finding f = {.ctx = v.site->ctx, .share = v.theta,
+                          .cpu = accesses > 0 ? accesses : v.comparisons,
+                          .evidence = accesses > 0 ? accesses : v.comparisons};
+        char t[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF];
+        double replicated = replicated_bytes(v.site, v.theta);
+        int len = snprintf(f.what, sizeof f.what, "%s objects created here are copies of each "
+                           "other: %s of sampled fields equal the previous object's",
+                           wasp_site_class(p, v.site), wasp_fmt_percent(v.theta, t, sizeof t));
+        if (!isnan(replicated) && len > 0 && (size_t)len < sizeof f.what)
+            len += snprintf(f.what + len, sizeof f.what - (size_t)len, ", ~%s replicated",
+                            wasp_fmt_bytes(replicated, b, sizeof b));
+        if (v.check && len > 0 && (size_t)len < sizeof f.what)
+            snprintf(f.what + len, sizeof f.what - (size_t)len, "; %s of %s object pairs "
+                     "verified identical", wasp_fmt_count(v.check->identical, b, sizeof b),
+                     wasp_fmt_count(v.check->pairs, c, sizeof c));
+        rc = sink->emit(sink, p, &f);
+        emitted++;
+    }
+    free(order);
+    return rc;
+}
+
 const wasp_report_part wasp_report_replicas = {
+    .summary = summary,
+    .title = "Replicas: allocation sites whose objects hold identical contents",
+    .hint = "share one instance (a cache, a constant, an interned or immutable value) instead "
+            "of building an equal copy each time",
     .shown = shown,
     .text = text,
     .json_place = WASP_JSON_TOP_LEVEL,

@@ -1,7 +1,7 @@
 // wasp's HTML report: builds the page from the JSON report embedded in it
 // (#wasp-data, docs/report-json.md). No libraries and no network: the page
 // must open from disk anywhere. Frames in the JSON are root first, leaf last.
-// This is the frame: the header, the search, flame graphs and ranked tables
+// This is the frame: the header, the summary, the search, flame graphs and ranked tables
 // (waspReport.kit). Each analysis draws its own section with a script of its
 // own (src/analysis/NAME/report.js, cli/html_part.h), loaded after this one,
 // that registers it: waspReport.section(NAME, draw, {legend}). Then
@@ -180,27 +180,62 @@ const waspReport = (function () {
 
   // ---- the sections
 
+  // The page opens with what ran and the summary (the JSON's "summary":
+  // each analysis's top findings, their cost in CPU and what to try); how it
+  // was measured is folded away.
   function header() {
     const m = rep.meta || {}, c = rep.counters || {};
     app.append(el('h1', { text: 'wasp report' }));
+    const run = [isNum(m.duration_seconds) ? (m.duration_seconds || '<1') + ' s wall' : null,
+                 isNum(m.cpu_seconds) ? m.cpu_seconds + ' s CPU' : null,
+                 isNum(m.threads) ? m.threads + ' threads' + (isNum(m.busy_threads) ? ' (' + m.busy_threads + ' busy)' : '') : null];
     app.append(kvTable([
       ['program', m.java_command], ['programs', m.programs], ['JVM', m.jvm],
-      ['analyses', m.events],
-      ['sampler', [m.sampler, m.sampler_detail].filter(Boolean).join(': ')],
-      ['period', m.period_words || m.period],
-      ['watchpoints', [m.watch, m.watch_detail].filter(Boolean).join(': ')],
-      ['watch budget', isNum(m.watch_budget) ? pct(m.watch_budget) + ' of CPU' : null],
-      ['profiles merged', rep.merged_profiles > 1 ? rep.merged_profiles : null],
-      ['samples', isNum(c.samples) ? num(c.samples) : null],
-      ['armed / trapped', isNum(c.armed) ? num(c.armed) + ' / ' + num(c.trapped) : null]]));
+      ['run', run.filter(Boolean).join(', ')],
+      ['wasp used', m.sampler || m.watch ? 'sampler ' + (m.sampler || 'unknown') + ', watchpoints ' + (m.watch || 'none') : null]]));
     // What to know before trusting the fractions (docs/report-json.md).
     for (const w of rep.warnings || []) app.append(el('p', { class: 'warning', text: w }));
+    summary();
     const drops = Object.keys(c).filter(k => k.startsWith('dropped.') && c[k] > 0);
-    app.append(el('p', { class: 'note', text: drops.length
-      ? 'Dropped: ' + drops.map(k => k.slice(8) + ' ' + num(c[k])).join(', ')
-      : 'No samples dropped.' }));
-    app.append(el('details', {}, [el('summary', { text: 'All metadata and counters' }),
-      kvTable(Object.keys(m).map(k => [k, m[k]])), kvTable(Object.keys(c).map(k => [k, num(c[k])]))]));
+    app.append(el('details', { class: 'measured' }, [el('summary', { text: 'How it was measured: sampler, watchpoints, counters' }),
+      kvTable([
+        ['analyses', m.events],
+        ['sampler', [m.sampler, m.sampler_detail].filter(Boolean).join(': ')],
+        ['period', m.period_words || m.period],
+        ['watchpoints', [m.watch, m.watch_detail].filter(Boolean).join(': ')],
+        ['watch budget', isNum(m.watch_budget) ? pct(m.watch_budget) + ' of CPU' : null],
+        ['profiles merged', rep.merged_profiles > 1 ? rep.merged_profiles : null],
+        ['samples', isNum(c.samples) ? num(c.samples) : null],
+        ['armed / trapped', isNum(c.armed) ? num(c.armed) + ' / ' + num(c.trapped) : null]]),
+      el('p', { class: 'note', text: drops.length
+        ? 'Dropped: ' + drops.map(k => k.slice(8) + ' ' + num(c[k])).join(', ')
+        : 'No samples dropped.' }),
+      el('details', {}, [el('summary', { text: 'All metadata and counters' }),
+        kvTable(Object.keys(m).map(k => [k, m[k]])), kvTable(Object.keys(c).map(k => [k, num(c[k])]))])]));
+  }
+
+  // One line per finding: where, what happens, its cost in CPU with its
+  // interval, and a mark when it rests on few samples.
+  const small = v => v > 0 && v < 0.0005 ? '<0.1%' : pct(v); // as the text report
+  function summary() {
+    const s = rep.summary;
+    if (!s || !(s.analyses || []).length) return;
+    const box = el('section', { id: 'summary' }, [el('h2', { text: 'Summary' }),
+      el('p', { class: 'note', text: '"of CPU": the share of the program\'s ' + num(Math.round(s.samples_due)) +
+        ' CPU samples spent in the code involved, with its 95% interval. Each finding is explained in docs/findings.md.' })]);
+    for (const a of s.analyses) {
+      box.append(el('h3', { 'data-summary': a.analysis, text: a.title }));
+      const items = (a.findings || []).map(f => el('li', { 'data-place': (f.file || '') + ':' + (f.line == null ? '' : f.line) }, [
+        el('span', { class: 'cpu', text: isNum(f.cpu_share)
+          ? small(f.cpu_share) + ' of CPU (' + small(f.cpu_low).replace('%', '') + '\u2013' + small(f.cpu_high) + ')'
+          : 'CPU not measured' }), ' ',
+        el('b', { class: 'mono', text: f.place || '(no frames)' }), ': ' + f.what,
+        f.few_samples ? el('span', { class: 'few', text: 'few samples: ' + (f.samples < 0.5 ? '<1' : Math.round(f.samples)) }) : null]));
+      box.append(items.length ? el('ol', { class: 'findings' }, items)
+                              : el('p', { class: 'note', text: 'Nothing found (the detail below says why).' }));
+      if (items.length && a.hint) box.append(el('p', { class: 'hint', text: 'Try: ' + a.hint }));
+    }
+    app.append(box);
   }
 
   function graphRow(list) {
@@ -268,6 +303,7 @@ const waspReport = (function () {
     header();
     const list = parts(), kinds = Object.assign({}, LEGEND);
     for (const [name] of list) Object.assign(kinds, sections.get(name).legend);
+    app.append(el('h2', { class: 'detail', text: 'Detail' }));
     const applyHash = searchBar(kinds);
     for (const [name, data] of list) {
       app.append(el('h2', { 'data-analysis': name, text: name }));

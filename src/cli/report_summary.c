@@ -1,0 +1,210 @@
+/*
+ * The summary, the report's first screen (issue 40; docs/findings.md): for
+ * each analysis shown, its first findings (report_part.h, the parts'
+ * `summary`), one line each: the place in the application, what happens
+ * there in plain words with its share, and its cost in CPU, the share of the
+ * program's CPU samples spent in the code involved, with a 95% interval
+ * from the samples behind it; then what to try. Text here, the JSON
+ * "summary" member too (docs/report-json.md); the page draws the JSON's.
+ */
+#include "analysis/names.h"
+#include "cli/render.h"
+#include "cli/report_part.h"
+#include "cli/units.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+/* A finding resting on fewer samples than this says so: with k samples the
+ * 95% interval's half-width is about 1.96/sqrt(k) of the estimate, over a
+ * third of it below 30, so such a share (and its rank) may move that much
+ * from one run to the next. */
+enum { FEW_SAMPLES = 30 };
+
+typedef struct found {
+    wasp_finding_sink sink;
+    wasp_finding f[WASP_SUMMARY_PER_ANALYSIS];
+    int n;
+} found;
+
+static int keep(wasp_finding_sink *sink, const wasp_profile *p, const wasp_finding *f)
+{
+    (void)p;
+    found *c = (found *)sink;
+    if (c->n < WASP_SUMMARY_PER_ANALYSIS)
+        c->f[c->n++] = *f;
+    return 0;
+}
+
+/* The findings of analysis id, into c: WASP_SUMMARY_PER_ANALYSIS, or fewer
+ * when --top asks for fewer entries (top > 0). 0, or -1. */
+static int collect(const wasp_profile *p, int id, int top, found *c)
+{
+    *c = (found){.sink = {keep}};
+    const wasp_report_part *part = wasp_report_part_of(id);
+    int max = top > 0 && top < WASP_SUMMARY_PER_ANALYSIS ? top : WASP_SUMMARY_PER_ANALYSIS;
+    return part->summary(p, id, max, &c->sink);
+}
+
+/* Does analysis id take part in the summary? */
+static bool in_summary(uint32_t shown, int id)
+{
+    return (shown & (1u << id)) && wasp_report_part_of(id)->summary;
+}
+
+/* A finding's cost in CPU: its share of the samples due and the 95%
+ * interval. The finding's samples may be weighted (a paced sample stands
+ * for several periods, a window's pairs share one sample): the interval is
+ * Wilson's for the samples it rests on (evidence) as successes, among as
+ * many draws as keep its share, so a weighted share is as uncertain as its
+ * evidence makes it. false when not measured. */
+static bool cpu_cost(const wasp_finding *f, double due, double *share, double *lo, double *hi)
+{
+    if (!isfinite(f->cpu) || !(due > 0))
+        return false;
+    *share = f->cpu > 0 ? (f->cpu < due ? f->cpu / due : 1) : 0;
+    double k = isfinite(f->evidence) && f->evidence > 0 ? f->evidence : f->cpu;
+    if (*share > 0 && k > 0)
+        wasp_wilson95(k, k / *share, lo, hi);
+    else
+        wasp_wilson95(0, due, lo, hi);
+    return true;
+}
+
+static bool few(const wasp_finding *f)
+{
+    return !(f->evidence >= FEW_SAMPLES);
+}
+
+/* "few samples: 8" ("<1" below one). */
+static const char *few_text(const wasp_finding *f, char *buf, size_t n)
+{
+    if (f->evidence < 0.5)
+        snprintf(buf, n, "few samples: <1");
+    else
+        snprintf(buf, n, "few samples: %.0f", f->evidence);
+    return buf;
+}
+
+/* ---- text ---- */
+
+static void finding_text(const wasp_profile *p, const wasp_finding *f, int rank, double due,
+                         FILE *out)
+{
+    char place[WASP_FRAME_LABEL_MAX], s[WASP_UNIT_BUF], l[WASP_UNIT_BUF], h[WASP_UNIT_BUF],
+        w[64];
+    const wasp_frame *at = f->ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[f->ctx]) : NULL;
+    if (at)
+        wasp_frame_label(p, at, place, sizeof place);
+    else
+        snprintf(place, sizeof place, "(no frames)");
+    double share, lo, hi;
+    char cpu[3 * WASP_UNIT_BUF + 32];
+    if (cpu_cost(f, due, &share, &lo, &hi)) {
+        wasp_fmt_percent(lo, l, sizeof l);
+        l[strlen(l) - 1] = 0; /* "(3.2–5.2%)": one percent sign */
+        snprintf(cpu, sizeof cpu, "%s of CPU (%s\xe2\x80\x93%s)", wasp_fmt_percent(share, s, sizeof s),
+                 l, wasp_fmt_percent(hi, h, sizeof h));
+    } else
+        snprintf(cpu, sizeof cpu, "CPU not measured");
+    fprintf(out, "  %d. %s: %s; %s", rank, place, f->what, cpu);
+    if (few(f))
+        fprintf(out, "; %s", few_text(f, w, sizeof w));
+    fputc('\n', out);
+}
+
+int wasp_summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *out)
+{
+    bool any = false;
+    for (int id = 0; id < WASP_ANALYSES; id++)
+        any |= in_summary(shown, id);
+    if (!any)
+        return 0;
+    char a[WASP_UNIT_BUF];
+    double due = wasp_report_samples_due(p);
+    fprintf(out, "\nSUMMARY: the top findings of each analysis (docs/findings.md explains them); "
+                 "\"of CPU\": of the program's %s CPU samples, with a 95%% interval\n",
+            wasp_fmt_count(due, a, sizeof a));
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        if (!in_summary(shown, id))
+            continue;
+        const wasp_report_part *part = wasp_report_part_of(id);
+        found c;
+        if (collect(p, id, top, &c) != 0)
+            return -1;
+        fprintf(out, "\n%s\n", part->title);
+        for (int i = 0; i < c.n; i++)
+            finding_text(p, &c.f[i], i + 1, due, out);
+        if (c.n == 0)
+            fputs("  nothing found (the detail below says why)\n", out);
+        else if (part->hint)
+            fprintf(out, "  try: %s\n", part->hint);
+    }
+    fputs("\nDETAIL\n", out);
+    return 0;
+}
+
+/* ---- JSON ---- */
+
+static void finding_json(wasp_json *j, const wasp_profile *p, const wasp_finding *f, double due)
+{
+    char place[WASP_FRAME_LABEL_MAX];
+    const wasp_frame *at = f->ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[f->ctx]) : NULL;
+    wasp_json_begin_object(j, NULL, false);
+    if (at) {
+        wasp_frame_label(p, at, place, sizeof place);
+        wasp_json_string(j, "place", place);
+        wasp_json_string(j, "method", wasp_profile_string(p, at->name));
+        wasp_json_string(j, "file", at->file ? wasp_profile_string(p, at->file) : NULL);
+        if (at->line >= 0)
+            wasp_json_i64(j, "line", at->line);
+        else
+            wasp_json_null(j, "line");
+    } else {
+        wasp_json_null(j, "place");
+        wasp_json_null(j, "method");
+        wasp_json_null(j, "file");
+        wasp_json_null(j, "line");
+    }
+    wasp_json_string(j, "what", f->what);
+    wasp_json_double(j, "share", f->share);
+    double share, lo, hi;
+    bool measured = cpu_cost(f, due, &share, &lo, &hi);
+    wasp_json_double(j, "cpu_share", measured ? share : NAN); /* null when not measured */
+    wasp_json_double(j, "cpu_low", measured ? lo : NAN);
+    wasp_json_double(j, "cpu_high", measured ? hi : NAN);
+    wasp_json_double(j, "cpu_samples", f->cpu);
+    wasp_json_double(j, "samples", f->evidence);
+    wasp_json_bool(j, "few_samples", few(f));
+    wasp_json_end_object(j);
+}
+
+int wasp_summary_json(wasp_json *j, const wasp_profile *p, uint32_t shown, int top)
+{
+    double due = wasp_report_samples_due(p);
+    wasp_json_begin_object(j, "summary", false);
+    wasp_json_double(j, "samples_due", due);
+    wasp_json_u64(j, "few_samples_below", FEW_SAMPLES);
+    wasp_json_begin_array(j, "analyses", false);
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        if (!in_summary(shown, id))
+            continue;
+        const wasp_report_part *part = wasp_report_part_of(id);
+        found c;
+        if (collect(p, id, top, &c) != 0)
+            return -1;
+        wasp_json_begin_object(j, NULL, false);
+        wasp_json_string(j, "analysis", wasp_analysis_id_name(id));
+        wasp_json_string(j, "title", part->title);
+        wasp_json_string(j, "hint", part->hint);
+        wasp_json_begin_array(j, "findings", false);
+        for (int i = 0; i < c.n; i++)
+            finding_json(j, p, &c.f[i], due);
+        wasp_json_end_array(j);
+        wasp_json_end_object(j);
+    }
+    wasp_json_end_array(j);
+    wasp_json_end_object(j);
+    return 0;
+}
