@@ -11,6 +11,10 @@ module; the helpers used from it: Fail, check, skip, tail, run, expectation,
 analysis, enough_data, DEFAULT_SIZE, PAGE_SCALE, PAGE_TEST_BUDGET, WASP, CLASSES
 and Ctx (path, report).
 
+formats.pprof-totals: with all three pair analyses, objects and alloc in
+one profile, each sample type's total in `go tool pprof -top` is the JSON
+report's total of its analysis and side, and so is the default type's.
+
 pprof is read back by `go tool pprof` (Debian golang-go): the test skips
 when `go` is missing outside CI and fails when it is missing in CI (the CI
 image installs it, scripts/install-deps.sh).
@@ -36,17 +40,18 @@ def make_tests(h):
     return [
         ("formats.collapsed", t_collapsed),
         ("formats.pprof", t_pprof),
+        ("formats.pprof-totals", t_pprof_totals),
         ("formats.pprof-terminal", t_pprof_terminal),
     ]
 
 
-def profile(ctx, jdk):
-    """A dead-store profile of the planted workload; its path."""
+def profile(ctx, jdk, events="deadstore"):
+    """A profile of the planted dead-store workload; its path."""
     out = ctx.path("formats-%s.wprof" % WORKLOAD)
     # Whichever engine proves itself; the page engine needs the tests' budget
     # and the longer run (run.py's with_mechanism) to classify enough pairs.
     size = H.DEFAULT_SIZE[WORKLOAD] * H.PAGE_SCALE
-    cmd = [H.WASP, "run", "-e", "deadstore", "--watch-budget", H.PAGE_TEST_BUDGET, "-o", out,
+    cmd = [H.WASP, "run", "-e", events, "--watch-budget", H.PAGE_TEST_BUDGET, "-o", out,
            "-q", "--", jdk.java, "-cp", H.CLASSES, WORKLOAD, str(size)]
     r = H.run(cmd)
     H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
@@ -69,28 +74,42 @@ def llround(x):
     return int(math.floor(x + 0.5))
 
 
-def t_collapsed(ctx, jdk):
-    prof, a = profile(ctx, jdk)
-    pairs = a["pairs"]  # all of them: --top is unset in JSON
-    lines = report("collapsed", prof).splitlines()
-    sums, counts = {}, {}
-    for l in lines:
+def collapsed_series(text):
+    """{(analysis, side): (sum of the values, lines)} of collapsed lines."""
+    series = {}
+    for l in text.splitlines():
         m = re.match(r"^(\w+);\[(\w+)\];(.*) (\d+)$", l)
         H.check(m, "not a collapsed line: %r" % l)
         key = (m.group(1), m.group(2))
-        sums[key] = sums.get(key, 0) + int(m.group(4))
-        counts[key] = counts.get(key, 0) + 1
-    H.check(set(sums) == {("deadstore", "watch"), ("deadstore", "trap")},
-            "collapsed series %s, expected deadstore watch and trap" % sorted(sums))
+        total, lines = series.get(key, (0, 0))
+        series[key] = (total + int(m.group(4)), lines + 1)
+    return series
+
+
+def t_collapsed(ctx, jdk):
+    """By default the watched side alone (a true total: a flame graph adds
+    every line); --side trapped the other; --side all both; a bad --side
+    named with its accepted values."""
+    prof, a = profile(ctx, jdk)
+    pairs = a["pairs"]  # all of them: --top is unset in JSON
     total = 0.0
     for p in pairs:  # the JSON's order, the order the lines are summed in
         total += p["bytes"]
-    for side in ("watch", "trap"):
-        H.check(counts[("deadstore", side)] == len(pairs), "%d %s lines for %d pairs"
-                % (counts[("deadstore", side)], side, len(pairs)))
-        H.check(sums[("deadstore", side)] == llround(total), "%s lines sum to %d bytes, the JSON "
-                "pairs to %.1f" % (side, sums[("deadstore", side)], total))
-    return "%d lines, %d bytes per side" % (len(lines), llround(total))
+    for extra, sides in (([], ["watch"]), (["--side", "trapped"], ["trap"]),
+                         (["--side", "all"], ["watch", "trap"])):
+        series = collapsed_series(report("collapsed", prof, *extra))
+        H.check(set(series) == {("deadstore", s) for s in sides},
+                "collapsed %s: series %s, expected deadstore %s"
+                % (" ".join(extra) or "(default)", sorted(series), " and ".join(sides)))
+        for side in sides:
+            got, lines = series[("deadstore", side)]
+            H.check(lines == len(pairs), "%d %s lines for %d pairs" % (lines, side, len(pairs)))
+            H.check(got == llround(total), "%s lines sum to %d bytes, the JSON pairs to %.1f"
+                    % (side, got, total))
+    r = H.run([H.WASP, "report", "--format", "collapsed", "--side", "both", prof])
+    H.check(r.rc == 2 and "--side both" in r.err and "watched, trapped or all" in r.err,
+            "--side both: rc %d %r" % (r.rc, H.tail(r.err)))
+    return "%d pairs, %d bytes per side" % (len(pairs), llround(total))
 
 
 def go_env():
@@ -133,10 +152,10 @@ def t_pprof(ctx, jdk):
         with open(out, "rb") as f:
             H.check(f.read(2) == b"\x1f\x8b", "%s is not gzip" % out)
         # The planted method has the most flat dead bytes: on both sides.
-        row = top_row(pprof(go, env, "-top", "-sample_index=bytes", out))
+        row = top_row(pprof(go, env, "-top", out))
         H.check(e["method"] in row, "pprof -top's first row is %r, expected %s" % (row.strip(), e["method"]))
-        # Its watch side, by line: the planted line.
-        row = top_row(pprof(go, env, "-top", "-lines", "-sample_index=bytes", "-tagfocus=side=watch",
+        # Its watched side (the default type too), by line: the planted line.
+        row = top_row(pprof(go, env, "-top", "-lines", "-sample_index=deadstore_bytes_watched",
                             out))
         want = "%s.java:%d" % (WORKLOAD, e["line"])
         H.check(e["method"] in row and want in row,
@@ -144,12 +163,89 @@ def t_pprof(ctx, jdk):
                 % (row.strip(), e["method"], want))
         # The raw dump round-trips the sample types and the labels.
         raw = pprof(go, env, "-raw", out)
-        H.check(re.search(r"^\s*bytes/bytes(\[dflt\])?\s+samples/count", raw, re.M),
-                "pprof -raw shows no sample types bytes/bytes samples/count: %s" % H.tail(raw, 12))
+        H.check(re.search(r"^\s*deadstore_bytes_watched/bytes\[dflt\]\s+deadstore_samples_watched/count"
+                          r"\s+deadstore_bytes_trapped/bytes\s+deadstore_samples_trapped/count\s*$",
+                          raw, re.M),
+                "pprof -raw shows no sample types deadstore_{bytes,samples}_{watched,trapped}: %s"
+                % H.tail(raw, 12))
         for side in ("watch", "trap"):
             H.check(re.search(r"analysis:\[deadstore\]", raw) and re.search(r"side:\[%s\]" % side, raw),
                     "pprof -raw shows no labels analysis:[deadstore] side:[%s]" % side)
         return "top %s" % row.strip()
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def json_totals(rep):
+    """{sample type: the JSON report's total of that analysis, side and
+    measure}, summed in the order the stacks come (the reports' order)."""
+    totals = {}
+    for name, a in rep["analyses"].items():
+        for measure, key in (("bytes", "bytes"), ("samples", "count")):
+            t = 0.0
+            for p in a["pairs"]:
+                t += p[key]
+            for side in ("watched", "trapped"):  # a pair weighs the same on both sides
+                totals["%s_%s_%s" % (name, measure, side)] = t
+    if isinstance(rep.get("objects"), dict):
+        site_total = access_total = 0.0
+        for site in rep["objects"]["sites"]:
+            site_total += site["samples"]
+            for acc in site["accesses"]:
+                access_total += acc["samples"]
+        totals["objects_samples_allocation"] = site_total
+        totals["objects_samples_access"] = access_total
+    if isinstance(rep.get("alloc"), dict):
+        t = 0.0
+        for site in rep["alloc"]["sites"]:
+            t += site["samples"]
+        totals["alloc_samples_allocation"] = t
+    return totals
+
+
+def pprof_total(out):
+    """The type and the total `pprof -top` prints ("Type: X", "... of 1830B total")."""
+    t = re.search(r"^Type: (\S+)$", out, re.M)
+    m = re.search(r"of (-?[\d.]+)(B?) total", out)
+    H.check(t and m, "pprof -top printed no type or total: %s" % H.tail(out, 6))
+    return t.group(1), float(m.group(1))
+
+
+def t_pprof_totals(ctx, jdk):
+    """A profile of the three pair analyses, objects and alloc: each sample
+    type's total in `go tool pprof -top` equals the JSON report's total of its
+    analysis, side and measure (rounded to an integer: wasp rounds on the
+    running sum, so no rounding drift), and the default type's is one of them
+    (the first analysis's watched bytes), not the sum of sides and analyses
+    pprof printed before."""
+    go, env, home = go_env()
+    try:
+        prof, _ = profile(ctx, jdk, "deadstore,silentstore,silentload,objects,alloc")
+        rep = ctx.report(prof)
+        want = json_totals(rep)
+        out = ctx.path("totals.pb.gz")
+        report("pprof", prof, "-o", out)
+        raw = pprof(go, env, "-raw", out)
+        types = re.search(r"^\s*(\w+/\w+(\[dflt\])?(\s+\w+/\w+(\[dflt\])?)*)\s*$", raw, re.M)
+        H.check(types, "pprof -raw lists no sample types: %s" % H.tail(raw, 12))
+        names = [t.split("/")[0] for t in types.group(1).split()]
+        H.check(set(names) == set(want), "sample types %s, expected %s"
+                % (sorted(names), sorted(want)))
+        H.check(types.group(1).split()[0] == "deadstore_bytes_watched/bytes[dflt]",
+                "the default sample type is %s, not deadstore_bytes_watched"
+                % types.group(1).split()[0])
+        for name in names:
+            got_type, got = pprof_total(pprof(go, env, "-top", "-unit=B", "-sample_index=" + name,
+                                              out))
+            H.check(got_type == name, "-sample_index=%s showed %s" % (name, got_type))
+            H.check(got == llround(want[name]), "%s: pprof's total %s, the JSON's %.3f"
+                    % (name, got, want[name]))
+        got_type, got = pprof_total(pprof(go, env, "-top", "-unit=B", out))
+        H.check(got_type == "deadstore_bytes_watched" and
+                got == llround(want["deadstore_bytes_watched"]),
+                "default: pprof shows %s, total %s; the JSON's dead bytes %.3f"
+                % (got_type, got, want["deadstore_bytes_watched"]))
+        return "%d sample types; default %s = %d B" % (len(names), got_type, got)
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
