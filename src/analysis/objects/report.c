@@ -376,10 +376,22 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
             break;
         wasp_finding f = {.ctx = s->ctx, .share = wasp_share(samples, total), .cpu = samples,
                           .evidence = samples};
+        bool by_class = wasp_site_by_class(p, s);
+        if (by_class) { /* no allocation known: the place is where they are accessed most */
+            uint32_t na, *acc = wasp_profile_sorted_site_accesses(p, order[i], &na);
+            if (!acc) {
+                rc = -1;
+                break;
+            }
+            if (na)
+                f.ctx = wasp_profile_site_accesses(p, &(uint32_t){0})[acc[0]].access_ctx;
+            free(acc);
+        }
         char share[WASP_UNIT_BUF];
         snprintf(f.what, sizeof f.what, "%s objects %s take %s of the sampled memory accesses "
                  "to objects", wasp_site_class(p, s),
-                 wasp_site_by_class(p, s) ? "(untracked, by their class)" : "allocated here",
+                 by_class ? "(untracked, allocated elsewhere) accessed here most"
+                          : "allocated here",
                  wasp_fmt_percent(f.share, share, sizeof share));
         rc = sink->emit(sink, p, &f);
     }

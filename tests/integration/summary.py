@@ -1,0 +1,196 @@
+"""Integration tests of the report's summary, its first screen (issue 40;
+docs/findings.md, report_summary.c).
+
+Not run on its own: tests/integration/run.py imports this module and calls
+
+    summary.make_tests(sys.modules[__name__])
+
+which returns [(name, thunk(ctx, jdk))], run per JDK. `h` is run.py's module.
+
+- summary.<analysis>: a planted workload profiled with its analysis; the
+  summary's first finding for that analysis (text: the line after its
+  heading; JSON: summary.analyses[].findings[0]) is at the planted line (the
+  `// WASP-EXPECT:` marker, run.py's expectation()), and the summary comes
+  before the detail.
+- summary.html: the page (headless Chromium, as report_html.py) shows the
+  summary first: its heading is the page's first h2, before the detail's
+  sections; its first finding is at the planted line; how it was measured
+  is folded.
+- summary.few-samples: a run sampled every 100 ms: every finding resting on
+  fewer than the summary's threshold says so ("few samples: N"), in the JSON
+  and on its text line.
+"""
+
+import json
+import os
+import re
+
+H = None  # run.py's module, set by make_tests
+
+# (analysis, workload, its arguments, extra `wasp run` options). Sizes as the
+# analyses' own tests use them at the debug registers' scale; alloc and locks
+# at their defaults but shorter runs, which still give each planted site
+# hundreds of samples (AllocMix 200: ~1.5 s; LocksHot 40 1: ~1 s).
+CASES = [
+    ("deadstore", "DeadStoreEuler", [], []),
+    ("silentstore", "SilentStoreIS", [], []),
+    ("silentload", "SilentLoadSearch", [], []),
+    ("objects", "ObjectsStride", [], ["--alloc-rate", "50000"]),
+    ("replicas", "ReplicaKMeans", [], ["--alloc-interval", "0"]),
+    ("alloc", "AllocMix", ["200"], []),
+    ("locks", "LocksHot", ["40", "1"], []),
+]
+
+# summary.few-samples: one sample per 100 ms of CPU time on DeadStoreEuler's
+# ~2 s: about 20 samples, so no finding can rest on the 30 the summary asks.
+FEW_PERIOD = "100ms"
+
+
+def make_tests(h):
+    global H
+    H = h
+    tests = [("summary.%s" % a, (lambda a, w, args, extra: lambda c, j: t_first(c, j, a, w, args, extra))(
+        a, w, args, extra)) for a, w, args, extra in CASES]
+    return tests + [("summary.html", t_html), ("summary.few-samples", t_few_samples)]
+
+
+def profile(ctx, jdk, events, workload, args, extra, tag=None):
+    """wasp run; returns (profile path, JSON report, text report)."""
+    out = ctx.path("%s.wprof" % (tag or workload))
+    cmd = [H.WASP, "run", "-e", events] + list(extra) + ["-o", out, "-q", "--", jdk.java, "-cp",
+                                                         H.CLASSES, workload] + list(args)
+    r = H.run(cmd)
+    with open(out + ".log", "w") as f:
+        f.write("$ %s\n--- stdout\n%s\n--- stderr\n%s" % (" ".join(cmd), r.out, r.err))
+    H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
+    rep = ctx.report(out)
+    t = H.run([H.WASP, "report", out])
+    H.check(t.rc == 0, "wasp report exited %d: %s" % (t.rc, H.tail(t.err)))
+    return out, rep, t.out
+
+
+def summary_of(rep, analysis):
+    s = rep.get("summary")
+    H.check(isinstance(s, dict), "the JSON report has no summary (has: %s)" % ", ".join(sorted(rep)))
+    for a in s.get("analyses") or []:
+        if a.get("analysis") == analysis:
+            return s, a
+    raise H.Fail("the summary has no %s (has: %s)" % (analysis, ", ".join(
+        a.get("analysis") for a in s.get("analyses") or [])))
+
+
+def text_findings(text, title):
+    """The summary's finding lines under the heading `title`, and where the
+    detail starts (the line "DETAIL"), as (lines, index of the heading,
+    index of DETAIL)."""
+    lines = text.splitlines()
+    H.check("DETAIL" in lines, "the text report has no DETAIL line: %s" % H.tail(text, 20))
+    detail = lines.index("DETAIL")
+    start = [i for i, l in enumerate(lines) if l.startswith("SUMMARY:")]
+    H.check(start and start[0] < detail, "the text report has no SUMMARY before its detail")
+    H.check(title in lines[start[0]:detail], "the summary has no heading %r" % title)
+    head = lines.index(title, start[0])
+    found = []
+    for l in lines[head + 1:detail]:
+        if not re.match(r"  \d+\. ", l):
+            break
+        found.append(l)
+    return found, head, detail
+
+
+def where(f):
+    return "%s:%s" % (f.get("file"), f.get("line"))
+
+
+def t_first(ctx, jdk, analysis, workload, args, extra):
+    """The planted line is the summary's first finding of its analysis, in
+    JSON and text, and the summary precedes the detail."""
+    e = H.expectation(workload)
+    H.check(e["analysis"] == analysis, "%s's marker is for %r" % (workload, e["analysis"]))
+    _, rep, text = profile(ctx, jdk, analysis, workload, args, extra)
+    s, a = summary_of(rep, analysis)
+    H.check(a.get("findings"), "no %s finding in the summary (detail: %s)" % (analysis, H.tail(text, 30)))
+    first = a["findings"][0]
+    planted = "%s.java:%d" % (workload, e["line"])
+    H.check(where(first) == planted and first.get("method") == e["method"],
+            "the first %s finding is at %s in %s, expected %s in %s (the others: %s)"
+            % (analysis, where(first), first.get("method"), planted, e["method"],
+               ", ".join(where(f) for f in a["findings"][1:]) or "none"))
+    lines, head, detail = text_findings(text, a["title"])
+    H.check(lines, "no finding line under %r in the text summary" % a["title"])
+    H.check("(%s)" % planted in lines[0] and lines[0].startswith("  1. %s(" % e["method"]),
+            "the text summary's first %s line does not name %s: %r" % (analysis, planted, lines[0]))
+    # Its cost in CPU: a share and its interval, or (alloc) said not measured.
+    cpu = re.search(r"; (<?\d+\.\d)% of CPU \((<?\d+\.\d)\u2013(<?\d+\.\d)%\)", lines[0])
+    if first.get("cpu_share") is None:
+        H.check("CPU not measured" in lines[0], "no CPU figure and no word of it: %r" % lines[0])
+    else:
+        H.check(cpu, "the first line has no \"N%% of CPU (L\u2013H%%)\": %r" % lines[0])
+        H.check(first["cpu_low"] <= first["cpu_share"] <= first["cpu_high"],
+                "the CPU share %.4f is outside its interval %.4f-%.4f"
+                % (first["cpu_share"], first["cpu_low"], first["cpu_high"]))
+    # The detail (the analysis's own section) comes after the summary.
+    H.check(head < detail < len(text.splitlines()) - 1, "nothing after the summary")
+    return "%s; %s" % (lines[0].strip()[:110], "%.0f samples" % first["samples"])
+
+
+def t_html(ctx, jdk):
+    """The page shows the summary first, its first finding at the planted
+    line, and folds how it was measured."""
+    import report_html
+    report_html.H = H
+    browser = report_html.chromium()
+    workload = "DeadStoreEuler"
+    e = H.expectation(workload)
+    prof, rep, _ = profile(ctx, jdk, "deadstore", workload, [], [], tag="summary-html")
+    page = ctx.path("summary.html")
+    r = H.run([H.WASP, "report", "--format", "html", "-o", page, prof])
+    H.check(r.rc == 0, "wasp report --format html exited %d: %s" % (r.rc, H.tail(r.err)))
+    dom = report_html.browse(ctx, browser, page, ["--dump-dom"]).out
+    body = re.search(r"<body[^>]*>", dom)
+    H.check(body and 'data-ready="1"' in body.group(0) and "data-errors" not in body.group(0),
+            "the page's script did not finish, or failed: %s" % (body.group(0) if body else H.tail(dom)))
+    h2 = re.findall(r"<h2[^>]*>([^<]*)</h2>", dom)
+    H.check(h2 and h2[0] == "Summary", "the page's first h2 is %r, not Summary (all: %s)" % (
+        h2[0] if h2 else None, h2))
+    sections = [m.start() for m in re.finditer(r'<h2 data-analysis="', dom)]
+    summary_at = dom.find('<section id="summary"')
+    H.check(summary_at >= 0 and sections and summary_at < sections[0],
+            "the summary is not before the analyses' sections")
+    places = re.findall(r'<ol class="findings"><li data-place="([^"]*)"', dom)
+    planted = "%s.java:%d" % (workload, e["line"])
+    H.check(places and places[0] == planted, "the page's first finding is at %s, expected %s"
+            % (places[0] if places else None, planted))
+    measured = re.search(r'<details class="measured"[^>]*>', dom)
+    H.check(measured and "open" not in measured.group(0) and measured.start() < sections[0],
+            "how it was measured is not folded before the sections: %s"
+            % (measured.group(0) if measured else "no such element"))
+    H.check(measured.start() > summary_at, "how it was measured comes before the summary")
+    return "first finding %s; %d sections after it" % (places[0], len(sections))
+
+
+def t_few_samples(ctx, jdk):
+    """Every finding resting on fewer samples than the threshold is marked,
+    in the JSON and on its text line with its count."""
+    _, rep, text = profile(ctx, jdk, "deadstore", "DeadStoreEuler", [], ["--period", FEW_PERIOD],
+                           tag="few-samples")
+    s, a = summary_of(rep, "deadstore")
+    below = s.get("few_samples_below")
+    H.check(isinstance(below, int) and below > 1, "few_samples_below is %r" % below)
+    findings = a.get("findings") or []
+    H.check(findings, "no dead-store finding at --period %s (%s samples taken): nothing to check"
+            % (FEW_PERIOD, rep["counters"].get("samples")))
+    lines, _, _ = text_findings(text, a["title"])
+    H.check(len(lines) == len(findings), "%d text lines for %d findings" % (len(lines), len(findings)))
+    for f, line in zip(findings, lines):
+        few = f["samples"] < below
+        H.check(f["few_samples"] == few, "a finding on %.2f samples has few_samples %r" % (f["samples"], f["few_samples"]))
+        count = "<1" if f["samples"] < 0.5 else "%.0f" % f["samples"]
+        if few:
+            H.check(line.endswith("; few samples: %s" % count), "the line does not say few samples: %s: %r"
+                    % (count, line))
+        else:
+            H.check("few samples" not in line, "a finding on %.0f samples says few: %r" % (f["samples"], line))
+    H.check(any(f["few_samples"] for f in findings), "at one sample per %s no finding is marked "
+            "(samples: %s)" % (FEW_PERIOD, ", ".join("%.1f" % f["samples"] for f in findings)))
+    return "%s samples taken; %s" % (rep["counters"].get("samples"), lines[0].strip()[:100])
