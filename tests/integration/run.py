@@ -1759,7 +1759,6 @@ def build_tests(jdks):
     import locks  # lock activity from sampled compare-and-swaps (Inoue & Nakatani)
     import chain  # CallerChaining contexts, --context chain (Inoue & Nakatani)
     import alloc  # object creation from sampled header stores (Inoue & Nakatani)
-    import sampler_jitter  # randomised sampling intervals against a periodic program (issue 38)
     import replicas  # object-replica tests (OJXPerf), helpers from this module
     replica_tests = replicas.make_tests(sys.modules[__name__])
     import diff  # wasp diff: a planted workload against its fixed twin
@@ -1840,7 +1839,6 @@ def build_tests(jdks):
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in locks.make_tests(sys.modules[__name__])]
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in chain.make_tests(sys.modules[__name__])]
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in alloc.make_tests(sys.modules[__name__])]
-        tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in sampler_jitter.make_tests(sys.modules[__name__])]
         tests.append(("objects.cap", jdk, lambda c, j=jdk: t_objects_cap(c, j)))
         tests.append(("objects.small", jdk, lambda c, j=jdk: t_objects_small(c, j)))
         tests.append(("objects.small.creations", jdk, lambda c, j=jdk: t_objects_small_creations(c, j)))
