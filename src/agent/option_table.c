@@ -84,6 +84,17 @@ static const wasp_option_row rows[] = {
         .flag = "period", .cli = RUN_ATTACH,
     },
     {
+        .key = "period-jitter", .kind = WASP_OPT_SHARE, FIELD(period_jitter),
+        .lo = 0.0, .hi = 0.9, .def_share = 0.5,
+        .metavar = "X",
+        .help = "each interval between two samples of a thread is drawn uniformly in "
+                "(1 +- X) x the period (pmu-period for pmu), so that a program periodic in "
+                "step with the sampler is not sampled at one point of its cycle; the mean "
+                "stays the period",
+        .accepted = "a fraction from 0 to 0.9 such as 0.5 or 50% (0: a fixed interval)",
+        .flag = "period-jitter", .cli = RUN_ATTACH,
+    },
+    {
         .key = "sampler", .kind = WASP_OPT_CHOICE, FIELD(sampler), .names = sampler_names,
         .old_name = "soft", .old_value = WASP_SAMPLER_PERF, /* perf's name before 0.3 */
         .def = WASP_SAMPLER_AUTO,

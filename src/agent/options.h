@@ -67,6 +67,7 @@ typedef struct wasp_options {
     char file[WASP_PATH_MAX];  /* "" means the default name */
     wasp_sampler_choice sampler;
     uint64_t period_ns;        /* 0: the analyses' choice (agent.c), else WASP_PERIOD_DEFAULT_NS */
+    double period_jitter;      /* intervals uniform in (1 +- this) x the period (sample/jitter.h) */
     uint64_t pmu_period;
     char pmu_event[WASP_NAME_MAX]; /* "" means chosen per CPU */
     uint32_t watchpoints;

@@ -65,7 +65,7 @@ static void refuse_absent(const wasp_source *s, const wasp_source_config *c, cha
 int wasp_probe_source(const wasp_options *o, unsigned wants, char *passed, size_t plen,
                       char *why, size_t len)
 {
-    wasp_source_config c = {o->period_ns, o->pmu_period, o->pmu_event};
+    wasp_source_config c = {o->period_ns, o->pmu_period, o->pmu_event, o->period_jitter};
     /* auto: every sampler present here, in the list's order of preference;
      * else the one the option names (its values are the samplers' names). */
     char named[32] = "";

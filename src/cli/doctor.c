@@ -353,7 +353,7 @@ static void gather(facts *f)
      * the first that works is used. */
     wasp_options o;
     wasp_options_defaults(&o);
-    wasp_source_config c = {WASP_PERIOD_DEFAULT_NS, o.pmu_period, o.pmu_event};
+    wasp_source_config c = {WASP_PERIOD_DEFAULT_NS, o.pmu_period, o.pmu_event, o.period_jitter};
     for (int i = 0; i < MAX_SAMPLERS && wasp_samplers[i]; i++, f->nsamplers++) {
         wasp_source *s = wasp_samplers[i];
         f->sampler_present[i] = wasp_source_present(s, &c);

@@ -9,8 +9,13 @@
  * ("sw:page-faults"), which carries addresses too: that is how it is tested on
  * machines without a PMU.
  *
- * take() is ASYNC-SIGNAL-SAFE (reads the ring, no system calls); init/open/
- * close run on ordinary threads.
+ * The count between samples is randomised around pmu-period (jitter.h), as
+ * for the CPU-time samplers: PERF_EVENT_IOC_PERIOD at every sample, which
+ * hardware events take too. Untested here: no machine of ours has a PMU;
+ * the sw:page-faults stand-in runs the same code.
+ *
+ * take() is ASYNC-SIGNAL-SAFE (reads the ring, no system calls), tick() too
+ * (a read and an ioctl); init/open/close run on ordinary threads.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -22,6 +27,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "sample/jitter.h"
 #include "sample/signal.h"
 #include "sample/source.h"
 
@@ -111,6 +117,9 @@ static int encode_event(wasp_source *s, const char *name, char *err, size_t errl
 static int pmu_init(wasp_source *s, const wasp_source_config *c, char *err, size_t errlen)
 {
     s->period = c->pmu_period;
+    s->jitter = wasp_jitter_fixed(c->period_jitter);
+    char jitter[64];
+    wasp_sampler_jitter_words(s, jitter, sizeof jitter);
     if (strcmp(c->pmu_event, "sw:page-faults") != 0) {
         if (load_libpfm(err, errlen) != 0)
             return -1;
@@ -123,8 +132,8 @@ static int pmu_init(wasp_source *s, const wasp_source_config *c, char *err, size
     if (c->pmu_event[0]) {
         if (encode_event(s, c->pmu_event, err, errlen) != 0)
             return -1;
-        snprintf(s->detail, sizeof s->detail, "pmu: %s every %llu events", c->pmu_event,
-                 (unsigned long long)s->period);
+        snprintf(s->detail, sizeof s->detail, "pmu: %s every %llu events%s", c->pmu_event,
+                 (unsigned long long)s->period, jitter);
         return 0;
     }
     /* Default: one precise event covering the accesses the analyses need. */
@@ -148,8 +157,8 @@ static int pmu_init(wasp_source *s, const wasp_source_config *c, char *err, size
     for (int i = 0; list[i]; i++) {
         char ignored[256];
         if (encode_event(s, list[i], ignored, sizeof ignored) == 0) {
-            snprintf(s->detail, sizeof s->detail, "pmu: %s every %llu events", list[i],
-                     (unsigned long long)s->period);
+            snprintf(s->detail, sizeof s->detail, "pmu: %s every %llu events%s", list[i],
+                     (unsigned long long)s->period, jitter);
             return 0;
         }
     }
@@ -166,7 +175,9 @@ static int pmu_open(wasp_source *s, wasp_sampler_thread *t, char *err, size_t er
     a.config = s->pmu_config[1];
     a.config1 = s->pmu_config[2];
     a.config2 = s->pmu_config[3];
-    a.sample_period = s->period;
+    wasp_sampler_seed(t);
+    a.sample_period = wasp_sampler_next(s, t, s->period);
+    t->armed = t->due = a.sample_period; /* the count starts at 0 when enabled */
     a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
     a.precise_ip = (uint64_t)s->pmu_precise;
     a.exclude_kernel = 1;
@@ -251,6 +262,13 @@ static int pmu_take(wasp_source *s, wasp_sampler_thread *t, const ucontext_t *uc
     return found && out->addr != 0;
 }
 
+/* The next count, drawn around pmu-period; a failed ioctl keeps the last. */
+static void pmu_tick(wasp_source *s, wasp_sampler_thread *t)
+{
+    if (s->jitter && t->fd >= 0)
+        wasp_perf_rearm(s, t, s->period);
+}
+
 /* A named event (pmu-event=) makes it a candidate even without a PMU:
  * sw:page-faults is software, which is how this source is tested on VMs. */
 static int pmu_present(const wasp_source_config *c)
@@ -269,5 +287,6 @@ wasp_source wasp_pmu_source = {
     .open_thread = pmu_open,
     .close_thread = pmu_close,
     .take = pmu_take,
+    .tick = pmu_tick,
     .uses_perf = 1,
 };

@@ -5,11 +5,13 @@
  * has not executed yet; the handler decodes it and computes its address from
  * the saved registers. Works where there is no hardware PMU (most VMs).
  *
- * take() and set_period() are ASYNC-SIGNAL-SAFE; init/open/close run on
+ * The interval is randomised around the period (jitter.h): at every sample
+ * the handler arms the next one (perf_rearm.c).
+ *
+ * take(), tick() and set_period() are ASYNC-SIGNAL-SAFE; init/open/close run on
  * ordinary threads.
  */
 #include <errno.h>
-#include <sys/ioctl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,7 +34,9 @@ static int soft_open(wasp_source *s, wasp_sampler_thread *t, char *err, size_t e
     a.type = PERF_TYPE_SOFTWARE;
     a.size = sizeof a;
     a.config = PERF_COUNT_SW_TASK_CLOCK;
-    a.sample_period = s->period;
+    wasp_sampler_seed(t);
+    a.sample_period = wasp_sampler_next(s, t, s->period);
+    t->armed = t->due = a.sample_period; /* the count starts at 0 when enabled */
     a.exclude_kernel = 1;
     a.exclude_hv = 1;
     a.disabled = 1; /* enabled once its signal is wired up */
@@ -52,10 +56,17 @@ static int soft_open(wasp_source *s, wasp_sampler_thread *t, char *err, size_t e
     return 0;
 }
 
+/* The next interval: mean ns, randomised. */
 static int soft_set_period(wasp_source *s, wasp_sampler_thread *t, uint64_t ns)
 {
-    (void)s;
-    return ioctl(t->fd, PERF_EVENT_IOC_PERIOD, &ns) == 0 ? 0 : -1;
+    return wasp_perf_rearm(s, t, ns);
+}
+
+/* A failed ioctl leaves the last interval in place: sampling goes on. */
+static void soft_tick(wasp_source *s, wasp_sampler_thread *t)
+{
+    if (s->jitter && t->fd >= 0 && t->period_ns)
+        soft_set_period(s, t, t->period_ns);
 }
 
 static void soft_close(wasp_source *s, wasp_sampler_thread *t)
@@ -73,6 +84,7 @@ wasp_source wasp_soft_source = {
     .close_thread = soft_close,
     .take = wasp_cputime_take,
     .set_period = soft_set_period,
+    .tick = soft_tick,
     .time_based = 1,
     .uses_perf = 1,
 };

@@ -35,7 +35,12 @@ typedef struct wasp_sampler_thread {
     uint64_t ring_tail;    /* next ring-buffer byte to read */
     timer_t timer;         /* timer sampler's POSIX timer, when has_timer */
     int has_timer;
-    uint64_t period_ns;    /* the sampling period now (backoff may raise it) */
+    uint64_t period_ns;    /* the sampling period now (backoff may raise it): the
+                            * mean of the randomised intervals (jitter.h) */
+    uint64_t rng;          /* the intervals' generator state (interval.c) */
+    uint64_t armed;        /* the interval in effect, 0: unknown (no lag correction) */
+    uint64_t due;          /* perf: the event's count when that interval ends */
+    uint64_t owed;         /* lateness not yet taken off an interval (interval.c) */
 } wasp_sampler_thread;
 
 typedef struct wasp_address_sample {
@@ -59,6 +64,7 @@ typedef struct wasp_source_config {
     uint64_t period_ns;    /* CPU-time samplers: thread CPU time between samples */
     uint64_t pmu_period;   /* pmu: events between samples */
     const char *pmu_event; /* pmu: a libpfm4 event name; "" chosen per CPU */
+    double period_jitter;  /* each interval uniform in (1 +- this) x the period; 0: fixed */
 } wasp_source_config;
 
 typedef struct wasp_source {
@@ -82,6 +88,9 @@ typedef struct wasp_source {
     /* In the handler: sample thread t every ns of its CPU time from now on
      * (backoff). Returns 0 or -1. NULL: the period cannot change. */
     int (*set_period)(struct wasp_source *s, wasp_sampler_thread *t, uint64_t ns);
+    /* In the handler, at every sample of t: arm the next interval, drawn
+     * around t's period (jitter.h). NULL: the interval is fixed. */
+    void (*tick)(struct wasp_source *s, wasp_sampler_thread *t);
     int time_based;    /* 1: period is thread CPU time in ns; 0: a count of PMU events */
     int uses_perf;     /* 1: needs perf_event_open (a refusal explains its failure) */
     /* What the analyses want sampled (wasp_sample_wants bits), set before
@@ -89,6 +98,7 @@ typedef struct wasp_source {
     unsigned wants;
     /* Private settings. */
     uint64_t period;
+    uint32_t jitter;        /* the intervals' spread in 1/65536ths of the period (jitter.h) */
     const char *detail_how; /* CPU-time samplers: the detail's first words (cputime.c) */
     uint64_t pmu_config[4]; /* type, config, config1, config2 */
     int pmu_precise;
@@ -115,6 +125,24 @@ void wasp_cputime_describe(wasp_source *s, const wasp_source_config *c, const ch
 /* A described CPU-time sampler's period changed before any thread opens it
  * (the analyses' choice, made once the watch engine is known). */
 void wasp_cputime_set_period(wasp_source *s, uint64_t period_ns);
+
+/* Randomised intervals (interval.c, around jitter.h): seed t's generator
+ * (open_thread, on an ordinary thread); the next interval around mean, in
+ * the handler (ASYNC-SIGNAL-SAFE); the words the detail adds for s's
+ * spread: ", randomised ±50%" or "" when the interval is fixed. */
+void wasp_sampler_seed(wasp_sampler_thread *t);
+uint64_t wasp_sampler_next(const wasp_source *s, wasp_sampler_thread *t, uint64_t mean);
+/* The interval to arm now, at a sample that came `late` (the source's units)
+ * after the interval it ended: re-arming counts from now, not from when
+ * the interval ended, so the lateness is taken off the next interval (at
+ * most half of it; the rest off later ones), which keeps the mean interval
+ * the period. */
+uint64_t wasp_sampler_after(const wasp_source *s, wasp_sampler_thread *t, uint64_t mean,
+                            uint64_t late);
+/* Perf events (perf_rearm.c): arm t->fd's next interval around mean with
+ * PERF_EVENT_IOC_PERIOD, the lateness read from the event's count. 0 or -1. */
+int wasp_perf_rearm(const wasp_source *s, wasp_sampler_thread *t, uint64_t mean);
+const char *wasp_sampler_jitter_words(const wasp_source *s, char *buf, size_t len);
 
 /* Initialise a source with c and prove it on the calling thread: open it at
  * a short period and burn CPU until a sample arrives (at most ~200 ms of

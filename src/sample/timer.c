@@ -7,7 +7,19 @@
  * defaults). CPU-time timers expire on scheduler ticks, so periods shorter
  * than a tick are served a tick apart (the report gives the rate achieved).
  *
- * take() and set_period() are ASYNC-SIGNAL-SAFE (a register read; one
+ * The interval is randomised around the period (jitter.h): at every sample
+ * the handler sets a fresh one with timer_settime, counted from then, less
+ * how late the sample came (the time since the interval ended, from
+ * timer_gettime: the kernel has already reloaded the timer from its
+ * expiry), so the mean stays the period. The reload value is that same
+ * interval, so a signal the handler does not act on (it was busy, or
+ * profiling is stopping) repeats the last interval instead of stopping the
+ * timer. Expiries still wait for a scheduler tick (4 ms at HZ=250): a
+ * period under a few ticks is served on ticks, and a program periodic at a
+ * divisor of the tick can alias with the ticks themselves, which no draw
+ * here can undo.
+ *
+ * take(), tick() and set_period() are ASYNC-SIGNAL-SAFE (a register read; one
  * timer_settime system call); init/open/close run on ordinary threads.
  */
 #include <errno.h>
@@ -25,6 +37,11 @@
 static clockid_t thread_cpu_clock(pid_t tid)
 {
     return (clockid_t)((~(unsigned)tid << 3) | 6u);
+}
+
+static uint64_t ns_of(const struct timespec *ts)
+{
+    return (uint64_t)ts->tv_sec * 1000000000ull + (uint64_t)ts->tv_nsec;
 }
 
 static void interval(struct itimerspec *its, uint64_t ns)
@@ -59,7 +76,8 @@ static int timer_open(wasp_source *s, wasp_sampler_thread *t, char *err, size_t 
         return -1;
     }
     struct itimerspec its;
-    interval(&its, s->period);
+    wasp_sampler_seed(t);
+    interval(&its, wasp_sampler_next(s, t, s->period));
     if (timer_settime(id, 0, &its, NULL) != 0) {
         snprintf(err, errlen, "timer_settime failed: %s", strerror(errno));
         timer_delete(id);
@@ -80,12 +98,25 @@ static void timer_close(wasp_source *s, wasp_sampler_thread *t)
     t->has_timer = 0;
 }
 
+/* The next interval: mean ns, randomised. */
 static int timer_set_period(wasp_source *s, wasp_sampler_thread *t, uint64_t ns)
 {
-    (void)s;
+    if (!t->has_timer)
+        return -1;
     struct itimerspec its;
-    interval(&its, ns);
-    return t->has_timer && timer_settime(t->timer, 0, &its, NULL) == 0 ? 0 : -1;
+    uint64_t late = 0;
+    if (timer_gettime(t->timer, &its) == 0) {
+        uint64_t reload = ns_of(&its.it_interval), left = ns_of(&its.it_value);
+        late = left && left <= reload ? reload - left : 0;
+    }
+    interval(&its, wasp_sampler_after(s, t, ns, late));
+    return timer_settime(t->timer, 0, &its, NULL) == 0 ? 0 : -1;
+}
+
+static void timer_tick(wasp_source *s, wasp_sampler_thread *t)
+{
+    if (s->jitter && t->period_ns)
+        timer_set_period(s, t, t->period_ns);
 }
 
 wasp_source wasp_timer_source = {
@@ -97,5 +128,6 @@ wasp_source wasp_timer_source = {
     .close_thread = timer_close,
     .take = wasp_cputime_take,
     .set_period = timer_set_period,
+    .tick = timer_tick,
     .time_based = 1,
 };

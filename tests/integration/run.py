@@ -1759,6 +1759,7 @@ def build_tests(jdks):
     import locks  # lock activity from sampled compare-and-swaps (Inoue & Nakatani)
     import chain  # CallerChaining contexts, --context chain (Inoue & Nakatani)
     import alloc  # object creation from sampled header stores (Inoue & Nakatani)
+    import sampler_jitter  # randomised sampling intervals against a periodic program (issue 38)
     import replicas  # object-replica tests (OJXPerf), helpers from this module
     replica_tests = replicas.make_tests(sys.modules[__name__])
     import diff  # wasp diff: a planted workload against its fixed twin
@@ -1770,6 +1771,7 @@ def build_tests(jdks):
     stub_tests = stubs.make_tests(sys.modules[__name__])
     import formats  # --format collapsed and pprof (go tool pprof reads them back)
     import report_html  # wasp report --format html in headless Chromium
+    import corpus  # real programs from Debian packages, short size (bench/corpus/)
     import summary  # the report's first screen: the planted lines first (issue 40)
     tests = []
     for jdk in jdks:
@@ -1839,6 +1841,8 @@ def build_tests(jdks):
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in locks.make_tests(sys.modules[__name__])]
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in chain.make_tests(sys.modules[__name__])]
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in alloc.make_tests(sys.modules[__name__])]
+        tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in corpus.make_tests(sys.modules[__name__])]
+        tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in sampler_jitter.make_tests(sys.modules[__name__])]
         tests.append(("objects.cap", jdk, lambda c, j=jdk: t_objects_cap(c, j)))
         tests.append(("objects.small", jdk, lambda c, j=jdk: t_objects_small(c, j)))
         tests.append(("objects.small.creations", jdk, lambda c, j=jdk: t_objects_small_creations(c, j)))

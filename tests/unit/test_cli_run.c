@@ -242,9 +242,10 @@ static void test_cli_option_errors(void **state)
     FAILS(("--by", "file", "--", "java"), "'--by file'", "expected line or instruction");
     FAILS(("--by", "--", "java"), "'--by'", "expected line or instruction");
     FAILS(("--foo", "--", "java"), "unknown option '--foo'",
-          "(accepted: -e/--events, -o/--output, --period, --sampler, --pmu-event, "
-          "--pmu-period, --watchpoints, --watch, --watch-budget, --float-threshold, --max-frames, --context, --min-size, --alloc-interval, --alloc-rate, --verify-top, --snapshot, --format, --top, "
-          "--by, -q/--quiet, --agent, -h/--help)");
+          "(accepted: -e/--events, -o/--output, --period, --period-jitter, --sampler, "
+          "--pmu-event, --pmu-period, --watchpoints, --watch, --watch-budget, --float-threshold, "
+          "--max-frames, --context, --min-size, --alloc-interval, --alloc-rate, --verify-top, "
+          "--snapshot, --max-contexts, --format, --top, --by, -q/--quiet, --agent, -h/--help)");
     FAILS(("--foo=1", "--", "java"), "unknown option '--foo'");
     FAILS(("-x", "--", "java"), "unknown option '-x'", "-e/--events");
     FAILS(("--quiet=yes", "--", "java"), "'--quiet=yes'", "takes no value");

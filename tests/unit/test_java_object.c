@@ -18,7 +18,8 @@
 
 /* Two fake classes (a 32-byte instance class, an int[] class) and a heap. */
 static uint64_t klasses[3][4] __attribute__((aligned(8)));
-static uint64_t heap[4096] __attribute__((aligned(8)));
+/* Page-aligned: the G1 test maps it into 4 KiB regions from its start. */
+static uint64_t heap[4096] __attribute__((aligned(4096)));
 
 enum { INSTANCE = 0, INT_ARRAY = 1, DOUBLE_ARRAY = 2, LH_OFFSET = 8 };
 

@@ -461,7 +461,7 @@ static void test_proofs(void **st)
     /* Samplers: the timer needs no perf events. */
     wasp_options o;
     wasp_options_defaults(&o);
-    wasp_source_config c = {WASP_PERIOD_DEFAULT_NS, o.pmu_period, o.pmu_event};
+    wasp_source_config c = {WASP_PERIOD_DEFAULT_NS, o.pmu_period, o.pmu_event, o.period_jitter};
     rc = wasp_source_prove(&wasp_timer_source, &c, why, sizeof why);
     if (rc != 0)
         fail_msg("timer sampler: %s", why);
