@@ -1841,7 +1841,6 @@ def build_tests(jdks):
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in locks.make_tests(sys.modules[__name__])]
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in chain.make_tests(sys.modules[__name__])]
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in alloc.make_tests(sys.modules[__name__])]
-        tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in corpus.make_tests(sys.modules[__name__])]
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in sampler_jitter.make_tests(sys.modules[__name__])]
         tests.append(("objects.cap", jdk, lambda c, j=jdk: t_objects_cap(c, j)))
         tests.append(("objects.small", jdk, lambda c, j=jdk: t_objects_small(c, j)))
@@ -1855,6 +1854,8 @@ def build_tests(jdks):
         j0 = jdks[0]
         tests.append(("badinput.watchpoints", None, lambda c, j=j0: t_bad_watchpoints(c, j)))
         tests.append(("badinput.report-truncated", None, lambda c, j=j0: t_report_truncated(c, j)))
+        # Real programs: on the first JDK only (CI's budget for the smoke set: 4 minutes).
+        tests += [(n, j0, lambda c, j=j0, f=f: f(c, j)) for n, f in corpus.make_tests(sys.modules[__name__])]
     import doctor  # wasp doctor agrees with what a profile run uses
     tests += [(name, None, fn) for name, fn in doctor.make_tests(sys.modules[__name__])]
     import static_tls  # the agent loads where little static TLS is left
