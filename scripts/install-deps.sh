@@ -18,6 +18,10 @@ PACKAGES="$PACKAGES libdw-dev libelf-dev"
 # sablecc: the real program the fourth paper's analyses are measured on
 # (bench/sablecc_grammar.py, docs/fields.md, docs/alloc.md).
 PACKAGES="$PACKAGES sablecc"
+# The corpus of real programs (bench/corpus/, docs/corpus.md; the smoke tests
+# tests/integration/corpus.py run sablecc, xalan and lucene).
+PACKAGES="$PACKAGES sunflow libbatik-java libxalan2-java liblucene4.10-java libh2-java rhino ant \
+libjfreechart-java libpdfbox2-java"
 
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=""
