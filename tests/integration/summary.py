@@ -16,7 +16,7 @@ which returns [(name, thunk(ctx, jdk))], run per JDK. `h` is run.py's module.
   summary first: its heading is the page's first h2, before the detail's
   sections; its first finding is at the planted line; how it was measured
   is folded.
-- summary.few-samples: a run sampled every 100 ms: every finding resting on
+- summary.few-samples: a run sampled every 200 ms: every finding resting on
   fewer than the summary's threshold says so ("few samples: N"), in the JSON
   and on its text line.
 """
@@ -41,9 +41,12 @@ CASES = [
     ("locks", "LocksHot", ["40", "1"], []),
 ]
 
-# summary.few-samples: one sample per 100 ms of CPU time on DeadStoreEuler's
-# ~2 s: about 20 samples, so no finding can rest on the 30 the summary asks.
-FEW_PERIOD = "100ms"
+# summary.few-samples: one sample per 200 ms of CPU time on DeadStoreEuler's
+# ~2.8 s of CPU (JVM start-up included): ~14 samples (28 at 100 ms, seen on
+# JDK 17), so no finding can rest on the 30 the summary asks; each armed
+# watch finds a dead store about half the time, so a run with no dead-store
+# finding at all is a ~0.5^12 chance.
+FEW_PERIOD = "200ms"
 
 
 def make_tests(h):

@@ -6,13 +6,12 @@
  */
 #include "analysis/names.h"
 #include "analysis/pairs/profile.h"
+#include "analysis/pairs/report_summary.h"
 #include "cli/report_part.h"
 #include "cli/units.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 static const char *const titles[WASP_AN_COUNT] = {"Dead stores", "Silent stores", "Silent loads"};
 static const char *const verbs[WASP_AN_COUNT] = {"stored", "stored", "loaded"};
@@ -188,84 +187,11 @@ static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
     return rc;
 }
 
-/* ---- summary ---- */
-
-/* How many pair analyses share the samples analysis a is given: a software
- * sample goes to one of the enabled pair analyses at random, a PMU sample
- * (it has an address, so a kind) to one of those of its kind
- * (pairs/handler.c, locate). Each of a's weights stands for that many of
- * the program's samples. */
-static double sharing(const wasp_profile *p, wasp_analysis a)
-{
-    const char *events = wasp_profile_get_meta(p, "events");
-    const char *sampler = wasp_profile_get_meta(p, "sampler");
-    bool by_kind = sampler && strncmp(sampler, "pmu", 3) == 0;
-    int n = 0;
-    for (int k = 0; k < WASP_AN_COUNT; k++) {
-        bool on = events ? wasp_events_name(events, wasp_analysis_id_name(k)) : has_data(p, k);
-        bool same_kind = (k == WASP_AN_SILENTLOAD) == (a == WASP_AN_SILENTLOAD);
-        n += (on || k == (int)a) && (!by_kind || same_kind);
-    }
-    return n;
-}
-
-/* Independent samples per unit of weight: an armed watch (with its window)
- * is one draw, however many samples' weight it carries; the weights of all
- * pair analyses stand for the armed samples (NAN when not counted). */
-static double draws_per_weight(const wasp_profile *p)
-{
-    double weight = 0;
-    for (int k = 0; k < WASP_AN_COUNT; k++)
-        weight += wasp_profile_totals(p, k).pairs;
-    if (!wasp_has_counter(p, "armed") || !(weight > 0))
-        return NAN;
-    return (double)wasp_profile_get_counter(p, "armed") / weight;
-}
-
-static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
-{
-    wasp_analysis a = (wasp_analysis)id;
-    uint32_t n;
-    uint32_t *order = wasp_profile_sorted_pairs(p, a, &n);
-    if (!order)
-        return -1;
-    double k = sharing(p, a), draws = draws_per_weight(p);
-    int rc = 0;
-    for (uint32_t i = 0; i < n && i < (uint32_t)max && rc == 0; i++) {
-        const wasp_pair *q = wasp_profile_pair(p, order[i]);
-        wasp_finding f = {.ctx = q->watch_ctx, .share = wasp_fraction_pair(p, q),
-                          .cpu = q->count * k,
-                          .evidence = isnan(draws) ? q->count : q->count * draws};
-        char share[WASP_UNIT_BUF], here[200], there[200];
-        wasp_fmt_percent(f.share, share, sizeof share);
-        const char *approx = q->flags & WASP_PAIR_APPROX ? ", float/double within the threshold" : "";
-        wasp_place_short(p, q->watch_ctx, here, sizeof here);
-        wasp_place_short(p, q->trap_ctx, there, sizeof there);
-        if (a == WASP_AN_DEADSTORE && strcmp(here, there) != 0)
-            snprintf(f.what, sizeof f.what,
-                     "the value stored here is overwritten at %s before any read (%s of the "
-                     "bytes stored)", there, share);
-        else if (a == WASP_AN_DEADSTORE)
-            snprintf(f.what, sizeof f.what,
-                     "the value stored here is overwritten by this line again before any read "
-                     "(%s of the bytes stored)", share);
-        else if (a == WASP_AN_SILENTSTORE)
-            snprintf(f.what, sizeof f.what, "stores the value already there%s (%s of the bytes "
-                     "stored)", approx, share);
-        else
-            snprintf(f.what, sizeof f.what, "reads the same value it read last time%s (%s of the "
-                     "bytes loaded)", approx, share);
-        rc = sink->emit(sink, p, &f);
-    }
-    free(order);
-    return rc;
-}
-
 #define PAIR_REPORT_PART(title_, hint_)                                                            \
     {                                                                                              \
         .shown = shown, .counts_armed = true, .header_text = header_text, .text = text,           \
         .json_place = WASP_JSON_IN_ANALYSES, .json = json, .stacks = stacks,                       \
-        .summary = summary, .title = title_, .hint = hint_                                         \
+        .summary = wasp_pairs_summary, .title = title_, .hint = hint_                                         \
     }
 const wasp_report_part wasp_report_deadstore = PAIR_REPORT_PART(
     "Dead stores: values written and overwritten before anyone reads them",

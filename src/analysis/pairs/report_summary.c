@@ -1,0 +1,136 @@
+/*
+ * The pair analyses in the report's summary (report_part.h, `summary`): the
+ * lines of the program whose watched accesses were wasteful, each line's
+ * pairs summed (whatever their trapping context), ranked by wasteful bytes;
+ * the trapping place named is that of the line's heaviest pair.
+ */
+#include "analysis/pairs/report_summary.h"
+
+#include "analysis/names.h"
+#include "analysis/pairs/profile.h"
+#include "cli/units.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How many pair analyses share the samples analysis a is given: a software
+ * sample goes to one of the enabled pair analyses at random, a PMU sample
+ * (it has an address, so a kind) to one of those of its kind
+ * (pairs/handler.c, locate). Each of a's weights stands for that many of
+ * the program's samples. */
+static double sharing(const wasp_profile *p, wasp_analysis a)
+{
+    const char *events = wasp_profile_get_meta(p, "events");
+    const char *sampler = wasp_profile_get_meta(p, "sampler");
+    bool by_kind = sampler && strncmp(sampler, "pmu", 3) == 0;
+    int n = 0;
+    for (int k = 0; k < WASP_AN_COUNT; k++) {
+        bool on = events ? wasp_events_name(events, wasp_analysis_id_name(k))
+                         : wasp_profile_totals(p, k).pairs > 0;
+        bool same_kind = (k == WASP_AN_SILENTLOAD) == (a == WASP_AN_SILENTLOAD);
+        n += (on || k == (int)a) && (!by_kind || same_kind);
+    }
+    return n;
+}
+
+/* Independent samples per unit of weight: an armed watch (with its window)
+ * is one draw, however many samples' weight it carries; the weights of all
+ * pair analyses stand for the armed samples (NAN when not counted). */
+static double draws_per_weight(const wasp_profile *p)
+{
+    double weight = 0;
+    for (int k = 0; k < WASP_AN_COUNT; k++)
+        weight += wasp_profile_totals(p, k).pairs;
+    if (!wasp_has_counter(p, "armed") || !(weight > 0))
+        return NAN;
+    return (double)wasp_profile_get_counter(p, "armed") / weight;
+}
+
+/* A watched line: its pairs summed; heaviest: its heaviest pair. */
+typedef struct line_sum {
+    const wasp_pair *heaviest;
+    double bytes, count;
+} line_sum;
+
+static int by_bytes(const void *x, const void *y)
+{
+    const line_sum *a = x, *b = y;
+    if (a->bytes != b->bytes)
+        return a->bytes < b->bytes ? 1 : -1;
+    return a->heaviest < b->heaviest ? -1 : a->heaviest > b->heaviest; /* pairs in rank order */
+}
+
+/* The pairs of analysis a summed by the place of their watched context (its
+ * first application frame): into *lines, ranked. 0, or -1. */
+static int sum_lines(const wasp_profile *p, wasp_analysis a, line_sum **lines, uint32_t *nlines)
+{
+    uint32_t n;
+    uint32_t *order = wasp_profile_sorted_pairs(p, a, &n);
+    uint32_t *line_of = calloc(p->nframes + 1, sizeof *line_of); /* frame -> line + 1 */
+    line_sum *l = malloc((n ? n : 1) * sizeof *l);
+    *nlines = 0;
+    if (!order || !line_of || !l) {
+        free(order);
+        free(line_of);
+        free(l);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const wasp_pair *q = wasp_profile_pair(p, order[i]);
+        const wasp_frame *at = wasp_place_frame(p, &p->contexts[q->watch_ctx]);
+        uint32_t f = at ? (uint32_t)(at - p->frames) : p->nframes; /* no frames: one line */
+        if (!line_of[f]) {
+            l[*nlines] = (line_sum){q, 0, 0}; /* sorted: the first is the heaviest */
+            line_of[f] = ++*nlines;
+        }
+        l[line_of[f] - 1].bytes += q->bytes;
+        l[line_of[f] - 1].count += q->count;
+    }
+    free(order);
+    free(line_of);
+    qsort(l, *nlines, sizeof *l, by_bytes);
+    *lines = l;
+    return 0;
+}
+
+int wasp_pairs_summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
+{
+    wasp_analysis a = (wasp_analysis)id;
+    line_sum *lines;
+    uint32_t n;
+    if (sum_lines(p, a, &lines, &n) != 0)
+        return -1;
+    double k = sharing(p, a), draws = draws_per_weight(p);
+    double total = wasp_profile_totals(p, a).bytes;
+    int rc = 0;
+    for (uint32_t i = 0; i < n && i < (uint32_t)max && rc == 0; i++) {
+        const wasp_pair *q = lines[i].heaviest;
+        wasp_finding f = {.ctx = q->watch_ctx,
+                          .share = total > 0 ? lines[i].bytes / total : 0,
+                          .cpu = lines[i].count * k,
+                          .evidence = isnan(draws) ? lines[i].count : lines[i].count * draws};
+        char share[WASP_UNIT_BUF], here[200], there[200];
+        wasp_fmt_percent(f.share, share, sizeof share);
+        const char *approx = q->flags & WASP_PAIR_APPROX ? ", float/double within the threshold" : "";
+        wasp_place_short(p, q->watch_ctx, here, sizeof here);
+        wasp_place_short(p, q->trap_ctx, there, sizeof there);
+        if (a == WASP_AN_DEADSTORE && strcmp(here, there) != 0)
+            snprintf(f.what, sizeof f.what,
+                     "the value stored here is overwritten at %s before any read (%s of the "
+                     "bytes stored)", there, share);
+        else if (a == WASP_AN_DEADSTORE)
+            snprintf(f.what, sizeof f.what,
+                     "the value stored here is overwritten by this line again before any read "
+                     "(%s of the bytes stored)", share);
+        else if (a == WASP_AN_SILENTSTORE)
+            snprintf(f.what, sizeof f.what, "stores the value already there%s (%s of the bytes "
+                     "stored)", approx, share);
+        else
+            snprintf(f.what, sizeof f.what, "reads the same value it read last time%s (%s of the "
+                     "bytes loaded)", approx, share);
+        rc = sink->emit(sink, p, &f);
+    }
+    free(lines);
+    return rc;
+}
