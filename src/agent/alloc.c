@@ -5,6 +5,10 @@
  * bytes (no bytecode rewriting). Each reported object of at least `min-size`
  * bytes gets an allocation site (class + allocation context), an entry in the
  * address->object map the signal handler reads, and a JNI weak reference.
+ * A smaller one is not tracked, but its allocation context is counted in an
+ * untracked site of its class: the samples that hit small objects are
+ * attributed to their class by its header, and these say where objects of
+ * that class are allocated (at most MAX_UNTRACKED_SITES such sites).
  *
  * Why this stays correct when a collector moves or frees objects, under any
  * collector: wasp never tracks copies (DJXPerf's memmove interception misses
@@ -62,6 +66,12 @@
  * 5 ms cadence cost about 0.8% of a CPU in wakeups on ObjectsChurn (perf),
  * for nothing when little is allocated. */
 enum { PUBLISH_BATCH = 32, PUBLISH_MS = 100 };
+/* Untracked sites kept at most: a program's allocation contexts of small
+ * objects are many more than its large ones' (each site holds its frames). */
+enum { MAX_UNTRACKED_SITES = 1u << 16 };
+/* A site's kind, in its key: tracked allocations, objects found at attach,
+ * sampled objects too small to track. */
+enum { SITE_TRACKED = 0, SITE_BEFORE_ATTACH = 1, SITE_UNTRACKED = 2 };
 
 typedef wasp_alloc_object tracked;
 
@@ -83,6 +93,9 @@ static struct {
     uint64_t window_events;     /* events at the start of the rate window */
     long long window_start_ms;
     uint32_t unpublished;   /* inserts since the keeper last published (T.lock) */
+    uint32_t nuntracked;    /* untracked sites (T.lock) */
+    uint64_t untracked_full; /* small objects not counted: MAX_UNTRACKED_SITES reached */
+    volatile int count_untracked; /* an analysis takes them (wasp_alloc_take_untracked) */
     /* The keeper's wake-ups. Semaphores, not a JVMTI raw monitor: the GC
      * finish event runs on the VM thread inside a safepoint, and a Java
      * thread that holds a raw monitor stops for that safepoint inside the
@@ -96,9 +109,14 @@ static struct {
 
 /* ---- sites ---------------------------------------------------------------- */
 
-static uint64_t site_hash(const char *cls, const wasp_rframe *f, uint32_t n, int before)
+static int site_kind(const wasp_alloc_site *s)
 {
-    uint64_t h = 1469598103934665603ull ^ (uint64_t)before;
+    return s->untracked ? SITE_UNTRACKED : s->before_attach ? SITE_BEFORE_ATTACH : SITE_TRACKED;
+}
+
+static uint64_t site_hash(const char *cls, const wasp_rframe *f, uint32_t n, int kind)
+{
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)kind;
     for (const char *c = cls; *c; c++)
         h = (h ^ (uint8_t)*c) * 1099511628211ull;
     for (uint32_t i = 0; i < n; i++) {
@@ -109,9 +127,9 @@ static uint64_t site_hash(const char *cls, const wasp_rframe *f, uint32_t n, int
 }
 
 static int site_equal(const wasp_alloc_site *s, const char *cls, const wasp_rframe *f, uint32_t n,
-                      int before)
+                      int kind)
 {
-    return s->nframes == n && s->before_attach == before && strcmp(s->class_name, cls) == 0 &&
+    return s->nframes == n && site_kind(s) == kind && strcmp(s->class_name, cls) == 0 &&
            wasp_rframes_equal(s->frames, f, n);
 }
 
@@ -123,8 +141,8 @@ static int grow_index(void)
         return -1;
     for (uint32_t id = 0; id < T.nsites; id++) {
         const wasp_alloc_site *s = &T.sites[id];
-        uint32_t i =
-            (uint32_t)site_hash(s->class_name, s->frames, s->nframes, s->before_attach) & (cap - 1);
+        uint32_t i = (uint32_t)site_hash(s->class_name, s->frames, s->nframes, site_kind(s)) &
+                     (cap - 1);
         while (idx[i])
             i = (i + 1) & (cap - 1);
         idx[i] = id + 1;
@@ -135,16 +153,19 @@ static int grow_index(void)
     return 0;
 }
 
-/* The site id for (class, frames, before), created when new; UINT32_MAX on
- * OOM. Call with T.lock held. */
-static uint32_t intern_site(const char *cls, const wasp_rframe *f, uint32_t n, int before)
+/* The site id for (class, frames, kind), created when new; UINT32_MAX on
+ * OOM, or when an untracked one would pass MAX_UNTRACKED_SITES. Call with
+ * T.lock held. */
+static uint32_t intern_site(const char *cls, const wasp_rframe *f, uint32_t n, int kind)
 {
     if ((T.nsites + 1) * 2 > T.cap_index && grow_index() != 0)
         return UINT32_MAX;
-    uint32_t i = (uint32_t)site_hash(cls, f, n, before) & (T.cap_index - 1);
+    uint32_t i = (uint32_t)site_hash(cls, f, n, kind) & (T.cap_index - 1);
     for (; T.index[i]; i = (i + 1) & (T.cap_index - 1))
-        if (site_equal(&T.sites[T.index[i] - 1], cls, f, n, before))
+        if (site_equal(&T.sites[T.index[i] - 1], cls, f, n, kind))
             return T.index[i] - 1;
+    if (kind == SITE_UNTRACKED && T.nuntracked >= MAX_UNTRACKED_SITES)
+        return UINT32_MAX;
     if (T.nsites == T.cap_sites) {
         uint32_t cap = T.cap_sites ? T.cap_sites * 2 : 256;
         wasp_alloc_site *s = realloc(T.sites, cap * sizeof *s);
@@ -165,7 +186,9 @@ static uint32_t intern_site(const char *cls, const wasp_rframe *f, uint32_t n, i
     if (n)
         memcpy(s->frames, f, n * sizeof *f);
     s->nframes = n;
-    s->before_attach = before;
+    s->before_attach = kind == SITE_BEFORE_ATTACH;
+    s->untracked = kind == SITE_UNTRACKED;
+    T.nuntracked += kind == SITE_UNTRACKED;
     wasp_site_kind_set(T.nsites, cls); /* before any object of it is in the map */
     T.index[i] = ++T.nsites;
     return T.nsites - 1;
@@ -185,6 +208,8 @@ void wasp_alloc_take_sites(void (*visit)(uint32_t id, const wasp_alloc_site *sit
 {
     pthread_mutex_lock(&T.lock);
     for (uint32_t id = 0; id < T.nsites; id++) {
+        if (T.sites[id].untracked)
+            continue;
         visit(id, &T.sites[id], arg);
         T.sites[id].allocations = T.sites[id].bytes = 0;
     }
@@ -192,6 +217,27 @@ void wasp_alloc_take_sites(void (*visit)(uint32_t id, const wasp_alloc_site *sit
     *events = all - T.events_written;
     T.events_written = all;
     pthread_mutex_unlock(&T.lock);
+}
+
+void wasp_alloc_count_untracked(void)
+{
+    T.count_untracked = 1;
+}
+
+uint64_t wasp_alloc_take_untracked(void (*visit)(const wasp_alloc_site *site, void *arg), void *arg)
+{
+    pthread_mutex_lock(&T.lock);
+    for (uint32_t id = 0; id < T.nsites; id++) {
+        wasp_alloc_site *s = &T.sites[id];
+        if (!s->untracked || !(s->allocations > 0))
+            continue;
+        visit(s, arg);
+        s->allocations = s->bytes = 0;
+    }
+    uint64_t full = T.untracked_full;
+    T.untracked_full = 0;
+    pthread_mutex_unlock(&T.lock);
+    return full;
 }
 
 int wasp_alloc_site_get(uint32_t id, wasp_alloc_site *out)
@@ -267,16 +313,35 @@ static void wait_ms(sem_t *sem, long ms)
         ;
 }
 
+/* A sampled object too small to track: where its class is allocated. */
+static void count_untracked(const char *cls, const wasp_rframe *rf, uint32_t n, uint32_t size)
+{
+    pthread_mutex_lock(&T.lock);
+    uint32_t site = intern_site(cls, rf, n, SITE_UNTRACKED);
+    if (site == UINT32_MAX) {
+        T.untracked_full++;
+    } else {
+        T.sites[site].allocations += 1;
+        T.sites[site].bytes += (double)size;
+    }
+    pthread_mutex_unlock(&T.lock);
+}
+
 void JNICALL wasp_alloc_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, jobject object,
                                   jclass klass, jlong size)
 {
     __atomic_fetch_add(&T.events, 1, __ATOMIC_RELAXED);
-    if (!T.running || size < (jlong)T.min_size || size > WASP_ALLOC_MAX_SIZE)
+    if (!T.running || size < 0 || size > WASP_ALLOC_MAX_SIZE ||
+        (size < (jlong)T.min_size && !T.count_untracked))
         return;
     wasp_rframe rf[WASP_ALLOC_EVENT_MAX_FRAMES];
     uint32_t n = wasp_alloc_event_frames(jvmti, thread, rf, T.max_frames);
     char cls[256] = "?";
     wasp_alloc_event_class(klass, cls, sizeof cls);
+    if (size < (jlong)T.min_size) {
+        count_untracked(cls, rf, n, (uint32_t)size);
+        return;
+    }
 
     uint64_t addr;
     uint32_t epoch;
@@ -302,7 +367,8 @@ int wasp_alloc_track_existing(JNIEnv *env, jobject object, const char *class_nam
     pthread_mutex_lock(&T.lock);
     uint64_t addr;
     uint32_t epoch;
-    int rc = register_object(env, object, intern_site(class_name, NULL, 0, 1), size, &addr, &epoch);
+    int rc = register_object(env, object, intern_site(class_name, NULL, 0, SITE_BEFORE_ATTACH), size,
+                             &addr, &epoch);
     pthread_mutex_unlock(&T.lock);
     return rc < 0 ? -1 : 0;
 }
@@ -583,6 +649,9 @@ void wasp_alloc_forget(JNIEnv *env)
         free(T.sites[id].frames);
     }
     T.nsites = 0;
+    T.nuntracked = 0;
+    T.untracked_full = 0;
+    T.count_untracked = 0; /* until the next session's analysis asks again */
     if (T.index)
         memset(T.index, 0, T.cap_index * sizeof *T.index);
     T.unpublished = 0;

@@ -17,6 +17,8 @@ typedef struct wasp_alloc_site {
     wasp_rframe *frames;  /* leaf first, as JVMTI reports them */
     uint32_t nframes;
     int before_attach;    /* objects found in the heap at attach: no allocation path */
+    int untracked;        /* objects under min-size, sampled but not tracked: where their
+                             class is allocated, for the objects accessed by class */
     double allocations;
     double bytes;
 } wasp_alloc_site;
@@ -60,9 +62,18 @@ void wasp_alloc_each_site(void (*visit)(uint32_t id, const wasp_alloc_site *site
                           void *arg);
 /* The same, for a profile written now: each site's allocations and bytes,
  * then zero, so that the next write adds only later ones; *events: the
- * allocation events since the last write. */
+ * allocation events since the last write. Untracked sites are not visited. */
 void wasp_alloc_take_sites(void (*visit)(uint32_t id, const wasp_alloc_site *site, void *arg),
                            void *arg, uint64_t *events);
+/* From now until the session ends, sampled objects under min-size are
+ * counted in untracked sites (their stacks walked: an analysis that wants
+ * them asks, at set-up). */
+void wasp_alloc_count_untracked(void);
+/* Visit each untracked site with allocations since the last call (under the
+ * tracker's lock), then zero them; returns the small objects left uncounted
+ * meanwhile because the untracked sites were full. */
+uint64_t wasp_alloc_take_untracked(void (*visit)(const wasp_alloc_site *site, void *arg),
+                                   void *arg);
 /* A copy of site id (its frames and name stay valid: sites are never freed).
  * Returns 0, -1 for an unknown id. */
 int wasp_alloc_site_get(uint32_t id, wasp_alloc_site *out);

@@ -278,7 +278,7 @@ uint32_t wasp_dump_context(wasp_dump *d, const wasp_records *r, uint32_t id)
 }
 
 /* Allocation contexts have no instruction: JVMTI reports bytecode positions. */
-uint32_t wasp_dump_alloc_site(wasp_dump *d, const wasp_alloc_site *s)
+uint32_t wasp_dump_alloc_context(wasp_dump *d, const wasp_alloc_site *s)
 {
     uint32_t ids[4096];
     uint32_t n;
@@ -292,7 +292,14 @@ uint32_t wasp_dump_alloc_site(wasp_dump *d, const wasp_alloc_site *s)
     } else {
         n = java_frames(d->p, d->mc, s->frames, s->nframes, 0, ids, 4096);
     }
-    uint32_t ctx = wasp_profile_intern_context(d->p, ids, n, 0);
+    return wasp_profile_intern_context(d->p, ids, n, 0);
+}
+
+uint32_t wasp_dump_alloc_site(wasp_dump *d, const wasp_alloc_site *s)
+{
+    uint32_t ctx = wasp_dump_alloc_context(d, s);
+    if (ctx == UINT32_MAX)
+        return UINT32_MAX;
     return wasp_profile_intern_site(d->p, ctx, wasp_profile_intern_string(d->p, s->class_name));
 }
 

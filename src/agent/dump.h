@@ -47,6 +47,8 @@ void wasp_dump_site_table(wasp_dump *d, const wasp_records *r, int id,
 /* An allocation site already in hand as a profile site, for visitors of
  * wasp_alloc_each_site (its lock is held: wasp_dump_site would wait on it). */
 uint32_t wasp_dump_alloc_site(wasp_dump *d, const wasp_alloc_site *s);
+/* Its allocation context only (a profile context), the same way. */
+uint32_t wasp_dump_alloc_context(wasp_dump *d, const wasp_alloc_site *s);
 
 /* Fold a quiet thread's records into the profile being gathered (at thread
  * end, so its tables can be freed; and for live threads at the end). */

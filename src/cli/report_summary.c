@@ -53,6 +53,27 @@ static bool in_summary(uint32_t shown, int id)
     return (shown & (1u << id)) && wasp_report_part_of(id)->summary;
 }
 
+/* Writes one analysis's part of the summary (its findings in c). */
+typedef void (*write_analysis)(const wasp_profile *p, int id, const found *c, double due,
+                               void *out);
+
+/* Each analysis of the summary in registry order, its findings collected,
+ * through write. 0, or -1. */
+static int each_analysis(const wasp_profile *p, uint32_t shown, int top, write_analysis write,
+                         void *out)
+{
+    double due = wasp_report_samples_due(p);
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        found c;
+        if (!in_summary(shown, id))
+            continue;
+        if (collect(p, id, top, &c) != 0)
+            return -1;
+        write(p, id, &c, due, out);
+    }
+    return 0;
+}
+
 /* A finding's cost in CPU: its share of the samples due and the 95%
  * interval. The finding's samples may be weighted (a paced sample stands
  * for several periods, a window's pairs share one sample): the interval is
@@ -114,6 +135,19 @@ static void finding_text(const wasp_profile *p, const wasp_finding *f, int rank,
     fputc('\n', out);
 }
 
+static void analysis_text(const wasp_profile *p, int id, const found *c, double due, void *arg)
+{
+    FILE *out = arg;
+    const wasp_report_part *part = wasp_report_part_of(id);
+    fprintf(out, "\n%s\n", part->title);
+    for (int i = 0; i < c->n; i++)
+        finding_text(p, &c->f[i], i + 1, due, out);
+    if (c->n == 0)
+        fputs("  nothing found (the detail below says why)\n", out);
+    else if (part->hint)
+        fprintf(out, "  try: %s\n", part->hint);
+}
+
 int wasp_summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *out)
 {
     bool any = false;
@@ -122,25 +156,11 @@ int wasp_summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *out)
     if (!any)
         return 0;
     char a[WASP_UNIT_BUF];
-    double due = wasp_report_samples_due(p);
     fprintf(out, "\nSUMMARY: the top findings of each analysis (docs/findings.md explains them); "
                  "\"of CPU\": of the program's %s CPU samples, with a 95%% interval\n",
-            wasp_fmt_count(due, a, sizeof a));
-    for (int id = 0; id < WASP_ANALYSES; id++) {
-        if (!in_summary(shown, id))
-            continue;
-        const wasp_report_part *part = wasp_report_part_of(id);
-        found c;
-        if (collect(p, id, top, &c) != 0)
-            return -1;
-        fprintf(out, "\n%s\n", part->title);
-        for (int i = 0; i < c.n; i++)
-            finding_text(p, &c.f[i], i + 1, due, out);
-        if (c.n == 0)
-            fputs("  nothing found (the detail below says why)\n", out);
-        else if (part->hint)
-            fprintf(out, "  try: %s\n", part->hint);
-    }
+            wasp_fmt_count(wasp_report_samples_due(p), a, sizeof a));
+    if (each_analysis(p, shown, top, analysis_text, out) != 0)
+        return -1;
     fputs("\nDETAIL\n", out);
     return 0;
 }
@@ -180,30 +200,29 @@ static void finding_json(wasp_json *j, const wasp_profile *p, const wasp_finding
     wasp_json_end_object(j);
 }
 
+static void analysis_json(const wasp_profile *p, int id, const found *c, double due, void *arg)
+{
+    wasp_json *j = arg;
+    const wasp_report_part *part = wasp_report_part_of(id);
+    wasp_json_begin_object(j, NULL, false);
+    wasp_json_string(j, "analysis", wasp_analysis_id_name(id));
+    wasp_json_string(j, "title", part->title);
+    wasp_json_string(j, "hint", part->hint);
+    wasp_json_begin_array(j, "findings", false);
+    for (int i = 0; i < c->n; i++)
+        finding_json(j, p, &c->f[i], due);
+    wasp_json_end_array(j);
+    wasp_json_end_object(j);
+}
+
 int wasp_summary_json(wasp_json *j, const wasp_profile *p, uint32_t shown, int top)
 {
-    double due = wasp_report_samples_due(p);
     wasp_json_begin_object(j, "summary", false);
-    wasp_json_double(j, "samples_due", due);
+    wasp_json_double(j, "samples_due", wasp_report_samples_due(p));
     wasp_json_u64(j, "few_samples_below", FEW_SAMPLES);
     wasp_json_begin_array(j, "analyses", false);
-    for (int id = 0; id < WASP_ANALYSES; id++) {
-        if (!in_summary(shown, id))
-            continue;
-        const wasp_report_part *part = wasp_report_part_of(id);
-        found c;
-        if (collect(p, id, top, &c) != 0)
-            return -1;
-        wasp_json_begin_object(j, NULL, false);
-        wasp_json_string(j, "analysis", wasp_analysis_id_name(id));
-        wasp_json_string(j, "title", part->title);
-        wasp_json_string(j, "hint", part->hint);
-        wasp_json_begin_array(j, "findings", false);
-        for (int i = 0; i < c.n; i++)
-            finding_json(j, p, &c.f[i], due);
-        wasp_json_end_array(j);
-        wasp_json_end_object(j);
-    }
+    if (each_analysis(p, shown, top, analysis_json, j) != 0)
+        return -1;
     wasp_json_end_array(j);
     wasp_json_end_object(j);
     return 0;

@@ -1148,6 +1148,9 @@ def t_objects(ctx, jdk, workload):
 CLASS_SITE_FRAME = "[not tracked: class from the object header; allocation path unknown]"
 SMALL_SHARE = 0.5
 SMALL_ATTRIBUTED = 0.6
+# A million 56-byte Cells per build, one allocation sampled per 256 KiB:
+# about 210 Cells sampled a build.
+SMALL_ALLOCATIONS = 50
 
 
 def t_objects_small(ctx, jdk):
@@ -1176,8 +1179,26 @@ def t_objects_small(ctx, jdk):
           "the top site is not marked as a class site: %r" % frames[:2])
     check(top["share"] >= SMALL_SHARE, "%s carries %.0f%% of attributed accesses (need >= %.0f%%)"
           % (cls, 100 * top["share"], 100 * SMALL_SHARE))
+    # Where the class is allocated, from the allocation samples of objects
+    # too small to track: every Cell is made at the `new Cell()` line.
+    c = top.get("creations")
+    check(isinstance(c, dict) and c.get("from") == "allocations",
+          "the %s class site has no allocation contexts: %r" % (cls, c))
+    with open(os.path.join(WORKLOAD_SRC, "FieldsField.java")) as f:
+        line = next(i for i, l in enumerate(f, 1) if "= new Cell()" in l)
+    check(c.get("samples", 0) >= SMALL_ALLOCATIONS, "only %r sampled allocations of %s (need >= %d)"
+          % (c.get("samples"), cls, SMALL_ALLOCATIONS))
+    first = (c.get("contexts") or [{}])[0]
+    frames = first.get("frames") or []
+    check(frames and at(frames[-1], "FieldsField.main", line) and
+          first.get("share", 0) >= CREATIONS_SHARE,
+          "the top allocation context of %s is %s with %.0f%%, expected FieldsField.main:%d with "
+          ">= %.0f%%" % (cls, where(frames[-1] if frames else None), 100 * first.get("share", 0),
+                         line, 100 * CREATIONS_SHARE))
     return "%s #1 by class with %.0f%%; %d of %d samples attributed (%.0f%% of the others), %d by " \
-        "class" % (cls, 100 * top["share"], attributed, taken, 100 * others, by_class)
+        "class; allocated at FieldsField.main:%d (%.0f%% of %.0f sampled allocations)" % (
+            cls, 100 * top["share"], attributed, taken, 100 * others, by_class, line,
+            100 * first["share"], c["samples"])
 
 
 # AllocMix's objects are all small and short-lived, and its hottest object is

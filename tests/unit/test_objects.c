@@ -541,6 +541,72 @@ static void test_group_by_line(void **state)
     wasp_profile_free(p);
 }
 
+/* ---- where untracked objects' classes are allocated ---- */
+
+/* The (class, leaf method) entry of q's untracked allocations; fails when absent. */
+static const wasp_untracked_alloc *untracked_named(const wasp_profile *q, const char *cls,
+                                                   const char *leaf)
+{
+    uint32_t n;
+    const wasp_untracked_alloc *u = wasp_profile_untracked_allocs(q, &n);
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(wasp_profile_string(q, u[i].cls), cls) == 0 &&
+            strcmp(leaf_name(q, u[i].ctx), leaf) == 0)
+            return &u[i];
+    fail_msg("no untracked allocation of %s at %s", cls, leaf);
+    return NULL;
+}
+
+static void test_untracked_allocs(void **state)
+{
+    (void)state;
+    wasp_profile *p = sample();
+    uint32_t cell = wasp_profile_intern_string(p, "pkg.Cell");
+    uint32_t mk = ctx2(p, 9, "pkg.Grid.cell", "Grid.java", 40, NULL);
+    uint32_t other = ctx2(p, 9, "pkg.Grid.spare", "Grid.java", 41, NULL);
+    assert_int_equal(wasp_profile_add_untracked_alloc(p, cell, mk, 30, 30 * 56), 0);
+    assert_int_equal(wasp_profile_add_untracked_alloc(p, cell, mk, 10, 10 * 56), 0);
+    assert_int_equal(wasp_profile_add_untracked_alloc(p, cell, other, 2, 112), 0);
+    assert_int_equal(wasp_profile_add_untracked_alloc(p, cell, 99999, 1, 1), -1); /* bad ctx */
+    uint32_t n;
+    wasp_profile_untracked_allocs(p, &n);
+    assert_int_equal(n, 2);
+    const wasp_untracked_alloc *u = untracked_named(p, "pkg.Cell", "pkg.Grid.cell");
+    assert_true(u->allocations == 40 && u->bytes == 40 * 56);
+
+    /* through a file: section SUNT, the entries as they were */
+    char err[256];
+    assert_int_equal(wasp_profile_write(p, path, err, sizeof err), 0);
+    size_t len, size;
+    unsigned char *d = slurp(&len);
+    assert_true(find_section(d, len, "SUNT", &size) > 0);
+    free(d);
+    wasp_profile *q = wasp_profile_read(path, err, sizeof err);
+    if (!q)
+        fail_msg("read: %s", err);
+    u = untracked_named(q, "pkg.Cell", "pkg.Grid.spare");
+    assert_true(u->allocations == 2 && u->bytes == 112);
+
+    /* a merge sums equal (class, context) entries */
+    assert_int_equal(wasp_profile_merge(q, p), 0);
+    u = untracked_named(q, "pkg.Cell", "pkg.Grid.cell");
+    assert_true(u->allocations == 80 && u->bytes == 80 * 56);
+
+    /* pruning counts the allocation contexts as a kind of their own (two
+     * here, within their share of 6): they stay as they are */
+    uint32_t pruned = 0;
+    wasp_profile *r = wasp_profile_prune(q, 6, &pruned);
+    assert_non_null(r);
+    wasp_profile_untracked_allocs(r, &n);
+    assert_int_equal(n, 2);
+    u = untracked_named(r, "pkg.Cell", "pkg.Grid.cell");
+    assert_true(u->allocations == 80);
+    assert_true(pruned >= 1); /* the sites' and accesses' 5 contexts, 4 kept */
+    wasp_profile_free(r);
+    wasp_profile_free(q);
+    wasp_profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -552,6 +618,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_file_bad_ids, make_file, remove_file),
         cmocka_unit_test(test_merge),
         cmocka_unit_test(test_group_by_line),
+        cmocka_unit_test_setup_teardown(test_untracked_allocs, make_file, remove_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,17 +70,21 @@ static wasp_profile *sample(void)
     return p;
 }
 
-/* Renders into a malloc'd string. */
-static char *render_by(const wasp_profile *p, wasp_format fmt, int top, wasp_report_by by)
+/* Renders as o says into a malloc'd string. */
+static char *render_opts(const wasp_profile *p, wasp_report_opts o)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    wasp_report_opts o = {.format = fmt, .top = top, .by = by};
     assert_int_equal(wasp_report_render(p, &o, f), 0);
     fclose(f);
     return buf;
+}
+
+static char *render_by(const wasp_profile *p, wasp_format fmt, int top, wasp_report_by by)
+{
+    return render_opts(p, (wasp_report_opts){.format = fmt, .top = top, .by = by});
 }
 
 /* With the default grouping, by line (sample() has one instruction per line). */
@@ -92,14 +96,7 @@ static char *render(const wasp_profile *p, wasp_format fmt, int top)
 /* The text report with --verbose: how it was measured in the header. */
 static char *render_verbose(const wasp_profile *p, int top)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    wasp_report_opts o = {.format = WASP_FORMAT_TEXT, .top = top, .verbose = true};
-    assert_int_equal(wasp_report_render(p, &o, f), 0);
-    fclose(f);
-    return buf;
+    return render_opts(p, (wasp_report_opts){.format = WASP_FORMAT_TEXT, .top = top, .verbose = true});
 }
 
 /* Position of needle in hay, failing the test when absent. */

@@ -1,13 +1,17 @@
 /*
  * Object-centric profiling (DJXPerf) in the agent: each thread's samples per
  * allocation site and access context into the profile. The sites themselves
- * come from allocation tracking (agent/alloc_dump.c). Not for signal handlers.
+ * come from allocation tracking (agent/alloc_dump.c); where the classes of
+ * untracked (small) objects are allocated, from the allocation samples of
+ * objects under min-size (agent/alloc.h, untracked sites). Not for signal
+ * handlers.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "agent/agent_part.h"
+#include "agent/alloc.h"
 #include "agent/allocating_class.h"
 #include "agent/java_names.h"
 #include "analysis/objects/profile.h"
@@ -69,6 +73,7 @@ static int setup(const wasp_options *o, char *why, size_t len)
     pending = NULL;
     npending = cap_pending = 0;
     clearing_unfound = 0;
+    wasp_alloc_count_untracked();
     return 0;
 }
 
@@ -77,10 +82,25 @@ static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
     wasp_dump_site_table(d, &t->rec, id, wasp_profile_add_site_access, keep_now);
 }
 
+/* An untracked site: where objects of its class, too small to track, were
+ * allocated. The tracker's lock is held (wasp_dump_alloc_context is safe). */
+static void add_untracked(const wasp_alloc_site *s, void *arg)
+{
+    wasp_dump *d = arg;
+    wasp_profile *p = wasp_dump_profile(d);
+    uint32_t ctx = wasp_dump_alloc_context(d, s);
+    if (ctx != UINT32_MAX)
+        wasp_profile_add_untracked_alloc(p, wasp_profile_intern_string(p, s->class_name), ctx,
+                                         s->allocations, s->bytes);
+}
+
 static void finish(wasp_dump *d, int id)
 {
     (void)id;
     wasp_profile *p = wasp_dump_profile(d);
+    uint64_t full = wasp_alloc_take_untracked(add_untracked, d);
+    if (full)
+        wasp_profile_add_counter(p, "objects.untracked_sites_full", full);
     uint64_t clearing = 0;
     for (uint32_t i = 0; i < npending; i++) {
         const pending_entry *e = &pending[i];

@@ -3,10 +3,12 @@
  * objects of each allocation site, keyed by (site, accessing context) in a
  * site record table (profile/site_records.h). Each site also chains its
  * accesses (head / next) so that listing one site's accesses does not scan
- * them all.
+ * them all. Beside them, keyed records (profile/keyed_records.h) of where
+ * untracked objects' classes are allocated (section SUNT).
  */
 #include "analysis/objects/profile.h"
 #include "analysis/ids.h"
+#include "profile/keyed_records.h"
 #include "profile/site_records.h"
 
 #include <stdlib.h>
@@ -14,20 +16,55 @@
 
 WASP_SITE_RECORD_LAYOUT(wasp_site_access, site, access_ctx, samples, remote);
 
-enum { SEC_ACCESSES = WASP_TAG('S', 'A', 'C', 'C'), ROLE_ACCESS = 0 };
+enum {
+    SEC_ACCESSES = WASP_TAG('S', 'A', 'C', 'C'),
+    SEC_UNTRACKED = WASP_TAG('S', 'U', 'N', 'T'),
+    ROLE_ACCESS = WASP_OBJECTS_ROLE_ACCESS
+};
 
 typedef struct objects_data {
     wasp_site_records accesses;
+    wasp_keyed_table untracked; /* wasp_untracked_alloc records */
     uint32_t *head;  /* site -> its newest access, WASP_NOID when none */
     uint32_t nheads, cap_heads;
     uint32_t *next;  /* access -> the previous access of its site, WASP_NOID at the end */
     uint32_t cap_next;
 } objects_data;
 
+WASP_KEYED_LAYOUT(wasp_untracked_alloc, 3, allocations, 2);
+
+static const wasp_keyed_layout untracked_layout = {
+    .id = WASP_ID_objects,
+    .tag = SEC_UNTRACKED,
+    .what = "untracked allocation",
+    .nkeys = 3,
+    .nsums = 2,
+    .key = {WASP_KEY_ROLE, WASP_KEY_STRING, WASP_KEY_CONTEXT},
+    .limit = {WASP_OBJECTS_ROLE_ALLOC + 1},
+    .size = sizeof(wasp_untracked_alloc),
+    .sums_offset = offsetof(wasp_untracked_alloc, allocations),
+    .weight_sums = 1, /* by allocations */
+    .data_size = sizeof(objects_data),
+    .table_offset = offsetof(objects_data, untracked),
+};
+
+const wasp_untracked_alloc *wasp_profile_untracked_allocs(const wasp_profile *p, uint32_t *n)
+{
+    return wasp_keyed_all(p, &untracked_layout, n);
+}
+
+int wasp_profile_add_untracked_alloc(wasp_profile *p, uint32_t cls, uint32_t ctx,
+                                     double allocations, double bytes)
+{
+    wasp_untracked_alloc e = {WASP_OBJECTS_ROLE_ALLOC, cls, ctx, allocations, bytes};
+    return wasp_keyed_add(p, &untracked_layout, &e);
+}
+
 static void free_data(void *data)
 {
     objects_data *o = data;
     wasp_site_records_free(&o->accesses);
+    wasp_keyed_table_free(&o->untracked);
     free(o->head);
     free(o->next);
     free(o);
@@ -175,7 +212,9 @@ bool wasp_profile_objects_single_node(const wasp_profile *p)
 static int check(const wasp_profile *p, char *err, size_t errlen)
 {
     const objects_data *o = p->parts[WASP_ID_objects];
-    return o ? wasp_site_records_check(p, &o->accesses, "site access", err, errlen) : 0;
+    if (o && wasp_site_records_check(p, &o->accesses, "site access", err, errlen) != 0)
+        return -1;
+    return wasp_keyed_check(p, &untracked_layout, err, errlen);
 }
 
 static void encode(const wasp_profile *p, wasp_wbuf *b)
@@ -183,31 +222,37 @@ static void encode(const wasp_profile *p, wasp_wbuf *b)
     const objects_data *o = p->parts[WASP_ID_objects];
     if (o)
         wasp_site_records_encode(&o->accesses, SEC_ACCESSES, b);
+    wasp_keyed_encode(p, &untracked_layout, b);
 }
 
 static int decode(wasp_profile *p, wasp_decoder *d)
 {
-    return wasp_site_records_decode(p, d, SEC_ACCESSES, "site access",
-                                    wasp_profile_add_site_access_checked);
+    if (wasp_site_records_decode(p, d, SEC_ACCESSES, "site access",
+                                 wasp_profile_add_site_access_checked) != 0)
+        return -1;
+    return wasp_keyed_decode(p, &untracked_layout, d);
 }
 
 static int merge(wasp_profile *dst, const wasp_profile *src, const wasp_id_map *m)
 {
     const objects_data *o = src->parts[WASP_ID_objects];
-    return o ? wasp_site_records_merge(dst, &o->accesses, m, ROLE_ACCESS,
-                                       wasp_profile_add_site_access_checked)
-             : 0;
+    if (o && wasp_site_records_merge(dst, &o->accesses, m, ROLE_ACCESS,
+                                     wasp_profile_add_site_access_checked) != 0)
+        return -1;
+    return wasp_keyed_merge(dst, src, &untracked_layout, m);
 }
 
 static int weigh(const wasp_profile *p, wasp_context_weights *w)
 {
     const objects_data *o = p->parts[WASP_ID_objects];
-    return o ? wasp_site_records_weigh(&o->accesses, w, ROLE_ACCESS, false) : 0;
+    if (o && wasp_site_records_weigh(&o->accesses, w, ROLE_ACCESS, false) != 0)
+        return -1;
+    return wasp_keyed_weigh(p, &untracked_layout, w);
 }
 
 const wasp_profile_part wasp_profile_part_objects = {
-    .sections = {SEC_ACCESSES},
-    .context_roles = 1,
+    .sections = {SEC_ACCESSES, SEC_UNTRACKED},
+    .context_roles = 2,
     .free = free_data,
     .check = check,
     .encode = encode,

@@ -19,6 +19,27 @@ typedef struct wasp_site_access {
     double remote;        /* of those, samples where the page's NUMA node differs from the CPU's */
 } wasp_site_access;
 
+/* Where objects too small to track were allocated, by class: the JVMTI
+ * allocation samples of objects under min-size, keyed by (class, allocation
+ * context). The samples that hit such objects are attributed to their class
+ * (a class site); these say where that class is allocated. Section SUNT. */
+typedef struct wasp_untracked_alloc {
+    uint32_t role;     /* always WASP_OBJECTS_ROLE_ALLOC: its context's kind, for grouping */
+    uint32_t cls;      /* the class name, a string of the profile */
+    uint32_t ctx;      /* the allocation context (Java frames, no instruction) */
+    double allocations; /* sampled allocations */
+    double bytes;       /* their bytes */
+} wasp_untracked_alloc;
+
+enum { WASP_OBJECTS_ROLE_ACCESS = 0, WASP_OBJECTS_ROLE_ALLOC = 1 };
+
+/* p's untracked allocations and their count in *n (NULL and 0: none). */
+const wasp_untracked_alloc *wasp_profile_untracked_allocs(const wasp_profile *p, uint32_t *n);
+/* Adds to the (cls, ctx) entry, creating it: 0, or -1 when an id is out of
+ * range or out of memory. */
+int wasp_profile_add_untracked_alloc(wasp_profile *p, uint32_t cls, uint32_t ctx,
+                                     double allocations, double bytes);
+
 /* p's accesses, in the order they were first added, and their count in *n
  * (NULL and 0 when there are none). */
 const wasp_site_access *wasp_profile_site_accesses(const wasp_profile *p, uint32_t *n);

@@ -179,7 +179,8 @@ static int site_text(const wasp_profile *p, uint32_t id, uint32_t rank, int rank
     if (!v->single_node)
         fprintf(out, "   remote %s", wasp_fmt_percent(wasp_share(remote, samples), r, sizeof r));
     fputc('\n', out);
-    wasp_text_site_allocation(p, s, out);
+    if (!wasp_site_by_class(p, s) || !wasp_objects_have_creations(p))
+        wasp_text_site_allocation(p, s, out); /* else where the class is created says more */
     wasp_objects_creations_text(p, s, TEXT_CREATIONS_PER_SITE, out);
 
     uint32_t n, naccesses;

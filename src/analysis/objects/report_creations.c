@@ -1,12 +1,14 @@
 /*
  * Where untracked objects of a class are created (see creations.h): the
- * creation profile's contexts of a class site's class, ranked.
+ * creation profile's contexts of a class site's class, ranked; without a
+ * creation profile, the allocation samples' contexts of that class.
  */
 #include "analysis/objects/creations.h"
 
 #include <stdlib.h>
 
 #include "analysis/alloc/profile.h"
+#include "analysis/objects/profile.h"
 #include "cli/report_part.h"
 #include "cli/units.h"
 
@@ -23,24 +25,45 @@ static int by_samples(const void *a, const void *b)
     return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
 }
 
-/* The creation contexts of class cls, most sampled first (the caller frees
+/* Where the evidence comes from: -e alloc's sampled creations when it ran,
+ * else the JVMTI allocation samples of objects under min-size. */
+typedef enum { FROM_NONE, FROM_CREATIONS, FROM_ALLOCATIONS } source;
+
+static source source_of(const wasp_profile *p)
+{
+    uint32_t n;
+    if (wasp_profile_has_allocs(p))
+        return FROM_CREATIONS;
+    wasp_profile_untracked_allocs(p, &n);
+    return n ? FROM_ALLOCATIONS : FROM_NONE;
+}
+
+/* The contexts of class cls from src, most sampled first (the caller frees
  * them); *total: their samples. NULL with *n = 0 when there are none. */
-static creation *creations_of(const wasp_profile *p, uint32_t cls, uint32_t *n, double *total)
+static creation *creations_of(const wasp_profile *p, source src, uint32_t cls, uint32_t *n,
+                              double *total)
 {
     uint32_t all, mine = 0;
-    const wasp_alloc_entry *e = wasp_profile_allocs(p, &all);
+    const wasp_alloc_entry *e = src == FROM_CREATIONS ? wasp_profile_allocs(p, &all) : NULL;
+    const wasp_untracked_alloc *u =
+        src == FROM_ALLOCATIONS ? wasp_profile_untracked_allocs(p, &all) : NULL;
+    if (!e && !u)
+        all = 0;
     *n = 0;
     *total = 0;
-    for (uint32_t i = 0; i < all; i++)
-        mine += e[i].cls == cls && e[i].samples > 0;
+    for (uint32_t i = 0; i < all; i++) {
+        creation c = e ? (creation){e[i].ctx, e[i].samples} : (creation){u[i].ctx, u[i].allocations};
+        mine += (e ? e[i].cls : u[i].cls) == cls && c.samples > 0;
+    }
     creation *c = mine ? malloc(mine * sizeof *c) : NULL;
     if (!c)
         return NULL;
     for (uint32_t i = 0; i < all; i++) {
-        if (e[i].cls != cls || !(e[i].samples > 0))
+        creation x = e ? (creation){e[i].ctx, e[i].samples} : (creation){u[i].ctx, u[i].allocations};
+        if ((e ? e[i].cls : u[i].cls) != cls || !(x.samples > 0))
             continue;
-        c[(*n)++] = (creation){e[i].ctx, e[i].samples};
-        *total += e[i].samples;
+        c[(*n)++] = x;
+        *total += x.samples;
     }
     qsort(c, *n, sizeof *c, by_samples);
     return c;
@@ -48,24 +71,33 @@ static creation *creations_of(const wasp_profile *p, uint32_t cls, uint32_t *n, 
 
 bool wasp_objects_have_creations(const wasp_profile *p)
 {
-    return wasp_profile_has_allocs(p);
+    return source_of(p) != FROM_NONE;
 }
 
 void wasp_objects_creations_text(const wasp_profile *p, const wasp_site *s, int top, FILE *out)
 {
-    if (!wasp_site_by_class(p, s) || !wasp_objects_have_creations(p))
+    source src = source_of(p);
+    if (!wasp_site_by_class(p, s) || src == FROM_NONE)
         return;
     uint32_t n;
     double total;
-    creation *c = creations_of(p, s->class_name, &n, &total);
+    creation *c = creations_of(p, src, s->class_name, &n, &total);
     char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
     if (!n) {
-        fputs("      created at: no sampled creation of this class\n", out);
+        fputs(src == FROM_CREATIONS ? "      created at: no sampled creation of this class\n"
+                                    : "      allocated at: no sampled allocation of this class\n",
+              out);
         free(c);
         return;
     }
-    fprintf(out, "      created at (%s sampled creations of the class, -e alloc):\n",
-            wasp_fmt_count(total, a, sizeof a));
+    if (src == FROM_CREATIONS)
+        fprintf(out, "      created at (%s sampled creations of the class, -e alloc):\n",
+                wasp_fmt_count(total, a, sizeof a));
+    else
+        fprintf(out,
+                "      allocated at (%s sampled allocations of the class; a share of them "
+                "estimates a share of the accesses above):\n",
+                wasp_fmt_count(total, a, sizeof a));
     uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
     for (uint32_t i = 0; i < shown; i++) {
         fprintf(out, "        %-6s  %s sample%s\n",
@@ -74,21 +106,23 @@ void wasp_objects_creations_text(const wasp_profile *p, const wasp_site *s, int 
         wasp_text_frames(p, &p->contexts[c[i].ctx], 10, out);
     }
     if (n > shown)
-        fprintf(out, "        ... %u more creation context%s\n", (unsigned)(n - shown),
-                n - shown == 1 ? "" : "s");
+        fprintf(out, "        ... %u more %s context%s\n", (unsigned)(n - shown),
+                src == FROM_CREATIONS ? "creation" : "allocation", n - shown == 1 ? "" : "s");
     free(c);
 }
 
 int wasp_objects_creations_json(wasp_json *j, const wasp_profile *p, const wasp_site *s, int top)
 {
-    if (!wasp_site_by_class(p, s) || !wasp_objects_have_creations(p)) {
+    source src = source_of(p);
+    if (!wasp_site_by_class(p, s) || src == FROM_NONE) {
         wasp_json_null(j, "creations");
         return 0;
     }
     uint32_t n;
     double total;
-    creation *c = creations_of(p, s->class_name, &n, &total);
+    creation *c = creations_of(p, src, s->class_name, &n, &total);
     wasp_json_begin_object(j, "creations", false);
+    wasp_json_string(j, "from", src == FROM_CREATIONS ? "creations" : "allocations");
     wasp_json_double(j, "samples", total);
     wasp_json_begin_array(j, "contexts", false);
     uint32_t shown = top > 0 && (uint32_t)top < n ? (uint32_t)top : n;
