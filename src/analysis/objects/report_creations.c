@@ -38,29 +38,46 @@ static source source_of(const wasp_profile *p)
     return n ? FROM_ALLOCATIONS : FROM_NONE;
 }
 
+/* Entry i of src's records: its class in *cls, its context and samples. */
+static creation entry(const wasp_profile *p, source src, uint32_t i, uint32_t *cls)
+{
+    uint32_t n;
+    if (src == FROM_CREATIONS) {
+        const wasp_alloc_entry *e = &wasp_profile_allocs(p, &n)[i];
+        *cls = e->cls;
+        return (creation){e->ctx, e->samples};
+    }
+    const wasp_untracked_alloc *u = &wasp_profile_untracked_allocs(p, &n)[i];
+    *cls = u->cls;
+    return (creation){u->ctx, u->allocations};
+}
+
+static uint32_t entries(const wasp_profile *p, source src)
+{
+    uint32_t n = 0;
+    if (src == FROM_CREATIONS)
+        wasp_profile_allocs(p, &n);
+    else if (src == FROM_ALLOCATIONS)
+        wasp_profile_untracked_allocs(p, &n);
+    return n;
+}
+
 /* The contexts of class cls from src, most sampled first (the caller frees
  * them); *total: their samples. NULL with *n = 0 when there are none. */
 static creation *creations_of(const wasp_profile *p, source src, uint32_t cls, uint32_t *n,
                               double *total)
 {
-    uint32_t all, mine = 0;
-    const wasp_alloc_entry *e = src == FROM_CREATIONS ? wasp_profile_allocs(p, &all) : NULL;
-    const wasp_untracked_alloc *u =
-        src == FROM_ALLOCATIONS ? wasp_profile_untracked_allocs(p, &all) : NULL;
-    if (!e && !u)
-        all = 0;
+    uint32_t all = entries(p, src), mine = 0, k;
     *n = 0;
     *total = 0;
-    for (uint32_t i = 0; i < all; i++) {
-        creation c = e ? (creation){e[i].ctx, e[i].samples} : (creation){u[i].ctx, u[i].allocations};
-        mine += (e ? e[i].cls : u[i].cls) == cls && c.samples > 0;
-    }
+    for (uint32_t i = 0; i < all; i++)
+        mine += entry(p, src, i, &k).samples > 0 && k == cls;
     creation *c = mine ? malloc(mine * sizeof *c) : NULL;
     if (!c)
         return NULL;
     for (uint32_t i = 0; i < all; i++) {
-        creation x = e ? (creation){e[i].ctx, e[i].samples} : (creation){u[i].ctx, u[i].allocations};
-        if ((e ? e[i].cls : u[i].cls) != cls || !(x.samples > 0))
+        creation x = entry(p, src, i, &k);
+        if (k != cls || !(x.samples > 0))
             continue;
         c[(*n)++] = x;
         *total += x.samples;
