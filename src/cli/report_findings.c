@@ -47,6 +47,12 @@ double wasp_report_samples_due(const wasp_profile *p)
            (double)wasp_profile_get_counter(p, "sampler.paced_skips");
 }
 
+double wasp_report_taken_per_due(const wasp_profile *p)
+{
+    double due = wasp_report_samples_due(p);
+    return due > 0 ? (double)wasp_profile_get_counter(p, "samples") / due : 1;
+}
+
 void wasp_wilson95(double k, double n, double *lo, double *hi)
 {
     wasp_replica_theta_interval(k, n, lo, hi); /* θ's interval is this one */

@@ -157,6 +157,10 @@ const char *wasp_place_short(const wasp_profile *p, uint32_t ctx, char *buf, siz
  * the watch budget was spent (each stands for one period of CPU time, the
  * unit of the analyses' sample weights). */
 double wasp_report_samples_due(const wasp_profile *p);
+/* Samples taken per sample due (1 unless pacing skipped some): turns
+ * samples weighted by CPU time into about how many were taken, the count
+ * an interval rests on. */
+double wasp_report_taken_per_due(const wasp_profile *p);
 /* The 95% Wilson score interval of the proportion k/n (0 <= k <= n); [0, 1]
  * when n is not positive. */
 void wasp_wilson95(double k, double n, double *lo, double *hi);

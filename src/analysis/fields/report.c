@@ -321,7 +321,7 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
         if (!(s > 0) || !g->nentries)
             break;
         wasp_finding f = {.ctx = e[g->entries[0]].ctx, .share = wasp_share(s, r.heap), .cpu = s,
-                          .evidence = s};
+                          .evidence = s * wasp_report_taken_per_due(p)};
         char label[160], a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF];
         member_label(p, g, label, sizeof label);
         snprintf(f.what, sizeof f.what, "accesses %s: %s of the heap samples (%s loads, %s "

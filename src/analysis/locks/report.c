@@ -174,7 +174,7 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
             break;
         double cpu = s + k->sum.release;
         wasp_finding f = {.ctx = k->contexts[0].ctx, .share = wasp_share(s, all), .cpu = cpu,
-                          .evidence = cpu};
+                          .evidence = cpu * wasp_report_taken_per_due(p)};
         char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
         snprintf(f.what, sizeof f.what, "locks %s: %s of the lock samples, slow path %s",
                  class_name(p, k->sum.cls), wasp_fmt_percent(f.share, a, sizeof a),

@@ -376,7 +376,7 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
         if (!(samples > 0))
             break;
         wasp_finding f = {.ctx = s->ctx, .share = wasp_share(samples, total), .cpu = samples,
-                          .evidence = samples};
+                          .evidence = samples * wasp_report_taken_per_due(p)};
         bool by_class = wasp_site_by_class(p, s);
         if (by_class) { /* no allocation known: the place is where they are accessed most */
             uint32_t na, *acc = wasp_profile_sorted_site_accesses(p, order[i], &na);

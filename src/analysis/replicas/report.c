@@ -303,7 +303,8 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
         double accesses = wasp_profile_site_samples(p, order[i], &remote);
         wasp_finding f = {.ctx = v.site->ctx, .share = v.theta,
                           .cpu = accesses > 0 ? accesses : v.comparisons,
-                          .evidence = accesses > 0 ? accesses : v.comparisons};
+                          .evidence = accesses > 0 ? accesses * wasp_report_taken_per_due(p)
+                                                   : v.comparisons};
         char t[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF];
         double replicated = replicated_bytes(v.site, v.theta);
         int len = snprintf(f.what, sizeof f.what, "%s objects created here are copies of each "
