@@ -14,7 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TEXT_MAX_FRAMES = 12 }; /* frames per context before "... N more" */
+/* Frames per context: from the leaf to the first application frame (the
+ * summary's place, wasp_place_frame) and TEXT_CALLERS callers past it, then
+ * "... N more": who called the code involved, not the whole way from main,
+ * which made a 15 s run's report 921 lines (the JSON has every frame). */
+enum { TEXT_MAX_FRAMES = 12, TEXT_CALLERS = 3 };
+/* When the application frame is deeper than TEXT_MAX_FRAMES: the innermost
+ * frames shown before the JDK and JVM frames are folded. */
+enum { TEXT_LEAF_FRAMES = 3 };
 
 /* ---- header ---- */
 
@@ -315,19 +322,39 @@ static void header(const wasp_profile *p, uint32_t shown, bool verbose, FILE *ou
 
 /* ---- contexts ---- */
 
-void wasp_text_frames(const wasp_profile *p, const wasp_context *c, int indent, FILE *out)
+/* Frames leaf-first k in [from, to) of c. */
+static void text_frame_run(const wasp_profile *p, const wasp_context *c, uint32_t from,
+                           uint32_t to, int indent, FILE *out)
 {
-    if (c->nframes == 0)
-        fprintf(out, "%*s(no frames recorded)\n", indent, "");
-    uint32_t shown = c->nframes < TEXT_MAX_FRAMES ? c->nframes : TEXT_MAX_FRAMES;
-    for (uint32_t k = 0; k < shown; k++) {
+    for (uint32_t k = from; k < to; k++) {
         uint32_t fid = p->frame_refs[c->first + c->nframes - 1 - k]; /* leaf first */
         char label[WASP_FRAME_LABEL_MAX];
         wasp_frame_label(p, &p->frames[fid], label, sizeof label);
         fprintf(out, "%*sat %s\n", indent, "", label);
     }
-    if (c->nframes > shown)
-        fprintf(out, "%*s... %" PRIu32 " more\n", indent, "", c->nframes - shown);
+}
+
+void wasp_text_frames(const wasp_profile *p, const wasp_context *c, int indent, FILE *out)
+{
+    if (c->nframes == 0)
+        fprintf(out, "%*s(no frames recorded)\n", indent, "");
+    /* The application frame, leaf-first (the leaf when there is none). */
+    const wasp_frame *place = wasp_place_frame(p, c);
+    uint32_t at = 0;
+    while (place && at < c->nframes && &p->frames[p->frame_refs[c->first + c->nframes - 1 - at]] != place)
+        at++;
+    uint32_t last = at + TEXT_CALLERS + 1; /* past the place and its callers shown */
+    if (last > c->nframes)
+        last = c->nframes;
+    if (last <= TEXT_MAX_FRAMES) {
+        text_frame_run(p, c, 0, last, indent, out);
+    } else { /* deep under JDK or JVM code: its innermost frames, then the application's */
+        text_frame_run(p, c, 0, TEXT_LEAF_FRAMES, indent, out);
+        fprintf(out, "%*s... %" PRIu32 " JDK and JVM frames\n", indent, "", at - TEXT_LEAF_FRAMES);
+        text_frame_run(p, c, at, last, indent, out);
+    }
+    if (c->nframes > last)
+        fprintf(out, "%*s... %" PRIu32 " more\n", indent, "", c->nframes - last);
 }
 
 void wasp_text_context(const wasp_profile *p, const char *label, uint32_t id, FILE *out)

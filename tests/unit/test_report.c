@@ -141,13 +141,14 @@ static void test_text_report(void **state)
     size_t trap = at(t + p1, "trapped at:") + p1;
     size_t trap_leaf = at(t + p1, "at pkg.Main.work(Main.java:43)") + p1;
     assert_true(insn < leaf && leaf < root && root < trap && trap < trap_leaf);
-    /* the deep context: native leaf first, 12 frames, then the rest counted */
+    /* the deep context: native leaf first, to the first application frame
+     * (d18) and three callers, then the rest counted */
     size_t nat = at(t + p2, "at libc.so.6 memset") + p2;
     size_t d18 = at(t + p2, "at pkg.Deep.d18(Deep.java:118)") + p2;
-    size_t d8 = at(t + p2, "at pkg.Deep.d8(Deep.java:108)") + p2;
-    size_t more = at(t + p2, "... 8 more") + p2;
-    assert_true(nat < d18 && d18 < d8 && d8 < more);
-    assert_null(strstr(t, "pkg.Deep.d7("));
+    size_t d15 = at(t + p2, "at pkg.Deep.d15(Deep.java:115)") + p2;
+    size_t more = at(t + p2, "... 15 more") + p2;
+    assert_true(nat < d18 && d18 < d15 && d15 < more);
+    assert_null(strstr(t, "pkg.Deep.d14("));
     at(t + silent_st, "no pairs classified for this analysis");
     at(t + silent_ld, "(approximate: float/double within threshold)");
     free(t);
@@ -235,6 +236,47 @@ static void test_summary_place(void **state)
     double lo, hi;
     wasp_wilson95(5, 10, &lo, &hi); /* Wilson's interval of 5/10: 0.2366-0.7634 */
     assert_true(lo > 0.2365 && lo < 0.2367 && hi > 0.7633 && hi < 0.7635);
+    wasp_profile_free(p);
+}
+
+/* A context deep under JDK code: its three innermost frames, the JDK and JVM
+ * frames down to the application's folded, then the application frame and
+ * three callers. */
+static void test_text_frames_fold(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "deadstore");
+    uint32_t f[24];
+    f[0] = jframe(p, "app.Main.main", "Main.java", 3);
+    for (int i = 1; i < 5; i++) {
+        char m[32];
+        snprintf(m, sizeof m, "app.Main.c%d", i);
+        f[i] = jframe(p, m, "Main.java", 10 + i);
+    }
+    f[5] = jframe(p, "app.Shop.total", "Shop.java", 7);
+    for (int i = 6; i < 24; i++) {
+        char m[48];
+        snprintf(m, sizeof m, "java.util.Inner.m%d", i);
+        f[i] = jframe(p, m, "Inner.java", 100 + i);
+    }
+    uint32_t c = wasp_profile_intern_context(p, f, 24, 0);
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c, c, 8, 1);
+    wasp_totals t8 = {8, 8, 0, 1};
+    wasp_profile_add_totals(p, WASP_AN_DEADSTORE, &t8);
+    char *t = render(p, WASP_FORMAT_TEXT, 0);
+    size_t d = at(t, "\nDETAIL\n");
+    at(t + d, "        at java.util.Inner.m23(Inner.java:123)\n"
+              "        at java.util.Inner.m22(Inner.java:122)\n"
+              "        at java.util.Inner.m21(Inner.java:121)\n"
+              "        ... 15 JDK and JVM frames\n"
+              "        at app.Shop.total(Shop.java:7)\n"
+              "        at app.Main.c4(Main.java:14)\n"
+              "        at app.Main.c3(Main.java:13)\n"
+              "        at app.Main.c2(Main.java:12)\n"
+              "        ... 2 more\n");
+    at(t, "  1. app.Shop.total(Shop.java:7): ");
+    free(t);
     wasp_profile_free(p);
 }
 
@@ -1152,6 +1194,7 @@ int main(void)
         cmocka_unit_test(test_text_report),
         cmocka_unit_test(test_summary),
         cmocka_unit_test(test_summary_place),
+        cmocka_unit_test(test_text_frames_fold),
         cmocka_unit_test(test_text_page_fault_costs),
         cmocka_unit_test(test_thin_evidence),
         cmocka_unit_test(test_text_top_and_reasons),
