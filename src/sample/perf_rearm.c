@@ -4,7 +4,7 @@
  * left of the old period and restarts it (kernel/events/core.c,
  * __perf_event_period), so the new interval counts from the ioctl, not from
  * the overflow that sent the signal: the signal's delivery and the handler
- * up to here (~10-30 us on our VMs, 1-3% of a 1 ms period) would lengthen
+ * up to here (~28 us on our VMs, 2.3% of a 1 ms period) would lengthen
  * every interval. The event's count, read first, says how late we are.
  *
  * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler (read and ioctl on the
