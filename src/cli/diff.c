@@ -47,7 +47,9 @@ void wasp_diff_usage(FILE *out)
           "change of its measure (F_prog before -> after, and the difference in\n"
           "points; or its totals), then its entries (pairs of dead/silent stores and\n"
           "silent loads; allocation sites; fields; locked classes) that VANISHED,\n"
-          "APPEARED, SHRANK or GREW, largest change of share first. Entries are\n"
+          "APPEARED, SHRANK or GREW, significant changes first, then the largest\n"
+          "change of share. A change within sampling noise (two runs of one program\n"
+          "differ by chance) says so: \"[within noise]\" (docs/diff.md). Entries are\n"
           "matched by their calling contexts' frames (method, file, line) and\n"
           "classes, not by ids, so profiles of different runs and hosts compare.\n"
           "A FILE of - is standard input (for one of the two).\n"
@@ -101,6 +103,9 @@ static int parse_args(int argc, char **argv, struct diff_args *r, bool *done)
                 return usage_error("unknown option '%.200s'", a);
         }
     }
+    if (r->view.side != WASP_SIDE_WATCHED || r->view.analysis != 0) /* shared, not diff's */
+        return usage_error("%s", "--side and --analysis choose the stacks of wasp report "
+                                 "--format collapsed; a diff compares every analysis");
     if (nfiles < 2)
         return usage_error("%s", nfiles ? "no AFTER profile given" : "no profiles given");
     if (strcmp(r->file[0], "-") == 0 && strcmp(r->file[1], "-") == 0)

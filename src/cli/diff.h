@@ -44,24 +44,42 @@ typedef struct wasp_diff_entry {
     uint32_t rank[2];    /* per side: its rank in that profile's report; 0 when absent */
     double value[2];
     double share[2];
+    double samples[2];   /* per side: the samples its value rests on (diff_noise.c) */
+    double p_value;      /* two-sided, of "its share of samples did not change"; 1: no evidence */
+    bool significant;    /* a change beyond sampling noise (Holm, WASP_DIFF_ALPHA family-wise) */
 } wasp_diff_entry;
 
 /* Per analysis and side: total is the denominator of the shares (bytes
  * stored or loaded, access samples, comparisons, ...); fraction the
  * program-level measure (F_prog; for replicas the share of comparisons
- * finding equal values; else unused, 0). */
+ * finding equal values; else unused, 0). samples: the samples behind the
+ * entries' samples (their denominator); observations: the independent
+ * samples those stand for (fewer when samples carry weights: 0 means as
+ * many as samples). */
 typedef struct wasp_diff_analysis {
     bool shown[2];
     double total[2];
     double fraction[2];
+    double samples[2];
+    double observations[2];
 } wasp_diff_analysis;
 
 typedef struct wasp_diff {
     const wasp_profile *side[2];  /* not owned */
     wasp_diff_analysis an[WASP_ANALYSES];
-    wasp_diff_entry *entries;     /* by analysis, then |share change| descending */
+    wasp_diff_entry *entries;     /* by analysis, significant first, then |share change|
+                                   * descending */
     uint32_t n;
 } wasp_diff;
+
+/* The family-wise error rate of a diff's significance tests: the chance
+ * that two profiles of the same program show any significant change. */
+#define WASP_DIFF_ALPHA 0.01
+/* How much more two runs of one program differ than sampling alone makes
+ * them: the variance of an entry's share between runs, over the binomial
+ * variance (JIT phases, GC and start-up differ from run to run). Measured:
+ * 1-4 on DeadStoreEuler (docs/diff.md). */
+#define WASP_DIFF_RUN_VARIANCE 4.0
 
 /* Matches before's and after's pairs and sites (with_insn: the leaf
  * instruction is part of a context's key). Entries that did not change at all
@@ -71,6 +89,13 @@ int wasp_diff_build(const wasp_profile *before, const wasp_profile *after, bool 
                     wasp_diff *d);
 void wasp_diff_free(wasp_diff *d);
 wasp_diff_change wasp_diff_change_of(const wasp_diff_entry *e);
+/* Tests every entry of d (diff_noise.c): p_value and significant. 0, or -1
+ * when out of memory. */
+int wasp_diff_test_noise(wasp_diff *d);
+/* The share-of-samples test of one entry: two-sided p of x0 of n0 against
+ * x1 of n1 observations (a two-proportion z-test with continuity
+ * correction); 1 when a side has none. */
+double wasp_diff_p_value(double x0, double n0, double x1, double n1);
 /* "vanished", "appeared", "shrank", "grew", "unchanged". */
 const char *wasp_diff_change_name(wasp_diff_change c);
 

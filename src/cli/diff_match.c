@@ -97,8 +97,15 @@ void wasp_diff_set_total(wasp_diff_builder *b, int id, int side, double total, d
     b->d->an[id].fraction[side] = fraction;
 }
 
+void wasp_diff_set_samples(wasp_diff_builder *b, int id, int side, double samples,
+                           double observations)
+{
+    b->d->an[id].samples[side] = samples;
+    b->d->an[id].observations[side] = observations;
+}
+
 int wasp_diff_add(wasp_diff_builder *b, int id, int side, wasp_diff_key *k, uint32_t index,
-                  uint32_t rank, double value)
+                  uint32_t rank, double value, double samples)
 {
     wasp_diff *d = b->d;
     if (!k->ok || (d->n == b->cap && b->cap > UINT32_MAX / 2)) {
@@ -126,6 +133,7 @@ int wasp_diff_add(wasp_diff_builder *b, int id, int side, wasp_diff_key *k, uint
     e->index[side] = index;
     e->rank[side] = rank;
     e->value[side] = value;
+    e->samples[side] = samples;
     double total = d->an[id].total[side];
     e->share[side] = total > 0 ? value / total : 0;
     return 0;
@@ -140,9 +148,13 @@ static int collect(wasp_diff_builder *b, int side)
         const wasp_diff_part *part = wasp_diff_part_of(id);
         if (!(shown & (1u << id)) || !part || !part->collect)
             continue;
-        b->d->an[id].shown[side] = true;
+        wasp_diff_analysis *a = &b->d->an[id];
+        a->shown[side] = true;
+        a->samples[side] = -1;
         if (part->collect(b, p, id, side) != 0)
             return -1;
+        if (a->samples[side] < 0) /* the total is a count of samples */
+            a->samples[side] = a->total[side];
     }
     return 0;
 }
@@ -162,12 +174,15 @@ static double share_change(const wasp_diff_entry *e)
     return fabs(e->share[1] - e->share[0]);
 }
 
-/* By analysis, then the largest change of share first; ties by key. */
+/* By analysis, significant changes first, then the largest change of share
+ * first; ties by key. */
 static int by_change(const void *x, const void *y)
 {
     const wasp_diff_entry *a = x, *b = y;
     if (a->analysis != b->analysis)
         return a->analysis < b->analysis ? -1 : 1;
+    if (a->significant != b->significant)
+        return a->significant ? -1 : 1;
     double ca = share_change(a), cb = share_change(b);
     if (ca != cb)
         return ca > cb ? -1 : 1;
@@ -191,6 +206,7 @@ static void fold(wasp_diff *d)
                 }
                 m->value[s] += e->value[s];
                 m->share[s] += e->share[s];
+                m->samples[s] += e->samples[s];
             }
             free(e->key);
             continue;
@@ -218,6 +234,10 @@ int wasp_diff_build(const wasp_profile *before, const wasp_profile *after, bool 
     if (d->n) {
         qsort(d->entries, d->n, sizeof *d->entries, by_key);
         fold(d);
+        if (wasp_diff_test_noise(d) != 0) {
+            wasp_diff_free(d);
+            return -1;
+        }
         qsort(d->entries, d->n, sizeof *d->entries, by_change);
     }
     return 0;

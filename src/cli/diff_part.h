@@ -82,6 +82,11 @@ const wasp_diff_part *wasp_diff_part_of(int id);
 bool wasp_diff_with_insn(const wasp_diff_builder *b);
 /* Side side's denominator of the shares, and its program-level measure. */
 void wasp_diff_set_total(wasp_diff_builder *b, int id, int side, double total, double fraction);
+/* Side side's samples (the denominator of the entries' samples) and the
+ * independent observations they stand for (0: as many), for the noise test
+ * (diff.h). Not called: the totals are samples, one observation each. */
+void wasp_diff_set_samples(wasp_diff_builder *b, int id, int side, double samples,
+                           double observations);
 /* An empty key of analysis id. */
 void wasp_diff_key_begin(wasp_diff_key *k, int id);
 /* Appends a string, a number, or a context's frames (kind, name, file, line;
@@ -91,10 +96,11 @@ void wasp_diff_key_string(wasp_diff_key *k, const char *s);
 void wasp_diff_key_number(wasp_diff_key *k, double v);
 void wasp_diff_key_context(wasp_diff_key *k, const wasp_profile *p, uint32_t ctx, bool with_insn);
 /* Adds side's entry: index into the part's table (for text_entry and
- * json_entry), its rank in the report (1 = first) and its value; takes the
+ * json_entry), its rank in the report (1 = first), its value and the samples
+ * it rests on (the value itself when it is a count of samples); takes the
  * key (freed on failure too). 0, or -1. */
 int wasp_diff_add(wasp_diff_builder *b, int id, int side, wasp_diff_key *k, uint32_t index,
-                  uint32_t rank, double value);
+                  uint32_t rank, double value, double samples);
 
 /* ---- what parts of analyses keyed by allocation site share (diff_render.c) ---- */
 

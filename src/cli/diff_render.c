@@ -24,6 +24,54 @@ static const char *fmt_value(const wasp_diff_part *part, double v, char *buf, si
     return wasp_fmt_count(v, buf, n);
 }
 
+/* The changes of analysis id (every analysis when id < 0) by kind: the
+ * significant ones per wasp_diff_change, those within noise, the unchanged. */
+struct tally {
+    uint32_t significant[WASP_DIFF_UNCHANGED], total, noise, unchanged;
+};
+
+static struct tally tally_of(const wasp_diff *d, int id)
+{
+    struct tally t = {{0}, 0, 0, 0};
+    for (uint32_t i = 0; i < d->n; i++) {
+        const wasp_diff_entry *e = &d->entries[i];
+        wasp_diff_change c = wasp_diff_change_of(e);
+        if (id >= 0 && e->analysis != id)
+            continue;
+        if (c == WASP_DIFF_UNCHANGED)
+            t.unchanged++;
+        else if (e->significant) {
+            t.significant[c]++;
+            t.total++;
+        } else
+            t.noise++;
+    }
+    return t;
+}
+
+/* "3 significant changes (2 vanished, 1 shrank); 38 within noise". */
+static void tally_text(const struct tally *t, FILE *out)
+{
+    fprintf(out, "%" PRIu32 " significant change%s", t->total, t->total == 1 ? "" : "s");
+    const char *sep = " (";
+    for (int c = 0; c < WASP_DIFF_UNCHANGED; c++)
+        if (t->significant[c]) {
+            fprintf(out, "%s%" PRIu32 " %s", sep, t->significant[c],
+                    wasp_diff_change_name((wasp_diff_change)c));
+            sep = ", ";
+        }
+    fprintf(out, "%s; %" PRIu32 " within noise", t->total ? ")" : "", t->noise);
+    if (t->unchanged)
+        fprintf(out, "; %" PRIu32 " unchanged", t->unchanged);
+}
+
+/* The tally's sentence of analysis id (every one when id < 0). */
+static void tally_line(const wasp_diff *d, int id, FILE *out)
+{
+    struct tally t = tally_of(d, id);
+    tally_text(&t, out);
+}
+
 /* The side whose profile shows an entry's contexts. */
 static int shown_side(const wasp_diff_entry *e)
 {
@@ -44,6 +92,10 @@ static void text_header(const wasp_diff *d, const wasp_diff_names *names, FILE *
     fprintf(out, "  %-7s %s\n", "matched",
             names->by_line ? "by source line (frames; the leaf instruction ignored)"
                            : "by instruction (frames and leaf instruction)");
+    fprintf(out, "  %-7s ", "changes");
+    tally_line(d, -1, out);
+    fprintf(out, " (a test of each share of samples, %g%% family-wise; docs/diff.md)\n",
+            100 * WASP_DIFF_ALPHA);
 }
 
 /* The part's summary, or "TOTAL0 -> TOTAL1 UNIT". */
@@ -69,6 +121,8 @@ static void text_analysis_line(const wasp_diff *d, int id, FILE *out)
             fprintf(out, " (not profiled %s)", s ? "after" : "before");
     fputc(' ', out);
     summary(d, id, out);
+    fputs("\n  ", out);
+    tally_line(d, id, out);
     fputc('\n', out);
 }
 
@@ -95,14 +149,15 @@ static void text_entry(const wasp_diff *d, const wasp_diff_entry *e, FILE *out)
     wasp_fmt_percent(e->share[0], s0, sizeof s0);
     wasp_fmt_percent(e->share[1], s1, sizeof s1);
     if (c == WASP_DIFF_VANISHED)
-        fprintf(out, ": %s %s " WASP_DIFF_ARROW " 0 (%s " WASP_DIFF_ARROW " %s)\n", s0, part->of,
+        fprintf(out, ": %s %s " WASP_DIFF_ARROW " 0 (%s " WASP_DIFF_ARROW " %s)", s0, part->of,
                 v0, zero);
     else if (c == WASP_DIFF_APPEARED)
-        fprintf(out, ": 0 " WASP_DIFF_ARROW " %s %s (%s " WASP_DIFF_ARROW " %s)\n", s1, part->of,
+        fprintf(out, ": 0 " WASP_DIFF_ARROW " %s %s (%s " WASP_DIFF_ARROW " %s)", s1, part->of,
                 zero, v1);
     else
-        fprintf(out, ": %s " WASP_DIFF_ARROW " %s %s (%+.1f points; %s " WASP_DIFF_ARROW " %s)\n",
+        fprintf(out, ": %s " WASP_DIFF_ARROW " %s %s (%+.1f points; %s " WASP_DIFF_ARROW " %s)",
                 s0, s1, part->of, 100 * (e->share[1] - e->share[0]), v0, v1);
+    fputs(e->significant ? "\n" : "  [within noise]\n", out);
     if (part->text_entry)
         part->text_entry(d->side[shown_side(e)], e->analysis, e->index[shown_side(e)], out);
 }
@@ -169,26 +224,33 @@ static void json_entry(wasp_json *j, const wasp_diff *d, const wasp_diff_entry *
     wasp_json_double(j, "share_change", e->share[1] - e->share[0]);
     wasp_json_double(j, "value_before", e->value[0]);
     wasp_json_double(j, "value_after", e->value[1]);
+    wasp_json_double(j, "samples_before", e->samples[0]);
+    wasp_json_double(j, "samples_after", e->samples[1]);
+    wasp_json_double(j, "p_value", e->p_value);
+    wasp_json_bool(j, "significant", e->significant);
     const wasp_diff_part *part = wasp_diff_part_of(e->analysis);
     if (part->json_entry)
         part->json_entry(j, d->side[shown_side(e)], e->analysis, e->index[shown_side(e)]);
     wasp_json_end_object(j);
 }
 
-/* The summary's text (as text writes it), for the HTML diff. */
-static void json_summary(wasp_json *j, const wasp_diff *d, int id)
+/* A member `key` holding what print writes of analysis id, as text writes
+ * it (for the HTML diff). */
+static void json_printed(wasp_json *j, const char *key,
+                         void (*print)(const wasp_diff *d, int id, FILE *out), const wasp_diff *d,
+                         int id)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     if (mem) {
-        summary(d, id, mem);
+        print(d, id, mem);
         if (fclose(mem) != 0) {
             free(text);
             text = NULL;
         }
     }
-    wasp_json_string(j, "summary", text ? text : "");
+    wasp_json_string(j, key, text ? text : "");
     free(text);
 }
 
@@ -218,6 +280,20 @@ static void json_layout(wasp_json *j, const wasp_diff_part *part)
     wasp_json_end_array(j);
 }
 
+/* "significant_changes", "significant" (by change), "within_noise" and the
+ * tally's sentence, of analysis id (every one when id < 0). */
+static void json_tally(wasp_json *j, const wasp_diff *d, int id)
+{
+    struct tally t = tally_of(d, id);
+    wasp_json_u64(j, "significant_changes", t.total);
+    wasp_json_begin_object(j, "significant", true);
+    for (int c = 0; c < WASP_DIFF_UNCHANGED; c++)
+        wasp_json_u64(j, wasp_diff_change_name((wasp_diff_change)c), t.significant[c]);
+    wasp_json_end_object(j);
+    wasp_json_u64(j, "within_noise", t.noise);
+    json_printed(j, "changes_summary", tally_line, d, id);
+}
+
 static void json_analysis(wasp_json *j, const wasp_diff *d, int id, int top)
 {
     const wasp_diff_analysis *a = &d->an[id];
@@ -225,11 +301,14 @@ static void json_analysis(wasp_json *j, const wasp_diff *d, int id, int top)
     wasp_json_begin_object(j, wasp_analysis_id_name(id), false);
     wasp_json_string(j, "title", part->title);
     wasp_json_string(j, "unit", part->unit);
-    json_summary(j, d, id);
+    json_printed(j, "summary", summary, d, id);
     for (int s = 0; s < 2; s++) {
         wasp_json_begin_object(j, s ? "after" : "before", true);
         wasp_json_bool(j, "profiled", a->shown[s]);
         wasp_json_double(j, "total", a->total[s]);
+        wasp_json_double(j, "samples", a->samples[s]);
+        wasp_json_double(j, "observations",
+                         a->observations[s] > 0 ? a->observations[s] : a->samples[s]);
         if (part->has_fraction)
             wasp_json_double(j, "fraction", a->fraction[s]);
         wasp_json_end_object(j);
@@ -256,6 +335,7 @@ static void json_analysis(wasp_json *j, const wasp_diff *d, int id, int top)
     wasp_json_end_array(j);
     wasp_json_u64(j, "changes_not_shown", changed - shown);
     wasp_json_u64(j, "unchanged", unchanged);
+    json_tally(j, d, id);
     wasp_json_end_object(j);
 }
 
@@ -269,6 +349,11 @@ int wasp_diff_render_json(const wasp_diff *d, const wasp_diff_names *names, int 
     json_side(&j, d, names, 0);
     json_side(&j, d, names, 1);
     wasp_json_string(&j, "matched_by", names->by_line ? "line" : "instruction");
+    wasp_json_begin_object(&j, "noise_test", true);
+    wasp_json_string(&j, "test", "two-proportion z-test with continuity correction, Holm");
+    wasp_json_double(&j, "family_alpha", WASP_DIFF_ALPHA);
+    wasp_json_end_object(&j);
+    json_tally(&j, d, -1);
     wasp_json_begin_object(&j, "analyses", false);
     for (int id = 0; id < WASP_ANALYSES; id++)
         if (d->an[id].shown[0] || d->an[id].shown[1])

@@ -10,6 +10,9 @@ run.py's module; the helpers used from it: Fail, check, tail, run, scaled,
 expectation, checksum_of, find_jdks, leaf, at, where, WASP, CLASSES, ROOT,
 PLANTED, CONTROL_MAX, and Ctx (path, report).
 
+diff.same-program diffs two runs of DeadStoreEuler, ten times: no change may
+be significant in at least nine.
+
 The planted workload DeadStoreEuler and its fixed twin
 (tests/workloads/fixed/DeadStoreEuler.java: the same class and line numbers,
 the dead store removed) are profiled; the diff must report the planted pair
@@ -39,7 +42,7 @@ def make_tests(h):
     global H
     H = h
     report_html.make_tests(h)  # gives report_html run.py's module for its helpers
-    per_jdk = [("diff.fixed-twin", t_fixed_twin)]
+    per_jdk = [("diff.fixed-twin", t_fixed_twin), ("diff.same-program", t_same_program)]
     once = [("diff.bad-input", t_bad_input), ("diff.html", t_html)]
     return per_jdk, once
 
@@ -65,9 +68,9 @@ def compile_fixed(ctx, jdk):
     return out
 
 
-def profile(ctx, jdk, classes, args, tag):
+def profile(ctx, jdk, classes, args, tag, events="deadstore"):
     out = ctx.path("%s.wprof" % tag)
-    r = H.run([H.WASP, "run", "-e", "deadstore", "-o", out, "-q", "--", jdk.java, "-cp",
+    r = H.run([H.WASP, "run", "-e", events, "-o", out, "-q", "--", jdk.java, "-cp",
                classes, WORKLOAD] + args)
     H.check(r.rc == 0, "wasp run (%s) exited %d: %s" % (tag, r.rc, H.tail(r.err)))
     H.check(os.path.isfile(out), "wasp run (%s) wrote no profile" % tag)
@@ -143,6 +146,9 @@ def t_fixed_twin(ctx, jdk):
             % (-a["fraction_change"], f_before, f_after, drop))
 
     top = planted_changes(a, method, line)
+    # Beyond sampling noise (docs/diff.md): the evidence of a ~50% pair gone is overwhelming.
+    H.check(top["significant"], "the planted pair's change is called within noise (p %.3g)"
+            % top["p_value"])
 
     r = H.run([H.WASP, "diff", before, after], timeout=60)
     H.check(r.rc == 0, "wasp diff (text) exited %d: %s" % (r.rc, H.tail(r.err)))
@@ -150,7 +156,60 @@ def t_fixed_twin(ctx, jdk):
     H.check(("VANISHED  Dead store pair #1 before" in r.out or
              "SHRANK    Dead store pair #1 before" in r.out) and where in r.out,
             "text diff does not say the planted pair went: %s" % H.tail(r.out, 12))
-    return "F_prog %.3f -> %.3f; planted pair %s" % (f_before, f_after, top["change"])
+    return "F_prog %.3f -> %.3f; planted pair %s, p %.2g" % (f_before, f_after, top["change"],
+                                                             top["p_value"])
+
+
+# Two runs of one program (same workload, same options) differ only by
+# sampling: their diff must call no change significant, in at least
+# SAME_CLEAN of SAME_TRIALS trials (the test is held to 1% family-wise per
+# diff, docs/diff.md). Short runs keep the test under two minutes: 20 runs
+# of ~2-4 s here (the page engine's at half the steps: at its test budget a
+# step costs it twice as much). The three pair analyses give each diff dozens of entries
+# that moved by chance; the test insists there were some (NOISE_MIN in all),
+# or it would prove nothing: before the test of noise every one of them was
+# reported as a change.
+SAME_TRIALS, SAME_CLEAN, SAME_SIZE, NOISE_MIN = 10, 9, 150, 10
+
+
+def holm_min(d):
+    """The smallest Holm-adjusted p of a diff: p times the tests made."""
+    ps, m = [], 0
+    for a in d["analyses"].values():
+        if a["before"]["samples"] > 0 and a["after"]["samples"] > 0:
+            m += len(a["changes"]) + a["changes_not_shown"] + a["unchanged"]
+        ps += [c["p_value"] for c in a["changes"]]
+    return min([p * m for p in ps], default=1.0)
+
+
+def t_same_program(ctx, jdk):
+    events = "deadstore,silentstore,silentload"
+    size = [str(SAME_SIZE // H.MECHANISM["scale"])]
+    clean, noise, flagged, worst = 0, 0, [], []
+    for t in range(SAME_TRIALS):
+        before, _ = profile(ctx, jdk, H.CLASSES, size, "same-%d-a" % t, events)
+        after, _ = profile(ctx, jdk, H.CLASSES, size, "same-%d-b" % t, events)
+        d = diff_json(before, after)
+        H.check(isinstance(d.get("significant_changes"), int) and
+                isinstance(d.get("within_noise"), int), "diff JSON has no significant_changes "
+                "and within_noise")
+        noise += d["within_noise"]
+        worst.append(holm_min(d))
+        if d["significant_changes"] == 0:
+            clean += 1
+        else:
+            flagged.append("trial %d: %s" % (t, d["changes_summary"]))
+        if t == 0:  # the text says the same
+            r = H.run([H.WASP, "diff", before, after], timeout=60)
+            H.check(r.rc == 0 and ("changes %s (" % d["changes_summary"]) in r.out,
+                    "text diff's changes line is not %r: %s" % (d["changes_summary"],
+                                                                 H.tail(r.out, 8)))
+    H.check(noise >= NOISE_MIN, "only %d changes within noise in %d diffs: too little evidence "
+            "to test the noise floor" % (noise, SAME_TRIALS))
+    H.check(clean >= SAME_CLEAN, "%d of %d diffs of one program called changes significant: %s"
+            % (SAME_TRIALS - clean, SAME_TRIALS, "; ".join(flagged)))
+    return "%d of %d diffs clean; %d changes within noise; smallest Holm-adjusted p %s" % (
+        clean, SAME_TRIALS, noise, ", ".join("%.2g" % p for p in sorted(worst)[:3]))
 
 
 def t_bad_input(ctx):

@@ -14,6 +14,9 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
     if (wasp_alloc_rank(p, &r) != 0)
         return -1;
     wasp_diff_set_total(b, id, side, r.samples, 0);
+    /* Armed samples carry the weight of those refused meanwhile. */
+    wasp_diff_set_samples(b, id, side, r.samples,
+                          (double)wasp_profile_get_counter(p, "alloc.armed"));
     const wasp_alloc_entry *e = wasp_profile_allocs(p, &(uint32_t){0});
     int rc = 0;
     for (uint32_t i = 0; i < r.nsites && rc == 0; i++) {
@@ -24,7 +27,7 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
         wasp_diff_key_begin(&k, id);
         wasp_diff_key_string(&k, p->strings[x->cls]);
         wasp_diff_key_context(&k, p, x->ctx, wasp_diff_with_insn(b));
-        rc = wasp_diff_add(b, id, side, &k, r.sites[i], i + 1, x->samples);
+        rc = wasp_diff_add(b, id, side, &k, r.sites[i], i + 1, x->samples, x->samples);
     }
     wasp_alloc_ranking_free(&r);
     return rc;

@@ -27,7 +27,7 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
         wasp_diff_key_string(&k, p->strings[g->cls]);
         wasp_diff_key_string(&k, p->strings[g->member]);
         wasp_diff_key_number(&k, g->offset);
-        rc = wasp_diff_add(b, id, side, &k, g->entries[0], i + 1, samples);
+        rc = wasp_diff_add(b, id, side, &k, g->entries[0], i + 1, samples, samples);
     }
     wasp_field_ranking_free(&r);
     return rc;

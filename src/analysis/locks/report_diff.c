@@ -36,7 +36,7 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
         wasp_diff_key k;
         wasp_diff_key_begin(&k, id);
         wasp_diff_key_string(&k, p->strings[c->sum.cls]);
-        rc = wasp_diff_add(b, id, side, &k, entry, i + 1, samples);
+        rc = wasp_diff_add(b, id, side, &k, entry, i + 1, samples, samples);
     }
     wasp_lock_ranking_free(&r);
     return rc;

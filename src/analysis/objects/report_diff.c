@@ -17,6 +17,11 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
     for (uint32_t i = 0; i < nacc; i++)
         total += acc[i].samples;
     wasp_diff_set_total(b, id, side, total, 0);
+    /* Samples weigh the thread CPU time they stand for: as observations,
+     * the samples attributed (0: as many as their weights). */
+    double taken = (double)wasp_profile_get_counter(p, "objects.samples") -
+                   (double)wasp_profile_get_counter(p, "objects.unattributed");
+    wasp_diff_set_samples(b, id, side, total, taken > 0 ? taken : 0);
     uint32_t *order = wasp_profile_sorted_sites(p, &n);
     if (!order)
         return -1;
@@ -28,7 +33,7 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
         wasp_diff_key k;
         wasp_diff_key_begin(&k, id);
         wasp_diff_key_site(&k, p, order[i]);
-        rc = wasp_diff_add(b, id, side, &k, order[i], i + 1, samples);
+        rc = wasp_diff_add(b, id, side, &k, order[i], i + 1, samples, samples);
     }
     free(order);
     return rc;

@@ -1,8 +1,9 @@
 /*
  * The pair analyses (JXPerf) in `wasp diff` (cli/diff_part.h): their
  * <watch, trap> pairs, keyed by the approximate flag and both contexts, each
- * valued by its wasteful bytes as a share of the bytes stored (loaded);
- * F_prog before and after. Three parts sharing this code.
+ * valued by its wasteful bytes as a share of the bytes stored (loaded), and
+ * tested for noise on the samples it stands for; F_prog before and after.
+ * Three parts sharing this code.
  */
 #include "analysis/pairs/profile.h"
 #include "cli/diff_part.h"
@@ -11,10 +12,24 @@
 
 #include <stdlib.h>
 
+/* The independent observations behind analysis a's classified pairs: each
+ * armed sample stands for the samples since the previous one (its weight),
+ * and the pairs stand for the weights. The pair analyses share the armed
+ * counter, so the mean weight is theirs together. 0 when unknown. */
+static double observations(const wasp_profile *p, wasp_analysis a)
+{
+    double weights = 0, armed = (double)wasp_profile_get_counter(p, "armed");
+    for (int k = 0; k < WASP_AN_COUNT; k++)
+        weights += wasp_profile_totals(p, (wasp_analysis)k).pairs;
+    return armed > 0 && weights > 0 ? wasp_profile_totals(p, a).pairs * armed / weights : 0;
+}
+
 static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side)
 {
     wasp_analysis a = (wasp_analysis)id;
-    wasp_diff_set_total(b, id, side, wasp_profile_totals(p, a).bytes, wasp_fraction_prog(p, a));
+    wasp_totals t = wasp_profile_totals(p, a);
+    wasp_diff_set_total(b, id, side, t.bytes, wasp_fraction_prog(p, a));
+    wasp_diff_set_samples(b, id, side, t.pairs, observations(p, a));
     uint32_t n;
     uint32_t *order = wasp_profile_sorted_pairs(p, a, &n);
     if (!order)
@@ -28,7 +43,7 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
         wasp_diff_key_number(&k, r->flags);
         wasp_diff_key_context(&k, p, r->watch_ctx, insn);
         wasp_diff_key_context(&k, p, r->trap_ctx, insn);
-        rc = wasp_diff_add(b, id, side, &k, order[i], i + 1, r->bytes);
+        rc = wasp_diff_add(b, id, side, &k, order[i], i + 1, r->bytes, r->count);
     }
     free(order);
     return rc;

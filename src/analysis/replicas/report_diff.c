@@ -32,7 +32,8 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
         wasp_diff_key k;
         wasp_diff_key_begin(&k, id);
         wasp_diff_key_site(&k, p, order[i]);
-        rc = wasp_diff_add(b, id, side, &k, order[i], i + 1, theta * comparisons);
+        rc = wasp_diff_add(b, id, side, &k, order[i], i + 1, theta * comparisons,
+                           theta * comparisons);
     }
     free(order);
     return rc;

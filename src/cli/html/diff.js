@@ -1,7 +1,8 @@
 // wasp's HTML diff: builds the page from the diff JSON embedded in it
 // (#wasp-data, docs/diff.md): per analysis the change of F_prog, then the
 // entries that vanished, appeared, shrank or grew, each with the contexts of
-// the side that has it (after when both). A row's contexts open under it
+// the side that has it (after when both); changes within sampling noise say
+// so ("within noise") and come after the significant ones, as in the data. A row's contexts open under it
 // when it is clicked (the first row's are open at first). What an analysis
 // shows (its title, summary, columns and the details under a row) is in its
 // member of the data, written by its diff part (cli/diff_part.h): nothing
@@ -14,8 +15,6 @@
   const app = document.getElementById('app');
   const { el, isNum, num, pct, bytes, leafName, kvTable, context } = waspUi; // common.js
 
-  const ORDER = ['vanished', 'appeared', 'shrank', 'grew'];
-
   function points(v) {
     return isNum(v) ? (v > 0 ? '+' : v < 0 ? '\u2212' : '\u00b1') + Math.abs(100 * v).toFixed(1) + ' points'
                     : '\u2013';
@@ -26,9 +25,12 @@
   function header() {
     app.append(el('h1', { text: 'wasp diff' }));
     const side = s => (s || {}).file + ((s || {}).java_command ? '  (' + s.java_command + ')' : '');
+    const test = d.noise_test || {};
     app.append(kvTable([['before', side(d.before)], ['after', side(d.after)],
       ['matched', d.matched_by === 'line' ? 'by source line (frames; the leaf instruction ignored)'
-                                          : 'by instruction (frames and leaf instruction)']]));
+                                          : 'by instruction (frames and leaf instruction)'],
+      ['changes', (d.changes_summary || '') + (isNum(test.family_alpha)
+        ? ' (a test of each share of samples, ' + (100 * test.family_alpha) + '% family-wise)' : '')]]));
   }
 
   // "F_prog 50.6% -> 0.0% (-50.6 points); 4.3 KiB -> 4.9 KiB stored bytes", as the text diff says it.
@@ -41,11 +43,9 @@
   }
 
   function counts(a) {
-    const n = {};
-    for (const c of a.changes || []) n[c.change] = (n[c.change] || 0) + 1;
-    const parts = ORDER.filter(k => n[k]).map(k => n[k] + ' ' + k);
-    let text = parts.length ? parts.join(', ') : 'Nothing changed';
-    text += '; ' + num(a.unchanged || 0) + ' unchanged.';
+    let text = a.changes_summary || '';
+    if (!/unchanged/.test(text)) text += '; ' + num(a.unchanged || 0) + ' unchanged';
+    text += '.';
     if (a.changes_not_shown > 0) text += ' ' + num(a.changes_not_shown) + ' more changed entries are not shown (--top N shows more).';
     return el('p', { class: 'note', text: text });
   }
@@ -82,8 +82,11 @@
     (a.changes || []).forEach(function (c, i) {
       const more = el('tr', { class: 'more', hidden: '' }, [el('td', { colspan: String(heads.length) }, details(a, c))]);
       const toggle = function () { more.hidden = !more.hidden; row.classList.toggle('open', !more.hidden); };
-      const row = el('tr', { class: 'change c-' + c.change, 'data-change': c.change, onclick: toggle }, [
-        el('td', {}, [el('span', { class: 'badge c-' + c.change, text: c.change.toUpperCase() })]),
+      const noise = c.significant === false;
+      const row = el('tr', { class: 'change c-' + c.change + (noise ? ' noise' : ''), 'data-change': c.change,
+                             'data-significant': noise ? '0' : '1', onclick: toggle }, [
+        el('td', {}, [el('span', { class: 'badge c-' + c.change, text: c.change.toUpperCase() })].concat(
+          noise ? [el('span', { class: 'note', text: ' within noise' })] : [])),
         el('td', { text: rank(c) }),
         el('td', { text: arrow(pct(c.share_before), pct(c.share_after)) }),
         el('td', { class: 'num', text: points(c.share_change) }),
