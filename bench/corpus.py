@@ -31,12 +31,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "corpus"))
 import measure  # noqa: E402
 import programs  # noqa: E402
 
+START = time.monotonic()
 ENGINES = ("debugreg", "page")
 DEFAULT_EVENTS = "deadstore+silentstore+silentload"
 # The targets of issue 38, checked under the table.
@@ -80,6 +82,10 @@ def run_all(opts, progs, cfgs, java, javac, workdir, log):
     failures = []
     for rep in range(opts.repetitions):
         for prog in progs:
+            if opts.budget and time.monotonic() - START > opts.budget * 60:
+                log("  budget of %g min spent: %s r%d and later left out" % (opts.budget, prog.name, rep))
+                results[prog.name].setdefault("left_out", []).append(rep)
+                continue
             inputs = prog.prepare(javac)
             size = prog.sizes[opts.size]
             order = cfgs[rep % len(cfgs):] + cfgs[:rep % len(cfgs)]
@@ -189,12 +195,14 @@ def summarize(results, cfgs):
     return rows, by_cfg
 
 
-def table(rows, cfgs, progs):
+def table(rows, cfgs, progs, skipped=()):
     head = ("| program | analyses | engine | runs | base CPU s | CPU | (min-max) | wall | RSS "
             "| samples/CPU-s | pairs/CPU-s | armed/min | table_full | no_java_frames "
             "| stack unavailable in top 10 |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for p in progs:
+        if not any((p.name, c) in rows for c in cfgs) and p.name in skipped:
+            continue
         for c in cfgs:
             r = rows.get((p.name, c))
             if not r:
@@ -253,6 +261,9 @@ def main():
     ap.add_argument("--out", default=os.path.join(programs.ROOT, "build", "corpus.md"),
                     help="markdown output (- for none); raw results go beside it as .json")
     ap.add_argument("--keep", action="store_true", help="keep every run's directory")
+    ap.add_argument("--budget", type=float, default=0, metavar="MINUTES",
+                    help="start no program's runs after MINUTES (0: no limit); the table "
+                         "shows what ran")
     opts = ap.parse_args()
     if opts.quick:
         opts.size, opts.repetitions = "short", 1
@@ -295,13 +306,18 @@ def main():
     load_after = uptime()
     ended = datetime.datetime.now(datetime.timezone.utc)
     rows, by_cfg = summarize(results, cfgs)
+    left_out = [p for p, res in results.items() if res.get("left_out")]
     text = ["# wasp corpus run", "",
             "`%s`" % " ".join(["python3", "bench/corpus.py"] + sys.argv[1:]), "",
             "%s to %s UTC, %s, %d CPUs, JDK %s, size %s, %d repetitions; load average "
             "(1, 5, 15 min) %s before, %s after." % (
                 started.strftime("%Y-%m-%d %H:%M"), ended.strftime("%H:%M"), platform.node(),
                 os.cpu_count(), opts.jdk, opts.size, opts.repetitions, load_before, load_after),
-            "", table(rows, cfgs, progs), "", "Targets (issue 38):", "", targets(by_cfg), ""]
+            "", table(rows, cfgs, progs, left_out), "", "Targets (issue 38):", "", targets(by_cfg), ""]
+    if left_out:
+        text += ["Left out when the --budget was spent: %s." % ", ".join(
+            "%s (repetitions %s)" % (p, ", ".join(str(r) for r in results[p]["left_out"]))
+            for p in left_out), ""]
     if failures:
         text += ["Failed runs:", ""] + ["- " + f for f in failures] + [""]
     out = "\n".join(text)
@@ -313,6 +329,8 @@ def main():
             json.dump({"results": results, "failures": failures, "load_before": load_before,
                        "load_after": load_after}, f, indent=1, default=str)
         print("written to %s (raw: %s.json)" % (opts.out, os.path.splitext(opts.out)[0]))
+    if not rows:
+        return 2
     return 1 if failures else 0
 
 
