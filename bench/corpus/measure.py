@@ -117,6 +117,10 @@ def metrics(rep, run):
         "watch": meta.get("watch"),
         "sampler": meta.get("sampler"),
         "counters": c,
+        # What one watch event cost here (the page engine's budget divides by it).
+        "watch_costs_us": {k: meta[k] for k in ("watch_event_us", "watch_emulated_us",
+                                                 "watch_emulated_load_us", "watch_stepped_us")
+                           if k in meta},
     }
 
 
