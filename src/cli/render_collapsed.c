@@ -15,19 +15,11 @@
 #include "cli/render.h"
 #include "cli/report.h"
 #include "cli/report_part.h"
+#include "cli/stack_series.h"
 
-#include <math.h>
 #include <string.h>
 
-enum { MAX_SERIES = 32 }; /* (analysis, side) series: 2 sides per analysis */
-
-/* Rounding each line alone would make the lines' sum drift from the total:
- * per series, each line gets round(running sum) minus what was printed. */
-struct series {
-    const char *analysis, *side;
-    double sum;
-    long long printed;
-};
+enum { MAX_ANALYSES_SEEN = 32 };
 
 /* The sides each analysis's stacks came in, in order of first appearance
  * (a pair's watch, then its trap). */
@@ -38,11 +30,12 @@ struct sides {
 struct collapsed {
     wasp_stack_sink sink;
     FILE *out;
-    struct series series[MAX_SERIES];
-    int nseries;
+    /* Rounding each line alone would make the lines' sum drift from the
+     * total: per series, each line gets its share of the rounded running sum. */
+    wasp_series_set series;
     const char *analysis; /* the one written; NULL: every one */
     int side;             /* wasp_report_side */
-    struct sides sides[MAX_SERIES];
+    struct sides sides[MAX_ANALYSES_SEEN];
     int nsides;
 };
 
@@ -72,7 +65,7 @@ static int survey_emit(wasp_stack_sink *sink, const wasp_profile *p, const wasp_
         c->analysis = s->analysis; /* the default: the first analysis shown */
     struct sides *d = sides_of(c, s->analysis);
     if (!d) {
-        if (c->nsides == MAX_SERIES)
+        if (c->nsides == MAX_ANALYSES_SEEN)
             return -1;
         d = &c->sides[c->nsides++];
         *d = (struct sides){s->analysis, {s->side, NULL}};
@@ -105,32 +98,15 @@ static void put_frame(const char *s, FILE *out)
         fputc(*s == ';' ? ',' : *s == '\n' || *s == '\r' ? ' ' : *s, out);
 }
 
-static struct series *series_of(struct collapsed *c, const wasp_stack *s)
-{
-    for (int i = 0; i < c->nseries; i++)
-        if (strcmp(c->series[i].analysis, s->analysis) == 0 &&
-            strcmp(c->series[i].side, s->side) == 0)
-            return &c->series[i];
-    if (c->nseries == MAX_SERIES)
-        return NULL;
-    c->series[c->nseries] = (struct series){s->analysis, s->side, 0, 0};
-    return &c->series[c->nseries++];
-}
-
 static int emit(wasp_stack_sink *sink, const wasp_profile *p, const wasp_stack *s)
 {
     struct collapsed *c = (struct collapsed *)sink;
     if (!chosen(c, s))
         return 0;
-    struct series *r = series_of(c, s);
+    wasp_series *r = wasp_series_of(&c->series, s);
     if (!r)
         return -1;
-    r->sum += s->by_bytes ? s->bytes : s->samples;
-    /* Measures are finite and not negative (the reader checks), but may be
-     * beyond what a long long holds: the running total stops there. */
-    long long total = r->sum < 9e18 ? llround(r->sum) : 9000000000000000000LL;
-    long long value = total - r->printed;
-    r->printed = total;
+    long long value = wasp_series_part(r, 0, s->by_bytes ? s->bytes : s->samples);
 
     fputs(s->analysis, c->out); /* a plain word: nothing to replace */
     fprintf(c->out, ";[%s]", s->side);

@@ -14,6 +14,7 @@
 #include "cli/pprof/profile.pb-c.h" /* generated into build/gen/ (Makefile) */
 #include "cli/render.h"
 #include "cli/report_part.h"
+#include "cli/stack_series.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -105,19 +106,10 @@ struct loc {
     Wasp__Pprof__Line line, *linep;
 };
 
-/* A series: one (analysis, side); its sample types are 1 + by_bytes from
- * column `first` on (bytes first). Values are rounded on the running sum
- * (as --format collapsed does) so that a type's total is its rounded true
- * total, not a sum of rounded parts. */
-enum { MAX_SERIES = 32 };
-struct series {
-    const char *analysis, *side;
-    bool by_bytes;
-    size_t first;
-    double sum[2];         /* bytes, samples */
-    long long printed[2];
-};
-
+/* A series (stack_series.h), one (analysis, side), has 1 + by_bytes sample
+ * types from column `first` on (bytes first). Values are rounded on the
+ * running sum, so that a type's total is its rounded true total, not a sum
+ * of rounded parts. */
 struct sample {
     Wasp__Pprof__Sample s;
     Wasp__Pprof__Label labels[2], *labelp[2];
@@ -138,8 +130,8 @@ struct pprof {
     struct map loc_ids; /* frame id + 1, or function id | 1 << 63 -> id */
     struct sample *samples;
     size_t nsamples, cap_samples;
-    struct series series[MAX_SERIES];
-    size_t nseries, ntypes;
+    wasp_series_set series;
+    size_t ntypes; /* number_types */
 };
 
 static uint64_t fnv(const char *s)
@@ -237,37 +229,10 @@ static uint64_t marker_location(struct pprof *x, const char *name)
     return fn ? location_id(x, fn | 1ULL << 63, fn, 0) : 0;
 }
 
-/* The series of a stack, added when new; NULL past MAX_SERIES. */
-static struct series *series_of(struct pprof *x, const wasp_stack *st)
-{
-    for (size_t i = 0; i < x->nseries; i++)
-        if (strcmp(x->series[i].analysis, st->analysis) == 0 &&
-            strcmp(x->series[i].side, st->side) == 0)
-            return &x->series[i];
-    if (x->nseries == MAX_SERIES)
-        return NULL;
-    struct series *r = &x->series[x->nseries++];
-    *r = (struct series){st->analysis, st->side, st->by_bytes, x->ntypes, {0, 0}, {0, 0}};
-    x->ntypes += st->by_bytes ? 2 : 1;
-    return r;
-}
-
-/* What this stack adds to column k (0 bytes, 1 samples) of its series. */
-static int64_t rounded_part(struct series *r, int k, double v)
-{
-    r->sum[k] += v;
-    /* Measures are finite and not negative (the reader checks), but may be
-     * beyond what an int64 holds: the running total stops there. */
-    long long total = r->sum[k] < 9e18 ? llround(r->sum[k]) : 9000000000000000000LL;
-    long long part = total - r->printed[k];
-    r->printed[k] = total;
-    return part;
-}
-
 static int emit(wasp_stack_sink *sink, const wasp_profile *p, const wasp_stack *st)
 {
     struct pprof *x = (struct pprof *)sink;
-    struct series *r = series_of(x, st);
+    wasp_series *r = wasp_series_of(&x->series, st);
     if (!r)
         return -1;
     const wasp_context *ctx = &p->contexts[st->ctx];
@@ -296,9 +261,9 @@ static int emit(wasp_stack_sink *sink, const wasp_profile *p, const wasp_stack *
         s->labels[i].key = keys[i];
         s->labels[i].str = values[i];
     }
-    s->series = (uint32_t)(r - x->series);
-    s->bytes = r->by_bytes ? rounded_part(r, 0, st->bytes) : 0;
-    s->samples = rounded_part(r, 1, st->samples);
+    s->series = (uint32_t)(r - x->series.s);
+    s->bytes = r->by_bytes ? wasp_series_part(r, 0, st->bytes) : 0;
+    s->samples = wasp_series_part(r, 1, st->samples);
     x->nsamples++; /* freed with the others from here on */
     for (k = 0; k < n; k++)
         if (!ids[k])
@@ -329,7 +294,7 @@ static int write_gzip(const uint8_t *buf, size_t n, FILE *out)
 
 /* The name of a sample type: "deadstore_bytes_watched"; a pair's sides are
  * named as --format collapsed's --side names them. */
-static void type_name(const struct series *r, int k, char *buf, size_t n)
+static void type_name(const wasp_series *r, int k, char *buf, size_t n)
 {
     const char *side = strcmp(r->side, "watch") == 0  ? "watched"
                        : strcmp(r->side, "trap") == 0 ? "trapped"
@@ -337,14 +302,26 @@ static void type_name(const struct series *r, int k, char *buf, size_t n)
     snprintf(buf, n, "%s_%s_%s", r->analysis, k == 0 ? "bytes" : "samples", side);
 }
 
-/* The sample types, in series order; *types[i] the type's string. 0, or -1. */
+/* Numbers the sample types: each series's from `first` on, in series
+ * order (the stacks' order); their count. */
+static size_t number_types(struct pprof *x)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < x->series.n; i++) {
+        x->series.s[i].first = n;
+        n += x->series.s[i].by_bytes ? 2 : 1;
+    }
+    return n;
+}
+
+/* The sample types; types[i] the type's string. 0, or -1. */
 static int sample_types(struct pprof *x, Wasp__Pprof__ValueType *vt, int64_t *types)
 {
     int64_t units[2] = {string_id(x, "bytes"), string_id(x, "count")};
     if (units[0] < 0 || units[1] < 0)
         return -1;
-    for (size_t i = 0; i < x->nseries; i++) {
-        const struct series *r = &x->series[i];
+    for (size_t i = 0; i < x->series.n; i++) {
+        const wasp_series *r = &x->series.s[i];
         for (int k = r->by_bytes ? 0 : 1, c = 0; k < 2; k++, c++) {
             char name[256];
             type_name(r, k, name, sizeof name);
@@ -367,6 +344,7 @@ static int write_profile(struct pprof *x, const wasp_profile *p, FILE *out)
     char comment[1024];
     snprintf(comment, sizeof comment, "wasp profile of %s", cmd && *cmd ? cmd : "(unknown)");
     int64_t note = string_id(x, comment);
+    x->ntypes = number_types(x);
     size_t nt = x->ntypes ? x->ntypes : 1;
     Wasp__Pprof__ValueType *vt = calloc(nt, sizeof *vt);
     Wasp__Pprof__ValueType **vtp = calloc(nt, sizeof *vtp);
@@ -383,7 +361,7 @@ static int write_profile(struct pprof *x, const wasp_profile *p, FILE *out)
         vtp[i] = &vt[i];
     for (size_t i = 0; i < x->nsamples; i++) {
         struct sample *s = &x->samples[i];
-        const struct series *r = &x->series[s->series];
+        const wasp_series *r = &x->series.s[s->series];
         int64_t *v = &values[i * x->ntypes];
         if (r->by_bytes)
             v[r->first] = s->bytes;
