@@ -261,14 +261,18 @@ class Rows(html.parser.HTMLParser):
     def __init__(self, text):
         super().__init__()
         self.rows, self.methods, self.analyses, self.change = [], set(), [], None
+        self.significant = set()  # the rows' (change, leaf) whose data-significant is 1
         self.feed(text)
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "tr":
             self.change = a.get("data-change")
+            self.sig = a.get("data-significant") == "1"
         elif tag == "td" and self.change and "data-leaf" in a:
             self.rows.append((self.change, a["data-leaf"]))
+            if self.sig:
+                self.significant.add(self.rows[-1])
         elif tag == "li" and "data-method" in a:
             self.methods.add(a["data-method"])
         elif tag == "h2" and "data-analysis" in a:
@@ -321,6 +325,10 @@ def html_of_twins(ctx, jdk, browser):
     want = (top["change"], "%s:%d" % (method, line))
     H.check(want in rows.rows, "no %s row watched at %s:%d on the page (rows: %s)"
             % (top["change"], method, line, rows.rows[:5]))
+    H.check(want in rows.significant, "the page calls the planted pair's change within noise")
+    noise = sum(not c["significant"] for c in a["changes"])
+    H.check(len(rows.rows) - len(rows.significant) == noise, "the page marks %d rows within noise, "
+            "the JSON %d" % (len(rows.rows) - len(rows.significant), noise))
     H.check(len(rows.rows) == len(a["changes"]), "the page shows %d changes, the JSON %d"
             % (len(rows.rows), len(a["changes"])))
     H.check(method in rows.methods, "the page lists no frame of %s" % method)
