@@ -1,6 +1,6 @@
 /* What the summary's findings share (report_part.h): where a finding is in
  * the application, the program's CPU samples, and the interval of a share. */
-#include "analysis/replicas/profile.h" /* wasp_replica_theta_interval: a Wilson interval */
+#include "common/wilson.h"
 #include "cli/report_part.h"
 
 #include <inttypes.h>
@@ -55,5 +55,5 @@ double wasp_report_taken_per_due(const wasp_profile *p)
 
 void wasp_wilson95(double k, double n, double *lo, double *hi)
 {
-    wasp_replica_theta_interval(k, n, lo, hi); /* θ's interval is this one */
+    wasp_wilson_interval(k, n, lo, hi); /* θ's interval is this one too */
 }

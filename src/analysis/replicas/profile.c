@@ -14,6 +14,7 @@
 #include "analysis/replicas/profile.h"
 #include "analysis/ids.h"
 #include "analysis/objects/profile.h"
+#include "common/wilson.h"
 #include "profile/site_records.h"
 
 #include <math.h>
@@ -166,17 +167,7 @@ double wasp_replica_theta(const wasp_profile *p, uint32_t site, double *comparis
 
 void wasp_replica_theta_interval(double same, double comparisons, double *lo, double *hi)
 {
-    if (!(comparisons > 0)) {
-        *lo = 0;
-        *hi = 1;
-        return;
-    }
-    const double z = 1.959964; /* 95%, two-sided */
-    double p = same / comparisons, n = comparisons, z2n = z * z / n;
-    double center = (p + z2n / 2) / (1 + z2n);
-    double half = z * sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n);
-    *lo = center - half > 0 ? center - half : 0;
-    *hi = center + half < 1 ? center + half : 1;
+    wasp_wilson_interval(same, comparisons, lo, hi);
 }
 
 double wasp_replica_omega(double theta, double alpha)
