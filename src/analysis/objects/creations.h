@@ -19,6 +19,11 @@
 
 /* Whether the profile holds a creation profile (alloc records or its run). */
 bool wasp_objects_have_creations(const wasp_profile *p);
+/* The context where most of class site s's objects were created (sampled
+ * creations, or allocations when -e alloc did not run), with its share of
+ * them: false when s is no class site or nothing was recorded. */
+bool wasp_objects_top_creation(const wasp_profile *p, const wasp_site *s, uint32_t *ctx,
+                               double *share);
 /* Text: the creation contexts of site s's class (at most top), indented under
  * the site; nothing when s is not a class site or none were sampled. */
 void wasp_objects_creations_text(const wasp_profile *p, const wasp_site *s, int top, FILE *out);

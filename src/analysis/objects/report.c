@@ -378,6 +378,20 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
         wasp_finding f = {.ctx = s->ctx, .share = wasp_share(samples, total), .cpu = samples,
                           .evidence = samples * wasp_report_taken_per_due(p)};
         bool by_class = wasp_site_by_class(p, s);
+        uint32_t made;
+        double made_share = 0;
+        char share[WASP_UNIT_BUF], most[WASP_UNIT_BUF];
+        if (by_class && wasp_objects_top_creation(p, s, &made, &made_share)) {
+            /* where most objects of the class are made: where to act */
+            f.ctx = made;
+            snprintf(f.what, sizeof f.what,
+                     "%s objects (untracked) take %s of the sampled memory accesses to objects; "
+                     "%s of the class's sampled allocations are here",
+                     wasp_site_class(p, s), wasp_fmt_percent(f.share, share, sizeof share),
+                     wasp_fmt_percent(made_share, most, sizeof most));
+            rc = sink->emit(sink, p, &f);
+            continue;
+        }
         if (by_class) { /* no allocation known: the place is where they are accessed most */
             uint32_t na, *acc = wasp_profile_sorted_site_accesses(p, order[i], &na);
             if (!acc) {
@@ -388,7 +402,6 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
                 f.ctx = wasp_profile_site_accesses(p, &(uint32_t){0})[acc[0]].access_ctx;
             free(acc);
         }
-        char share[WASP_UNIT_BUF];
         snprintf(f.what, sizeof f.what, "%s objects %s take %s of the sampled memory accesses "
                  "to objects", wasp_site_class(p, s),
                  by_class ? "(untracked, allocated elsewhere) accessed here most"

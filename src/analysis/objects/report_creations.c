@@ -91,6 +91,24 @@ bool wasp_objects_have_creations(const wasp_profile *p)
     return source_of(p) != FROM_NONE;
 }
 
+bool wasp_objects_top_creation(const wasp_profile *p, const wasp_site *s, uint32_t *ctx,
+                               double *share)
+{
+    source src = source_of(p);
+    if (!wasp_site_by_class(p, s) || src == FROM_NONE)
+        return false;
+    uint32_t n;
+    double total;
+    creation *c = creations_of(p, src, s->class_name, &n, &total);
+    bool found = n > 0 && total > 0;
+    if (found) {
+        *ctx = c[0].ctx;
+        *share = c[0].samples / total;
+    }
+    free(c);
+    return found;
+}
+
 void wasp_objects_creations_text(const wasp_profile *p, const wasp_site *s, int top, FILE *out)
 {
     source src = source_of(p);
