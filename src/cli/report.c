@@ -4,6 +4,7 @@
  * files follow.
  */
 #include "cli/report.h"
+#include "analysis/alloc/ranking.h"
 #include "cli/render.h"
 #include "cli/run.h"
 #include "profile/group.h"
@@ -65,16 +66,39 @@ int wasp_format_parse(const char *option, const char *value, unsigned accepted,
     return 0;
 }
 
-int wasp_by_parse(const char *option, const char *value, wasp_report_by *out, char *err,
-                  size_t errlen)
+/* --by; method only where asked (wasp report: diff matches lines or
+ * instructions). */
+static int by_parse(const char *option, const char *value, bool method, wasp_report_by *out,
+                    char *err, size_t errlen)
 {
     static const char *const names[] = {[WASP_BY_LINE] = "line",
-                                        [WASP_BY_INSTRUCTION] = "instruction"};
-    int i = wasp_cli_parse_choice(option, value, names, sizeof names / sizeof *names, err,
-                                  errlen);
+                                        [WASP_BY_INSTRUCTION] = "instruction",
+                                        [WASP_BY_METHOD] = "method"};
+    int i = wasp_cli_parse_choice(option, value, names, method ? 3 : 2, err, errlen);
     if (i < 0)
         return -1;
     *out = (wasp_report_by)i;
+    return 0;
+}
+
+int wasp_by_parse(const char *option, const char *value, wasp_report_by *out, char *err,
+                  size_t errlen)
+{
+    return by_parse(option, value, false, out, err, errlen);
+}
+
+/* --include/--exclude PATTERN, into list (n of them so far). */
+static int pattern_parse(const char *option, const char *value, const char **list, int *n,
+                         char *err, size_t errlen)
+{
+    if (!value || !*value)
+        return wasp_cli_bad_option(err, errlen, option, value,
+                                   "expected a frame pattern such as com.acme.* or *.parse*");
+    if (*n >= WASP_FRAME_PATTERNS_MAX) {
+        snprintf(err, errlen, "%s: at most %d patterns", option, WASP_FRAME_PATTERNS_MAX);
+        return -1;
+    }
+    list[(*n)++] = value;
     return 0;
 }
 
@@ -96,8 +120,20 @@ int wasp_report_render(const wasp_profile *p, const wasp_report_opts *o, FILE *o
         (size_t)o->format < NFORMATS ? &formats[o->format] : &formats[WASP_FORMAT_TEXT];
     int top = o->top > 0 ? o->top : f->default_top;
     wasp_profile *grouped = NULL;
-    if (o->by == WASP_BY_LINE && !(p = grouped = wasp_profile_group_by_line(p)))
+    const wasp_frame_filter *ff = &o->filter;
+    wasp_context_filter hide = {wasp_frame_filter_hides, ff, WASP_HIDDEN_FRAME};
+    bool filtered = ff->ninclude + ff->nexclude > 0;
+    wasp_group_key key = o->by == WASP_BY_LINE     ? WASP_GROUP_LINE
+                         : o->by == WASP_BY_METHOD ? WASP_GROUP_METHOD
+                                                   : WASP_GROUP_EXACT;
+    if ((key != WASP_GROUP_EXACT || filtered) &&
+        !(p = grouped = wasp_profile_group(p, key, filtered ? &hide : NULL)))
         return -1;
+    if (filtered) {
+        char text[1024];
+        wasp_profile_set_meta(grouped, WASP_FILTER_META,
+                              wasp_frame_filter_text(ff, text, sizeof text));
+    }
     int rc = o->format == WASP_FORMAT_COLLAPSED
                  ? wasp_render_collapsed_choice(p, o->analysis - 1, o->side, out)
              : o->format == WASP_FORMAT_TEXT ? wasp_render_text_verbose(p, top, o->verbose, out)
@@ -113,8 +149,9 @@ static void usage(FILE *out)
     char names[256];
     wasp_format_names(WASP_FORMATS_ALL, "|", names, sizeof names);
     fprintf(out,
-            "usage: wasp report [--format %s] [--top N] [--by line|instruction]\n"
-            "                   [--verbose] [-o OUT] [FILE...]\n"
+            "usage: wasp report [--format %s] [--top N]\n"
+            "                   [--by line|method|instruction] [--include PATTERN]...\n"
+            "                   [--exclude PATTERN]... [--verbose] [-o OUT] [FILE...]\n"
             "\n"
             "Reads wasp profiles (merging them when there are several) and prints\n"
             "the report: first a summary, each analysis's top findings with their\n"
@@ -129,11 +166,21 @@ static void usage(FILE *out)
         fprintf(out, "                        %-9s %s\n", formats[i].name, formats[i].help);
     fputs("  --top N             pairs shown per analysis (default: 10 in text, 50 in html,\n"
           "                      else all)\n"
-          "  --by line|instruction\n"
+          "  --by line|method|instruction\n"
           "                      line: pairs that differ only in the leaf machine\n"
           "                      instruction summed into one, showing the heaviest\n"
-          "                      instruction and \"(+N more instructions)\"; instruction:\n"
-          "                      every pair as recorded (default: line)\n"
+          "                      instruction and \"(+N more instructions)\"; method: the\n"
+          "                      same with lines ignored too; instruction: every pair\n"
+          "                      as recorded (default: line)\n"
+          "  --include PATTERN   show only the stacks with a frame whose method matches\n"
+          "                      (a glob: * any run of characters, ? one; com.acme.*,\n"
+          "                      *.parse*); repeatable: any of them\n"
+          "  --exclude PATTERN   hide the stacks with a frame that matches; repeatable.\n"
+          "                      Hidden stacks sum under one entry; shares stay of the\n"
+          "                      whole profile (docs/findings.md)\n"
+          "  --alloc-rank bytes|count\n"
+          "                      alloc: rank classes and sites by estimated bytes\n"
+          "                      (default) or by sampled creations\n"
           "  --side watched|trapped|all, --analysis NAME|all\n"
           "                      collapsed: the stacks of one side of one analysis, so\n"
           "                      that totals are true (default: the first analysis\n"
@@ -174,6 +221,8 @@ int wasp_report_view_option(int argc, char **argv, int *i, unsigned accepted,
         rc = wasp_top_parse("--top", v, &o->top, err, errlen);
     else if ((v = option_value(argc, argv, i, "--by", &m)) || m)
         rc = wasp_by_parse("--by", v, &o->by, err, errlen);
+    else if ((v = option_value(argc, argv, i, "--alloc-rank", &m)) || m)
+        rc = wasp_alloc_rank_parse("--alloc-rank", v, err, errlen);
     else if ((v = option_value(argc, argv, i, "--side", &m)) || m)
         rc = wasp_side_parse("--side", v, &o->side, err, errlen);
     else if ((v = option_value(argc, argv, i, "--analysis", &m)) || m) {
@@ -192,6 +241,26 @@ int wasp_report_view_option(int argc, char **argv, int *i, unsigned accepted,
     return rc < 0 ? -1 : 1;
 }
 
+/* The options of wasp report alone: --by (with method), --include,
+ * --exclude. true when argv[*i] is one (*taken: 1, or -1 with err set). */
+static bool report_only_option(int argc, char **argv, int *i, wasp_report_opts *o, char *err,
+                               size_t errlen, int *taken)
+{
+    const char *v;
+    bool m;
+    wasp_frame_filter *f = &o->filter;
+    if ((v = option_value(argc, argv, i, "--by", &m)) || m)
+        *taken = by_parse("--by", v, true, &o->by, err, errlen);
+    else if ((v = option_value(argc, argv, i, "--include", &m)) || m)
+        *taken = pattern_parse("--include", v, f->include, &f->ninclude, err, errlen);
+    else if ((v = option_value(argc, argv, i, "--exclude", &m)) || m)
+        *taken = pattern_parse("--exclude", v, f->exclude, &f->nexclude, err, errlen);
+    else
+        return false;
+    *taken = *taken < 0 ? -1 : 1;
+    return true;
+}
+
 static int parse_args(int argc, char **argv, struct report_args *r, bool *done)
 {
     *done = false;
@@ -199,6 +268,7 @@ static int parse_args(int argc, char **argv, struct report_args *r, bool *done)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char why[512];
+        int taken;
         if (!options || a[0] != '-' || a[1] == 0) {
             r->files[r->nfiles++] = argv[i];
             continue;
@@ -211,8 +281,11 @@ static int parse_args(int argc, char **argv, struct report_args *r, bool *done)
             usage(stdout);
             *done = true;
             return 0;
+        } else if (report_only_option(argc, argv, &i, &r->opts, why, sizeof why, &taken)) {
+            if (taken < 0)
+                return usage_error("%s", why);
         } else {
-            int taken = wasp_report_view_option(argc, argv, &i, WASP_FORMATS_ALL, &r->opts,
+            taken = wasp_report_view_option(argc, argv, &i, WASP_FORMATS_ALL, &r->opts,
                                                 &r->output, why, sizeof why);
             if (taken < 0)
                 return usage_error("%s", why);

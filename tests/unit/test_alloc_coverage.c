@@ -70,18 +70,20 @@ static void factor_is_bounded(void **state)
     assert_true(wasp_alloc_cover_factor(1000000, 1) == WASP_ALLOC_COVER_MAX);
 }
 
-static double added[4];
+static double added[4], added_bytes[4];
 
-static void add(void *arg, uint32_t rec, double weight)
+static void add(void *arg, uint32_t rec, double weight, double bytes)
 {
     (void)arg;
     added[rec] += weight;
+    added_bytes[rec] += bytes;
 }
 
 static void close_window(wasp_alloc_coverage *c, uint32_t epoch, uint64_t *allocated,
                          uint64_t *covered)
 {
     memset(added, 0, sizeof added);
+    memset(added_bytes, 0, sizeof added_bytes);
     wasp_alloc_cover_close(c, thread, epoch, add, NULL, allocated, covered);
 }
 
@@ -101,7 +103,7 @@ static void catches_weigh_by_the_window_coverage(void **state)
     /* Slow: the chain starts at the top and the thread allocates 16 KiB in
      * the same TLAB; one catch. */
     wasp_alloc_cover_from(&c, T + 8 * KIB, T + 64 * KIB);
-    wasp_alloc_cover_caught(&c, 1, 2.0);
+    wasp_alloc_cover_caught(&c, 1, 2.0, 2.0 * 16);
     set_tlab(T, T + 24 * KIB, T + 64 * KIB, 3, 1000);
     close_window(&c, 1, &a, &cov);
     assert_int_equal(a, 16 * KIB);
@@ -111,8 +113,8 @@ static void catches_weigh_by_the_window_coverage(void **state)
      * past it); the thread takes three more TLABs, 32 KiB used of the
      * last: covered 40 KiB of 40 + 2 x 64 + 32. Two catches. */
     wasp_alloc_cover_from(&c, T + 24 * KIB, T + 64 * KIB); /* the next sample: the same stretch */
-    wasp_alloc_cover_caught(&c, 2, 1.0);
-    wasp_alloc_cover_caught(&c, 3, 3.0);
+    wasp_alloc_cover_caught(&c, 2, 1.0, 1.0 * 16);
+    wasp_alloc_cover_caught(&c, 3, 3.0, 3.0 * 16);
     const uint64_t U = T + 4 * 64 * KIB;
     set_tlab(U, U + 32 * KIB, U + 64 * KIB, 6, 1000 + 64 * KIB * 3);
     close_window(&c, 1, &a, &cov);
@@ -121,12 +123,14 @@ static void catches_weigh_by_the_window_coverage(void **state)
     double f = 200.0 / 40.0;
     assert_true(added[2] > 1.0 * (f - 1) - 1e-9 && added[2] < 1.0 * (f - 1) + 1e-9);
     assert_true(added[3] > 3.0 * (f - 1) - 1e-9 && added[3] < 3.0 * (f - 1) + 1e-9);
+    /* Each catch's bytes grow by the same factor: its own size rides along. */
+    assert_true(added_bytes[3] > 48.0 * (f - 1) - 1e-9 && added_bytes[3] < 48.0 * (f - 1) + 1e-9);
     assert_int_equal(c.ncaught, 0);
     /* A chain that stopped early (the engine refused its next watch)
      * covered up to the top then: 8 of the 16 KiB allocated. */
     wasp_alloc_cover_from(&c, U + 32 * KIB, U + 64 * KIB);
     wasp_alloc_cover_stop(&c, U + 40 * KIB);
-    wasp_alloc_cover_caught(&c, 1, 1.0);
+    wasp_alloc_cover_caught(&c, 1, 1.0, 1.0 * 16);
     set_tlab(U, U + 48 * KIB, U + 64 * KIB, 6, 1000 + 64 * KIB * 3);
     close_window(&c, 1, &a, &cov);
     assert_int_equal(a, 16 * KIB);
@@ -138,7 +142,7 @@ static void catches_weigh_by_the_window_coverage(void **state)
     close_window(&c, 1, &a, &cov);
     assert_int_equal(a, 0);
     wasp_alloc_cover_from(&c, U + 52 * KIB, U + 64 * KIB);
-    wasp_alloc_cover_caught(&c, 2, 1.0);
+    wasp_alloc_cover_caught(&c, 2, 1.0, 1.0 * 16);
     set_tlab(U, U + 60 * KIB, U + 64 * KIB, 6, 1000 + 64 * KIB * 3);
     close_window(&c, 1, &a, &cov);
     assert_int_equal(a, 12 * KIB);
@@ -158,7 +162,7 @@ static void a_gc_window_falls_back_on_allocated_bytes(void **state)
     set_tlab(T, T + 8 * KIB, T + 64 * KIB, 9, 5000);
     close_window(&c, 1, &a, &cov);
     wasp_alloc_cover_from(&c, T + 8 * KIB, T + 64 * KIB);
-    wasp_alloc_cover_caught(&c, 0, 1.0);
+    wasp_alloc_cover_caught(&c, 0, 1.0, 1.0 * 16);
     set_tlab(T + 512 * KIB, T + 528 * KIB, T + 576 * KIB, 1, 5000 + 64 * KIB + 64 * KIB);
     close_window(&c, 2, &a, &cov);
     /* 56 KiB to the first TLAB's end, one retired TLAB, 16 KiB of this one. */

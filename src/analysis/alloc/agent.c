@@ -3,7 +3,8 @@
  * records are kept with their classes as found (Klass*) until the run stops,
  * when the agent has named the classes from the JVM's loaded classes
  * (agent/java_names.c, for every analysis); then they go into
- * the profile under those names. A class the JVM does not list (unloaded, or
+ * the profile under those names, with the bytes their creations stand for
+ * when creations were sampled by bytes (section ALBY). A class the JVM does not list (unloaded, or
  * a wrong candidate) is counted, not reported. Not for signal handlers.
  */
 #include <stdlib.h>
@@ -18,7 +19,7 @@
 typedef struct raw_alloc {
     uint64_t klass;
     uint32_t ctx; /* the profile's */
-    double samples, weight;
+    double samples, weight, bytes;
 } raw_alloc;
 
 static raw_alloc *raw;
@@ -48,7 +49,7 @@ static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
             continue;
         if (wasp_grow(&raw, &cap_raw, nraw + 1, sizeof *raw) != 0)
             return;
-        raw[nraw++] = (raw_alloc){r->klass, ctx, r->samples, r->weight};
+        raw[nraw++] = (raw_alloc){r->klass, ctx, r->samples, r->weight, r->bytes};
     }
 }
 
@@ -69,8 +70,15 @@ static void finish(wasp_dump *d, int id)
         const char *cls = named ? wasp_java_class_name(raw[i].klass) : NULL;
         wasp_alloc_entry e = {cls ? wasp_profile_intern_string(p, cls) : WASP_NOID, raw[i].ctx,
                               raw[i].weight * scale};
-        if (!cls || wasp_profile_add_alloc(p, &e) != 0)
+        if (!cls || wasp_profile_add_alloc(p, &e) != 0) {
             unnamed += raw[i].samples;
+            continue;
+        }
+        /* Bytes as estimated, not scaled: weight x size sums to the bytes
+         * the threads allocated (docs/alloc.md, "Bytes"). */
+        wasp_alloc_bytes b = {e.cls, e.ctx, raw[i].bytes, raw[i].samples};
+        if (raw[i].bytes > 0)
+            (void)wasp_profile_add_alloc_bytes(p, &b);
     }
     wasp_profile_set_meta_rounded(p, "alloc_unnamed_classes", unnamed, "%.0f");
     forget();

@@ -46,12 +46,13 @@ void wasp_alloc_cover_stop(wasp_alloc_coverage *c, uint64_t top)
     c->from = 0;
 }
 
-void wasp_alloc_cover_caught(wasp_alloc_coverage *c, uint32_t rec, double weight)
+void wasp_alloc_cover_caught(wasp_alloc_coverage *c, uint32_t rec, double weight, double bytes)
 {
     if (c->ncaught == WASP_ALLOC_WINDOW_CATCHES)
         return;
     c->rec[c->ncaught] = rec;
     c->weight[c->ncaught] = weight;
+    c->bytes[c->ncaught] = bytes;
     c->ncaught++;
 }
 
@@ -74,7 +75,8 @@ static int read_tlab(void *env, tlab_now *n)
 }
 
 void wasp_alloc_cover_close(wasp_alloc_coverage *c, void *env, uint32_t epoch,
-                            void (*add)(void *arg, uint32_t rec, double weight), void *arg,
+                            void (*add)(void *arg, uint32_t rec, double weight, double bytes),
+                            void *arg,
                             uint64_t *allocated, uint64_t *covered)
 {
     *allocated = *covered = 0;
@@ -108,7 +110,7 @@ void wasp_alloc_cover_close(wasp_alloc_coverage *c, void *env, uint32_t epoch,
         }
         double f = wasp_alloc_cover_factor(a, c->covered);
         for (uint32_t i = 0; f > 1.0 && i < c->ncaught; i++)
-            add(arg, c->rec[i], c->weight[i] * (f - 1.0));
+            add(arg, c->rec[i], c->weight[i] * (f - 1.0), c->bytes[i] * (f - 1.0));
         if (a && c->covered) {
             *allocated = a;
             *covered = c->covered < a ? c->covered : a;

@@ -43,6 +43,7 @@ typedef struct wasp_alloc_coverage {
     uint32_t ncaught;
     uint32_t rec[WASP_ALLOC_WINDOW_CATCHES]; /* the records of the window's catches */
     double weight[WASP_ALLOC_WINDOW_CATCHES]; /* and the weight each added */
+    double bytes[WASP_ALLOC_WINDOW_CATCHES];  /* and the bytes (weight times its size) */
 } wasp_alloc_coverage;
 
 /* TLAB bytes a thread allocated from a window's opening (its TLAB then:
@@ -61,15 +62,18 @@ double wasp_alloc_cover_factor(uint64_t allocated, uint64_t covered);
 void wasp_alloc_cover_from(wasp_alloc_coverage *c, uint64_t top, uint64_t end);
 /* The chain stopped at `top` before its TLAB's end (no watch to go on). */
 void wasp_alloc_cover_stop(wasp_alloc_coverage *c, uint64_t top);
-/* A catch of this window added `weight` to record `rec`. */
-void wasp_alloc_cover_caught(wasp_alloc_coverage *c, uint32_t rec, double weight);
-/* The thread's sample (or end) closes the window: add(arg, rec, extra) for
- * each of its catches, extra being its weight times the factor less what it
- * added already; then the next window opens. `env` is the thread's JNIEnv,
+/* A catch of this window added `weight` creations, `bytes` estimated
+ * bytes (weight times the object's size; 0 when not known) to record `rec`. */
+void wasp_alloc_cover_caught(wasp_alloc_coverage *c, uint32_t rec, double weight, double bytes);
+/* The thread's sample (or end) closes the window: add(arg, rec, extra,
+ * extra_bytes) for each of its catches, extra being its weight times the
+ * factor less what it added already (its bytes likewise: the object's size
+ * rides along, so the added bytes are its own); then the next window opens. `env` is the thread's JNIEnv,
  * `epoch` the GC epoch now. *allocated and *covered get the window's bytes
  * (0 and 0 when not known). */
 void wasp_alloc_cover_close(wasp_alloc_coverage *c, void *env, uint32_t epoch,
-                            void (*add)(void *arg, uint32_t rec, double weight), void *arg,
+                            void (*add)(void *arg, uint32_t rec, double weight, double bytes),
+                            void *arg,
                             uint64_t *allocated, uint64_t *covered);
 
 #endif

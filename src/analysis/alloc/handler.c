@@ -56,8 +56,9 @@
  * (prefetches, the mark word). */
 enum { SCAN_INSNS = 12 };
 
-/* Adds a sampled creation; returns its record's index, or -1 (table full). */
-static int record(wasp_thread *t, uint64_t klass, uint32_t ctx, double weight)
+/* Adds a sampled creation (`bytes`: its weight times its size, 0 when the
+ * size is not known); returns its record's index, or -1 (table full). */
+static int record(wasp_thread *t, uint64_t klass, uint32_t ctx, double weight, double bytes)
 {
     if (!wasp_klass_set_add(klass))
         wasp_alloc_count(t, C_CLASS_SET_FULL);
@@ -75,6 +76,7 @@ static int record(wasp_thread *t, uint64_t klass, uint32_t ctx, double weight)
         }
         r->samples++;
         r->weight += weight;
+        r->bytes += bytes;
         return (int)k;
     }
     wasp_alloc_count(t, C_TABLE_FULL);
@@ -83,17 +85,20 @@ static int record(wasp_thread *t, uint64_t klass, uint32_t ctx, double weight)
 
 /* A creation a chain caught: its weight waits for its window's coverage
  * (coverage.h). */
-static void record_caught(wasp_thread *t, uint64_t klass, uint32_t ctx, double weight)
+static void record_caught(wasp_thread *t, uint64_t klass, uint32_t ctx, uint64_t size,
+                          double chance)
 {
-    int k = record(t, klass, ctx, weight);
+    double weight = wasp_alloc_weight(size, chance), bytes = weight * (double)size;
+    int k = record(t, klass, ctx, weight, bytes);
     if (k >= 0)
-        wasp_alloc_cover_caught(&wasp_alloc_state(t)->cover, (uint32_t)k, weight);
+        wasp_alloc_cover_caught(&wasp_alloc_state(t)->cover, (uint32_t)k, weight, bytes);
 }
 
-static void add_weight(void *arg, uint32_t rec, double weight)
+static void add_weight(void *arg, uint32_t rec, double weight, double bytes)
 {
     wasp_alloc_thread *at = arg;
     at->recs[rec].weight += weight;
+    at->recs[rec].bytes += bytes;
 }
 
 /* The thread's window closes (its sample, or its end): its catches weigh by
@@ -141,7 +146,7 @@ static void sampled_store(wasp_thread *t, const wasp_sample_view *v)
     uint8_t before[WASP_MAX_INSN];
     switch (class_store(v, 1, &klass, &cs, before)) {
     case WASP_CSTORE_FOUND:
-        record(t, klass, store_context(t, v, &cs, before), 1.0);
+        record(t, klass, store_context(t, v, &cs, before), 1.0, 0.0); /* sizes: not read */
         break;
     case WASP_CSTORE_LOST:
         wasp_alloc_count(t, C_LOST);
@@ -178,7 +183,7 @@ static void name_pending(wasp_thread *t)
             wasp_alloc_count(t, C_GC); /* moved or freed since */
         } else if (object_of(t, c, &o)) {
             wasp_alloc_count(t, C_LATER);
-            record_caught(t, o.klass, c->ctx, wasp_alloc_weight(o.size, c->chance));
+            record_caught(t, o.klass, c->ctx, o.size, c->chance);
         } else {
             wasp_alloc_count(t, C_UNNAMED);
         }
@@ -253,7 +258,7 @@ static void caught(wasp_thread *t, int i, const ucontext_t *uc)
         c.ctx = store_context(t, &v, &cs, before);
         c.start = cs.obj;
         if (o.size) /* an instance: its class gives its size */
-            record_caught(t, c.klass, c.ctx, wasp_alloc_weight(o.size, c.chance));
+            record_caught(t, c.klass, c.ctx, o.size, c.chance);
         else        /* an array: its length may not be stored yet */
             defer(t, &c);
     } else {

@@ -1,24 +1,52 @@
 /*
- * The alloc analysis's part in the profile (see profile.h): keyed records
- * (profile/keyed_records.h) by (class string, context), section ALOC.
+ * The alloc analysis's part in the profile (see profile.h): two tables of
+ * keyed records (profile/keyed_records.h) by (class string, context):
+ * sampled creations, section ALOC, and their estimated bytes, section ALBY.
+ * Bytes are a section of their own, not a second sum of ALOC, so that files
+ * written before them read as they were: with bytes not recorded.
  */
 #include "analysis/alloc/profile.h"
+
+#include <stdlib.h>
 
 #include "analysis/ids.h"
 #include "analysis/names.h"
 #include "profile/keyed_records.h"
 
+enum { SEC_CREATIONS = WASP_TAG('A', 'L', 'O', 'C'), SEC_BYTES = WASP_TAG('A', 'L', 'B', 'Y') };
+
+typedef struct alloc_data {
+    wasp_keyed_table creations; /* wasp_alloc_entry */
+    wasp_keyed_table bytes;     /* wasp_alloc_bytes */
+} alloc_data;
+
 WASP_KEYED_LAYOUT(wasp_alloc_entry, 2, samples, 1);
+WASP_KEYED_LAYOUT(wasp_alloc_bytes, 2, bytes, 2);
 
 static const wasp_keyed_layout layout = {
     .id = WASP_ID_alloc,
-    .tag = WASP_TAG('A', 'L', 'O', 'C'),
+    .tag = SEC_CREATIONS,
     .what = "alloc entry",
     .nkeys = 2,
     .nsums = 1,
     .key = {WASP_KEY_STRING, WASP_KEY_CONTEXT},
     .size = sizeof(wasp_alloc_entry),
     .sums_offset = offsetof(wasp_alloc_entry, samples),
+    .data_size = sizeof(alloc_data),
+    .table_offset = offsetof(alloc_data, creations),
+};
+
+static const wasp_keyed_layout bytes_layout = {
+    .id = WASP_ID_alloc,
+    .tag = SEC_BYTES,
+    .what = "alloc bytes entry",
+    .nkeys = 2,
+    .nsums = 2,
+    .key = {WASP_KEY_STRING, WASP_KEY_CONTEXT},
+    .size = sizeof(wasp_alloc_bytes),
+    .sums_offset = offsetof(wasp_alloc_bytes, bytes),
+    .data_size = sizeof(alloc_data),
+    .table_offset = offsetof(alloc_data, bytes),
 };
 
 const wasp_alloc_entry *wasp_profile_allocs(const wasp_profile *p, uint32_t *n)
@@ -31,6 +59,16 @@ int wasp_profile_add_alloc(wasp_profile *p, const wasp_alloc_entry *e)
     return wasp_keyed_add(p, &layout, e);
 }
 
+const wasp_alloc_bytes *wasp_profile_alloc_bytes(const wasp_profile *p, uint32_t *n)
+{
+    return wasp_keyed_all(p, &bytes_layout, n);
+}
+
+int wasp_profile_add_alloc_bytes(wasp_profile *p, const wasp_alloc_bytes *b)
+{
+    return wasp_keyed_add(p, &bytes_layout, b);
+}
+
 bool wasp_profile_has_allocs(const wasp_profile *p)
 {
     uint32_t n;
@@ -38,4 +76,57 @@ bool wasp_profile_has_allocs(const wasp_profile *p)
     return n || wasp_events_name(wasp_profile_get_meta(p, "events"), "alloc");
 }
 
-WASP_KEYED_PROFILE_PART(wasp_profile_part_alloc, layout, WASP_TAG('A', 'L', 'O', 'C'));
+/* ---- the profile part: both tables ---- */
+
+static void free_data(void *data)
+{
+    alloc_data *d = data;
+    wasp_keyed_table_free(&d->creations);
+    wasp_keyed_table_free(&d->bytes);
+    free(d);
+}
+
+static int check(const wasp_profile *p, char *err, size_t errlen)
+{
+    return wasp_keyed_check(p, &layout, err, errlen) != 0 ||
+                   wasp_keyed_check(p, &bytes_layout, err, errlen) != 0
+               ? -1
+               : 0;
+}
+
+static void encode(const wasp_profile *p, wasp_wbuf *b)
+{
+    wasp_keyed_encode(p, &layout, b);
+    wasp_keyed_encode(p, &bytes_layout, b);
+}
+
+static int decode(wasp_profile *p, wasp_decoder *d)
+{
+    return wasp_keyed_decode(p, &layout, d) != 0 || wasp_keyed_decode(p, &bytes_layout, d) != 0
+               ? -1
+               : 0;
+}
+
+static int merge(wasp_profile *dst, const wasp_profile *src, const wasp_id_map *m)
+{
+    return wasp_keyed_merge(dst, src, &layout, m) != 0 ||
+                   wasp_keyed_merge(dst, src, &bytes_layout, m) != 0
+               ? -1
+               : 0;
+}
+
+static int weigh(const wasp_profile *p, wasp_context_weights *w)
+{
+    return wasp_keyed_weigh(p, &layout, w); /* the bytes' contexts are the creations' */
+}
+
+const wasp_profile_part wasp_profile_part_alloc = {
+    .sections = {SEC_CREATIONS, SEC_BYTES},
+    .context_roles = 1,
+    .free = free_data,
+    .check = check,
+    .encode = encode,
+    .decode = decode,
+    .merge = merge,
+    .weigh = weigh,
+};

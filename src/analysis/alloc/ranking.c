@@ -3,17 +3,94 @@
  */
 #include "analysis/alloc/ranking.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_util.h"
 #include "profile/part.h"
 #include "profile/profile.h"
+
+/* The command line's choice: by bytes unless told otherwise. */
+static bool rank_by_count;
+
+int wasp_alloc_rank_parse(const char *option, const char *value, char *err, size_t errlen)
+{
+    static const char *const names[] = {"bytes", "count"};
+    int i = wasp_cli_parse_choice(option, value, names, 2, err, errlen);
+    if (i < 0)
+        return -1;
+    rank_by_count = i == 1;
+    return 0;
+}
+
+void wasp_alloc_bytes_interval(double bytes, double catches, double *lo, double *hi)
+{
+    const double z = 1.959964;
+    double n = catches;
+    if (!(n > 0) || !(bytes > 0)) {
+        *lo = *hi = bytes > 0 ? bytes : 0;
+        return;
+    }
+    /* Wilson-Hilferty: the cube root of a Poisson count is near normal. */
+    double a = 1 - 1 / (9 * n) - z / (3 * sqrt(n));
+    double b = 1 - 1 / (9 * (n + 1)) + z / (3 * sqrt(n + 1));
+    double per = bytes / n;
+    *lo = a > 0 ? per * n * a * a * a : 0;
+    *hi = per * (n + 1) * b * b * b;
+}
 
 void wasp_alloc_ranking_free(wasp_alloc_ranking *r)
 {
     free(r->classes);
     free(r->sites);
+    free(r->site_bytes);
+    free(r->site_catches);
     memset(r, 0, sizeof *r);
+}
+
+static int by_keys(const void *a, const void *b)
+{
+    const wasp_alloc_entry *x = *(const wasp_alloc_entry *const *)a;
+    const wasp_alloc_entry *y = *(const wasp_alloc_entry *const *)b;
+    return x->cls != y->cls ? (x->cls < y->cls ? -1 : 1)
+           : x->ctx != y->ctx ? (x->ctx < y->ctx ? -1 : 1)
+                              : 0;
+}
+
+/* Each entry's bytes and catches from the bytes records of the same keys:
+ * a join through the entries sorted by key. 0, or -1 out of memory. */
+static int join_bytes(const wasp_profile *p, const wasp_alloc_entry *e, uint32_t n,
+                      wasp_alloc_ranking *r)
+{
+    uint32_t nb;
+    const wasp_alloc_bytes *b = wasp_profile_alloc_bytes(p, &nb);
+    if (nb == 0)
+        return 0;
+    const wasp_alloc_entry **sorted = malloc((n ? n : 1) * sizeof *sorted);
+    r->site_bytes = calloc(n ? n : 1, sizeof *r->site_bytes);
+    r->site_catches = calloc(n ? n : 1, sizeof *r->site_catches);
+    if (!sorted || !r->site_bytes || !r->site_catches) {
+        free(sorted);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        sorted[i] = &e[i];
+    qsort(sorted, n, sizeof *sorted, by_keys);
+    for (uint32_t i = 0; i < nb; i++) {
+        wasp_alloc_entry key = {b[i].cls, b[i].ctx, 0}, *k = &key;
+        const wasp_alloc_entry **at = bsearch(&k, sorted, n, sizeof *sorted, by_keys);
+        if (!at)
+            continue; /* bytes of no creation entry: nothing to show them with */
+        uint32_t j = (uint32_t)(*at - e);
+        r->site_bytes[j] += b[i].bytes;
+        r->site_catches[j] += b[i].catches;
+        r->bytes += b[i].bytes;
+        r->catches += b[i].catches;
+    }
+    free(sorted);
+    r->has_bytes = r->bytes > 0;
+    return 0;
 }
 
 int wasp_alloc_rank(const wasp_profile *p, wasp_alloc_ranking *r)
@@ -23,13 +100,19 @@ int wasp_alloc_rank(const wasp_profile *p, wasp_alloc_ranking *r)
     const wasp_alloc_entry *e = wasp_profile_allocs(p, &n);
     wasp_ranked *sites = malloc((n ? n : 1) * sizeof *sites);
     wasp_alloc_class *by_string = calloc(ns ? ns : 1, sizeof *by_string);
-    if (!sites || !by_string)
+    if (!sites || !by_string || join_bytes(p, e, n, r) != 0)
         goto fail;
+    r->by_bytes = r->has_bytes && !rank_by_count;
     for (uint32_t i = 0; i < n; i++) {
-        sites[i] = (wasp_ranked){{e[i].samples}, {e[i].cls, e[i].ctx}, i};
+        double bytes = r->has_bytes ? r->site_bytes[i] : 0;
+        double catches = r->has_bytes ? r->site_catches[i] : 0;
+        sites[i] = (wasp_ranked){{r->by_bytes ? bytes : e[i].samples, e[i].samples},
+                                 {e[i].cls, e[i].ctx}, i};
         r->samples += e[i].samples;
         if (e[i].cls < ns) {
             by_string[e[i].cls].samples += e[i].samples;
+            by_string[e[i].cls].bytes += bytes;
+            by_string[e[i].cls].catches += catches;
             by_string[e[i].cls].nsites++;
         }
     }
@@ -50,8 +133,10 @@ int wasp_alloc_rank(const wasp_profile *p, wasp_alloc_ranking *r)
     }
     k = 0;
     for (uint32_t s = 0; s < ns; s++)
-        if (by_string[s].nsites)
-            classes[k++] = (wasp_ranked){{by_string[s].samples}, {s}, s};
+        if (by_string[s].nsites) {
+            const wasp_alloc_class *c = &by_string[s];
+            classes[k++] = (wasp_ranked){{r->by_bytes ? c->bytes : c->samples, c->samples}, {s}, s};
+        }
     uint32_t *order = wasp_ranked_order(classes, k);
     if (!order)
         goto fail;

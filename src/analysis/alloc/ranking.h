@@ -1,11 +1,15 @@
 /*
- * The alloc analysis's rankings for reports: classes by sampled creations,
- * and allocation sites (class + context) by sampled creations. Pure: from the
- * profile's entries only.
+ * The alloc analysis's rankings for reports: classes, and allocation sites
+ * (class + context), by estimated bytes (the default, when the profile has
+ * them) or by sampled creations (`wasp report --alloc-rank count`). Pure:
+ * from the profile's entries only, but for the order chosen on the command
+ * line.
  */
 #ifndef WASP_ANALYSIS_ALLOC_RANKING_H
 #define WASP_ANALYSIS_ALLOC_RANKING_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "analysis/alloc/profile.h"
@@ -13,19 +17,34 @@
 typedef struct wasp_alloc_class {
     uint32_t cls;     /* string id */
     double samples;   /* its sampled creations */
+    double bytes;     /* its estimated bytes (0 when not recorded) */
+    double catches;   /* the catches they rest on */
     uint32_t nsites;  /* its entries */
 } wasp_alloc_class;
 
 typedef struct wasp_alloc_ranking {
-    wasp_alloc_class *classes; /* by samples, then name id */
+    wasp_alloc_class *classes; /* in the ranking's order, then name id */
     uint32_t nclasses;
-    uint32_t *sites;           /* entry indices by samples, then class, then context */
+    uint32_t *sites;           /* entry indices likewise, then class, then context */
     uint32_t nsites;
     double samples;            /* every entry's */
+    bool has_bytes;            /* the profile recorded bytes */
+    bool by_bytes;             /* ranked by bytes (has_bytes and not --alloc-rank count) */
+    double bytes, catches;     /* every entry's */
+    double *site_bytes, *site_catches; /* by entry index (NULL without bytes) */
 } wasp_alloc_ranking;
 
 /* 0, or -1 when out of memory (r is then empty). */
 int wasp_alloc_rank(const wasp_profile *p, wasp_alloc_ranking *r);
 void wasp_alloc_ranking_free(wasp_alloc_ranking *r);
+
+/* `--alloc-rank bytes|count` of wasp report: 0, or -1 with err naming the
+ * option and the accepted values. The choice holds for the process. */
+int wasp_alloc_rank_parse(const char *option, const char *value, char *err, size_t errlen);
+
+/* A 95% interval of estimated bytes resting on `catches` catches: a Poisson
+ * interval on the catches (Wilson and Hilferty's approximation), scaled by
+ * the bytes per catch (docs/alloc.md, "Bytes"). */
+void wasp_alloc_bytes_interval(double bytes, double catches, double *lo, double *hi);
 
 #endif

@@ -1,7 +1,9 @@
 /*
  * What the alloc analysis keeps per thread: sampled object creations by
  * (class, context of the creation), each with its weight (the inverse of the
- * chance that a creation of its size was sampled, alloc/handler.c). The
+ * chance that a creation of its size was sampled, alloc/handler.c) and the
+ * bytes that stands for (weight times size: what docs/alloc.md's bytes
+ * estimate adds up). The
  * agent part names the classes when the run stops (agent.c).
  *
  * ASYNC-SIGNAL-SAFE: the table is filled by the SIGTRAP handler of its own
@@ -21,6 +23,7 @@ typedef struct wasp_alloc_rec {
     uint32_t ctx;     /* the thread's records' context id + 1; 0 = empty slot */
     uint32_t samples; /* sampled creations */
     double weight;    /* their weights' sum */
+    double bytes;     /* each one's weight times its size, summed; 0 when sizes are not known */
 } wasp_alloc_rec;
 
 /* A creation caught by its watched byte, named at the thread's next sample

@@ -1,9 +1,10 @@
 /*
  * Object creation (Inoue and Nakatani's creation profile) in the report: how
- * creations were sampled, the classes ranked by sampled creations with their
- * shares, then the allocation sites (class + the creating store's context)
- * ranked likewise; what was not usable, by cause. JSON: the top-level
- * "alloc" member.
+ * creations were sampled, the classes ranked by estimated bytes (when the
+ * profile has them; else, or with --alloc-rank count, by sampled creations)
+ * with their shares, bytes, bytes per CPU second and 95% intervals, then the
+ * allocation sites (class + the creating store's context) ranked likewise;
+ * what was not usable, by cause. JSON: the top-level "alloc" member.
  */
 #include "analysis/alloc/profile.h"
 #include "analysis/alloc/ranking.h"
@@ -59,15 +60,43 @@ static void counters_text(const wasp_profile *p, FILE *out)
         fprintf(out, "%s    %7.0f  %s\n", head, unnamed, "class not among the JVM's loaded classes");
 }
 
+/* The profiled threads' CPU seconds, the denominator of bytes per second
+ * (precise to the ms, where the wall duration is whole seconds); 0: none. */
+static double cpu_seconds(const wasp_profile *p)
+{
+    double s = 0;
+    return wasp_profile_get_meta_num(p, "cpu_seconds", &s) && s > 0 ? s : 0;
+}
+
+/* "1.2 GiB [1.1 GiB-1.3 GiB], 80.0 MiB/CPU s" */
+static const char *fmt_bytes(const wasp_profile *p, double bytes, double catches, char *buf,
+                             size_t n)
+{
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], d[WASP_UNIT_BUF] = "";
+    double lo, hi, s = cpu_seconds(p);
+    wasp_alloc_bytes_interval(bytes, catches, &lo, &hi);
+    if (s > 0)
+        snprintf(d, sizeof d, ", %s/CPU s", wasp_fmt_bytes(bytes / s, c, sizeof c));
+    snprintf(buf, n, "%s [%s-", wasp_fmt_bytes(bytes, a, sizeof a), wasp_fmt_bytes(lo, b, sizeof b));
+    size_t len = strlen(buf);
+    snprintf(buf + len, n - len, "%s]%s", wasp_fmt_bytes(hi, c, sizeof c), d);
+    return buf;
+}
+
 static int site_text(const wasp_profile *p, uint32_t index, uint32_t rank, int rank_width,
                      const void *arg, FILE *out)
 {
     const wasp_alloc_ranking *r = arg;
     const wasp_alloc_entry *e = &wasp_profile_allocs(p, &(uint32_t){0})[index];
-    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
-    fprintf(out, "\n  #%-*" PRIu32 " %7s  %s   %s sampled creation%s\n", rank_width, rank,
-            wasp_fmt_percent(wasp_share(e->samples, r->samples), a, sizeof a), p->strings[e->cls],
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[128];
+    double share = r->by_bytes ? wasp_share(r->site_bytes[index], r->bytes)
+                               : wasp_share(e->samples, r->samples);
+    fprintf(out, "\n  #%-*" PRIu32 " %7s  %s   %s sampled creation%s", rank_width, rank,
+            wasp_fmt_percent(share, a, sizeof a), p->strings[e->cls],
             wasp_fmt_count(e->samples, b, sizeof b), e->samples == 1 ? "" : "s");
+    if (r->has_bytes)
+        fprintf(out, ", %s", fmt_bytes(p, r->site_bytes[index], r->site_catches[index], c, sizeof c));
+    fputc('\n', out);
     wasp_text_context(p, "stored by", e->ctx, out);
     return 0;
 }
@@ -116,20 +145,52 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
         wasp_alloc_ranking_free(&r);
         return 0;
     }
-    fputs("\n  classes by sampled creations:\n", out);
+    char line[128];
+    if (r.has_bytes)
+        fprintf(out, "  estimated bytes allocated: %s (95%% interval from %s catches; per CPU\n"
+                     "  second of the profiled threads)\n",
+                fmt_bytes(p, r.bytes, r.catches, line, sizeof line),
+                wasp_fmt_count(r.catches, a, sizeof a));
+    else
+        fputs("  bytes not recorded (sampled stores, or a profile of an older wasp)\n", out);
+    const char *by = r.by_bytes ? "estimated bytes" : "sampled creations";
+    fprintf(out, "\n  classes by %s:\n", by);
     uint32_t nclasses = r.nclasses < TEXT_CLASSES ? r.nclasses : TEXT_CLASSES;
-    for (uint32_t i = 0; i < nclasses; i++)
-        fprintf(out, "    %7s  %s   %s\n",
-                wasp_fmt_percent(wasp_share(r.classes[i].samples, r.samples), a, sizeof a),
-                p->strings[r.classes[i].cls], wasp_fmt_count(r.classes[i].samples, b, sizeof b));
+    for (uint32_t i = 0; i < nclasses; i++) {
+        const wasp_alloc_class *k = &r.classes[i];
+        double share = r.by_bytes ? wasp_share(k->bytes, r.bytes) : wasp_share(k->samples, r.samples);
+        fprintf(out, "    %7s  %s   %s", wasp_fmt_percent(share, a, sizeof a), p->strings[k->cls],
+                wasp_fmt_count(k->samples, b, sizeof b));
+        if (r.has_bytes)
+            fprintf(out, " creations, %s", fmt_bytes(p, k->bytes, k->catches, line, sizeof line));
+        fputc('\n', out);
+    }
     if (r.nclasses > nclasses)
         fprintf(out, "    ... %" PRIu32 " more classes\n", r.nclasses - nclasses);
-    fputs("\n  allocation sites by sampled creations:\n", out);
+    fprintf(out, "\n  allocation sites by %s:\n", by);
     uint32_t *sites = r.sites;
     r.sites = NULL; /* wasp_text_ranked frees it */
     int rc = wasp_text_ranked(p, sites, r.nsites, top, "allocation sites", site_text, &r, out);
     wasp_alloc_ranking_free(&r);
     return rc;
+}
+
+/* "bytes", its interval, its share, "bytes_per_cpu_second" and "catches";
+ * null when the profile has no bytes. */
+static void bytes_json(wasp_json *j, const wasp_profile *p, const wasp_alloc_ranking *r,
+                       double bytes, double catches)
+{
+    static const char *const keys[] = {"bytes", "bytes_low", "bytes_high", "bytes_share",
+                                       "bytes_per_cpu_second", "catches"};
+    double lo, hi, s = cpu_seconds(p);
+    wasp_alloc_bytes_interval(bytes, catches, &lo, &hi);
+    double v[] = {bytes, lo, hi, wasp_share(bytes, r->bytes), s > 0 ? bytes / s : NAN, catches};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        if (r->has_bytes && !isnan(v[i]))
+            wasp_json_double(j, keys[i], v[i]);
+        else
+            wasp_json_null(j, keys[i]);
+    }
 }
 
 static int site_json(wasp_json *j, const wasp_profile *p, uint32_t index, const void *arg)
@@ -140,6 +201,8 @@ static int site_json(wasp_json *j, const wasp_profile *p, uint32_t index, const 
     wasp_json_string(j, "class", p->strings[e->cls]);
     wasp_json_double(j, "samples", e->samples);
     wasp_json_double(j, "share", wasp_share(e->samples, r->samples));
+    bytes_json(j, p, r, r->has_bytes ? r->site_bytes[index] : 0,
+               r->has_bytes ? r->site_catches[index] : 0);
     wasp_json_context_fields(j, p, e->ctx);
     wasp_json_end_object(j);
     return 0;
@@ -154,6 +217,8 @@ static int json(wasp_json *j, const wasp_profile *p, int id, int top)
     wasp_json_begin_object(j, "alloc", false);
     wasp_json_string(j, "sampled_by", method(p));
     wasp_json_double(j, "samples", r.samples);
+    wasp_json_string(j, "ranked_by", r.by_bytes ? "bytes" : "count");
+    bytes_json(j, p, &r, r.bytes, r.catches);
     double covered;
     if (covered_share(p, &covered))
         wasp_json_double(j, "covered", covered);
@@ -173,6 +238,7 @@ static int json(wasp_json *j, const wasp_profile *p, int id, int top)
         wasp_json_string(j, "class", p->strings[r.classes[i].cls]);
         wasp_json_double(j, "samples", r.classes[i].samples);
         wasp_json_double(j, "share", wasp_share(r.classes[i].samples, r.samples));
+        bytes_json(j, p, &r, r.classes[i].bytes, r.classes[i].catches);
         wasp_json_double(j, "sites", r.classes[i].nsites);
         wasp_json_end_object(j);
     }
@@ -205,8 +271,9 @@ static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
 
 /* ---- summary ---- */
 
-/* The allocation sites with the most sampled creations. Their samples are
- * creations estimated from sampled header stores, not CPU time: no CPU. */
+/* The allocation sites with the most estimated bytes (or sampled creations:
+ * the ranking's order). Their evidence is creations estimated from sampled
+ * header stores, not CPU time: no CPU. */
 static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
 {
     (void)id;
@@ -216,11 +283,21 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
     int rc = 0;
     for (uint32_t i = 0; i < r.nsites && i < (uint32_t)max && rc == 0; i++) {
         const wasp_alloc_entry *e = &wasp_profile_allocs(p, &(uint32_t){0})[r.sites[i]];
-        wasp_finding f = {.ctx = e->ctx, .share = wasp_share(e->samples, r.samples), .cpu = NAN,
+        double bytes = r.by_bytes ? r.site_bytes[r.sites[i]] : 0;
+        wasp_finding f = {.ctx = e->ctx,
+                          .share = r.by_bytes ? wasp_share(bytes, r.bytes)
+                                              : wasp_share(e->samples, r.samples),
+                          .cpu = NAN,
                           .evidence = e->samples};
-        char share[WASP_UNIT_BUF];
-        snprintf(f.what, sizeof f.what, "creates %s objects: %s of the sampled creations",
-                 p->strings[e->cls], wasp_fmt_percent(f.share, share, sizeof share));
+        char share[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
+        if (r.by_bytes)
+            snprintf(f.what, sizeof f.what,
+                     "allocates %s in %s objects: %s of the estimated bytes",
+                     wasp_fmt_bytes(bytes, b, sizeof b), p->strings[e->cls],
+                     wasp_fmt_percent(f.share, share, sizeof share));
+        else
+            snprintf(f.what, sizeof f.what, "creates %s objects: %s of the sampled creations",
+                     p->strings[e->cls], wasp_fmt_percent(f.share, share, sizeof share));
         rc = sink->emit(sink, p, &f);
     }
     wasp_alloc_ranking_free(&r);
@@ -229,7 +306,7 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
 
 const wasp_report_part wasp_report_alloc = {
     .summary = summary,
-    .title = "Allocations: where objects are created most often",
+    .title = "Allocations: where objects take the most bytes (or are created most often)",
     .hint = "create fewer short-lived objects here: reuse a buffer, use primitives instead of "
             "boxes, size collections up front",
     .shown = shown,
