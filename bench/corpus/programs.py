@@ -450,7 +450,7 @@ PROGRAMS = [
     Program("pdfbox", ["libpdfbox2-java"], ["pdfbox2.jar", "fontbox2.jar", "commons-logging.jar"],
             "writes a PDF of 40 pages of generated text, parses it back and extracts the "
             "text, SIZE rounds",
-            {"short": 3, "full": 15}, no_inputs,
+            {"short": 3, "full": 10}, no_inputs,
             lambda d, s, o: ["PdfboxDriver", str(s), "40"], checksum_line, "PdfboxDriver"),
 ]
 
