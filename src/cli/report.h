@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "profile/profile.h"
+#include "cli/frame_filter.h"
 
 /* Report formats; report.c's table names them (adding a format is adding a
  * value here and a row there). */
@@ -38,9 +39,10 @@ int wasp_format_parse(const char *option, const char *value, unsigned accepted,
 void wasp_format_names(unsigned accepted, const char *sep, char *out, size_t outlen);
 
 /* How pairs are keyed: by source line (contexts differing only in the leaf
- * instruction merged, wasp_profile_group_by_line) or as recorded. */
-typedef enum { WASP_BY_LINE = 0, WASP_BY_INSTRUCTION = 1 } wasp_report_by;
-/* --by: line or instruction. */
+ * instruction merged, wasp_profile_group_by_line), as recorded, or by
+ * method (lines ignored too; WASP_GROUP_METHOD). */
+typedef enum { WASP_BY_LINE = 0, WASP_BY_INSTRUCTION = 1, WASP_BY_METHOD = 2 } wasp_report_by;
+/* --by: line, instruction or method. */
 int wasp_by_parse(const char *option, const char *value, wasp_report_by *out, char *err,
                   size_t errlen);
 /* --top: entries shown per analysis, 1 to WASP_TOP_MAX. */
@@ -63,6 +65,7 @@ typedef struct wasp_report_opts {
     wasp_report_side side; /* collapsed: zero, the watched side */
     int analysis;          /* collapsed: 0 the first shown, else id + 1 (WASP_ANALYSES + 1: all) */
     bool verbose;          /* text: how it was measured, in the header (--verbose) */
+    wasp_frame_filter filter; /* report: --include/--exclude (wasp report only) */
 } wasp_report_opts;
 /* The options `wasp report` and `wasp diff` share, at argv[*i]: --format
  * (a name among accepted), --top, --by and -o/--output (into *output). 1 when
@@ -70,7 +73,8 @@ typedef struct wasp_report_opts {
  * them, -1 with err set when its value is bad. */
 int wasp_report_view_option(int argc, char **argv, int *i, unsigned accepted,
                             wasp_report_opts *o, const char **output, char *err, size_t errlen);
-/* Render p to out, grouped first when o->by is WASP_BY_LINE. Returns 0, or -1
+/* Render p to out, grouped first when o->by is WASP_BY_LINE or
+ * WASP_BY_METHOD, and filtered by o->filter. Returns 0, or -1
  * on write error or when out of memory. */
 int wasp_report_render(const wasp_profile *p, const wasp_report_opts *o, FILE *out);
 /* `wasp report [--format text|json] [--top N] [--by line|instruction] [-o OUT] FILE...`: reads (and merges) the files, renders. Returns the process exit code; prints errors to stderr ("wasp report: FILE: not a wasp profile (bad magic)" etc.). Handles --help. */

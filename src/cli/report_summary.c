@@ -11,6 +11,9 @@
 #include "cli/render.h"
 #include "cli/report_part.h"
 #include "cli/units.h"
+#include "cli/evidence_share.h"
+#include "cli/frame_filter.h"
+#include "cli/startup_frames.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -21,30 +24,48 @@
  * third of it below 30, so such a share (and its rank) may move that much
  * from one run to the next. */
 enum { FEW_SAMPLES = 30 };
+/* Findings asked of a part, so that some are left when start-up work and
+ * hidden stacks are passed over. */
+enum { CANDIDATES = 32 };
 
 typedef struct found {
     wasp_finding_sink sink;
     wasp_finding f[WASP_SUMMARY_PER_ANALYSIS];
-    int n;
+    int n, max;
+    double startup, shown; /* shares of the evidence (evidence_share.h); NAN: none */
 } found;
 
+/* Start-up work (startup_frames.h) and the stand-in of stacks hidden by
+ * --include/--exclude are not findings. */
 static int keep(wasp_finding_sink *sink, const wasp_profile *p, const wasp_finding *f)
 {
-    (void)p;
     found *c = (found *)sink;
-    if (c->n < WASP_SUMMARY_PER_ANALYSIS)
+    const wasp_context *x = f->ctx < p->ncontexts ? &p->contexts[f->ctx] : NULL;
+    if (x && (wasp_context_startup(p, x) || wasp_context_hidden(p, x)))
+        return 0;
+    if (c->n < c->max)
         c->f[c->n++] = *f;
     return 0;
+}
+
+static bool unhidden(const wasp_profile *p, const wasp_context *c)
+{
+    return !wasp_context_hidden(p, c);
 }
 
 /* The findings of analysis id, into c: WASP_SUMMARY_PER_ANALYSIS, or fewer
  * when --top asks for fewer entries (top > 0). 0, or -1. */
 static int collect(const wasp_profile *p, int id, int top, found *c)
 {
-    *c = (found){.sink = {keep}};
+    *c = (found){.sink = {keep}, .shown = NAN};
     const wasp_report_part *part = wasp_report_part_of(id);
-    int max = top > 0 && top < WASP_SUMMARY_PER_ANALYSIS ? top : WASP_SUMMARY_PER_ANALYSIS;
-    return part->summary(p, id, max, &c->sink);
+    c->max = top > 0 && top < WASP_SUMMARY_PER_ANALYSIS ? top : WASP_SUMMARY_PER_ANALYSIS;
+    c->startup = wasp_evidence_share(p, id, wasp_context_startup);
+    if (wasp_profile_get_meta(p, WASP_FILTER_META))
+        c->shown = wasp_evidence_share(p, id, unhidden);
+    if (c->startup < 0 || c->shown < 0)
+        return -1;
+    return part->summary(p, id, CANDIDATES, &c->sink);
 }
 
 /* Does analysis id take part in the summary? */
@@ -140,9 +161,18 @@ static void analysis_text(const wasp_profile *p, int id, const found *c, double 
     FILE *out = arg;
     const wasp_report_part *part = wasp_report_part_of(id);
     fprintf(out, "\n%s\n", part->title);
+    char s[WASP_UNIT_BUF];
+    if (isfinite(c->shown))
+        fprintf(out, "  the filter shows %s of its evidence\n", wasp_fmt_percent(c->shown, s, sizeof s));
+    if (c->startup > 0)
+        fprintf(out, "  %s of its evidence is JVM start-up work (class loading, linking, lambda "
+                     "bootstrap), not among these findings\n",
+                wasp_fmt_percent(c->startup, s, sizeof s));
     for (int i = 0; i < c->n; i++)
         finding_text(p, &c->f[i], i + 1, due, out);
-    if (c->n == 0)
+    if (c->n == 0 && (c->startup > 0 || (isfinite(c->shown) && c->shown < 1)))
+        fputs("  nothing else found\n", out);
+    else if (c->n == 0)
         fputs("  nothing found (the detail below says why)\n", out);
     else if (part->hint)
         fprintf(out, "  try: %s\n", part->hint);
@@ -159,6 +189,11 @@ int wasp_summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *out)
     fprintf(out, "\nSUMMARY: the top findings of each analysis (docs/findings.md explains them); "
                  "\"of CPU\": of the program's %s CPU samples, with a 95%% interval\n",
             wasp_fmt_count(wasp_report_samples_due(p), a, sizeof a));
+    const char *filter = wasp_profile_get_meta(p, WASP_FILTER_META);
+    if (filter)
+        fprintf(out, "  filtered (%s): only the stacks it keeps are shown, the others summed under "
+                     "\"" WASP_HIDDEN_FRAME "\"; shares are of the whole profile\n",
+                filter);
     if (each_analysis(p, shown, top, analysis_text, out) != 0)
         return -1;
     fputs("\nDETAIL\n", out);
@@ -208,6 +243,8 @@ static void analysis_json(const wasp_profile *p, int id, const found *c, double 
     wasp_json_string(j, "analysis", wasp_analysis_id_name(id));
     wasp_json_string(j, "title", part->title);
     wasp_json_string(j, "hint", part->hint);
+    wasp_json_double(j, "startup_share", c->startup); /* null: no evidence */
+    wasp_json_double(j, "shown_share", c->shown);     /* null: no --include/--exclude */
     wasp_json_begin_array(j, "findings", false);
     for (int i = 0; i < c->n; i++)
         finding_json(j, p, &c->f[i], due);

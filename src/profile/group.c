@@ -11,6 +11,12 @@
  * part's data are re-added through it (a merge whose id map sends a
  * context to its class), which sums the ones that now share a key.
  *
+ * Grouping by method (WASP_GROUP_METHOD) keys a context by its frames'
+ * methods: each frame is first sent to a representative frame of its
+ * (kind, name, file), canon[] below, and the class's frames show no line.
+ * A filter (wasp_context_filter, --include/--exclude) sends the classes it
+ * hides to one stand-in context, as pruning does.
+ *
  * Pruning (wasp_profile_prune) runs the same machinery with a class per
  * context (exact), then sends each slot's lightest classes to one
  * placeholder context: the entries that used them are summed under it, so
@@ -38,9 +44,12 @@ struct group {
     uint32_t *str, *frame;  /* p id -> q id; WASP_NOID until interned */
     uint32_t *refs;         /* room for the deepest context's frames */
     uint32_t *site;         /* p site -> q site */
+    uint32_t *canon;        /* p frame -> the p frame a class key uses for it */
+    const wasp_context_filter *filter; /* NULL: none */
     uint32_t nclasses;
     uint32_t nslots;        /* wasp_profile_slots() */
-    bool exact;             /* a class per context and slot (pruning), not per frame list */
+    wasp_group_key key;     /* EXACT: a class per context and slot (pruning), else per
+                               frame list (LINE) or method list (METHOD) */
     uint32_t keep;          /* pruning: classes kept per slot; 0 keeps all */
     uint32_t pruned;        /* classes sent to the placeholder */
 };
@@ -79,9 +88,12 @@ static bool class_eq(const void *ctx, uint32_t cls)
     const struct class_key *k = ctx;
     const wasp_profile *p = k->g->p;
     const wasp_context *c = vcontext(k->g, k->g->member[cls]);
-    return c->nframes == k->n && k->g->member[cls] % k->g->nslots == k->slot &&
-           (k->n == 0 ||
-            memcmp(&p->frame_refs[c->first], k->frames, k->n * sizeof *k->frames) == 0);
+    if (c->nframes != k->n || k->g->member[cls] % k->g->nslots != k->slot)
+        return false;
+    for (uint32_t i = 0; i < k->n; i++)
+        if (k->g->canon[p->frame_refs[c->first + i]] != k->g->canon[k->frames[i]])
+            return false;
+    return true;
 }
 
 /* The class of p context ctx in slot a, created on first use; WASP_NOID
@@ -92,7 +104,7 @@ static uint32_t class_of(struct group *g, uint32_t ctx, uint32_t a)
     if (g->cls[v] != WASP_NOID)
         return g->cls[v];
     const wasp_context *c = &g->p->contexts[ctx];
-    if (g->exact) {
+    if (g->key == WASP_GROUP_EXACT) {
         uint32_t id = g->nclasses++;
         g->member[id] = v;
         g->shown[id] = WASP_NOID;
@@ -102,7 +114,7 @@ static uint32_t class_of(struct group *g, uint32_t ctx, uint32_t a)
     struct class_key k = {g, &g->p->frame_refs[c->first], c->nframes, a};
     uint32_t h = wasp_fnv1a_u32(wasp_fnv1a_u32(WASP_FNV_INIT, a), k.n);
     for (uint32_t i = 0; i < k.n; i++)
-        h = wasp_fnv1a_u32(h, k.frames[i]);
+        h = wasp_fnv1a_u32(h, g->canon[k.frames[i]]);
     uint32_t id = wasp_hindex_find(g->index, h, class_eq, &k);
     if (id == WASP_HINDEX_NONE) {
         id = g->nclasses;
@@ -140,6 +152,8 @@ static uint32_t qframe(struct group *g, uint32_t id)
 {
     if (g->frame[id] == WASP_NOID) {
         wasp_frame f = g->p->frames[id];
+        if (g->key == WASP_GROUP_METHOD)
+            f.line = -1;
         f.name = qstr(g, f.name);
         f.file = qstr(g, f.file);
         if (f.name != WASP_NOID && f.file != WASP_NOID)
@@ -170,7 +184,7 @@ static int class_context(struct group *g, uint32_t cls)
 {
     const wasp_context *c = vcontext(g, g->member[cls]);
     for (uint32_t k = 0; k < c->nframes; k++)
-        if ((g->refs[k] = qframe(g, g->p->frame_refs[c->first + k])) == WASP_NOID)
+        if ((g->refs[k] = qframe(g, g->canon[g->p->frame_refs[c->first + k]])) == WASP_NOID)
             return -1;
     uint32_t insn = class_insn(g, cls);
     if (insn == WASP_NOID)
@@ -179,13 +193,13 @@ static int class_context(struct group *g, uint32_t cls)
     return g->out[cls] == WASP_NOID ? -1 : 0;
 }
 
-/* The context that stands for the pruned ones: one frame that says what it
- * is, no instruction. Each pruning interns the same one, so a later pruning
- * sums into it. */
-static uint32_t placeholder(struct group *g)
+/* The context that stands for the pruned (or hidden) ones: one frame that
+ * says what it is, no instruction. Each pruning interns the same one, so a
+ * later pruning sums into it. */
+static uint32_t placeholder(struct group *g, const char *name)
 {
     wasp_frame f = {.kind = WASP_FRAME_UNKNOWN, .line = -1};
-    f.name = wasp_profile_intern_string(g->q, WASP_PRUNED_FRAME);
+    f.name = wasp_profile_intern_string(g->q, name);
     if (f.name == WASP_NOID)
         return WASP_NOID;
     uint32_t frame = wasp_profile_intern_frame(g->q, &f);
@@ -231,7 +245,7 @@ static int prune_slot(struct group *g, uint32_t slot, const double *weight, uint
         n += g->member[c] % g->nslots == slot;
     if (n <= keep)
         return 0;
-    if (*stand_in == WASP_NOID && (*stand_in = placeholder(g)) == WASP_NOID)
+    if (*stand_in == WASP_NOID && (*stand_in = placeholder(g, WASP_PRUNED_FRAME)) == WASP_NOID)
         return -1;
     wasp_ranked *r = malloc((size_t)n * sizeof *r);
     if (!r)
@@ -271,6 +285,21 @@ static int prune_lightest(struct group *g)
     free(used);
     free(keep);
     return rc;
+}
+
+/* The classes the filter hides go to its stand-in. */
+static int hide_filtered(struct group *g)
+{
+    uint32_t stand_in = WASP_NOID;
+    for (uint32_t c = 0; c < g->nclasses; c++) {
+        const wasp_context *x = vcontext(g, g->member[c]);
+        if (!g->filter->hide(g->p, x, g->filter->arg))
+            continue;
+        if (stand_in == WASP_NOID && (stand_in = placeholder(g, g->filter->frame)) == WASP_NOID)
+            return -1;
+        g->out[c] = stand_in;
+    }
+    return 0;
 }
 
 /* Context ctx is used in slot with that weight. */
@@ -334,6 +363,8 @@ static int build(struct group *g)
     for (uint32_t v = 0; v < p->ncontexts * g->nslots; v++)
         if (g->cls[v] != WASP_NOID && better(g, v, g->shown[g->cls[v]]))
             g->shown[g->cls[v]] = v;
+    if (g->filter && hide_filtered(g) != 0)
+        return -1;
     if (g->keep && prune_lightest(g) != 0)
         return -1;
     for (uint32_t c = 0; c < g->nclasses; c++)
@@ -351,7 +382,39 @@ static uint32_t *ids(uint32_t n)
     return a;
 }
 
-static wasp_profile *regroup(const wasp_profile *p, bool exact, uint32_t keep, uint32_t *pruned)
+static bool same_method(const void *ctx, uint32_t id)
+{
+    const wasp_frame *const *k = ctx;
+    const wasp_frame *a = k[0], *b = &k[1][id];
+    return a->kind == b->kind && a->name == b->name && a->file == b->file;
+}
+
+/* canon[f]: f itself, or under METHOD the first frame of f's (kind, name,
+ * file). false when out of memory. */
+static bool canonical_frames(const wasp_profile *p, wasp_group_key key, uint32_t *canon)
+{
+    wasp_hindex *index = key == WASP_GROUP_METHOD ? wasp_hindex_new() : NULL;
+    bool ok = key != WASP_GROUP_METHOD || index;
+    for (uint32_t i = 0; ok && i < p->nframes; i++) {
+        canon[i] = i;
+        if (!index)
+            continue;
+        const wasp_frame *f = &p->frames[i];
+        const wasp_frame *k[2] = {f, p->frames};
+        uint32_t h = wasp_fnv1a_u32(wasp_fnv1a_u32(wasp_fnv1a_u32(WASP_FNV_INIT, f->kind),
+                                                   f->name), f->file);
+        uint32_t found = wasp_hindex_find(index, h, same_method, k);
+        if (found != WASP_HINDEX_NONE)
+            canon[i] = found;
+        else
+            ok = wasp_hindex_add(index, h, i) == 0;
+    }
+    wasp_hindex_free(index);
+    return ok;
+}
+
+static wasp_profile *regroup(const wasp_profile *p, wasp_group_key key,
+                             const wasp_context_filter *filter, uint32_t keep, uint32_t *pruned)
 {
     uint32_t maxdepth;
     uint32_t nslots = wasp_profile_slots();
@@ -372,12 +435,15 @@ static wasp_profile *regroup(const wasp_profile *p, bool exact, uint32_t keep, u
         .frame = ids(p->nframes),
         .refs = ids(maxdepth),
         .site = ids(p->nsites),
+        .canon = ids(p->nframes),
+        .filter = filter,
         .nslots = nslots,
-        .exact = exact,
+        .key = key,
         .keep = keep,
     };
     bool ok = g.q && g.index && g.cls && g.weight && g.member && g.shown && g.ninsn && g.out &&
-              g.str && g.frame && g.refs && g.site && build(&g) == 0;
+              g.str && g.frame && g.refs && g.site && g.canon &&
+              canonical_frames(p, key, g.canon) && build(&g) == 0;
     wasp_hindex_free(g.index);
     free(g.cls);
     free(g.weight);
@@ -389,6 +455,7 @@ static wasp_profile *regroup(const wasp_profile *p, bool exact, uint32_t keep, u
     free(g.frame);
     free(g.refs);
     free(g.site);
+    free(g.canon);
     if (!ok) {
         wasp_profile_free(g.q);
         return NULL;
@@ -400,10 +467,16 @@ static wasp_profile *regroup(const wasp_profile *p, bool exact, uint32_t keep, u
 
 wasp_profile *wasp_profile_group_by_line(const wasp_profile *p)
 {
-    return regroup(p, false, 0, NULL);
+    return regroup(p, WASP_GROUP_LINE, NULL, 0, NULL);
+}
+
+wasp_profile *wasp_profile_group(const wasp_profile *p, wasp_group_key key,
+                                 const wasp_context_filter *filter)
+{
+    return regroup(p, key, filter, 0, NULL);
 }
 
 wasp_profile *wasp_profile_prune(const wasp_profile *p, uint32_t keep, uint32_t *pruned)
 {
-    return regroup(p, true, keep ? keep : 1, pruned);
+    return regroup(p, WASP_GROUP_EXACT, NULL, keep ? keep : 1, pruned);
 }

@@ -28,6 +28,29 @@
  * is inconsistent (ids out of range). Free with wasp_profile_free. */
 wasp_profile *wasp_profile_group_by_line(const wasp_profile *p);
 
+/* How contexts are keyed: as recorded (frames and leaf instruction), by
+ * their frames (the leaf instruction of the heaviest shown, as above), or
+ * by their frames' methods (kind, name and file; lines ignored and shown as
+ * unknown, -1: `wasp report --by method`). */
+typedef enum { WASP_GROUP_EXACT, WASP_GROUP_LINE, WASP_GROUP_METHOD } wasp_group_key;
+
+/* Contexts a report hides (`wasp report --include/--exclude`): those for
+ * which hide returns true are replaced by one context whose single frame is
+ * named `frame`, so the entries that used them sum under it and every total
+ * stays that of the whole profile. */
+typedef struct wasp_context_filter {
+    bool (*hide)(const wasp_profile *p, const wasp_context *c, const void *arg);
+    const void *arg;
+    const char *frame;
+} wasp_context_filter;
+
+/* wasp_profile_group_by_line generalised: contexts keyed by key, those
+ * filter hides (NULL: none) sent to its stand-in. Under WASP_GROUP_EXACT
+ * nothing is summed but what the filter hides. NULL when out of memory or
+ * when p is inconsistent. */
+wasp_profile *wasp_profile_group(const wasp_profile *p, wasp_group_key key,
+                                 const wasp_context_filter *filter);
+
 /* The name of the one frame of the context that stands for pruned ones. */
 #define WASP_PRUNED_FRAME "[lighter contexts, merged to bound wasp's memory]"
 

@@ -825,8 +825,11 @@ static void test_cmd_report(void **state)
     assert_int_equal(run_report(&e, 3, "report", a, "--format"), 2);
     at(e, "bad option '--format': expected text, json, html, collapsed or pprof");
     free(e);
-    assert_int_equal(run_report(&e, 4, "report", "--by", "method", a), 2);
-    at(e, "wasp report: bad option '--by method': expected line or instruction");
+    assert_int_equal(run_report(&e, 4, "report", "--by", "methods", a), 2);
+    at(e, "wasp report: bad option '--by methods': expected line, instruction or method");
+    free(e);
+    assert_int_equal(run_report(&e, 3, "report", a, "--include"), 2);
+    at(e, "wasp report: bad option '--include': expected a frame pattern");
     free(e);
     assert_int_equal(run_report(&e, 3, "report", "--bogus", a), 2);
     at(e, "unknown option '--bogus'");
