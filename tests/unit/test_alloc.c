@@ -18,6 +18,8 @@
 #include "analysis/alloc/ranking.h"
 #include "render_string.h"
 #include "isa/class_store.h"
+#include "profile/bytes.h"
+#include "profile/codec.h"
 #include "profile/profile.h"
 
 #define PC 0x7f0000001000ull
@@ -213,6 +215,110 @@ static void entries_sum_and_rank(void **state)
     wasp_profile_free(empty);
 }
 
+/* p's text report (free it). */
+static char *text_of(const wasp_profile *p)
+{
+    return render_string(p, WASP_FORMAT_TEXT, WASP_BY_INSTRUCTION, NULL);
+}
+
+static void add_bytes(wasp_profile *p, const char *cls, uint32_t ctx, double bytes, double catches)
+{
+    wasp_alloc_bytes b = {wasp_profile_intern_string(p, cls), ctx, bytes, catches};
+    assert_int_equal(wasp_profile_add_alloc_bytes(p, &b), 0);
+}
+
+/* p written and read back (free it). */
+static wasp_profile *reread(const wasp_profile *p)
+{
+    char err[256];
+    wasp_wbuf b = {0};
+    assert_int_equal(wasp_profile_encode(p, &b, err, sizeof err), 0);
+    wasp_profile *q = wasp_profile_decode(b.data, b.len, err, sizeof err);
+    wasp_wbuf_free(&b);
+    assert_non_null(q);
+    return q;
+}
+
+/* Estimated bytes: ranked by them unless --alloc-rank count, read back
+ * from a file, scaled to the windows' measured bytes; a profile without
+ * them ranks by count and says so. */
+static void bytes_rank_and_read_back(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "alloc");
+    uint32_t a = context(p, "pkg.Main.a", 10), b = context(p, "pkg.Main.b", 20);
+    add(p, "pkg.Small", a, 60);
+    add(p, "long[]", b, 5);
+    add(p, "pkg.Medium", a, 35);
+    wasp_alloc_ranking r;
+    assert_int_equal(wasp_alloc_rank(p, &r), 0);
+    assert_false(r.has_bytes);
+    assert_false(r.by_bytes);
+    assert_string_equal(p->strings[r.classes[0].cls], "pkg.Small");
+    wasp_alloc_ranking_free(&r);
+    char *text = text_of(p);
+    assert_non_null(strstr(text, "bytes not recorded"));
+    assert_non_null(strstr(text, "classes by sampled creations"));
+    free(text);
+
+    add_bytes(p, "pkg.Small", a, 1000, 10);
+    add_bytes(p, "long[]", b, 6000, 60);
+    add_bytes(p, "pkg.Medium", a, 3000, 30);
+    wasp_profile *q = reread(p);
+    assert_int_equal(wasp_alloc_rank(q, &r), 0);
+    assert_true(r.has_bytes && r.by_bytes);
+    assert_true(r.bytes == 10000 && r.catches == 100);
+    assert_string_equal(q->strings[r.classes[0].cls], "long[]");
+    assert_true(r.classes[0].bytes == 6000 && r.classes[0].catches == 60);
+    assert_string_equal(q->strings[r.classes[2].cls], "pkg.Small");
+    uint32_t n;
+    const wasp_alloc_entry *e = wasp_profile_allocs(q, &n);
+    assert_string_equal(q->strings[e[r.sites[0]].cls], "long[]");
+    assert_true(r.site_bytes[r.sites[0]] == 6000);
+    wasp_alloc_ranking_free(&r);
+    text = text_of(q);
+    assert_non_null(strstr(text, "classes by estimated bytes"));
+    assert_non_null(strstr(text, "60.0%  long[]"));
+    free(text);
+
+    /* --alloc-rank count: the creations' order again; a bad value named. */
+    char err[256];
+    assert_int_equal(wasp_alloc_rank_parse("--alloc-rank", "size", err, sizeof err), -1);
+    assert_non_null(strstr(err, "bad option '--alloc-rank size': expected bytes or count"));
+    assert_int_equal(wasp_alloc_rank_parse("--alloc-rank", "count", err, sizeof err), 0);
+    assert_int_equal(wasp_alloc_rank(q, &r), 0);
+    assert_true(r.has_bytes && !r.by_bytes);
+    assert_string_equal(q->strings[r.classes[0].cls], "pkg.Small");
+    wasp_alloc_ranking_free(&r);
+    assert_int_equal(wasp_alloc_rank_parse("--alloc-rank", "bytes", err, sizeof err), 0);
+
+    /* The windows' measured TLAB bytes give the total; shares stay. */
+    wasp_profile_add_counter(q, "alloc.window_bytes", 20000);
+    assert_int_equal(wasp_alloc_rank(q, &r), 0);
+    assert_true(r.bytes == 20000);
+    assert_true(r.site_bytes[r.sites[0]] > 12000 - 1e-6 && r.site_bytes[r.sites[0]] < 12000 + 1e-6);
+    wasp_alloc_ranking_free(&r);
+    wasp_profile_free(q);
+    wasp_profile_free(p);
+}
+
+/* The bytes' interval: a Poisson interval on the catches, scaled (the
+ * exact 95% intervals: 5 -> [1.62, 11.67], 100 -> [81.4, 121.6]). */
+static void bytes_interval(void **state)
+{
+    (void)state;
+    double lo, hi;
+    wasp_alloc_bytes_interval(500, 5, &lo, &hi);
+    assert_true(lo > 160 && lo < 163 && hi > 1160 && hi < 1175);
+    wasp_alloc_bytes_interval(100, 100, &lo, &hi);
+    assert_true(lo > 81 && lo < 82 && hi > 121 && hi < 122.5);
+    wasp_alloc_bytes_interval(1, 1, &lo, &hi);
+    assert_true(lo >= 0 && lo < 0.05 && hi > 5 && hi < 6);
+    wasp_alloc_bytes_interval(0, 0, &lo, &hi);
+    assert_true(lo == 0 && hi == 0);
+}
+
 /* Many entries: the index grows and every key stays found. */
 static void many_entries(void **state)
 {
@@ -231,12 +337,6 @@ static void many_entries(void **state)
     for (uint32_t i = 0; i < n; i++)
         assert_true(e[i].samples == 2);
     wasp_profile_free(p);
-}
-
-/* p's text report (free it). */
-static char *text_of(const wasp_profile *p)
-{
-    return render_string(p, WASP_FORMAT_TEXT, WASP_BY_INSTRUCTION, NULL);
 }
 
 /* The text report: classes with their shares, then the sites with their
@@ -298,6 +398,8 @@ int main(void)
         cmocka_unit_test(compiled_store_ahead),
         cmocka_unit_test(register_store_ahead),
         cmocka_unit_test(store_that_ran),
+        cmocka_unit_test(bytes_rank_and_read_back),
+        cmocka_unit_test(bytes_interval),
         cmocka_unit_test(overwritten_source_is_lost),
         cmocka_unit_test(other_stores_are_not_class_words),
         cmocka_unit_test(entries_sum_and_rank),

@@ -90,6 +90,17 @@ static int join_bytes(const wasp_profile *p, const wasp_alloc_entry *e, uint32_t
     }
     free(sorted);
     r->has_bytes = r->bytes > 0;
+    /* The catches' sum runs low where a window's coverage factor hit its cap
+     * (coverage.h): the same for every class of the window, so the shares
+     * hold, not the total. The TLAB bytes the windows measured are the
+     * total then (docs/alloc.md, "Bytes"). */
+    double window = (double)wasp_profile_get_counter(p, "alloc.window_bytes");
+    if (r->has_bytes && window > 0) {
+        double scale = window / r->bytes;
+        for (uint32_t i = 0; i < n; i++)
+            r->site_bytes[i] *= scale;
+        r->bytes = window;
+    }
     return 0;
 }
 

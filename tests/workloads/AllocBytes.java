@@ -1,0 +1,76 @@
+/*
+ * Planted allocation profile by bytes (issue 41: wasp's estimated bytes
+ * beside JFR's jdk.ObjectAllocationSample). Each step allocates one object,
+ * chosen at random (a fixed LCG: the same run every time) in the
+ * proportions 64 Small (16 bytes each) : 48 Medium (64 bytes) : 6
+ * long[126] (1024 bytes), so by bytes 10 : 30 : 60 while by count
+ * 54 : 41 : 5 (sizes with HotSpot's default 12-byte headers, compressed
+ * class pointers). Each object is kept for a while in a ring (so none is
+ * scalar-replaced) and read back into the checksum. The counts allocated
+ * are printed as the reference:
+ *
+ *   allocations: AllocBytes$Small=N AllocBytes$Medium=N long[]=N
+ *
+ * Usage: java AllocBytes [millions-of-steps]   (default 20)
+ * Prints "checksum: ...".
+ */
+public class AllocBytes {
+    static final int RING = 1 << 12;
+
+    static final class Small { /* 12 + 4 = 16 bytes */
+        final int v;
+        Small(int v) { this.v = v; }
+    }
+
+    static final class Medium { /* 12 + 6 x 8 = 60, aligned to 64 bytes */
+        final long a, b, c, d, e, f;
+        Medium(long a, long b) { this.a = a; this.b = b; c = a ^ b; d = a + 1; e = b + 1; f = a - b; }
+    }
+
+    static long small, medium, longs;
+
+    static long churn(Object[] ring, int steps, long[] seed) {
+        long sum = 0, x = seed[0];
+        for (int i = 0; i < steps; i++) {
+            /* Which class, at random in the proportions 64 : 48 : 6: a fixed
+             * pattern would line up with page boundaries and TLAB ends, which
+             * both samplers pick by. */
+            x = x * 6364136223846793005L + 1442695040888963407L;
+            int r = (int) ((x >>> 33) % 118);
+            int at = i & (RING - 1);
+            if (r < 64) {
+                ring[at] = new Small(i);
+                small++;
+            } else if (r < 112) {
+                ring[at] = new Medium(i, sum);
+                medium++;
+            } else {
+                long[] a = new long[126]; /* 16 + 126 x 8 = 1024 bytes */
+                a[0] = i;
+                ring[at] = a;
+                longs++;
+            }
+            Object o = ring[(i + 7) & (RING - 1)];
+            if (o instanceof Small)
+                sum += ((Small) o).v;
+            else if (o instanceof Medium)
+                sum += ((Medium) o).f;
+            else if (o != null)
+                sum += ((long[]) o)[0];
+        }
+        seed[0] = x;
+        return sum;
+    }
+
+    public static void main(String[] args) {
+        int millions = args.length > 0 ? Integer.parseInt(args[0]) : 20;
+        Object[] ring = new Object[RING];
+        long[] seed = {42};
+        long checksum = 0;
+        for (int m = 0; m < millions; m++)
+            checksum = checksum * 31 + churn(ring, 1_000_000, seed);
+        System.out.println("allocations: AllocBytes$Small=" + small + " AllocBytes$Medium=" + medium
+                + " long[]=" + longs);
+        System.out.println("checksum: " + Long.toHexString(checksum));
+    }
+}
