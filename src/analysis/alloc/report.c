@@ -288,7 +288,8 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
                           .share = r.by_bytes ? wasp_share(bytes, r.bytes)
                                               : wasp_share(e->samples, r.samples),
                           .cpu = NAN,
-                          .evidence = e->samples};
+                          /* bytes rest on the catches, not the weighed creations */
+                          .evidence = r.by_bytes ? r.site_catches[r.sites[i]] : e->samples};
         char share[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
         if (r.by_bytes)
             snprintf(f.what, sizeof f.what,
