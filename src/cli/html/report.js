@@ -223,8 +223,14 @@ const waspReport = (function () {
     const box = el('section', { id: 'summary' }, [el('h2', { text: 'Summary' }),
       el('p', { class: 'note', text: '"of CPU": the share of the program\'s ' + num(Math.round(s.samples_due)) +
         ' CPU samples spent in the code involved, with its 95% interval. Each finding is explained in docs/findings.md.' })]);
+    const filter = (rep.meta || {})['report.filter']; // --include/--exclude (docs/findings.md)
+    if (filter) box.append(el('p', { class: 'note', text: 'Filtered (' + filter + '): only the stacks it keeps are shown, ' +
+      'the others summed under "[stacks hidden by --include/--exclude]"; shares are of the whole profile.' }));
     for (const a of s.analyses) {
       box.append(el('h3', { 'data-summary': a.analysis, text: a.title }));
+      if (isNum(a.shown_share)) box.append(el('p', { class: 'note', text: 'The filter shows ' + pct(a.shown_share) + ' of its evidence.' }));
+      if (a.startup_share > 0) box.append(el('p', { class: 'note', 'data-startup': a.analysis, text: pct(a.startup_share) +
+        ' of its evidence is JVM start-up work (class loading, linking, lambda bootstrap), not among these findings.' }));
       const items = (a.findings || []).map(f => el('li', { 'data-place': (f.file || '') + ':' + (f.line == null ? '' : f.line) }, [
         el('span', { class: 'cpu', text: isNum(f.cpu_share)
           ? small(f.cpu_share) + ' of CPU (' + small(f.cpu_low).replace('%', '') + '\u2013' + small(f.cpu_high) + ')'
