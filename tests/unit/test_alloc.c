@@ -223,7 +223,7 @@ static char *text_of(const wasp_profile *p)
 
 static void add_bytes(wasp_profile *p, const char *cls, uint32_t ctx, double bytes, double catches)
 {
-    wasp_alloc_bytes b = {wasp_profile_intern_string(p, cls), ctx, bytes, catches};
+    wasp_alloc_bytes b = {wasp_profile_intern_string(p, cls), ctx, bytes, catches, 0};
     assert_int_equal(wasp_profile_add_alloc_bytes(p, &b), 0);
 }
 
@@ -317,6 +317,11 @@ static void bytes_interval(void **state)
     assert_true(lo >= 0 && lo < 0.05 && hi > 5 && hi < 6);
     wasp_alloc_bytes_interval(0, 0, &lo, &hi);
     assert_true(lo == 0 && hi == 0);
+    /* Unequal catches count for fewer: 100 of 1 byte and one of 100. */
+    double eff = wasp_alloc_effective_catches(200, 101, 100 * 1 + 100 * 100);
+    assert_true(eff > 3.9 && eff < 4.0);
+    assert_true(wasp_alloc_effective_catches(100, 100, 100) == 100); /* equal: all count */
+    assert_true(wasp_alloc_effective_catches(100, 7, 0) == 7);       /* spread unknown */
 }
 
 /* Many entries: the index grows and every key stays found. */

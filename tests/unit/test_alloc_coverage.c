@@ -72,11 +72,11 @@ static void factor_is_bounded(void **state)
 
 static double added[4], added_bytes[4];
 
-static void add(void *arg, uint32_t rec, double weight, double bytes)
+static void add(void *arg, uint32_t rec, double weight, double bytes, double factor)
 {
     (void)arg;
-    added[rec] += weight;
-    added_bytes[rec] += bytes;
+    added[rec] += weight * (factor - 1);
+    added_bytes[rec] += bytes * (factor - 1);
 }
 
 static void close_window(wasp_alloc_coverage *c, uint32_t epoch, uint64_t *allocated,

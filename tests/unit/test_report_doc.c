@@ -308,7 +308,7 @@ static wasp_profile *sample(void)
     wasp_alloc_entry a = {wasp_profile_intern_string(p, "pkg.Small"),
                           ctx(p, "pkg.Main.make", 21, "movl $0xc01234, 0x8(%rax)"), 412};
     wasp_profile_add_alloc(p, &a);
-    wasp_alloc_bytes ab = {a.cls, a.ctx, 1.2e9, 412};
+    wasp_alloc_bytes ab = {a.cls, a.ctx, 1.2e9, 412, 1.2e9 * 1.2e9 / 300};
     wasp_profile_add_alloc_bytes(p, &ab);
     wasp_profile_add_counter(p, "alloc.window_bytes", 4000);
     wasp_profile_add_counter(p, "alloc.covered_bytes", 1000);

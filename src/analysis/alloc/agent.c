@@ -19,7 +19,7 @@
 typedef struct raw_alloc {
     uint64_t klass;
     uint32_t ctx; /* the profile's */
-    double samples, weight, bytes;
+    double samples, weight, bytes, bytes_sq;
 } raw_alloc;
 
 static raw_alloc *raw;
@@ -49,7 +49,8 @@ static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
             continue;
         if (wasp_grow(&raw, &cap_raw, nraw + 1, sizeof *raw) != 0)
             return;
-        raw[nraw++] = (raw_alloc){r->klass, ctx, r->samples, r->weight, r->bytes};
+        raw[nraw++] = (raw_alloc){r->klass, ctx, r->samples, r->weight, r->bytes,
+                                  r->bytes_sq};
     }
 }
 
@@ -76,7 +77,7 @@ static void finish(wasp_dump *d, int id)
         }
         /* Bytes as estimated, not scaled: weight x size sums to the bytes
          * the threads allocated (docs/alloc.md, "Bytes"). */
-        wasp_alloc_bytes b = {e.cls, e.ctx, raw[i].bytes, raw[i].samples};
+        wasp_alloc_bytes b = {e.cls, e.ctx, raw[i].bytes, raw[i].samples, raw[i].bytes_sq};
         if (raw[i].bytes > 0)
             (void)wasp_profile_add_alloc_bytes(p, &b);
     }

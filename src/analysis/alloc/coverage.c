@@ -75,7 +75,8 @@ static int read_tlab(void *env, tlab_now *n)
 }
 
 void wasp_alloc_cover_close(wasp_alloc_coverage *c, void *env, uint32_t epoch,
-                            void (*add)(void *arg, uint32_t rec, double weight, double bytes),
+                            void (*add)(void *arg, uint32_t rec, double weight, double bytes,
+                                        double factor),
                             void *arg,
                             uint64_t *allocated, uint64_t *covered)
 {
@@ -110,7 +111,7 @@ void wasp_alloc_cover_close(wasp_alloc_coverage *c, void *env, uint32_t epoch,
         }
         double f = wasp_alloc_cover_factor(a, c->covered);
         for (uint32_t i = 0; f > 1.0 && i < c->ncaught; i++)
-            add(arg, c->rec[i], c->weight[i] * (f - 1.0), c->bytes[i] * (f - 1.0));
+            add(arg, c->rec[i], c->weight[i], c->bytes[i], f);
         if (a && c->covered) {
             *allocated = a;
             *covered = c->covered < a ? c->covered : a;

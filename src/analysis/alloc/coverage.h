@@ -65,14 +65,14 @@ void wasp_alloc_cover_stop(wasp_alloc_coverage *c, uint64_t top);
 /* A catch of this window added `weight` creations, `bytes` estimated
  * bytes (weight times the object's size; 0 when not known) to record `rec`. */
 void wasp_alloc_cover_caught(wasp_alloc_coverage *c, uint32_t rec, double weight, double bytes);
-/* The thread's sample (or end) closes the window: add(arg, rec, extra,
- * extra_bytes) for each of its catches, extra being its weight times the
- * factor less what it added already (its bytes likewise: the object's size
- * rides along, so the added bytes are its own); then the next window opens. `env` is the thread's JNIEnv,
+/* The thread's sample (or end) closes the window: add(arg, rec, weight,
+ * bytes, factor) for each of its catches, which added weight and bytes to
+ * rec and now weighs factor (> 1) times that; then the next window opens. `env` is the thread's JNIEnv,
  * `epoch` the GC epoch now. *allocated and *covered get the window's bytes
  * (0 and 0 when not known). */
 void wasp_alloc_cover_close(wasp_alloc_coverage *c, void *env, uint32_t epoch,
-                            void (*add)(void *arg, uint32_t rec, double weight, double bytes),
+                            void (*add)(void *arg, uint32_t rec, double weight, double bytes,
+                                        double factor),
                             void *arg,
                             uint64_t *allocated, uint64_t *covered);
 

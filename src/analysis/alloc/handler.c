@@ -77,6 +77,7 @@ static int record(wasp_thread *t, uint64_t klass, uint32_t ctx, double weight, d
         r->samples++;
         r->weight += weight;
         r->bytes += bytes;
+        r->bytes_sq += bytes * bytes;
         return (int)k;
     }
     wasp_alloc_count(t, C_TABLE_FULL);
@@ -94,11 +95,13 @@ static void record_caught(wasp_thread *t, uint64_t klass, uint32_t ctx, uint64_t
         wasp_alloc_cover_caught(&wasp_alloc_state(t)->cover, (uint32_t)k, weight, bytes);
 }
 
-static void add_weight(void *arg, uint32_t rec, double weight, double bytes)
+/* A catch that added weight and bytes to rec weighs factor times that. */
+static void add_weight(void *arg, uint32_t rec, double weight, double bytes, double factor)
 {
-    wasp_alloc_thread *at = arg;
-    at->recs[rec].weight += weight;
-    at->recs[rec].bytes += bytes;
+    wasp_alloc_rec *r = &((wasp_alloc_thread *)arg)->recs[rec];
+    r->weight += weight * (factor - 1.0);
+    r->bytes += bytes * (factor - 1.0);
+    r->bytes_sq += bytes * bytes * (factor * factor - 1.0);
 }
 
 /* The thread's window closes (its sample, or its end): its catches weigh by

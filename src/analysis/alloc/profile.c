@@ -21,7 +21,7 @@ typedef struct alloc_data {
 } alloc_data;
 
 WASP_KEYED_LAYOUT(wasp_alloc_entry, 2, samples, 1);
-WASP_KEYED_LAYOUT(wasp_alloc_bytes, 2, bytes, 2);
+WASP_KEYED_LAYOUT(wasp_alloc_bytes, 2, bytes, 3);
 
 static const wasp_keyed_layout layout = {
     .id = WASP_ID_alloc,
@@ -41,7 +41,7 @@ static const wasp_keyed_layout bytes_layout = {
     .tag = SEC_BYTES,
     .what = "alloc bytes entry",
     .nkeys = 2,
-    .nsums = 2,
+    .nsums = 3,
     .key = {WASP_KEY_STRING, WASP_KEY_CONTEXT},
     .size = sizeof(wasp_alloc_bytes),
     .sums_offset = offsetof(wasp_alloc_bytes, bytes),

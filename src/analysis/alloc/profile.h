@@ -22,11 +22,13 @@ typedef struct wasp_alloc_entry {
 } wasp_alloc_entry;
 
 /* One (class, context)'s estimated bytes: the sum over its catches of
- * weight x size (docs/alloc.md, "Bytes"), and how many catches that is. */
+ * weight x size (docs/alloc.md, "Bytes"), how many catches that is, and the
+ * sum of each catch's bytes squared (the estimate's spread). */
 typedef struct wasp_alloc_bytes {
     uint32_t cls, ctx;
     double bytes;
     double catches;
+    double bytes_sq;
 } wasp_alloc_bytes;
 
 const wasp_alloc_entry *wasp_profile_allocs(const wasp_profile *p, uint32_t *n);

@@ -24,6 +24,11 @@ int wasp_alloc_rank_parse(const char *option, const char *value, char *err, size
     return 0;
 }
 
+double wasp_alloc_effective_catches(double bytes, double catches, double bytes_sq)
+{
+    return bytes_sq > 0 && bytes > 0 ? bytes * bytes / bytes_sq : catches;
+}
+
 void wasp_alloc_bytes_interval(double bytes, double catches, double *lo, double *hi)
 {
     const double z = 1.959964;
@@ -46,6 +51,7 @@ void wasp_alloc_ranking_free(wasp_alloc_ranking *r)
     free(r->sites);
     free(r->site_bytes);
     free(r->site_catches);
+    free(r->site_bytes_sq);
     memset(r, 0, sizeof *r);
 }
 
@@ -70,7 +76,8 @@ static int join_bytes(const wasp_profile *p, const wasp_alloc_entry *e, uint32_t
     const wasp_alloc_entry **sorted = malloc((n ? n : 1) * sizeof *sorted);
     r->site_bytes = calloc(n ? n : 1, sizeof *r->site_bytes);
     r->site_catches = calloc(n ? n : 1, sizeof *r->site_catches);
-    if (!sorted || !r->site_bytes || !r->site_catches) {
+    r->site_bytes_sq = calloc(n ? n : 1, sizeof *r->site_bytes_sq);
+    if (!sorted || !r->site_bytes || !r->site_catches || !r->site_bytes_sq) {
         free(sorted);
         return -1;
     }
@@ -85,8 +92,10 @@ static int join_bytes(const wasp_profile *p, const wasp_alloc_entry *e, uint32_t
         uint32_t j = (uint32_t)(*at - e);
         r->site_bytes[j] += b[i].bytes;
         r->site_catches[j] += b[i].catches;
+        r->site_bytes_sq[j] += b[i].bytes_sq;
         r->bytes += b[i].bytes;
         r->catches += b[i].catches;
+        r->bytes_sq += b[i].bytes_sq;
     }
     free(sorted);
     r->has_bytes = r->bytes > 0;
@@ -97,9 +106,13 @@ static int join_bytes(const wasp_profile *p, const wasp_alloc_entry *e, uint32_t
     double window = (double)wasp_profile_get_counter(p, "alloc.window_bytes");
     if (r->has_bytes && window > 0) {
         double scale = window / r->bytes;
-        for (uint32_t i = 0; i < n; i++)
+        for (uint32_t i = 0; i < n; i++) {
             r->site_bytes[i] *= scale;
+            r->site_bytes_sq[i] *= scale * scale;
+        }
         r->bytes = window;
+        r->bytes_sq *= scale * scale;
+        r->measured = true;
     }
     return 0;
 }
@@ -117,6 +130,7 @@ int wasp_alloc_rank(const wasp_profile *p, wasp_alloc_ranking *r)
     for (uint32_t i = 0; i < n; i++) {
         double bytes = r->has_bytes ? r->site_bytes[i] : 0;
         double catches = r->has_bytes ? r->site_catches[i] : 0;
+        double bytes_sq = r->has_bytes ? r->site_bytes_sq[i] : 0;
         sites[i] = (wasp_ranked){{r->by_bytes ? bytes : e[i].samples, e[i].samples},
                                  {e[i].cls, e[i].ctx}, i};
         r->samples += e[i].samples;
@@ -124,6 +138,7 @@ int wasp_alloc_rank(const wasp_profile *p, wasp_alloc_ranking *r)
             by_string[e[i].cls].samples += e[i].samples;
             by_string[e[i].cls].bytes += bytes;
             by_string[e[i].cls].catches += catches;
+            by_string[e[i].cls].bytes_sq += bytes_sq;
             by_string[e[i].cls].nsites++;
         }
     }

@@ -19,6 +19,7 @@ typedef struct wasp_alloc_class {
     double samples;   /* its sampled creations */
     double bytes;     /* its estimated bytes (0 when not recorded) */
     double catches;   /* the catches they rest on */
+    double bytes_sq;  /* their bytes squared, summed (scaled as the bytes are) */
     uint32_t nsites;  /* its entries */
 } wasp_alloc_class;
 
@@ -30,8 +31,9 @@ typedef struct wasp_alloc_ranking {
     double samples;            /* every entry's */
     bool has_bytes;            /* the profile recorded bytes */
     bool by_bytes;             /* ranked by bytes (has_bytes and not --alloc-rank count) */
-    double bytes, catches;     /* every entry's */
-    double *site_bytes, *site_catches; /* by entry index (NULL without bytes) */
+    bool measured;             /* the total is the windows' measured TLAB bytes, not an estimate */
+    double bytes, catches, bytes_sq; /* every entry's */
+    double *site_bytes, *site_catches, *site_bytes_sq; /* by entry index (NULL without bytes) */
 } wasp_alloc_ranking;
 
 /* 0, or -1 when out of memory (r is then empty). */
@@ -42,9 +44,13 @@ void wasp_alloc_ranking_free(wasp_alloc_ranking *r);
  * option and the accepted values. The choice holds for the process. */
 int wasp_alloc_rank_parse(const char *option, const char *value, char *err, size_t errlen);
 
-/* A 95% interval of estimated bytes resting on `catches` catches: a Poisson
- * interval on the catches (Wilson and Hilferty's approximation), scaled by
- * the bytes per catch (docs/alloc.md, "Bytes"). */
+/* The catches of equal bytes that would spread as much as these, whose
+ * bytes squared add up to bytes_sq: bytes^2 / bytes_sq (Kish's effective
+ * sample size); `catches` when the spread is not known (0). */
+double wasp_alloc_effective_catches(double bytes, double catches, double bytes_sq);
+/* A 95% interval of estimated bytes resting on `catches` effective catches:
+ * a Poisson interval on them (Wilson and Hilferty's approximation), scaled
+ * by the bytes per catch (docs/alloc.md, "Bytes"). */
 void wasp_alloc_bytes_interval(double bytes, double catches, double *lo, double *hi);
 
 #endif

@@ -24,6 +24,7 @@ typedef struct wasp_alloc_rec {
     uint32_t samples; /* sampled creations */
     double weight;    /* their weights' sum */
     double bytes;     /* each one's weight times its size, summed; 0 when sizes are not known */
+    double bytes_sq;  /* the squares of each one's bytes, summed: their spread */
 } wasp_alloc_rec;
 
 /* A creation caught by its watched byte, named at the thread's next sample

@@ -69,12 +69,13 @@ static double cpu_seconds(const wasp_profile *p)
 }
 
 /* "1.2 GiB [1.1 GiB-1.3 GiB], 80.0 MiB/CPU s" */
-static const char *fmt_bytes(const wasp_profile *p, double bytes, double catches, char *buf,
-                             size_t n)
+static const char *fmt_bytes(const wasp_profile *p, double bytes, double catches, double bytes_sq,
+                             char *buf, size_t n)
 {
     char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], d[WASP_UNIT_BUF] = "";
     double lo, hi, s = cpu_seconds(p);
-    wasp_alloc_bytes_interval(bytes, catches, &lo, &hi);
+    wasp_alloc_bytes_interval(bytes, wasp_alloc_effective_catches(bytes, catches, bytes_sq), &lo,
+                              &hi);
     if (s > 0)
         snprintf(d, sizeof d, ", %s/CPU s", wasp_fmt_bytes(bytes / s, c, sizeof c));
     snprintf(buf, n, "%s [%s-", wasp_fmt_bytes(bytes, a, sizeof a), wasp_fmt_bytes(lo, b, sizeof b));
@@ -95,7 +96,8 @@ static int site_text(const wasp_profile *p, uint32_t index, uint32_t rank, int r
             wasp_fmt_percent(share, a, sizeof a), p->strings[e->cls],
             wasp_fmt_count(e->samples, b, sizeof b), e->samples == 1 ? "" : "s");
     if (r->has_bytes)
-        fprintf(out, ", %s", fmt_bytes(p, r->site_bytes[index], r->site_catches[index], c, sizeof c));
+        fprintf(out, ", %s", fmt_bytes(p, r->site_bytes[index], r->site_catches[index],
+                                      r->site_bytes_sq[index], c, sizeof c));
     fputc('\n', out);
     wasp_text_context(p, "stored by", e->ctx, out);
     return 0;
@@ -147,10 +149,14 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
     }
     char line[128];
     if (r.has_bytes)
-        fprintf(out, "  estimated bytes allocated: %s (95%% interval from %s catches; per CPU\n"
-                     "  second of the profiled threads)\n",
-                fmt_bytes(p, r.bytes, r.catches, line, sizeof line),
-                wasp_fmt_count(r.catches, a, sizeof a));
+    {
+        fmt_bytes(p, r.bytes, r.catches, r.bytes_sq, line, sizeof line);
+        if (r.measured) /* no interval: "X [lo-hi], rate" -> "X, rate" */
+            memmove(strchr(line, '[') - 1, strchr(line, ']') + 1, strlen(strchr(line, ']') + 1) + 1);
+        fprintf(out, "  %s bytes allocated: %s\n"
+                     "  (intervals: 95%%, from %s catches; rates per CPU second of the profiled threads)\n",
+                r.measured ? "TLAB" : "estimated", line, wasp_fmt_count(r.catches, a, sizeof a));
+    }
     else
         fputs("  bytes not recorded (sampled stores, or a profile of an older wasp)\n", out);
     const char *by = r.by_bytes ? "estimated bytes" : "sampled creations";
@@ -162,7 +168,7 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
         fprintf(out, "    %7s  %s   %s", wasp_fmt_percent(share, a, sizeof a), p->strings[k->cls],
                 wasp_fmt_count(k->samples, b, sizeof b));
         if (r.has_bytes)
-            fprintf(out, " creations, %s", fmt_bytes(p, k->bytes, k->catches, line, sizeof line));
+            fprintf(out, " creations, %s", fmt_bytes(p, k->bytes, k->catches, k->bytes_sq, line, sizeof line));
         fputc('\n', out);
     }
     if (r.nclasses > nclasses)
@@ -175,16 +181,19 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
     return rc;
 }
 
-/* "bytes", its interval, its share, "bytes_per_cpu_second" and "catches";
- * null when the profile has no bytes. */
+/* "bytes", its interval, its share, "bytes_per_cpu_second", "catches" and
+ * "effective_catches"; null when the profile has no bytes. */
 static void bytes_json(wasp_json *j, const wasp_profile *p, const wasp_alloc_ranking *r,
-                       double bytes, double catches)
+                       bool top, double bytes, double catches, double bytes_sq)
 {
     static const char *const keys[] = {"bytes", "bytes_low", "bytes_high", "bytes_share",
-                                       "bytes_per_cpu_second", "catches"};
-    double lo, hi, s = cpu_seconds(p);
-    wasp_alloc_bytes_interval(bytes, catches, &lo, &hi);
-    double v[] = {bytes, lo, hi, wasp_share(bytes, r->bytes), s > 0 ? bytes / s : NAN, catches};
+                                       "bytes_per_cpu_second", "catches", "effective_catches"};
+    double lo = bytes, hi = bytes, s = cpu_seconds(p);
+    double eff = wasp_alloc_effective_catches(bytes, catches, bytes_sq);
+    if (!top || !r->measured) /* the measured total has no interval */
+        wasp_alloc_bytes_interval(bytes, eff, &lo, &hi);
+    double v[] = {bytes, lo, hi, wasp_share(bytes, r->bytes), s > 0 ? bytes / s : NAN, catches,
+                  eff};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         if (r->has_bytes && !isnan(v[i]))
             wasp_json_double(j, keys[i], v[i]);
@@ -201,8 +210,8 @@ static int site_json(wasp_json *j, const wasp_profile *p, uint32_t index, const 
     wasp_json_string(j, "class", p->strings[e->cls]);
     wasp_json_double(j, "samples", e->samples);
     wasp_json_double(j, "share", wasp_share(e->samples, r->samples));
-    bytes_json(j, p, r, r->has_bytes ? r->site_bytes[index] : 0,
-               r->has_bytes ? r->site_catches[index] : 0);
+    bytes_json(j, p, r, false, r->has_bytes ? r->site_bytes[index] : 0,
+               r->has_bytes ? r->site_catches[index] : 0, r->has_bytes ? r->site_bytes_sq[index] : 0);
     wasp_json_context_fields(j, p, e->ctx);
     wasp_json_end_object(j);
     return 0;
@@ -218,7 +227,7 @@ static int json(wasp_json *j, const wasp_profile *p, int id, int top)
     wasp_json_string(j, "sampled_by", method(p));
     wasp_json_double(j, "samples", r.samples);
     wasp_json_string(j, "ranked_by", r.by_bytes ? "bytes" : "count");
-    bytes_json(j, p, &r, r.bytes, r.catches);
+    bytes_json(j, p, &r, true, r.bytes, r.catches, r.bytes_sq);
     double covered;
     if (covered_share(p, &covered))
         wasp_json_double(j, "covered", covered);
@@ -238,7 +247,7 @@ static int json(wasp_json *j, const wasp_profile *p, int id, int top)
         wasp_json_string(j, "class", p->strings[r.classes[i].cls]);
         wasp_json_double(j, "samples", r.classes[i].samples);
         wasp_json_double(j, "share", wasp_share(r.classes[i].samples, r.samples));
-        bytes_json(j, p, &r, r.classes[i].bytes, r.classes[i].catches);
+        bytes_json(j, p, &r, false, r.classes[i].bytes, r.classes[i].catches, r.classes[i].bytes_sq);
         wasp_json_double(j, "sites", r.classes[i].nsites);
         wasp_json_end_object(j);
     }
