@@ -18,6 +18,9 @@ one is compared with it by the overlap metric of the paper's Section 7.2:
 the sum over classes of the smaller of the two shares.
 """
 
+import collections
+import json
+import os
 import re
 
 # The paper measured 80-99% overlap against the collector's counts; the
@@ -46,7 +49,7 @@ def make_tests(h):
     global H
     H = h
     return [("alloc.mix.%s" % e, (lambda e: lambda c, j: t_alloc(c, j, "AllocMix", e))(e))
-            for e in ENGINES]
+            for e in ENGINES] + [("alloc.jfr", t_jfr)]
 
 
 def reference(out):
@@ -118,3 +121,106 @@ def t_alloc(ctx, jdk, workload, engine):
             % (dominant, H.where(leaf), e["method"], e["line"]))
     return "%.0f sampled creations, overlap %.1f%%; %s; %s #1 at %s" % (
         a["samples"], 100 * ov, shares, dominant, H.where(leaf))
+
+
+# ---- alloc.jfr: estimated bytes beside JDK Flight Recorder's (issue 41) ----
+#
+# tests/workloads/AllocBytes.java allocates Small (16 bytes), Medium (64) and
+# long[126] (1024) at random in the proportions 64 : 48 : 6: by bytes
+# 10 : 30 : 60, by count 54 : 41 : 5. One run has both wasp (-e alloc) and
+# JFR (-XX:StartFlightRecording, settings=default: jdk.ObjectAllocationSample
+# throttled to 150 a second); JFR's file is read with the JDK's own `jfr print
+# --json`, each sample's `weight` (bytes since the thread's last sample)
+# summed by class.
+#
+# Measured with 120 million steps (about 1000 catches, 560-690 JFR samples,
+# 7-8 s a run), 3 runs a JDK, page engine: wasp's byte shares were within
+# 3.6 points of the truth but for one run at 10.1 (sd 4.0 points over the 18
+# shares); its total (TLAB bytes) 1-3% under the truth; JFR's total 0-3%
+# under; JFR's shares scattered far more: long[] 22.5-46.4% on JDK 17 and
+# 52.3-75.9% on JDK 25, Small 21-34% on JDK 17. At 60 million steps (600
+# catches) wasp's worst share was 19 points off and JFR's 28 (5 runs a JDK).
+# So the shares' margin is 15 points: 3.7 sd from the truth and 7 sd from a
+# profile ranked by count (Small 54%: 44 points off). JFR's ranking is
+# reported, not asserted: with default settings it ranked long[] last in 2
+# of 8 runs on JDK 17 (docs/alloc.md, "Beside JFR", says why); the top-3
+# sets always agreed.
+JFR_ARGS = ("120",)
+JFR_SIZES = {"AllocBytes$Small": 16, "AllocBytes$Medium": 64, "long[]": 1024}
+JFR_SHARE_MARGIN = 0.15
+JFR_TOTAL_MARGIN = 0.10   # measured: wasp 1-3% and JFR 0-3% under
+JFR_MIN_CATCHES = 500     # measured 948-1066
+JFR_MIN_SAMPLES = 200     # JFR's, measured 560-690
+
+
+def jfr_bytes(jdk, path):
+    """{class: summed weight} of the recording's jdk.ObjectAllocationSample
+    events, classes named as wasp names them ("long[]", "a.b.C")."""
+    tool = os.path.join(jdk.home, "bin", "jfr")
+    if not os.access(tool, os.X_OK):
+        H.skip("%s has no bin/jfr" % jdk.home)
+    r = H.run([tool, "print", "--json", "--events", "jdk.ObjectAllocationSample", path])
+    H.check(r.rc == 0, "jfr print exited %d: %s" % (r.rc, H.tail(r.err)))
+    try:
+        events = json.loads(r.out)["recording"]["events"]
+    except (ValueError, KeyError) as e:
+        raise H.Fail("jfr print --json gave no events (%s): %s" % (e, H.tail(r.out)))
+    arrays = {"[J": "long[]", "[I": "int[]", "[B": "byte[]", "[C": "char[]"}
+    out = collections.Counter()
+    for e in events:
+        v = e["values"]
+        name = v["objectClass"]["name"]
+        out[arrays.get(name, name.replace("/", "."))] += float(v["weight"])
+    return out, len(events)
+
+
+def ranks(by_class):
+    return dict((c, i + 1) for i, c in enumerate(sorted(by_class, key=by_class.get, reverse=True)))
+
+
+def t_jfr(ctx, jdk):
+    engine = next((e for e in ENGINES if not H.engine_verdict(jdk, e)), None)
+    if not engine:
+        H.skip("no watchpoint engine works here")
+    out, rec = ctx.path("AllocBytes.wprof"), ctx.path("AllocBytes.jfr")
+    args = list(JFR_ARGS)
+    cmd = [H.WASP, "run", "-e", "alloc", "--watch", engine, "-o", out, "-q", "--", jdk.java,
+           "-XX:StartFlightRecording=filename=%s,settings=default" % rec,
+           "-cp", H.CLASSES, "AllocBytes"] + args
+    r = H.run(cmd)
+    H.check(r.rc == 0, "wasp run with JFR exited %d: %s" % (r.rc, H.tail(r.err)))
+    H.check(H.checksum_of(r.out) == ctx.baseline(jdk, [], "AllocBytes", args),
+            "checksum differs from the run without the agent and JFR")
+    counts = reference(r.out)
+    truth = dict((k, counts[k] * JFR_SIZES[k]) for k in JFR_SIZES)
+    total = sum(truth.values())
+    a = ctx.report(out).get("alloc")
+    H.check(isinstance(a, dict) and a.get("bytes") is not None, "the report has no alloc bytes")
+    H.check(a["ranked_by"] == "bytes", "alloc ranked by %r, expected bytes" % a["ranked_by"])
+    H.check(a["catches"] >= JFR_MIN_CATCHES, "only %.0f catches (need >= %d)"
+            % (a["catches"], JFR_MIN_CATCHES))
+    wasp = dict((c["class"], c["bytes"]) for c in a["classes"])
+    jfr, nsamples = jfr_bytes(jdk, rec)
+    H.check(nsamples >= JFR_MIN_SAMPLES, "JFR recorded %d allocation samples (expected >= %d)"
+            % (nsamples, JFR_MIN_SAMPLES))
+    for who, by in (("wasp", wasp), ("JFR", jfr)):
+        t = sum(by.get(k, 0) for k in truth)
+        H.check(abs(t / total - 1) <= JFR_TOTAL_MARGIN, "%s's bytes of the workload's classes: "
+                "%.2f GB, allocated %.2f GB" % (who, t / 1e9, total / 1e9))
+    share = lambda by: dict((k, by.get(k, 0) / sum(by.get(c, 0) for c in truth)) for k in truth)
+    ws, js = share(wasp), share(jfr)
+    shares = ", ".join("%s %.1f%% (JFR %.1f%%, allocated %.1f%%)" % (k, 100 * ws[k], 100 * js[k],
+                       100 * truth[k] / total) for k in sorted(truth, key=truth.get, reverse=True))
+    for k in truth:
+        H.check(abs(ws[k] - truth[k] / total) <= JFR_SHARE_MARGIN,
+                "wasp's byte share of %s is %.0f points off (%s)"
+                % (k, 100 * abs(ws[k] - truth[k] / total), shares))
+    H.check(a["classes"][0]["class"] == "long[]", "wasp's #1 by bytes is %s, expected long[] (%s)"
+            % (a["classes"][0]["class"], shares))
+    top_w = sorted(wasp, key=wasp.get, reverse=True)[:3]
+    top_j = sorted(jfr, key=jfr.get, reverse=True)[:3]
+    H.check(set(top_w) == set(top_j), "top 3 by bytes: wasp %s, JFR %s" % (top_w, top_j))
+    rw, rj = ranks(ws), ranks(js)
+    apart = max(abs(rw[k] - rj[k]) for k in truth)
+    return "%.0f catches, %d JFR samples; %s; ranks %s apart" % (
+        a["catches"], nsamples, shares, "at most one place" if apart <= 1 else "%d places" % apart)
