@@ -293,6 +293,14 @@ static void bytes_rank_and_read_back(void **state)
     wasp_alloc_ranking_free(&r);
     assert_int_equal(wasp_alloc_rank_parse("--alloc-rank", "bytes", err, sizeof err), 0);
 
+    /* A creation without bytes (merged from an older profile): bytes not known. */
+    wasp_profile *older = reread(q);
+    add(older, "pkg.Old", a, 3);
+    assert_int_equal(wasp_alloc_rank(older, &r), 0);
+    assert_false(r.has_bytes);
+    wasp_alloc_ranking_free(&r);
+    wasp_profile_free(older);
+
     /* The windows' measured TLAB bytes give the total; shares stay. */
     wasp_profile_add_counter(q, "alloc.window_bytes", 20000);
     assert_int_equal(wasp_alloc_rank(q, &r), 0);

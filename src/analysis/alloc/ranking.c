@@ -98,7 +98,13 @@ static int join_bytes(const wasp_profile *p, const wasp_alloc_entry *e, uint32_t
         r->bytes_sq += b[i].bytes_sq;
     }
     free(sorted);
-    r->has_bytes = r->bytes > 0;
+    /* Every creation has its bytes, or the bytes are not known: a profile
+     * merged with one written before them (no ALBY) would rank its classes
+     * by the newer part's bytes alone. */
+    uint32_t missing = 0;
+    for (uint32_t i = 0; i < n; i++)
+        missing += e[i].samples > 0 && !(r->site_catches[i] > 0);
+    r->has_bytes = r->bytes > 0 && missing == 0;
     /* The catches' sum runs low where a window's coverage factor hit its cap
      * (coverage.h): the same for every class of the window, so the shares
      * hold, not the total. The TLAB bytes the windows measured are the

@@ -158,7 +158,9 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
                 r.measured ? "TLAB" : "estimated", line, wasp_fmt_count(r.catches, a, sizeof a));
     }
     else
-        fputs("  bytes not recorded (sampled stores, or a profile of an older wasp)\n", out);
+        fputs("  bytes not recorded (sampled stores, or a profile of an older wasp, or merged\n"
+              "  with one)\n",
+              out);
     const char *by = r.by_bytes ? "estimated bytes" : "sampled creations";
     fprintf(out, "\n  classes by %s:\n", by);
     uint32_t nclasses = r.nclasses < TEXT_CLASSES ? r.nclasses : TEXT_CLASSES;
