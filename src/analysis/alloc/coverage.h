@@ -67,7 +67,8 @@ void wasp_alloc_cover_stop(wasp_alloc_coverage *c, uint64_t top);
 void wasp_alloc_cover_caught(wasp_alloc_coverage *c, uint32_t rec, double weight, double bytes);
 /* The thread's sample (or end) closes the window: add(arg, rec, weight,
  * bytes, factor) for each of its catches, which added weight and bytes to
- * rec and now weighs factor (> 1) times that; then the next window opens. `env` is the thread's JNIEnv,
+ * rec and now weighs factor (> 1) times that; then the next window opens.
+ * `env` is the thread's JNIEnv,
  * `epoch` the GC epoch now. *allocated and *covered get the window's bytes
  * (0 and 0 when not known). */
 void wasp_alloc_cover_close(wasp_alloc_coverage *c, void *env, uint32_t epoch,

@@ -78,7 +78,8 @@ static const char *fmt_bytes(const wasp_profile *p, double bytes, double catches
                               &hi);
     if (s > 0)
         snprintf(d, sizeof d, ", %s/CPU s", wasp_fmt_bytes(bytes / s, c, sizeof c));
-    snprintf(buf, n, "%s [%s-", wasp_fmt_bytes(bytes, a, sizeof a), wasp_fmt_bytes(lo, b, sizeof b));
+    snprintf(buf, n, "%s [%s-", wasp_fmt_bytes(bytes, a, sizeof a),
+             wasp_fmt_bytes(lo, b, sizeof b));
     size_t len = strlen(buf);
     snprintf(buf + len, n - len, "%s]%s", wasp_fmt_bytes(hi, c, sizeof c), d);
     return buf;
@@ -148,29 +149,33 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
         return 0;
     }
     char line[128];
-    if (r.has_bytes)
-    {
+    if (r.has_bytes) {
         fmt_bytes(p, r.bytes, r.catches, r.bytes_sq, line, sizeof line);
-        if (r.measured) /* no interval: "X [lo-hi], rate" -> "X, rate" */
-            memmove(strchr(line, '[') - 1, strchr(line, ']') + 1, strlen(strchr(line, ']') + 1) + 1);
+        if (r.measured) { /* no interval: "X [lo-hi], rate" -> "X, rate" */
+            char *from = strchr(line, '[') - 1, *to = strchr(line, ']') + 1;
+            memmove(from, to, strlen(to) + 1);
+        }
         fprintf(out, "  %s bytes allocated: %s\n"
-                     "  (intervals: 95%%, from %s catches; rates per CPU second of the profiled threads)\n",
+                     "  (intervals: 95%%, from %s catches; rates per CPU second of the profiled\n"
+                     "  threads)\n",
                 r.measured ? "TLAB" : "estimated", line, wasp_fmt_count(r.catches, a, sizeof a));
-    }
-    else
+    } else {
         fputs("  bytes not recorded (sampled stores, or a profile of an older wasp, or merged\n"
               "  with one)\n",
               out);
+    }
     const char *by = r.by_bytes ? "estimated bytes" : "sampled creations";
     fprintf(out, "\n  classes by %s:\n", by);
     uint32_t nclasses = r.nclasses < TEXT_CLASSES ? r.nclasses : TEXT_CLASSES;
     for (uint32_t i = 0; i < nclasses; i++) {
         const wasp_alloc_class *k = &r.classes[i];
-        double share = r.by_bytes ? wasp_share(k->bytes, r.bytes) : wasp_share(k->samples, r.samples);
+        double share =
+            r.by_bytes ? wasp_share(k->bytes, r.bytes) : wasp_share(k->samples, r.samples);
         fprintf(out, "    %7s  %s   %s", wasp_fmt_percent(share, a, sizeof a), p->strings[k->cls],
                 wasp_fmt_count(k->samples, b, sizeof b));
         if (r.has_bytes)
-            fprintf(out, " creations, %s", fmt_bytes(p, k->bytes, k->catches, k->bytes_sq, line, sizeof line));
+            fprintf(out, " creations, %s",
+                    fmt_bytes(p, k->bytes, k->catches, k->bytes_sq, line, sizeof line));
         fputc('\n', out);
     }
     if (r.nclasses > nclasses)
@@ -213,7 +218,8 @@ static int site_json(wasp_json *j, const wasp_profile *p, uint32_t index, const 
     wasp_json_double(j, "samples", e->samples);
     wasp_json_double(j, "share", wasp_share(e->samples, r->samples));
     bytes_json(j, p, r, false, r->has_bytes ? r->site_bytes[index] : 0,
-               r->has_bytes ? r->site_catches[index] : 0, r->has_bytes ? r->site_bytes_sq[index] : 0);
+               r->has_bytes ? r->site_catches[index] : 0,
+               r->has_bytes ? r->site_bytes_sq[index] : 0);
     wasp_json_context_fields(j, p, e->ctx);
     wasp_json_end_object(j);
     return 0;
@@ -249,7 +255,8 @@ static int json(wasp_json *j, const wasp_profile *p, int id, int top)
         wasp_json_string(j, "class", p->strings[r.classes[i].cls]);
         wasp_json_double(j, "samples", r.classes[i].samples);
         wasp_json_double(j, "share", wasp_share(r.classes[i].samples, r.samples));
-        bytes_json(j, p, &r, false, r.classes[i].bytes, r.classes[i].catches, r.classes[i].bytes_sq);
+        const wasp_alloc_class *c = &r.classes[i];
+        bytes_json(j, p, &r, false, c->bytes, c->catches, c->bytes_sq);
         wasp_json_double(j, "sites", r.classes[i].nsites);
         wasp_json_end_object(j);
     }
