@@ -247,3 +247,57 @@ int wasp_keyed_weigh(const wasp_profile *p, const wasp_keyed_layout *l, wasp_con
     }
     return 0;
 }
+
+/* ---- a part of several tables ---- */
+
+void wasp_keyed_tables_free(const wasp_keyed_tables *t, void *data)
+{
+    if (!data)
+        return;
+    for (uint32_t i = 0; i < t->n; i++) {
+        size_t at = t->layouts[i]->table_offset;
+        wasp_keyed_table_free((wasp_keyed_table *)((unsigned char *)data + at));
+    }
+    free(data);
+}
+
+int wasp_keyed_tables_check(const wasp_keyed_tables *t, const wasp_profile *p, char *err,
+                            size_t errlen)
+{
+    for (uint32_t i = 0; i < t->n; i++)
+        if (wasp_keyed_check(p, t->layouts[i], err, errlen) != 0)
+            return -1;
+    return 0;
+}
+
+void wasp_keyed_tables_encode(const wasp_keyed_tables *t, const wasp_profile *p, wasp_wbuf *b)
+{
+    for (uint32_t i = 0; i < t->n; i++)
+        wasp_keyed_encode(p, t->layouts[i], b);
+}
+
+int wasp_keyed_tables_decode(const wasp_keyed_tables *t, wasp_profile *p, wasp_decoder *d)
+{
+    for (uint32_t i = 0; i < t->n; i++)
+        if (wasp_keyed_decode(p, t->layouts[i], d) != 0)
+            return -1;
+    return 0;
+}
+
+int wasp_keyed_tables_merge(const wasp_keyed_tables *t, wasp_profile *dst, const wasp_profile *src,
+                            const wasp_id_map *m)
+{
+    for (uint32_t i = 0; i < t->n; i++)
+        if (wasp_keyed_merge(dst, src, t->layouts[i], m) != 0)
+            return -1;
+    return 0;
+}
+
+int wasp_keyed_tables_weigh(const wasp_keyed_tables *t, const wasp_profile *p,
+                            wasp_context_weights *w)
+{
+    for (uint32_t i = 0; i < t->nweigh && i < t->n; i++)
+        if (wasp_keyed_weigh(p, t->layouts[i], w) != 0)
+            return -1;
+    return 0;
+}

@@ -116,4 +116,56 @@ int wasp_keyed_weigh(const wasp_profile *p, const wasp_keyed_layout *l, wasp_con
                                     .merge = NAME##_merge,                                       \
                                     .weigh = NAME##_weigh}
 
+/* A part whose data is one struct holding a table per layout (each at its
+ * layout's table_offset, in its own section): the part's operations over
+ * them all. Contexts weigh by the first `nweigh` tables' records (a table
+ * of other units, bytes beside samples, must not add to them). */
+typedef struct wasp_keyed_tables {
+    const wasp_keyed_layout *const *layouts;
+    uint32_t n, nweigh;
+} wasp_keyed_tables;
+
+void wasp_keyed_tables_free(const wasp_keyed_tables *t, void *data);
+int wasp_keyed_tables_check(const wasp_keyed_tables *t, const wasp_profile *p, char *err,
+                            size_t errlen);
+void wasp_keyed_tables_encode(const wasp_keyed_tables *t, const wasp_profile *p, wasp_wbuf *b);
+int wasp_keyed_tables_decode(const wasp_keyed_tables *t, wasp_profile *p, wasp_decoder *d);
+int wasp_keyed_tables_merge(const wasp_keyed_tables *t, wasp_profile *dst, const wasp_profile *src,
+                            const wasp_id_map *m);
+int wasp_keyed_tables_weigh(const wasp_keyed_tables *t, const wasp_profile *p,
+                            wasp_context_weights *w);
+
+/* `const wasp_profile_part NAME` for a part of the tables TABLES (a const
+ * wasp_keyed_tables), in sections ... (their tags). */
+#define WASP_KEYED_TABLES_PART(NAME, TABLES, ...)                                                 \
+    static void NAME##_free(void *data) { wasp_keyed_tables_free(&(TABLES), data); }             \
+    static int NAME##_check(const wasp_profile *p, char *err, size_t errlen)                     \
+    {                                                                                            \
+        return wasp_keyed_tables_check(&(TABLES), p, err, errlen);                               \
+    }                                                                                            \
+    static void NAME##_encode(const wasp_profile *p, wasp_wbuf *b)                               \
+    {                                                                                            \
+        wasp_keyed_tables_encode(&(TABLES), p, b);                                               \
+    }                                                                                            \
+    static int NAME##_decode(wasp_profile *p, wasp_decoder *d)                                   \
+    {                                                                                            \
+        return wasp_keyed_tables_decode(&(TABLES), p, d);                                        \
+    }                                                                                            \
+    static int NAME##_merge(wasp_profile *dst, const wasp_profile *src, const wasp_id_map *m)    \
+    {                                                                                            \
+        return wasp_keyed_tables_merge(&(TABLES), dst, src, m);                                  \
+    }                                                                                            \
+    static int NAME##_weigh(const wasp_profile *p, wasp_context_weights *w)                      \
+    {                                                                                            \
+        return wasp_keyed_tables_weigh(&(TABLES), p, w);                                         \
+    }                                                                                            \
+    const wasp_profile_part NAME = {.sections = {__VA_ARGS__},                                   \
+                                    .context_roles = 1,                                          \
+                                    .free = NAME##_free,                                         \
+                                    .check = NAME##_check,                                       \
+                                    .encode = NAME##_encode,                                     \
+                                    .decode = NAME##_decode,                                     \
+                                    .merge = NAME##_merge,                                       \
+                                    .weigh = NAME##_weigh}
+
 #endif

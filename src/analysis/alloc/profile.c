@@ -7,8 +7,6 @@
  */
 #include "analysis/alloc/profile.h"
 
-#include <stdlib.h>
-
 #include "analysis/ids.h"
 #include "analysis/names.h"
 #include "profile/keyed_records.h"
@@ -76,57 +74,8 @@ bool wasp_profile_has_allocs(const wasp_profile *p)
     return n || wasp_events_name(wasp_profile_get_meta(p, "events"), "alloc");
 }
 
-/* ---- the profile part: both tables ---- */
+static const wasp_keyed_layout *const layouts[] = {&layout, &bytes_layout};
+/* The bytes' contexts are the creations': only those weigh. */
+static const wasp_keyed_tables tables = {layouts, 2, 1};
 
-static void free_data(void *data)
-{
-    alloc_data *d = data;
-    wasp_keyed_table_free(&d->creations);
-    wasp_keyed_table_free(&d->bytes);
-    free(d);
-}
-
-static int check(const wasp_profile *p, char *err, size_t errlen)
-{
-    return wasp_keyed_check(p, &layout, err, errlen) != 0 ||
-                   wasp_keyed_check(p, &bytes_layout, err, errlen) != 0
-               ? -1
-               : 0;
-}
-
-static void encode(const wasp_profile *p, wasp_wbuf *b)
-{
-    wasp_keyed_encode(p, &layout, b);
-    wasp_keyed_encode(p, &bytes_layout, b);
-}
-
-static int decode(wasp_profile *p, wasp_decoder *d)
-{
-    return wasp_keyed_decode(p, &layout, d) != 0 || wasp_keyed_decode(p, &bytes_layout, d) != 0
-               ? -1
-               : 0;
-}
-
-static int merge(wasp_profile *dst, const wasp_profile *src, const wasp_id_map *m)
-{
-    return wasp_keyed_merge(dst, src, &layout, m) != 0 ||
-                   wasp_keyed_merge(dst, src, &bytes_layout, m) != 0
-               ? -1
-               : 0;
-}
-
-static int weigh(const wasp_profile *p, wasp_context_weights *w)
-{
-    return wasp_keyed_weigh(p, &layout, w); /* the bytes' contexts are the creations' */
-}
-
-const wasp_profile_part wasp_profile_part_alloc = {
-    .sections = {SEC_CREATIONS, SEC_BYTES},
-    .context_roles = 1,
-    .free = free_data,
-    .check = check,
-    .encode = encode,
-    .decode = decode,
-    .merge = merge,
-    .weigh = weigh,
-};
+WASP_KEYED_TABLES_PART(wasp_profile_part_alloc, tables, SEC_CREATIONS, SEC_BYTES);
