@@ -7,21 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli_util.h"
 #include "profile/part.h"
 #include "profile/profile.h"
 
 /* The command line's choice: by bytes unless told otherwise. */
 static bool rank_by_count;
 
-int wasp_alloc_rank_parse(const char *option, const char *value, char *err, size_t errlen)
+void wasp_alloc_rank_by_count(bool on)
 {
-    static const char *const names[] = {"bytes", "count"};
-    int i = wasp_cli_parse_choice(option, value, names, 2, err, errlen);
-    if (i < 0)
-        return -1;
-    rank_by_count = i == 1;
-    return 0;
+    rank_by_count = on;
 }
 
 double wasp_alloc_effective_catches(double bytes, double catches, double bytes_sq)

@@ -40,8 +40,11 @@ typedef struct wasp_alloc_ranking {
 int wasp_alloc_rank(const wasp_profile *p, wasp_alloc_ranking *r);
 void wasp_alloc_ranking_free(wasp_alloc_ranking *r);
 
-/* `--alloc-rank bytes|count` of wasp report: 0, or -1 with err naming the
- * option and the accepted values. The choice holds for the process. */
+/* Rank by sampled creations even when bytes are known; the choice holds for
+ * the process (the command line's). */
+void wasp_alloc_rank_by_count(bool on);
+/* `--alloc-rank bytes|count` of wasp report (report_rank.c): 0, or -1 with
+ * err naming the option and the accepted values. */
 int wasp_alloc_rank_parse(const char *option, const char *value, char *err, size_t errlen);
 
 /* The catches of equal bytes that would spread as much as these, whose
