@@ -117,7 +117,7 @@ static int join_bytes(const wasp_profile *p, const wasp_alloc_entry *e, uint32_t
     return 0;
 }
 
-int wasp_alloc_rank(const wasp_profile *p, wasp_alloc_ranking *r)
+static int rank(const wasp_profile *p, wasp_alloc_ranking *r, bool by_count)
 {
     memset(r, 0, sizeof *r);
     uint32_t n, ns = p->nstrings;
@@ -126,7 +126,7 @@ int wasp_alloc_rank(const wasp_profile *p, wasp_alloc_ranking *r)
     wasp_alloc_class *by_string = calloc(ns ? ns : 1, sizeof *by_string);
     if (!sites || !by_string || join_bytes(p, e, n, r) != 0)
         goto fail;
-    r->by_bytes = r->has_bytes && !rank_by_count;
+    r->by_bytes = r->has_bytes && !by_count;
     for (uint32_t i = 0; i < n; i++) {
         double bytes = r->has_bytes ? r->site_bytes[i] : 0;
         double catches = r->has_bytes ? r->site_catches[i] : 0;
@@ -179,4 +179,14 @@ fail:
     free(by_string);
     wasp_alloc_ranking_free(r);
     return -1;
+}
+
+int wasp_alloc_rank(const wasp_profile *p, wasp_alloc_ranking *r)
+{
+    return rank(p, r, rank_by_count);
+}
+
+int wasp_alloc_rank_creations(const wasp_profile *p, wasp_alloc_ranking *r)
+{
+    return rank(p, r, true);
 }

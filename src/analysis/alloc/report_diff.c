@@ -11,7 +11,7 @@
 static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side)
 {
     wasp_alloc_ranking r;
-    if (wasp_alloc_rank(p, &r) != 0)
+    if (wasp_alloc_rank_creations(p, &r) != 0)
         return -1;
     wasp_diff_set_total(b, id, side, r.samples, 0);
     /* Armed samples carry the weight of those refused meanwhile. */
