@@ -152,8 +152,8 @@ JFR_ARGS = ("120",)
 JFR_SIZES = {"AllocBytes$Small": 16, "AllocBytes$Medium": 64, "long[]": 1024}
 JFR_SHARE_MARGIN = 0.15
 JFR_TOTAL_MARGIN = 0.10   # measured: wasp 1-3% and JFR 0-3% under
-JFR_MIN_CATCHES = 500     # measured 948-1093
-JFR_MIN_SAMPLES = 200     # JFR's, measured 560-930
+JFR_MIN_CATCHES = 500     # measured 948-1174
+JFR_MIN_SAMPLES = 200     # JFR's, measured 560-1049
 
 
 def jfr_bytes(jdk, path):
