@@ -156,25 +156,30 @@ static void finding_text(const wasp_profile *p, const wasp_finding *f, int rank,
     fputc('\n', out);
 }
 
+/* Start-up work below this share of an analysis's evidence goes unsaid in
+ * the text (the JSON has it): a note about 0.1% is noise on the first screen. */
+#define STARTUP_NOTE 0.01
+
 static void analysis_text(const wasp_profile *p, int id, const found *c, double due, void *arg)
 {
     FILE *out = arg;
     const wasp_report_part *part = wasp_report_part_of(id);
     fprintf(out, "\n%s\n", part->title);
-    char s[WASP_UNIT_BUF];
-    if (isfinite(c->shown))
-        fprintf(out, "  the filter shows %s of its evidence\n", wasp_fmt_percent(c->shown, s, sizeof s));
-    if (c->startup > 0)
-        fprintf(out, "  %s of its evidence is JVM start-up work (class loading, linking, lambda "
-                     "bootstrap), not among these findings\n",
-                wasp_fmt_percent(c->startup, s, sizeof s));
     for (int i = 0; i < c->n; i++)
         finding_text(p, &c->f[i], i + 1, due, out);
     if (c->n == 0 && (c->startup > 0 || (isfinite(c->shown) && c->shown < 1)))
         fputs("  nothing else found\n", out);
     else if (c->n == 0)
         fputs("  nothing found (the detail below says why)\n", out);
-    else if (part->hint)
+    /* Notes after the findings, which come first under their heading. */
+    char s[WASP_UNIT_BUF];
+    if (isfinite(c->shown))
+        fprintf(out, "  the filter shows %s of its evidence\n", wasp_fmt_percent(c->shown, s, sizeof s));
+    if (c->startup >= STARTUP_NOTE || (c->n == 0 && c->startup > 0))
+        fprintf(out, "  %s of its evidence is JVM start-up work (class loading, linking, lambda "
+                     "bootstrap), not among these findings\n",
+                wasp_fmt_percent(c->startup, s, sizeof s));
+    if (c->n > 0 && part->hint)
         fprintf(out, "  try: %s\n", part->hint);
 }
 
