@@ -185,7 +185,7 @@ static uint32_t java_frames(wasp_profile *p, method_cache *mc, const wasp_rframe
     uint32_t n = 0;
     if (nframes == 0) {
         char buf[160];
-        snprintf(buf, sizeof buf, "[stack unavailable: %s]", agct_reason(status));
+        snprintf(buf, sizeof buf, WASP_UNWALKED_PREFIX ": %s]", agct_reason(status));
         wasp_frame f = {.kind = WASP_FRAME_UNKNOWN, .name = wasp_profile_intern_string(p, buf),
                         .file = 0, .line = -1};
         ids[n++] = wasp_profile_intern_frame(p, &f);

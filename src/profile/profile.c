@@ -211,3 +211,16 @@ uint32_t wasp_profile_intern_context(wasp_profile *p, const uint32_t *frame_ids,
     p->ncontexts++;
     return id;
 }
+
+bool wasp_profile_context_walked(const wasp_profile *p, uint32_t ctx)
+{
+    if (ctx >= p->ncontexts)
+        return false;
+    const wasp_context *c = &p->contexts[ctx];
+    if (c->nframes == 0)
+        return true; /* no frames at all: nothing says a walk failed */
+    const wasp_frame *root = &p->frames[p->frame_refs[c->first]];
+    const char *name = wasp_profile_string(p, root->name);
+    return root->kind != WASP_FRAME_UNKNOWN || !name ||
+           strncmp(name, WASP_UNWALKED_PREFIX, sizeof WASP_UNWALKED_PREFIX - 1) != 0;
+}

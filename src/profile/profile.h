@@ -108,6 +108,16 @@ uint32_t wasp_profile_intern_frame(wasp_profile *p, const wasp_frame *f);
 uint32_t wasp_profile_intern_context(wasp_profile *p, const uint32_t *frame_ids,
                                      uint32_t nframes, uint32_t insn);
 
+/* The root frame's name of a context whose Java stack could not be walked
+ * (agent/dump.c: "[stack unavailable: deoptimization in progress]"), above
+ * it the native frames that were seen. */
+#define WASP_UNWALKED_PREFIX "[stack unavailable"
+/* False for such a context (or an id out of range). Rankings put entries of
+ * such contexts after the others, in their own order: the samples of every
+ * place whose walk failed the same way share one context, and would make
+ * one heavy entry out of many unrelated places. */
+bool wasp_profile_context_walked(const wasp_profile *p, uint32_t ctx);
+
 /* Metadata: set replaces; get returns NULL when absent. */
 void wasp_profile_set_meta(wasp_profile *p, const char *key, const char *value);
 const char *wasp_profile_get_meta(const wasp_profile *p, const char *key);

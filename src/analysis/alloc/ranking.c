@@ -131,7 +131,9 @@ static int rank(const wasp_profile *p, wasp_alloc_ranking *r, bool by_count)
         double bytes = r->has_bytes ? r->site_bytes[i] : 0;
         double catches = r->has_bytes ? r->site_catches[i] : 0;
         double bytes_sq = r->has_bytes ? r->site_bytes_sq[i] : 0;
-        sites[i] = (wasp_ranked){{r->by_bytes ? bytes : e[i].samples, e[i].samples},
+        /* sites whose creation stack was not walked last (profile.h) */
+        sites[i] = (wasp_ranked){{wasp_profile_context_walked(p, e[i].ctx),
+                                  r->by_bytes ? bytes : e[i].samples, e[i].samples},
                                  {e[i].cls, e[i].ctx}, i};
         r->samples += e[i].samples;
         if (e[i].cls < ns) {

@@ -9,8 +9,9 @@
 #include "profile/part.h"
 #include "profile/profile.h"
 
-/* qsort has no context argument: the entries being sorted. */
+/* qsort has no context argument: the entries being sorted, and their profile. */
 static const wasp_field_entry *sorting;
+static const wasp_profile *sorting_profile;
 
 static int by_member(const void *a, const void *b)
 {
@@ -21,6 +22,11 @@ static int by_member(const void *a, const void *b)
         return x->offset < y->offset ? -1 : 1;
     if (x->member != y->member)
         return x->member < y->member ? -1 : 1;
+    /* a member's contexts: unwalked stacks last (profile.h) */
+    bool wx = wasp_profile_context_walked(sorting_profile, x->ctx),
+         wy = wasp_profile_context_walked(sorting_profile, y->ctx);
+    if (wx != wy)
+        return wx ? -1 : 1;
     double sx = x->loads + x->stores, sy = y->loads + y->stores;
     if (sx != sy)
         return sx > sy ? -1 : 1;
@@ -81,6 +87,7 @@ int wasp_field_rank(const wasp_profile *p, wasp_field_ranking *r)
             idx[k++] = i;
     }
     sorting = e;
+    sorting_profile = p;
     qsort(idx, k, sizeof *idx, by_member);
     for (uint32_t i = 0; i < k;) {
         uint32_t j = i;

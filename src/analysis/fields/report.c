@@ -229,7 +229,10 @@ static int json_unnamed(wasp_json *j, const wasp_profile *p, int top)
         return -1;
     for (uint32_t i = 0; i < n; i++)
         if (e[i].cls == 0) /* strings[0] is "": not named */
-            r[k++] = (wasp_ranked){{e[i].loads + e[i].stores}, {e[i].ctx, e[i].area}, i};
+            r[k++] = (wasp_ranked){{wasp_profile_context_walked(p, e[i].ctx), /* unwalked last */
+                                    e[i].loads + e[i].stores},
+                                   {e[i].ctx, e[i].area},
+                                   i};
     uint32_t *order = wasp_ranked_order(r, k);
     if (!order)
         return -1;

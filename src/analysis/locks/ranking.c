@@ -28,16 +28,19 @@ static void add(wasp_lock_sum *s, const wasp_lock_entry *e)
     s->slow += e->slow;
 }
 
-/* Indices of n items in order: by weight descending, then keys ascending.
- * NULL when out of memory. */
+/* Indices of n items in order: the ones last() says go last after the
+ * others (last NULL: none), each group by weight descending, then keys
+ * ascending. NULL when out of memory. */
 static uint32_t *order(uint32_t n, double (*weight)(const void *, uint32_t),
-                       void (*keys)(const void *, uint32_t, uint32_t *), const void *items)
+                       void (*keys)(const void *, uint32_t, uint32_t *), const void *items,
+                       bool (*last)(const void *, uint32_t))
 {
     wasp_ranked *k = calloc(n ? n : 1, sizeof *k);
     if (!k)
         return NULL;
     for (uint32_t i = 0; i < n; i++) {
-        k[i].weight[0] = weight ? weight(items, i) : 0;
+        k[i].weight[0] = last && last(items, i) ? 0 : 1;
+        k[i].weight[1] = weight ? weight(items, i) : 0;
         keys(items, i, k[i].key);
         k[i].index = i;
     }
@@ -54,6 +57,11 @@ static void entry_keys(const void *items, uint32_t i, uint32_t *key)
 static double sum_weight(const void *items, uint32_t i)
 {
     return wasp_lock_samples(&((const wasp_lock_sum *)items)[i]);
+}
+
+static bool sum_unwalked(const void *items, uint32_t i)
+{
+    return ((const wasp_lock_sum *)items)[i].unwalked;
 }
 
 static void sum_keys(const void *items, uint32_t i, uint32_t *key)
@@ -105,7 +113,7 @@ int wasp_lock_rank(const wasp_profile *p, wasp_lock_ranking *r)
     memset(r, 0, sizeof *r);
     uint32_t n;
     const wasp_lock_entry *e = wasp_profile_locks(p, &n);
-    uint32_t *by_key = order(n, NULL, entry_keys, e);
+    uint32_t *by_key = order(n, NULL, entry_keys, e, NULL);
     r->contexts = calloc(n ? n : 1, sizeof *r->contexts);
     r->classes = calloc(n ? n : 1, sizeof *r->classes);
     r->functions = calloc(n ? n : 1, sizeof *r->functions);
@@ -125,6 +133,7 @@ int wasp_lock_rank(const wasp_profile *p, wasp_lock_ranking *r)
             last = &r->contexts[r->ncontexts++];
             last->cls = x->cls;
             last->ctx = x->ctx;
+            last->unwalked = !wasp_profile_context_walked(p, x->ctx);
         }
         add(last, x);
         if (x->where != empty) {
@@ -150,16 +159,16 @@ int wasp_lock_rank(const wasp_profile *p, wasp_lock_ranking *r)
         c->contexts = &r->contexts[i];
         c->ncontexts = j - i;
         if (permute(c->contexts, c->ncontexts, sizeof *c->contexts,
-                    order(c->ncontexts, sum_weight, sum_keys, c->contexts)) != 0) {
+                    order(c->ncontexts, sum_weight, sum_keys, c->contexts, sum_unwalked)) != 0) {
             wasp_lock_ranking_free(r);
             return -1;
         }
         i = j;
     }
     if (permute(r->classes, r->nclasses, sizeof *r->classes,
-                order(r->nclasses, class_weight, class_keys, r->classes)) != 0 ||
+                order(r->nclasses, class_weight, class_keys, r->classes, NULL)) != 0 ||
         permute(r->functions, r->nfunctions, sizeof *r->functions,
-                order(r->nfunctions, function_weight, function_keys, r->functions)) != 0) {
+                order(r->nfunctions, function_weight, function_keys, r->functions, NULL)) != 0) {
         wasp_lock_ranking_free(r);
         return -1;
     }

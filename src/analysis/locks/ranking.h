@@ -7,6 +7,7 @@
 #ifndef WASP_ANALYSIS_LOCKS_RANKING_H
 #define WASP_ANALYSIS_LOCKS_RANKING_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "analysis/locks/profile.h"
@@ -15,6 +16,7 @@
 typedef struct wasp_lock_sum {
     uint32_t cls, ctx; /* ctx: unused for classes */
     double acquire, release, slow;
+    bool unwalked; /* ctx's stack was not walked: ranked after the others (profile.h) */
 } wasp_lock_sum;
 
 typedef struct wasp_lock_class {

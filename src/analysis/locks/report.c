@@ -101,7 +101,7 @@ static int json(wasp_json *j, const wasp_profile *p, int id, int top)
         return -1;
     double all = r.acquire + r.slow;
     wasp_json_begin_object(j, "locks", false);
-    json_sum(j, &(wasp_lock_sum){0, 0, r.acquire, r.release, r.slow});
+    json_sum(j, &(wasp_lock_sum){.acquire = r.acquire, .release = r.release, .slow = r.slow});
     wasp_json_begin_array(j, "classes", false);
     uint32_t shown = wasp_report_shown(top, r.nclasses);
     for (uint32_t i = 0; i < shown; i++) {

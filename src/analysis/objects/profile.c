@@ -172,7 +172,9 @@ uint32_t *wasp_profile_sorted_site_accesses(const wasp_profile *p, uint32_t site
         return NULL;
     k = 0;
     for (uint32_t a = first_access(o, site); a != WASP_NOID; a = o->next[a])
-        r[k++] = (wasp_ranked){{x[a].samples}, {x[a].access_ctx}, a};
+        r[k++] = (wasp_ranked){{wasp_profile_context_walked(p, x[a].access_ctx), x[a].samples},
+                               {x[a].access_ctx},
+                               a}; /* unwalked stacks last (profile.h) */
     uint32_t *out = wasp_ranked_order(r, k);
     if (out)
         *n = k;

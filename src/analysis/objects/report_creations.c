@@ -15,11 +15,14 @@
 typedef struct creation {
     uint32_t ctx;
     double samples;
+    bool walked; /* its stack was walked; the others rank last (profile.h) */
 } creation;
 
 static int by_samples(const void *a, const void *b)
 {
     const creation *x = a, *y = b;
+    if (x->walked != y->walked)
+        return x->walked ? -1 : 1;
     if (x->samples != y->samples)
         return x->samples < y->samples ? 1 : -1;
     return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
@@ -45,11 +48,11 @@ static creation entry(const wasp_profile *p, source src, uint32_t i, uint32_t *c
     if (src == FROM_CREATIONS) {
         const wasp_alloc_entry *e = &wasp_profile_allocs(p, &n)[i];
         *cls = e->cls;
-        return (creation){e->ctx, e->samples};
+        return (creation){e->ctx, e->samples, wasp_profile_context_walked(p, e->ctx)};
     }
     const wasp_untracked_alloc *u = &wasp_profile_untracked_allocs(p, &n)[i];
     *cls = u->cls;
-    return (creation){u->ctx, u->allocations};
+    return (creation){u->ctx, u->allocations, wasp_profile_context_walked(p, u->ctx)};
 }
 
 static uint32_t entries(const wasp_profile *p, source src)

@@ -34,8 +34,13 @@ uint32_t *wasp_profile_sorted_pairs(const wasp_profile *p, wasp_analysis a, uint
         return NULL;
     k = 0;
     for (uint32_t i = 0; i < all; i++)
-        if (q[i].analysis == (uint32_t)a)
-            r[k++] = (wasp_ranked){{q[i].bytes}, {q[i].watch_ctx, q[i].trap_ctx, q[i].flags}, i};
+        if (q[i].analysis == (uint32_t)a) {
+            /* pairs with an unwalked side last (profile.h) */
+            double walked = wasp_profile_context_walked(p, q[i].watch_ctx) &&
+                            wasp_profile_context_walked(p, q[i].trap_ctx);
+            r[k++] = (wasp_ranked){{walked, q[i].bytes}, {q[i].watch_ctx, q[i].trap_ctx, q[i].flags},
+                                   i};
+        }
     uint32_t *out = wasp_ranked_order(r, k);
     if (out)
         *n = k;

@@ -47,15 +47,19 @@ static double draws_per_weight(const wasp_profile *p)
     return (double)wasp_profile_get_counter(p, "armed") / weight;
 }
 
-/* A watched line: its pairs summed; heaviest: its heaviest pair. */
+/* A watched line: its pairs summed; heaviest: its heaviest pair; walked:
+ * whether that pair's stacks were walked (the others rank last: profile.h). */
 typedef struct line_sum {
     const wasp_pair *heaviest;
     double bytes, count;
+    bool walked;
 } line_sum;
 
 static int by_bytes(const void *x, const void *y)
 {
     const line_sum *a = x, *b = y;
+    if (a->walked != b->walked)
+        return a->walked ? -1 : 1;
     if (a->bytes != b->bytes)
         return a->bytes < b->bytes ? 1 : -1;
     return a->heaviest < b->heaviest ? -1 : a->heaviest > b->heaviest; /* pairs in rank order */
@@ -81,7 +85,10 @@ static int sum_lines(const wasp_profile *p, wasp_analysis a, line_sum **lines, u
         const wasp_frame *at = wasp_place_frame(p, &p->contexts[q->watch_ctx]);
         uint32_t f = at ? (uint32_t)(at - p->frames) : p->nframes; /* no frames: one line */
         if (!line_of[f]) {
-            l[*nlines] = (line_sum){q, 0, 0}; /* sorted: the first is the heaviest */
+            /* sorted: the first is the heaviest, walked ones first */
+            l[*nlines] = (line_sum){q, 0, 0,
+                                    wasp_profile_context_walked(p, q->watch_ctx) &&
+                                        wasp_profile_context_walked(p, q->trap_ctx)};
             line_of[f] = ++*nlines;
         }
         l[line_of[f] - 1].bytes += q->bytes;

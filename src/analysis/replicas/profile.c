@@ -272,7 +272,10 @@ uint32_t *wasp_profile_sorted_site_replicas(const wasp_profile *p, uint32_t site
     k = 0;
     for (uint32_t i = 0; i < nx; i++)
         if (x[i].site == site)
-            r[k++] = (wasp_ranked){{x[i].same + x[i].different}, {x[i].access_ctx}, i};
+            r[k++] = (wasp_ranked){{wasp_profile_context_walked(p, x[i].access_ctx), /* unwalked last */
+                                    x[i].same + x[i].different},
+                                   {x[i].access_ctx},
+                                   i};
     uint32_t *out = wasp_ranked_order(r, k);
     if (out)
         *n = k;
