@@ -27,6 +27,7 @@ import datetime
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -304,6 +305,10 @@ def main():
     results, failures = run_all(opts, progs, cfgs, java, javac, workdir,
                                 lambda s: print(s, flush=True))
     load_after = uptime()
+    if not opts.keep:
+        shutil.rmtree(workdir, ignore_errors=True)
+    else:
+        print("run directories kept in %s" % workdir)
     ended = datetime.datetime.now(datetime.timezone.utc)
     rows, by_cfg = summarize(results, cfgs)
     left_out = [p for p, res in results.items() if res.get("left_out")]
