@@ -76,19 +76,38 @@ def report(profile, fmt="json"):
     return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
 
 
+def own_unavailable(node):
+    """Whether an entry's own stacks (its contexts' frames, not the entries of
+    its nested lists) include a "[stack unavailable: ...]" frame."""
+    if isinstance(node, str):
+        return node.startswith(UNAVAILABLE)
+    if isinstance(node, dict):
+        return any(own_unavailable(v) for k, v in node.items()
+                   if k == "frames" or not isinstance(v, list))
+    if isinstance(node, list):
+        return any(own_unavailable(v) for v in node)
+    return False
+
+
 def unavailable_in_top(node, path="", top=10):
-    """Where a "[stack unavailable: ...]" frame appears among the first `top`
-    entries of any list of the JSON report (entries of entries too: a
-    site's contexts, a pair's frames). Returns the paths."""
+    """Where an entry whose stack is "[stack unavailable: ...]" ranks above an
+    entry with a stack among the first `top` entries of any ranked list of the
+    JSON report (entries of entries too: a site's contexts). wasp ranks such
+    entries after the others (they sum places the walk could not tell apart),
+    so one above a walked entry is a ranking that mixes them. Returns the
+    paths."""
     found = []
     if isinstance(node, dict):
         for k, v in node.items():
-            found += unavailable_in_top(v, "%s.%s" % (path, k) if path else k, top)
+            if k != "frames":  # a context's frames are no ranked list
+                found += unavailable_in_top(v, "%s.%s" % (path, k) if path else k, top)
     elif isinstance(node, list):
+        flags = [own_unavailable(v) for v in node]
         for i, v in enumerate(node[:top]):
-            found += unavailable_in_top(v, "%s[%d]" % (path, i), top)
-    elif isinstance(node, str) and node.startswith(UNAVAILABLE):
-        found.append("%s: %s" % (path, node))
+            here = "%s[%d]" % (path, i)
+            if flags[i] and not all(flags[i:]):
+                found.append("%s: ranked above an entry with a stack" % here)
+            found += unavailable_in_top(v, here, top)
     return found
 
 

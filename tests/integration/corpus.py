@@ -14,8 +14,9 @@ Each test asserts that the profiled program exits as it does without the
 agent and produces the same output (the drivers' checksums, or a digest of
 the files the program wrote), that no hs_err file is left, that the profile
 renders as text and as JSON, that `table_full` drops are under 1% of the
-samples, and that no "[stack unavailable: ...]" frame is among the top 10
-entries of any analysis. A program whose Debian package is missing SKIPs
+samples, and that no entry whose stack is "[stack unavailable: ...]" ranks
+above an entry with a stack among the top 10 of any list (wasp ranks them
+last: they sum places the walk could not tell apart). A program whose Debian package is missing SKIPs
 (scripts/install-deps.sh installs them).
 """
 
