@@ -181,13 +181,13 @@ SAME_TRIALS, SAME_CLEAN, SAME_SIZE, NOISE_MIN = 10, 9, 150, 10
 
 
 def holm_min(d):
-    """The smallest Holm-adjusted p of a diff: p times the tests made."""
+    """The smallest Holm-adjusted p of a diff: p times the tests made, at most 1."""
     ps, m = [], 0
     for a in d["analyses"].values():
         if a["before"]["samples"] > 0 and a["after"]["samples"] > 0:
             m += len(a["changes"]) + a["changes_not_shown"] + a["unchanged"]
         ps += [c["p_value"] for c in a["changes"]]
-    return min([p * m for p in ps], default=1.0)
+    return min([min(1.0, p * m) for p in ps], default=1.0)
 
 
 def t_same_program(ctx, jdk):
