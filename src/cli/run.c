@@ -43,7 +43,7 @@ extern char **environ;
 
 enum flag_kind {
     F_AGENT, /* an agent option: its row in agent/option_table.c */
-    F_FORMAT, F_TOP, F_BY, F_QUIET, F_AGENTPATH, F_DURATION, F_HELP
+    F_FORMAT, F_TOP, F_BY, F_VERBOSE, F_QUIET, F_AGENTPATH, F_DURATION, F_HELP
 };
 
 struct flag {
@@ -58,6 +58,7 @@ static const struct flag cli_flags[] = {
     {"format", 0, F_FORMAT, NULL},
     {"top", 0, F_TOP, NULL},
     {"by", 0, F_BY, NULL},
+    {"verbose", 'v', F_VERBOSE, NULL},
     {"quiet", 'q', F_QUIET, NULL},
     {"agent", 0, F_AGENTPATH, NULL},
     {"help", 'h', F_HELP, NULL},
@@ -74,7 +75,7 @@ static int takes_value(const struct flag *f)
 {
     if (f->kind == F_AGENT)
         return !(f->row->cli & WASP_OPT_SWITCH);
-    return f->kind != F_QUIET && f->kind != F_HELP;
+    return f->kind != F_QUIET && f->kind != F_HELP && f->kind != F_VERBOSE;
 }
 
 const char *wasp_cli_cmd_name(wasp_cli_cmd cmd)
@@ -231,6 +232,9 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
             break;
         }
         cfg->duration_s = (unsigned)n;
+        return 0;
+    case F_VERBOSE:
+        cfg->report.verbose = true;
         return 0;
     case F_QUIET:
         cfg->quiet = 1;
@@ -501,7 +505,9 @@ void wasp_run_help_report_flags(FILE *out)
             "      --by line|instruction\n"
             "                           report pairs per source line (those differing\n"
             "                           only in the leaf machine instruction summed) or\n"
-            "                           per instruction (default: line)\n",
+            "                           per instruction (default: line)\n"
+            "  -v, --verbose            text report: also how it was measured (the\n"
+            "                           sampler, the watchpoints, counters and drops)\n",
             names);
 }
 
