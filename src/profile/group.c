@@ -104,21 +104,17 @@ static uint32_t class_of(struct group *g, uint32_t ctx, uint32_t a)
     if (g->cls[v] != WASP_NOID)
         return g->cls[v];
     const wasp_context *c = &g->p->contexts[ctx];
-    if (g->key == WASP_GROUP_EXACT) {
-        uint32_t id = g->nclasses++;
-        g->member[id] = v;
-        g->shown[id] = WASP_NOID;
-        g->ninsn[id] = c->insn != 0;
-        return g->cls[v] = id;
-    }
+    uint32_t id = WASP_HINDEX_NONE, h = 0;
     struct class_key k = {g, &g->p->frame_refs[c->first], c->nframes, a};
-    uint32_t h = wasp_fnv1a_u32(wasp_fnv1a_u32(WASP_FNV_INIT, a), k.n);
-    for (uint32_t i = 0; i < k.n; i++)
-        h = wasp_fnv1a_u32(h, g->canon[k.frames[i]]);
-    uint32_t id = wasp_hindex_find(g->index, h, class_eq, &k);
+    if (g->key != WASP_GROUP_EXACT) { /* exact: every context is a class of its own */
+        h = wasp_fnv1a_u32(wasp_fnv1a_u32(WASP_FNV_INIT, a), k.n);
+        for (uint32_t i = 0; i < k.n; i++)
+            h = wasp_fnv1a_u32(h, g->canon[k.frames[i]]);
+        id = wasp_hindex_find(g->index, h, class_eq, &k);
+    }
     if (id == WASP_HINDEX_NONE) {
         id = g->nclasses;
-        if (wasp_hindex_add(g->index, h, id) != 0)
+        if (g->key != WASP_GROUP_EXACT && wasp_hindex_add(g->index, h, id) != 0)
             return WASP_NOID;
         g->member[id] = v;
         g->shown[id] = WASP_NOID;
