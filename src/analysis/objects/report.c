@@ -359,6 +359,37 @@ static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
 
 /* ---- summary ---- */
 
+/* A class site's finding (untracked objects, by their class): where most of
+ * its objects are allocated, when that was sampled — where to act — else
+ * where they are accessed most. 0, or -1 out of memory. */
+static int class_site_finding(const wasp_profile *p, uint32_t site, wasp_finding *f)
+{
+    const wasp_site *s = &p->sites[site];
+    char share[WASP_UNIT_BUF], most[WASP_UNIT_BUF];
+    uint32_t made;
+    double made_share;
+    if (wasp_objects_top_creation(p, s, &made, &made_share)) {
+        f->ctx = made;
+        snprintf(f->what, sizeof f->what,
+                 "%s objects (untracked) take %s of the sampled memory accesses to objects; "
+                 "%s of the class's sampled allocations are here",
+                 wasp_site_class(p, s), wasp_fmt_percent(f->share, share, sizeof share),
+                 wasp_fmt_percent(made_share, most, sizeof most));
+        return 0;
+    }
+    uint32_t na, *acc = wasp_profile_sorted_site_accesses(p, site, &na);
+    if (!acc)
+        return -1;
+    if (na)
+        f->ctx = wasp_profile_site_accesses(p, &(uint32_t){0})[acc[0]].access_ctx;
+    free(acc);
+    snprintf(f->what, sizeof f->what,
+             "%s objects (untracked, allocated elsewhere) accessed here most take %s of the "
+             "sampled memory accesses to objects",
+             wasp_site_class(p, s), wasp_fmt_percent(f->share, share, sizeof share));
+    return 0;
+}
+
 /* The sites whose objects take the most sampled accesses: each access
  * sample is one of the program's CPU samples, spent on the site's objects. */
 static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
@@ -377,37 +408,15 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
             break;
         wasp_finding f = {.ctx = s->ctx, .share = wasp_share(samples, total), .cpu = samples,
                           .evidence = samples * wasp_report_taken_per_due(p)};
-        bool by_class = wasp_site_by_class(p, s);
-        uint32_t made;
-        double made_share = 0;
-        char share[WASP_UNIT_BUF], most[WASP_UNIT_BUF];
-        if (by_class && wasp_objects_top_creation(p, s, &made, &made_share)) {
-            /* where most objects of the class are made: where to act */
-            f.ctx = made;
-            snprintf(f.what, sizeof f.what,
-                     "%s objects (untracked) take %s of the sampled memory accesses to objects; "
-                     "%s of the class's sampled allocations are here",
-                     wasp_site_class(p, s), wasp_fmt_percent(f.share, share, sizeof share),
-                     wasp_fmt_percent(made_share, most, sizeof most));
+        char share[WASP_UNIT_BUF];
+        if (wasp_site_by_class(p, s))
+            rc = class_site_finding(p, order[i], &f);
+        else
+            snprintf(f.what, sizeof f.what, "%s objects allocated here take %s of the sampled "
+                     "memory accesses to objects", wasp_site_class(p, s),
+                     wasp_fmt_percent(f.share, share, sizeof share));
+        if (rc == 0)
             rc = sink->emit(sink, p, &f);
-            continue;
-        }
-        if (by_class) { /* no allocation known: the place is where they are accessed most */
-            uint32_t na, *acc = wasp_profile_sorted_site_accesses(p, order[i], &na);
-            if (!acc) {
-                rc = -1;
-                break;
-            }
-            if (na)
-                f.ctx = wasp_profile_site_accesses(p, &(uint32_t){0})[acc[0]].access_ctx;
-            free(acc);
-        }
-        snprintf(f.what, sizeof f.what, "%s objects %s take %s of the sampled memory accesses "
-                 "to objects", wasp_site_class(p, s),
-                 by_class ? "(untracked, allocated elsewhere) accessed here most"
-                          : "allocated here",
-                 wasp_fmt_percent(f.share, share, sizeof share));
-        rc = sink->emit(sink, p, &f);
     }
     free(order);
     return rc;
