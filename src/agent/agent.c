@@ -460,6 +460,13 @@ static void add_capabilities(jvmtiEnv *jvmti)
         if ((*jvmti)->AddCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE)
             wasp_log("this JVM refuses %s; profiling goes on without them", wanted[i].what);
     }
+    /* -e locks: the object a thread blocked entering a monitor waits for
+     * (analysis/locks/agent_blocked.c); JDK 17 grants it only at start-up. */
+    jvmtiCapabilities monitor = {.can_get_current_contended_monitor = 1};
+    if ((opts.events & (1u << WASP_ID_locks)) &&
+        (*jvmti)->AddCapabilities(jvmti, &monitor) != JVMTI_ERROR_NONE)
+        wasp_log("this JVM refuses the monitor a blocked thread waits for; locks: the classes of "
+                 "contended monitors' blocked time are not known");
 }
 
 static int enable_jvmti(JavaVM *vm)

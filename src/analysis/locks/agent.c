@@ -23,6 +23,7 @@
 #include "agent/log.h"
 #include "agent/native_symbols.h"
 #include "agent/vmstructs.h"
+#include "analysis/locks/agent_blocked.h"
 #include "analysis/locks/profile.h"
 #include "analysis/locks/records.h"
 #include "analysis/locks/slow_path.h"
@@ -120,7 +121,14 @@ static int setup(const wasp_options *o, char *why, size_t len)
     if (wasp_vm_field("JavaThread", "_current_pending_monitor", &off, NULL) == 0 && off)
         wasp_lock_code_ranges.pending_monitor_offset = off;
     (void)why, (void)len;
+    wasp_locks_blocked_start(); /* without it, no blocked time: it logs why */
     return 0;
+}
+
+static void stop(jvmtiEnv *jvmti, JNIEnv *env, const wasp_options *o)
+{
+    (void)jvmti, (void)env, (void)o;
+    wasp_locks_blocked_stop();
 }
 
 /* Names are built once for every analysis that finds classes by their
@@ -138,6 +146,37 @@ static uint32_t java_context(wasp_profile *p, uint32_t ctx)
     if (n > sizeof ids / sizeof ids[0])
         return UINT32_MAX;
     memcpy(ids, &p->frame_refs[c->first], n * sizeof ids[0]);
+    return wasp_profile_intern_context(p, ids, n, 0);
+}
+
+/* Is a frame the lock's machinery rather than the program: the park, the
+ * AbstractQueuedSynchronizer's acquire, ReentrantLock.lock? */
+static int lock_machinery(const char *name)
+{
+    static const char *const prefixes[] = {"java.util.concurrent.locks.", "jdk.internal.misc.Unsafe.",
+                                           "sun.misc.Unsafe."};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+            return 1;
+    return 0;
+}
+
+/* A blocked thread's acquiring context: its Java frames without the lock's
+ * machinery at the leaf: the program's call that took the lock. */
+static uint32_t blocked_context(wasp_profile *p, uint32_t ctx)
+{
+    const wasp_context *c = &p->contexts[ctx];
+    uint32_t n = c->nframes;
+    while (n > 1) {
+        const wasp_frame *f = &p->frames[p->frame_refs[c->first + n - 1]];
+        if (f->kind == WASP_FRAME_JAVA && !lock_machinery(p->strings[f->name]))
+            break;
+        n--;
+    }
+    uint32_t ids[4096];
+    if (n == c->nframes || n > sizeof ids / sizeof ids[0])
+        return ctx;
+    memcpy(ids, &p->frame_refs[c->first], n * sizeof ids[0]); /* interning may move them */
     return wasp_profile_intern_context(p, ids, n, 0);
 }
 
@@ -222,6 +261,7 @@ static void finish(wasp_dump *d, int id)
         }
     }
     wasp_profile_set_meta_rounded(p, "locks_unnamed_classes", (double)unnamed, "%.0f");
+    wasp_locks_blocked_finish(d, blocked_context);
     free(raw);
     raw = NULL;
     nraw = cap_raw = 0;
@@ -229,6 +269,7 @@ static void finish(wasp_dump *d, int id)
 
 const wasp_agent_part wasp_agent_locks = {
     .setup = setup,
+    .stop = stop,
     .fold_thread = fold_thread,
     .finish = finish,
 };

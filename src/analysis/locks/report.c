@@ -7,6 +7,7 @@
  */
 #include "analysis/locks/profile.h"
 #include "analysis/locks/ranking.h"
+#include "analysis/locks/report_waits.h"
 #include "cli/report_part.h"
 #include "cli/units.h"
 
@@ -38,7 +39,7 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
     if (!(all > 0)) {
         fputs("  no lock samples recorded\n", out);
         wasp_lock_ranking_free(&r);
-        return 0;
+        return wasp_lock_waits_text(p, top, out);
     }
     fprintf(out, "  %s lock samples: %s at an acquiring compare-and-swap on an object's header, "
                  "%s in the runtime's slow path (%s); %s at releases\n",
@@ -82,7 +83,7 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
         fputc('\n', out);
     }
     wasp_lock_ranking_free(&r);
-    return 0;
+    return wasp_lock_waits_text(p, top, out);
 }
 
 static void json_sum(wasp_json *j, const wasp_lock_sum *s)
@@ -130,9 +131,10 @@ static int json(wasp_json *j, const wasp_profile *p, int id, int top)
         wasp_json_end_object(j);
     }
     wasp_json_end_array(j);
+    int rc = wasp_lock_waits_json(j, p, top);
     wasp_json_end_object(j);
     wasp_lock_ranking_free(&r);
-    return 0;
+    return rc;
 }
 
 /* Each class's acquiring contexts, the class as the leaf frame. */
