@@ -19,9 +19,9 @@ the sum over classes of the smaller of the two shares.
 """
 
 import collections
-import json
-import os
 import re
+
+import jfr as jfr_file
 
 # The paper measured 80-99% overlap against the collector's counts; the
 # issue's target is >= 90%. Sampling creations by the bytes they occupy
@@ -159,22 +159,11 @@ JFR_MIN_SAMPLES = 200     # JFR's, measured 560-1049
 def jfr_bytes(jdk, path):
     """{class: summed weight} of the recording's jdk.ObjectAllocationSample
     events, classes named as wasp names them ("long[]", "a.b.C")."""
-    tool = os.path.join(jdk.home, "bin", "jfr")
-    if not os.access(tool, os.X_OK):
-        H.skip("%s has no bin/jfr" % jdk.home)
-    r = H.run([tool, "print", "--json", "--events", "jdk.ObjectAllocationSample", path])
-    H.check(r.rc == 0, "jfr print exited %d: %s" % (r.rc, H.tail(r.err)))
-    try:
-        events = json.loads(r.out)["recording"]["events"]
-    except (ValueError, KeyError) as e:
-        raise H.Fail("jfr print --json gave no events (%s): %s" % (e, H.tail(r.out)))
-    arrays = {"[J": "long[]", "[I": "int[]", "[B": "byte[]", "[C": "char[]"}
     out = collections.Counter()
-    for e in events:
-        v = e["values"]
-        name = v["objectClass"]["name"]
-        out[arrays.get(name, name.replace("/", "."))] += float(v["weight"])
-    return out, len(events)
+    samples = jfr_file.events(H, jdk, path, ["jdk.ObjectAllocationSample"])
+    for v in samples:
+        out[jfr_file.class_name(v["objectClass"])] += float(v["weight"])
+    return out, len(samples)
 
 
 def ranks(by_class):

@@ -1,6 +1,7 @@
 // The locks analysis's section of the HTML report (cli/html_part.h): the
-// locked classes ranked by lock samples, the slow-path functions, and a flame
-// graph of acquiring contexts, then the class. Member "locks" (docs/report-json.md).
+// locked classes ranked by lock samples, the slow-path functions, a flame
+// graph of acquiring contexts, then the class, and the time blocked on locks.
+// Member "locks" (docs/report-json.md).
 'use strict';
 
 (function () {
@@ -33,6 +34,25 @@
         { name: 'locks.slow_functions' });
     else app.append(el('p', { class: 'note', text: 'No samples in the monitor-enter slow paths.' }));
     graphRow([g]);
+    blocked(l.blocked);
+  }
+
+  // Time blocked (member "blocked"): threads found waiting to enter a monitor
+  // or parked by a java.util.concurrent lock, a look every period_ms.
+  function blocked(b) {
+    if (!b) return;
+    const s = x => x.toFixed(x < 10 ? 2 : 1) + ' s';
+    app.append(el('h3', { text: 'Time blocked on locks' }));
+    app.append(el('p', { text: s(b.seconds) + ' blocked in ' + num(b.samples) + ' samples (a look at every thread ' +
+      'every ' + b.period_ms + ' ms; ' + num(b.looks) + ' looks cost ' + b.cpu_ms + ' ms of CPU).' }));
+    const classes = b.classes || [];
+    if (!classes.length) return;
+    const counts = x => s(x.seconds) + ' blocked (' + s(x.seconds_low) + ' to ' + s(x.seconds_high) + '), ' +
+                        num(x.samples) + ' samples';
+    rankTable(['=share', 'class', 'kind', '=blocked', '=95% interval', '=samples', 'waiting at'], classes,
+      c => [N(pct(c.share)), className(c.class), c.kind, N(s(c.seconds)),
+            N(s(c.seconds_low) + ' to ' + s(c.seconds_high)), N(num(c.samples)), leafName((c.contexts || [])[0])],
+      [], { name: 'locks.blocked', details: c => contexts(c.contexts, counts) });
   }
 
   waspReport.section('locks', draw, { legend: { lock: 'locked class' } });

@@ -1,0 +1,56 @@
+"""Reading JDK Flight Recorder files, for the tests that put wasp's profiles
+beside JFR's on the same run (issue 41: alloc.jfr, locks.jfr).
+
+The recording is read with the JDK's own `jfr print --json`; its settings,
+when a test needs other than JFR's defaults, are a copy of the JDK's
+lib/jfr/default.jfc with some events' thresholds changed.
+"""
+
+import json
+import os
+import re
+
+ARRAYS = {"[J": "long[]", "[I": "int[]", "[B": "byte[]", "[C": "char[]"}
+
+
+def events(h, jdk, path, names):
+    """The `values` of the recording's events of the given names."""
+    tool = os.path.join(jdk.home, "bin", "jfr")
+    if not os.access(tool, os.X_OK):
+        h.skip("%s has no bin/jfr" % jdk.home)
+    r = h.run([tool, "print", "--json", "--events", ",".join(names), path])
+    h.check(r.rc == 0, "jfr print exited %d: %s" % (r.rc, h.tail(r.err)))
+    try:
+        return [e["values"] for e in json.loads(r.out)["recording"]["events"]]
+    except (ValueError, KeyError) as e:
+        raise h.Fail("jfr print --json gave no events (%s): %s" % (e, h.tail(r.out)))
+
+
+def class_name(c):
+    """A JFR class value named as wasp names classes ("long[]", "a.b.C$D");
+    "" for none."""
+    name = (c or {}).get("name") or ""
+    return ARRAYS.get(name, name.replace("/", "."))
+
+
+def seconds(duration):
+    """An ISO-8601 duration as jfr print writes it ("PT0.015S", "PT1M2.5S")."""
+    m = re.match(r"^PT(?:(\d+)H)?(?:(\d+)M)?(?:([\d.]+)S)?$", str(duration))
+    if not m:
+        raise ValueError("not a duration: %r" % duration)
+    hh, mm, ss = m.groups()
+    return int(hh or 0) * 3600 + int(mm or 0) * 60 + float(ss or 0)
+
+
+def settings(h, jdk, dest, thresholds):
+    """A copy of the JDK's default.jfc at dest with each event in thresholds
+    ({name: "0 ms"}) given that threshold; returns dest."""
+    with open(os.path.join(jdk.home, "lib", "jfr", "default.jfc")) as f:
+        text = f.read()
+    for name, value in thresholds.items():
+        pattern = r'(<event name="%s">.*?<setting name="threshold"[^>]*>)[^<]*(</setting>)' % re.escape(name)
+        text, n = re.subn(pattern, r"\g<1>%s\g<2>" % value, text, count=1, flags=re.S)
+        h.check(n == 1, "%s's default.jfc has no threshold for %s" % (jdk.home, name))
+    with open(dest, "w") as f:
+        f.write(text)
+    return dest
