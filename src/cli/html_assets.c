@@ -11,3 +11,4 @@ WASP_INCBIN(wasp_html_css, "src/cli/html/report.css");
 WASP_INCBIN(wasp_html_common_js, "src/cli/html/common.js");
 WASP_INCBIN(wasp_html_js, "src/cli/html/report.js");
 WASP_INCBIN(wasp_html_diff_js, "src/cli/html/diff.js");
+WASP_INCBIN(wasp_html_view_js, "src/cli/html/view.js");

@@ -25,6 +25,7 @@
 extern const char wasp_html_css[];
 extern const char wasp_html_common_js[];
 extern const char wasp_html_js[];
+extern const char wasp_html_view_js[]; /* the sections drawn by views (view.h) */
 extern const char wasp_html_diff_js[];
 
 #endif

@@ -11,6 +11,9 @@
 #include "cli/html_page.h"
 #include "cli/html_part.h"
 #include "cli/render.h"
+#include "cli/view.h"
+
+#include <stdlib.h>
 
 struct report_data {
     const wasp_profile *p;
@@ -26,22 +29,30 @@ static int report_json(const void *arg, FILE *out)
 int wasp_render_html(const wasp_profile *p, int top, FILE *out)
 {
     struct report_data r = {p, top};
-    /* The frame, each distinct section script once, the drawing, NULL. */
-    const char *scripts[WASP_ANALYSES + 3];
+    /* The frame, the views' drawing and their sections, each distinct
+     * section script once, the drawing, NULL. */
+    const char *scripts[WASP_ANALYSES + 5];
     int n = 0;
     scripts[n++] = wasp_html_js;
     uint32_t shown = wasp_report_shown_analyses(p);
+    char *views = wasp_view_html_script(shown);
+    if (!views)
+        return -1;
+    scripts[n++] = wasp_html_view_js;
+    scripts[n++] = views;
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_html_part *part = wasp_html_part_of(id);
         if (!(shown & (1u << id)) || !part || !part->script)
             continue;
         bool seen = false;
-        for (int k = 1; k < n && !seen; k++)
+        for (int k = 3; k < n && !seen; k++)
             seen = scripts[k] == part->script;
         if (!seen)
             scripts[n++] = part->script;
     }
     scripts[n++] = "waspReport.draw();\n";
     scripts[n] = NULL;
-    return wasp_html_page("wasp report", scripts, report_json, &r, out);
+    int rc = wasp_html_page("wasp report", scripts, report_json, &r, out);
+    free(views);
+    return rc;
 }

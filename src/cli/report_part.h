@@ -101,6 +101,10 @@ typedef struct wasp_report_part {
     /* The summary's heading of its findings ("Dead stores"), and what to
      * try about them, one line (docs/findings.md says more). */
     const char *title, *hint;
+    /* Its results described once (view.h): the generic renderers draw its
+     * text, JSON, stacks, diff and HTML section from it (WASP_VIEW_REPORT).
+     * NULL: the part's own text, json, stacks and its diff and HTML parts. */
+    const struct wasp_view *view;
 } wasp_report_part;
 
 /* The report part of analysis id; NULL when out of range. */

@@ -18,6 +18,7 @@
 #include "cli/html_part.h"
 #include "cli/render.h"
 #include "cli/report.h"
+#include "cli/view.h"
 #include "render_string.h"
 #include "profile/profile.h"
 
@@ -70,31 +71,48 @@ static void test_page_self_contained(void **state)
     wasp_profile_free(p);
 }
 
-/* Every analysis draws its own section (cli/html_part.h): a script that
- * registers it and cannot end its element; the page holds the scripts of the
- * analyses it shows only, after the frame and before the drawing. */
+/* Every analysis draws its section (cli/html_part.h): either by its view
+ * (cli/view.h: html/view.js draws every view, registered by waspViews) or by
+ * a script of its own that registers it; neither can end its element; the
+ * page holds the scripts of the analyses it shows only, once, after the
+ * frame and before the drawing. */
 static void test_section_scripts(void **state)
 {
     (void)state;
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_html_part *part = wasp_html_part_of(id);
         assert_non_null(part);
+        if (wasp_view_of(id)) {
+            assert_null(part->script); /* one way to draw it */
+            continue;
+        }
         assert_non_null(part->script);
         assert_non_null(strstr(part->script, "waspReport.section("));
         assert_null(strstr(part->script, "</"));
     }
     assert_null(wasp_html_part_of(WASP_ANALYSES));
+    assert_null(strstr(wasp_html_view_js, "</"));
+    assert_non_null(strstr(wasp_html_view_js, "waspReport.section("));
     wasp_profile *p = hostile_profile();
     char *html = render(p, WASP_FORMAT_HTML);
     const char *frame = strstr(html, wasp_html_js);
-    const char *pairs = strstr(html, wasp_html_part_of(WASP_ID_deadstore)->script);
+    const char *views = strstr(html, wasp_html_view_js);
+    const char *pairs = strstr(html, "waspViews({");
     const char *draw = strstr(html, "waspReport.draw();");
     assert_non_null(frame);
+    assert_non_null(views);
     assert_non_null(pairs);
     assert_non_null(draw);
-    assert_true(frame < pairs && pairs < draw);
-    assert_null(strstr(pairs + 1, wasp_html_part_of(WASP_ID_deadstore)->script)); /* once */
-    assert_null(strstr(html, wasp_html_part_of(WASP_ID_objects)->script));
+    assert_true(frame < views && views < pairs && pairs < draw);
+    assert_null(strstr(pairs + 1, "waspViews({")); /* once */
+    const char *end = strstr(pairs, ");");
+    assert_non_null(end);
+    assert_null(memmem(pairs, (size_t)(end - pairs), "</", 2));
+    /* the shown analysis, and only it */
+    assert_non_null(memmem(pairs, (size_t)(end - pairs), "\"deadstore\":", 12));
+    assert_null(memmem(pairs, (size_t)(end - pairs), "\"silentload\":", 13));
+    if (wasp_html_part_of(WASP_ID_objects)->script)
+        assert_null(strstr(html, wasp_html_part_of(WASP_ID_objects)->script));
     free(html);
     wasp_profile_free(p);
 }

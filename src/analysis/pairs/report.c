@@ -1,13 +1,18 @@
 /*
- * The pair analyses (JXPerf) in the report: three parts sharing this code.
- * Text: F_prog and the top <watch, trap> pairs, each context printed like a
- * Java stack trace (leaf first) with the leaf instruction above it, as in
- * JXPerf's Figure 4. JSON: a member of "analyses" per analysis.
+ * The pair analyses (JXPerf) in the report: three parts sharing this code,
+ * each drawn by a view (cli/view.h) of its <watch, trap> pairs ranked by
+ * wasteful bytes: text (each context printed like a Java stack trace, leaf
+ * first, with the leaf instruction above it, as in JXPerf's Figure 4), JSON
+ * (a member of "analyses" per analysis), diff, HTML and flame graphs. The
+ * hooks: the text heading (F_prog), why there are no pairs, the diff's line.
  */
 #include "analysis/names.h"
 #include "analysis/pairs/profile.h"
 #include "analysis/pairs/report_summary.h"
+#include "cli/diff_part.h"
+#include "cli/html_part.h"
 #include "cli/report_part.h"
+#include "cli/view.h"
 #include "cli/units.h"
 
 #include <inttypes.h>
@@ -51,8 +56,9 @@ static void header_text(const wasp_profile *p, FILE *out)
 }
 
 /* One line saying why an analysis has no pairs, from the sampler's counters. */
-static void why_no_pairs(const wasp_profile *p, wasp_analysis a, FILE *out)
+static void why_no_pairs(const wasp_profile *p, int id, FILE *out)
 {
+    wasp_analysis a = (wasp_analysis)id;
     char buf[WASP_UNIT_BUF];
     const char *why;
     const char *disabled = wasp_profile_get_meta(p, "disabled_reason");
@@ -78,23 +84,8 @@ static void why_no_pairs(const wasp_profile *p, wasp_analysis a, FILE *out)
     fprintf(out, "  %s \xe2\x80\x94 see counters\n", why);
 }
 
-static int pair_text(const wasp_profile *p, uint32_t index, uint32_t rank, int rank_width,
-                     const void *arg, FILE *out)
-{
-    (void)arg;
-    const wasp_pair *q = wasp_profile_pair(p, index);
-    char f[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF];
-    fprintf(out, "\n  #%-*" PRIu32 " %6s  %9s  %s sample%s%s\n", rank_width, rank,
-            wasp_fmt_percent(wasp_fraction_pair(p, q), f, sizeof f),
-            wasp_fmt_bytes(q->bytes, b, sizeof b), wasp_fmt_count(q->count, c, sizeof c),
-            q->count == 1 ? "" : "s",
-            q->flags & WASP_PAIR_APPROX ? "  (approximate: float/double within threshold)" : "");
-    wasp_text_context(p, "watched:", q->watch_ctx, out);
-    wasp_text_context(p, "trapped at:", q->trap_ctx, out);
-    return 0;
-}
-
-static int text(const wasp_profile *p, int id, int top, FILE *out)
+/* The section's heading: F_prog, exact and approximate waste, the samples. */
+static void text_head(const wasp_profile *p, int id, FILE *out)
 {
     wasp_analysis a = (wasp_analysis)id;
     wasp_totals t = wasp_profile_totals(p, a);
@@ -115,93 +106,118 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
      * pairs share one sample's weight; the header counts the pairs). */
     fprintf(out, "; classified pairs stand for %s sample%s\n", wasp_fmt_count(t.pairs, c, sizeof c),
             t.pairs == 1 ? "" : "s");
-
-    uint32_t n;
-    uint32_t *order = wasp_profile_sorted_pairs(p, a, &n);
-    if (!order)
-        return -1;
-    if (n == 0)
-        why_no_pairs(p, a, out);
-    return wasp_text_ranked(p, order, n, top, "pair", pair_text, NULL, out);
 }
 
-/* ---- JSON ---- */
+/* ---- the view: <watch, trap> pairs ranked by wasteful bytes ---- */
 
-static int pair_json(wasp_json *j, const wasp_profile *p, uint32_t index, const void *arg)
+static uint32_t *rank(const wasp_profile *p, int id, uint32_t *n)
 {
-    (void)arg;
-    const wasp_pair *q = wasp_profile_pair(p, index);
-    wasp_json_begin_object(j, NULL, false);
-    wasp_json_double(j, "fraction", wasp_fraction_pair(p, q));
-    wasp_json_double(j, "bytes", q->bytes);
-    wasp_json_double(j, "count", q->count);
-    wasp_json_bool(j, "approximate", (q->flags & WASP_PAIR_APPROX) != 0);
-    wasp_json_context(j, p, "watch", q->watch_ctx);
-    wasp_json_context(j, p, "trap", q->trap_ctx);
-    wasp_json_end_object(j);
-    return 0;
+    return wasp_profile_sorted_pairs(p, (wasp_analysis)id, n);
 }
 
-static int json(wasp_json *j, const wasp_profile *p, int id, int top)
+static void cells(const wasp_profile *p, int id, uint32_t index, wasp_view_cell *x)
+{
+    (void)id;
+    const wasp_pair *q = wasp_profile_pair(p, index);
+    x[0].num = wasp_fraction_pair(p, q);
+    x[1].num = q->bytes;
+    x[2].num = q->count;
+    x[3].flag = (q->flags & WASP_PAIR_APPROX) != 0;
+    x[4].ctx = q->watch_ctx;
+    x[5].ctx = q->trap_ctx;
+}
+
+/* The independent observations behind analysis a's classified pairs: each
+ * armed sample stands for the samples since the previous one (its weight),
+ * and the pairs stand for the weights. The pair analyses share the armed
+ * counter, so the mean weight is theirs together. 0 when unknown. */
+static double observations(const wasp_profile *p, wasp_analysis a)
+{
+    double weights = 0, armed = (double)wasp_profile_get_counter(p, "armed");
+    for (int k = 0; k < WASP_AN_COUNT; k++)
+        weights += wasp_profile_totals(p, (wasp_analysis)k).pairs;
+    return armed > 0 && weights > 0 ? wasp_profile_totals(p, a).pairs * armed / weights : 0;
+}
+
+static wasp_view_total total(const wasp_profile *p, int id)
 {
     wasp_analysis a = (wasp_analysis)id;
     wasp_totals t = wasp_profile_totals(p, a);
-    uint32_t n;
-    uint32_t *order = wasp_profile_sorted_pairs(p, a, &n);
-    if (!order)
-        return -1;
-    wasp_json_begin_object(j, wasp_analysis_id_name(a), false);
-    wasp_json_double(j, "fraction", wasp_fraction_prog(p, a));
-    wasp_json_double(j, "bytes", t.bytes);
-    wasp_json_double(j, "wasted_bytes", t.wasted);
-    wasp_json_double(j, "wasted_bytes_approx", t.wasted_approx);
-    wasp_json_double(j, "pairs_classified", t.pairs);
-    if (wasp_json_ranked(j, p, "pairs", order, n, top, pair_json, NULL) != 0)
-        return -1;
-    wasp_json_end_object(j);
-    return 0;
+    return (wasp_view_total){t.bytes, wasp_fraction_prog(p, a), t.pairs, observations(p, a)};
 }
 
-/* ---- stacks ---- */
-
-/* Each pair's watch and trap context, both weighted by the pair's bytes. */
-static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
+static void head_cells(const wasp_profile *p, int id, wasp_view_cell *x)
 {
-    wasp_analysis a = (wasp_analysis)id;
-    uint32_t n;
-    uint32_t *order = wasp_profile_sorted_pairs(p, a, &n);
-    if (!order)
-        return -1;
-    int rc = 0;
-    for (uint32_t i = 0; i < n && rc == 0; i++) {
-        const wasp_pair *q = wasp_profile_pair(p, order[i]);
-        wasp_stack s = {wasp_analysis_id_name(a), "watch", q->watch_ctx, NULL, q->bytes, q->count,
-                        true};
-        rc = sink->emit(sink, p, &s);
-        s.side = "trap";
-        s.ctx = q->trap_ctx;
-        if (rc == 0)
-            rc = sink->emit(sink, p, &s);
-    }
-    free(order);
-    return rc;
+    wasp_totals t = wasp_profile_totals(p, (wasp_analysis)id);
+    x[0].num = wasp_fraction_prog(p, (wasp_analysis)id);
+    x[1].num = t.bytes;
+    x[2].num = t.wasted;
+    x[3].num = t.wasted_approx;
+    x[4].num = t.pairs;
 }
 
-#define PAIR_REPORT_PART(title_, hint_)                                                            \
+/* "F_prog 46.6% -> 0.0% (-46.6 points); 4.3 KiB -> 4.9 KiB stored bytes". */
+static void diff_summary(const wasp_diff_analysis *a, int id, FILE *out)
+{
+    char f0[WASP_UNIT_BUF], f1[WASP_UNIT_BUF], t0[WASP_UNIT_BUF], t1[WASP_UNIT_BUF];
+    fprintf(out,
+            "F_prog %s " WASP_DIFF_ARROW " %s (%+.1f points); %s " WASP_DIFF_ARROW " %s %s bytes",
+            wasp_fmt_percent(a->fraction[0], f0, sizeof f0),
+            wasp_fmt_percent(a->fraction[1], f1, sizeof f1),
+            100 * (a->fraction[1] - a->fraction[0]), wasp_fmt_bytes(a->total[0], t0, sizeof t0),
+            wasp_fmt_bytes(a->total[1], t1, sizeof t1), verbs[id]);
+}
+
+#define PAIR_VIEW(title_, entry_, verb_)                                                           \
     {                                                                                              \
-        .shown = shown, .counts_armed = true, .header_text = header_text, .text = text,           \
-        .json_place = WASP_JSON_IN_ANALYSES, .json = json, .stacks = stacks,                       \
-        .summary = wasp_pairs_summary, .title = title_, .hint = hint_                                         \
+        .title = title_, .entry = entry_, .what = "pair", .whats = "pairs",                        \
+        .of = "of " verb_ " bytes", .unit = "bytes", .rows = "pairs", .has_fraction = true,        \
+        .columns = {{"fraction", "F", WASP_VIEW_SHARE, 0, " ", 6, NULL, NULL},                     \
+                    {"bytes", "bytes", WASP_VIEW_BYTES, WASP_VIEW_VALUE, "  ", 9, NULL, NULL},     \
+                    {"count", "samples", WASP_VIEW_COUNT, WASP_VIEW_EVIDENCE | WASP_VIEW_ESTIMATE, \
+                     "  ", 0, NULL, "sample"},                                                     \
+                    {"approximate", "approximate", WASP_VIEW_FLAG, WASP_VIEW_KEY, "  ", 0,         \
+                     "(approximate: float/double within threshold)", NULL},                       \
+                    {"watch", "watched at", WASP_VIEW_CONTEXT, WASP_VIEW_KEY, NULL, 0, "watched:",  \
+                     NULL},                                                                        \
+                    {"trap", "trapped at", WASP_VIEW_CONTEXT, WASP_VIEW_KEY, NULL, 0,              \
+                     "trapped at:", NULL}},                                                        \
+        .head = {{"fraction", "F_prog", WASP_VIEW_SHARE, 0, NULL, 0, NULL, NULL},                  \
+                 {"bytes", verb_, WASP_VIEW_BYTES, 0, NULL, 0, NULL, NULL},                        \
+                 {"wasted_bytes", "exact", WASP_VIEW_BYTES, 0, NULL, 0, NULL, NULL},               \
+                 {"wasted_bytes_approx", "approximate", WASP_VIEW_BYTES, 0, NULL, 0, NULL, NULL},  \
+                 {"pairs_classified", "classified pairs standing for samples", WASP_VIEW_COUNT,    \
+                  WASP_VIEW_ESTIMATE, NULL, 0, NULL, NULL}},                                       \
+        .rank = rank, .cells = cells, .total = total, .head_cells = head_cells,                    \
+        .text_head = text_head, .text_empty = why_no_pairs, .diff_summary = diff_summary,          \
     }
-const wasp_report_part wasp_report_deadstore = PAIR_REPORT_PART(
+static const wasp_view views[WASP_AN_COUNT] = {
+    PAIR_VIEW("Dead stores", "Dead store pair", "stored"),
+    PAIR_VIEW("Silent stores", "Silent store pair", "stored"),
+    PAIR_VIEW("Silent loads", "Silent load pair", "loaded"),
+};
+
+#define PAIR_REPORT_PART(a, title_, hint_)                                                         \
+    {                                                                                              \
+        .shown = shown, .counts_armed = true, .header_text = header_text,                          \
+        .json_place = WASP_JSON_IN_ANALYSES, WASP_VIEW_REPORT(views[a]),                           \
+        .summary = wasp_pairs_summary, .title = title_, .hint = hint_                              \
+    }
+const wasp_report_part wasp_report_deadstore = PAIR_REPORT_PART(WASP_AN_DEADSTORE,
     "Dead stores: values written and overwritten before anyone reads them",
     "remove the first store, or move it to the path that reads it (e.g. a reset or default "
     "written before a loop that writes every element again)");
-const wasp_report_part wasp_report_silentstore = PAIR_REPORT_PART(
+const wasp_report_part wasp_report_silentstore = PAIR_REPORT_PART(WASP_AN_SILENTSTORE,
     "Silent stores: writes of the value already in memory",
     "skip the write when the value is unchanged, or hoist the recomputation of a value that "
     "does not change out of the loop");
-const wasp_report_part wasp_report_silentload = PAIR_REPORT_PART(
+const wasp_report_part wasp_report_silentload = PAIR_REPORT_PART(WASP_AN_SILENTLOAD,
     "Silent loads: reads of a value unchanged since the last read",
     "keep the value in a local, cache the result computed from it, or use a better lookup "
     "(a hash map instead of a linear search)");
+
+/* Their diff parts and HTML sections are built from the views (view.h). */
+const wasp_diff_part wasp_diff_deadstore = {0}, wasp_diff_silentstore = {0},
+                     wasp_diff_silentload = {0};
+const wasp_html_part wasp_html_deadstore = {0}, wasp_html_silentstore = {0},
+                     wasp_html_silentload = {0};

@@ -1,0 +1,134 @@
+/*
+ * An analysis's results described once (issue 39): a view. Its rows come
+ * out ranked by one function; its columns say what each row holds — keys
+ * (what the row is: contexts, a flag, a name) and measures (bytes, counts,
+ * shares, each marked when it is an estimate) — and how a text line shows
+ * them. The generic renderers (view.c: text, JSON, flame-graph stacks;
+ * view_diff.c: `wasp diff`; view_html.c + html/view.js: the HTML section)
+ * draw every view; an analysis gives its view in its report part
+ * (report_part.h, `.view`, WASP_VIEW_REPORT) and writes no renderer code,
+ * only hooks where a table cannot say it (its headline, why it is empty).
+ *
+ * The model is Linux perf's sort_entry columns, which drive its stdio, TUI
+ * and GTK output from one description.
+ */
+#ifndef WASP_CLI_VIEW_H
+#define WASP_CLI_VIEW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/diff.h"
+#include "cli/json_writer.h"
+#include "profile/profile.h"
+
+/* What a cell holds, and so how every format writes it. */
+typedef enum wasp_view_kind {
+    WASP_VIEW_SHARE,   /* a fraction 0..1 of the view's total: "41.0%" */
+    WASP_VIEW_BYTES,   /* "4.0 KiB" */
+    WASP_VIEW_COUNT,   /* "1,579" */
+    WASP_VIEW_FLAG,    /* true or false: text prints the column's text when true */
+    WASP_VIEW_CONTEXT, /* a calling context: JSON {frames, instruction} */
+    WASP_VIEW_STRING,
+} wasp_view_kind;
+
+/* A column's roles (bits). */
+enum {
+    WASP_VIEW_KEY = 1,      /* part of what the row is: diff matches rows by the keys */
+    WASP_VIEW_VALUE = 2,    /* the measure rows are ranked by and diff compares (one) */
+    WASP_VIEW_EVIDENCE = 4, /* the samples the value rests on (diff's noise test; one) */
+    WASP_VIEW_ESTIMATE = 8, /* a statistical estimate, not a count of events */
+};
+
+typedef struct wasp_view_column {
+    const char *member; /* its JSON member; the flame graphs' side for a context */
+    const char *title;  /* its heading in tables (HTML, the diff's columns) */
+    wasp_view_kind kind;
+    unsigned roles;
+    /* Text. A measure or flag goes on the row's line: sep, then the value
+     * right-aligned in width, then " unit" (plural: unit + "s" unless the
+     * value is 1); a true flag prints `text` instead. A context prints on
+     * lines of its own: "      TEXT  INSN" and its frames. NULL text and
+     * unit with width 0: not in the text. */
+    const char *sep;
+    int width;
+    const char *text, *unit;
+} wasp_view_column;
+
+enum { WASP_VIEW_COLUMNS = 8 };
+
+/* One cell's value. */
+typedef union wasp_view_cell {
+    double num;      /* SHARE, BYTES, COUNT */
+    bool flag;       /* FLAG */
+    uint32_t ctx;    /* CONTEXT */
+    const char *str; /* STRING */
+} wasp_view_cell;
+
+/* The view's totals: what its shares are of, and the samples behind it. */
+typedef struct wasp_view_total {
+    double total;        /* the denominator of the rows' shares */
+    double fraction;     /* the program-level measure (has_fraction) */
+    double samples;      /* the samples it rests on; 0: the total's */
+    double observations; /* the independent observations they are (0: as many) */
+} wasp_view_total;
+
+typedef struct wasp_view {
+    /* Words: the diff's heading ("Dead stores"), one changed row ("Dead
+     * store pair"), a row and rows ("pair", "pairs"), what shares are of
+     * ("of stored bytes"), the unit of the value and the total. */
+    const char *title, *entry, *what, *whats, *of, *unit;
+    const char *rows; /* the JSON member of the ranked rows ("pairs") */
+    bool has_fraction;
+    wasp_view_column columns[WASP_VIEW_COLUMNS]; /* ends at the first without member */
+    wasp_view_column head[WASP_VIEW_COLUMNS];    /* the totals' members (JSON, HTML) */
+    /* The rows of analysis id ranked, most first: indices the other hooks
+     * take; *n their count. Caller frees; NULL when out of memory. */
+    uint32_t *(*rank)(const wasp_profile *p, int id, uint32_t *n);
+    /* Row index's cells, one per column. */
+    void (*cells)(const wasp_profile *p, int id, uint32_t index, wasp_view_cell *out);
+    /* The totals, and the head's cells (one per head column). */
+    wasp_view_total (*total)(const wasp_profile *p, int id);
+    void (*head_cells)(const wasp_profile *p, int id, wasp_view_cell *out);
+    /* Hooks, only where a table cannot say it. text_head: the section's
+     * heading lines ("\nDead stores: 46.6% of ..."); text_empty: why there
+     * are no rows; diff_summary: the diff's line after the heading. */
+    void (*text_head)(const wasp_profile *p, int id, FILE *out);
+    void (*text_empty)(const wasp_profile *p, int id, FILE *out);
+    void (*diff_summary)(const wasp_diff_analysis *a, int id, FILE *out);
+} wasp_view;
+
+/* The view of analysis id (its report part's), NULL when it has none. */
+const wasp_view *wasp_view_of(int id);
+/* The number of columns (head: of head columns). */
+int wasp_view_ncolumns(const wasp_view_column *c);
+/* The index of the first column with role (a WASP_VIEW_* bit), -1 for none. */
+int wasp_view_column_with(const wasp_view *v, unsigned role);
+
+/* The generic renderers (report_part.h signatures). */
+int wasp_view_text(const wasp_profile *p, int id, int top, FILE *out);
+int wasp_view_json(wasp_json *j, const wasp_profile *p, int id, int top);
+struct wasp_stack_sink;
+int wasp_view_stacks(const wasp_profile *p, int id, struct wasp_stack_sink *sink);
+/* The cells x of columns c as members of the object being written: those
+ * with a role in roles (0: all). */
+void wasp_view_cells_json(wasp_json *j, const wasp_profile *p, const wasp_view_column *c,
+                          const wasp_view_cell *x, unsigned roles);
+/* Writes the view's description as the JSON object `key` (the HTML
+ * section's columns, html/view.js). */
+void wasp_view_describe(wasp_json *j, const char *key, const wasp_view *v);
+/* The script registering the HTML sections of the analyses in shown (bits
+ * by id) that have a view (view_html.c); malloc'ed, NULL when out of memory. */
+char *wasp_view_html_script(uint32_t shown);
+
+/* The diff part built from analysis id's view (view_diff.c); NULL when it
+ * has no view. */
+struct wasp_diff_part;
+const struct wasp_diff_part *wasp_view_diff_part(int id);
+
+/* A report part drawn by view v: `.view = &v` and the generic renderers. */
+#define WASP_VIEW_REPORT(v)                                                                        \
+    .view = &(v), .text = wasp_view_text, .json = wasp_view_json, .stacks = wasp_view_stacks
+
+#endif

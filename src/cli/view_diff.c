@@ -1,0 +1,153 @@
+/*
+ * `wasp diff` of a view (view.h, diff_part.h): the diff part an analysis
+ * with a view needs, built from it. Rows are matched by their key columns,
+ * valued by the value column, tested for noise on the evidence column; a
+ * changed row shows its key columns (text, JSON, and the HTML diff's
+ * columns and details).
+ */
+#include "cli/view.h"
+
+#include "analysis/ids.h"
+#include "cli/diff_part.h"
+#include "cli/report_part.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side)
+{
+    const wasp_view *v = wasp_view_of(id);
+    wasp_view_total t = v->total(p, id);
+    wasp_diff_set_total(b, id, side, t.total, t.fraction);
+    if (t.samples > 0)
+        wasp_diff_set_samples(b, id, side, t.samples, t.observations);
+    int value = wasp_view_column_with(v, WASP_VIEW_VALUE), evidence = wasp_view_column_with(v, WASP_VIEW_EVIDENCE);
+    if (evidence < 0)
+        evidence = value;
+    int ncol = wasp_view_ncolumns(v->columns);
+    uint32_t n;
+    uint32_t *order = v->rank(p, id, &n);
+    if (!order)
+        return -1;
+    bool insn = wasp_diff_with_insn(b);
+    wasp_view_cell x[WASP_VIEW_COLUMNS];
+    int rc = 0;
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
+        v->cells(p, id, order[i], x);
+        wasp_diff_key k;
+        wasp_diff_key_begin(&k, id);
+        for (int c = 0; c < ncol; c++) {
+            if (!(v->columns[c].roles & WASP_VIEW_KEY))
+                continue;
+            switch (v->columns[c].kind) {
+            case WASP_VIEW_FLAG:
+                wasp_diff_key_number(&k, x[c].flag);
+                break;
+            case WASP_VIEW_CONTEXT:
+                wasp_diff_key_context(&k, p, x[c].ctx, insn);
+                break;
+            case WASP_VIEW_STRING:
+                wasp_diff_key_string(&k, x[c].str ? x[c].str : "");
+                break;
+            default:
+                wasp_diff_key_number(&k, x[c].num);
+            }
+        }
+        rc = wasp_diff_add(b, id, side, &k, order[i], i + 1, x[value].num, x[evidence].num);
+    }
+    free(order);
+    return rc;
+}
+
+/* The lines under a changed row: its true flags, its strings, its contexts. */
+static void text_entry(const wasp_profile *p, int id, uint32_t index, FILE *out)
+{
+    const wasp_view *v = wasp_view_of(id);
+    wasp_view_cell x[WASP_VIEW_COLUMNS];
+    v->cells(p, id, index, x);
+    int ncol = wasp_view_ncolumns(v->columns);
+    for (int c = 0; c < ncol; c++) {
+        const wasp_view_column *col = &v->columns[c];
+        if (!(col->roles & WASP_VIEW_KEY))
+            continue;
+        if (col->kind == WASP_VIEW_FLAG && x[c].flag && col->text)
+            fprintf(out, "      %s\n", col->text);
+        else if (col->kind == WASP_VIEW_STRING)
+            fprintf(out, "      %s %s\n", col->title, x[c].str ? x[c].str : "");
+    }
+    for (int c = 0; c < ncol; c++)
+        if ((v->columns[c].roles & WASP_VIEW_KEY) && v->columns[c].kind == WASP_VIEW_CONTEXT)
+            wasp_text_context(p, v->columns[c].text, x[c].ctx, out);
+}
+
+static void json_entry(wasp_json *j, const wasp_profile *p, int id, uint32_t index)
+{
+    const wasp_view *v = wasp_view_of(id);
+    wasp_view_cell x[WASP_VIEW_COLUMNS];
+    v->cells(p, id, index, x);
+    wasp_view_cells_json(j, p, v->columns, x, WASP_VIEW_KEY);
+}
+
+/* A label without its colon ("watched:") or brackets ("(approximate)"),
+ * kept in buf. */
+static const char *bare(const char *s, char *buf, size_t n)
+{
+    size_t len = strlen(s);
+    if (len >= 2 && s[0] == '(' && s[len - 1] == ')')
+        snprintf(buf, n, "%.*s", (int)(len - 2), s + 1);
+    else if (len >= 1 && s[len - 1] == ':')
+        snprintf(buf, n, "%.*s", (int)(len - 1), s);
+    else
+        snprintf(buf, n, "%s", s);
+    return buf;
+}
+
+enum { LABEL_MAX = 96 };
+
+static struct built {
+    bool done;
+    wasp_diff_part part;
+    char labels[WASP_DIFF_COLUMNS][LABEL_MAX];
+} built[WASP_ANALYSES];
+
+/* The HTML diff's columns (key strings and contexts) and details (true
+ * flags, strings, contexts). */
+static void layout(const wasp_view *v, struct built *o)
+{
+    int nc = 0, nd = 0;
+    for (int c = 0; c < wasp_view_ncolumns(v->columns); c++) {
+        const wasp_view_column *col = &v->columns[c];
+        if (!(col->roles & WASP_VIEW_KEY))
+            continue;
+        bool ctx = col->kind == WASP_VIEW_CONTEXT;
+        if ((ctx || col->kind == WASP_VIEW_STRING) && nc < WASP_DIFF_COLUMNS)
+            o->part.columns[nc++] = (wasp_diff_column){col->title, col->member, ctx};
+        if (nd >= WASP_DIFF_COLUMNS)
+            continue;
+        const char *label = col->text && col->kind != WASP_VIEW_STRING
+                                ? bare(col->text, o->labels[nd], LABEL_MAX) : col->title;
+        o->part.details[nd++] = (wasp_diff_detail){
+            label, col->kind == WASP_VIEW_FLAG ? NULL : col->member, ctx,
+            col->kind == WASP_VIEW_FLAG ? col->member : NULL};
+    }
+}
+
+const wasp_diff_part *wasp_view_diff_part(int id)
+{
+    const wasp_view *v = wasp_view_of(id);
+    if (!v)
+        return NULL;
+    struct built *o = &built[id];
+    if (!o->done) {
+        int value = wasp_view_column_with(v, WASP_VIEW_VALUE);
+        o->part = (wasp_diff_part){
+            .title = v->title, .entry = v->entry, .what = v->what, .whats = v->whats,
+            .of = v->of, .unit = v->unit,
+            .value_bytes = value >= 0 && v->columns[value].kind == WASP_VIEW_BYTES,
+            .has_fraction = v->has_fraction, .collect = collect, .summary = v->diff_summary,
+            .text_entry = text_entry, .json_entry = json_entry};
+        layout(v, o);
+        o->done = true;
+    }
+    return &o->part;
+}
