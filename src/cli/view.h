@@ -101,6 +101,9 @@ typedef struct wasp_view {
 
 /* The view of analysis id (its report part's), NULL when it has none. */
 const wasp_view *wasp_view_of(int id);
+/* Tests: draw analysis id by v (NULL: by its own view again), so that a
+ * toy view goes through every renderer. */
+void wasp_view_override(int id, const wasp_view *v);
 /* The number of columns (head: of head columns). */
 int wasp_view_ncolumns(const wasp_view_column *c);
 /* The index of the first column with role (a WASP_VIEW_* bit), -1 for none. */

@@ -105,7 +105,7 @@ static const char *bare(const char *s, char *buf, size_t n)
 enum { LABEL_MAX = 96 };
 
 static struct built {
-    bool done;
+    const wasp_view *from; /* the view it was built from */
     wasp_diff_part part;
     char labels[WASP_DIFF_COLUMNS][LABEL_MAX];
 } built[WASP_ANALYSES];
@@ -138,7 +138,7 @@ const wasp_diff_part *wasp_view_diff_part(int id)
     if (!v)
         return NULL;
     struct built *o = &built[id];
-    if (!o->done) {
+    if (o->from != v) {
         int value = wasp_view_column_with(v, WASP_VIEW_VALUE);
         o->part = (wasp_diff_part){
             .title = v->title, .entry = v->entry, .what = v->what, .whats = v->whats,
@@ -147,7 +147,7 @@ const wasp_diff_part *wasp_view_diff_part(int id)
             .has_fraction = v->has_fraction, .collect = collect, .summary = v->diff_summary,
             .text_entry = text_entry, .json_entry = json_entry};
         layout(v, o);
-        o->done = true;
+        o->from = v;
     }
     return &o->part;
 }

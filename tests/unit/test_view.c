@@ -1,0 +1,246 @@
+/* A view (cli/view.h) drawn by every format: a toy view, installed in place
+ * of an analysis's (wasp_view_override), goes through the command's own
+ * renderers — text, JSON, HTML, collapsed, pprof — and `wasp diff` (text,
+ * JSON), and each shows its rows, ranked once, with its columns. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/ids.h"
+#include "cli/diff.h"
+#include "cli/view.h"
+#include "profile/profile.h"
+#include "render_string.h"
+
+/* The toy's rows: per profile, a name, a measure and a context each. */
+enum { TOY_ROWS = 3 };
+static struct toy {
+    const wasp_profile *p;
+    const char *name[TOY_ROWS];
+    double bytes[TOY_ROWS];
+    uint32_t ctx[TOY_ROWS];
+} toys[2];
+
+static const struct toy *toy_of(const wasp_profile *p)
+{
+    return toys[0].p == p ? &toys[0] : &toys[1];
+}
+
+/* Ranked by bytes, most first (the rows are stored in no order). */
+static uint32_t *rank(const wasp_profile *p, int id, uint32_t *n)
+{
+    (void)id;
+    const struct toy *t = toy_of(p);
+    uint32_t *o = malloc(TOY_ROWS * sizeof *o);
+    for (uint32_t i = 0; i < TOY_ROWS; i++) {
+        uint32_t at = i;
+        while (at > 0 && t->bytes[o[at - 1]] < t->bytes[i]) {
+            o[at] = o[at - 1];
+            at--;
+        }
+        o[at] = i;
+    }
+    *n = TOY_ROWS;
+    return o;
+}
+
+static wasp_view_total total(const wasp_profile *p, int id)
+{
+    (void)id;
+    const struct toy *t = toy_of(p);
+    double sum = 0;
+    for (int i = 0; i < TOY_ROWS; i++)
+        sum += t->bytes[i];
+    return (wasp_view_total){sum, 0, 0, 0};
+}
+
+static void cells(const wasp_profile *p, int id, uint32_t i, wasp_view_cell *x)
+{
+    const struct toy *t = toy_of(p);
+    x[0].num = t->bytes[i] / total(p, id).total;
+    x[1].num = t->bytes[i];
+    x[2].num = t->bytes[i] / 8;
+    x[3].flag = i == 0;
+    x[4].str = t->name[i];
+    x[5].ctx = t->ctx[i];
+}
+
+static void head_cells(const wasp_profile *p, int id, wasp_view_cell *x)
+{
+    x[0].num = total(p, id).total;
+}
+
+static const wasp_view toy = {
+    .title = "Toys", .entry = "Toy row", .what = "toy", .whats = "toys", .of = "of toy bytes",
+    .unit = "bytes", .rows = "toys",
+    .columns = {{"share", "share", WASP_VIEW_SHARE, 0, " ", 6, NULL, NULL},
+                {"bytes", "bytes", WASP_VIEW_BYTES, WASP_VIEW_VALUE, "  ", 9, NULL, NULL},
+                {"words", "words", WASP_VIEW_COUNT, WASP_VIEW_EVIDENCE | WASP_VIEW_ESTIMATE,
+                 "  ", 0, NULL, "word"},
+                {"first", "first", WASP_VIEW_FLAG, WASP_VIEW_KEY, "  ", 0, "(the first toy)", NULL},
+                {"name", "name", WASP_VIEW_STRING, WASP_VIEW_KEY, "  ", 0, "", NULL},
+                {"at", "made at", WASP_VIEW_CONTEXT, WASP_VIEW_KEY, NULL, 0, "made at:", NULL}},
+    .head = {{"toy_bytes", "toy bytes", WASP_VIEW_BYTES, 0, NULL, 0, NULL, NULL}},
+    .rank = rank, .cells = cells, .total = total, .head_cells = head_cells,
+};
+
+/* A profile of the toy: three rows, each made in a method of its own. */
+static wasp_profile *toy_profile(int side, double b0, double b1, double b2)
+{
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "deadstore");
+    wasp_profile_add_counter(p, "samples", 100);
+    struct toy *t = &toys[side];
+    *t = (struct toy){p, {"ball", "kite", "yoyo"}, {b0, b1, b2}, {0}};
+    static const char *const methods[] = {"Toy.ball", "Toy.kite", "Toy.yoyo"};
+    for (int i = 0; i < TOY_ROWS; i++) {
+        wasp_frame f = {WASP_FRAME_JAVA, wasp_profile_intern_string(p, methods[i]),
+                        wasp_profile_intern_string(p, "Toy.java"), 10 + i};
+        uint32_t fr = wasp_profile_intern_frame(p, &f);
+        t->ctx[i] = wasp_profile_intern_context(p, &fr, 1, wasp_profile_intern_string(p, "mov"));
+    }
+    return p;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    wasp_view_override(WASP_ID_deadstore, &toy);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    wasp_view_override(WASP_ID_deadstore, NULL);
+    return 0;
+}
+
+static char *render(const wasp_profile *p, wasp_format fmt, size_t *len)
+{
+    return render_string(p, fmt, WASP_BY_INSTRUCTION, len);
+}
+
+/* Text: the rows ranked, each line with its measures and its true flag, its
+ * context under it. */
+static void test_text(void **state)
+{
+    (void)state;
+    wasp_profile *p = toy_profile(0, 1024, 4096, 2048);
+    char *s = render(p, WASP_FORMAT_TEXT, NULL);
+    const char *kite = strstr(s, "\n  #1  57.1%    4.0 KiB  512 words  kite\n");
+    const char *yoyo = strstr(s, "\n  #2  28.6%    2.0 KiB  256 words  yoyo\n");
+    const char *ball = strstr(s, "\n  #3  14.3%    1.0 KiB  128 words  (the first toy)  ball\n");
+    assert_non_null(kite);
+    assert_non_null(yoyo);
+    assert_non_null(ball);
+    assert_true(kite < yoyo && yoyo < ball);
+    assert_non_null(strstr(kite, "      made at:    mov\n        at Toy.kite(Toy.java:11)\n"));
+    free(s);
+    wasp_profile_free(p);
+}
+
+/* JSON: the analysis's member with the head's members and the rows, each
+ * with every column. */
+static void test_json(void **state)
+{
+    (void)state;
+    wasp_profile *p = toy_profile(0, 1024, 4096, 2048);
+    char *s = render(p, WASP_FORMAT_JSON, NULL);
+    const char *member = strstr(s, "\"deadstore\": {");
+    assert_non_null(member);
+    assert_non_null(strstr(member, "\"toy_bytes\": 7168"));
+    const char *rows = strstr(member, "\"toys\": [");
+    assert_non_null(rows);
+    const char *kite = strstr(rows, "\"name\": \"kite\"");
+    const char *ball = strstr(rows, "\"name\": \"ball\"");
+    assert_true(kite && ball && kite < ball);
+    assert_non_null(strstr(rows, "\"bytes\": 4096"));
+    assert_non_null(strstr(rows, "\"words\": 512"));
+    assert_non_null(strstr(rows, "\"first\": true"));
+    assert_non_null(strstr(rows, "\"at\": {"));
+    assert_non_null(strstr(rows, "\"method\": \"Toy.kite\""));
+    free(s);
+    wasp_profile_free(p);
+}
+
+/* HTML: the page registers the toy's description for view.js to draw. */
+static void test_html(void **state)
+{
+    (void)state;
+    wasp_profile *p = toy_profile(0, 1024, 4096, 2048);
+    char *s = render(p, WASP_FORMAT_HTML, NULL);
+    const char *views = strstr(s, "waspViews({");
+    assert_non_null(views);
+    assert_non_null(strstr(views, "\"rows\": \"toys\""));
+    assert_non_null(strstr(views, "\"title\": \"made at\""));
+    assert_non_null(strstr(views, "\"kind\": \"context\""));
+    free(s);
+    wasp_profile_free(p);
+}
+
+/* Collapsed and pprof: every row's context, weighted by its bytes. */
+static void test_flame_graphs(void **state)
+{
+    (void)state;
+    wasp_profile *p = toy_profile(0, 1024, 4096, 2048);
+    char *s = render(p, WASP_FORMAT_COLLAPSED, NULL);
+    assert_non_null(strstr(s, "Toy.kite"));
+    assert_non_null(strstr(s, " 4096\n"));
+    assert_non_null(strstr(s, " 1024\n"));
+    free(s);
+    size_t len = 0;
+    s = render(p, WASP_FORMAT_PPROF, &len);
+    assert_true(len > 20);
+    assert_int_equal((unsigned char)s[0], 0x1f); /* gzip */
+    free(s);
+    wasp_profile_free(p);
+}
+
+/* diff: rows matched by their keys, valued by the value column; a changed
+ * row shows its keys. */
+static void test_diff(void **state)
+{
+    (void)state;
+    wasp_profile *a = toy_profile(0, 1024, 4096, 2048);
+    wasp_profile *b = toy_profile(1, 1024, 0, 2048 * 8);
+    wasp_diff d;
+    assert_int_equal(wasp_diff_build(a, b, true, &d), 0);
+    assert_int_equal(wasp_diff_test_noise(&d), 0);
+    wasp_diff_names names = {{"a", "b"}, false};
+    char *s = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&s, &n);
+    assert_int_equal(wasp_diff_render_text(&d, &names, 0, f), 0);
+    fclose(f);
+    assert_non_null(strstr(s, "Toys:"));
+    assert_non_null(strstr(s, "Toy row"));
+    assert_non_null(strstr(s, "      name kite\n"));
+    assert_non_null(strstr(s, "made at:"));
+    free(s);
+    f = open_memstream(&s, &n);
+    assert_int_equal(wasp_diff_render_json(&d, &names, 0, f), 0);
+    fclose(f);
+    assert_non_null(strstr(s, "\"name\": \"yoyo\""));
+    assert_non_null(strstr(s, "{\"title\": \"name\", \"member\": \"name\", \"context\": false}"));
+    free(s);
+    wasp_diff_free(&d);
+    wasp_profile_free(a);
+    wasp_profile_free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_text),       cmocka_unit_test(test_json),
+        cmocka_unit_test(test_html),       cmocka_unit_test(test_flame_graphs),
+        cmocka_unit_test(test_diff),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
