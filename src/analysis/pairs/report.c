@@ -186,7 +186,7 @@ static void diff_summary(const wasp_diff_analysis *a, int id, FILE *out)
                  {"bytes", verb_, WASP_VIEW_BYTES, 0, NULL, 0, NULL, NULL},                        \
                  {"wasted_bytes", "exact", WASP_VIEW_BYTES, 0, NULL, 0, NULL, NULL},               \
                  {"wasted_bytes_approx", "approximate", WASP_VIEW_BYTES, 0, NULL, 0, NULL, NULL},  \
-                 {"pairs_classified", "classified pairs standing for samples", WASP_VIEW_COUNT,    \
+                 {"pairs_classified", "samples behind the classified pairs", WASP_VIEW_COUNT,      \
                   WASP_VIEW_ESTIMATE, NULL, 0, NULL, NULL}},                                       \
         .rank = rank, .cells = cells, .total = total, .head_cells = head_cells,                    \
         .text_head = text_head, .text_empty = why_no_pairs, .diff_summary = diff_summary,          \

@@ -7,8 +7,12 @@
 'use strict';
 
 function waspViews(views) {
-  const { app, el, num, pct, bytes, leafName, context, FlameGraph, rankTable, N, graphRow } = waspReport.kit;
-  const numbers = { share: pct, bytes: bytes, count: num };
+  const { app, el, isNum, num, pct, bytes, leafName, context, FlameGraph, rankTable, N, graphRow } = waspReport.kit;
+  // Counts as the text report writes them (units.c): whole from 10 up, so
+  // a weighted count reads "1,058 samples", not "1,057.75".
+  const count = v => isNum(v) && (v >= 10 || Number.isInteger(v)) ? num(Math.round(v))
+    : isNum(v) ? v.toFixed(1) : num(v);
+  const numbers = { share: pct, bytes: bytes, count: count };
 
   // A cell as the table shows it: numbers right-aligned, a true flag as its
   // title, a context as its leaf frame.
