@@ -22,9 +22,17 @@
  * turned into fill stubs nor vectorized.
  *
  * Usage: java DeadStoreEuler [steps-in-thousands]   (default 600, about 4 s)
+ *
+ * With -Dwasp.truth.repeat=R (summary.py's CPU-share truth, run without the
+ * agent) the planted loop (the first sweep) runs R times where
+ * it ran once, and the main thread's CPU time is printed at the end
+ * ("truth: main-cpu-ns N"): the loop's share of the program's CPU is
+ * (T(1) - T(0)) / T(1). REPEAT is a static final: at its default 1 the JIT
+ * folds the repeat away.
  */
 public class DeadStoreEuler {
     static final int CELLS = 1024;
+    static final int REPEAT = Integer.getInteger("wasp.truth.repeat", 1);
 
     static final class Statevector {
         double a, b, c, d;
@@ -35,8 +43,10 @@ public class DeadStoreEuler {
 
     static double calculateDamping(Statevector[] ug, Statevector[] temp2) {
         int n = ug.length;
-        for (int j = 1; j < n - 2; j++) {
-            temp2[j].a = 3.0 * (ug[j].a - ug[j + 1].a); // WASP-EXPECT: deadstore
+        for (int r = 0; r < REPEAT; r++) {
+            for (int j = 1; j < n - 2; j++) {
+                temp2[j].a = 3.0 * (ug[j].a - ug[j + 1].a); // WASP-EXPECT: deadstore
+            }
         }
         for (int j = 1; j < n - 2; j++) {
             temp2[j].a = 3.0 * (ug[j - 1].a - ug[j].a); // WASP-TRAP: deadstore
@@ -68,6 +78,8 @@ public class DeadStoreEuler {
             u.b = 1.0 + (u.b * 7.0) % 1.0;
         }
         System.out.println("checksum: " + Long.toHexString(Double.doubleToLongBits(checksum)));
+        if (Integer.getInteger("wasp.truth.repeat") != null)
+            System.err.println("truth: main-cpu-ns " + java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
         System.err.printf("DeadStoreEuler: %d k steps in %.2f s%n", thousands, (System.nanoTime() - t0) / 1e9);
     }
 }

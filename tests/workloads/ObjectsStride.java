@@ -5,9 +5,17 @@
  * array's allocation site must rank first, with most of the access samples.
  *
  * Usage: java ObjectsStride [passes]   (default 1500, about 4 s)
+ *
+ * With -Dwasp.truth.repeat=R (summary.py's CPU-share truth, run without the
+ * agent) the planted loop (walk: the accesses to the big array) runs R times where
+ * it ran once, and the main thread's CPU time is printed at the end
+ * ("truth: main-cpu-ns N"): the loop's share of the program's CPU is
+ * (T(1) - T(0)) / T(1). REPEAT is a static final: at its default 1 the JIT
+ * folds the repeat away.
  */
 public class ObjectsStride {
     static final int N = 1 << 20; // 8 MB of doubles
+    static final int REPEAT = Integer.getInteger("wasp.truth.repeat", 1);
 
     static double walk(double[] a, int[] order) {
         double s = 0;
@@ -26,11 +34,14 @@ public class ObjectsStride {
         for (int i = 0; i < order.length; i++) order[i] = Integer.reverse(i) >>> 12; // stride N/16 apart
         double checksum = 0;
         for (int p = 0; p < passes; p++) {
-            checksum += walk(signal, order);
+            for (int r = 0; r < REPEAT; r++)
+                checksum += walk(signal, order);
             double[] scratch = new double[256]; // allocated every pass, barely touched
             scratch[p & 255] = checksum;
             checksum += scratch[(p * 7) & 255];
         }
         System.out.println("checksum: " + Long.toHexString(Double.doubleToLongBits(checksum)));
+        if (Integer.getInteger("wasp.truth.repeat") != null)
+            System.err.println("truth: main-cpu-ns " + java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
     }
 }

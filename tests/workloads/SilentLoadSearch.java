@@ -16,9 +16,17 @@
  * are the table loads on the planted line.
  *
  * Usage: java SilentLoadSearch [searches-in-thousands]   (default 5000, about 4 s)
+ *
+ * With -Dwasp.truth.repeat=R (summary.py's CPU-share truth, run without the
+ * agent) the planted loop (the search) runs R times where
+ * it ran once, and the main thread's CPU time is printed at the end
+ * ("truth: main-cpu-ns N"): the loop's share of the program's CPU is
+ * (T(1) - T(0)) / T(1). REPEAT is a static final: at its default 1 the JIT
+ * folds the repeat away.
  */
 public class SilentLoadSearch {
     static final int SIZE = 4096;
+    static final int REPEAT = Integer.getInteger("wasp.truth.repeat", 1);
     static final int K = 0x9E3779B1; // odd: i -> i * K is a bijection, keys are unique
 
     static int indexOf(int[] table, int key) {
@@ -41,9 +49,12 @@ public class SilentLoadSearch {
             int want = (rnd >>> 8) % SIZE;
             // Every eighth query asks for a key that is not in the table.
             int key = (q & 7) == 7 ? want * K + 1 : want * K;
-            checksum = checksum * 31 + indexOf(table, key);
+            for (int r = 0; r < REPEAT; r++)
+                checksum = checksum * 31 + indexOf(table, key);
         }
         System.out.println("checksum: " + Long.toHexString(checksum));
+        if (Integer.getInteger("wasp.truth.repeat") != null)
+            System.err.println("truth: main-cpu-ns " + java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
         System.err.printf("SilentLoadSearch: %d k searches in %.2f s%n", thousands, (System.nanoTime() - t0) / 1e9);
     }
 }
