@@ -2,12 +2,15 @@
  * a mark word from a releasing one, the register a cmpxchg writes from, the
  * slow-path table lookup and names, the profile's entries through a file and
  * a merge, and the ranking by class. */
+#include <math.h>
+
 #include "profile_bytes.h"
 
 #include "analysis/locks/profile.h"
 #include "analysis/locks/ranking.h"
 #include "analysis/locks/records.h"
 #include "analysis/locks/slow_path.h"
+#include "analysis/locks/waits.h"
 #include "cli/render.h"
 #include "profile/profile.h"
 
@@ -279,6 +282,61 @@ static void test_rendered(void **state)
     wasp_profile_free(p);
 }
 
+static void add_blocked(wasp_profile *p, const char *cls, const char *kind, uint32_t c,
+                        double samples, double seconds)
+{
+    wasp_lock_blocked b = {wasp_profile_intern_string(p, cls), wasp_profile_intern_string(p, kind), c, 0,
+                           samples, seconds};
+    assert_int_equal(wasp_profile_add_lock_blocked(p, &b), 0);
+}
+
+/* Blocked time (section LKBL): LongHold 0.3 s at hot:10 and 0.1 s at
+ * warm:20, a park on NonfairSync 0.2 s; through a file, ranked by seconds
+ * with its contexts, with an interval, and in the text. */
+static void test_blocked(void **state)
+{
+    (void)state;
+    wasp_profile *p = planted();
+    uint32_t hot = ctx(p, "Main.hot", 10), warm = ctx(p, "Main.warm", 20);
+    add_blocked(p, "LongHold", WASP_LOCK_MONITOR, warm, 10, 0.1);
+    add_blocked(p, "LongHold", WASP_LOCK_MONITOR, hot, 20, 0.2);
+    add_blocked(p, "LongHold", WASP_LOCK_MONITOR, hot, 10, 0.1); /* the same key: summed */
+    add_blocked(p, "NonfairSync", WASP_LOCK_PARK, hot, 20, 0.2);
+    char err[256];
+    assert_int_equal(wasp_profile_write(p, path, err, sizeof err), 0);
+    wasp_profile *q = wasp_profile_read(path, err, sizeof err);
+    if (!q)
+        fail_msg("%s", err);
+    size_t len, size;
+    unsigned char *d = slurp(&len);
+    assert_true(find_section(d, len, "LKBL", &size) != 0);
+    free(d);
+    wasp_lock_waits w;
+    assert_int_equal(wasp_lock_waits_rank(q, &w), 0);
+    assert_int_equal(w.nclasses, 2);
+    assert_true(fabs(w.seconds - 0.6) < 1e-9 && w.samples == 60);
+    assert_string_equal(q->strings[w.classes[0].cls], "LongHold");
+    assert_string_equal(q->strings[w.classes[0].where], WASP_LOCK_MONITOR);
+    assert_true(fabs(w.classes[0].seconds - 0.4) < 1e-9 && w.classes[0].samples == 40);
+    assert_int_equal(w.classes[0].ncontexts, 2);
+    assert_true(fabs(w.classes[0].contexts[0].seconds - 0.3) < 1e-9); /* hot:10 first */
+    assert_string_equal(q->strings[w.classes[1].where], WASP_LOCK_PARK);
+    wasp_lock_waits_free(&w);
+    double lo, hi;
+    wasp_lock_waits_interval(100, 1.0, &lo, &hi);
+    assert_true(fabs(lo - 0.804) < 1e-9 && fabs(hi - 1.196) < 1e-9);
+    wasp_lock_waits_interval(1, 1.0, &lo, &hi); /* wider than the estimate: from 0 */
+    assert_true(lo == 0 && hi > 2);
+    char *text = render(q, wasp_render_text);
+    const char *t = strstr(text, "Time blocked on locks");
+    if (!t || !strstr(t, "#1  66.7% blocked") || !strstr(t, "monitor  LongHold") ||
+        !strstr(t, "park  NonfairSync"))
+        fail_msg("%s", text);
+    free(text);
+    wasp_profile_free(q);
+    wasp_profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_merge_sums),
         cmocka_unit_test(test_ranking),
         cmocka_unit_test(test_rendered),
+        cmocka_unit_test_setup_teardown(test_blocked, make_file, remove_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
