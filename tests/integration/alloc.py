@@ -175,14 +175,8 @@ def t_jfr(ctx, jdk):
     if not engine:
         H.skip("no watchpoint engine works here")
     out, rec = ctx.path("AllocBytes.wprof"), ctx.path("AllocBytes.jfr")
-    args = list(JFR_ARGS)
-    cmd = [H.WASP, "run", "-e", "alloc", "--watch", engine, "-o", out, "-q", "--", jdk.java,
-           "-XX:StartFlightRecording=filename=%s,settings=default" % rec,
-           "-cp", H.CLASSES, "AllocBytes"] + args
-    r = H.run(cmd)
-    H.check(r.rc == 0, "wasp run with JFR exited %d: %s" % (r.rc, H.tail(r.err)))
-    H.check(H.checksum_of(r.out) == ctx.baseline(jdk, [], "AllocBytes", args),
-            "checksum differs from the run without the agent and JFR")
+    r = jfr_file.run_beside(H, ctx, jdk, ["-e", "alloc", "--watch", engine], "default", "AllocBytes",
+                            list(JFR_ARGS), out, rec)
     counts = reference(r.out)
     truth = dict((k, counts[k] * JFR_SIZES[k]) for k in JFR_SIZES)
     total = sum(truth.values())

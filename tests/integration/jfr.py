@@ -13,6 +13,20 @@ import re
 ARRAYS = {"[J": "long[]", "[I": "int[]", "[B": "byte[]", "[C": "char[]"}
 
 
+def run_beside(h, ctx, jdk, wasp_args, settings, workload, args, out, rec):
+    """The workload run once with wasp (`wasp run WASP_ARGS -o out`) and JFR
+    recording to rec (settings: "default" or a .jfc path); checks that it
+    exited 0 and printed the checksum of a run with neither. The result."""
+    cmd = [h.WASP, "run"] + wasp_args + ["-o", out, "-q", "--", jdk.java,
+                                        "-XX:StartFlightRecording=filename=%s,settings=%s" % (rec, settings),
+                                        "-cp", h.CLASSES, workload] + args
+    r = h.run(cmd)
+    h.check(r.rc == 0, "wasp run with JFR exited %d: %s" % (r.rc, h.tail(r.err)))
+    h.check(h.checksum_of(r.out) == ctx.baseline(jdk, [], workload, args),
+            "checksum differs from the run without the agent and JFR")
+    return r
+
+
 def events(h, jdk, path, names):
     """The `values` of the recording's events of the given names."""
     tool = os.path.join(jdk.home, "bin", "jfr")

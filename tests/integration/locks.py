@@ -209,14 +209,8 @@ def ranking(by):
 def t_jfr(ctx, jdk):
     out, rec = ctx.path("LocksBlocked.wprof"), ctx.path("LocksBlocked.jfr")
     settings = jfr_file.settings(H, jdk, ctx.path("locks-0ms.jfc"), JFR_THRESHOLDS)
-    args = list(BLOCKED_ARGS)
-    cmd = [H.WASP, "run", "-e", "locks", "-o", out, "-q", "--", jdk.java,
-           "-XX:StartFlightRecording=filename=%s,settings=%s" % (rec, settings),
-           "-cp", H.CLASSES, "LocksBlocked"] + args
-    r = H.run(cmd)
-    H.check(r.rc == 0, "wasp run with JFR exited %d: %s" % (r.rc, H.tail(r.err)))
-    H.check(H.checksum_of(r.out) == ctx.baseline(jdk, [], "LocksBlocked", args),
-            "checksum differs from the run without the agent and JFR")
+    r = jfr_file.run_beside(H, ctx, jdk, ["-e", "locks"], settings, "LocksBlocked", list(BLOCKED_ARGS),
+                            out, rec)
     truth = blocked_truth(r.out)
     locks = ctx.report(out).get("locks")
     H.check(isinstance(locks, dict) and isinstance(locks.get("blocked"), dict),
