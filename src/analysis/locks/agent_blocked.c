@@ -217,8 +217,10 @@ static JavaVM *live_vm(void)
         if (pause_ms(WASP_LOCK_BLOCKED_PERIOD_MS))
             return NULL;
         jvmtiPhase ph = JVMTI_PHASE_ONLOAD;
-        jvmtiError err = wasp_jvmti ? (*wasp_jvmti)->GetPhase(wasp_jvmti, &ph) : JVMTI_ERROR_INVALID_ENVIRONMENT;
-        int live = err == JVMTI_ERROR_UNATTACHED_THREAD || (err == JVMTI_ERROR_NONE && ph == JVMTI_PHASE_LIVE);
+        jvmtiError err = wasp_jvmti ? (*wasp_jvmti)->GetPhase(wasp_jvmti, &ph)
+                                    : JVMTI_ERROR_INVALID_ENVIRONMENT;
+        int live = err == JVMTI_ERROR_UNATTACHED_THREAD ||
+                   (err == JVMTI_ERROR_NONE && ph == JVMTI_PHASE_LIVE);
         if ((err != JVMTI_ERROR_NONE && !live) || ph == JVMTI_PHASE_DEAD)
             return NULL;
         JavaVM *vm = NULL;
@@ -252,7 +254,8 @@ static void *run(void *arg)
     if (!vm)
         return NULL;
     looker L = {0};
-    JavaVMAttachArgs args = {JNI_VERSION_1_8, (char *)"wasp locks", NULL};
+    /* "wasp-": a thread of wasp's own, not sampled (agent.c). */
+    JavaVMAttachArgs args = {JNI_VERSION_1_8, (char *)"wasp-locks", NULL};
     if ((*vm)->AttachCurrentThreadAsDaemon(vm, (void **)&L.env, &args) != JNI_OK) {
         wasp_log("locks: cannot attach the thread that looks for blocked threads; blocked time "
                  "is not measured");
