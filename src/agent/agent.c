@@ -416,6 +416,7 @@ static void fill_dump_info(const wasp_options *o)
     dump_info.start_time = time(NULL);
     dump_info.min_size = o->min_size;
     dump_info.max_contexts = o->max_contexts;
+    wasp_dump_record_threads(o->threads);
     dump_info.alloc_interval = o->alloc_interval;
     if (o->file[0])
         snprintf(dump_info.path, sizeof dump_info.path, "%s", o->file);

@@ -24,6 +24,7 @@
 #include "agent/native_symbols.h"
 #include "agent/threads.h"
 #include "profile/group.h"
+#include "profile/thread_frame.h"
 #include "watch/handler_part.h"
 #include "heap/class_site.h"
 #include "heap/klass_set.h"
@@ -232,18 +233,20 @@ static uint32_t chain_frames(wasp_profile *p, method_cache *mc, const wasp_rfram
     return k + java_frames(p, mc, frames, (uint32_t)n, 0, ids + k, cap - k);
 }
 
+/* root: the thread's frame (thread_frame.h), UINT32_MAX for none. */
 static uint32_t convert_context(wasp_profile *p, method_cache *mc, const wasp_records *r,
-                                uint32_t id)
+                                uint32_t id, uint32_t root)
 {
     const wasp_rcontext *c = &r->contexts[id - 1];
-    uint32_t ids[4096];
+    uint32_t all[4096];
+    uint32_t *ids = all + (root != UINT32_MAX);
     const wasp_rtrace *t = c->trace != UINT32_MAX ? &r->traces[c->trace - 1] : NULL;
     uint32_t n;
     if (t && wasp_chain_is_context(&r->frames[t->first], t->nframes))
-        n = chain_frames(p, mc, &r->frames[t->first], ids, 4095);
+        n = chain_frames(p, mc, &r->frames[t->first], ids, 4094);
     else
-        n = t ? java_frames(p, mc, &r->frames[t->first], t->nframes, t->status, ids, 4095)
-              : java_frames(p, mc, NULL, 0, NOT_RECORDED, ids, 4095);
+        n = t ? java_frames(p, mc, &r->frames[t->first], t->nframes, t->status, ids, 4094)
+              : java_frames(p, mc, NULL, 0, NOT_RECORDED, ids, 4094);
     wasp_frame leaf;
     if (leaf_native_frame(p, c->pc, &leaf))
         ids[n++] = wasp_profile_intern_frame(p, &leaf);
@@ -253,13 +256,16 @@ static uint32_t convert_context(wasp_profile *p, method_cache *mc, const wasp_re
     uint32_t insn = 0;
     if (c->insn_len && wasp_isa_format_att(c->insn, c->insn_len, c->pc, text, sizeof text))
         insn = wasp_profile_intern_string(p, text);
-    return wasp_profile_intern_context(p, ids, n, insn);
+    if (root != UINT32_MAX)
+        all[0] = root;
+    return wasp_profile_intern_context(p, all, n + (root != UINT32_MAX), insn);
 }
 
 struct wasp_dump {
     wasp_profile *p;
     method_cache *mc;
     const wasp_dump_info *info;
+    uint32_t thread; /* the frame of the thread being folded, UINT32_MAX: none */
 };
 
 wasp_profile *wasp_dump_profile(wasp_dump *d)
@@ -274,7 +280,7 @@ const wasp_dump_info *wasp_dump_settings(wasp_dump *d)
 
 uint32_t wasp_dump_context(wasp_dump *d, const wasp_records *r, uint32_t id)
 {
-    return convert_context(d->p, d->mc, r, id);
+    return convert_context(d->p, d->mc, r, id, d->thread);
 }
 
 /* Allocation contexts have no instruction: JVMTI reports bytecode positions. */
@@ -431,6 +437,13 @@ static struct {
     uint64_t folds; /* fold_only writes */
 } session;
 
+static int record_threads; /* threads=1 (wasp_dump_record_threads) */
+
+void wasp_dump_record_threads(int on)
+{
+    record_threads = on;
+}
+
 void wasp_dump_fold_thread(const wasp_thread *t)
 {
     if (!t->rec.pairs)
@@ -443,7 +456,10 @@ void wasp_dump_fold_thread(const wasp_thread *t)
     if (!acc.profile)
         acc.profile = wasp_profile_new();
     if (acc.profile) {
-        wasp_dump d = {.p = acc.profile, .mc = &acc.methods, .info = NULL};
+        /* threads=1: the thread's contexts under its frame (thread_frame.h). */
+        wasp_dump d = {.p = acc.profile, .mc = &acc.methods, .info = NULL,
+                       .thread = record_threads ? wasp_profile_thread_frame(acc.profile, t->name)
+                                                : UINT32_MAX};
         add_thread(&d, t);
         if (ended) {
             acc.ended++;
@@ -631,7 +647,9 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d),
         wasp_profile_add_counter(p, wasp_counter_name(core[i]), 0);
 
     method_cache mc = {0};
-    wasp_dump d = {.p = p, .mc = &mc, .info = info};
+    wasp_dump d = {.p = p, .mc = &mc, .info = info, .thread = UINT32_MAX};
+    if (record_threads)
+        wasp_profile_set_meta(p, WASP_THREADS_META, "1");
     if (extra)
         extra(&d);
     for (int id = 0; id < WASP_ANALYSES; id++) {

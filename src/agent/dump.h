@@ -53,6 +53,9 @@ uint32_t wasp_dump_alloc_context(wasp_dump *d, const wasp_alloc_site *s);
 /* Fold a quiet thread's records into the profile being gathered (at thread
  * end, so its tables can be freed; and for live threads at the end). */
 void wasp_dump_fold_thread(const wasp_thread *t);
+/* threads=1: from now on a folded thread's contexts carry its thread as a
+ * root frame (profile/thread_frame.h). Set before any thread folds. */
+void wasp_dump_record_threads(int on);
 
 /* What a write is. A snapshot writes the session so far while it runs on; the
  * final write ends the session. */

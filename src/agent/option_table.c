@@ -247,6 +247,17 @@ static const wasp_option_row rows[] = {
         .flag = "max-contexts", .cli = RUN_ATTACH,
     },
     {
+        .key = "threads", .kind = WASP_OPT_NUMBER, FIELD(threads),
+        .min = 0, .max = 1, .def = 0,
+        .metavar = "0|1",
+        .help = "record each sample's thread: every calling context gets a root frame "
+                "\"[thread NAME]\", NAME the thread's name with its digits folded to # (a "
+                "pool's workers are one), so that wasp report --thread can keep one thread's "
+                "evidence",
+        .accepted = "0 or 1",
+        .flag = "threads", .cli = RUN_ATTACH | WASP_OPT_SWITCH,
+    },
+    {
         .key = "log", .kind = WASP_OPT_PATH, FIELD(log), .def_text = "stderr",
         .metavar = "stderr|none|PATH",
         .help = "where the agent logs",

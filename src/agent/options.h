@@ -87,6 +87,7 @@ typedef struct wasp_options {
     int track_existing;
     uint64_t snapshot_ns;    /* 0: no periodic snapshots */
     uint32_t max_contexts;   /* the session's profile prunes its lightest contexts past this */
+    int threads;             /* contexts carry their thread (profile/thread_frame.h) */
 } wasp_options;
 
 void wasp_options_defaults(wasp_options *o);

@@ -1,5 +1,6 @@
 /* Frame patterns and the report's stack filter (frame_filter.h). */
 #include "cli/frame_filter.h"
+#include "cli/thread_filter.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +53,8 @@ bool wasp_frame_filter_hides(const wasp_profile *p, const wasp_context *c, const
     const wasp_frame_filter *f = arg;
     if (f->ninclude > 0 && !wasp_context_matches(p, c, f->include, f->ninclude))
         return true;
+    if (f->nthread > 0 && !wasp_thread_matches(p, c, f->thread, f->nthread))
+        return true;
     return wasp_context_matches(p, c, f->exclude, f->nexclude);
 }
 
@@ -68,10 +71,13 @@ const char *wasp_frame_filter_text(const wasp_frame_filter *f, char *buf, size_t
 {
     size_t used = 0;
     buf[0] = 0;
-    for (int i = 0; i < f->ninclude + f->nexclude && used < n; i++) {
-        bool inc = i < f->ninclude;
+    for (int i = 0; i < f->ninclude + f->nexclude + f->nthread && used < n; i++) {
+        bool inc = i < f->ninclude, exc = !inc && i < f->ninclude + f->nexclude;
         int w = snprintf(buf + used, n - used, "%s--%s %s", used ? " " : "",
-                         inc ? "include" : "exclude", inc ? f->include[i] : f->exclude[i - f->ninclude]);
+                         inc ? "include" : exc ? "exclude" : "thread",
+                         inc   ? f->include[i]
+                         : exc ? f->exclude[i - f->ninclude]
+                               : f->thread[i - f->ninclude - f->nexclude]);
         used += w > 0 ? (size_t)w : 0;
     }
     return buf;

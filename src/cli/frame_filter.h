@@ -29,11 +29,13 @@ enum { WASP_FRAME_PATTERNS_MAX = 16 }; /* --include, and --exclude, each */
 
 /* Async-profiler's and JMC's rule: whole stacks are kept or hidden. A
  * stack is hidden when it has no frame matching an --include pattern
- * (there being some), or a frame matching an --exclude pattern. */
+ * (there being some), or a frame matching an --exclude pattern, or (--thread
+ * patterns given) it is of no thread they match. */
 typedef struct wasp_frame_filter {
     const char *include[WASP_FRAME_PATTERNS_MAX];
     const char *exclude[WASP_FRAME_PATTERNS_MAX];
-    int ninclude, nexclude;
+    const char *thread[WASP_FRAME_PATTERNS_MAX]; /* --thread: thread_filter.h */
+    int ninclude, nexclude, nthread;
 } wasp_frame_filter;
 
 /* The stand-in frame of the hidden stacks (wasp_context_filter). */

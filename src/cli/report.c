@@ -10,6 +10,7 @@
 #include "profile/group.h"
 #include "cli/cli_output.h"
 #include "cli/cli_util.h"
+#include "cli/thread_filter.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -93,7 +94,9 @@ static int pattern_parse(const char *option, const char *value, const char **lis
 {
     if (!value || !*value)
         return wasp_cli_bad_option(err, errlen, option, value,
-                                   "expected a frame pattern such as com.acme.* or *.parse*");
+                                   strcmp(option, "--thread") == 0
+                                       ? "expected a thread name pattern such as main or worker-*"
+                                       : "expected a frame pattern such as com.acme.* or *.parse*");
     if (*n >= WASP_FRAME_PATTERNS_MAX) {
         snprintf(err, errlen, "%s: at most %d patterns", option, WASP_FRAME_PATTERNS_MAX);
         return -1;
@@ -122,7 +125,7 @@ int wasp_report_render(const wasp_profile *p, const wasp_report_opts *o, FILE *o
     wasp_profile *grouped = NULL;
     const wasp_frame_filter *ff = &o->filter;
     wasp_context_filter hide = {wasp_frame_filter_hides, ff, WASP_HIDDEN_FRAME};
-    bool filtered = ff->ninclude + ff->nexclude > 0;
+    bool filtered = ff->ninclude + ff->nexclude + ff->nthread > 0;
     wasp_group_key key = o->by == WASP_BY_LINE     ? WASP_GROUP_LINE
                          : o->by == WASP_BY_METHOD ? WASP_GROUP_METHOD
                                                    : WASP_GROUP_EXACT;
@@ -151,7 +154,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: wasp report [--format %s] [--top N]\n"
             "                   [--by line|method|instruction] [--include PATTERN]...\n"
-            "                   [--exclude PATTERN]... [--verbose] [-o OUT] [FILE...]\n"
+            "                   [--exclude PATTERN]... [--thread PATTERN]... [--verbose]\n"
+            "                   [-o OUT] [FILE...]\n"
             "\n"
             "Reads wasp profiles (merging them when there are several) and prints\n"
             "the report: first a summary, each analysis's top findings with their\n"
@@ -178,6 +182,10 @@ static void usage(FILE *out)
           "  --exclude PATTERN   hide the stacks with a frame that matches; repeatable.\n"
           "                      Hidden stacks sum under one entry; shares stay of the\n"
           "                      whole profile (docs/findings.md)\n"
+          "  --thread PATTERN    keep only the evidence of the threads whose name matches\n"
+          "                      (a glob, digits folded to #: main, pool-#-thread-#,\n"
+          "                      worker*); repeatable: any of them. The profile must be\n"
+          "                      recorded with wasp run --threads\n"
           "  --alloc-rank bytes|count\n"
           "                      alloc: rank classes and sites by estimated bytes\n"
           "                      (default) or by sampled creations\n"
@@ -242,7 +250,7 @@ int wasp_report_view_option(int argc, char **argv, int *i, unsigned accepted,
 }
 
 /* The options of wasp report alone: --by (with method), --include,
- * --exclude. true when argv[*i] is one (*taken: 1, or -1 with err set). */
+ * --exclude, --thread. true when argv[*i] is one (*taken: 1, or -1 with err set). */
 static bool report_only_option(int argc, char **argv, int *i, wasp_report_opts *o, char *err,
                                size_t errlen, int *taken)
 {
@@ -255,6 +263,8 @@ static bool report_only_option(int argc, char **argv, int *i, wasp_report_opts *
         *taken = pattern_parse("--include", v, f->include, &f->ninclude, err, errlen);
     else if ((v = option_value(argc, argv, i, "--exclude", &m)) || m)
         *taken = pattern_parse("--exclude", v, f->exclude, &f->nexclude, err, errlen);
+    else if ((v = option_value(argc, argv, i, "--thread", &m)) || m)
+        *taken = pattern_parse("--thread", v, f->thread, &f->nthread, err, errlen);
     else
         return false;
     *taken = *taken < 0 ? -1 : 1;
@@ -428,6 +438,11 @@ int wasp_cmd_report(int argc, char **argv)
     free(r.files);
     if (!p)
         return 1;
+    char why[256];
+    if (r.opts.filter.nthread > 0 && wasp_thread_filter_check(p, why, sizeof why) != 0) {
+        wasp_profile_free(p);
+        return usage_error("%s", why);
+    }
 
     FILE *out = wasp_cli_output_open("report", r.output);
     if (!out) {

@@ -21,6 +21,13 @@ which returns [(name, thunk(ctx, jdk))], run per JDK. `h` is run.py's module.
   summary first: its heading is the page's first h2, before the detail's
   sections; its first finding is at the planted line; how it was measured
   is folded.
+- summary.thread: ThreadsTwo's two named threads, one storing dead
+  (DeadStoreEuler's line), one loading silently (SilentLoadSearch's),
+  recorded with wasp run --threads: each stack's root is its thread, digits
+  folded ("[thread storer-#]"); wasp report --thread keeps one thread's
+  evidence: the storer's summary has the dead store first and none of the
+  search's loads, the loader's the search's load first and no dead store;
+  --thread on a profile without threads is refused, naming the option.
 - summary.few-samples: a run sampled every 200 ms: every finding resting on
   fewer than the summary's threshold says so ("few samples: N"), in the JSON
   and on its text line.
@@ -129,7 +136,8 @@ def make_tests(h):
     H = h
     tests = [("summary.%s" % a, (lambda a, w, args, extra: lambda c, j: t_first(c, j, a, w, args, extra))(
         a, w, args, extra)) for a, w, args, extra in CASES]
-    return tests + [("summary.html", t_html), ("summary.few-samples", t_few_samples)]
+    return tests + [("summary.html", t_html), ("summary.few-samples", t_few_samples),
+                    ("summary.thread", t_thread)]
 
 
 def watching(analysis):
@@ -283,3 +291,55 @@ def t_few_samples(ctx, jdk):
     H.check(any(f["few_samples"] for f in findings), "at one sample per %s no finding is marked "
             "(samples: %s)" % (FEW_PERIOD, ", ".join("%.1f" % f["samples"] for f in findings)))
     return "%s samples taken; %s" % (rep["counters"].get("samples"), lines[0].strip()[:100])
+
+
+def report_json(args, prof):
+    r = H.run([H.WASP, "report", "--format", "json"] + list(args) + [prof])
+    H.check(r.rc == 0, "wasp report %s exited %d: %s" % (" ".join(args), r.rc, H.tail(r.err)))
+    return json.loads(r.out)
+
+
+def places(rep, analysis):
+    """The summary's findings of analysis, as file:line."""
+    for a in (rep.get("summary") or {}).get("analyses") or []:
+        if a.get("analysis") == analysis:
+            return [where(f) for f in a.get("findings") or []]
+    return []
+
+
+def t_thread(ctx, jdk):
+    """--thread keeps one thread's evidence; the threads are the stacks'
+    roots, digits folded."""
+    store, load = H.expectation("DeadStoreEuler"), H.expectation("SilentLoadSearch")
+    dead = "DeadStoreEuler.java:%d" % store["line"]
+    silent = "SilentLoadSearch.java:%d" % load["line"]
+    prof, rep, _ = profile(ctx, jdk, "deadstore,silentload", "ThreadsTwo", [],
+                           ["--threads"] + watching("deadstore"), tag="threads")
+    both = (places(rep, "deadstore"), places(rep, "silentload"))
+    H.check(dead in both[0] and silent in both[1], "unfiltered, the summary lacks a planted line: "
+            "dead stores at %s, silent loads at %s" % both)
+    c = H.run([H.WASP, "report", "--format", "collapsed", "--analysis", "all", "--side", "all", prof])
+    H.check(c.rc == 0, "wasp report --format collapsed exited %d: %s" % (c.rc, H.tail(c.err)))
+    roots = set(re.findall(r"\[thread ([^\]]*)\]", c.out))
+    H.check({"storer-#", "loader-#"} <= roots, "the stacks' thread roots are %s, expected storer-# "
+            "and loader-# among them" % sorted(roots))
+    storer = report_json(["--thread", "storer-#"], prof)
+    s_dead, s_silent = places(storer, "deadstore"), places(storer, "silentload")
+    H.check(s_dead[:1] == [dead], "--thread storer-#: the first dead store is at %s, expected %s"
+            % (s_dead[:1], dead))
+    H.check(not any(p.startswith("SilentLoadSearch.java") for p in s_silent),
+            "--thread storer-#: the loader's loads are shown: %s" % s_silent)
+    loader = report_json(["--thread", "loader*"], prof)
+    l_dead, l_silent = places(loader, "deadstore"), places(loader, "silentload")
+    H.check(l_silent[:1] == [silent], "--thread loader*: the first silent load is at %s, expected %s"
+            % (l_silent[:1], silent))
+    H.check(not any(p.startswith("DeadStoreEuler.java") for p in l_dead),
+            "--thread loader*: the storer's dead stores are shown: %s" % l_dead)
+    # A profile recorded without --threads: refused, naming the option.
+    plain = ctx.path("plain.wprof")
+    r = H.run([H.WASP, "run", "-e", "alloc", "-o", plain, "-q", "--", jdk.java, "-version"])
+    H.check(r.rc == 0, "wasp run -e alloc -- java -version exited %d: %s" % (r.rc, H.tail(r.err)))
+    r = H.run([H.WASP, "report", "--thread", "main", plain])
+    H.check(r.rc == 2 and "--thread" in r.err and "--threads" in r.err,
+            "--thread on a profile without threads: exit %d, %r" % (r.rc, H.tail(r.err)))
+    return "roots %s; storer: %s; loader: %s" % (sorted(roots), s_dead[:1], l_silent[:1])

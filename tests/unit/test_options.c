@@ -178,7 +178,7 @@ static void test_exact_messages(void **state)
                              "period-jitter, sampler, pmu-event, pmu-period, watchpoints, watch, "
                              "watch-budget, float-threshold, max-frames, context, min-size, "
                              "alloc-interval, alloc-rate, verify-top, track-existing, snapshot, "
-                             "max-contexts, log, seed, signal, action)");
+                             "max-contexts, threads, log, seed, signal, action)");
     assert_int_equal(wasp_options_parse("events=deadstor", &o, err, sizeof err), -1);
     assert_string_equal(err, "wasp: bad option 'events=deadstor': unknown analysis 'deadstor' "
                              "(accepted: deadstore, silentstore, silentload, objects, replicas, fields, alloc, locks, all)");
@@ -207,7 +207,7 @@ static void test_error_messages(void **state)
     const char *keys = "(accepted: events, file, period, period-jitter, sampler, pmu-event, "
                        "pmu-period, watchpoints, watch, watch-budget, float-threshold, max-frames, "
                        "context, min-size, alloc-interval, alloc-rate, verify-top, track-existing, "
-                       "snapshot, max-contexts, log, seed, signal, action)";
+                       "snapshot, max-contexts, threads, log, seed, signal, action)";
     parse_fails("foo=1", "unknown option 'foo'", keys, NULL);
     parse_fails("Events=all", "unknown option 'Events'", keys, NULL);
     parse_fails("=1", "unknown option ''", keys, NULL);

@@ -1,0 +1,25 @@
+/*
+ * wasp report --thread PATTERN: keep only the evidence of the threads whose
+ * name matches (docs/findings.md, "Choosing what is shown"). A profile
+ * recorded with --threads has each context's thread as its root frame
+ * (profile/thread_frame.h); the pattern is a glob (frame_filter.h) matched
+ * against that name, digits folded to '#' as recorded.
+ */
+#ifndef WASP_CLI_THREAD_FILTER_H
+#define WASP_CLI_THREAD_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "profile/profile.h"
+
+/* Is c of a thread matching one of the n patterns? A context without a
+ * thread (allocations, class sites) matches none. */
+bool wasp_thread_matches(const wasp_profile *p, const wasp_context *c,
+                         const char *const *patterns, int n);
+
+/* 0 when p records threads; else -1 with why in err (the option's name,
+ * what to do). */
+int wasp_thread_filter_check(const wasp_profile *p, char *err, size_t errlen);
+
+#endif
