@@ -94,9 +94,7 @@ static int pattern_parse(const char *option, const char *value, const char **lis
 {
     if (!value || !*value)
         return wasp_cli_bad_option(err, errlen, option, value,
-                                   strcmp(option, "--thread") == 0
-                                       ? "expected a thread name pattern such as main or worker-*"
-                                       : "expected a frame pattern such as com.acme.* or *.parse*");
+                                   "expected a frame pattern such as com.acme.* or *.parse*");
     if (*n >= WASP_FRAME_PATTERNS_MAX) {
         snprintf(err, errlen, "%s: at most %d patterns", option, WASP_FRAME_PATTERNS_MAX);
         return -1;
@@ -264,7 +262,7 @@ static bool report_only_option(int argc, char **argv, int *i, wasp_report_opts *
     else if ((v = option_value(argc, argv, i, "--exclude", &m)) || m)
         *taken = pattern_parse("--exclude", v, f->exclude, &f->nexclude, err, errlen);
     else if ((v = option_value(argc, argv, i, "--thread", &m)) || m)
-        *taken = pattern_parse("--thread", v, f->thread, &f->nthread, err, errlen);
+        *taken = wasp_thread_pattern_add("--thread", v, f, err, errlen);
     else
         return false;
     *taken = *taken < 0 ? -1 : 1;

@@ -18,6 +18,7 @@
 #include "cli/option_help.h"
 #include "cli/jvm_death.h"
 #include "cli/run_checks.h"
+#include "cli/thread_filter.h"
 #include "cli/run_internal.h"
 #include "profile/profile.h"
 
@@ -43,7 +44,7 @@ extern char **environ;
 
 enum flag_kind {
     F_AGENT, /* an agent option: its row in agent/option_table.c */
-    F_FORMAT, F_TOP, F_BY, F_VERBOSE, F_QUIET, F_AGENTPATH, F_DURATION, F_HELP
+    F_FORMAT, F_TOP, F_BY, F_THREAD, F_VERBOSE, F_QUIET, F_AGENTPATH, F_DURATION, F_HELP
 };
 
 struct flag {
@@ -58,6 +59,7 @@ static const struct flag cli_flags[] = {
     {"format", 0, F_FORMAT, NULL},
     {"top", 0, F_TOP, NULL},
     {"by", 0, F_BY, NULL},
+    {"thread", 0, F_THREAD, NULL},
     {"verbose", 'v', F_VERBOSE, NULL},
     {"quiet", 'q', F_QUIET, NULL},
     {"agent", 0, F_AGENTPATH, NULL},
@@ -216,6 +218,11 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
     case F_BY:
         if (wasp_by_parse(shown, value, &cfg->report.by, why, sizeof why) < 0)
             break;
+        return 0;
+    case F_THREAD: /* the report's filter; the threads recorded for it (threads=1) */
+        if (wasp_thread_pattern_add(shown, value, &cfg->report.filter, why, sizeof why) < 0)
+            break;
+        cfg->agent.threads = 1;
         return 0;
     case F_AGENTPATH:
         if (!*value) {
@@ -506,6 +513,9 @@ void wasp_run_help_report_flags(FILE *out)
             "                           report pairs per source line (those differing\n"
             "                           only in the leaf machine instruction summed) or\n"
             "                           per instruction (default: line)\n"
+            "      --thread PATTERN     report only the threads whose name matches (a\n"
+            "                           glob, digits folded to #; repeatable); records\n"
+            "                           the threads (--threads)\n"
             "  -v, --verbose            text report: also how it was measured (the\n"
             "                           sampler, the watchpoints, counters and drops)\n",
             names);

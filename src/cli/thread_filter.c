@@ -1,6 +1,7 @@
 /* wasp report --thread (thread_filter.h). */
 #include "cli/thread_filter.h"
 
+#include "cli/cli_util.h"
 #include "cli/frame_filter.h"
 #include "profile/thread_frame.h"
 
@@ -21,6 +22,20 @@ bool wasp_thread_matches(const wasp_profile *p, const wasp_context *c,
         if (wasp_glob_match(patterns[i], group))
             return true;
     return false;
+}
+
+int wasp_thread_pattern_add(const char *option, const char *value, wasp_frame_filter *f,
+                            char *err, size_t errlen)
+{
+    if (!value || !*value)
+        return wasp_cli_bad_option(err, errlen, option, value,
+                                   "expected a thread name pattern such as main or worker-*");
+    if (f->nthread >= WASP_FRAME_PATTERNS_MAX) {
+        snprintf(err, errlen, "%s: at most %d patterns", option, WASP_FRAME_PATTERNS_MAX);
+        return -1;
+    }
+    f->thread[f->nthread++] = value;
+    return 0;
 }
 
 int wasp_thread_filter_check(const wasp_profile *p, char *err, size_t errlen)

@@ -23,10 +23,11 @@ which returns [(name, thunk(ctx, jdk))], run per JDK. `h` is run.py's module.
   is folded.
 - summary.thread: ThreadsTwo's two named threads, one storing dead
   (DeadStoreEuler's line), one loading silently (SilentLoadSearch's),
-  recorded with wasp run --threads: each stack's root is its thread, digits
-  folded ("[thread storer-#]"); wasp report --thread keeps one thread's
-  evidence: the storer's summary has the dead store first and none of the
-  search's loads, the loader's the search's load first and no dead store;
+  recorded by wasp run --thread (which implies --threads): each stack's root
+  is its thread, digits folded ("[thread storer-#]"); wasp report --thread
+  keeps one thread's evidence: the storer's summary has the dead store first
+  and none of the search's loads, the loader's the search's load first and
+  no dead store, as the report wasp run --thread printed;
   --thread on a profile without threads is refused, naming the option.
 - summary.few-samples: a run sampled every 200 ms: every finding resting on
   fewer than the summary's threshold says so ("few samples: N"), in the JSON
@@ -313,8 +314,17 @@ def t_thread(ctx, jdk):
     store, load = H.expectation("DeadStoreEuler"), H.expectation("SilentLoadSearch")
     dead = "DeadStoreEuler.java:%d" % store["line"]
     silent = "SilentLoadSearch.java:%d" % load["line"]
-    prof, rep, _ = profile(ctx, jdk, "deadstore,silentload", "ThreadsTwo", [],
-                           ["--threads"] + watching("deadstore"), tag="threads")
+    # wasp run --thread: the report it prints keeps the loader's evidence, and
+    # the threads are recorded (it implies --threads).
+    prof = ctx.path("threads.wprof")
+    cmd = [H.WASP, "run", "-e", "deadstore,silentload", "--thread", "loader*", "--format", "json",
+           "-o", prof] + watching("deadstore") + ["--", jdk.java, "-cp", H.CLASSES, "ThreadsTwo"]
+    r = H.run(cmd)
+    with open(prof + ".log", "w") as f:
+        f.write("$ %s\n--- stderr\n%s" % (" ".join(cmd), r.err))
+    H.check(r.rc == 0, "wasp run --thread exited %d: %s" % (r.rc, H.tail(r.err)))
+    printed = json.loads(r.out[r.out.index("{"):])
+    rep = ctx.report(prof)
     both = (places(rep, "deadstore"), places(rep, "silentload"))
     H.check(dead in both[0] and silent in both[1], "unfiltered, the summary lacks a planted line: "
             "dead stores at %s, silent loads at %s" % both)
@@ -331,6 +341,9 @@ def t_thread(ctx, jdk):
             "--thread storer-#: the loader's loads are shown: %s" % s_silent)
     loader = report_json(["--thread", "loader*"], prof)
     l_dead, l_silent = places(loader, "deadstore"), places(loader, "silentload")
+    H.check((places(printed, "deadstore"), places(printed, "silentload")) == (l_dead, l_silent),
+            "wasp run --thread loader* printed %s, wasp report --thread loader* %s"
+            % ((places(printed, "deadstore"), places(printed, "silentload")), (l_dead, l_silent)))
     H.check(l_silent[:1] == [silent], "--thread loader*: the first silent load is at %s, expected %s"
             % (l_silent[:1], silent))
     H.check(not any(p.startswith("DeadStoreEuler.java") for p in l_dead),

@@ -433,7 +433,7 @@ static void test_parse_detach(void **state)
     /* Agent options belong to attach; -d too. */
     assert_int_equal(PARSE(WASP_CLI_DETACH, &cfg, err, "-e", "deadstore", "99"), WASP_RUN_ERROR);
     assert_string_equal(err, "wasp detach: unknown option '-e' (accepted: -o/--output, --format, "
-                             "--top, --by, -v/--verbose, -q/--quiet, --agent, -h/--help)");
+                             "--top, --by, --thread, -v/--verbose, -q/--quiet, --agent, -h/--help)");
     assert_int_equal(PARSE(WASP_CLI_DETACH, &cfg, err, "-d", "3", "99"), WASP_RUN_ERROR);
     assert_int_equal(PARSE(WASP_CLI_DETACH, &cfg, err, "--period", "1ms", "99"), WASP_RUN_ERROR);
     assert_int_equal(PARSE(WASP_CLI_DETACH, &cfg, err, "-q"), WASP_RUN_ERROR);

@@ -245,7 +245,7 @@ static void test_cli_option_errors(void **state)
           "(accepted: -e/--events, -o/--output, --period, --period-jitter, --sampler, "
           "--pmu-event, --pmu-period, --watchpoints, --watch, --watch-budget, --float-threshold, "
           "--max-frames, --context, --min-size, --alloc-interval, --alloc-rate, --verify-top, "
-          "--snapshot, --max-contexts, --threads, --format, --top, --by, -v/--verbose, -q/--quiet, --agent, -h/--help)");
+          "--snapshot, --max-contexts, --threads, --format, --top, --by, --thread, -v/--verbose, -q/--quiet, --agent, -h/--help)");
     FAILS(("--foo=1", "--", "java"), "unknown option '--foo'");
     FAILS(("-x", "--", "java"), "unknown option '-x'", "-e/--events");
     FAILS(("--quiet=yes", "--", "java"), "'--quiet=yes'", "takes no value");
