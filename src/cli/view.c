@@ -10,6 +10,7 @@
 #include "cli/units.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 
 static const wasp_view *overrides[WASP_ANALYSES];
@@ -26,6 +27,11 @@ void wasp_view_override(int id, const wasp_view *v)
 {
     if (id >= 0 && id < WASP_ANALYSES)
         overrides[id] = v;
+}
+
+wasp_view_total wasp_view_totals(const wasp_view *v, const wasp_profile *p, int id)
+{
+    return v->total ? v->total(p, id) : (wasp_view_total){0, 0, false, 0, 0};
 }
 
 int wasp_view_ncolumns(const wasp_view_column *c)
@@ -71,15 +77,18 @@ static void cell_text(const wasp_view_column *c, const wasp_view_cell *x, FILE *
         if (c->text || c->width)
             fprintf(out, "%s%*s", c->sep ? c->sep : "", c->width, x->str ? x->str : "");
         return;
-    case WASP_VIEW_CONTEXT:
-        return;
-    default:
+    case WASP_VIEW_SHARE:
+    case WASP_VIEW_BYTES:
+    case WASP_VIEW_COUNT:
         if (!c->text && !c->unit && !c->width)
             return;
         fprintf(out, "%s%s%*s", c->sep ? c->sep : "", c->text ? c->text : "", c->width,
-                fmt_number(c->kind, x->num, b, sizeof b));
+                isnan(x->num) ? "n/a" : fmt_number(c->kind, x->num, b, sizeof b));
         if (c->unit)
             fprintf(out, " %s%s", c->unit, x->num == 1 ? "" : "s");
+        return;
+    default: /* contexts print under the line; the rest only in tables */
+        return;
     }
 }
 
@@ -101,7 +110,7 @@ int wasp_view_text(const wasp_profile *p, int id, int top, FILE *out)
 {
     const wasp_view *v = wasp_view_of(id);
     if (v->text_head)
-        v->text_head(p, id, out);
+        v->text_head(p, id, top, out);
     uint32_t n;
     uint32_t *order = v->rank(p, id, &n);
     if (!order)
@@ -111,39 +120,98 @@ int wasp_view_text(const wasp_profile *p, int id, int top, FILE *out)
     uint32_t shown = wasp_report_shown(top, n);
     int width = snprintf(NULL, 0, "%" PRIu32, shown);
     wasp_view_cell x[WASP_VIEW_COLUMNS];
-    for (uint32_t i = 0; i < shown; i++) {
-        v->cells(p, id, order[i], x);
+    wasp_view_total t = wasp_view_totals(v, p, id);
+    int rc = 0;
+    for (uint32_t i = 0; i < shown && rc == 0; i++) {
+        if (v->text_row) {
+            rc = v->text_row(p, id, order[i], i + 1, width, out);
+            continue;
+        }
+        v->cells(p, id, order[i], &t, x);
         row_text(p, v, x, i + 1, width, out);
     }
-    if (n > shown)
+    if (rc == 0 && n > shown)
         fprintf(out, "\n  ... %" PRIu32 " more %s (--top N shows more)\n", n - shown,
                 n - shown == 1 ? v->what : v->whats);
     free(order);
-    return 0;
+    return rc;
 }
 
 /* ---- JSON ---- */
 
-void wasp_view_cells_json(wasp_json *j, const wasp_profile *p, const wasp_view_column *c,
-                          const wasp_view_cell *x, unsigned roles)
+static int ranked_json(wasp_json *j, const wasp_profile *p, const wasp_view *v, int id,
+                       const char *key, uint32_t *order, uint32_t n, const wasp_view_total *t,
+                       int top);
+
+int wasp_view_cell_json(wasp_json *j, const wasp_profile *p, const wasp_view *v, int id,
+                        const wasp_view_column *c, const wasp_view_cell *x, uint32_t index,
+                        const wasp_view_total *t, int top)
 {
-    for (int i = 0; i < wasp_view_ncolumns(c); i++) {
-        if (roles && !(c[i].roles & roles))
-            continue;
-        switch (c[i].kind) {
-        case WASP_VIEW_FLAG:
-            wasp_json_bool(j, c[i].member, x[i].flag);
-            break;
-        case WASP_VIEW_CONTEXT:
-            wasp_json_context(j, p, c[i].member, x[i].ctx);
-            break;
-        case WASP_VIEW_STRING:
-            wasp_json_string(j, c[i].member, x[i].str);
-            break;
-        default:
-            wasp_json_double(j, c[i].member, x[i].num);
-        }
+    switch (c->kind) {
+    case WASP_VIEW_FLAG:
+        wasp_json_bool(j, c->member, x->flag);
+        break;
+    case WASP_VIEW_CONTEXT:
+        if (c->roles & WASP_VIEW_INLINE)
+            wasp_json_context_fields(j, p, x->ctx);
+        else
+            wasp_json_context(j, p, c->member, x->ctx);
+        break;
+    case WASP_VIEW_STRING:
+        wasp_json_string(j, c->member, x->str);
+        break;
+    case WASP_VIEW_SITE:
+        wasp_json_site_fields(j, p, &p->sites[x->site]);
+        break;
+    case WASP_VIEW_ALLOCATION:
+        wasp_json_site_allocation(j, p, &p->sites[x->site]);
+        break;
+    case WASP_VIEW_LIST: {
+        uint32_t n;
+        uint32_t *order = c->list->rank_in(p, id, index, &n);
+        if (!order)
+            return -1;
+        return ranked_json(j, p, c->list, id, c->member, order, n, t, top);
     }
+    case WASP_VIEW_HOOK:
+        return v->json_member(j, p, id, index, c->member, top);
+    default:
+        if ((c->roles & WASP_VIEW_WHOLE) && x->num >= 0 && x->num < 1e18 && x->num == floor(x->num))
+            wasp_json_u64(j, c->member, (uint64_t)x->num);
+        else
+            wasp_json_double(j, c->member, x->num); /* NAN: null */
+    }
+    return 0;
+}
+
+int wasp_view_row_json(wasp_json *j, const wasp_profile *p, const wasp_view *v, int id,
+                       uint32_t index, const wasp_view_total *t, unsigned roles, int top)
+{
+    wasp_view_cell x[WASP_VIEW_COLUMNS];
+    v->cells(p, id, index, t, x);
+    int rc = 0;
+    for (int i = 0; i < wasp_view_ncolumns(v->columns) && rc == 0; i++)
+        if (!roles || (v->columns[i].roles & roles))
+            rc = wasp_view_cell_json(j, p, v, id, &v->columns[i], &x[i], index, t, top);
+    return rc;
+}
+
+/* The array `key` of the first --top rows of order[0..n); frees order. */
+static int ranked_json(wasp_json *j, const wasp_profile *p, const wasp_view *v, int id,
+                       const char *key, uint32_t *order, uint32_t n, const wasp_view_total *t,
+                       int top)
+{
+    wasp_json_begin_array(j, key, false);
+    uint32_t shown = wasp_report_shown(top, n);
+    int rc = 0;
+    for (uint32_t i = 0; i < shown && rc == 0; i++) {
+        wasp_json_begin_object(j, NULL, false);
+        rc = wasp_view_row_json(j, p, v, id, order[i], t, 0, top);
+        wasp_json_end_object(j);
+    }
+    wasp_json_end_array(j);
+    free(order);
+    return rc;
 }
 
 int wasp_view_json(wasp_json *j, const wasp_profile *p, int id, int top)
@@ -153,61 +221,81 @@ int wasp_view_json(wasp_json *j, const wasp_profile *p, int id, int top)
     uint32_t *order = v->rank(p, id, &n);
     if (!order)
         return -1;
-    wasp_view_cell x[WASP_VIEW_COLUMNS];
     wasp_json_begin_object(j, wasp_analysis_id_name(id), false);
+    wasp_view_total t = wasp_view_totals(v, p, id);
     if (v->head_cells) {
+        wasp_view_cell x[WASP_VIEW_COLUMNS];
         v->head_cells(p, id, x);
-        wasp_view_cells_json(j, p, v->head, x, 0);
+        for (int i = 0; i < wasp_view_ncolumns(v->head); i++)
+            wasp_view_cell_json(j, p, v, id, &v->head[i], &x[i], 0, &t, top);
     }
-    wasp_json_begin_array(j, v->rows, false);
-    uint32_t shown = wasp_report_shown(top, n);
-    for (uint32_t i = 0; i < shown; i++) {
-        v->cells(p, id, order[i], x);
-        wasp_json_begin_object(j, NULL, false);
-        wasp_view_cells_json(j, p, v->columns, x, 0);
-        wasp_json_end_object(j);
-    }
-    wasp_json_end_array(j);
+    int rc = ranked_json(j, p, v, id, v->rows, order, n, &t, top);
     wasp_json_end_object(j);
-    free(order);
-    return 0;
+    return rc;
 }
 
 /* ---- stacks ---- */
 
-/* Each row's contexts, weighted by its value (by bytes when the value is
- * bytes) and its evidence, in the rows' order. */
+/* Row index's contexts of view v to sink: its context columns and its
+ * site's allocation path (the site's class the leaf frame, leaf: the
+ * parent's), each weighted by the row's value (by bytes when the value is
+ * bytes) and evidence; then its nested lists' rows, likewise. */
+static int row_stacks(const wasp_profile *p, int id, const wasp_view *v, uint32_t index,
+                      const wasp_view_total *t, const char *leaf, wasp_stack_sink *sink)
+{
+    int value = wasp_view_column_with(v, WASP_VIEW_VALUE);
+    int evidence = wasp_view_column_with(v, WASP_VIEW_EVIDENCE);
+    int ncol = wasp_view_ncolumns(v->columns);
+    bool by_bytes = value >= 0 && v->columns[value].kind == WASP_VIEW_BYTES;
+    wasp_view_cell x[WASP_VIEW_COLUMNS];
+    v->cells(p, id, index, t, x);
+    for (int c = 0; c < ncol; c++)
+        if (v->columns[c].kind == WASP_VIEW_SITE)
+            leaf = wasp_site_class(p, &p->sites[x[c].site]);
+    int rc = 0;
+    for (int c = 0; c < ncol && rc == 0; c++) {
+        const wasp_view_column *col = &v->columns[c];
+        if (col->kind == WASP_VIEW_LIST) {
+            uint32_t n;
+            uint32_t *order = col->list->rank_in(p, id, index, &n);
+            if (!order)
+                return -1;
+            for (uint32_t k = 0; k < n && rc == 0; k++)
+                rc = row_stacks(p, id, col->list, order[k], t, leaf, sink);
+            free(order);
+            continue;
+        }
+        if (col->kind != WASP_VIEW_CONTEXT && col->kind != WASP_VIEW_ALLOCATION)
+            continue;
+        wasp_stack s = {wasp_analysis_id_name(id), col->member,
+                        col->kind == WASP_VIEW_CONTEXT ? x[c].ctx : p->sites[x[c].site].ctx, leaf,
+                        by_bytes ? x[value].num : 0,
+                        evidence >= 0 ? x[evidence].num : value >= 0 ? x[value].num : 0,
+                        by_bytes};
+        rc = sink->emit(sink, p, &s);
+    }
+    return rc;
+}
+
 int wasp_view_stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
 {
     const wasp_view *v = wasp_view_of(id);
-    int value = wasp_view_column_with(v, WASP_VIEW_VALUE), evidence = wasp_view_column_with(v, WASP_VIEW_EVIDENCE);
-    int ncol = wasp_view_ncolumns(v->columns);
-    bool by_bytes = value >= 0 && v->columns[value].kind == WASP_VIEW_BYTES;
     uint32_t n;
     uint32_t *order = v->rank(p, id, &n);
     if (!order)
         return -1;
+    wasp_view_total t = wasp_view_totals(v, p, id);
     int rc = 0;
-    wasp_view_cell x[WASP_VIEW_COLUMNS];
-    for (uint32_t i = 0; i < n && rc == 0; i++) {
-        v->cells(p, id, order[i], x);
-        for (int c = 0; c < ncol && rc == 0; c++) {
-            if (v->columns[c].kind != WASP_VIEW_CONTEXT)
-                continue;
-            wasp_stack s = {wasp_analysis_id_name(id), v->columns[c].member, x[c].ctx, NULL,
-                            by_bytes ? x[value].num : 0,
-                            evidence >= 0 ? x[evidence].num : value >= 0 ? x[value].num : 0,
-                            by_bytes};
-            rc = sink->emit(sink, p, &s);
-        }
-    }
+    for (uint32_t i = 0; i < n && rc == 0; i++)
+        rc = row_stacks(p, id, v, order[i], &t, NULL, sink);
     free(order);
     return rc;
 }
 
 /* ---- the description (for the HTML section) ---- */
 
-static const char *const kinds[] = {"share", "bytes", "count", "flag", "context", "string"};
+static const char *const kinds[] = {"share", "bytes",      "count", "flag", "context",
+                                    "string", "site", "allocation", "list", "hook"};
 
 static void describe_columns(wasp_json *j, const char *key, const wasp_view_column *c)
 {
@@ -221,6 +309,9 @@ static void describe_columns(wasp_json *j, const char *key, const wasp_view_colu
         wasp_json_bool(j, "value", (c[i].roles & WASP_VIEW_VALUE) != 0);
         wasp_json_bool(j, "evidence", (c[i].roles & WASP_VIEW_EVIDENCE) != 0);
         wasp_json_bool(j, "estimate", (c[i].roles & WASP_VIEW_ESTIMATE) != 0);
+        wasp_json_bool(j, "inline", (c[i].roles & WASP_VIEW_INLINE) != 0);
+        if (c[i].list)
+            describe_columns(j, "list", c[i].list->columns);
         wasp_json_end_object(j);
     }
     wasp_json_end_array(j);

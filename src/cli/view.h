@@ -31,6 +31,12 @@ typedef enum wasp_view_kind {
     WASP_VIEW_FLAG,    /* true or false: text prints the column's text when true */
     WASP_VIEW_CONTEXT, /* a calling context: JSON {frames, instruction} */
     WASP_VIEW_STRING,
+    WASP_VIEW_SITE,       /* an allocation site (cell.site): JSON its class, by,
+                           * allocations and bytes; a key is its class and frames */
+    WASP_VIEW_ALLOCATION, /* a site's allocation frames (cell.site): JSON {frames} */
+    WASP_VIEW_LIST,       /* a nested list (the column's `list` view, its rows
+                           * those of the row: rank_in): JSON an array */
+    WASP_VIEW_HOOK,       /* a member the view's json_member hook writes */
 } wasp_view_kind;
 
 /* A column's roles (bits). */
@@ -39,6 +45,9 @@ enum {
     WASP_VIEW_VALUE = 2,    /* the measure rows are ranked by and diff compares (one) */
     WASP_VIEW_EVIDENCE = 4, /* the samples the value rests on (diff's noise test; one) */
     WASP_VIEW_ESTIMATE = 8, /* a statistical estimate, not a count of events */
+    WASP_VIEW_INLINE = 16,  /* a context whose frames and instruction are members of
+                             * the row itself, not of a member of its own */
+    WASP_VIEW_WHOLE = 32,   /* JSON writes a whole number without ".0" (a counter) */
 };
 
 typedef struct wasp_view_column {
@@ -54,15 +63,17 @@ typedef struct wasp_view_column {
     const char *sep;
     int width;
     const char *text, *unit;
+    const struct wasp_view *list; /* LIST: the nested rows' view */
 } wasp_view_column;
 
-enum { WASP_VIEW_COLUMNS = 8 };
+enum { WASP_VIEW_COLUMNS = 16 };
 
 /* One cell's value. */
 typedef union wasp_view_cell {
-    double num;      /* SHARE, BYTES, COUNT */
+    double num;      /* SHARE, BYTES, COUNT; NAN: none (JSON null, text "n/a") */
     bool flag;       /* FLAG */
     uint32_t ctx;    /* CONTEXT */
+    uint32_t site;   /* SITE, ALLOCATION */
     const char *str; /* STRING */
 } wasp_view_cell;
 
@@ -70,7 +81,9 @@ typedef union wasp_view_cell {
 typedef struct wasp_view_total {
     double total;        /* the denominator of the rows' shares */
     double fraction;     /* the program-level measure (has_fraction) */
-    double samples;      /* the samples it rests on; 0: the total's */
+    bool has_samples;    /* samples and observations are given (else the total
+                          * is samples, one observation each) */
+    double samples;      /* the samples it rests on */
     double observations; /* the independent observations they are (0: as many) */
 } wasp_view_total;
 
@@ -86,15 +99,25 @@ typedef struct wasp_view {
     /* The rows of analysis id ranked, most first: indices the other hooks
      * take; *n their count. Caller frees; NULL when out of memory. */
     uint32_t *(*rank)(const wasp_profile *p, int id, uint32_t *n);
-    /* Row index's cells, one per column. */
-    void (*cells)(const wasp_profile *p, int id, uint32_t index, wasp_view_cell *out);
+    /* A nested list's view: the rows of its parent row `parent`, ranked. */
+    uint32_t *(*rank_in)(const wasp_profile *p, int id, uint32_t parent, uint32_t *n);
+    /* Row index's cells, one per column; t: the view's totals (computed
+     * once per rendering; a nested list's are its parent view's). */
+    void (*cells)(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
+                  wasp_view_cell *out);
     /* The totals, and the head's cells (one per head column). */
     wasp_view_total (*total)(const wasp_profile *p, int id);
     void (*head_cells)(const wasp_profile *p, int id, wasp_view_cell *out);
     /* Hooks, only where a table cannot say it. text_head: the section's
-     * heading lines ("\nDead stores: 46.6% of ..."); text_empty: why there
-     * are no rows; diff_summary: the diff's line after the heading. */
-    void (*text_head)(const wasp_profile *p, int id, FILE *out);
+     * heading lines ("\nDead stores: 46.6% of ..."), given --top; text_empty:
+     * why there are no rows; text_row: a row's lines where the generic line
+     * cannot say them (0, or -1 when out of memory); json_member: a HOOK
+     * column's member (0, or -1); diff_summary: the diff's line after the heading. */
+    void (*text_head)(const wasp_profile *p, int id, int top, FILE *out);
+    int (*text_row)(const wasp_profile *p, int id, uint32_t index, uint32_t rank, int rank_width,
+                    FILE *out);
+    int (*json_member)(wasp_json *j, const wasp_profile *p, int id, uint32_t index,
+                       const char *member, int top);
     void (*text_empty)(const wasp_profile *p, int id, FILE *out);
     void (*diff_summary)(const wasp_diff_analysis *a, int id, FILE *out);
 } wasp_view;
@@ -114,10 +137,17 @@ int wasp_view_text(const wasp_profile *p, int id, int top, FILE *out);
 int wasp_view_json(wasp_json *j, const wasp_profile *p, int id, int top);
 struct wasp_stack_sink;
 int wasp_view_stacks(const wasp_profile *p, int id, struct wasp_stack_sink *sink);
-/* The cells x of columns c as members of the object being written: those
- * with a role in roles (0: all). */
-void wasp_view_cells_json(wasp_json *j, const wasp_profile *p, const wasp_view_column *c,
-                          const wasp_view_cell *x, unsigned roles);
+/* One cell x of row index, column c, as a member of the object being
+ * written. 0, or -1. */
+int wasp_view_cell_json(wasp_json *j, const wasp_profile *p, const wasp_view *v, int id,
+                        const wasp_view_column *c, const wasp_view_cell *x, uint32_t index,
+                        const wasp_view_total *t, int top);
+/* Row index of view v as members of the object being written: the columns
+ * with a role in roles (0: all); nested lists limited by top. 0, or -1. */
+int wasp_view_row_json(wasp_json *j, const wasp_profile *p, const wasp_view *v, int id,
+                       uint32_t index, const wasp_view_total *t, unsigned roles, int top);
+/* The totals of analysis id by view v (all zero without a total hook). */
+wasp_view_total wasp_view_totals(const wasp_view *v, const wasp_profile *p, int id);
 /* Writes the view's description as the JSON object `key` (the HTML
  * section's columns, html/view.js). */
 void wasp_view_describe(wasp_json *j, const char *key, const wasp_view *v);

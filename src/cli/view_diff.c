@@ -17,9 +17,9 @@
 static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side)
 {
     const wasp_view *v = wasp_view_of(id);
-    wasp_view_total t = v->total(p, id);
+    wasp_view_total t = wasp_view_totals(v, p, id);
     wasp_diff_set_total(b, id, side, t.total, t.fraction);
-    if (t.samples > 0)
+    if (t.has_samples)
         wasp_diff_set_samples(b, id, side, t.samples, t.observations);
     int value = wasp_view_column_with(v, WASP_VIEW_VALUE), evidence = wasp_view_column_with(v, WASP_VIEW_EVIDENCE);
     if (evidence < 0)
@@ -33,7 +33,9 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
     wasp_view_cell x[WASP_VIEW_COLUMNS];
     int rc = 0;
     for (uint32_t i = 0; i < n && rc == 0; i++) {
-        v->cells(p, id, order[i], x);
+        v->cells(p, id, order[i], &t, x);
+        if (!(x[value].num > 0))
+            continue; /* nothing found there */
         wasp_diff_key k;
         wasp_diff_key_begin(&k, id);
         for (int c = 0; c < ncol; c++) {
@@ -48,6 +50,9 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
                 break;
             case WASP_VIEW_STRING:
                 wasp_diff_key_string(&k, x[c].str ? x[c].str : "");
+                break;
+            case WASP_VIEW_SITE:
+                wasp_diff_key_site(&k, p, x[c].site);
                 break;
             default:
                 wasp_diff_key_number(&k, x[c].num);
@@ -64,7 +69,8 @@ static void text_entry(const wasp_profile *p, int id, uint32_t index, FILE *out)
 {
     const wasp_view *v = wasp_view_of(id);
     wasp_view_cell x[WASP_VIEW_COLUMNS];
-    v->cells(p, id, index, x);
+    wasp_view_total t = wasp_view_totals(v, p, id);
+    v->cells(p, id, index, &t, x);
     int ncol = wasp_view_ncolumns(v->columns);
     for (int c = 0; c < ncol; c++) {
         const wasp_view_column *col = &v->columns[c];
@@ -74,6 +80,8 @@ static void text_entry(const wasp_profile *p, int id, uint32_t index, FILE *out)
             fprintf(out, "      %s\n", col->text);
         else if (col->kind == WASP_VIEW_STRING)
             fprintf(out, "      %s %s\n", col->title, x[c].str ? x[c].str : "");
+        else if (col->kind == WASP_VIEW_SITE)
+            wasp_diff_site_text(p, id, x[c].site, out);
     }
     for (int c = 0; c < ncol; c++)
         if ((v->columns[c].roles & WASP_VIEW_KEY) && v->columns[c].kind == WASP_VIEW_CONTEXT)
@@ -84,8 +92,16 @@ static void json_entry(wasp_json *j, const wasp_profile *p, int id, uint32_t ind
 {
     const wasp_view *v = wasp_view_of(id);
     wasp_view_cell x[WASP_VIEW_COLUMNS];
-    v->cells(p, id, index, x);
-    wasp_view_cells_json(j, p, v->columns, x, WASP_VIEW_KEY);
+    wasp_view_total t = wasp_view_totals(v, p, id);
+    v->cells(p, id, index, &t, x);
+    for (int c = 0; c < wasp_view_ncolumns(v->columns); c++) {
+        if (!(v->columns[c].roles & WASP_VIEW_KEY))
+            continue;
+        if (v->columns[c].kind == WASP_VIEW_SITE) /* its class and frames */
+            wasp_diff_site_json(j, p, id, x[c].site);
+        else
+            wasp_view_cell_json(j, p, v, id, &v->columns[c], &x[c], index, &t, 0);
+    }
 }
 
 /* A label without its colon ("watched:") or brackets ("(approximate)"),
@@ -119,6 +135,16 @@ static void layout(const wasp_view *v, struct built *o)
         const wasp_view_column *col = &v->columns[c];
         if (!(col->roles & WASP_VIEW_KEY))
             continue;
+        if (col->kind == WASP_VIEW_SITE) { /* as WASP_DIFF_SITE_LAYOUT */
+            static const wasp_diff_column site[] = {{"class", "class", false},
+                                                     {"allocated at", "allocation", true}};
+            for (int k = 0; k < 2 && nc < WASP_DIFF_COLUMNS && nd < WASP_DIFF_COLUMNS; k++) {
+                o->part.columns[nc++] = site[k];
+                o->part.details[nd++] = (wasp_diff_detail){site[k].title, site[k].member,
+                                                           site[k].context, NULL};
+            }
+            continue;
+        }
         bool ctx = col->kind == WASP_VIEW_CONTEXT;
         if ((ctx || col->kind == WASP_VIEW_STRING) && nc < WASP_DIFF_COLUMNS)
             o->part.columns[nc++] = (wasp_diff_column){col->title, col->member, ctx};

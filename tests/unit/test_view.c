@@ -57,13 +57,15 @@ static wasp_view_total total(const wasp_profile *p, int id)
     double sum = 0;
     for (int i = 0; i < TOY_ROWS; i++)
         sum += t->bytes[i];
-    return (wasp_view_total){sum, 0, 0, 0};
+    return (wasp_view_total){sum, 0, false, 0, 0};
 }
 
-static void cells(const wasp_profile *p, int id, uint32_t i, wasp_view_cell *x)
+static void cells(const wasp_profile *p, int id, uint32_t i, const wasp_view_total *sum,
+                  wasp_view_cell *x)
 {
+    (void)id;
     const struct toy *t = toy_of(p);
-    x[0].num = t->bytes[i] / total(p, id).total;
+    x[0].num = t->bytes[i] / sum->total;
     x[1].num = t->bytes[i];
     x[2].num = t->bytes[i] / 8;
     x[3].flag = i == 0;

@@ -6,7 +6,10 @@
  */
 #include "analysis/objects/creations.h"
 #include "analysis/objects/profile.h"
+#include "cli/diff_part.h"
+#include "cli/html_part.h"
 #include "cli/report_part.h"
+#include "cli/view.h"
 #include "cli/units.h"
 
 #include <inttypes.h>
@@ -127,8 +130,9 @@ static void header_text(const wasp_profile *p, bool single_node, FILE *out)
 }
 
 /* One line saying why there are no sites. */
-static void why_no_sites(const wasp_profile *p, FILE *out)
+static void why_no_sites(const wasp_profile *p, int id, FILE *out)
 {
+    (void)id;
     char a[WASP_UNIT_BUF];
     const char *disabled = wasp_profile_get_meta(p, "disabled_reason");
     uint64_t taken = wasp_profile_get_counter(p, "objects.samples");
@@ -159,24 +163,18 @@ static void access_text(const wasp_profile *p, const wasp_site_access *a, double
     wasp_text_frames(p, ctx, 10, out);
 }
 
-/* What every site's entry needs. */
-struct sites_view {
-    double total;     /* samples attributed to any site */
-    bool single_node; /* remote shares are not shown */
-    int top;          /* JSON: accesses per site */
-};
-
-static int site_text(const wasp_profile *p, uint32_t id, uint32_t rank, int rank_width,
-                     const void *arg, FILE *out)
+static int site_text(const wasp_profile *p, int id, uint32_t index, uint32_t rank, int rank_width,
+                     FILE *out)
 {
-    const struct sites_view *v = arg;
+    (void)id;
     char f[WASP_UNIT_BUF], a[2 * WASP_UNIT_BUF + 32], r[WASP_UNIT_BUF];
-    const wasp_site *s = &p->sites[id];
-    double remote, samples = wasp_profile_site_samples(p, id, &remote);
+    const wasp_site *s = &p->sites[index];
+    bool single_node = wasp_profile_objects_single_node(p);
+    double remote, samples = wasp_profile_site_samples(p, index, &remote);
     fprintf(out, "\n  #%-*" PRIu32 " %6s of accesses   %s   %s", rank_width, rank,
-            wasp_fmt_percent(wasp_share(samples, v->total), f, sizeof f), wasp_site_class(p, s),
-            wasp_fmt_site_allocations(p, s, a, sizeof a));
-    if (!v->single_node)
+            wasp_fmt_percent(wasp_share(samples, attributed(p, &(double){0})), f, sizeof f),
+            wasp_site_class(p, s), wasp_fmt_site_allocations(p, s, a, sizeof a));
+    if (!single_node)
         fprintf(out, "   remote %s", wasp_fmt_percent(wasp_share(remote, samples), r, sizeof r));
     fputc('\n', out);
     if (!wasp_site_by_class(p, s) || !wasp_objects_have_creations(p))
@@ -184,14 +182,14 @@ static int site_text(const wasp_profile *p, uint32_t id, uint32_t rank, int rank
     wasp_objects_creations_text(p, s, TEXT_CREATIONS_PER_SITE, out);
 
     uint32_t n, naccesses;
-    uint32_t *order = wasp_profile_sorted_site_accesses(p, id, &n);
+    uint32_t *order = wasp_profile_sorted_site_accesses(p, index, &n);
     const wasp_site_access *accesses = wasp_profile_site_accesses(p, &naccesses);
     if (!order)
         return -1;
     fputs(n ? "      accessed from:\n" : "      accessed from: no sample hit its objects\n", out);
     uint32_t shown = n < TEXT_ACCESSES_PER_SITE ? n : TEXT_ACCESSES_PER_SITE;
     for (uint32_t i = 0; i < shown; i++)
-        access_text(p, &accesses[order[i]], samples, v->single_node, out);
+        access_text(p, &accesses[order[i]], samples, single_node, out);
     if (n > shown)
         fprintf(out, "        ... %" PRIu32 " more access context%s\n", n - shown,
                 n - shown == 1 ? "" : "s");
@@ -199,163 +197,158 @@ static int site_text(const wasp_profile *p, uint32_t id, uint32_t rank, int rank
     return 0;
 }
 
-static int text(const wasp_profile *p, int id, int top, FILE *out)
+static void text_head(const wasp_profile *p, int id, int top, FILE *out)
 {
     (void)id;
-    double remote;
-    struct sites_view v = {attributed(p, &remote), wasp_profile_objects_single_node(p), top};
-    header_text(p, v.single_node, out);
-    uint32_t n;
-    uint32_t *order = wasp_profile_sorted_sites(p, &n);
-    if (!order)
-        return -1;
-    if (n == 0)
-        why_no_sites(p, out);
-    return wasp_text_ranked(p, order, n, top, "site", site_text, &v, out);
+    (void)top;
+    header_text(p, wasp_profile_objects_single_node(p), out);
 }
 
-/* ---- JSON ---- */
+/* ---- the view: sites ranked by access samples, each with its access
+ * contexts ---- */
 
-/* A counter, null when the profile does not have it. */
-static void json_counter(wasp_json *j, const wasp_profile *p, const char *key, const char *name)
+static uint32_t *rank(const wasp_profile *p, int id, uint32_t *n)
 {
-    if (wasp_has_counter(p, name))
-        wasp_json_u64(j, key, wasp_profile_get_counter(p, name));
-    else
-        wasp_json_null(j, key);
+    (void)id;
+    return wasp_profile_sorted_sites(p, n);
 }
 
-/* A metadata value that is a number (of nodes, of bytes); null when absent
- * or not a number. */
-static void json_meta_number(wasp_json *j, const wasp_profile *p, const char *key,
-                             const char *meta)
+/* A remote share, NAN (null) on a single node: 0 would suggest it was measured. */
+static double remote_share(const wasp_profile *p, double remote, double samples)
+{
+    return wasp_profile_objects_single_node(p) ? NAN : wasp_share(remote, samples);
+}
+
+static void cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
+                  wasp_view_cell *x)
+{
+    (void)id;
+    double remote, samples = wasp_profile_site_samples(p, index, &remote);
+    x[0].num = wasp_share(samples, t->total);
+    x[1].site = index;
+    x[2].num = samples;
+    x[3].num = remote_share(p, remote, samples);
+    x[4].site = index;
+}
+
+/* "creations": where a class site's objects are made (creations.h). */
+static int json_member(wasp_json *j, const wasp_profile *p, int id, uint32_t index,
+                       const char *member, int top)
+{
+    (void)id;
+    (void)member;
+    return wasp_objects_creations_json(j, p, &p->sites[index], top);
+}
+
+static uint32_t *rank_in(const wasp_profile *p, int id, uint32_t site, uint32_t *n)
+{
+    (void)id;
+    return wasp_profile_sorted_site_accesses(p, site, n);
+}
+
+static void access_cells(const wasp_profile *p, int id, uint32_t index,
+                         const wasp_view_total *t, wasp_view_cell *x)
+{
+    (void)id;
+    (void)t;
+    const wasp_site_access *a = &wasp_profile_site_accesses(p, &(uint32_t){0})[index];
+    x[0].num = wasp_share(a->samples, wasp_profile_site_samples(p, a->site, NULL));
+    x[1].num = a->samples;
+    x[2].num = remote_share(p, a->remote, a->samples);
+    x[3].ctx = a->access_ctx;
+}
+
+/* A counter, NAN (null) when the profile does not have it. */
+static double counter(const wasp_profile *p, const char *name)
+{
+    return wasp_has_counter(p, name) ? (double)wasp_profile_get_counter(p, name) : NAN;
+}
+
+/* A metadata value that is a number (of nodes, of bytes); NAN (null) when
+ * absent or not a number. */
+static double meta_number(const wasp_profile *p, const char *meta)
 {
     const char *v = wasp_profile_get_meta(p, meta);
     char *end;
     double d = v && *v ? strtod(v, &end) : NAN;
-    if (!v || !*v || *end || !isfinite(d))
-        wasp_json_null(j, key);
-    else if (d >= 0 && d < 1e18 && d == floor(d))
-        wasp_json_u64(j, key, (uint64_t)d);
-    else
-        wasp_json_double(j, key, d);
+    return !v || !*v || *end || !isfinite(d) ? NAN : d;
 }
 
-/* A remote share, null on a single node (0 would suggest it was measured). */
-static void json_remote_share(wasp_json *j, bool single_node, double remote, double samples)
+static void head_cells(const wasp_profile *p, int id, wasp_view_cell *x)
 {
-    if (single_node)
-        wasp_json_null(j, "remote_share");
-    else
-        wasp_json_double(j, "remote_share", wasp_share(remote, samples));
+    (void)id;
+    static const char *const counters[] = {"objects.samples", "objects.unattributed",
+                                           "objects.stale", "objects.clearing",
+                                           "objects.off_heap", "objects.clearing_unfound"};
+    static const char *const metas[] = {"numa_nodes", "objects.min_size",
+                                        "objects.sampling_interval",
+                                        "objects.sampling_interval_max"};
+    x[0].str = wasp_profile_get_meta(p, "objects.metric");
+    for (int i = 0; i < 6; i++)
+        x[1 + i].num = counter(p, counters[i]);
+    double remote, total = attributed(p, &remote);
+    x[7].num = total;
+    x[8].num = remote_share(p, remote, total);
+    for (int i = 0; i < 4; i++)
+        x[9 + i].num = meta_number(p, metas[i]);
 }
 
-/* What every access entry of a site needs. */
-struct accesses_view {
-    double site_samples; /* shares are of these */
-    bool single_node;
+/* Samples weigh the thread CPU time they stand for: as observations, the
+ * samples attributed (0: as many as their weights). */
+static wasp_view_total total(const wasp_profile *p, int id)
+{
+    (void)id;
+    double remote, all = attributed(p, &remote);
+    double taken = (double)wasp_profile_get_counter(p, "objects.samples") -
+                   (double)wasp_profile_get_counter(p, "objects.unattributed");
+    return (wasp_view_total){all, 0, true, all, taken > 0 ? taken : 0};
+}
+
+static void diff_summary(const wasp_diff_analysis *a, int id, FILE *out)
+{
+    (void)id;
+    char t0[WASP_UNIT_BUF], t1[WASP_UNIT_BUF];
+    fprintf(out, "%s " WASP_DIFF_ARROW " %s access samples attributed",
+            wasp_fmt_count(a->total[0], t0, sizeof t0), wasp_fmt_count(a->total[1], t1, sizeof t1));
+}
+
+#define COL(member, title, kind, roles) {member, title, kind, roles, NULL, 0, NULL, NULL, NULL}
+static const wasp_view accesses = {
+    .columns = {COL("share", "share", WASP_VIEW_SHARE, 0),
+                COL("samples", "samples", WASP_VIEW_COUNT, WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE),
+                COL("remote_share", "remote", WASP_VIEW_SHARE, 0),
+                COL("access", "accessed at", WASP_VIEW_CONTEXT, WASP_VIEW_INLINE)},
+    .rank_in = rank_in, .cells = access_cells,
 };
 
-static int access_json(wasp_json *j, const wasp_profile *p, uint32_t index, const void *arg)
-{
-    const struct accesses_view *site = arg;
-    uint32_t n;
-    const wasp_site_access *a = &wasp_profile_site_accesses(p, &n)[index];
-    wasp_json_begin_object(j, NULL, false);
-    wasp_json_double(j, "share", wasp_share(a->samples, site->site_samples));
-    wasp_json_double(j, "samples", a->samples);
-    json_remote_share(j, site->single_node, a->remote, a->samples);
-    wasp_json_context_fields(j, p, a->access_ctx);
-    wasp_json_end_object(j);
-    return 0;
-}
-
-static int site_json(wasp_json *j, const wasp_profile *p, uint32_t id, const void *arg)
-{
-    const struct sites_view *v = arg;
-    const wasp_site *s = &p->sites[id];
-    double remote, samples = wasp_profile_site_samples(p, id, &remote);
-    uint32_t n;
-    uint32_t *order = wasp_profile_sorted_site_accesses(p, id, &n);
-    if (!order)
-        return -1;
-    wasp_json_begin_object(j, NULL, false);
-    wasp_json_double(j, "share", wasp_share(samples, v->total));
-    wasp_json_site_fields(j, p, s);
-    wasp_json_double(j, "samples", samples);
-    json_remote_share(j, v->single_node, remote, samples);
-    wasp_json_site_allocation(j, p, s);
-    if (wasp_objects_creations_json(j, p, s, v->top) != 0)
-        return -1;
-    struct accesses_view site = {samples, v->single_node};
-    if (wasp_json_ranked(j, p, "accesses", order, n, v->top, access_json, &site) != 0)
-        return -1;
-    wasp_json_end_object(j);
-    return 0;
-}
-
-static int json(wasp_json *j, const wasp_profile *p, int id, int top)
-{
-    (void)id;
-    uint32_t n;
-    uint32_t *order = wasp_profile_sorted_sites(p, &n);
-    if (!order)
-        return -1;
-    double remote;
-    struct sites_view v = {attributed(p, &remote), wasp_profile_objects_single_node(p), top};
-    wasp_json_begin_object(j, "objects", false);
-    wasp_json_string(j, "metric", wasp_profile_get_meta(p, "objects.metric"));
-    json_counter(j, p, "samples", "objects.samples");
-    json_counter(j, p, "unattributed", "objects.unattributed");
-    json_counter(j, p, "stale", "objects.stale");
-    json_counter(j, p, "clearing", "objects.clearing");
-    json_counter(j, p, "off_heap", "objects.off_heap");
-    json_counter(j, p, "clearing_unfound", "objects.clearing_unfound");
-    wasp_json_double(j, "attributed", v.total);
-    json_remote_share(j, v.single_node, remote, v.total);
-    json_meta_number(j, p, "numa_nodes", "numa_nodes");
-    json_meta_number(j, p, "min_size", "objects.min_size");
-    json_meta_number(j, p, "sampling_interval", "objects.sampling_interval");
-    json_meta_number(j, p, "sampling_interval_max", "objects.sampling_interval_max");
-    if (wasp_json_ranked(j, p, "sites", order, n, top, site_json, &v) != 0)
-        return -1;
-    wasp_json_end_object(j);
-    return 0;
-}
-
-/* ---- stacks ---- */
-
-/* Each site's allocation context weighted by all its access samples, and each
- * access context by its own; the site's class is the leaf of both. */
-static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
-{
-    (void)id;
-    uint32_t n, naccesses;
-    uint32_t *order = wasp_profile_sorted_sites(p, &n);
-    const wasp_site_access *accesses = wasp_profile_site_accesses(p, &naccesses);
-    if (!order)
-        return -1;
-    int rc = 0;
-    for (uint32_t i = 0; i < n && rc == 0; i++) {
-        const wasp_site *site = &p->sites[order[i]];
-        wasp_stack s = {"objects", "allocation", site->ctx, wasp_site_class(p, site), 0,
-                        wasp_profile_site_samples(p, order[i], NULL), false};
-        rc = sink->emit(sink, p, &s);
-        uint32_t na;
-        uint32_t *by_access = rc == 0 ? wasp_profile_sorted_site_accesses(p, order[i], &na) : NULL;
-        if (rc == 0 && !by_access)
-            rc = -1;
-        s.side = "access";
-        for (uint32_t k = 0; rc == 0 && k < na; k++) {
-            s.ctx = accesses[by_access[k]].access_ctx;
-            s.samples = accesses[by_access[k]].samples;
-            rc = sink->emit(sink, p, &s);
-        }
-        free(by_access);
-    }
-    free(order);
-    return rc;
-}
+static const wasp_view view = {
+    .title = "Objects", .entry = "Objects site", .what = "site", .whats = "sites",
+    .of = "of access samples", .unit = "samples", .rows = "sites",
+    .columns = {COL("share", "share", WASP_VIEW_SHARE, 0),
+                COL("class", "class", WASP_VIEW_SITE, WASP_VIEW_KEY),
+                COL("samples", "samples", WASP_VIEW_COUNT, WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE),
+                COL("remote_share", "remote", WASP_VIEW_SHARE, 0),
+                COL("allocation", "allocated at", WASP_VIEW_ALLOCATION, 0),
+                COL("creations", "created at", WASP_VIEW_HOOK, 0),
+                {"accesses", "accessed", WASP_VIEW_LIST, 0, NULL, 0, NULL, NULL, &accesses}},
+    .head = {COL("metric", "metric", WASP_VIEW_STRING, 0),
+             COL("samples", "address samples", WASP_VIEW_COUNT, WASP_VIEW_WHOLE),
+             COL("unattributed", "unattributed", WASP_VIEW_COUNT, WASP_VIEW_WHOLE),
+             COL("stale", "stale", WASP_VIEW_COUNT, WASP_VIEW_WHOLE),
+             COL("clearing", "clearing", WASP_VIEW_COUNT, WASP_VIEW_WHOLE),
+             COL("off_heap", "off the heap", WASP_VIEW_COUNT, WASP_VIEW_WHOLE),
+             COL("clearing_unfound", "clearing, unfound", WASP_VIEW_COUNT, WASP_VIEW_WHOLE),
+             COL("attributed", "attributed", WASP_VIEW_COUNT, WASP_VIEW_ESTIMATE),
+             COL("remote_share", "remote share", WASP_VIEW_SHARE, 0),
+             COL("numa_nodes", "NUMA nodes", WASP_VIEW_COUNT, WASP_VIEW_WHOLE),
+             COL("min_size", "min size", WASP_VIEW_BYTES, WASP_VIEW_WHOLE),
+             COL("sampling_interval", "sampling interval", WASP_VIEW_BYTES, WASP_VIEW_WHOLE),
+             COL("sampling_interval_max", "sampling interval max", WASP_VIEW_BYTES,
+                 WASP_VIEW_WHOLE)},
+    .rank = rank, .cells = cells, .total = total, .head_cells = head_cells,
+    .text_head = text_head, .text_empty = why_no_sites, .text_row = site_text,
+    .json_member = json_member, .diff_summary = diff_summary,
+};
 
 /* ---- summary ---- */
 
@@ -423,14 +416,16 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
 }
 
 const wasp_report_part wasp_report_objects = {
+    WASP_VIEW_REPORT(view),
     .summary = summary,
     .title = "Hot objects: allocation sites whose objects the program accesses most",
     .hint = "make these objects smaller or fewer (primitive arrays instead of boxed values, "
             "fields laid out for the access order), or access them less often",
     .shown = shown,
     .counter_prefix = "objects.",
-    .text = text,
     .json_place = WASP_JSON_TOP_LEVEL,
-    .json = json,
-    .stacks = stacks,
 };
+
+/* Its diff part and HTML section are built from the view (cli/view.h). */
+const wasp_diff_part wasp_diff_objects = {0};
+const wasp_html_part wasp_html_objects = {0};

@@ -85,8 +85,9 @@ static void why_no_pairs(const wasp_profile *p, int id, FILE *out)
 }
 
 /* The section's heading: F_prog, exact and approximate waste, the samples. */
-static void text_head(const wasp_profile *p, int id, FILE *out)
+static void text_head(const wasp_profile *p, int id, int top, FILE *out)
 {
+    (void)top;
     wasp_analysis a = (wasp_analysis)id;
     wasp_totals t = wasp_profile_totals(p, a);
     char f[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF];
@@ -115,9 +116,11 @@ static uint32_t *rank(const wasp_profile *p, int id, uint32_t *n)
     return wasp_profile_sorted_pairs(p, (wasp_analysis)id, n);
 }
 
-static void cells(const wasp_profile *p, int id, uint32_t index, wasp_view_cell *x)
+static void cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
+                  wasp_view_cell *x)
 {
     (void)id;
+    (void)t;
     const wasp_pair *q = wasp_profile_pair(p, index);
     x[0].num = wasp_fraction_pair(p, q);
     x[1].num = q->bytes;
@@ -143,7 +146,7 @@ static wasp_view_total total(const wasp_profile *p, int id)
 {
     wasp_analysis a = (wasp_analysis)id;
     wasp_totals t = wasp_profile_totals(p, a);
-    return (wasp_view_total){t.bytes, wasp_fraction_prog(p, a), t.pairs, observations(p, a)};
+    return (wasp_view_total){t.bytes, wasp_fraction_prog(p, a), true, t.pairs, observations(p, a)};
 }
 
 static void head_cells(const wasp_profile *p, int id, wasp_view_cell *x)

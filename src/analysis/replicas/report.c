@@ -8,7 +8,10 @@
  */
 #include "analysis/objects/profile.h"
 #include "analysis/replicas/profile.h"
+#include "cli/diff_part.h"
+#include "cli/html_part.h"
 #include "cli/report_part.h"
+#include "cli/view.h"
 #include "cli/units.h"
 
 #include <inttypes.h>
@@ -23,7 +26,7 @@ static bool shown(const wasp_profile *p, int id)
     return wasp_profile_has_replicas(p);
 }
 
-/* What both renderers show of one site. */
+/* What the view and the text show of one site. */
 struct replica_site {
     const wasp_site *site;
     double theta, comparisons, same; /* same: summed in record order, as θ is */
@@ -39,7 +42,8 @@ static double replicated_bytes(const wasp_site *s, double theta)
     return s->bytes > 0 ? theta * s->bytes : NAN;
 }
 
-static int replica_site(const wasp_profile *p, uint32_t id, struct replica_site *v)
+/* The site's sums and check, without its records' order. */
+static void site_sums(const wasp_profile *p, uint32_t id, struct replica_site *v)
 {
     uint32_t all;
     v->site = &p->sites[id];
@@ -50,6 +54,13 @@ static int replica_site(const wasp_profile *p, uint32_t id, struct replica_site 
     for (uint32_t i = 0; i < all; i++)
         if (v->records[i].site == id)
             v->same += v->records[i].same;
+    v->order = NULL;
+    v->n = 0;
+}
+
+static int replica_site(const wasp_profile *p, uint32_t id, struct replica_site *v)
+{
+    site_sums(p, id, v);
     v->order = wasp_profile_sorted_site_replicas(p, id, &v->n);
     return v->order ? 0 : -1;
 }
@@ -87,14 +98,14 @@ static void record_text(const wasp_profile *p, const wasp_replica *r, FILE *out)
     wasp_text_frames(p, ctx, 10, out);
 }
 
-static int site_text(const wasp_profile *p, uint32_t id, uint32_t rank, int rank_width,
-                     const void *arg, FILE *out)
+static int site_text(const wasp_profile *p, int id, uint32_t index, uint32_t rank, int rank_width,
+                     FILE *out)
 {
-    (void)arg;
+    (void)id;
     char t[WASP_UNIT_BUF], c[WASP_UNIT_BUF], a[2 * WASP_UNIT_BUF + 32], l[WASP_UNIT_BUF],
         h[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
     struct replica_site v;
-    if (replica_site(p, id, &v) != 0)
+    if (replica_site(p, index, &v) != 0)
         return -1;
     const wasp_site *s = v.site;
     double lo, hi;
@@ -124,22 +135,16 @@ static int site_text(const wasp_profile *p, uint32_t id, uint32_t rank, int rank
     return 0;
 }
 
-static int text(const wasp_profile *p, int id, int top, FILE *out)
+/* The heading: how the sites are ranked, so a reader weighs them so. */
+static void text_head(const wasp_profile *p, int id, int top, FILE *out)
 {
     (void)id;
     fputs("\nObject replicas (OJXPerf)\n", out);
     uint32_t n;
     uint32_t *order = wasp_profile_sorted_replica_sites(p, &n);
     if (!order)
-        return -1;
-    if (n == 0) {
-        const char *disabled = wasp_profile_get_meta(p, "disabled_reason");
-        fputs(disabled && *disabled
-                  ? "  no replica comparisons: profiling was disabled (the header says why)\n"
-                  : "  no replica comparisons recorded\n",
-              out);
-    } else {
-        /* How the sites are ranked (profile.h), so a reader weighs them so. */
+        return;
+    if (n > 0)
         fprintf(out,
                 "  ranked by replicated bytes (\xce\xb8 \xc3\x97 allocated bytes) at the low end of "
                 "\xce\xb8's 95%% interval;\n"
@@ -148,100 +153,154 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
                 "  (bytes unknown) after allocation sites, by that low end \xc3\x97 sampled "
                 "accesses\n",
                 100 * WASP_REPLICA_MIN_THETA_LOW);
-    }
     uint32_t shown = wasp_report_shown(top, n);
     bool unverified = false;
     for (uint32_t i = 0; i < shown; i++)
         unverified |= !wasp_profile_replica_check(p, order[i]);
     if (unverified)
         fputs("  \xcf\x89 and \xce\xb3 need \xce\xb1: run with --verify-top N\n", out);
-    return wasp_text_ranked(p, order, n, top, "site", site_text, NULL, out);
+    free(order);
 }
 
-/* ---- JSON ---- */
-
-static void json_maybe(wasp_json *j, const char *key, double v)
+static void text_empty(const wasp_profile *p, int id, FILE *out)
 {
-    if (isnan(v))
-        wasp_json_null(j, key);
-    else
-        wasp_json_double(j, key, v);
+    (void)id;
+    const char *disabled = wasp_profile_get_meta(p, "disabled_reason");
+    fputs(disabled && *disabled
+              ? "  no replica comparisons: profiling was disabled (the header says why)\n"
+              : "  no replica comparisons recorded\n",
+          out);
 }
 
-/* alpha, omega, gamma and verified: from the site's check, null without one. */
-static void json_check(wasp_json *j, const wasp_site *s, const wasp_replica_check *k,
-                       double theta)
+/* ---- the view: sites ranked as profile.h ranks them, each with its
+ * comparison contexts ---- */
+
+static uint32_t *rank(const wasp_profile *p, int id, uint32_t *n)
 {
+    (void)id;
+    return wasp_profile_sorted_replica_sites(p, n);
+}
+
+static void cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
+                  wasp_view_cell *x)
+{
+    (void)id;
+    (void)t;
+    struct replica_site v;
+    site_sums(p, index, &v);
+    const wasp_replica_check *k = v.check;
+    double lo, hi;
+    wasp_replica_theta_interval(v.same, v.comparisons, &lo, &hi);
+    x[0].num = replicated_bytes(v.site, v.theta);
+    x[1].num = v.theta;
+    x[2].num = lo;
+    x[3].num = hi;
+    x[4].num = v.comparisons;
+    x[5].num = v.same;
+    x[6].num = v.comparisons - v.same;
+    x[7].site = index;
+    x[8].num = wasp_profile_site_samples(p, index, NULL);
+    x[9].num = k ? k->alpha : NAN;
+    x[10].num = k ? wasp_replica_omega(v.theta, k->alpha) : NAN;
+    x[11].num = k ? wasp_replica_gamma(v.theta, k->alpha, v.site->allocations) : NAN;
+    x[13].site = index;
+}
+
+/* "verified": the verification's counts, null without one. */
+static int json_member(wasp_json *j, const wasp_profile *p, int id, uint32_t index,
+                       const char *member, int top)
+{
+    (void)id;
+    (void)top;
+    const wasp_replica_check *k = wasp_profile_replica_check(p, index);
     if (!k) {
-        wasp_json_null(j, "alpha");
-        wasp_json_null(j, "omega");
-        wasp_json_null(j, "gamma");
-        wasp_json_null(j, "verified");
-        return;
+        wasp_json_null(j, member);
+        return 0;
     }
-    wasp_json_double(j, "alpha", k->alpha);
-    wasp_json_double(j, "omega", wasp_replica_omega(theta, k->alpha));
-    json_maybe(j, "gamma", wasp_replica_gamma(theta, k->alpha, s->allocations));
-    wasp_json_begin_object(j, "verified", true);
+    wasp_json_begin_object(j, member, true);
     wasp_json_double(j, "pairs", k->pairs);
     wasp_json_double(j, "identical", k->identical);
     wasp_json_double(j, "false_positive", k->false_positive);
     wasp_json_end_object(j);
-}
-
-static int record_json(wasp_json *j, const wasp_profile *p, uint32_t index, const void *arg)
-{
-    (void)arg;
-    uint32_t n;
-    const wasp_replica *r = &wasp_profile_replicas(p, &n)[index];
-    double all = r->same + r->different;
-    wasp_json_begin_object(j, NULL, false);
-    wasp_json_double(j, "theta", wasp_share(r->same, all));
-    wasp_json_double(j, "comparisons", all);
-    wasp_json_context_fields(j, p, r->access_ctx);
-    wasp_json_end_object(j);
     return 0;
 }
 
-/* arg: the --top value, which limits each site's records too. */
-static int site_json(wasp_json *j, const wasp_profile *p, uint32_t id, const void *arg)
-{
-    struct replica_site v;
-    if (replica_site(p, id, &v) != 0)
-        return -1;
-    wasp_json_begin_object(j, NULL, false);
-    double lo, hi;
-    wasp_replica_theta_interval(v.same, v.comparisons, &lo, &hi);
-    json_maybe(j, "replicated_bytes", replicated_bytes(v.site, v.theta));
-    wasp_json_double(j, "theta", v.theta);
-    wasp_json_double(j, "theta_low", lo);
-    wasp_json_double(j, "theta_high", hi);
-    wasp_json_double(j, "comparisons", v.comparisons);
-    wasp_json_double(j, "same", v.same);
-    wasp_json_double(j, "different", v.comparisons - v.same);
-    wasp_json_site_fields(j, p, v.site);
-    wasp_json_double(j, "samples", wasp_profile_site_samples(p, id, NULL));
-    json_check(j, v.site, v.check, v.theta);
-    wasp_json_site_allocation(j, p, v.site);
-    if (wasp_json_ranked(j, p, "accesses", v.order, v.n, *(const int *)arg, record_json, NULL) != 0)
-        return -1;
-    wasp_json_end_object(j);
-    return 0;
-}
-
-static int json(wasp_json *j, const wasp_profile *p, int id, int top)
+static uint32_t *rank_in(const wasp_profile *p, int id, uint32_t site, uint32_t *n)
 {
     (void)id;
-    uint32_t n;
-    uint32_t *order = wasp_profile_sorted_replica_sites(p, &n);
-    if (!order)
-        return -1;
-    wasp_json_begin_object(j, "replicas", false);
-    if (wasp_json_ranked(j, p, "sites", order, n, top, site_json, &top) != 0)
-        return -1;
-    wasp_json_end_object(j);
-    return 0;
+    return wasp_profile_sorted_site_replicas(p, site, n);
 }
+
+static void access_cells(const wasp_profile *p, int id, uint32_t index,
+                         const wasp_view_total *t, wasp_view_cell *x)
+{
+    (void)id;
+    (void)t;
+    const wasp_replica *r = &wasp_profile_replicas(p, &(uint32_t){0})[index];
+    x[0].num = wasp_share(r->same, r->same + r->different);
+    x[1].num = r->same + r->different;
+    x[2].ctx = r->access_ctx;
+}
+
+static wasp_view_total total(const wasp_profile *p, int id)
+{
+    (void)id;
+    uint32_t nrec;
+    const wasp_replica *rec = wasp_profile_replicas(p, &nrec);
+    double all = 0, same = 0;
+    for (uint32_t i = 0; i < nrec; i++) {
+        all += rec[i].same + rec[i].different;
+        same += rec[i].same;
+    }
+    return (wasp_view_total){all, all > 0 ? same / all : 0, false, 0, 0};
+}
+
+/* "equal values in 40.0% -> 5.0% (-35.0 points) of 1,000 -> 900 comparisons". */
+static void diff_summary(const wasp_diff_analysis *a, int id, FILE *out)
+{
+    (void)id;
+    char f0[WASP_UNIT_BUF], f1[WASP_UNIT_BUF], t0[WASP_UNIT_BUF], t1[WASP_UNIT_BUF];
+    fprintf(out,
+            "equal values in %s " WASP_DIFF_ARROW " %s (%+.1f points) of %s " WASP_DIFF_ARROW
+            " %s comparisons",
+            wasp_fmt_percent(a->fraction[0], f0, sizeof f0),
+            wasp_fmt_percent(a->fraction[1], f1, sizeof f1),
+            100 * (a->fraction[1] - a->fraction[0]), wasp_fmt_count(a->total[0], t0, sizeof t0),
+            wasp_fmt_count(a->total[1], t1, sizeof t1));
+}
+
+static const wasp_view accesses = {
+    .columns = {{"theta", "\xce\xb8", WASP_VIEW_SHARE, 0, NULL, 0, NULL, NULL, NULL},
+                {"comparisons", "comparisons", WASP_VIEW_COUNT, WASP_VIEW_VALUE, NULL, 0, NULL,
+                 NULL, NULL},
+                {"at", "compared at", WASP_VIEW_CONTEXT, WASP_VIEW_INLINE, NULL, 0, NULL, NULL,
+                 NULL}},
+    .rank_in = rank_in, .cells = access_cells,
+};
+
+#define COL(member, title, kind, roles) {member, title, kind, roles, NULL, 0, NULL, NULL, NULL}
+static const wasp_view view = {
+    .title = "Object replicas", .entry = "Replica site", .what = "site", .whats = "sites",
+    .of = "of comparisons", .unit = "equal comparisons", .rows = "sites", .has_fraction = true,
+    .columns = {COL("replicated_bytes", "replicated", WASP_VIEW_BYTES, WASP_VIEW_ESTIMATE),
+                COL("theta", "\xce\xb8", WASP_VIEW_SHARE, WASP_VIEW_ESTIMATE),
+                COL("theta_low", "\xce\xb8 95% low", WASP_VIEW_SHARE, 0),
+                COL("theta_high", "\xce\xb8 95% high", WASP_VIEW_SHARE, 0),
+                COL("comparisons", "comparisons", WASP_VIEW_COUNT, 0),
+                COL("same", "equal", WASP_VIEW_COUNT, WASP_VIEW_VALUE),
+                COL("different", "different", WASP_VIEW_COUNT, 0),
+                COL("class", "class", WASP_VIEW_SITE, WASP_VIEW_KEY),
+                COL("samples", "samples", WASP_VIEW_COUNT, WASP_VIEW_ESTIMATE),
+                COL("alpha", "\xce\xb1", WASP_VIEW_SHARE, 0),
+                COL("omega", "\xcf\x89", WASP_VIEW_SHARE, 0),
+                COL("gamma", "\xce\xb3", WASP_VIEW_SHARE, 0),
+                COL("verified", "verified", WASP_VIEW_HOOK, 0),
+                COL("allocation", "allocated at", WASP_VIEW_ALLOCATION, 0),
+                {"accesses", "compared at", WASP_VIEW_LIST, 0, NULL, 0, NULL, NULL, &accesses}},
+    .rank = rank, .cells = cells, .total = total, .text_head = text_head,
+    .text_empty = text_empty, .text_row = site_text, .json_member = json_member,
+    .diff_summary = diff_summary,
+};
 
 /* ---- stacks ---- */
 
@@ -325,13 +384,18 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
 }
 
 const wasp_report_part wasp_report_replicas = {
+    .view = &view,
+    .text = wasp_view_text,
+    .json = wasp_view_json,
     .summary = summary,
     .title = "Replicas: allocation sites whose objects hold identical contents",
     .hint = "share one instance (a cache, a constant, an interned or immutable value) instead "
             "of building an equal copy each time",
     .shown = shown,
-    .text = text,
     .json_place = WASP_JSON_TOP_LEVEL,
-    .json = json,
-    .stacks = stacks,
+    .stacks = stacks, /* the site's class as the leaf, weighed by equal comparisons */
 };
+
+/* Its diff part and HTML section are built from the view (cli/view.h). */
+const wasp_diff_part wasp_diff_replicas = {0};
+const wasp_html_part wasp_html_replicas = {0};

@@ -7,7 +7,9 @@
 'use strict';
 
 function waspViews(views) {
-  const { app, el, isNum, num, pct, bytes, leafName, context, FlameGraph, rankTable, N, graphRow } = waspReport.kit;
+  const {
+    app, el, isNum, num, pct, bytes, leafName, context, contexts, className, FlameGraph, rankTable, N, graphRow
+  } = waspReport.kit;
   // Counts as the text report writes them (units.c): whole from 10 up, so
   // a weighted count reads "1,058 samples", not "1,057.75".
   const count = v => isNum(v) && (v >= 10 || Number.isInteger(v)) ? num(Math.round(v))
@@ -15,33 +17,55 @@ function waspViews(views) {
   const numbers = { share: pct, bytes: bytes, count: count };
 
   // A cell as the table shows it: numbers right-aligned, a true flag as its
-  // title, a context as its leaf frame.
-  function cell(c, v) {
+  // title, a context as its leaf frame, a site as its class.
+  function cell(c, v, r) {
     if (numbers[c.kind]) return N(numbers[c.kind](v));
     if (c.kind === 'flag') return v ? c.title : '';
-    if (c.kind === 'context') return leafName(v);
+    if (c.kind === 'context' || c.kind === 'allocation') return leafName(v);
+    if (c.kind === 'site') return className(r.class);
     return v == null ? '' : String(v);
   }
   function heading(c) { return (numbers[c.kind] ? '=' : '') + c.title + (c.estimate ? ' (est.)' : ''); }
+  const inTable = c => c.kind !== 'list' && c.kind !== 'hook';
+  const isContext = c => c.kind === 'context' || c.kind === 'allocation';
+  const ctxOf = (r, c) => c.inline ? r : r[c.member];
+  // A nested row's label: its numbers ("θ 41.0%, comparisons 12").
+  const label = (cols, r) => cols.filter(c => numbers[c.kind]).map(c => c.title + ' ' + numbers[c.kind](r[c.member])).join(', ');
 
   function draw(view) {
     return function (data, name) {
-      const said = function (c) { const x = cell(c, data[c.member]); return x && x.n !== undefined ? x.n : x; };
-      app.append(el('p', { text: view.head.map(c => c.title + ' ' + said(c)).join(', ') + '.' }));
+      const said = function (c) { const x = cell(c, data[c.member], data); return x && x.n !== undefined ? x.n : x; };
+      if (view.head.length)
+        app.append(el('p', { text: view.head.map(c => c.title + ' ' + said(c)).join(', ') + '.' }));
       const rows = data[view.rows] || [];
-      const value = view.columns.find(c => c.value), evidence = view.columns.find(c => c.evidence);
-      const unit = value.kind === 'bytes' ? 'bytes' : value.title;
-      const ctxs = view.columns.filter(c => c.kind === 'context');
-      const graphs = ctxs.map(c => new FlameGraph('Contexts ' + c.title + ' (' + name + ', by ' + value.title + ')',
-                                                   unit, evidence ? evidence.title : null));
-      rows.forEach(function (r, i) {
-        ctxs.forEach(function (c, k) {
-          const x = r[c.member] || {};
-          graphs[k].add(x.frames || [], r[value.member], evidence ? r[evidence.member] : 0, x.instruction, i);
+      // A flame graph per context column, weighted by its view's value; a
+      // nested list's contexts weighted by the list's value.
+      const graphs = [], adders = [];
+      const graphOf = function (cols, ctx, each) {
+        const value = cols.find(c => c.value), evidence = cols.find(c => c.evidence);
+        const g = new FlameGraph('Contexts ' + ctx.title + ' (' + name + ', by ' + value.title + ')',
+                                 value.kind === 'bytes' ? 'bytes' : value.title, evidence ? evidence.title : null);
+        graphs.push(g);
+        adders.push(function (r, i) {
+          for (const x of each(r)) {
+            const c = ctxOf(x, ctx) || {};
+            g.add(c.frames || [], x[value.member], evidence ? x[evidence.member] : 0, c.instruction, i);
+          }
         });
+      };
+      const lists = view.columns.filter(c => c.kind === 'list'), hooks = view.columns.filter(c => c.kind === 'hook');
+      for (const c of view.columns.filter(isContext)) graphOf(view.columns, c, r => [r]);
+      for (const l of lists)
+        for (const c of l.list.filter(isContext)) graphOf(l.list, c, r => r[l.member] || []);
+      rows.forEach((r, i) => adders.forEach(add => add(r, i)));
+      const cols = view.columns.filter(inTable);
+      rankTable(cols.map(heading), rows, r => cols.map(c => cell(c, r[c.member], r)), graphs, {
+        name: name + '.' + view.rows,
+        // a hook's member with contexts of its own (objects' "creations") opens too
+        details: r => view.columns.filter(isContext).map(c => context(c.title, r[c.member])).concat(
+          ...hooks.map(h => contexts((r[h.member] || {}).contexts, x => h.title + ': ' + pct(x.share))),
+          ...lists.map(l => contexts(r[l.member], x => l.title + ': ' + label(l.list, x))))
       });
-      rankTable(view.columns.map(heading), rows, r => view.columns.map(c => cell(c, r[c.member])), graphs,
-        { name: name + '.' + view.rows, details: r => ctxs.map(c => context(c.title, r[c.member])) });
       graphRow(graphs);
     };
   }
