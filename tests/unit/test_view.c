@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "analysis/ids.h"
@@ -18,13 +19,14 @@
 #include "profile/profile.h"
 #include "render_string.h"
 
-/* The toy's rows: per profile, a name, a measure and a context each. */
-enum { TOY_ROWS = 3 };
+/* The toy's rows: per profile, a name, a measure, a context and a site
+ * each, and each row's parts (a nested list: a context each). */
+enum { TOY_ROWS = 3, TOY_PARTS = 2 };
 static struct toy {
     const wasp_profile *p;
     const char *name[TOY_ROWS];
     double bytes[TOY_ROWS];
-    uint32_t ctx[TOY_ROWS];
+    uint32_t ctx[TOY_ROWS], site[TOY_ROWS], part[TOY_ROWS * TOY_PARTS];
 } toys[2];
 
 static const struct toy *toy_of(const wasp_profile *p)
@@ -71,7 +73,36 @@ static void cells(const wasp_profile *p, int id, uint32_t i, const wasp_view_tot
     x[3].flag = i == 0;
     x[4].str = t->name[i];
     x[5].ctx = t->ctx[i];
+    x[6].num = i == 0 ? NAN : t->bytes[i] * 2; /* none for the first */
+    x[7].site = t->site[i];
 }
+
+/* A row's parts: indices row * TOY_PARTS + k, the second first. */
+static uint32_t *parts_of(const wasp_profile *p, int id, uint32_t row, uint32_t *n)
+{
+    (void)p;
+    (void)id;
+    uint32_t *o = malloc(TOY_PARTS * sizeof *o);
+    for (uint32_t k = 0; k < TOY_PARTS; k++)
+        o[k] = row * TOY_PARTS + (TOY_PARTS - 1 - k);
+    *n = TOY_PARTS;
+    return o;
+}
+
+static void part_cells(const wasp_profile *p, int id, uint32_t i, const wasp_view_total *sum,
+                       wasp_view_cell *x)
+{
+    (void)id;
+    (void)sum;
+    x[0].num = 1 + i % TOY_PARTS;
+    x[1].ctx = toy_of(p)->part[i];
+}
+
+static const wasp_view parts = {
+    .columns = {{"weight", "weight", WASP_VIEW_COUNT, WASP_VIEW_VALUE, NULL, 0, NULL, NULL, NULL},
+                {"at", "part at", WASP_VIEW_CONTEXT, WASP_VIEW_INLINE, NULL, 0, NULL, NULL, NULL}},
+    .rank_in = parts_of, .cells = part_cells,
+};
 
 static void head_cells(const wasp_profile *p, int id, wasp_view_cell *x)
 {
@@ -87,7 +118,10 @@ static const wasp_view toy = {
                  "  ", 0, NULL, "word"},
                 {"first", "first", WASP_VIEW_FLAG, WASP_VIEW_KEY, "  ", 0, "(the first toy)", NULL},
                 {"name", "name", WASP_VIEW_STRING, WASP_VIEW_KEY, "  ", 0, "", NULL},
-                {"at", "made at", WASP_VIEW_CONTEXT, WASP_VIEW_KEY, NULL, 0, "made at:", NULL}},
+                {"at", "made at", WASP_VIEW_CONTEXT, WASP_VIEW_KEY, NULL, 0, "made at:", NULL},
+                {"price", "price", WASP_VIEW_BYTES, 0, "  ", 0, "price ", NULL},
+                {"maker", "maker", WASP_VIEW_SITE, 0, NULL, 0, NULL, NULL},
+                {"parts", "parts", WASP_VIEW_LIST, 0, NULL, 0, NULL, NULL, &parts}},
     .head = {{"toy_bytes", "toy bytes", WASP_VIEW_BYTES, 0, NULL, 0, NULL, NULL}},
     .rank = rank, .cells = cells, .total = total, .head_cells = head_cells,
 };
@@ -99,13 +133,22 @@ static wasp_profile *toy_profile(int side, double b0, double b1, double b2)
     wasp_profile_set_meta(p, "events", "deadstore");
     wasp_profile_add_counter(p, "samples", 100);
     struct toy *t = &toys[side];
-    *t = (struct toy){p, {"ball", "kite", "yoyo"}, {b0, b1, b2}, {0}};
+    *t = (struct toy){p, {"ball", "kite", "yoyo"}, {b0, b1, b2}, {0}, {0}, {0}};
     static const char *const methods[] = {"Toy.ball", "Toy.kite", "Toy.yoyo"};
     for (int i = 0; i < TOY_ROWS; i++) {
         wasp_frame f = {WASP_FRAME_JAVA, wasp_profile_intern_string(p, methods[i]),
                         wasp_profile_intern_string(p, "Toy.java"), 10 + i};
         uint32_t fr = wasp_profile_intern_frame(p, &f);
         t->ctx[i] = wasp_profile_intern_context(p, &fr, 1, wasp_profile_intern_string(p, "mov"));
+        t->site[i] = wasp_profile_intern_site(p, t->ctx[i], wasp_profile_intern_string(p, "Toy"));
+        for (int k = 0; k < TOY_PARTS; k++) {
+            char m[32];
+            snprintf(m, sizeof m, "%s.part%d", methods[i], k);
+            wasp_frame g = {WASP_FRAME_JAVA, wasp_profile_intern_string(p, m),
+                            wasp_profile_intern_string(p, "Toy.java"), 20 + k};
+            uint32_t gr[2] = {fr, wasp_profile_intern_frame(p, &g)};
+            t->part[i * TOY_PARTS + k] = wasp_profile_intern_context(p, gr, 2, 0);
+        }
     }
     return p;
 }
@@ -136,9 +179,10 @@ static void test_text(void **state)
     (void)state;
     wasp_profile *p = toy_profile(0, 1024, 4096, 2048);
     char *s = render(p, WASP_FORMAT_TEXT, NULL);
-    const char *kite = strstr(s, "\n  #1  57.1%    4.0 KiB  512 words  kite\n");
-    const char *yoyo = strstr(s, "\n  #2  28.6%    2.0 KiB  256 words  yoyo\n");
-    const char *ball = strstr(s, "\n  #3  14.3%    1.0 KiB  128 words  (the first toy)  ball\n");
+    const char *kite = strstr(s, "\n  #1  57.1%    4.0 KiB  512 words  kite  price 8.0 KiB\n");
+    const char *yoyo = strstr(s, "\n  #2  28.6%    2.0 KiB  256 words  yoyo  price 4.0 KiB\n");
+    const char *ball =
+        strstr(s, "\n  #3  14.3%    1.0 KiB  128 words  (the first toy)  ball  price n/a\n");
     assert_non_null(kite);
     assert_non_null(yoyo);
     assert_non_null(ball);
@@ -168,6 +212,14 @@ static void test_json(void **state)
     assert_non_null(strstr(rows, "\"first\": true"));
     assert_non_null(strstr(rows, "\"at\": {"));
     assert_non_null(strstr(rows, "\"method\": \"Toy.kite\""));
+    assert_non_null(strstr(rows, "\"price\": null"));      /* none */
+    assert_non_null(strstr(rows, "\"class\": \"Toy\""));  /* the site's fields */
+    const char *nested = strstr(kite, "\"parts\": [");    /* kite's parts, ranked */
+    assert_non_null(nested);
+    const char *p1 = strstr(nested, "\"method\": \"Toy.kite.part1\"");
+    const char *p0 = strstr(nested, "\"method\": \"Toy.kite.part0\"");
+    assert_true(p1 && p0 && p1 < p0);
+    assert_non_null(strstr(nested, "\"weight\": 2"));
     free(s);
     wasp_profile_free(p);
 }
@@ -183,6 +235,8 @@ static void test_html(void **state)
     assert_non_null(strstr(views, "\"rows\": \"toys\""));
     assert_non_null(strstr(views, "\"title\": \"made at\""));
     assert_non_null(strstr(views, "\"kind\": \"context\""));
+    assert_non_null(strstr(views, "\"kind\": \"list\""));
+    assert_non_null(strstr(views, "\"title\": \"part at\""));
     free(s);
     wasp_profile_free(p);
 }
@@ -196,6 +250,7 @@ static void test_flame_graphs(void **state)
     assert_non_null(strstr(s, "Toy.kite"));
     assert_non_null(strstr(s, " 4096\n"));
     assert_non_null(strstr(s, " 1024\n"));
+    assert_non_null(strstr(s, "Toy.yoyo.part1")); /* a nested list's contexts too */
     free(s);
     size_t len = 0;
     s = render(p, WASP_FORMAT_PPROF, &len);
