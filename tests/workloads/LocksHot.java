@@ -17,6 +17,13 @@
  *   contended and acquisitions go through the runtime's slow path.
  * Prints "acquisitions: LocksHot$HotLock=N LocksHot$WarmLock=N
  * LocksHot$ColdLock=N" and "checksum: ...".
+ *
+ * With -Dwasp.truth.repeat=0 (summary.py's CPU-share truth, run without the
+ * agent) hot() does its work without taking the lock, and with any
+ * -Dwasp.truth.repeat the CPU time of the program's threads (main and the
+ * workers) is printed at the end ("truth: cpu-ns N"): the hot lock's
+ * operations' share of the program's CPU is (T(1) - T(0)) / T(1). UNLOCKED
+ * is a static final: at its default the JIT folds the test away.
  */
 public class LocksHot {
     static final class HotLock { long n, sum; }
@@ -33,6 +40,8 @@ public class LocksHot {
      * however the threads are scheduled, even on a loaded machine where
      * they rarely run at the same time. */
     static boolean YIELD_HOLDING;
+    static final boolean UNLOCKED = Integer.getInteger("wasp.truth.repeat", 1) == 0;
+    static final java.util.concurrent.atomic.AtomicLong WORKER_CPU = new java.util.concurrent.atomic.AtomicLong();
     static final int[] PATTERN = {0, 1, 0, 2, 0, 1, 0, 0, 1, 0};
 
     static long mix(long x) {
@@ -41,6 +50,10 @@ public class LocksHot {
     }
 
     static long hot(long x) {
+        if (UNLOCKED) { /* the truth's run without the lock: its work alone (one thread, WORK 1) */
+            HOT.n++;
+            return HOT.sum += mix(x + HOT.n);
+        }
         synchronized (HOT) { // WASP-EXPECT: locks
             HOT.n++;
             if (YIELD_HOLDING && (HOT.n & 255) == 0)
@@ -90,7 +103,11 @@ public class LocksHot {
         Thread[] ts = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             final int k = t;
-            ts[t] = new Thread(() -> sums[k] = run(steps), "locks-" + t);
+            ts[t] = new Thread(() -> {
+                sums[k] = run(steps);
+                if (Integer.getInteger("wasp.truth.repeat") != null)
+                    WORKER_CPU.addAndGet(java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
+            }, "locks-" + t);
             ts[t].start();
         }
         long checksum = 0;
@@ -104,5 +121,8 @@ public class LocksHot {
          * checksum is the counts, which do not. */
         System.out.println("checksum: " + Long.toHexString(HOT.n * 961 + WARM.n * 31 + COLD.n)
                 + (threads == 1 ? "-" + Long.toHexString(checksum) : ""));
+        if (Integer.getInteger("wasp.truth.repeat") != null)
+            System.err.println("truth: cpu-ns " + (WORKER_CPU.get()
+                    + java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime()));
     }
 }

@@ -9,7 +9,7 @@
  * With -Dwasp.truth.repeat=R (summary.py's CPU-share truth, run without the
  * agent) the planted loop (walk: the accesses to the big array) runs R times where
  * it ran once, and the main thread's CPU time is printed at the end
- * ("truth: main-cpu-ns N"): the loop's share of the program's CPU is
+ * ("truth: cpu-ns N"): the loop's share of the program's CPU is
  * (T(1) - T(0)) / T(1). REPEAT is a static final: at its default 1 the JIT
  * folds the repeat away.
  */
@@ -42,6 +42,6 @@ public class ObjectsStride {
         }
         System.out.println("checksum: " + Long.toHexString(Double.doubleToLongBits(checksum)));
         if (Integer.getInteger("wasp.truth.repeat") != null)
-            System.err.println("truth: main-cpu-ns " + java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
+            System.err.println("truth: cpu-ns " + java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
     }
 }
