@@ -31,7 +31,14 @@ void wasp_view_override(int id, const wasp_view *v)
 
 wasp_view_total wasp_view_totals(const wasp_view *v, const wasp_profile *p, int id)
 {
-    return v->total ? v->total(p, id) : (wasp_view_total){0, 0, false, 0, 0};
+    return v->total ? v->total(p, id) : (wasp_view_total){0, 0, false, 0, 0, NULL};
+}
+
+void wasp_view_release(const wasp_view *v, wasp_view_total *t)
+{
+    if (v->release && t->state)
+        v->release(t->state);
+    t->state = NULL;
 }
 
 int wasp_view_ncolumns(const wasp_view_column *c)
@@ -112,15 +119,17 @@ int wasp_view_text(const wasp_profile *p, int id, int top, FILE *out)
     if (v->text_head)
         v->text_head(p, id, top, out);
     uint32_t n;
-    uint32_t *order = v->rank(p, id, &n);
-    if (!order)
+    wasp_view_total t = wasp_view_totals(v, p, id);
+    uint32_t *order = v->rank(p, id, &t, &n);
+    if (!order) {
+        wasp_view_release(v, &t);
         return -1;
+    }
     if (n == 0 && v->text_empty)
         v->text_empty(p, id, out);
     uint32_t shown = wasp_report_shown(top, n);
     int width = snprintf(NULL, 0, "%" PRIu32, shown);
     wasp_view_cell x[WASP_VIEW_COLUMNS];
-    wasp_view_total t = wasp_view_totals(v, p, id);
     int rc = 0;
     for (uint32_t i = 0; i < shown && rc == 0; i++) {
         if (v->text_row) {
@@ -133,7 +142,10 @@ int wasp_view_text(const wasp_profile *p, int id, int top, FILE *out)
     if (rc == 0 && n > shown)
         fprintf(out, "\n  ... %" PRIu32 " more %s (--top N shows more)\n", n - shown,
                 n - shown == 1 ? v->what : v->whats);
+    if (rc == 0 && v->text_tail)
+        v->text_tail(p, id, &t, out);
     free(order);
+    wasp_view_release(v, &t);
     return rc;
 }
 
@@ -168,7 +180,7 @@ int wasp_view_cell_json(wasp_json *j, const wasp_profile *p, const wasp_view *v,
         break;
     case WASP_VIEW_LIST: {
         uint32_t n;
-        uint32_t *order = c->list->rank_in(p, id, index, &n);
+        uint32_t *order = c->list->rank_in(p, id, index, t, &n);
         if (!order)
             return -1;
         return ranked_json(j, p, c->list, id, c->member, order, n, t, top);
@@ -205,7 +217,7 @@ static int ranked_json(wasp_json *j, const wasp_profile *p, const wasp_view *v, 
     uint32_t shown = wasp_report_shown(top, n);
     int rc = 0;
     for (uint32_t i = 0; i < shown && rc == 0; i++) {
-        wasp_json_begin_object(j, NULL, false);
+        wasp_json_begin_object(j, NULL, v->compact);
         rc = wasp_view_row_json(j, p, v, id, order[i], t, 0, top);
         wasp_json_end_object(j);
     }
@@ -218,19 +230,29 @@ int wasp_view_json(wasp_json *j, const wasp_profile *p, int id, int top)
 {
     const wasp_view *v = wasp_view_of(id);
     uint32_t n;
-    uint32_t *order = v->rank(p, id, &n);
-    if (!order)
-        return -1;
-    wasp_json_begin_object(j, wasp_analysis_id_name(id), false);
     wasp_view_total t = wasp_view_totals(v, p, id);
+    uint32_t *order = v->rank(p, id, &t, &n);
+    if (!order) {
+        wasp_view_release(v, &t);
+        return -1;
+    }
+    wasp_json_begin_object(j, wasp_analysis_id_name(id), false);
+    int rc = 0;
     if (v->head_cells) {
         wasp_view_cell x[WASP_VIEW_COLUMNS];
         v->head_cells(p, id, x);
-        for (int i = 0; i < wasp_view_ncolumns(v->head); i++)
-            wasp_view_cell_json(j, p, v, id, &v->head[i], &x[i], 0, &t, top);
+        for (int i = 0; i < wasp_view_ncolumns(v->head) && rc == 0; i++)
+            rc = wasp_view_cell_json(j, p, v, id, &v->head[i], &x[i], UINT32_MAX, &t, top);
     }
-    int rc = ranked_json(j, p, v, id, v->rows, order, n, &t, top);
+    if (rc == 0)
+        rc = ranked_json(j, p, v, id, v->rows, order, n, &t, top);
+    for (int k = 0; k < 2 && v->tables[k] && rc == 0; k++) {
+        const wasp_view *w = v->tables[k];
+        order = w->rank_in(p, id, 0, &t, &n);
+        rc = order ? ranked_json(j, p, w, id, w->rows, order, n, &t, top) : -1;
+    }
     wasp_json_end_object(j);
+    wasp_view_release(v, &t);
     return rc;
 }
 
@@ -257,7 +279,7 @@ static int row_stacks(const wasp_profile *p, int id, const wasp_view *v, uint32_
         const wasp_view_column *col = &v->columns[c];
         if (col->kind == WASP_VIEW_LIST) {
             uint32_t n;
-            uint32_t *order = col->list->rank_in(p, id, index, &n);
+            uint32_t *order = col->list->rank_in(p, id, index, t, &n);
             if (!order)
                 return -1;
             for (uint32_t k = 0; k < n && rc == 0; k++)
@@ -281,14 +303,13 @@ int wasp_view_stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
 {
     const wasp_view *v = wasp_view_of(id);
     uint32_t n;
-    uint32_t *order = v->rank(p, id, &n);
-    if (!order)
-        return -1;
     wasp_view_total t = wasp_view_totals(v, p, id);
-    int rc = 0;
+    uint32_t *order = v->rank(p, id, &t, &n);
+    int rc = order ? 0 : -1;
     for (uint32_t i = 0; i < n && rc == 0; i++)
         rc = row_stacks(p, id, v, order[i], &t, NULL, sink);
     free(order);
+    wasp_view_release(v, &t);
     return rc;
 }
 
@@ -325,5 +346,14 @@ void wasp_view_describe(wasp_json *j, const char *key, const wasp_view *v)
     wasp_json_string(j, "of", v->of);
     describe_columns(j, "columns", v->columns);
     describe_columns(j, "head", v->head);
+    wasp_json_begin_array(j, "tables", false);
+    for (int k = 0; k < 2 && v->tables[k]; k++) {
+        wasp_json_begin_object(j, NULL, false);
+        wasp_json_string(j, "rows", v->tables[k]->rows);
+        wasp_json_string(j, "title", v->tables[k]->title);
+        describe_columns(j, "columns", v->tables[k]->columns);
+        wasp_json_end_object(j);
+    }
+    wasp_json_end_array(j);
     wasp_json_end_object(j);
 }

@@ -85,6 +85,8 @@ typedef struct wasp_view_total {
                           * is samples, one observation each) */
     double samples;      /* the samples it rests on */
     double observations; /* the independent observations they are (0: as many) */
+    void *state;         /* what the view computed once for a rendering (a ranking
+                          * the rows index), freed by its release; NULL: none */
 } wasp_view_total;
 
 typedef struct wasp_view {
@@ -98,15 +100,23 @@ typedef struct wasp_view {
     wasp_view_column head[WASP_VIEW_COLUMNS];    /* the totals' members (JSON, HTML) */
     /* The rows of analysis id ranked, most first: indices the other hooks
      * take; *n their count. Caller frees; NULL when out of memory. */
-    uint32_t *(*rank)(const wasp_profile *p, int id, uint32_t *n);
-    /* A nested list's view: the rows of its parent row `parent`, ranked. */
-    uint32_t *(*rank_in)(const wasp_profile *p, int id, uint32_t parent, uint32_t *n);
+    uint32_t *(*rank)(const wasp_profile *p, int id, const wasp_view_total *t, uint32_t *n);
+    /* A nested list's or a further table's view: the rows of its parent row
+     * `parent` (a further table: of the view's), ranked. */
+    uint32_t *(*rank_in)(const wasp_profile *p, int id, uint32_t parent, const wasp_view_total *t,
+                         uint32_t *n);
     /* Row index's cells, one per column; t: the view's totals (computed
      * once per rendering; a nested list's are its parent view's). */
     void (*cells)(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
                   wasp_view_cell *out);
     /* The totals, and the head's cells (one per head column). */
     wasp_view_total (*total)(const wasp_profile *p, int id);
+    void (*release)(void *state); /* frees total's state (NULL: none to free) */
+    /* Further tables after the rows (fields' classes): views of their own
+     * whose rank_in ranks them; their rows are JSON arrays `rows`, objects on
+     * one line when `compact`. */
+    const struct wasp_view *tables[2];
+    bool compact;
     void (*head_cells)(const wasp_profile *p, int id, wasp_view_cell *out);
     /* Hooks, only where a table cannot say it. text_head: the section's
      * heading lines ("\nDead stores: 46.6% of ..."), given --top; text_empty:
@@ -114,6 +124,8 @@ typedef struct wasp_view {
      * cannot say them (0, or -1 when out of memory); json_member: a HOOK
      * column's member (0, or -1); diff_summary: the diff's line after the heading. */
     void (*text_head)(const wasp_profile *p, int id, int top, FILE *out);
+    /* text_tail: lines after the rows (further tables, in the text's own words). */
+    void (*text_tail)(const wasp_profile *p, int id, const wasp_view_total *t, FILE *out);
     int (*text_row)(const wasp_profile *p, int id, uint32_t index, uint32_t rank, int rank_width,
                     FILE *out);
     int (*json_member)(wasp_json *j, const wasp_profile *p, int id, uint32_t index,
@@ -146,8 +158,10 @@ int wasp_view_cell_json(wasp_json *j, const wasp_profile *p, const wasp_view *v,
  * with a role in roles (0: all); nested lists limited by top. 0, or -1. */
 int wasp_view_row_json(wasp_json *j, const wasp_profile *p, const wasp_view *v, int id,
                        uint32_t index, const wasp_view_total *t, unsigned roles, int top);
-/* The totals of analysis id by view v (all zero without a total hook). */
+/* The totals of analysis id by view v (all zero without a total hook);
+ * wasp_view_release frees their state. */
 wasp_view_total wasp_view_totals(const wasp_view *v, const wasp_profile *p, int id);
+void wasp_view_release(const wasp_view *v, wasp_view_total *t);
 /* Writes the view's description as the JSON object `key` (the HTML
  * section's columns, html/view.js). */
 void wasp_view_describe(wasp_json *j, const char *key, const wasp_view *v);

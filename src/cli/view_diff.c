@@ -26,9 +26,11 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
         evidence = value;
     int ncol = wasp_view_ncolumns(v->columns);
     uint32_t n;
-    uint32_t *order = v->rank(p, id, &n);
-    if (!order)
+    uint32_t *order = v->rank(p, id, &t, &n);
+    if (!order) {
+        wasp_view_release(v, &t);
         return -1;
+    }
     bool insn = wasp_diff_with_insn(b);
     wasp_view_cell x[WASP_VIEW_COLUMNS];
     int rc = 0;
@@ -61,6 +63,7 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
         rc = wasp_diff_add(b, id, side, &k, order[i], i + 1, x[value].num, x[evidence].num);
     }
     free(order);
+    wasp_view_release(v, &t);
     return rc;
 }
 
@@ -86,6 +89,7 @@ static void text_entry(const wasp_profile *p, int id, uint32_t index, FILE *out)
     for (int c = 0; c < ncol; c++)
         if ((v->columns[c].roles & WASP_VIEW_KEY) && v->columns[c].kind == WASP_VIEW_CONTEXT)
             wasp_text_context(p, v->columns[c].text, x[c].ctx, out);
+    wasp_view_release(v, &t);
 }
 
 static void json_entry(wasp_json *j, const wasp_profile *p, int id, uint32_t index)
@@ -102,6 +106,7 @@ static void json_entry(wasp_json *j, const wasp_profile *p, int id, uint32_t ind
         else
             wasp_view_cell_json(j, p, v, id, &v->columns[c], &x[c], index, &t, 0);
     }
+    wasp_view_release(v, &t);
 }
 
 /* A label without its colon ("watched:") or brackets ("(approximate)"),

@@ -35,8 +35,9 @@ static const struct toy *toy_of(const wasp_profile *p)
 }
 
 /* Ranked by bytes, most first (the rows are stored in no order). */
-static uint32_t *rank(const wasp_profile *p, int id, uint32_t *n)
+static uint32_t *rank(const wasp_profile *p, int id, const wasp_view_total *sum, uint32_t *n)
 {
+    (void)sum;
     (void)id;
     const struct toy *t = toy_of(p);
     uint32_t *o = malloc(TOY_ROWS * sizeof *o);
@@ -59,7 +60,7 @@ static wasp_view_total total(const wasp_profile *p, int id)
     double sum = 0;
     for (int i = 0; i < TOY_ROWS; i++)
         sum += t->bytes[i];
-    return (wasp_view_total){sum, 0, false, 0, 0};
+    return (wasp_view_total){sum, 0, false, 0, 0, NULL};
 }
 
 static void cells(const wasp_profile *p, int id, uint32_t i, const wasp_view_total *sum,
@@ -78,8 +79,10 @@ static void cells(const wasp_profile *p, int id, uint32_t i, const wasp_view_tot
 }
 
 /* A row's parts: indices row * TOY_PARTS + k, the second first. */
-static uint32_t *parts_of(const wasp_profile *p, int id, uint32_t row, uint32_t *n)
+static uint32_t *parts_of(const wasp_profile *p, int id, uint32_t row, const wasp_view_total *t,
+                          uint32_t *n)
 {
+    (void)t;
     (void)p;
     (void)id;
     uint32_t *o = malloc(TOY_PARTS * sizeof *o);

@@ -207,8 +207,9 @@ static void text_head(const wasp_profile *p, int id, int top, FILE *out)
 /* ---- the view: sites ranked by access samples, each with its access
  * contexts ---- */
 
-static uint32_t *rank(const wasp_profile *p, int id, uint32_t *n)
+static uint32_t *rank(const wasp_profile *p, int id, const wasp_view_total *t, uint32_t *n)
 {
+    (void)t;
     (void)id;
     return wasp_profile_sorted_sites(p, n);
 }
@@ -240,8 +241,10 @@ static int json_member(wasp_json *j, const wasp_profile *p, int id, uint32_t ind
     return wasp_objects_creations_json(j, p, &p->sites[index], top);
 }
 
-static uint32_t *rank_in(const wasp_profile *p, int id, uint32_t site, uint32_t *n)
+static uint32_t *rank_in(const wasp_profile *p, int id, uint32_t site, const wasp_view_total *t,
+                         uint32_t *n)
 {
+    (void)t;
     (void)id;
     return wasp_profile_sorted_site_accesses(p, site, n);
 }
@@ -301,7 +304,7 @@ static wasp_view_total total(const wasp_profile *p, int id)
     double remote, all = attributed(p, &remote);
     double taken = (double)wasp_profile_get_counter(p, "objects.samples") -
                    (double)wasp_profile_get_counter(p, "objects.unattributed");
-    return (wasp_view_total){all, 0, true, all, taken > 0 ? taken : 0};
+    return (wasp_view_total){all, 0, true, all, taken > 0 ? taken : 0, NULL};
 }
 
 static void diff_summary(const wasp_diff_analysis *a, int id, FILE *out)

@@ -111,8 +111,9 @@ static void text_head(const wasp_profile *p, int id, int top, FILE *out)
 
 /* ---- the view: <watch, trap> pairs ranked by wasteful bytes ---- */
 
-static uint32_t *rank(const wasp_profile *p, int id, uint32_t *n)
+static uint32_t *rank(const wasp_profile *p, int id, const wasp_view_total *t, uint32_t *n)
 {
+    (void)t;
     return wasp_profile_sorted_pairs(p, (wasp_analysis)id, n);
 }
 
@@ -146,7 +147,8 @@ static wasp_view_total total(const wasp_profile *p, int id)
 {
     wasp_analysis a = (wasp_analysis)id;
     wasp_totals t = wasp_profile_totals(p, a);
-    return (wasp_view_total){t.bytes, wasp_fraction_prog(p, a), true, t.pairs, observations(p, a)};
+    return (wasp_view_total){t.bytes, wasp_fraction_prog(p, a), true, t.pairs, observations(p, a),
+                             NULL};
 }
 
 static void head_cells(const wasp_profile *p, int id, wasp_view_cell *x)

@@ -175,8 +175,9 @@ static void text_empty(const wasp_profile *p, int id, FILE *out)
 /* ---- the view: sites ranked as profile.h ranks them, each with its
  * comparison contexts ---- */
 
-static uint32_t *rank(const wasp_profile *p, int id, uint32_t *n)
+static uint32_t *rank(const wasp_profile *p, int id, const wasp_view_total *t, uint32_t *n)
 {
+    (void)t;
     (void)id;
     return wasp_profile_sorted_replica_sites(p, n);
 }
@@ -225,8 +226,10 @@ static int json_member(wasp_json *j, const wasp_profile *p, int id, uint32_t ind
     return 0;
 }
 
-static uint32_t *rank_in(const wasp_profile *p, int id, uint32_t site, uint32_t *n)
+static uint32_t *rank_in(const wasp_profile *p, int id, uint32_t site, const wasp_view_total *t,
+                         uint32_t *n)
 {
+    (void)t;
     (void)id;
     return wasp_profile_sorted_site_replicas(p, site, n);
 }
@@ -252,7 +255,7 @@ static wasp_view_total total(const wasp_profile *p, int id)
         all += rec[i].same + rec[i].different;
         same += rec[i].same;
     }
-    return (wasp_view_total){all, all > 0 ? same / all : 0, false, 0, 0};
+    return (wasp_view_total){all, all > 0 ? same / all : 0, false, 0, 0, NULL};
 }
 
 /* "equal values in 40.0% -> 5.0% (-35.0 points) of 1,000 -> 900 comparisons". */

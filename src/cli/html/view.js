@@ -66,6 +66,13 @@ function waspViews(views) {
           ...hooks.map(h => contexts((r[h.member] || {}).contexts, x => h.title + ': ' + pct(x.share))),
           ...lists.map(l => contexts(r[l.member], x => l.title + ': ' + label(l.list, x))))
       });
+      // Further tables (fields' classes): their rows ranked, no graph of their own.
+      for (const t of view.tables || []) {
+        const tcols = t.columns.filter(inTable);
+        app.append(el('h3', { text: t.title }));
+        rankTable(tcols.map(heading), data[t.rows] || [], r => tcols.map(c => cell(c, r[c.member], r)), [],
+          { name: name + '.' + t.rows });
+      }
       graphRow(graphs);
     };
   }
