@@ -101,11 +101,24 @@ FEW_PERIOD = "200ms"
 # 9 runs and once 0.19 (a 0.7 s run: sd 0.07), wasp 0.243-0.331 in 8, a
 # ratio 0.76-0.93 in 6 paired runs (mean 0.81, sd 0.06): least 0.4, which
 # the lowest wasp share against the highest truth (0.53) still passes.
+#
+# "ahead": SilentStoreIS's planted line is one line of straight code, and
+# its truth is that line alone: the program with it and without it
+# (-Dwasp.truth.repeat=0 keeps the constructor's values), 0.100-0.119 in 10
+# runs (sd 0.006). wasp's share is twice that, 0.191-0.240 in 8 runs (a
+# ratio 1.66-2.21, mean 1.90, sd 0.19): a sample on an instruction without
+# an access is given to the access straight ahead of it when no branch
+# comes first, and in randlc's branch-free arithmetic the store ahead is
+# the planted one, so the samples of the lines before it count as its own.
+# This is wasp's attribution, not the line's cost (docs/findings.md): the
+# check pins the ratio, least 1.1 and most 2.7 (4 sd either side), so that
+# a change to the attribution shows here.
 TRUTH = {
-    "objects": ("loop", 0.005, None),
-    "deadstore": ("accesses", 0.04, 0.25),
-    "silentload": ("accesses", 0.004, 0.08),
-    "locks": ("accesses", 0.07, 0.4),
+    "objects": ("loop", 0.005, None, None),
+    "deadstore": ("accesses", 0.04, 0.25, 1),
+    "silentload": ("accesses", 0.004, 0.08, 1),
+    "locks": ("accesses", 0.07, 0.4, 1),
+    "silentstore": ("ahead", 0.006, 1.1, 2.7),
 }
 
 
@@ -123,7 +136,7 @@ def program_cpu(ctx, jdk, workload, args, repeat):
 def check_truth(ctx, jdk, analysis, workload, args, first):
     """wasp's CPU share of the first finding against the truth (TRUTH).
     Returns a note of both."""
-    kind, sd, least = TRUTH[analysis]
+    kind, sd, least, most = TRUTH[analysis]
     t1 = program_cpu(ctx, jdk, workload, args, 1)
     t0 = program_cpu(ctx, jdk, workload, args, 0)
     truth = (t1 - t0) / t1
@@ -133,10 +146,10 @@ def check_truth(ctx, jdk, analysis, workload, args, first):
         H.check(lo - 4 * sd <= truth <= hi + 4 * sd,
                 "the CPU share is not the loop's: %s; 4 sd of the truth is %.3f" % (note, 4 * sd))
     else:
-        H.check(lo <= truth + 4 * sd,
-                "the CPU share of the accesses is more than their whole loop's: %s" % note)
+        H.check(lo <= most * (truth + 4 * sd),
+                "the CPU share is over %g times the truth's: %s" % (most, note))
         H.check(share >= least * truth,
-                "the CPU share of the accesses is under %.2f of their loop's: %s" % (least, note))
+                "the CPU share is under %.2f of the truth's: %s" % (least, note))
     return note
 
 

@@ -29,10 +29,18 @@
  *    competing source of silent stores attributed to a stub frame.
  *
  * Usage: java SilentStoreIS [keys-in-millions]   (default 18, about 4 s)
+ *
+ * With -Dwasp.truth.repeat=R (summary.py's CPU-share truth, run without the
+ * agent) the planted line runs R times where it ran once (at 0 the
+ * constructor's values stand), and the main thread's CPU time is printed at
+ * the end ("truth: cpu-ns N"): the line's share of the program's CPU is
+ * (T(1) - T(0)) / T(1). REPEAT is a static final: at its default 1 the JIT
+ * folds the repeat away.
  */
 public class SilentStoreIS {
     static final int GENERATORS = 16;         // power of two
     static final int MAX_KEY = 1 << 11;
+    static final int REPEAT = Integer.getInteger("wasp.truth.repeat", 1);
 
     /* The generator's constants. NPB keeps them in locals and recomputes them
      * on every call; here they live in the generator object, so recomputing
@@ -43,13 +51,19 @@ public class SilentStoreIS {
         Randlc() {
             t23 = 8388608.0;
             t46 = t23 * t23;
+            if (REPEAT == 0) { /* the truth's run without the planted line: its values, once */
+                r23 = 1.0 / t23;
+                r46 = r23 * r23;
+            }
         }
     }
 
     /* One step of the NPB linear congruential generator x <- a*x mod 2^46,
      * in doubles; returns the new seed (the random number is x * 2^-46). */
     static double randlc(Randlc g, double x, double a) {
-        g.r23 = 1.0 / g.t23; g.r46 = g.r23 * g.r23; // WASP-EXPECT: silentstore
+        for (int r = 0; r < REPEAT; r++) {
+            g.r23 = 1.0 / g.t23; g.r46 = g.r23 * g.r23; // WASP-EXPECT: silentstore
+        }
         double t1 = g.r23 * a;
         double a1 = (int) t1;
         double a2 = a - g.t23 * a1;
@@ -97,6 +111,8 @@ public class SilentStoreIS {
         long sum = Double.doubleToLongBits(seed);
         for (int k = 0; k < MAX_KEY; k++) sum = sum * 31 + keyCount[k];
         System.out.println("checksum: " + Long.toHexString(sum));
+        if (Integer.getInteger("wasp.truth.repeat") != null)
+            System.err.println("truth: cpu-ns " + java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
         System.err.printf("SilentStoreIS: %d M keys in %.2f s%n", millions, (System.nanoTime() - t0) / 1e9);
     }
 }
