@@ -25,6 +25,7 @@
 #include "profile/group.h"
 #include "profile/hindex.h"
 #include "profile/internal.h"
+#include "profile/thread_frame.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,9 @@ struct group {
                                frame list (LINE) or method list (METHOD) */
     uint32_t keep;          /* pruning: classes kept per slot; 0 keeps all */
     uint32_t pruned;        /* classes sent to the placeholder */
+    /* pruning: the threads' own placeholders (pruned_stand_in) */
+    uint32_t thread_frame[WASP_GROUP_THREADS], thread_stand[WASP_GROUP_THREADS];
+    uint32_t nthreads;
 };
 
 /* What a part's weigh sees (part.h): the grouping, and its role 0's slot. */
@@ -190,18 +194,42 @@ static int class_context(struct group *g, uint32_t cls)
 }
 
 /* The context that stands for the pruned (or hidden) ones: one frame that
- * says what it is, no instruction. Each pruning interns the same one, so a
- * later pruning sums into it. */
-static uint32_t placeholder(struct group *g, const char *name)
+ * says what it is, no instruction, under root (a q frame: a thread's) when
+ * there is one (root_given). Each pruning interns the same one, so a later
+ * pruning sums into it. */
+static uint32_t placeholder(struct group *g, bool root_given, uint32_t root, const char *name)
 {
     wasp_frame f = {.kind = WASP_FRAME_UNKNOWN, .line = -1};
     f.name = wasp_profile_intern_string(g->q, name);
-    if (f.name == WASP_NOID)
+    if (f.name == WASP_NOID || (root_given && root == WASP_NOID))
         return WASP_NOID;
-    uint32_t frame = wasp_profile_intern_frame(g->q, &f);
-    if (frame == WASP_NOID)
+    uint32_t frames[2] = {root, wasp_profile_intern_frame(g->q, &f)};
+    if (frames[1] == WASP_NOID)
         return WASP_NOID;
-    return wasp_profile_intern_context(g->q, &frame, 1, 0);
+    return wasp_profile_intern_context(g->q, frames + !root_given, 1 + root_given, 0);
+}
+
+/* A pruned class's placeholder: its thread's own when its context has one
+ * (thread_frame.h), so that --thread still counts the thread's pruned
+ * evidence; the shared one without, or past WASP_GROUP_THREADS threads. */
+static uint32_t pruned_stand_in(struct group *g, uint32_t cls, uint32_t shared)
+{
+    const wasp_context *x = vcontext(g, g->member[cls]);
+    size_t len;
+    if (!wasp_context_thread(g->p, x, &len))
+        return shared;
+    uint32_t root = g->p->frame_refs[x->first];
+    for (uint32_t i = 0; i < g->nthreads; i++)
+        if (g->thread_frame[i] == root)
+            return g->thread_stand[i];
+    if (g->nthreads == WASP_GROUP_THREADS)
+        return shared;
+    uint32_t c = placeholder(g, true, qframe(g, root), WASP_PRUNED_FRAME);
+    if (c != WASP_NOID) {
+        g->thread_frame[g->nthreads] = root;
+        g->thread_stand[g->nthreads++] = c;
+    }
+    return c;
 }
 
 /* How many classes each slot keeps of g->keep in all: shared evenly, a
@@ -241,7 +269,8 @@ static int prune_slot(struct group *g, uint32_t slot, const double *weight, uint
         n += g->member[c] % g->nslots == slot;
     if (n <= keep)
         return 0;
-    if (*stand_in == WASP_NOID && (*stand_in = placeholder(g, WASP_PRUNED_FRAME)) == WASP_NOID)
+    if (*stand_in == WASP_NOID &&
+        (*stand_in = placeholder(g, false, 0, WASP_PRUNED_FRAME)) == WASP_NOID)
         return -1;
     wasp_ranked *r = malloc((size_t)n * sizeof *r);
     if (!r)
@@ -254,7 +283,10 @@ static int prune_slot(struct group *g, uint32_t slot, const double *weight, uint
     if (!order)
         return -1;
     for (uint32_t k = keep; k < n; k++)
-        g->out[order[k]] = *stand_in;
+        if ((g->out[order[k]] = pruned_stand_in(g, order[k], *stand_in)) == WASP_NOID) {
+            free(order);
+            return -1;
+        }
     g->pruned += n - keep;
     free(order);
     return 0;
@@ -291,7 +323,8 @@ static int hide_filtered(struct group *g)
         const wasp_context *x = vcontext(g, g->member[c]);
         if (!g->filter->hide(g->p, x, g->filter->arg))
             continue;
-        if (stand_in == WASP_NOID && (stand_in = placeholder(g, g->filter->frame)) == WASP_NOID)
+        if (stand_in == WASP_NOID &&
+            (stand_in = placeholder(g, false, 0, g->filter->frame)) == WASP_NOID)
             return -1;
         g->out[c] = stand_in;
     }

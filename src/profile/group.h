@@ -53,12 +53,16 @@ wasp_profile *wasp_profile_group(const wasp_profile *p, wasp_group_key key,
 
 /* The name of the one frame of the context that stands for pruned ones. */
 #define WASP_PRUNED_FRAME "[lighter contexts, merged to bound wasp's memory]"
+/* Threads (profile/thread_frame.h) whose pruned contexts keep their thread
+ * as their placeholder's root; the others share the one placeholder. */
+enum { WASP_GROUP_THREADS = 64 };
 
 /* Bounding a long session's profile: a new profile with p's metadata,
  * counters and totals in which each kind of context (as grouping keeps them
  * apart) has at most keep contexts: the heaviest (by the weights grouping
  * uses), the others replaced by one context whose single frame is
- * WASP_PRUNED_FRAME, so that their entries sum under it. Contexts nothing
+ * WASP_PRUNED_FRAME (under its thread's frame, for a context that has one:
+ * one placeholder per thread), so that their entries sum under it. Contexts nothing
  * uses are left out. *pruned (when not NULL): how many were replaced. NULL
  * when out of memory or when p is inconsistent. */
 wasp_profile *wasp_profile_prune(const wasp_profile *p, uint32_t keep, uint32_t *pruned);

@@ -93,11 +93,41 @@ static void test_filter(void **state)
     wasp_profile_free(p);
 }
 
+/* Pruning (--max-contexts) keeps a pruned context's thread: one placeholder
+ * per thread, which --thread keeps with the thread's other evidence. */
+static void test_prune(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, WASP_THREADS_META, "1");
+    const char *leaves[] = {"S.a", "S.b", "S.c", "S.d"};
+    for (int i = 0; i < 4; i++) { /* each thread: a heavy context and three light ones */
+        uint32_t s = ctx(p, "storer-1", leaves[i]), l = ctx(p, "loader-1", leaves[i]);
+        wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, s, s, i ? 10 : 1000, 1);
+        wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, l, l, i ? 20 : 2000, 1);
+    }
+    uint32_t pruned;
+    wasp_profile *q = wasp_profile_prune(p, 2, &pruned);
+    assert_non_null(q);
+    assert_int_equal(pruned, 6);
+    wasp_frame_filter f = {.thread = {"loader-#"}, .nthread = 1};
+    wasp_context_filter hide = {wasp_frame_filter_hides, &f, WASP_HIDDEN_FRAME};
+    wasp_profile *r = wasp_profile_group(q, WASP_GROUP_LINE, &hide);
+    assert_non_null(r);
+    assert_true(pair_bytes(r, "S.a") == 2000);
+    assert_true(pair_bytes(r, WASP_PRUNED_FRAME) == 60); /* the loader's light three */
+    assert_true(pair_bytes(r, WASP_HIDDEN_FRAME) == 1030); /* the storer's, pruned or not */
+    wasp_profile_free(r);
+    wasp_profile_free(q);
+    wasp_profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_group),
         cmocka_unit_test(test_filter),
+        cmocka_unit_test(test_prune),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
