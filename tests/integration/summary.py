@@ -87,8 +87,8 @@ FEW_PERIOD = "200ms"
 # before a branch, or just ran (else it counts in samples.no_memory_operand).
 # So wasp's share must not exceed the loop's, and must be at least `least`
 # of it. DeadStoreEuler's first sweep: truth 0.282-0.478 in 17 runs (sd
-# 0.04; 0.33-0.38 unloaded), wasp 0.212-0.246 in 5, a ratio 0.45-0.67
-# (mean 0.60, sd 0.08): least 0.25, 4 sd under the mean. SilentLoadSearch's
+# 0.04; 0.33-0.38 unloaded), wasp 0.150-0.246 in 6, a ratio 0.44-0.67
+# (mean 0.57, sd 0.08): least 0.25, 4 sd under the mean. SilentLoadSearch's
 # search is the whole program: truth 0.965-0.979 in 13 runs (sd 0.004),
 # wasp 0.159-0.393 in 5 runs whose intervals were +-0.015: the share moves
 # with the compiled loop's shape (which of its instructions the samples
