@@ -12,10 +12,10 @@ which returns [(name, thunk(ctx, jdk))], run per JDK. `h` is run.py's module.
   heading; JSON: summary.analyses[].findings[0]) is at the planted line (the
   `// WASP-EXPECT:` marker, run.py's expectation()), and the summary comes
   before the detail.
-  For the workloads whose planted loop can be timed without the agent
+  For the workloads whose planted code can be timed without the agent
   (TRUTH), the first finding's CPU share is also checked against that
-  truth: the loop's share of the program's threads' CPU time, measured by
-  running the workload with the loop and without it (the workloads'
+  truth: the code's share of the program's threads' CPU time, measured by
+  running the workload with the code and without it (the workloads'
   -Dwasp.truth.repeat, no agent).
 - summary.html: the page (headless Chromium, as report_html.py) shows the
   summary first: its heading is the page's first h2, before the detail's
@@ -64,14 +64,14 @@ CASES = [
 FEW_PERIOD = "200ms"
 
 
-# The CPU-share truth (issue 40): the planted loop's share of the program's
-# CPU measured without the agent, (T(1) - T(0)) / T(1), T(R) the
-# program's threads' CPU time with the loop run R times (ThreadMXBean, the
-# workloads' -Dwasp.truth.repeat; wasp's denominator, the samples due, is
-# the profiled threads' CPU too). Per
-# analysis: (how wasp's share relates to the truth, the truth's standard
-# deviation, the least ratio of wasp's share to it). Measured on JDK 25, two
-# cores shared with other test runs (load 3-6):
+# The CPU-share truth (issue 40): the planted code's share of the program's
+# CPU measured without the agent, (T(1) - T(0)) / T(1), T(R) the program's
+# threads' CPU time with the code run R times (ThreadMXBean, the workloads'
+# -Dwasp.truth.repeat; wasp's denominator, the samples due, is the profiled
+# threads' CPU too). Per analysis: (how wasp's share relates to the truth,
+# the truth's standard deviation, the least and the most ratio of wasp's
+# share to it). Measured on JDK 25, two cores shared with other test runs
+# (load 3-6):
 #
 # "loop": the finding's code is the loop. A hot-object site's cost is the
 # samples at the accesses to its objects, and ObjectsStride's walk is those
@@ -90,7 +90,7 @@ FEW_PERIOD = "200ms"
 # 0.04; 0.33-0.38 unloaded), wasp 0.150-0.246 in 6, a ratio 0.44-0.67
 # (mean 0.57, sd 0.08): least 0.25, 4 sd under the mean. SilentLoadSearch's
 # search is the whole program: truth 0.965-0.979 in 13 runs (sd 0.004),
-# wasp 0.159-0.393 in 5 runs whose intervals were +-0.015: the share moves
+# wasp 0.159-0.393 in 8 runs whose intervals were +-0.015: the share moves
 # with the compiled loop's shape (which of its instructions the samples
 # land on), not only by sampling, so a ratio 0.16-0.41; least 0.08, half
 # the lowest seen (it catches a share lost, not one a third low). LocksHot's
