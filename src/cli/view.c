@@ -133,7 +133,7 @@ int wasp_view_text(const wasp_profile *p, int id, int top, FILE *out)
     int rc = 0;
     for (uint32_t i = 0; i < shown && rc == 0; i++) {
         if (v->text_row) {
-            rc = v->text_row(p, id, order[i], i + 1, width, out);
+            rc = v->text_row(p, id, order[i], i + 1, width, &t, out);
             continue;
         }
         v->cells(p, id, order[i], &t, x);
@@ -141,7 +141,7 @@ int wasp_view_text(const wasp_profile *p, int id, int top, FILE *out)
     }
     if (rc == 0 && n > shown)
         fprintf(out, "\n  ... %" PRIu32 " more %s (--top N shows more)\n", n - shown,
-                n - shown == 1 ? v->what : v->whats);
+                v->more ? v->more : n - shown == 1 ? v->what : v->whats);
     if (rc == 0 && v->text_tail)
         v->text_tail(p, id, &t, out);
     free(order);
@@ -183,10 +183,11 @@ int wasp_view_cell_json(wasp_json *j, const wasp_profile *p, const wasp_view *v,
         uint32_t *order = c->list->rank_in(p, id, index, t, &n);
         if (!order)
             return -1;
-        return ranked_json(j, p, c->list, id, c->member, order, n, t, top);
+        return ranked_json(j, p, c->list, id, c->member, order, n, t,
+                           c->roles & WASP_VIEW_ALL ? 0 : top);
     }
     case WASP_VIEW_HOOK:
-        return v->json_member(j, p, id, index, c->member, top);
+        return v->json_member(j, p, id, index, t, c->member, top);
     default:
         if ((c->roles & WASP_VIEW_WHOLE) && x->num >= 0 && x->num < 1e18 && x->num == floor(x->num))
             wasp_json_u64(j, c->member, (uint64_t)x->num);
@@ -203,7 +204,8 @@ int wasp_view_row_json(wasp_json *j, const wasp_profile *p, const wasp_view *v, 
     v->cells(p, id, index, t, x);
     int rc = 0;
     for (int i = 0; i < wasp_view_ncolumns(v->columns) && rc == 0; i++)
-        if (!roles || (v->columns[i].roles & roles))
+        if (roles ? (v->columns[i].roles & roles) != 0
+                  : !(v->columns[i].roles & WASP_VIEW_HIDDEN))
             rc = wasp_view_cell_json(j, p, v, id, &v->columns[i], &x[i], index, t, top);
     return rc;
 }
@@ -240,7 +242,7 @@ int wasp_view_json(wasp_json *j, const wasp_profile *p, int id, int top)
     int rc = 0;
     if (v->head_cells) {
         wasp_view_cell x[WASP_VIEW_COLUMNS];
-        v->head_cells(p, id, x);
+        v->head_cells(p, id, &t, x);
         for (int i = 0; i < wasp_view_ncolumns(v->head) && rc == 0; i++)
             rc = wasp_view_cell_json(j, p, v, id, &v->head[i], &x[i], UINT32_MAX, &t, top);
     }
@@ -274,6 +276,8 @@ static int row_stacks(const wasp_profile *p, int id, const wasp_view *v, uint32_
     for (int c = 0; c < ncol; c++)
         if (v->columns[c].kind == WASP_VIEW_SITE)
             leaf = wasp_site_class(p, &p->sites[x[c].site]);
+        else if (v->columns[c].roles & WASP_VIEW_LEAF)
+            leaf = x[c].str;
     int rc = 0;
     for (int c = 0; c < ncol && rc == 0; c++) {
         const wasp_view_column *col = &v->columns[c];
@@ -287,7 +291,8 @@ static int row_stacks(const wasp_profile *p, int id, const wasp_view *v, uint32_
             free(order);
             continue;
         }
-        if (col->kind != WASP_VIEW_CONTEXT && col->kind != WASP_VIEW_ALLOCATION)
+        if ((col->kind != WASP_VIEW_CONTEXT && col->kind != WASP_VIEW_ALLOCATION) ||
+            (col->roles & WASP_VIEW_HIDDEN))
             continue;
         wasp_stack s = {wasp_analysis_id_name(id), col->member,
                         col->kind == WASP_VIEW_CONTEXT ? x[c].ctx : p->sites[x[c].site].ctx, leaf,
@@ -322,6 +327,8 @@ static void describe_columns(wasp_json *j, const char *key, const wasp_view_colu
 {
     wasp_json_begin_array(j, key, false);
     for (int i = 0; i < wasp_view_ncolumns(c); i++) {
+        if (c[i].roles & WASP_VIEW_HIDDEN)
+            continue;
         wasp_json_begin_object(j, NULL, true);
         wasp_json_string(j, "member", c[i].member);
         wasp_json_string(j, "title", c[i].title);
@@ -331,6 +338,8 @@ static void describe_columns(wasp_json *j, const char *key, const wasp_view_colu
         wasp_json_bool(j, "evidence", (c[i].roles & WASP_VIEW_EVIDENCE) != 0);
         wasp_json_bool(j, "estimate", (c[i].roles & WASP_VIEW_ESTIMATE) != 0);
         wasp_json_bool(j, "inline", (c[i].roles & WASP_VIEW_INLINE) != 0);
+        if (c[i].roles & WASP_VIEW_LEAF)
+            wasp_json_string(j, "frame", c[i].frame);
         if (c[i].list)
             describe_columns(j, "list", c[i].list->columns);
         wasp_json_end_object(j);
@@ -343,6 +352,7 @@ void wasp_view_describe(wasp_json *j, const char *key, const wasp_view *v)
     wasp_json_begin_object(j, key, false);
     wasp_json_string(j, "rows", v->rows);
     wasp_json_string(j, "what", v->what);
+    wasp_json_string(j, "whats", v->whats);
     wasp_json_string(j, "of", v->of);
     describe_columns(j, "columns", v->columns);
     describe_columns(j, "head", v->head);

@@ -48,6 +48,11 @@ enum {
     WASP_VIEW_INLINE = 16,  /* a context whose frames and instruction are members of
                              * the row itself, not of a member of its own */
     WASP_VIEW_WHOLE = 32,   /* JSON writes a whole number without ".0" (a counter) */
+    WASP_VIEW_ALL = 64,     /* a nested list shown whole in JSON, whatever --top */
+    WASP_VIEW_HIDDEN = 128, /* not shown in the report (a diff value, a weight) */
+    WASP_VIEW_DIFF = 256,   /* not a key, but a changed row in the diff shows it */
+    WASP_VIEW_LEAF = 512,   /* a string naming the row: the leaf frame (of kind
+                             * `frame`) of its paths in flame graphs and stacks */
 };
 
 typedef struct wasp_view_column {
@@ -64,6 +69,7 @@ typedef struct wasp_view_column {
     int width;
     const char *text, *unit;
     const struct wasp_view *list; /* LIST: the nested rows' view */
+    const char *frame;            /* LEAF: the kind of its frame ("field") */
 } wasp_view_column;
 
 enum { WASP_VIEW_COLUMNS = 16 };
@@ -95,6 +101,7 @@ typedef struct wasp_view {
      * ("of stored bytes"), the unit of the value and the total. */
     const char *title, *entry, *what, *whats, *of, *unit;
     const char *rows; /* the JSON member of the ranked rows ("pairs") */
+    const char *more; /* the text's "... N more MORE" (NULL: what, whats) */
     bool has_fraction;
     wasp_view_column columns[WASP_VIEW_COLUMNS]; /* ends at the first without member */
     wasp_view_column head[WASP_VIEW_COLUMNS];    /* the totals' members (JSON, HTML) */
@@ -117,19 +124,24 @@ typedef struct wasp_view {
      * one line when `compact`. */
     const struct wasp_view *tables[2];
     bool compact;
-    void (*head_cells)(const wasp_profile *p, int id, wasp_view_cell *out);
+    void (*head_cells)(const wasp_profile *p, int id, const wasp_view_total *t,
+                       wasp_view_cell *out);
     /* Hooks, only where a table cannot say it. text_head: the section's
      * heading lines ("\nDead stores: 46.6% of ..."), given --top; text_empty:
      * why there are no rows; text_row: a row's lines where the generic line
      * cannot say them (0, or -1 when out of memory); json_member: a HOOK
-     * column's member (0, or -1); diff_summary: the diff's line after the heading. */
+     * column's member (index UINT32_MAX: of the head; 0, or -1); diff_summary: the diff's line after the heading. */
     void (*text_head)(const wasp_profile *p, int id, int top, FILE *out);
     /* text_tail: lines after the rows (further tables, in the text's own words). */
     void (*text_tail)(const wasp_profile *p, int id, const wasp_view_total *t, FILE *out);
     int (*text_row)(const wasp_profile *p, int id, uint32_t index, uint32_t rank, int rank_width,
-                    FILE *out);
+                    const wasp_view_total *t, FILE *out);
+    /* diff_text: the first lines under a changed row, where "title value"
+     * of its keys would not say it (fields: "class C, field f"). */
+    void (*diff_text)(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
+                      FILE *out);
     int (*json_member)(wasp_json *j, const wasp_profile *p, int id, uint32_t index,
-                       const char *member, int top);
+                       const wasp_view_total *t, const char *member, int top);
     void (*text_empty)(const wasp_profile *p, int id, FILE *out);
     void (*diff_summary)(const wasp_diff_analysis *a, int id, FILE *out);
 } wasp_view;

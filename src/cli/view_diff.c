@@ -67,7 +67,8 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
     return rc;
 }
 
-/* The lines under a changed row: its true flags, its strings, its contexts. */
+/* The lines under a changed row: its true flags, its strings (or the
+ * view's diff_text), its sites, its contexts (keys and those marked DIFF). */
 static void text_entry(const wasp_profile *p, int id, uint32_t index, FILE *out)
 {
     const wasp_view *v = wasp_view_of(id);
@@ -75,19 +76,22 @@ static void text_entry(const wasp_profile *p, int id, uint32_t index, FILE *out)
     wasp_view_total t = wasp_view_totals(v, p, id);
     v->cells(p, id, index, &t, x);
     int ncol = wasp_view_ncolumns(v->columns);
+    if (v->diff_text)
+        v->diff_text(p, id, index, &t, out);
     for (int c = 0; c < ncol; c++) {
         const wasp_view_column *col = &v->columns[c];
         if (!(col->roles & WASP_VIEW_KEY))
             continue;
         if (col->kind == WASP_VIEW_FLAG && x[c].flag && col->text)
             fprintf(out, "      %s\n", col->text);
-        else if (col->kind == WASP_VIEW_STRING)
+        else if (col->kind == WASP_VIEW_STRING && !v->diff_text)
             fprintf(out, "      %s %s\n", col->title, x[c].str ? x[c].str : "");
         else if (col->kind == WASP_VIEW_SITE)
             wasp_diff_site_text(p, id, x[c].site, out);
     }
     for (int c = 0; c < ncol; c++)
-        if ((v->columns[c].roles & WASP_VIEW_KEY) && v->columns[c].kind == WASP_VIEW_CONTEXT)
+        if ((v->columns[c].roles & (WASP_VIEW_KEY | WASP_VIEW_DIFF)) &&
+            v->columns[c].kind == WASP_VIEW_CONTEXT)
             wasp_text_context(p, v->columns[c].text, x[c].ctx, out);
     wasp_view_release(v, &t);
 }
@@ -99,7 +103,7 @@ static void json_entry(wasp_json *j, const wasp_profile *p, int id, uint32_t ind
     wasp_view_total t = wasp_view_totals(v, p, id);
     v->cells(p, id, index, &t, x);
     for (int c = 0; c < wasp_view_ncolumns(v->columns); c++) {
-        if (!(v->columns[c].roles & WASP_VIEW_KEY))
+        if (!(v->columns[c].roles & (WASP_VIEW_KEY | WASP_VIEW_DIFF)))
             continue;
         if (v->columns[c].kind == WASP_VIEW_SITE) /* its class and frames */
             wasp_diff_site_json(j, p, id, x[c].site);
@@ -138,7 +142,7 @@ static void layout(const wasp_view *v, struct built *o)
     int nc = 0, nd = 0;
     for (int c = 0; c < wasp_view_ncolumns(v->columns); c++) {
         const wasp_view_column *col = &v->columns[c];
-        if (!(col->roles & WASP_VIEW_KEY))
+        if (!(col->roles & (WASP_VIEW_KEY | WASP_VIEW_DIFF)))
             continue;
         if (col->kind == WASP_VIEW_SITE) { /* as WASP_DIFF_SITE_LAYOUT */
             static const wasp_diff_column site[] = {{"class", "class", false},
@@ -153,8 +157,9 @@ static void layout(const wasp_view *v, struct built *o)
         bool ctx = col->kind == WASP_VIEW_CONTEXT;
         if ((ctx || col->kind == WASP_VIEW_STRING) && nc < WASP_DIFF_COLUMNS)
             o->part.columns[nc++] = (wasp_diff_column){col->title, col->member, ctx};
-        if (nd >= WASP_DIFF_COLUMNS)
-            continue;
+        if (nd >= WASP_DIFF_COLUMNS || !(ctx || col->kind == WASP_VIEW_STRING ||
+                                         col->kind == WASP_VIEW_FLAG))
+            continue; /* numbers are in the entry's line */
         const char *label = col->text && col->kind != WASP_VIEW_STRING
                                 ? bare(col->text, o->labels[nd], LABEL_MAX) : col->title;
         o->part.details[nd++] = (wasp_diff_detail){

@@ -107,9 +107,12 @@ static const wasp_view parts = {
     .rank_in = parts_of, .cells = part_cells,
 };
 
-static void head_cells(const wasp_profile *p, int id, wasp_view_cell *x)
+static void head_cells(const wasp_profile *p, int id, const wasp_view_total *sum,
+                       wasp_view_cell *x)
 {
-    x[0].num = total(p, id).total;
+    (void)p;
+    (void)id;
+    x[0].num = sum->total;
 }
 
 static const wasp_view toy = {

@@ -8,14 +8,19 @@
 #include "analysis/fields/profile.h"
 #include "analysis/fields/ranking.h"
 #include "analysis/fields/records.h"
+#include "cli/diff_part.h"
+#include "cli/html_part.h"
 #include "cli/report_part.h"
+#include "cli/view.h"
 #include "cli/units.h"
 #include "profile/part.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
-enum { TEXT_CONTEXTS = 3, TEXT_CLASSES = 10 };
+enum { TEXT_CONTEXTS = 3, TEXT_CLASSES = 10, LABEL_MAX = 512 };
 
 static bool shown(const wasp_profile *p, int id)
 {
@@ -116,12 +121,14 @@ static void unnamed_text(const wasp_profile *p, FILE *out)
     }
 }
 
-static int text(const wasp_profile *p, int id, int top, FILE *out)
+/* The heading: the samples, their areas, what was not named and where. */
+static void text_head(const wasp_profile *p, int id, int top, FILE *out)
 {
     (void)id;
+    (void)top;
     wasp_field_ranking r;
     if (wasp_field_rank(p, &r) != 0)
-        return -1;
+        return;
     char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], d[WASP_UNIT_BUF];
     double all = 0;
     for (int i = 0; i < WASP_AREA_COUNT; i++)
@@ -130,7 +137,7 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
     if (!(all > 0)) {
         fputs("  no access samples recorded\n", out);
         wasp_field_ranking_free(&r);
-        return 0;
+        return;
     }
     fprintf(out, "  %s samples: %s in the Java heap (%s of them named), %s off it",
             wasp_fmt_count(all, a, sizeof a), wasp_fmt_count(r.heap, b, sizeof b),
@@ -141,44 +148,152 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
     fputc('\n', out);
     counters_text(p, out);
     unnamed_text(p, out);
-    uint32_t shown = wasp_report_shown(top, r.nmembers);
-    for (uint32_t i = 0; i < shown; i++) {
-        const wasp_field_group *g = &r.members[i];
-        char label[512];
-        member_label(p, g, label, sizeof label);
-        fprintf(out, "\n  #%-2" PRIu32 " %s of heap samples  %s   loads %s  stores %s   ", i + 1,
-                wasp_fmt_percent(wasp_share(g->loads + g->stores, r.heap), a, sizeof a), label,
-                wasp_fmt_count(g->loads, b, sizeof b), wasp_fmt_count(g->stores, c, sizeof c));
-        areas_text(g->area, g->loads + g->stores, out);
-        fputc('\n', out);
-        uint32_t nc = g->nentries < TEXT_CONTEXTS ? g->nentries : TEXT_CONTEXTS;
-        const wasp_field_entry *e = wasp_profile_fields(p, &(uint32_t){0});
-        for (uint32_t k = 0; k < nc; k++) {
-            const wasp_field_entry *x = &e[g->entries[k]];
-            char lab[64];
-            snprintf(lab, sizeof lab, "%s sample%s", wasp_fmt_count(x->loads + x->stores, a, sizeof a),
-                     x->loads + x->stores == 1 ? "" : "s");
-            wasp_text_context(p, lab, x->ctx, out);
-        }
-        if (g->nentries > nc)
-            fprintf(out, "      ... %" PRIu32 " more context%s\n", g->nentries - nc,
-                    g->nentries - nc == 1 ? "" : "s");
-    }
-    if (r.nmembers > shown)
-        fprintf(out, "\n  ... %" PRIu32 " more fields (--top N shows more)\n", r.nmembers - shown);
-    fputs("\n  classes by sampled accesses:\n", out);
-    uint32_t nclasses = r.nclasses < TEXT_CLASSES ? r.nclasses : TEXT_CLASSES;
-    for (uint32_t i = 0; i < nclasses; i++) {
-        const wasp_field_group *g = &r.classes[i];
-        fprintf(out, "    %7s  %s   loads %s  stores %s\n",
-                wasp_fmt_percent(wasp_share(g->loads + g->stores, r.heap), a, sizeof a),
-                p->strings[g->cls], wasp_fmt_count(g->loads, b, sizeof b),
-                wasp_fmt_count(g->stores, c, sizeof c));
-    }
     wasp_field_ranking_free(&r);
+}
+
+/* A member's line and its first contexts. */
+static int member_text(const wasp_profile *p, int id, uint32_t index, uint32_t rank,
+                       int rank_width, const wasp_view_total *t, FILE *out)
+{
+    (void)id;
+    (void)rank_width; /* two wide, as it always was */
+    const wasp_field_ranking *r = t->state;
+    const wasp_field_group *g = &r->members[index];
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], label[512];
+    member_label(p, g, label, sizeof label);
+    fprintf(out, "\n  #%-2" PRIu32 " %s of heap samples  %s   loads %s  stores %s   ", rank,
+            wasp_fmt_percent(wasp_share(g->loads + g->stores, r->heap), a, sizeof a), label,
+            wasp_fmt_count(g->loads, b, sizeof b), wasp_fmt_count(g->stores, c, sizeof c));
+    areas_text(g->area, g->loads + g->stores, out);
+    fputc('\n', out);
+    uint32_t nc = g->nentries < TEXT_CONTEXTS ? g->nentries : TEXT_CONTEXTS;
+    const wasp_field_entry *e = wasp_profile_fields(p, &(uint32_t){0});
+    for (uint32_t k = 0; k < nc; k++) {
+        const wasp_field_entry *x = &e[g->entries[k]];
+        char lab[64];
+        snprintf(lab, sizeof lab, "%s sample%s", wasp_fmt_count(x->loads + x->stores, a, sizeof a),
+                 x->loads + x->stores == 1 ? "" : "s");
+        wasp_text_context(p, lab, x->ctx, out);
+    }
+    if (g->nentries > nc)
+        fprintf(out, "      ... %" PRIu32 " more context%s\n", g->nentries - nc,
+                g->nentries - nc == 1 ? "" : "s");
     return 0;
 }
 
+/* After the members: the classes, the first TEXT_CLASSES. */
+static void classes_text(const wasp_profile *p, int id, const wasp_view_total *t, FILE *out)
+{
+    (void)id;
+    const wasp_field_ranking *r = t->state;
+    double all = 0;
+    for (int i = 0; i < WASP_AREA_COUNT; i++)
+        all += r->area[i];
+    if (!(all > 0))
+        return;
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF];
+    fputs("\n  classes by sampled accesses:\n", out);
+    uint32_t nclasses = r->nclasses < TEXT_CLASSES ? r->nclasses : TEXT_CLASSES;
+    for (uint32_t i = 0; i < nclasses; i++) {
+        const wasp_field_group *g = &r->classes[i];
+        fprintf(out, "    %7s  %s   loads %s  stores %s\n",
+                wasp_fmt_percent(wasp_share(g->loads + g->stores, r->heap), a, sizeof a),
+                p->strings[g->cls], wasp_fmt_count(g->loads, b, sizeof b),
+                wasp_fmt_count(g->stores, c, sizeof c));
+    }
+}
+
+/* The diff's line of a changed member: "class C, field f" (or its offset). */
+static void diff_text(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
+                      FILE *out)
+{
+    (void)id;
+    const wasp_field_group *g = &((const wasp_field_ranking *)t->state)->members[index];
+    if (g->offset == WASP_FIELD_ELEMENTS)
+        fprintf(out, "      class %s, field []\n", p->strings[g->cls]);
+    else if (*p->strings[g->member])
+        fprintf(out, "      class %s, field %s\n", p->strings[g->cls], p->strings[g->member]);
+    else
+        fprintf(out, "      class %s, offset %u\n", p->strings[g->cls], (unsigned)g->offset);
+}
+
+/* ---- the view: members ranked by sampled accesses, each with its
+ * contexts; then the classes and the samples not named ---- */
+
+/* What a rendering computes once: the ranking and the members' labels
+ * (the rows' leaf frames). */
+struct ranked {
+    wasp_field_ranking r; /* first: the state is also the ranking */
+    char (*labels)[LABEL_MAX];
+};
+
+static void release(void *state)
+{
+    struct ranked *k = state;
+    wasp_field_ranking_free(&k->r);
+    free(k->labels);
+    free(k);
+}
+
+static wasp_view_total total(const wasp_profile *p, int id)
+{
+    (void)id;
+    struct ranked *k = calloc(1, sizeof *k);
+    if (k && wasp_field_rank(p, &k->r) != 0) {
+        free(k);
+        k = NULL;
+    }
+    if (k && !(k->labels = malloc((k->r.nmembers ? k->r.nmembers : 1) * sizeof *k->labels))) {
+        release(k);
+        k = NULL;
+    }
+    for (uint32_t i = 0; k && i < k->r.nmembers; i++)
+        member_label(p, &k->r.members[i], k->labels[i], LABEL_MAX);
+    return (wasp_view_total){k ? k->r.heap : 0, 0, false, 0, 0, k};
+}
+
+/* 0..n-1: the ranking's own order. */
+static uint32_t *in_order(uint32_t n, uint32_t *out_n)
+{
+    uint32_t *o = malloc((n ? n : 1) * sizeof *o);
+    for (uint32_t i = 0; o && i < n; i++)
+        o[i] = i;
+    *out_n = n;
+    return o;
+}
+
+static uint32_t *rank(const wasp_profile *p, int id, const wasp_view_total *t, uint32_t *n)
+{
+    (void)p;
+    (void)id;
+    const wasp_field_ranking *r = t->state;
+    return r ? in_order(r->nmembers, n) : NULL;
+}
+
+static void group_cells(const wasp_field_group *g, double heap, wasp_view_cell *x)
+{
+    x[0].num = g->loads;
+    x[1].num = g->stores;
+    x[2].num = wasp_share(g->loads + g->stores, heap);
+    x[4].num = g->loads + g->stores;
+}
+
+static void member_cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
+                         wasp_view_cell *x)
+{
+    (void)id;
+    const wasp_field_ranking *r = t->state;
+    const wasp_field_group *g = &r->members[index];
+    x[0].str = p->strings[g->cls];
+    x[1].str = g->offset == WASP_FIELD_ELEMENTS ? "[]" : p->strings[g->member];
+    x[2].num = g->offset == WASP_FIELD_ELEMENTS ? NAN : g->offset;
+    x[3].str = ((const struct ranked *)t->state)->labels[index];
+    group_cells(g, r->heap, &x[4]);
+    x[10].ctx = g->nentries ? wasp_profile_fields(p, &(uint32_t){0})[g->entries[0]].ctx : 0;
+}
+
+/* "areas": samples by heap area, of the head (index UINT32_MAX) or of row
+ * index of a view whose rows are groups (members, classes). */
 static void json_areas(wasp_json *j, const char *key, const double *area)
 {
     wasp_json_begin_object(j, key, true);
@@ -188,123 +303,169 @@ static void json_areas(wasp_json *j, const char *key, const double *area)
     wasp_json_end_object(j);
 }
 
-static void json_group(wasp_json *j, const wasp_profile *p, const wasp_field_group *g, double heap,
-                       bool member)
+static int member_areas(wasp_json *j, const wasp_profile *p, int id, uint32_t index,
+                        const wasp_view_total *t, const char *member, int top)
 {
-    wasp_json_string(j, "class", p->strings[g->cls]);
-    if (member) {
-        wasp_json_string(j, "field", g->offset == WASP_FIELD_ELEMENTS ? "[]" : p->strings[g->member]);
-        if (g->offset == WASP_FIELD_ELEMENTS)
-            wasp_json_null(j, "offset");
-        else
-            wasp_json_double(j, "offset", g->offset);
-    }
-    wasp_json_double(j, "loads", g->loads);
-    wasp_json_double(j, "stores", g->stores);
-    wasp_json_double(j, "share", wasp_share(g->loads + g->stores, heap));
-    json_areas(j, "areas", g->area);
-}
-
-static int unnamed_json(wasp_json *j, const wasp_profile *p, uint32_t index, const void *arg)
-{
-    (void)arg;
-    const wasp_field_entry *x = &wasp_profile_fields(p, &(uint32_t){0})[index];
-    wasp_json_begin_object(j, NULL, false);
-    wasp_json_string(j, "area", wasp_heap_area_name((int)x->area));
-    wasp_json_double(j, "loads", x->loads);
-    wasp_json_double(j, "stores", x->stores);
-    wasp_json_context_fields(j, p, x->ctx);
-    wasp_json_end_object(j);
+    (void)p;
+    (void)id;
+    (void)top;
+    const wasp_field_ranking *r = t->state;
+    json_areas(j, member, index == UINT32_MAX ? r->area : r->members[index].area);
     return 0;
 }
 
-/* The samples no class was named for (off the heap, or no header found),
- * by context, most first: "unnamed". */
-static int json_unnamed(wasp_json *j, const wasp_profile *p, int top)
+static int class_areas(wasp_json *j, const wasp_profile *p, int id, uint32_t index,
+                       const wasp_view_total *t, const char *member, int top)
 {
-    uint32_t n, k = 0;
-    const wasp_field_entry *e = wasp_profile_fields(p, &n);
-    wasp_ranked *r = malloc((n ? n : 1) * sizeof *r);
+    (void)p;
+    (void)id;
+    (void)top;
+    json_areas(j, member, ((const wasp_field_ranking *)t->state)->classes[index].area);
+    return 0;
+}
+
+static uint32_t *contexts_of(const wasp_profile *p, int id, uint32_t member,
+                             const wasp_view_total *t, uint32_t *n)
+{
+    (void)p;
+    (void)id;
+    const wasp_field_group *g = &((const wasp_field_ranking *)t->state)->members[member];
+    uint32_t *o = malloc((g->nentries ? g->nentries : 1) * sizeof *o);
+    if (o)
+        memcpy(o, g->entries, g->nentries * sizeof *o);
+    *n = g->nentries;
+    return o;
+}
+
+static void entry_cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
+                        wasp_view_cell *x)
+{
+    (void)id;
+    (void)t;
+    const wasp_field_entry *e = &wasp_profile_fields(p, &(uint32_t){0})[index];
+    x[0].num = e->loads;
+    x[1].num = e->stores;
+    x[2].str = wasp_heap_area_name((int)e->area);
+    x[3].ctx = e->ctx;
+    x[4].num = e->loads + e->stores;
+}
+
+static uint32_t *classes(const wasp_profile *p, int id, uint32_t parent, const wasp_view_total *t,
+                         uint32_t *n)
+{
+    (void)p;
+    (void)id;
+    (void)parent;
+    return in_order(((const wasp_field_ranking *)t->state)->nclasses, n);
+}
+
+static void class_cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
+                        wasp_view_cell *x)
+{
+    (void)id;
+    const wasp_field_ranking *r = t->state;
+    x[0].str = p->strings[r->classes[index].cls];
+    group_cells(&r->classes[index], r->heap, &x[1]);
+}
+
+/* The samples no class was named for (off the heap, or no header found),
+ * by context, most first. */
+static uint32_t *unnamed(const wasp_profile *p, int id, uint32_t parent, const wasp_view_total *t,
+                         uint32_t *n)
+{
+    (void)id;
+    (void)parent;
+    (void)t;
+    uint32_t all, k = 0;
+    const wasp_field_entry *e = wasp_profile_fields(p, &all);
+    wasp_ranked *r = malloc((all ? all : 1) * sizeof *r);
     if (!r)
-        return -1;
-    for (uint32_t i = 0; i < n; i++)
+        return NULL;
+    for (uint32_t i = 0; i < all; i++)
         if (e[i].cls == 0) /* strings[0] is "": not named */
             r[k++] = (wasp_ranked){{wasp_profile_context_walked(p, e[i].ctx), /* unwalked last */
                                     e[i].loads + e[i].stores},
                                    {e[i].ctx, e[i].area},
                                    i};
-    uint32_t *order = wasp_ranked_order(r, k);
-    if (!order)
-        return -1;
-    return wasp_json_ranked(j, p, "unnamed", order, k, top, unnamed_json, NULL);
+    *n = k;
+    return wasp_ranked_order(r, k);
 }
 
-static int json(wasp_json *j, const wasp_profile *p, int id, int top)
+static void unnamed_cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
+                          wasp_view_cell *x)
 {
     (void)id;
-    wasp_field_ranking r;
-    if (wasp_field_rank(p, &r) != 0)
-        return -1;
-    const wasp_field_entry *e = wasp_profile_fields(p, &(uint32_t){0});
-    wasp_json_begin_object(j, "fields", false);
-    wasp_json_double(j, "heap_samples", r.heap);
-    wasp_json_double(j, "named", r.named);
-    json_areas(j, "areas", r.area);
-    wasp_json_begin_array(j, "fields", false);
-    uint32_t shown = wasp_report_shown(top, r.nmembers);
-    for (uint32_t i = 0; i < shown; i++) {
-        const wasp_field_group *g = &r.members[i];
-        wasp_json_begin_object(j, NULL, false);
-        json_group(j, p, g, r.heap, true);
-        wasp_json_begin_array(j, "contexts", false);
-        for (uint32_t k = 0; k < g->nentries; k++) {
-            const wasp_field_entry *x = &e[g->entries[k]];
-            wasp_json_begin_object(j, NULL, false);
-            wasp_json_double(j, "loads", x->loads);
-            wasp_json_double(j, "stores", x->stores);
-            wasp_json_string(j, "area", wasp_heap_area_name((int)x->area));
-            wasp_json_context_fields(j, p, x->ctx);
-            wasp_json_end_object(j);
-        }
-        wasp_json_end_array(j);
-        wasp_json_end_object(j);
-    }
-    wasp_json_end_array(j);
-    wasp_json_begin_array(j, "classes", false);
-    shown = wasp_report_shown(top, r.nclasses);
-    for (uint32_t i = 0; i < shown; i++) {
-        wasp_json_begin_object(j, NULL, true);
-        json_group(j, p, &r.classes[i], r.heap, false);
-        wasp_json_end_object(j);
-    }
-    wasp_json_end_array(j);
-    int rc = json_unnamed(j, p, top);
-    wasp_json_end_object(j);
-    wasp_field_ranking_free(&r);
-    return rc;
+    (void)t;
+    const wasp_field_entry *e = &wasp_profile_fields(p, &(uint32_t){0})[index];
+    x[0].str = wasp_heap_area_name((int)e->area);
+    x[1].num = e->loads;
+    x[2].num = e->stores;
+    x[3].ctx = e->ctx;
+    x[4].num = e->loads + e->stores;
 }
 
-/* Each named member's access contexts, the member as the leaf frame. */
-static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
+static void head_cells(const wasp_profile *p, int id, const wasp_view_total *t, wasp_view_cell *x)
 {
+    (void)p;
     (void)id;
-    wasp_field_ranking r;
-    if (wasp_field_rank(p, &r) != 0)
-        return -1;
-    const wasp_field_entry *e = wasp_profile_fields(p, &(uint32_t){0});
-    int rc = 0;
-    for (uint32_t i = 0; i < r.nmembers && rc == 0; i++) {
-        char label[512];
-        member_label(p, &r.members[i], label, sizeof label);
-        for (uint32_t k = 0; k < r.members[i].nentries && rc == 0; k++) {
-            const wasp_field_entry *x = &e[r.members[i].entries[k]];
-            wasp_stack s = {"fields", "access", x->ctx, label, 0, x->loads + x->stores, false};
-            rc = sink->emit(sink, p, &s);
-        }
-    }
-    wasp_field_ranking_free(&r);
-    return rc;
+    const wasp_field_ranking *r = t->state;
+    x[0].num = r->heap;
+    x[1].num = r->named;
 }
+
+#define COL(member, title, kind, roles) {member, title, kind, roles, NULL, 0, NULL, NULL, NULL}
+/* loads, stores, share, areas, and their samples (loads + stores: the value) */
+#define GROUP_COLUMNS(areas_title)                                                                 \
+    COL("loads", "loads", WASP_VIEW_COUNT, WASP_VIEW_ESTIMATE),                                    \
+        COL("stores", "stores", WASP_VIEW_COUNT, WASP_VIEW_ESTIMATE),                              \
+        COL("share", "share", WASP_VIEW_SHARE, 0), COL("areas", areas_title, WASP_VIEW_HOOK, 0),   \
+        COL("samples", "samples", WASP_VIEW_COUNT, WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE)
+
+static const wasp_view contexts = {
+    .columns = {COL("loads", "loads", WASP_VIEW_COUNT, 0),
+                COL("stores", "stores", WASP_VIEW_COUNT, 0),
+                COL("area", "area", WASP_VIEW_STRING, 0),
+                COL("access", "accessed at", WASP_VIEW_CONTEXT, WASP_VIEW_INLINE),
+                COL("samples", "samples", WASP_VIEW_COUNT, WASP_VIEW_VALUE)},
+    .rank_in = contexts_of, .cells = entry_cells,
+};
+
+static const wasp_view class_table = {
+    .title = "Classes", .rows = "classes", .compact = true,
+    .columns = {COL("class", "class", WASP_VIEW_STRING, 0), GROUP_COLUMNS("areas")},
+    .rank_in = classes, .cells = class_cells, .json_member = class_areas,
+};
+
+static const wasp_view unnamed_table = {
+    .title = "Not named", .rows = "unnamed",
+    .columns = {COL("area", "area", WASP_VIEW_STRING, 0),
+                COL("loads", "loads", WASP_VIEW_COUNT, 0),
+                COL("stores", "stores", WASP_VIEW_COUNT, 0),
+                COL("at", "sampled at", WASP_VIEW_CONTEXT, WASP_VIEW_INLINE),
+                COL("samples", "samples", WASP_VIEW_COUNT, WASP_VIEW_VALUE)},
+    .rank_in = unnamed, .cells = unnamed_cells,
+};
+
+static const wasp_view view = {
+    .title = "Fields", .entry = "Member", .what = "member", .whats = "members", .more = "fields",
+    .of = "of heap samples", .unit = "samples", .rows = "fields",
+    .columns = {COL("class", "class", WASP_VIEW_STRING, WASP_VIEW_KEY),
+                COL("field", "field", WASP_VIEW_STRING, WASP_VIEW_KEY),
+                COL("offset", "offset", WASP_VIEW_COUNT, WASP_VIEW_KEY),
+                {"member", "member", WASP_VIEW_STRING, WASP_VIEW_LEAF, NULL, 0, NULL, NULL, NULL,
+                 "field"},
+                GROUP_COLUMNS("areas"),
+                {"contexts", "accessed", WASP_VIEW_LIST, WASP_VIEW_ALL, NULL, 0, NULL, NULL,
+                 &contexts},
+                {"hottest", "hottest at", WASP_VIEW_CONTEXT, WASP_VIEW_DIFF | WASP_VIEW_HIDDEN,
+                 NULL, 0, "hottest at:", NULL, NULL}},
+    .head = {COL("heap_samples", "heap samples", WASP_VIEW_COUNT, 0),
+             COL("named", "named", WASP_VIEW_COUNT, 0), COL("areas", "areas", WASP_VIEW_HOOK, 0)},
+    .tables = {&class_table, &unnamed_table},
+    .rank = rank, .cells = member_cells, .total = total, .release = release,
+    .head_cells = head_cells, .text_head = text_head, .text_row = member_text,
+    .text_tail = classes_text, .json_member = member_areas, .diff_text = diff_text,
+};
 
 /* ---- summary ---- */
 
@@ -337,14 +498,16 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
 }
 
 const wasp_report_part wasp_report_fields = {
+    WASP_VIEW_REPORT(view),
     .summary = summary,
     .title = "Hot fields: the classes' fields and arrays the program accesses most",
     .hint = "access these less often (keep the value in a local), or place what is accessed "
             "together in one object or array",
     .shown = shown,
     .counter_prefix = "fields.",
-    .text = text,
     .json_place = WASP_JSON_TOP_LEVEL,
-    .json = json,
-    .stacks = stacks,
 };
+
+/* Its diff part and HTML section are built from the view (cli/view.h). */
+const wasp_diff_part wasp_diff_fields = {0};
+const wasp_html_part wasp_html_fields = {0};

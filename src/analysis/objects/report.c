@@ -164,9 +164,10 @@ static void access_text(const wasp_profile *p, const wasp_site_access *a, double
 }
 
 static int site_text(const wasp_profile *p, int id, uint32_t index, uint32_t rank, int rank_width,
-                     FILE *out)
+                     const wasp_view_total *t, FILE *out)
 {
     (void)id;
+    (void)t;
     char f[WASP_UNIT_BUF], a[2 * WASP_UNIT_BUF + 32], r[WASP_UNIT_BUF];
     const wasp_site *s = &p->sites[index];
     bool single_node = wasp_profile_objects_single_node(p);
@@ -234,9 +235,10 @@ static void cells(const wasp_profile *p, int id, uint32_t index, const wasp_view
 
 /* "creations": where a class site's objects are made (creations.h). */
 static int json_member(wasp_json *j, const wasp_profile *p, int id, uint32_t index,
-                       const char *member, int top)
+                       const wasp_view_total *t, const char *member, int top)
 {
     (void)id;
+    (void)t;
     (void)member;
     return wasp_objects_creations_json(j, p, &p->sites[index], top);
 }
@@ -277,8 +279,10 @@ static double meta_number(const wasp_profile *p, const char *meta)
     return !v || !*v || *end || !isfinite(d) ? NAN : d;
 }
 
-static void head_cells(const wasp_profile *p, int id, wasp_view_cell *x)
+static void head_cells(const wasp_profile *p, int id, const wasp_view_total *t,
+                       wasp_view_cell *x)
 {
+    (void)t;
     (void)id;
     static const char *const counters[] = {"objects.samples", "objects.unattributed",
                                            "objects.stale", "objects.clearing",

@@ -151,8 +151,10 @@ static wasp_view_total total(const wasp_profile *p, int id)
                              NULL};
 }
 
-static void head_cells(const wasp_profile *p, int id, wasp_view_cell *x)
+static void head_cells(const wasp_profile *p, int id, const wasp_view_total *totals,
+                       wasp_view_cell *x)
 {
+    (void)totals;
     wasp_totals t = wasp_profile_totals(p, (wasp_analysis)id);
     x[0].num = wasp_fraction_prog(p, (wasp_analysis)id);
     x[1].num = t.bytes;

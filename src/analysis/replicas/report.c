@@ -99,9 +99,10 @@ static void record_text(const wasp_profile *p, const wasp_replica *r, FILE *out)
 }
 
 static int site_text(const wasp_profile *p, int id, uint32_t index, uint32_t rank, int rank_width,
-                     FILE *out)
+                     const wasp_view_total *totals, FILE *out)
 {
     (void)id;
+    (void)totals;
     char t[WASP_UNIT_BUF], c[WASP_UNIT_BUF], a[2 * WASP_UNIT_BUF + 32], l[WASP_UNIT_BUF],
         h[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
     struct replica_site v;
@@ -209,9 +210,10 @@ static void cells(const wasp_profile *p, int id, uint32_t index, const wasp_view
 
 /* "verified": the verification's counts, null without one. */
 static int json_member(wasp_json *j, const wasp_profile *p, int id, uint32_t index,
-                       const char *member, int top)
+                       const wasp_view_total *t, const char *member, int top)
 {
     (void)id;
+    (void)t;
     (void)top;
     const wasp_replica_check *k = wasp_profile_replica_check(p, index);
     if (!k) {

@@ -8,7 +8,8 @@
 
 function waspViews(views) {
   const {
-    app, el, isNum, num, pct, bytes, leafName, context, contexts, className, FlameGraph, rankTable, N, graphRow
+    app, el, isNum, num, pct, bytes, leafName, context, contexts, className, areas, FlameGraph, rankTable, N,
+    graphRow
   } = waspReport.kit;
   // Counts as the text report writes them (units.c): whole from 10 up, so
   // a weighted count reads "1,058 samples", not "1,057.75".
@@ -23,10 +24,15 @@ function waspViews(views) {
     if (c.kind === 'flag') return v ? c.title : '';
     if (c.kind === 'context' || c.kind === 'allocation') return leafName(v);
     if (c.kind === 'site') return className(r.class);
+    if (c.kind === 'hook') return isMap(v) ? areas(v) : '';
     return v == null ? '' : String(v);
   }
+  // A hook's member that is numbers by name (fields' "areas"): "old 604, eden 3".
+  const isMap = v => v !== null && typeof v === 'object' && !Array.isArray(v) &&
+    Object.values(v).every(isNum);
   function heading(c) { return (numbers[c.kind] ? '=' : '') + c.title + (c.estimate ? ' (est.)' : ''); }
-  const inTable = c => c.kind !== 'list' && c.kind !== 'hook';
+  // A table shows every column but nested lists, and hooks only when they are numbers by name.
+  const inTable = rows => c => c.kind !== 'list' && (c.kind !== 'hook' || rows.some(r => isMap(r[c.member])));
   const isContext = c => c.kind === 'context' || c.kind === 'allocation';
   const ctxOf = (r, c) => c.inline ? r : r[c.member];
   // A nested row's label: its numbers ("θ 41.0%, comparisons 12").
@@ -41,6 +47,9 @@ function waspViews(views) {
       // A flame graph per context column, weighted by its view's value; a
       // nested list's contexts weighted by the list's value.
       const graphs = [], adders = [];
+      // The column naming a row as the leaf frame of its paths (fields' member).
+      const leaf = view.columns.find(c => c.frame);
+      const leafOf = r => leaf ? [{ kind: leaf.frame, method: r[leaf.member], line: -1 }] : [];
       const graphOf = function (cols, ctx, each) {
         const value = cols.find(c => c.value), evidence = cols.find(c => c.evidence);
         const g = new FlameGraph('Contexts ' + ctx.title + ' (' + name + ', by ' + value.title + ')',
@@ -49,7 +58,8 @@ function waspViews(views) {
         adders.push(function (r, i) {
           for (const x of each(r)) {
             const c = ctxOf(x, ctx) || {};
-            g.add(c.frames || [], x[value.member], evidence ? x[evidence.member] : 0, c.instruction, i);
+            g.add((c.frames || []).concat(leafOf(r)), x[value.member], evidence ? x[evidence.member] : 0,
+                  c.instruction, i);
           }
         });
       };
@@ -58,9 +68,9 @@ function waspViews(views) {
       for (const l of lists)
         for (const c of l.list.filter(isContext)) graphOf(l.list, c, r => r[l.member] || []);
       rows.forEach((r, i) => adders.forEach(add => add(r, i)));
-      const cols = view.columns.filter(inTable);
+      const cols = view.columns.filter(inTable(rows));
       rankTable(cols.map(heading), rows, r => cols.map(c => cell(c, r[c.member], r)), graphs, {
-        name: name + '.' + view.rows,
+        name: name + '.' + view.whats, // 'deadstore.pairs', 'fields.members'
         // a hook's member with contexts of its own (objects' "creations") opens too
         details: r => view.columns.filter(isContext).map(c => context(c.title, r[c.member])).concat(
           ...hooks.map(h => contexts((r[h.member] || {}).contexts, x => h.title + ': ' + pct(x.share))),
@@ -68,14 +78,19 @@ function waspViews(views) {
       });
       // Further tables (fields' classes): their rows ranked, no graph of their own.
       for (const t of view.tables || []) {
-        const tcols = t.columns.filter(inTable);
+        const trows = data[t.rows] || [], tcols = t.columns.filter(inTable(trows));
         app.append(el('h3', { text: t.title }));
-        rankTable(tcols.map(heading), data[t.rows] || [], r => tcols.map(c => cell(c, r[c.member], r)), [],
+        rankTable(tcols.map(heading), trows, r => tcols.map(c => cell(c, r[c.member], r)), [],
           { name: name + '.' + t.rows });
       }
       graphRow(graphs);
     };
   }
 
-  for (const name of Object.keys(views)) waspReport.section(name, draw(views[name]));
+  // A leaf frame's kind joins the search bar's legend under its column's title.
+  for (const name of Object.keys(views)) {
+    const legend = {};
+    for (const c of views[name].columns) if (c.frame) legend[c.frame] = c.title;
+    waspReport.section(name, draw(views[name]), { legend: legend });
+  }
 }
