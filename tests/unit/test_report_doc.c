@@ -319,6 +319,12 @@ static wasp_profile *sample(void)
     l.acquire = l.release = 0;
     l.slow = 30;
     wasp_profile_add_lock(p, &l);
+    wasp_lock_blocked b = {l.cls, wasp_profile_intern_string(p, WASP_LOCK_MONITOR), l.ctx, 0,
+                           147, 1.56};
+    wasp_profile_add_lock_blocked(p, &b);
+    wasp_profile_set_meta_num(p, "locks_blocked_period_ms", 10);
+    wasp_profile_set_meta_num(p, "locks_blocked_looks", 512);
+    wasp_profile_set_meta_rounded(p, "locks_blocked_cpu_ms", 59.2, "%.1f");
     return p;
 }
 
