@@ -41,6 +41,18 @@ void wasp_view_release(const wasp_view *v, wasp_view_total *t)
     t->state = NULL;
 }
 
+/* The totals of a rendering (*t, released by the caller) and the rows ranked
+ * (caller frees); NULL, with *t released, when out of memory. */
+static uint32_t *begin(const wasp_view *v, const wasp_profile *p, int id, wasp_view_total *t,
+                       uint32_t *n)
+{
+    *t = wasp_view_totals(v, p, id);
+    uint32_t *order = v->rank(p, id, t, n);
+    if (!order)
+        wasp_view_release(v, t);
+    return order;
+}
+
 int wasp_view_ncolumns(const wasp_view_column *c)
 {
     int n = 0;
@@ -119,12 +131,10 @@ int wasp_view_text(const wasp_profile *p, int id, int top, FILE *out)
     if (v->text_head)
         v->text_head(p, id, top, out);
     uint32_t n;
-    wasp_view_total t = wasp_view_totals(v, p, id);
-    uint32_t *order = v->rank(p, id, &t, &n);
-    if (!order) {
-        wasp_view_release(v, &t);
+    wasp_view_total t;
+    uint32_t *order = begin(v, p, id, &t, &n);
+    if (!order)
         return -1;
-    }
     if (n == 0 && v->text_empty)
         v->text_empty(p, id, out);
     uint32_t shown = wasp_report_shown(top, n);
@@ -232,12 +242,10 @@ int wasp_view_json(wasp_json *j, const wasp_profile *p, int id, int top)
 {
     const wasp_view *v = wasp_view_of(id);
     uint32_t n;
-    wasp_view_total t = wasp_view_totals(v, p, id);
-    uint32_t *order = v->rank(p, id, &t, &n);
-    if (!order) {
-        wasp_view_release(v, &t);
+    wasp_view_total t;
+    uint32_t *order = begin(v, p, id, &t, &n);
+    if (!order)
         return -1;
-    }
     wasp_json_begin_object(j, wasp_analysis_id_name(id), false);
     int rc = 0;
     if (v->head_cells) {
@@ -308,9 +316,11 @@ int wasp_view_stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
 {
     const wasp_view *v = wasp_view_of(id);
     uint32_t n;
-    wasp_view_total t = wasp_view_totals(v, p, id);
-    uint32_t *order = v->rank(p, id, &t, &n);
-    int rc = order ? 0 : -1;
+    wasp_view_total t;
+    uint32_t *order = begin(v, p, id, &t, &n);
+    if (!order)
+        return -1;
+    int rc = 0;
     for (uint32_t i = 0; i < n && rc == 0; i++)
         rc = row_stacks(p, id, v, order[i], &t, NULL, sink);
     free(order);
