@@ -254,12 +254,21 @@ int wasp_view_json(wasp_json *j, const wasp_profile *p, int id, int top)
         for (int i = 0; i < wasp_view_ncolumns(v->head) && rc == 0; i++)
             rc = wasp_view_cell_json(j, p, v, id, &v->head[i], &x[i], UINT32_MAX, &t, top);
     }
-    if (rc == 0)
-        rc = ranked_json(j, p, v, id, v->rows, order, n, &t, top);
-    for (int k = 0; k < 2 && v->tables[k] && rc == 0; k++) {
-        const wasp_view *w = v->tables[k];
-        order = w->rank_in(p, id, 0, &t, &n);
-        rc = order ? ranked_json(j, p, w, id, w->rows, order, n, &t, top) : -1;
+    /* The rows, and the further tables before or after them. */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == (v->tables_first ? 1 : 0)) {
+            if (rc == 0)
+                rc = ranked_json(j, p, v, id, v->rows, order, n, &t, top);
+            else
+                free(order);
+            continue;
+        }
+        for (int k = 0; k < 2 && v->tables[k] && rc == 0; k++) {
+            const wasp_view *w = v->tables[k];
+            uint32_t m;
+            uint32_t *rows = w->rank_in(p, id, 0, &t, &m);
+            rc = rows ? ranked_json(j, p, w, id, w->rows, rows, m, &t, top) : -1;
+        }
     }
     wasp_json_end_object(j);
     wasp_view_release(v, &t);

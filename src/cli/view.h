@@ -123,6 +123,7 @@ typedef struct wasp_view {
      * whose rank_in ranks them; their rows are JSON arrays `rows`, objects on
      * one line when `compact`. */
     const struct wasp_view *tables[2];
+    bool tables_first; /* JSON: the further tables before the rows (alloc's classes) */
     bool compact;
     void (*head_cells)(const wasp_profile *p, int id, const wasp_view_total *t,
                        wasp_view_cell *out);

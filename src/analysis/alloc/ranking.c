@@ -187,8 +187,3 @@ int wasp_alloc_rank(const wasp_profile *p, wasp_alloc_ranking *r)
 {
     return rank(p, r, rank_by_count);
 }
-
-int wasp_alloc_rank_creations(const wasp_profile *p, wasp_alloc_ranking *r)
-{
-    return rank(p, r, true);
-}

@@ -38,9 +38,6 @@ typedef struct wasp_alloc_ranking {
 
 /* 0, or -1 when out of memory (r is then empty). */
 int wasp_alloc_rank(const wasp_profile *p, wasp_alloc_ranking *r);
-/* The same, by sampled creations whatever the command line chose (wasp
- * diff, whose values are creations). */
-int wasp_alloc_rank_creations(const wasp_profile *p, wasp_alloc_ranking *r);
 void wasp_alloc_ranking_free(wasp_alloc_ranking *r);
 
 /* Rank by sampled creations even when bytes are known; the choice holds for

@@ -8,11 +8,15 @@
  */
 #include "analysis/alloc/profile.h"
 #include "analysis/alloc/ranking.h"
+#include "cli/diff_part.h"
+#include "cli/html_part.h"
 #include "cli/report_part.h"
+#include "cli/view.h"
 #include "cli/units.h"
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { TEXT_CLASSES = 10 };
@@ -85,25 +89,6 @@ static const char *fmt_bytes(const wasp_profile *p, double bytes, double catches
     return buf;
 }
 
-static int site_text(const wasp_profile *p, uint32_t index, uint32_t rank, int rank_width,
-                     const void *arg, FILE *out)
-{
-    const wasp_alloc_ranking *r = arg;
-    const wasp_alloc_entry *e = &wasp_profile_allocs(p, &(uint32_t){0})[index];
-    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[128];
-    double share = r->by_bytes ? wasp_share(r->site_bytes[index], r->bytes)
-                               : wasp_share(e->samples, r->samples);
-    fprintf(out, "\n  #%-*" PRIu32 " %7s  %s   %s sampled creation%s", rank_width, rank,
-            wasp_fmt_percent(share, a, sizeof a), p->strings[e->cls],
-            wasp_fmt_count(e->samples, b, sizeof b), e->samples == 1 ? "" : "s");
-    if (r->has_bytes)
-        fprintf(out, ", %s", fmt_bytes(p, r->site_bytes[index], r->site_catches[index],
-                                      r->site_bytes_sq[index], c, sizeof c));
-    fputc('\n', out);
-    wasp_text_context(p, "stored by", e->ctx, out);
-    return 0;
-}
-
 /* The share of the threads' TLAB bytes the chains covered (docs/alloc.md,
  * step 5): 1 with *share set, 0 when not known. */
 static int covered_share(const wasp_profile *p, double *share)
@@ -113,12 +98,15 @@ static int covered_share(const wasp_profile *p, double *share)
     return window > 0;
 }
 
-static int text(const wasp_profile *p, int id, int top, FILE *out)
+/* The heading: how creations were sampled, what was not counted, the bytes,
+ * the classes; then the sites' heading. */
+static void text_head(const wasp_profile *p, int id, int top, FILE *out)
 {
     (void)id;
+    (void)top;
     wasp_alloc_ranking r;
     if (wasp_alloc_rank(p, &r) != 0)
-        return -1;
+        return;
     char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
     fputs("\nObject creation (Inoue & Nakatani's creation profile)\n", out);
     char c[WASP_UNIT_BUF], d[WASP_UNIT_BUF], e[WASP_UNIT_BUF];
@@ -146,7 +134,7 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
               "  with a free page (the JVM runs with -XX:-UseTLAB?)\n", out);
     if (!(r.samples > 0)) {
         wasp_alloc_ranking_free(&r);
-        return 0;
+        return;
     }
     char line[128];
     if (r.has_bytes) {
@@ -181,111 +169,198 @@ static int text(const wasp_profile *p, int id, int top, FILE *out)
     if (r.nclasses > nclasses)
         fprintf(out, "    ... %" PRIu32 " more classes\n", r.nclasses - nclasses);
     fprintf(out, "\n  allocation sites by %s:\n", by);
-    uint32_t *sites = r.sites;
-    r.sites = NULL; /* wasp_text_ranked frees it */
-    int rc = wasp_text_ranked(p, sites, r.nsites, top, "allocation sites", site_text, &r, out);
     wasp_alloc_ranking_free(&r);
-    return rc;
 }
 
-/* "bytes", its interval, its share, "bytes_per_cpu_second", "catches" and
- * "effective_catches"; null when the profile has no bytes. */
-static void bytes_json(wasp_json *j, const wasp_profile *p, const wasp_alloc_ranking *r,
-                       bool top, double bytes, double catches, double bytes_sq)
+static int site_text(const wasp_profile *p, int id, uint32_t index, uint32_t rank, int rank_width,
+                     const wasp_view_total *t, FILE *out)
 {
-    static const char *const keys[] = {"bytes", "bytes_low", "bytes_high", "bytes_share",
-                                       "bytes_per_cpu_second", "catches", "effective_catches"};
-    double lo = bytes, hi = bytes, s = cpu_seconds(p);
-    double eff = wasp_alloc_effective_catches(bytes, catches, bytes_sq);
-    if (!top || !r->measured) /* the measured total has no interval */
-        wasp_alloc_bytes_interval(bytes, eff, &lo, &hi);
-    double v[] = {bytes, lo, hi, wasp_share(bytes, r->bytes), s > 0 ? bytes / s : NAN, catches,
-                  eff};
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-        if (r->has_bytes && !isnan(v[i]))
-            wasp_json_double(j, keys[i], v[i]);
-        else
-            wasp_json_null(j, keys[i]);
-    }
-}
-
-static int site_json(wasp_json *j, const wasp_profile *p, uint32_t index, const void *arg)
-{
-    const wasp_alloc_ranking *r = arg;
+    (void)id;
+    const wasp_alloc_ranking *r = t->state;
     const wasp_alloc_entry *e = &wasp_profile_allocs(p, &(uint32_t){0})[index];
-    wasp_json_begin_object(j, NULL, false);
-    wasp_json_string(j, "class", p->strings[e->cls]);
-    wasp_json_double(j, "samples", e->samples);
-    wasp_json_double(j, "share", wasp_share(e->samples, r->samples));
-    bytes_json(j, p, r, false, r->has_bytes ? r->site_bytes[index] : 0,
-               r->has_bytes ? r->site_catches[index] : 0,
-               r->has_bytes ? r->site_bytes_sq[index] : 0);
-    wasp_json_context_fields(j, p, e->ctx);
-    wasp_json_end_object(j);
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[128];
+    double share = r->by_bytes ? wasp_share(r->site_bytes[index], r->bytes)
+                               : wasp_share(e->samples, r->samples);
+    fprintf(out, "\n  #%-*" PRIu32 " %7s  %s   %s sampled creation%s", rank_width, rank,
+            wasp_fmt_percent(share, a, sizeof a), p->strings[e->cls],
+            wasp_fmt_count(e->samples, b, sizeof b), e->samples == 1 ? "" : "s");
+    if (r->has_bytes)
+        fprintf(out, ", %s", fmt_bytes(p, r->site_bytes[index], r->site_catches[index],
+                                      r->site_bytes_sq[index], c, sizeof c));
+    fputc('\n', out);
+    wasp_text_context(p, "stored by", e->ctx, out);
     return 0;
 }
 
-static int json(wasp_json *j, const wasp_profile *p, int id, int top)
+/* ---- the view: the allocation sites ranked by estimated bytes (or by
+ * sampled creations), the classes before them ---- */
+
+static void release(void *state)
+{
+    wasp_alloc_ranking_free(state);
+    free(state);
+}
+
+static wasp_view_total total(const wasp_profile *p, int id)
 {
     (void)id;
-    wasp_alloc_ranking r;
-    if (wasp_alloc_rank(p, &r) != 0)
-        return -1;
-    wasp_json_begin_object(j, "alloc", false);
-    wasp_json_string(j, "sampled_by", method(p));
-    wasp_json_double(j, "samples", r.samples);
-    wasp_json_string(j, "ranked_by", r.by_bytes ? "bytes" : "count");
-    bytes_json(j, p, &r, true, r.bytes, r.catches, r.bytes_sq);
+    wasp_alloc_ranking *r = malloc(sizeof *r);
+    if (r && wasp_alloc_rank(p, r) != 0) {
+        free(r);
+        r = NULL;
+    }
+    /* Armed samples carry the weight of those refused meanwhile. */
+    return (wasp_view_total){r ? r->samples : 0, 0, true, r ? r->samples : 0,
+                             (double)wasp_profile_get_counter(p, "alloc.armed"), r};
+}
+
+/* The first n of a copy of order (n: all of them). */
+static uint32_t *copy_of(const uint32_t *order, uint32_t n, uint32_t *out_n)
+{
+    uint32_t *o = malloc((n ? n : 1) * sizeof *o);
+    if (o && n)
+        memcpy(o, order, n * sizeof *o);
+    *out_n = n;
+    return o;
+}
+
+static uint32_t *rank(const wasp_profile *p, int id, const wasp_view_total *t, uint32_t *n)
+{
+    (void)p;
+    (void)id;
+    const wasp_alloc_ranking *r = t->state;
+    return r ? copy_of(r->sites, r->nsites, n) : NULL;
+}
+
+/* bytes, its interval, its share, bytes per CPU second, catches and
+ * effective catches (NAN, null, without bytes); the total has no interval
+ * when it was measured. */
+static void bytes_cells(const wasp_profile *p, const wasp_alloc_ranking *r, bool total,
+                        double bytes, double catches, double bytes_sq, wasp_view_cell *x)
+{
+    double lo = bytes, hi = bytes, s = cpu_seconds(p);
+    double eff = wasp_alloc_effective_catches(bytes, catches, bytes_sq);
+    if (!total || !r->measured)
+        wasp_alloc_bytes_interval(bytes, eff, &lo, &hi);
+    double v[] = {bytes, lo, hi, wasp_share(bytes, r->bytes), s > 0 ? bytes / s : NAN, catches,
+                  eff};
+    for (int i = 0; i < 7; i++)
+        x[i].num = r->has_bytes ? v[i] : NAN;
+}
+
+static void site_cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
+                       wasp_view_cell *x)
+{
+    (void)id;
+    const wasp_alloc_ranking *r = t->state;
+    const wasp_alloc_entry *e = &wasp_profile_allocs(p, &(uint32_t){0})[index];
+    x[0].str = p->strings[e->cls];
+    x[1].num = e->samples;
+    x[2].num = wasp_share(e->samples, r->samples);
+    bytes_cells(p, r, false, r->has_bytes ? r->site_bytes[index] : 0,
+                r->has_bytes ? r->site_catches[index] : 0,
+                r->has_bytes ? r->site_bytes_sq[index] : 0, &x[3]);
+    x[10].ctx = e->ctx;
+    x[11].ctx = e->ctx;
+}
+
+static uint32_t *classes(const wasp_profile *p, int id, uint32_t parent, const wasp_view_total *t,
+                         uint32_t *n)
+{
+    (void)p;
+    (void)id;
+    (void)parent;
+    const wasp_alloc_ranking *r = t->state;
+    uint32_t *o = malloc((r->nclasses ? r->nclasses : 1) * sizeof *o);
+    for (uint32_t i = 0; o && i < r->nclasses; i++)
+        o[i] = i;
+    *n = r->nclasses;
+    return o;
+}
+
+static void class_cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
+                        wasp_view_cell *x)
+{
+    (void)id;
+    const wasp_alloc_ranking *r = t->state;
+    const wasp_alloc_class *c = &r->classes[index];
+    x[0].str = p->strings[c->cls];
+    x[1].num = c->samples;
+    x[2].num = wasp_share(c->samples, r->samples);
+    bytes_cells(p, r, false, c->bytes, c->catches, c->bytes_sq, &x[3]);
+    x[10].num = c->nsites;
+}
+
+static void head_cells(const wasp_profile *p, int id, const wasp_view_total *t, wasp_view_cell *x)
+{
+    (void)id;
+    const wasp_alloc_ranking *r = t->state;
     double covered;
-    if (covered_share(p, &covered))
-        wasp_json_double(j, "covered", covered);
-    else
-        wasp_json_null(j, "covered");
-    wasp_json_begin_object(j, "not_counted", true);
+    x[0].str = method(p);
+    x[1].num = r->samples;
+    x[2].str = r->by_bytes ? "bytes" : "count";
+    bytes_cells(p, r, true, r->bytes, r->catches, r->bytes_sq, &x[3]);
+    x[10].num = covered_share(p, &covered) ? covered : NAN;
+}
+
+/* "not_counted": the samples not usable, by cause. */
+static int not_counted(wasp_json *j, const wasp_profile *p, int id, uint32_t index,
+                       const wasp_view_total *t, const char *member, int top)
+{
+    (void)id;
+    (void)index;
+    (void)t;
+    (void)top;
+    wasp_json_begin_object(j, member, true);
     for (size_t i = 0; i < sizeof causes / sizeof causes[0]; i++)
         wasp_json_double(j, causes[i][0] + 6, (double)wasp_profile_get_counter(p, causes[i][0]));
     double unnamed = 0;
     wasp_profile_get_meta_num(p, "alloc_unnamed_classes", &unnamed);
     wasp_json_double(j, "unnamed_class", unnamed);
     wasp_json_end_object(j);
-    wasp_json_begin_array(j, "classes", false);
-    uint32_t shown = wasp_report_shown(top, r.nclasses);
-    for (uint32_t i = 0; i < shown; i++) {
-        wasp_json_begin_object(j, NULL, true);
-        wasp_json_string(j, "class", p->strings[r.classes[i].cls]);
-        wasp_json_double(j, "samples", r.classes[i].samples);
-        wasp_json_double(j, "share", wasp_share(r.classes[i].samples, r.samples));
-        const wasp_alloc_class *c = &r.classes[i];
-        bytes_json(j, p, &r, false, c->bytes, c->catches, c->bytes_sq);
-        wasp_json_double(j, "sites", r.classes[i].nsites);
-        wasp_json_end_object(j);
-    }
-    wasp_json_end_array(j);
-    uint32_t *sites = r.sites;
-    r.sites = NULL; /* wasp_json_ranked frees it */
-    int rc = wasp_json_ranked(j, p, "sites", sites, r.nsites, top, site_json, &r);
-    wasp_json_end_object(j);
-    wasp_alloc_ranking_free(&r);
-    return rc;
+    return 0;
 }
 
-/* Each allocation site's context, its class as the leaf frame. */
-static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
-{
-    (void)id;
-    wasp_alloc_ranking r;
-    if (wasp_alloc_rank(p, &r) != 0)
-        return -1;
-    const wasp_alloc_entry *e = wasp_profile_allocs(p, &(uint32_t){0});
-    int rc = 0;
-    for (uint32_t i = 0; i < r.nsites && rc == 0; i++) {
-        const wasp_alloc_entry *x = &e[r.sites[i]];
-        wasp_stack s = {"alloc", "allocation", x->ctx, p->strings[x->cls], 0, x->samples, false};
-        rc = sink->emit(sink, p, &s);
-    }
-    wasp_alloc_ranking_free(&r);
-    return rc;
-}
+#define COL(member, title, kind, roles) {member, title, kind, roles, NULL, 0, NULL, NULL, NULL}
+#define BYTES_COLUMNS                                                                              \
+    COL("bytes", "bytes", WASP_VIEW_BYTES, WASP_VIEW_ESTIMATE),                                    \
+        COL("bytes_low", "bytes 95% low", WASP_VIEW_BYTES, 0),                                     \
+        COL("bytes_high", "bytes 95% high", WASP_VIEW_BYTES, 0),                                   \
+        COL("bytes_share", "share of bytes", WASP_VIEW_SHARE, 0),                                  \
+        COL("bytes_per_cpu_second", "bytes per CPU s", WASP_VIEW_BYTES, 0),                        \
+        COL("catches", "catches", WASP_VIEW_COUNT, 0),                                             \
+        COL("effective_catches", "effective catches", WASP_VIEW_COUNT, 0)
+
+static const wasp_view class_table = {
+    .title = "Classes", .rows = "classes", .compact = true,
+    .columns = {COL("class", "class", WASP_VIEW_STRING, 0),
+                COL("samples", "creations", WASP_VIEW_COUNT, WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE),
+                COL("share", "share", WASP_VIEW_SHARE, 0), BYTES_COLUMNS,
+                COL("sites", "sites", WASP_VIEW_COUNT, 0)},
+    .rank_in = classes, .cells = class_cells,
+};
+
+static const wasp_view view = {
+    .title = "Object creation", .entry = "Allocation site", .what = "site", .whats = "sites",
+    .more = "allocation sites", .of = "of sampled creations", .unit = "creations",
+    .rows = "sites",
+    .columns = {{"class", "class", WASP_VIEW_STRING, WASP_VIEW_KEY | WASP_VIEW_LEAF, NULL, 0, NULL,
+                 NULL, NULL, "alloc"},
+                COL("samples", "creations", WASP_VIEW_COUNT, WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE),
+                COL("share", "share", WASP_VIEW_SHARE, 0), BYTES_COLUMNS,
+                COL("allocation", "allocated at", WASP_VIEW_CONTEXT, WASP_VIEW_INLINE),
+                {"stored_by", "stored by", WASP_VIEW_CONTEXT, WASP_VIEW_KEY | WASP_VIEW_HIDDEN, NULL,
+                 0, "stored by", NULL, NULL}},
+    .head = {COL("sampled_by", "sampled by", WASP_VIEW_STRING, 0),
+             COL("samples", "sampled creations", WASP_VIEW_COUNT, WASP_VIEW_ESTIMATE),
+             COL("ranked_by", "ranked by", WASP_VIEW_STRING, 0), BYTES_COLUMNS,
+             COL("covered", "covered", WASP_VIEW_SHARE, 0),
+             COL("not_counted", "not counted", WASP_VIEW_HOOK, 0)},
+    .tables = {&class_table}, .tables_first = true,
+    .rank = rank, .cells = site_cells, .total = total, .release = release,
+    .head_cells = head_cells, .text_head = text_head, .text_row = site_text,
+    .json_member = not_counted,
+};
 
 /* ---- summary ---- */
 
@@ -324,14 +399,16 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
 }
 
 const wasp_report_part wasp_report_alloc = {
+    WASP_VIEW_REPORT(view),
     .summary = summary,
     .title = "Allocations: where objects take the most bytes (or are created most often)",
     .hint = "create fewer short-lived objects here: reuse a buffer, use primitives instead of "
             "boxes, size collections up front",
     .shown = shown,
     .counter_prefix = "alloc.",
-    .text = text,
     .json_place = WASP_JSON_TOP_LEVEL,
-    .json = json,
-    .stacks = stacks,
 };
+
+/* Its diff part and HTML section are built from the view (cli/view.h). */
+const wasp_diff_part wasp_diff_alloc = {0};
+const wasp_html_part wasp_html_alloc = {0};
