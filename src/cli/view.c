@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const wasp_view *overrides[WASP_ANALYSES];
 
@@ -51,6 +52,24 @@ static uint32_t *begin(const wasp_view *v, const wasp_profile *p, int id, wasp_v
     if (!order)
         wasp_view_release(v, t);
     return order;
+}
+
+uint32_t *wasp_view_in_order(uint32_t n, uint32_t *out_n)
+{
+    uint32_t *o = malloc((n ? n : 1) * sizeof *o);
+    for (uint32_t i = 0; o && i < n; i++)
+        o[i] = i;
+    *out_n = n;
+    return o;
+}
+
+uint32_t *wasp_view_copy(const uint32_t *order, uint32_t n, uint32_t *out_n)
+{
+    uint32_t *o = malloc((n ? n : 1) * sizeof *o);
+    if (o && n)
+        memcpy(o, order, n * sizeof *o);
+    *out_n = n;
+    return o;
 }
 
 int wasp_view_ncolumns(const wasp_view_column *c)

@@ -157,6 +157,12 @@ int wasp_view_ncolumns(const wasp_view_column *c);
 /* The index of the first column with role (a WASP_VIEW_* bit), -1 for none. */
 int wasp_view_column_with(const wasp_view *v, unsigned role);
 
+/* For rank and rank_in of rows a view's state holds ranked already: their
+ * indices 0..n-1, or a copy of order[0..n) (*out_n = n; caller frees; NULL
+ * when out of memory). */
+uint32_t *wasp_view_in_order(uint32_t n, uint32_t *out_n);
+uint32_t *wasp_view_copy(const uint32_t *order, uint32_t n, uint32_t *out_n);
+
 /* The generic renderers (report_part.h signatures). */
 int wasp_view_text(const wasp_profile *p, int id, int top, FILE *out);
 int wasp_view_json(wasp_json *j, const wasp_profile *p, int id, int top);

@@ -214,22 +214,12 @@ static wasp_view_total total(const wasp_profile *p, int id)
                              (double)wasp_profile_get_counter(p, "alloc.armed"), r};
 }
 
-/* The first n of a copy of order (n: all of them). */
-static uint32_t *copy_of(const uint32_t *order, uint32_t n, uint32_t *out_n)
-{
-    uint32_t *o = malloc((n ? n : 1) * sizeof *o);
-    if (o && n)
-        memcpy(o, order, n * sizeof *o);
-    *out_n = n;
-    return o;
-}
-
 static uint32_t *rank(const wasp_profile *p, int id, const wasp_view_total *t, uint32_t *n)
 {
     (void)p;
     (void)id;
     const wasp_alloc_ranking *r = t->state;
-    return r ? copy_of(r->sites, r->nsites, n) : NULL;
+    return r ? wasp_view_copy(r->sites, r->nsites, n) : NULL;
 }
 
 /* bytes, its interval, its share, bytes per CPU second, catches and
@@ -270,12 +260,7 @@ static uint32_t *classes(const wasp_profile *p, int id, uint32_t parent, const w
     (void)p;
     (void)id;
     (void)parent;
-    const wasp_alloc_ranking *r = t->state;
-    uint32_t *o = malloc((r->nclasses ? r->nclasses : 1) * sizeof *o);
-    for (uint32_t i = 0; o && i < r->nclasses; i++)
-        o[i] = i;
-    *n = r->nclasses;
-    return o;
+    return wasp_view_in_order(((const wasp_alloc_ranking *)t->state)->nclasses, n);
 }
 
 static void class_cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,

@@ -252,22 +252,12 @@ static wasp_view_total total(const wasp_profile *p, int id)
     return (wasp_view_total){k ? k->r.heap : 0, 0, false, 0, 0, k};
 }
 
-/* 0..n-1: the ranking's own order. */
-static uint32_t *in_order(uint32_t n, uint32_t *out_n)
-{
-    uint32_t *o = malloc((n ? n : 1) * sizeof *o);
-    for (uint32_t i = 0; o && i < n; i++)
-        o[i] = i;
-    *out_n = n;
-    return o;
-}
-
 static uint32_t *rank(const wasp_profile *p, int id, const wasp_view_total *t, uint32_t *n)
 {
     (void)p;
     (void)id;
     const wasp_field_ranking *r = t->state;
-    return r ? in_order(r->nmembers, n) : NULL;
+    return r ? wasp_view_in_order(r->nmembers, n) : NULL; /* the ranking's order */
 }
 
 static void group_cells(const wasp_field_group *g, double heap, wasp_view_cell *x)
@@ -330,11 +320,7 @@ static uint32_t *contexts_of(const wasp_profile *p, int id, uint32_t member,
     (void)p;
     (void)id;
     const wasp_field_group *g = &((const wasp_field_ranking *)t->state)->members[member];
-    uint32_t *o = malloc((g->nentries ? g->nentries : 1) * sizeof *o);
-    if (o)
-        memcpy(o, g->entries, g->nentries * sizeof *o);
-    *n = g->nentries;
-    return o;
+    return wasp_view_copy(g->entries, g->nentries, n);
 }
 
 static void entry_cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
@@ -356,7 +342,7 @@ static uint32_t *classes(const wasp_profile *p, int id, uint32_t parent, const w
     (void)p;
     (void)id;
     (void)parent;
-    return in_order(((const wasp_field_ranking *)t->state)->nclasses, n);
+    return wasp_view_in_order(((const wasp_field_ranking *)t->state)->nclasses, n);
 }
 
 static void class_cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
