@@ -190,6 +190,9 @@ def summarize(results, cfgs):
                 "table_full": median([r["table_full_share"] for r in runs]),
                 "no_java": median([r["no_java_share"] for r in runs]),
                 "unavailable": sum(1 for r in runs if r["unavailable_top10"]),
+                "us_sample": median([r.get("handler_us_per_sample", 0) for r in runs]),
+                "self": median([r.get("self_share", 0) for r in runs]),
+                "faults_armed": median([r.get("faults_per_armed", 0) for r in runs]),
             }
             rows[(prog, (ev, watch))] = row
             by_cfg.setdefault((ev, watch), []).append(row)
@@ -199,7 +202,7 @@ def summarize(results, cfgs):
 def table(rows, cfgs, progs, skipped=()):
     head = ("| program | analyses | engine | runs | base CPU s | CPU | (min-max) | wall | RSS "
             "| samples/CPU-s | pairs/CPU-s | armed/min | table_full | no_java_frames "
-            "| stack unavailable in top 10 |")
+            "| stack unavailable in top 10 | handler us/sample | self share | faults/armed |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for p in progs:
         if not any((p.name, c) in rows for c in cfgs) and p.name in skipped:
@@ -207,15 +210,17 @@ def table(rows, cfgs, progs, skipped=()):
         for c in cfgs:
             r = rows.get((p.name, c))
             if not r:
-                lines.append("| %s | %s | %s | 0 | | failed | | | | | | | | | |"
+                lines.append("| %s | %s | %s | 0 | | failed | | | | | | | | | | | | |"
                              % (p.name, label(c[0]), c[1]))
                 continue
             lines.append("| %s | %s | %s | %d | %.1f | %.3fx | %.2f-%.2f | %.3fx | %.3fx | %.0f | %.1f "
-                         "| %.0f | %.2f%% | %.2f%% | %s |"
+                         "| %.0f | %.2f%% | %.2f%% | %s | %.1f | %.1f%% | %s |"
                          % (p.name, label(c[0]), c[1], r["n"], r["base_cpu"], r["cpu"], r["cpu_min"],
                             r["cpu_max"], r["wall"], r["rss"], r["samples_cpu"], r["pairs_cpu"],
                             r["armed_min"], 100 * r["table_full"], 100 * r["no_java"],
-                            "yes (%d runs)" % r["unavailable"] if r["unavailable"] else "no"))
+                            "yes (%d runs)" % r["unavailable"] if r["unavailable"] else "no",
+                            r["us_sample"], 100 * r["self"],
+                            "%.0f" % r["faults_armed"] if c[1] == "page" else "-"))
     return "\n".join(lines)
 
 

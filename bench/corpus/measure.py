@@ -133,6 +133,14 @@ def metrics(rep, run):
         "pairs_per_cpu_s": c.get("classified", 0) / run.cpu if run.cpu else 0.0,
         "armed_per_min": c.get("armed", 0) / (run.wall / 60.0) if run.wall else 0.0,
         "unavailable_top10": unavailable,
+        # wasp's cost as its own counters see it: the sampling handler per
+        # sample, and the handlers' time plus the watch events' measured
+        # cost (traps on debug registers, faults on the page engine) as a
+        # share of the run's CPU. Unlike the ratios, these do not move with
+        # the machine's load.
+        "handler_us_per_sample": c.get("sampler.handler_ns", 0) / 1e3 / samples if samples else 0.0,
+        "self_share": self_share(c, meta, run.cpu),
+        "faults_per_armed": c.get("watch.faults", 0) / c["armed"] if c.get("armed") else 0.0,
         "watch": meta.get("watch"),
         "sampler": meta.get("sampler"),
         "counters": c,
@@ -141,6 +149,20 @@ def metrics(rep, run):
                                                  "watch_emulated_load_us", "watch_stepped_us")
                            if k in meta},
     }
+
+
+def self_share(c, meta, cpu):
+    """The handlers' time and the watch events' modelled cost over cpu s."""
+    if not cpu:
+        return 0.0
+    ns = c.get("sampler.handler_ns", 0) + c.get("watch.handler_ns", 0)
+    if "watch_emulated_us" in meta:  # the page engine: its faults
+        emulated = c.get("watch.emulated", 0)
+        ns += 1e3 * (emulated * meta["watch_emulated_us"] +
+                     (c.get("watch.faults", 0) - emulated) * meta.get("watch_stepped_us", 0))
+    else:  # debug registers: the traps (their handler time is in watch.handler_ns)
+        ns += 1e3 * c.get("trapped", 0) * meta.get("watch_event_us", 0)
+    return ns / 1e9 / cpu
 
 
 def cleanup(run):
