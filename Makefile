@@ -20,7 +20,7 @@ SHARED_SAMPLE_SRCS := $(wildcard src/sample/*.c)
 ANALYSIS_AGENT_SRCS  := $(wildcard src/analysis/*/agent*.c)
 ANALYSIS_REPORT_SRCS := $(wildcard src/analysis/*/report*.c)
 ANALYSIS_CORE_SRCS   := $(filter-out $(ANALYSIS_AGENT_SRCS) $(ANALYSIS_REPORT_SRCS),\
-                          $(wildcard src/analysis/*.c src/analysis/*/*.c))
+                          $(wildcard src/catalog/*.c src/analysis/*/*.c))
 # Code that needs a JVM (JVMTI glue) or runs only inside the agent.
 AGENT_SRCS := $(filter-out src/agent/option%.c,$(wildcard src/agent/*.c)) $(ANALYSIS_AGENT_SRCS)
 # Everything the command, the agent and the unit tests share.
@@ -28,15 +28,15 @@ CORE_SRCS  := $(wildcard src/common/*.c src/isa/*.c src/profile/*.c src/watch/*.
               $(ANALYSIS_CORE_SRCS) $(wildcard src/agent/option*.c) $(SHARED_SAMPLE_SRCS)
 # The command's code, a library (libwaspcli.a) that build/bin/wasp and the unit
 # tests link; wasp.c holds only main.
-CLI_MAIN   := src/cli/wasp.c
+CLI_MAIN   := src/cli/commands/wasp.c
 # C generated from the .proto files by protoc-c (build/gen/, not in git).
 PROTO_SRCS := $(wildcard src/cli/*/*.proto)
 GEN_SRCS   := $(patsubst src/%.proto,$(B)/gen/%.pb-c.c,$(PROTO_SRCS))
-CLI_SRCS   := $(filter-out $(CLI_MAIN),$(wildcard src/cli/*.c)) $(ANALYSIS_REPORT_SRCS) $(GEN_SRCS)
+CLI_SRCS   := $(filter-out $(CLI_MAIN),$(wildcard src/cli/*/*.c)) $(ANALYSIS_REPORT_SRCS) $(GEN_SRCS)
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 # The HTML report's CSS and JS, included by the assembler (.incbin): the
 # compiler's dependency files do not list them.
-$(B)/obj/src/cli/html_assets.o $(B)/fuzz/obj/src/cli/html_assets.o: \
+$(B)/obj/src/cli/render/html_assets.o $(B)/fuzz/obj/src/cli/render/html_assets.o: \
     $(wildcard src/cli/html/*.css src/cli/html/*.js)
 # Likewise an analysis's section script (src/analysis/NAME/report.js, in its report_html.c).
 $(patsubst %.c,$(B)/obj/%.o,$(wildcard src/analysis/*/report_html.c)) \
@@ -65,7 +65,7 @@ $(B)/gen/%.pb-c.c $(B)/gen/%.pb-c.h: src/%.proto
 	$(if $(V),,@echo "  PROTOC  $<")
 	$(Q)protoc-c --c_out=$(B)/gen --proto_path=src $<
 # Sources that include a generated header (-MMD knows only after a first build).
-$(B)/obj/src/cli/render_pprof.o $(B)/fuzz/obj/src/cli/render_pprof.o \
+$(B)/obj/src/cli/render/render_pprof.o $(B)/fuzz/obj/src/cli/render/render_pprof.o \
     $(B)/obj/tests/unit/test_render_collapsed.o: $(B)/gen/cli/pprof/profile.pb-c.h
 
 # Archives are rebuilt from scratch: a renamed or deleted source must leave no
@@ -86,7 +86,7 @@ $(B)/bin/wasp: $(call obj,$(CLI_MAIN)) $(B)/lib/libwaspcli.a $(B)/lib/libwaspcor
 	$(CC) -o $@ $^ $(LDLIBS_CLI) $(LDLIBS_CORE)
 
 # A unit test links the libraries the command links. A test replaces code only
-# through a seam the code offers (e.g. cli/run_internal.h): every library
+# through a seam the code offers (e.g. cli/commands/run_internal.h): every library
 # member is linked (--whole-archive), so a test that defines a symbol the
 # libraries define fails to link instead of silently replacing it.
 $(UNIT_BINS): $(B)/tests/%: $(B)/obj/tests/unit/%.o $(B)/lib/libwaspcli.a $(B)/lib/libwaspcore.a

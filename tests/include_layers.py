@@ -5,7 +5,8 @@ Each `#include "folder/file.h"` in src/A/... naming a header of src/B/ is an
 edge A -> B (A != B). src/analysis/NAME/ is its own folder; files directly in
 src/analysis/ are "analysis". Prints the edges with the files behind them and
 every cycle (a strongly connected component of more than one folder, with one
-cycle through it spelled out); exits 1 when there is a cycle.
+cycle through it spelled out), and every edge that runs upward in LAYERS, the
+order docs/design.md ("Include layers") gives; exits 1 when there is either.
 
     python3 tests/include_layers.py [--edges] [SRC]
 """
@@ -22,17 +23,38 @@ def folder_of(rel):
     An analysis's folder holds a part of each layer (docs/design.md, "one
     interface per analysis"); like the Makefile, its agent*.c (built into the
     agent only) and report*.c (the command only) count as folders of their own,
-    "analysis/NAME:agent" and "analysis/NAME:report", so that a report part
+    "analysis/NAME:agent" and "analysis/NAME:report" (and so do their agent*.h
+    and report*.h headers), so that a report part
     including cli/ and cli/ including the analysis's shared profile.h is no
     cycle."""
     parts = rel.split("/")
     if parts[0] == "analysis" and len(parts) > 2:
         base = os.path.basename(rel)
         for role in ("agent", "report"):
-            if base.startswith(role) and base.endswith(".c"):
+            if base.startswith(role) and base.endswith((".c", ".h")):
                 return "analysis/%s:%s" % (parts[1], role)
         return "analysis/" + parts[1]
     return parts[0] if len(parts) > 1 else "."
+
+
+# The layers, lowest first (docs/design.md, "Include layers"): a folder may
+# include its own layer's and lower ones'. "analysis/*" stands for every
+# analysis folder, ":agent" and ":report" for its agent and report parts.
+LAYERS = [
+    ("common", "isa", "catalog"),
+    ("heap", "profile", "sample"),
+    ("watch",),
+    ("analysis/*",),
+    ("agent", "analysis/*:agent", "cli", "analysis/*:report"),
+]
+
+
+def layer_of(folder):
+    pattern = re.sub(r"^analysis/[^:]+", "analysis/*", folder)
+    for i, names in enumerate(LAYERS):
+        if pattern in names:
+            return i
+    return None
 
 
 def edges(src):
@@ -129,9 +151,19 @@ def main(argv):
             why = e[(a, b)]
             print("  %s -> %s: %s" % (a, b, "; ".join("%s includes %s" % w for w in why[:4])
                                        + (" (+%d more)" % (len(why) - 4) if len(why) > 4 else "")))
-    if not cycles:
-        print("include layers: %d folders, %d edges, no cycles" % (len(nodes), len(e)))
-    return 1 if cycles else 0
+    upward = []
+    for (a, b), why in sorted(e.items()):
+        la, lb = layer_of(a), layer_of(b)
+        if la is None or lb is None:
+            upward.append("%s -> %s: a folder of no layer (add it to LAYERS)" % (a, b))
+        elif lb > la:
+            upward.append("%s (layer %d) -> %s (layer %d): %s" % (
+                a, la + 1, b, lb + 1, "; ".join("%s includes %s" % w for w in why[:4])))
+    for u in upward:
+        print("upward include: " + u)
+    if not cycles and not upward:
+        print("include layers: %d folders, %d edges, no cycles, none upward" % (len(nodes), len(e)))
+    return 1 if cycles or upward else 0
 
 
 if __name__ == "__main__":

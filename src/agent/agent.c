@@ -41,7 +41,7 @@
 #include "heap/tlab.h"
 #include "agent/java_layout_load.h"
 #include "agent/java_names.h"
-#include "analysis/names.h"
+#include "catalog/names.h"
 #include "isa/isa.h"
 #include "sample/signal.h"
 #include "watch/budget.h"

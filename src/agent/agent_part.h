@@ -2,7 +2,7 @@
  * An analysis's part in the agent: its set-up, what it does when the run
  * stops, and what it adds to the profile — each thread's records and its
  * run-wide data. agent.c and dump.c call the parts of the enabled analyses and
- * name none of them. Registry: agent/agent_parts.c, from analysis/list.h.
+ * name none of them. Registry: agent/agent_parts.c, from catalog/list.h.
  *
  * Not async-signal-safe: JVMTI callbacks and the dump only.
  */

@@ -18,7 +18,7 @@
  */
 #include "agent/option_table.h"
 
-#include "analysis/names.h"
+#include "catalog/names.h"
 #include "common/parse.h"
 
 #include <locale.h>
@@ -30,7 +30,7 @@
 #define ALL_EVENTS ((1u << WASP_ANALYSES) - 1u)
 #define ITEM_SHOWN 200 /* longest piece of a value quoted back in a message */
 
-/* "accepted: deadstore, ..., all": the analyses of analysis/list.h. */
+/* "accepted: deadstore, ..., all": the analyses of catalog/list.h. */
 static const char *accepted_events(char *buf, size_t n)
 {
     size_t len = (size_t)snprintf(buf, n, "accepted:");

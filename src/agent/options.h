@@ -29,9 +29,9 @@ typedef enum wasp_watch_choice {
     WASP_WATCH_PAGE = 2
 } wasp_watch_choice;
 
-/* events bits are analysis ids (analysis/list.h); these name the
+/* events bits are analysis ids (catalog/list.h); these name the
  * object-level ones for callers that need them. */
-#include "analysis/ids.h"
+#include "catalog/ids.h"
 enum { WASP_EVENT_OBJECTS = WASP_ID_objects, WASP_EVENT_REPLICAS = WASP_ID_replicas,
        WASP_EVENT_COUNT = WASP_ANALYSES };
 

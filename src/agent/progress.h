@@ -2,7 +2,7 @@
  * The attach progress file: while an attached agent profiles, a thread of
  * its own rewrites PROFILE.progress about once a second with the samples
  * taken so far, for `wasp attach -d` to show (the format and the reader:
- * cli/attach_progress.h). Not for signal handlers.
+ * cli/attach/attach_progress.h). Not for signal handlers.
  */
 #ifndef WASP_AGENT_PROGRESS_H
 #define WASP_AGENT_PROGRESS_H

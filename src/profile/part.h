@@ -5,7 +5,7 @@
  * how its ids are checked. The core of src/profile/ (strings, frames,
  * contexts, allocation sites, metadata, counters) calls the parts and names
  * none of them. Registry: profile/parts.c,
- * from analysis/list.h; the file is src/analysis/NAME/profile.c.
+ * from catalog/list.h; the file is src/analysis/NAME/profile.c.
  *
  * What a part may use is declared here: the section writer of bytes.h, a
  * section reader that checks ids and says what is wrong with a file, the id

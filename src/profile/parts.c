@@ -1,9 +1,9 @@
 /*
- * The registry of profile parts, from analysis/list.h, and where each part's
+ * The registry of profile parts, from catalog/list.h, and where each part's
  * kinds of context go when grouping by line.
  */
 #include "profile/part.h"
-#include "analysis/registry.h"
+#include "catalog/registry.h"
 
 #include <stdlib.h>
 

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/ids.h"
+#include "catalog/ids.h"
 
 typedef enum wasp_frame_kind {
     WASP_FRAME_JAVA = 0,   /* name "pkg.Class.method", file "Class.java", line >= 1 or -1 */

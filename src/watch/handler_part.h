@@ -3,7 +3,7 @@
  * with a sample, with the object a sample touched, and with a trap of a
  * watchpoint it armed. The handler (src/watch/handler.c) calls the parts of
  * the enabled analyses and names none of them; the parts use the tools of
- * watch/kit.h. Registry: watch/handler_parts.c, from analysis/list.h.
+ * watch/kit.h. Registry: watch/handler_parts.c, from catalog/list.h.
  *
  * ASYNC-SIGNAL-SAFE: on_sample, on_object and on_trap run in the SIGTRAP
  * handler of the thread they are given; on_birth runs with that handler held
@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include <ucontext.h>
 
-#include "analysis/analysis.h"
-#include "analysis/ids.h"
+#include "watch/pair_client.h"
+#include "catalog/ids.h"
 #include "watch/engine.h"
 #include "watch/handler.h"
 #include "watch/kit.h"

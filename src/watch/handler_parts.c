@@ -1,10 +1,10 @@
 /*
- * The registry of handler parts (handler_part.h), from analysis/list.h, and
+ * The registry of handler parts (handler_part.h), from catalog/list.h, and
  * the sampling period the analyses of shares ask for.
  *
  * ASYNC-SIGNAL-SAFE: a constant table.
  */
-#include "analysis/registry.h"
+#include "catalog/registry.h"
 #include "watch/handler_part.h"
 
 WASP_REGISTRY(wasp_handler_part, wasp_handler_, wasp_handler_part_of)

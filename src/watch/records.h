@@ -12,8 +12,8 @@
 
 #include <stdint.h>
 
-#include "analysis/analysis.h" /* wasp_totals */
-#include "analysis/ids.h"
+#include "watch/pair_client.h" /* wasp_totals */
+#include "catalog/ids.h"
 #include "profile/profile.h"
 
 /* One Java frame as AsyncGetCallTrace returns it (same layout as

@@ -14,8 +14,8 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "analysis/analysis.h"
-#include "analysis/ids.h"
+#include "watch/pair_client.h"
+#include "catalog/ids.h"
 #include "heap/recent_objects.h"
 #include "sample/source.h"
 #include "watch/records.h"

@@ -1,6 +1,6 @@
 /* Test helpers shared by the unit tests of wasp's HTML pages (the report,
  * test_render_html.c; the diff, test_diff.c; both built by
- * src/cli/html_page.c): the page carries its JSON intact and inert, and is
+ * src/cli/render/html_page.c): the page carries its JSON intact and inert, and is
  * whole (its style and scripts built in, nothing to fetch). Included by one
  * test file each. */
 #ifndef WASP_TEST_HTML_PAGE_CHECK_H
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/html_assets.h"
+#include "cli/render/html_assets.h"
 
 /* s with every \u003c turned back into '<' (what JSON.parse reads). */
 static char *unescape_lt(const char *s)

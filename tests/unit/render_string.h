@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "cli/report.h"
+#include "cli/commands/report.h"
 
 /* The report of p in fmt, grouped by `by`; *len (when not NULL) its length.
  * Not inlined: GCC's dangling-pointer check then mistakes the stream's

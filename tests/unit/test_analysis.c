@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analysis/analysis.h"
+#include "watch/pair_client.h"
 #include "isa/isa.h"
 
 static uint64_t dbits(double d)

@@ -17,10 +17,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cli/attach.h"
-#include "cli/hotspot_attach.h"
-#include "cli/run.h"
-#include "cli/run_internal.h"
+#include "cli/attach/attach.h"
+#include "cli/attach/hotspot_attach.h"
+#include "cli/commands/run.h"
+#include "cli/commands/run_internal.h"
 #include "unprivileged.h"
 
 #include <errno.h>
@@ -283,7 +283,7 @@ static void test_load_verdict(void **state)
     assert_contains(err, "not the attach protocol's: 'hello'");
 }
 
-/* ---- a dead JVM's fatal-error report (cli/jvm_death.c) ---- */
+/* ---- a dead JVM's fatal-error report (cli/attach/jvm_death.c) ---- */
 
 static void test_hs_err_reports(void **state)
 {

@@ -1,4 +1,4 @@
-/* The progress line of `wasp attach -d SECONDS` (src/cli/attach_progress.c):
+/* The progress line of `wasp attach -d SECONDS` (src/cli/attach/attach_progress.c):
  * whole seconds left, rounded up, so it never says "0 s left" while waiting;
  * the samples so far only from a well-formed report of this JVM, in a
  * regular file of this user; an old report removed, nothing else. */
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/attach_progress.h"
+#include "cli/attach/attach_progress.h"
 
 static void expect(long long left_ms, const uint64_t *samples, const char *want)
 {

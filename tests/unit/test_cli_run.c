@@ -11,10 +11,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cli/cli_util.h"
-#include "cli/run.h"
-#include "cli/run_checks.h"
-#include "cli/run_internal.h"
+#include "cli/commands/cli_util.h"
+#include "cli/commands/run.h"
+#include "cli/commands/run_checks.h"
+#include "cli/commands/run_internal.h"
 #include "unprivileged.h"
 
 #include <fcntl.h>

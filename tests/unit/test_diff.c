@@ -5,11 +5,11 @@
 #include "html_page_check.h" /* cmocka and the C library too */
 
 #include "analysis/alloc/profile.h"
-#include "analysis/names.h"
+#include "catalog/names.h"
 #include "analysis/fields/profile.h"
 #include "analysis/locks/profile.h"
 #include "analysis/objects/profile.h"
-#include "cli/diff.h"
+#include "cli/commands/diff.h"
 #include "heap/heap_area.h"
 #include "profile/group.h"
 #include "pairs_view.h"
@@ -389,7 +389,7 @@ static void test_json(void **state)
     free(s);
 }
 
-/* ---- HTML (src/cli/diff_html.c): the page carries the diff JSON intact,
+/* ---- HTML (src/cli/diff/diff_html.c): the page carries the diff JSON intact,
  * no name in either profile can end its data element or open a comment, and
  * the page is whole, with the diff's script (not the report's). What the
  * script draws is tested in a browser: tests/integration/diff.py. */

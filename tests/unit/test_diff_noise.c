@@ -1,4 +1,4 @@
-/* `wasp diff`'s test of noise (src/cli/diff_noise.c, docs/diff.md): the
+/* `wasp diff`'s test of noise (src/cli/diff/diff_noise.c, docs/diff.md): the
  * two-proportion test's p-values at the edges (few samples appearing or
  * vanishing are noise, many are not), Holm's procedure over a diff's
  * entries, and the weights of the pair analyses' samples (a pair standing
@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "analysis/pairs/profile.h"
-#include "cli/diff.h"
+#include "cli/commands/diff.h"
 
 #include <math.h>
 #include <string.h>

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "analysis/fields/profile.h"
-#include "cli/report.h"
+#include "cli/commands/report.h"
 #include "render_string.h"
 #include "profile/profile.h"
 

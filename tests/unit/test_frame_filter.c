@@ -1,6 +1,6 @@
-/* Frames (issue 40): the glob of --include/--exclude (cli/frame_filter.c),
+/* Frames (issue 40): the glob of --include/--exclude (cli/render/frame_filter.c),
  * the filter and --by method through the one regrouping (profile/group.c),
- * start-up work (cli/startup_frames.c) and what the summary makes of them. */
+ * start-up work (cli/render/startup_frames.c) and what the summary makes of them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/evidence_share.h"
-#include "cli/frame_filter.h"
-#include "cli/report.h"
-#include "cli/startup_frames.h"
+#include "cli/render/evidence_share.h"
+#include "cli/render/frame_filter.h"
+#include "cli/commands/report.h"
+#include "cli/render/startup_frames.h"
 #include "profile/group.h"
 #include "pairs_view.h"
 

@@ -1,4 +1,4 @@
-/* The JSON report's frame memo (src/cli/json_frame_memo.c): a frame copied
+/* The JSON report's frame memo (src/cli/render/json_frame_memo.c): a frame copied
  * from the memo is the same text the writer makes for it, wherever it is
  * written (first or later in an array, at any depth), and a memo made for
  * one profile is not used for another's frames. */
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/json_frame_memo.h"
-#include "cli/report_part.h"
+#include "cli/render/json_frame_memo.h"
+#include "cli/render/report_part.h"
 
 /* Two contexts sharing frames: "quoted \"x\"\n" in a file, a stub without one. */
 static wasp_profile *profile(const char *leaf)

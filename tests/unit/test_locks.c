@@ -11,7 +11,7 @@
 #include "analysis/locks/records.h"
 #include "analysis/locks/slow_path.h"
 #include "analysis/locks/waits.h"
-#include "cli/render.h"
+#include "cli/render/render.h"
 #include "profile/profile.h"
 
 static void test_cas_kind(void **state)

@@ -17,10 +17,10 @@
 
 #include "agent/option_table.h"
 #include "agent/options.h"
-#include "analysis/names.h"
-#include "cli/attach.h"
-#include "cli/option_help.h"
-#include "cli/run.h"
+#include "catalog/names.h"
+#include "cli/attach/attach.h"
+#include "cli/commands/option_help.h"
+#include "cli/commands/run.h"
 
 #define FOR_ROWS(r) for (size_t i_ = 0; ((r) = wasp_option_at(i_)) != NULL; i_++)
 

@@ -16,7 +16,7 @@
 
 #define DEFAULT_EVENTS \
     ((1u << WASP_AN_DEADSTORE) | (1u << WASP_AN_SILENTSTORE) | (1u << WASP_AN_SILENTLOAD))
-#define ALL ((1u << WASP_ANALYSES) - 1) /* every analysis of analysis/list.h */
+#define ALL ((1u << WASP_ANALYSES) - 1) /* every analysis of catalog/list.h */
 
 static wasp_options parse_ok(const char *s)
 {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/render.h" /* the renderers, private to src/cli/ */
+#include "cli/render/render.h" /* the renderers, private to src/cli/ */
 #include "profile/group.h"
 #include "profile/profile.h"
 #include "profile_bytes.h"

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/report.h"
+#include "cli/commands/report.h"
 #include "profile/profile.h"
 
 /* src/profile/read.c's limit (docs/profile-format.md). */

@@ -16,7 +16,7 @@
 #include "analysis/objects/profile.h"
 #include "analysis/replicas/profile.h"
 #include "cli/pprof/profile.pb-c.h"
-#include "cli/report.h"
+#include "cli/commands/report.h"
 #include "render_string.h"
 #include "profile/profile.h"
 #include "pairs_view.h"

@@ -14,11 +14,11 @@
 
 #include "html_page_check.h"
 #include "analysis/pairs/profile.h"
-#include "analysis/ids.h"
-#include "cli/html_part.h"
-#include "cli/render.h"
-#include "cli/report.h"
-#include "cli/view.h"
+#include "catalog/ids.h"
+#include "cli/render/html_part.h"
+#include "cli/render/render.h"
+#include "cli/commands/report.h"
+#include "cli/render/view.h"
 #include "render_string.h"
 #include "profile/profile.h"
 
@@ -71,8 +71,8 @@ static void test_page_self_contained(void **state)
     wasp_profile_free(p);
 }
 
-/* Every analysis draws its section (cli/html_part.h): either by its view
- * (cli/view.h: html/view.js draws every view, registered by waspViews) or by
+/* Every analysis draws its section (cli/render/html_part.h): either by its view
+ * (cli/render/view.h: html/view.js draws every view, registered by waspViews) or by
  * a script of its own that registers it; neither can end its element; the
  * page holds the scripts of the analyses it shows only, once, after the
  * frame and before the drawing. */

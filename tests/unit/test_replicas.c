@@ -16,7 +16,7 @@
 
 #include "analysis/objects/profile.h"
 #include "analysis/replicas/profile.h"
-#include "cli/render.h" /* the renderers, private to src/cli/ */
+#include "cli/render/render.h" /* the renderers, private to src/cli/ */
 #include "heap/class_site.h"
 #include "profile/group.h"
 #include "profile/profile.h"

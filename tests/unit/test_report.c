@@ -14,10 +14,10 @@
 
 #include "analysis/pairs/profile.h"
 #include "analysis/objects/profile.h"
-#include "cli/json_writer.h"
-#include "cli/render.h" /* the renderers, private to src/cli/ */
-#include "cli/report.h"
-#include "cli/report_part.h"
+#include "cli/render/json_writer.h"
+#include "cli/render/render.h" /* the renderers, private to src/cli/ */
+#include "cli/commands/report.h"
+#include "cli/render/report_part.h"
 #include "profile/group.h"
 #include "profile/profile.h"
 

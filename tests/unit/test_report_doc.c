@@ -21,7 +21,7 @@
 #include "analysis/locks/profile.h"
 #include "analysis/objects/profile.h"
 #include "analysis/replicas/profile.h"
-#include "cli/render.h" /* the renderers, private to src/cli/ */
+#include "cli/render/render.h" /* the renderers, private to src/cli/ */
 #include "profile/profile.h"
 
 /* ---- a reader for JSON, comments and "..." ---- */

@@ -1,5 +1,5 @@
 /* Threads (issue 40): the thread group a context's root frame records
- * (profile/thread_frame.c) and wasp report --thread (cli/thread_filter.c),
+ * (profile/thread_frame.c) and wasp report --thread (cli/render/thread_filter.c),
  * through the report's one regrouping (profile/group.c). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,8 +9,8 @@
 
 #include <string.h>
 
-#include "cli/frame_filter.h"
-#include "cli/thread_filter.h"
+#include "cli/render/frame_filter.h"
+#include "cli/render/thread_filter.h"
 #include "profile/group.h"
 #include "profile/thread_frame.h"
 #include "pairs_view.h"

@@ -1,4 +1,4 @@
-/* A view (cli/view.h) drawn by every format: a toy view, installed in place
+/* A view (cli/render/view.h) drawn by every format: a toy view, installed in place
  * of an analysis's (wasp_view_override), goes through the command's own
  * renderers — text, JSON, HTML, collapsed, pprof — and `wasp diff` (text,
  * JSON), and each shows its rows, ranked once, with its columns. */
@@ -13,9 +13,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/ids.h"
-#include "cli/diff.h"
-#include "cli/view.h"
+#include "catalog/ids.h"
+#include "cli/commands/diff.h"
+#include "cli/render/view.h"
 #include "profile/profile.h"
 #include "render_string.h"
 

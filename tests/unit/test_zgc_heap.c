@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cli/render.h"
+#include "cli/render/render.h"
 #include "heap/heap_addresses.h"
 #include "heap/zgc_range.h"
 #include "profile/profile.h"

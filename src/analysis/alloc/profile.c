@@ -7,8 +7,8 @@
  */
 #include "analysis/alloc/profile.h"
 
-#include "analysis/ids.h"
-#include "analysis/names.h"
+#include "catalog/ids.h"
+#include "catalog/names.h"
 #include "profile/keyed_records.h"
 
 enum { SEC_CREATIONS = WASP_TAG('A', 'L', 'O', 'C'), SEC_BYTES = WASP_TAG('A', 'L', 'B', 'Y') };

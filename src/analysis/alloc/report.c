@@ -8,11 +8,11 @@
  */
 #include "analysis/alloc/profile.h"
 #include "analysis/alloc/ranking.h"
-#include "cli/diff_part.h"
-#include "cli/html_part.h"
-#include "cli/report_part.h"
-#include "cli/view.h"
-#include "cli/units.h"
+#include "cli/diff/diff_part.h"
+#include "cli/render/html_part.h"
+#include "cli/render/report_part.h"
+#include "cli/render/view.h"
+#include "cli/render/units.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -394,6 +394,6 @@ const wasp_report_part wasp_report_alloc = {
     .json_place = WASP_JSON_TOP_LEVEL,
 };
 
-/* Its diff part and HTML section are built from the view (cli/view.h). */
+/* Its diff part and HTML section are built from the view (cli/render/view.h). */
 const wasp_diff_part wasp_diff_alloc = {0};
 const wasp_html_part wasp_html_alloc = {0};

@@ -3,7 +3,7 @@
  * layer, beside the command line's other choices.
  */
 #include "analysis/alloc/ranking.h"
-#include "cli/cli_util.h"
+#include "cli/commands/cli_util.h"
 
 int wasp_alloc_rank_parse(const char *option, const char *value, char *err, size_t errlen)
 {

@@ -4,8 +4,8 @@
  */
 #include "analysis/fields/profile.h"
 
-#include "analysis/ids.h"
-#include "analysis/names.h"
+#include "catalog/ids.h"
+#include "catalog/names.h"
 #include "heap/heap_area.h"
 #include "profile/keyed_records.h"
 

@@ -7,8 +7,8 @@
  */
 #include "analysis/locks/profile.h"
 
-#include "analysis/ids.h"
-#include "analysis/names.h"
+#include "catalog/ids.h"
+#include "catalog/names.h"
 #include "profile/keyed_records.h"
 
 enum { SEC_SAMPLES = WASP_TAG('L', 'O', 'C', 'K'), SEC_BLOCKED = WASP_TAG('L', 'K', 'B', 'L') };

@@ -8,8 +8,8 @@
 #include "analysis/locks/profile.h"
 #include "analysis/locks/ranking.h"
 #include "analysis/locks/report_waits.h"
-#include "cli/report_part.h"
-#include "cli/units.h"
+#include "cli/render/report_part.h"
+#include "cli/render/units.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-// The locks analysis's section of the HTML report (cli/html_part.h): the
+// The locks analysis's section of the HTML report (cli/render/html_part.h): the
 // locked classes ranked by lock samples, the slow-path functions, a flame
 // graph of acquiring contexts, then the class, and the time blocked on locks.
 // Member "locks" (docs/report-json.md).

@@ -1,13 +1,13 @@
 /*
- * The locks analysis in `wasp diff` (cli/diff_part.h): the classes of locked
+ * The locks analysis in `wasp diff` (cli/diff/diff_part.h): the classes of locked
  * objects, keyed by class name, each valued by its lock samples (acquiring
  * compare-and-swaps and slow-path samples) as a share of every lock sample;
  * a class shows its hottest acquiring context.
  */
 #include "analysis/locks/profile.h"
 #include "analysis/locks/ranking.h"
-#include "cli/diff_part.h"
-#include "cli/report_part.h"
+#include "cli/diff/diff_part.h"
+#include "cli/render/report_part.h"
 
 /* The entry of the class's hottest context (UINT32_MAX when none). */
 static uint32_t hottest_entry(const wasp_profile *p, const wasp_lock_class *k)

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 
 #include "analysis/locks/waits.h"
-#include "cli/report_part.h"
-#include "cli/units.h"
+#include "cli/render/report_part.h"
+#include "cli/render/units.h"
 
 enum { TEXT_CONTEXTS = 3 };
 

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "cli/json_writer.h"
+#include "cli/render/json_writer.h"
 #include "profile/profile.h"
 
 /* Whether the profile measured blocked time (a look ran, or samples). */

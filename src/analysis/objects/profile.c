@@ -7,7 +7,7 @@
  * untracked objects' classes are allocated (section SUNT).
  */
 #include "analysis/objects/profile.h"
-#include "analysis/ids.h"
+#include "catalog/ids.h"
 #include "profile/keyed_records.h"
 #include "profile/site_records.h"
 

@@ -4,13 +4,13 @@
  * allocation context and the contexts that accessed its objects (DJXPerf's
  * object-centric view, its Figure 5). JSON: the top-level "objects" member.
  */
-#include "analysis/objects/creations.h"
+#include "analysis/objects/report_creations.h"
 #include "analysis/objects/profile.h"
-#include "cli/diff_part.h"
-#include "cli/html_part.h"
-#include "cli/report_part.h"
-#include "cli/view.h"
-#include "cli/units.h"
+#include "cli/diff/diff_part.h"
+#include "cli/render/html_part.h"
+#include "cli/render/report_part.h"
+#include "cli/render/view.h"
+#include "cli/render/units.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -233,7 +233,7 @@ static void cells(const wasp_profile *p, int id, uint32_t index, const wasp_view
     x[4].site = index;
 }
 
-/* "creations": where a class site's objects are made (creations.h). */
+/* "creations": where a class site's objects are made (report_creations.h). */
 static int json_member(wasp_json *j, const wasp_profile *p, int id, uint32_t index,
                        const wasp_view_total *t, const char *member, int top)
 {
@@ -433,6 +433,6 @@ const wasp_report_part wasp_report_objects = {
     .json_place = WASP_JSON_TOP_LEVEL,
 };
 
-/* Its diff part and HTML section are built from the view (cli/view.h). */
+/* Its diff part and HTML section are built from the view (cli/render/view.h). */
 const wasp_diff_part wasp_diff_objects = {0};
 const wasp_html_part wasp_html_objects = {0};

@@ -3,14 +3,14 @@
  * creation profile's contexts of a class site's class, ranked; without a
  * creation profile, the allocation samples' contexts of that class.
  */
-#include "analysis/objects/creations.h"
+#include "analysis/objects/report_creations.h"
 
 #include <stdlib.h>
 
 #include "analysis/alloc/profile.h"
 #include "analysis/objects/profile.h"
-#include "cli/report_part.h"
-#include "cli/units.h"
+#include "cli/render/report_part.h"
+#include "cli/render/units.h"
 
 typedef struct creation {
     uint32_t ctx;

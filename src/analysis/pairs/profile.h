@@ -10,8 +10,8 @@
 
 #include <stdint.h>
 
-#include "analysis/analysis.h" /* wasp_totals, wasp_pair_flags */
-#include "analysis/ids.h"
+#include "watch/pair_client.h" /* wasp_totals, wasp_pair_flags */
+#include "catalog/ids.h"
 
 typedef struct wasp_profile wasp_profile;
 

@@ -1,19 +1,19 @@
 /*
  * The pair analyses (JXPerf) in the report: three parts sharing this code,
- * each drawn by a view (cli/view.h) of its <watch, trap> pairs ranked by
+ * each drawn by a view (cli/render/view.h) of its <watch, trap> pairs ranked by
  * wasteful bytes: text (each context printed like a Java stack trace, leaf
  * first, with the leaf instruction above it, as in JXPerf's Figure 4), JSON
  * (a member of "analyses" per analysis), diff, HTML and flame graphs. The
  * hooks: the text heading (F_prog), why there are no pairs, the diff's line.
  */
-#include "analysis/names.h"
+#include "catalog/names.h"
 #include "analysis/pairs/profile.h"
 #include "analysis/pairs/report_summary.h"
-#include "cli/diff_part.h"
-#include "cli/html_part.h"
-#include "cli/report_part.h"
-#include "cli/view.h"
-#include "cli/units.h"
+#include "cli/diff/diff_part.h"
+#include "cli/render/html_part.h"
+#include "cli/render/report_part.h"
+#include "cli/render/view.h"
+#include "cli/render/units.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

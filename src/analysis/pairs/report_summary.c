@@ -6,9 +6,9 @@
  */
 #include "analysis/pairs/report_summary.h"
 
-#include "analysis/names.h"
+#include "catalog/names.h"
 #include "analysis/pairs/profile.h"
-#include "cli/units.h"
+#include "cli/render/units.h"
 
 #include <math.h>
 #include <stdlib.h>

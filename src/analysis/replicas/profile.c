@@ -12,7 +12,7 @@
  * identical objects.
  */
 #include "analysis/replicas/profile.h"
-#include "analysis/ids.h"
+#include "catalog/ids.h"
 #include "analysis/objects/profile.h"
 #include "common/wilson.h"
 #include "profile/site_records.h"

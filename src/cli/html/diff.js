@@ -5,7 +5,7 @@
 // so ("within noise") and come after the significant ones, as in the data. A row's contexts open under it
 // when it is clicked (the first row's are open at first). What an analysis
 // shows (its title, summary, columns and the details under a row) is in its
-// member of the data, written by its diff part (cli/diff_part.h): nothing
+// member of the data, written by its diff part (cli/diff/diff_part.h): nothing
 // here names an analysis. No libraries and no network: the page must open
 // from disk anywhere.
 'use strict';

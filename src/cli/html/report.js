@@ -3,7 +3,7 @@
 // must open from disk anywhere. Frames in the JSON are root first, leaf last.
 // This is the frame: the header, the summary, the search, flame graphs and ranked tables
 // (waspReport.kit). Each analysis draws its own section with a script of its
-// own (src/analysis/NAME/report.js, cli/html_part.h), loaded after this one,
+// own (src/analysis/NAME/report.js, cli/render/html_part.h), loaded after this one,
 // that registers it: waspReport.section(NAME, draw, {legend}). Then
 // waspReport.draw() draws every member of the JSON that has a section, in
 // the JSON's order; nothing here names an analysis.

@@ -1,4 +1,4 @@
-// The HTML section of every analysis described by a view (src/cli/view.h):
+// The HTML section of every analysis described by a view (src/cli/render/view.h):
 // one drawing for all of them, from the views' descriptions (view_html.c
 // writes a call of waspViews, NAME -> {rows, what, of, columns, head}, after this
 // file). A section: the totals in one line, a flame graph per context

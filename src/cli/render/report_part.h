@@ -1,0 +1,191 @@
+/*
+ * An analysis's part in the report (`wasp report`): whether a profile shows
+ * it, what it adds to the text header, its text section and its JSON member
+ * (docs/report-json.md). The renderers (render_text.c, render_json.c) write
+ * the run's header and call the parts of the analyses shown, in registry
+ * order, naming none of them. Registry: cli/render/report_parts.c, from
+ * catalog/list.h; the file is src/analysis/NAME/report.c.
+ *
+ * Below the ops table: what parts share to print contexts and sites the same
+ * way everywhere.
+ */
+#ifndef WASP_CLI_REPORT_PART_H
+#define WASP_CLI_REPORT_PART_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/render/json_writer.h"
+#include "profile/profile.h"
+
+/* Where a part's JSON member goes. */
+typedef enum wasp_json_place {
+    WASP_JSON_IN_ANALYSES, /* in the "analyses" object (the pair analyses) */
+    WASP_JSON_TOP_LEVEL    /* in the report object itself ("objects", "replicas") */
+} wasp_json_place;
+
+/* One weighted calling context of an analysis, for flame graphs (--format
+ * collapsed and pprof, docs/formats.md). */
+typedef struct wasp_stack {
+    const char *analysis; /* its analysis's name: "deadstore", "objects", ... */
+    const char *side;     /* the context's role: "watch"/"trap" (pairs),
+                           * "allocation"/"access" (objects), "site"/"compare"
+                           * (replicas); renderers keep sides apart */
+    uint32_t ctx;         /* context id: frames root first, leaf instruction */
+    const char *leaf;     /* a frame after the context's leaf (the object's
+                           * class), NULL for none */
+    double bytes;         /* wasteful bytes (pairs), else 0 */
+    double samples;       /* pairs: count; objects: access samples; replicas:
+                           * comparisons that found equal values */
+    bool by_bytes;        /* flame graphs weigh it by bytes, else by samples */
+} wasp_stack;
+
+/* Receives stacks; a renderer embeds it in its own state. 0, or -1 to stop
+ * (out of memory). */
+typedef struct wasp_stack_sink {
+    int (*emit)(struct wasp_stack_sink *sink, const wasp_profile *p, const wasp_stack *s);
+} wasp_stack_sink;
+
+/* One finding of the summary, the report's first screen (report_summary.c,
+ * docs/findings.md): where, what happens there in plain words, and the
+ * samples behind it. */
+typedef struct wasp_finding {
+    uint32_t ctx;     /* the code involved: its first application frame (else
+                       * its leaf) names the place */
+    char what[320];   /* plain words, its share included ("stores the value
+                       * already there (41.0% of the bytes stored)") */
+    double share;     /* that share of what its analysis measures, 0..1 */
+    double cpu;       /* the program's samples in the code involved, in the
+                       * units of wasp_report_samples_due; NAN: not measured */
+    double evidence;  /* the samples it rests on, as independent draws (an
+                       * armed watch's window is one): the interval's and
+                       * the few-samples warning's count */
+} wasp_finding;
+
+/* Findings per analysis in the summary. */
+enum { WASP_SUMMARY_PER_ANALYSIS = 3 };
+
+/* Receives findings, most important first. 0, or -1 (out of memory). */
+typedef struct wasp_finding_sink {
+    int (*emit)(struct wasp_finding_sink *sink, const wasp_profile *p, const wasp_finding *f);
+} wasp_finding_sink;
+
+typedef struct wasp_report_part {
+    /* Does the report show this analysis (id) for p: it ran (meta "events"
+     * names it) or p has its data? */
+    bool (*shown)(const wasp_profile *p, int id);
+    /* It arms a watchpoint per sample (the pair analyses): the header's
+     * samples line counts armed and trapped samples when a part shown does
+     * (or when none is shown at all). */
+    bool counts_armed;
+    /* Its lines in the header's counters block, after the samples line
+     * ("pairs  N classified"). Parts sharing the function are called once. */
+    void (*header_text)(const wasp_profile *p, FILE *out);
+    /* The prefix of the counters its own section shows ("objects."): the
+     * header's generic counters line leaves them out. NULL: none. */
+    const char *counter_prefix;
+    /* Its text section. top: entries shown (<= 0: all); anything else --top
+     * means for it is its own. 0, or -1 when out of memory. */
+    int (*text)(const wasp_profile *p, int id, int top, FILE *out);
+    /* Its JSON member (it writes the key), in json_place. 0, or -1. */
+    wasp_json_place json_place;
+    int (*json)(wasp_json *j, const wasp_profile *p, int id, int top);
+    /* Every weighted context of it, each side of an entry once, in a
+     * deterministic order, to sink. NULL: none. 0, or -1 (emit's). */
+    int (*stacks)(const wasp_profile *p, int id, wasp_stack_sink *sink);
+    /* The summary: its first `max` findings to sink, most important first
+     * (none: the summary says nothing was found). NULL: not in the summary.
+     * 0, or -1 (emit's, or out of memory). */
+    int (*summary)(const wasp_profile *p, int id, int max, wasp_finding_sink *sink);
+    /* The summary's heading of its findings ("Dead stores"), and what to
+     * try about them, one line (docs/findings.md says more). */
+    const char *title, *hint;
+    /* Its results described once (view.h): the generic renderers draw its
+     * text, JSON, stacks, diff and HTML section from it (WASP_VIEW_REPORT).
+     * NULL: the part's own text, json, stacks and its diff and HTML parts. */
+    const struct wasp_view *view;
+} wasp_report_part;
+
+/* The report part of analysis id; NULL when out of range. */
+const wasp_report_part *wasp_report_part_of(int id);
+
+/* ---- shared by the parts (render_common.c, render_text.c, render_json.c) ---- */
+
+/* How many of n ranked entries a report shows under --top (top <= 0: all). */
+uint32_t wasp_report_shown(int top, uint32_t n);
+/* part / whole, 0 when whole is not positive. */
+double wasp_share(double part, double whole);
+/* Does the profile have a counter of that name (zero or not)? */
+bool wasp_has_counter(const wasp_profile *p, const char *name);
+/* The leaf instruction of a context, NULL when unknown. */
+const char *wasp_context_insn(const wasp_profile *p, const wasp_context *c);
+
+enum { WASP_FRAME_LABEL_MAX = 4096 }; /* longer labels are cut */
+/* A frame as the text report names it ("pkg.C.m(C.java:42)", "libc.so.6
+ * memset"), cut to fit buf (n > 0). */
+void wasp_frame_label(const wasp_profile *p, const wasp_frame *f, char *buf, size_t n);
+/* Text: a context's frames leaf first, like a Java stack trace, each line
+ * indented by indent spaces. */
+void wasp_text_frames(const wasp_profile *p, const wasp_context *c, int indent, FILE *out);
+/* Text: "      LABEL  INSN" then the frames of context id. */
+void wasp_text_context(const wasp_profile *p, const char *label, uint32_t id, FILE *out);
+/* Text: one ranked entry (index: into the part's table), "#rank" printed
+ * rank_width wide. 0, or -1 when out of memory. */
+typedef int (*wasp_text_entry)(const wasp_profile *p, uint32_t index, uint32_t rank,
+                               int rank_width, const void *arg, FILE *out);
+/* Text: the first --top of the ranked order[0..n) through entry, then
+ * "... N more WHATs (--top N shows more)" for the rest; frees order. */
+int wasp_text_ranked(const wasp_profile *p, uint32_t *order, uint32_t n, int top,
+                     const char *what, wasp_text_entry entry, const void *arg, FILE *out);
+/* Text: a site's "allocated at:" and its allocation frames. */
+void wasp_text_site_allocation(const wasp_profile *p, const wasp_site *s, FILE *out);
+/* Text: the class of a site, "<unknown class>" when unknown. */
+const char *wasp_site_class(const wasp_profile *p, const wasp_site *s);
+/* Is s a class site: objects allocation tracking did not see, grouped by
+ * the class their headers name (heap/class_site.h)? */
+bool wasp_site_by_class(const wasp_profile *p, const wasp_site *s);
+/* "12 sampled allocations (24.0 KiB)" ("sampled" when allocations were
+ * sampled, objects.sampling_interval > 0). */
+const char *wasp_fmt_site_allocations(const wasp_profile *p, const wasp_site *s, char *buf,
+                                      size_t n);
+
+/* The summary's place of a context: its first frame, from the leaf, that
+ * is application code (a Java frame outside java.*, javax.*, jdk.*, sun.*,
+ * com.sun.*), else its leaf; NULL when it has no frames. */
+const wasp_frame *wasp_place_frame(const wasp_profile *p, const wasp_context *c);
+/* That place as "File.java:37" (a Java frame with a line), else its label,
+ * cut to fit buf; "(no frames)" when it has none. */
+const char *wasp_place_short(const wasp_profile *p, uint32_t ctx, char *buf, size_t n);
+/* The program's CPU samples: those taken, and those pacing left out while
+ * the watch budget was spent (each stands for one period of CPU time, the
+ * unit of the analyses' sample weights). */
+double wasp_report_samples_due(const wasp_profile *p);
+/* Samples taken per sample due (1 unless pacing skipped some): turns
+ * samples weighted by CPU time into about how many were taken, the count
+ * an interval rests on. */
+double wasp_report_taken_per_due(const wasp_profile *p);
+/* The 95% Wilson score interval of the proportion k/n (0 <= k <= n); [0, 1]
+ * when n is not positive. */
+void wasp_wilson95(double k, double n, double *lo, double *hi);
+
+/* JSON: the "frames" member of a context, root first. */
+void wasp_json_frames(wasp_json *j, const wasp_profile *p, const wasp_context *c);
+/* JSON: a context's "frames" and "instruction", into the object being written. */
+void wasp_json_context_fields(wasp_json *j, const wasp_profile *p, uint32_t id);
+/* JSON: a member `key` holding the context's fields. */
+void wasp_json_context(wasp_json *j, const wasp_profile *p, const char *key, uint32_t id);
+/* JSON: one entry (an object) of a ranked array; index: into the part's
+ * table. 0, or -1 when out of memory. */
+typedef int (*wasp_json_entry)(wasp_json *j, const wasp_profile *p, uint32_t index,
+                               const void *arg);
+/* JSON: the array `key` of the first --top of the ranked order[0..n), each
+ * through entry; frees order. 0, or -1 (the output is then cut short). */
+int wasp_json_ranked(wasp_json *j, const wasp_profile *p, const char *key, uint32_t *order,
+                     uint32_t n, int top, wasp_json_entry entry, const void *arg);
+/* JSON: a site's "class", "allocations" and "bytes". */
+void wasp_json_site_fields(wasp_json *j, const wasp_profile *p, const wasp_site *s);
+/* JSON: a site's "allocation" member (frames only). */
+void wasp_json_site_allocation(wasp_json *j, const wasp_profile *p, const wasp_site *s);
+
+#endif

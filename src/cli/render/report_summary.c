@@ -1,0 +1,271 @@
+/*
+ * The summary, the report's first screen (issue 40; docs/findings.md): for
+ * each analysis shown, its first findings (report_part.h, the parts'
+ * `summary`), one line each: the place in the application, what happens
+ * there in plain words with its share, and its cost in CPU, the share of the
+ * program's CPU samples spent in the code involved, with a 95% interval
+ * from the samples behind it; then what to try. Text here, the JSON
+ * "summary" member too (docs/report-json.md); the page draws the JSON's.
+ */
+#include "catalog/names.h"
+#include "cli/render/render.h"
+#include "cli/render/report_part.h"
+#include "cli/render/units.h"
+#include "cli/render/evidence_share.h"
+#include "cli/render/frame_filter.h"
+#include "cli/render/startup_frames.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+/* A finding resting on fewer samples than this says so: with k samples the
+ * 95% interval's half-width is about 1.96/sqrt(k) of the estimate, over a
+ * third of it below 30, so such a share (and its rank) may move that much
+ * from one run to the next. */
+enum { FEW_SAMPLES = 30 };
+/* Findings asked of a part, so that some are left when start-up work and
+ * hidden stacks are passed over. */
+enum { CANDIDATES = 32 };
+
+typedef struct found {
+    wasp_finding_sink sink;
+    wasp_finding f[WASP_SUMMARY_PER_ANALYSIS];
+    int n, max;
+    double startup, shown; /* shares of the evidence (evidence_share.h); NAN: none */
+} found;
+
+/* Start-up work (startup_frames.h) and the stand-in of stacks hidden by
+ * --include/--exclude are not findings. */
+static int keep(wasp_finding_sink *sink, const wasp_profile *p, const wasp_finding *f)
+{
+    found *c = (found *)sink;
+    const wasp_context *x = f->ctx < p->ncontexts ? &p->contexts[f->ctx] : NULL;
+    if (x && (wasp_context_startup(p, x) || wasp_context_hidden(p, x)))
+        return 0;
+    if (c->n < c->max)
+        c->f[c->n++] = *f;
+    return 0;
+}
+
+static bool unhidden(const wasp_profile *p, const wasp_context *c)
+{
+    return !wasp_context_hidden(p, c);
+}
+
+/* The findings of analysis id, into c: WASP_SUMMARY_PER_ANALYSIS, or fewer
+ * when --top asks for fewer entries (top > 0). 0, or -1. */
+static int collect(const wasp_profile *p, int id, int top, found *c)
+{
+    *c = (found){.sink = {keep}, .shown = NAN};
+    const wasp_report_part *part = wasp_report_part_of(id);
+    c->max = top > 0 && top < WASP_SUMMARY_PER_ANALYSIS ? top : WASP_SUMMARY_PER_ANALYSIS;
+    c->startup = wasp_evidence_share(p, id, wasp_context_startup);
+    if (wasp_profile_get_meta(p, WASP_FILTER_META))
+        c->shown = wasp_evidence_share(p, id, unhidden);
+    if (c->startup < 0 || c->shown < 0)
+        return -1;
+    return part->summary(p, id, CANDIDATES, &c->sink);
+}
+
+/* Does analysis id take part in the summary? */
+static bool in_summary(uint32_t shown, int id)
+{
+    return (shown & (1u << id)) && wasp_report_part_of(id)->summary;
+}
+
+/* Writes one analysis's part of the summary (its findings in c). */
+typedef void (*write_analysis)(const wasp_profile *p, int id, const found *c, double due,
+                               void *out);
+
+/* Each analysis of the summary in registry order, its findings collected,
+ * through write. 0, or -1. */
+static int each_analysis(const wasp_profile *p, uint32_t shown, int top, write_analysis write,
+                         void *out)
+{
+    double due = wasp_report_samples_due(p);
+    for (int id = 0; id < WASP_ANALYSES; id++) {
+        found c;
+        if (!in_summary(shown, id))
+            continue;
+        if (collect(p, id, top, &c) != 0)
+            return -1;
+        write(p, id, &c, due, out);
+    }
+    return 0;
+}
+
+/* A finding's cost in CPU: its share of the samples due and the 95%
+ * interval. The finding's samples may be weighted (a paced sample stands
+ * for several periods, a window's pairs share one sample): the interval is
+ * Wilson's for the samples it rests on (evidence) as successes, among as
+ * many draws as keep its share, so a weighted share is as uncertain as its
+ * evidence makes it. false when not measured. */
+static bool cpu_cost(const wasp_finding *f, double due, double *share, double *lo, double *hi)
+{
+    if (!isfinite(f->cpu) || !(due > 0))
+        return false;
+    *share = f->cpu > 0 ? (f->cpu < due ? f->cpu / due : 1) : 0;
+    double k = isfinite(f->evidence) && f->evidence > 0 ? f->evidence : f->cpu;
+    if (*share > 0 && k > 0)
+        wasp_wilson95(k, k / *share, lo, hi);
+    else
+        wasp_wilson95(0, due, lo, hi);
+    return true;
+}
+
+static bool few(const wasp_finding *f)
+{
+    return !(f->evidence >= FEW_SAMPLES);
+}
+
+/* "few samples: 8" ("<1" below one). */
+static const char *few_text(const wasp_finding *f, char *buf, size_t n)
+{
+    if (f->evidence < 0.5)
+        snprintf(buf, n, "few samples: <1");
+    else
+        snprintf(buf, n, "few samples: %.0f", f->evidence);
+    return buf;
+}
+
+/* ---- text ---- */
+
+static void finding_text(const wasp_profile *p, const wasp_finding *f, int rank, double due,
+                         FILE *out)
+{
+    char place[WASP_FRAME_LABEL_MAX], s[WASP_UNIT_BUF], l[WASP_UNIT_BUF], h[WASP_UNIT_BUF],
+        w[64];
+    const wasp_frame *at = f->ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[f->ctx]) : NULL;
+    if (at)
+        wasp_frame_label(p, at, place, sizeof place);
+    else
+        snprintf(place, sizeof place, "(no frames)");
+    double share, lo, hi;
+    char cpu[3 * WASP_UNIT_BUF + 32];
+    if (cpu_cost(f, due, &share, &lo, &hi)) {
+        wasp_fmt_percent(lo, l, sizeof l);
+        l[strlen(l) - 1] = 0; /* "(3.2–5.2%)": one percent sign */
+        snprintf(cpu, sizeof cpu, "%s of CPU (%s\xe2\x80\x93%s)", wasp_fmt_percent(share, s, sizeof s),
+                 l, wasp_fmt_percent(hi, h, sizeof h));
+    } else
+        snprintf(cpu, sizeof cpu, "CPU not measured");
+    fprintf(out, "  %d. %s: %s; %s", rank, place, f->what, cpu);
+    if (few(f))
+        fprintf(out, "; %s", few_text(f, w, sizeof w));
+    fputc('\n', out);
+}
+
+/* Start-up work below this share of an analysis's evidence goes unsaid in
+ * the text (the JSON has it): a note about 0.1% is noise on the first screen. */
+#define STARTUP_NOTE 0.01
+
+static void analysis_text(const wasp_profile *p, int id, const found *c, double due, void *arg)
+{
+    FILE *out = arg;
+    const wasp_report_part *part = wasp_report_part_of(id);
+    fprintf(out, "\n%s\n", part->title);
+    for (int i = 0; i < c->n; i++)
+        finding_text(p, &c->f[i], i + 1, due, out);
+    if (c->n == 0 && (c->startup > 0 || (isfinite(c->shown) && c->shown < 1)))
+        fputs("  nothing else found\n", out);
+    else if (c->n == 0)
+        fputs("  nothing found (the detail below says why)\n", out);
+    /* Notes after the findings, which come first under their heading. */
+    char s[WASP_UNIT_BUF];
+    if (isfinite(c->shown))
+        fprintf(out, "  the filter shows %s of its evidence\n", wasp_fmt_percent(c->shown, s, sizeof s));
+    if (c->startup >= STARTUP_NOTE || (c->n == 0 && c->startup > 0))
+        fprintf(out, "  %s of its evidence is JVM start-up work (class loading, linking, lambda "
+                     "bootstrap), not among these findings\n",
+                wasp_fmt_percent(c->startup, s, sizeof s));
+    if (c->n > 0 && part->hint)
+        fprintf(out, "  try: %s\n", part->hint);
+}
+
+int wasp_summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *out)
+{
+    bool any = false;
+    for (int id = 0; id < WASP_ANALYSES; id++)
+        any |= in_summary(shown, id);
+    if (!any)
+        return 0;
+    char a[WASP_UNIT_BUF];
+    fprintf(out, "\nSUMMARY: the top findings of each analysis (docs/findings.md explains them); "
+                 "\"of CPU\": of the program's %s CPU samples, with a 95%% interval\n",
+            wasp_fmt_count(wasp_report_samples_due(p), a, sizeof a));
+    const char *filter = wasp_profile_get_meta(p, WASP_FILTER_META);
+    if (filter)
+        fprintf(out, "  filtered (%s): only the stacks it keeps are shown, the others summed under "
+                     "\"" WASP_HIDDEN_FRAME "\"; shares are of the whole profile\n",
+                filter);
+    if (each_analysis(p, shown, top, analysis_text, out) != 0)
+        return -1;
+    fputs("\nDETAIL\n", out);
+    return 0;
+}
+
+/* ---- JSON ---- */
+
+static void finding_json(wasp_json *j, const wasp_profile *p, const wasp_finding *f, double due)
+{
+    char place[WASP_FRAME_LABEL_MAX];
+    const wasp_frame *at = f->ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[f->ctx]) : NULL;
+    wasp_json_begin_object(j, NULL, false);
+    if (at) {
+        wasp_frame_label(p, at, place, sizeof place);
+        wasp_json_string(j, "place", place);
+        wasp_json_string(j, "method", wasp_profile_string(p, at->name));
+        wasp_json_string(j, "file", at->file ? wasp_profile_string(p, at->file) : NULL);
+        if (at->line >= 0)
+            wasp_json_i64(j, "line", at->line);
+        else
+            wasp_json_null(j, "line");
+    } else {
+        wasp_json_null(j, "place");
+        wasp_json_null(j, "method");
+        wasp_json_null(j, "file");
+        wasp_json_null(j, "line");
+    }
+    wasp_json_string(j, "what", f->what);
+    wasp_json_double(j, "share", f->share);
+    double share, lo, hi;
+    bool measured = cpu_cost(f, due, &share, &lo, &hi);
+    wasp_json_double(j, "cpu_share", measured ? share : NAN); /* null when not measured */
+    wasp_json_double(j, "cpu_low", measured ? lo : NAN);
+    wasp_json_double(j, "cpu_high", measured ? hi : NAN);
+    wasp_json_double(j, "cpu_samples", f->cpu);
+    wasp_json_double(j, "samples", f->evidence);
+    wasp_json_bool(j, "few_samples", few(f));
+    wasp_json_end_object(j);
+}
+
+static void analysis_json(const wasp_profile *p, int id, const found *c, double due, void *arg)
+{
+    wasp_json *j = arg;
+    const wasp_report_part *part = wasp_report_part_of(id);
+    wasp_json_begin_object(j, NULL, false);
+    wasp_json_string(j, "analysis", wasp_analysis_id_name(id));
+    wasp_json_string(j, "title", part->title);
+    wasp_json_string(j, "hint", part->hint);
+    wasp_json_double(j, "startup_share", c->startup); /* null: no evidence */
+    wasp_json_double(j, "shown_share", c->shown);     /* null: no --include/--exclude */
+    wasp_json_begin_array(j, "findings", false);
+    for (int i = 0; i < c->n; i++)
+        finding_json(j, p, &c->f[i], due);
+    wasp_json_end_array(j);
+    wasp_json_end_object(j);
+}
+
+int wasp_summary_json(wasp_json *j, const wasp_profile *p, uint32_t shown, int top)
+{
+    wasp_json_begin_object(j, "summary", false);
+    wasp_json_double(j, "samples_due", wasp_report_samples_due(p));
+    wasp_json_u64(j, "few_samples_below", FEW_SAMPLES);
+    wasp_json_begin_array(j, "analyses", false);
+    if (each_analysis(p, shown, top, analysis_json, j) != 0)
+        return -1;
+    wasp_json_end_array(j);
+    wasp_json_end_object(j);
+    return 0;
+}

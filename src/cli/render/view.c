@@ -1,0 +1,407 @@
+/*
+ * The generic renderers of a view (view.h): its text section, its JSON
+ * member and its flame-graph stacks, from the one ranking and the columns.
+ */
+#include "cli/render/view.h"
+
+#include "catalog/ids.h"
+#include "catalog/names.h"
+#include "cli/render/report_part.h"
+#include "cli/render/units.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const wasp_view *overrides[WASP_ANALYSES];
+
+const wasp_view *wasp_view_of(int id)
+{
+    if (id >= 0 && id < WASP_ANALYSES && overrides[id])
+        return overrides[id];
+    const wasp_report_part *part = wasp_report_part_of(id);
+    return part ? part->view : NULL;
+}
+
+void wasp_view_override(int id, const wasp_view *v)
+{
+    if (id >= 0 && id < WASP_ANALYSES)
+        overrides[id] = v;
+}
+
+wasp_view_total wasp_view_totals(const wasp_view *v, const wasp_profile *p, int id)
+{
+    return v->total ? v->total(p, id) : (wasp_view_total){0, 0, false, 0, 0, NULL};
+}
+
+void wasp_view_release(const wasp_view *v, wasp_view_total *t)
+{
+    if (v->release && t->state)
+        v->release(t->state);
+    t->state = NULL;
+}
+
+/* The totals of a rendering (*t, released by the caller) and the rows ranked
+ * (caller frees); NULL, with *t released, when out of memory. */
+static uint32_t *begin(const wasp_view *v, const wasp_profile *p, int id, wasp_view_total *t,
+                       uint32_t *n)
+{
+    *t = wasp_view_totals(v, p, id);
+    uint32_t *order = v->rank(p, id, t, n);
+    if (!order)
+        wasp_view_release(v, t);
+    return order;
+}
+
+uint32_t *wasp_view_in_order(uint32_t n, uint32_t *out_n)
+{
+    uint32_t *o = malloc((n ? n : 1) * sizeof *o);
+    for (uint32_t i = 0; o && i < n; i++)
+        o[i] = i;
+    *out_n = n;
+    return o;
+}
+
+uint32_t *wasp_view_copy(const uint32_t *order, uint32_t n, uint32_t *out_n)
+{
+    uint32_t *o = malloc((n ? n : 1) * sizeof *o);
+    if (o && n)
+        memcpy(o, order, n * sizeof *o);
+    *out_n = n;
+    return o;
+}
+
+int wasp_view_ncolumns(const wasp_view_column *c)
+{
+    int n = 0;
+    while (n < WASP_VIEW_COLUMNS && c[n].member)
+        n++;
+    return n;
+}
+
+int wasp_view_column_with(const wasp_view *v, unsigned role)
+{
+    for (int i = 0; i < wasp_view_ncolumns(v->columns); i++)
+        if (v->columns[i].roles & role)
+            return i;
+    return -1;
+}
+
+/* ---- text ---- */
+
+static const char *fmt_number(wasp_view_kind kind, double v, char *buf, size_t n)
+{
+    switch (kind) {
+    case WASP_VIEW_SHARE:
+        return wasp_fmt_percent(v, buf, n);
+    case WASP_VIEW_BYTES:
+        return wasp_fmt_bytes(v, buf, n);
+    default:
+        return wasp_fmt_count(v, buf, n);
+    }
+}
+
+/* A measure's or flag's part of the row's line. */
+static void cell_text(const wasp_view_column *c, const wasp_view_cell *x, FILE *out)
+{
+    char b[WASP_UNIT_BUF];
+    switch (c->kind) {
+    case WASP_VIEW_FLAG:
+        if (x->flag && c->text)
+            fprintf(out, "%s%s", c->sep ? c->sep : "", c->text);
+        return;
+    case WASP_VIEW_STRING:
+        if (c->text || c->width)
+            fprintf(out, "%s%*s", c->sep ? c->sep : "", c->width, x->str ? x->str : "");
+        return;
+    case WASP_VIEW_SHARE:
+    case WASP_VIEW_BYTES:
+    case WASP_VIEW_COUNT:
+        if (!c->text && !c->unit && !c->width)
+            return;
+        fprintf(out, "%s%s%*s", c->sep ? c->sep : "", c->text ? c->text : "", c->width,
+                isnan(x->num) ? "n/a" : fmt_number(c->kind, x->num, b, sizeof b));
+        if (c->unit)
+            fprintf(out, " %s%s", c->unit, x->num == 1 ? "" : "s");
+        return;
+    default: /* contexts print under the line; the rest only in tables */
+        return;
+    }
+}
+
+/* A row's lines: "\n  #RANK" and its measures, then its contexts. */
+static void row_text(const wasp_profile *p, const wasp_view *v, const wasp_view_cell *x,
+                     uint32_t rank, int rank_width, FILE *out)
+{
+    int n = wasp_view_ncolumns(v->columns);
+    fprintf(out, "\n  #%-*" PRIu32, rank_width, rank);
+    for (int i = 0; i < n; i++)
+        cell_text(&v->columns[i], &x[i], out);
+    fputc('\n', out);
+    for (int i = 0; i < n; i++)
+        if (v->columns[i].kind == WASP_VIEW_CONTEXT && v->columns[i].text)
+            wasp_text_context(p, v->columns[i].text, x[i].ctx, out);
+}
+
+int wasp_view_text(const wasp_profile *p, int id, int top, FILE *out)
+{
+    const wasp_view *v = wasp_view_of(id);
+    if (v->text_head)
+        v->text_head(p, id, top, out);
+    uint32_t n;
+    wasp_view_total t;
+    uint32_t *order = begin(v, p, id, &t, &n);
+    if (!order)
+        return -1;
+    if (n == 0 && v->text_empty)
+        v->text_empty(p, id, out);
+    uint32_t shown = wasp_report_shown(top, n);
+    int width = snprintf(NULL, 0, "%" PRIu32, shown);
+    wasp_view_cell x[WASP_VIEW_COLUMNS];
+    int rc = 0;
+    for (uint32_t i = 0; i < shown && rc == 0; i++) {
+        if (v->text_row) {
+            rc = v->text_row(p, id, order[i], i + 1, width, &t, out);
+            continue;
+        }
+        v->cells(p, id, order[i], &t, x);
+        row_text(p, v, x, i + 1, width, out);
+    }
+    if (rc == 0 && n > shown)
+        fprintf(out, "\n  ... %" PRIu32 " more %s (--top N shows more)\n", n - shown,
+                v->more ? v->more : n - shown == 1 ? v->what : v->whats);
+    if (rc == 0 && v->text_tail)
+        v->text_tail(p, id, &t, out);
+    free(order);
+    wasp_view_release(v, &t);
+    return rc;
+}
+
+/* ---- JSON ---- */
+
+static int ranked_json(wasp_json *j, const wasp_profile *p, const wasp_view *v, int id,
+                       const char *key, uint32_t *order, uint32_t n, const wasp_view_total *t,
+                       int top);
+
+int wasp_view_cell_json(wasp_json *j, const wasp_profile *p, const wasp_view *v, int id,
+                        const wasp_view_column *c, const wasp_view_cell *x, uint32_t index,
+                        const wasp_view_total *t, int top)
+{
+    switch (c->kind) {
+    case WASP_VIEW_FLAG:
+        wasp_json_bool(j, c->member, x->flag);
+        break;
+    case WASP_VIEW_CONTEXT:
+        if (c->roles & WASP_VIEW_INLINE)
+            wasp_json_context_fields(j, p, x->ctx);
+        else
+            wasp_json_context(j, p, c->member, x->ctx);
+        break;
+    case WASP_VIEW_STRING:
+        wasp_json_string(j, c->member, x->str);
+        break;
+    case WASP_VIEW_SITE:
+        wasp_json_site_fields(j, p, &p->sites[x->site]);
+        break;
+    case WASP_VIEW_ALLOCATION:
+        wasp_json_site_allocation(j, p, &p->sites[x->site]);
+        break;
+    case WASP_VIEW_LIST: {
+        uint32_t n;
+        uint32_t *order = c->list->rank_in(p, id, index, t, &n);
+        if (!order)
+            return -1;
+        return ranked_json(j, p, c->list, id, c->member, order, n, t,
+                           c->roles & WASP_VIEW_ALL ? 0 : top);
+    }
+    case WASP_VIEW_HOOK:
+        return v->json_member(j, p, id, index, t, c->member, top);
+    default:
+        if ((c->roles & WASP_VIEW_WHOLE) && x->num >= 0 && x->num < 1e18 && x->num == floor(x->num))
+            wasp_json_u64(j, c->member, (uint64_t)x->num);
+        else
+            wasp_json_double(j, c->member, x->num); /* NAN: null */
+    }
+    return 0;
+}
+
+int wasp_view_row_json(wasp_json *j, const wasp_profile *p, const wasp_view *v, int id,
+                       uint32_t index, const wasp_view_total *t, unsigned roles, int top)
+{
+    wasp_view_cell x[WASP_VIEW_COLUMNS];
+    v->cells(p, id, index, t, x);
+    int rc = 0;
+    for (int i = 0; i < wasp_view_ncolumns(v->columns) && rc == 0; i++)
+        if (roles ? (v->columns[i].roles & roles) != 0
+                  : !(v->columns[i].roles & WASP_VIEW_HIDDEN))
+            rc = wasp_view_cell_json(j, p, v, id, &v->columns[i], &x[i], index, t, top);
+    return rc;
+}
+
+/* The array `key` of the first --top rows of order[0..n); frees order. */
+static int ranked_json(wasp_json *j, const wasp_profile *p, const wasp_view *v, int id,
+                       const char *key, uint32_t *order, uint32_t n, const wasp_view_total *t,
+                       int top)
+{
+    wasp_json_begin_array(j, key, false);
+    uint32_t shown = wasp_report_shown(top, n);
+    int rc = 0;
+    for (uint32_t i = 0; i < shown && rc == 0; i++) {
+        wasp_json_begin_object(j, NULL, v->compact);
+        rc = wasp_view_row_json(j, p, v, id, order[i], t, 0, top);
+        wasp_json_end_object(j);
+    }
+    wasp_json_end_array(j);
+    free(order);
+    return rc;
+}
+
+int wasp_view_json(wasp_json *j, const wasp_profile *p, int id, int top)
+{
+    const wasp_view *v = wasp_view_of(id);
+    uint32_t n;
+    wasp_view_total t;
+    uint32_t *order = begin(v, p, id, &t, &n);
+    if (!order)
+        return -1;
+    wasp_json_begin_object(j, wasp_analysis_id_name(id), false);
+    int rc = 0;
+    if (v->head_cells) {
+        wasp_view_cell x[WASP_VIEW_COLUMNS];
+        v->head_cells(p, id, &t, x);
+        for (int i = 0; i < wasp_view_ncolumns(v->head) && rc == 0; i++)
+            rc = wasp_view_cell_json(j, p, v, id, &v->head[i], &x[i], UINT32_MAX, &t, top);
+    }
+    /* The rows, and the further tables before or after them. */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == (v->tables_first ? 1 : 0)) {
+            if (rc == 0)
+                rc = ranked_json(j, p, v, id, v->rows, order, n, &t, top);
+            else
+                free(order);
+            continue;
+        }
+        for (int k = 0; k < 2 && v->tables[k] && rc == 0; k++) {
+            const wasp_view *w = v->tables[k];
+            uint32_t m;
+            uint32_t *rows = w->rank_in(p, id, 0, &t, &m);
+            rc = rows ? ranked_json(j, p, w, id, w->rows, rows, m, &t, top) : -1;
+        }
+    }
+    wasp_json_end_object(j);
+    wasp_view_release(v, &t);
+    return rc;
+}
+
+/* ---- stacks ---- */
+
+/* Row index's contexts of view v to sink: its context columns and its
+ * site's allocation path (the site's class the leaf frame, leaf: the
+ * parent's), each weighted by the row's value (by bytes when the value is
+ * bytes) and evidence; then its nested lists' rows, likewise. */
+static int row_stacks(const wasp_profile *p, int id, const wasp_view *v, uint32_t index,
+                      const wasp_view_total *t, const char *leaf, wasp_stack_sink *sink)
+{
+    int value = wasp_view_column_with(v, WASP_VIEW_VALUE);
+    int evidence = wasp_view_column_with(v, WASP_VIEW_EVIDENCE);
+    int ncol = wasp_view_ncolumns(v->columns);
+    bool by_bytes = value >= 0 && v->columns[value].kind == WASP_VIEW_BYTES;
+    wasp_view_cell x[WASP_VIEW_COLUMNS];
+    v->cells(p, id, index, t, x);
+    for (int c = 0; c < ncol; c++)
+        if (v->columns[c].kind == WASP_VIEW_SITE)
+            leaf = wasp_site_class(p, &p->sites[x[c].site]);
+        else if (v->columns[c].roles & WASP_VIEW_LEAF)
+            leaf = x[c].str;
+    int rc = 0;
+    for (int c = 0; c < ncol && rc == 0; c++) {
+        const wasp_view_column *col = &v->columns[c];
+        if (col->kind == WASP_VIEW_LIST) {
+            uint32_t n;
+            uint32_t *order = col->list->rank_in(p, id, index, t, &n);
+            if (!order)
+                return -1;
+            for (uint32_t k = 0; k < n && rc == 0; k++)
+                rc = row_stacks(p, id, col->list, order[k], t, leaf, sink);
+            free(order);
+            continue;
+        }
+        if ((col->kind != WASP_VIEW_CONTEXT && col->kind != WASP_VIEW_ALLOCATION) ||
+            (col->roles & WASP_VIEW_HIDDEN))
+            continue;
+        wasp_stack s = {wasp_analysis_id_name(id), col->member,
+                        col->kind == WASP_VIEW_CONTEXT ? x[c].ctx : p->sites[x[c].site].ctx, leaf,
+                        by_bytes ? x[value].num : 0,
+                        evidence >= 0 ? x[evidence].num : value >= 0 ? x[value].num : 0,
+                        by_bytes};
+        rc = sink->emit(sink, p, &s);
+    }
+    return rc;
+}
+
+int wasp_view_stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
+{
+    const wasp_view *v = wasp_view_of(id);
+    uint32_t n;
+    wasp_view_total t;
+    uint32_t *order = begin(v, p, id, &t, &n);
+    if (!order)
+        return -1;
+    int rc = 0;
+    for (uint32_t i = 0; i < n && rc == 0; i++)
+        rc = row_stacks(p, id, v, order[i], &t, NULL, sink);
+    free(order);
+    wasp_view_release(v, &t);
+    return rc;
+}
+
+/* ---- the description (for the HTML section) ---- */
+
+static const char *const kinds[] = {"share", "bytes",      "count", "flag", "context",
+                                    "string", "site", "allocation", "list", "hook"};
+
+static void describe_columns(wasp_json *j, const char *key, const wasp_view_column *c)
+{
+    wasp_json_begin_array(j, key, false);
+    for (int i = 0; i < wasp_view_ncolumns(c); i++) {
+        if (c[i].roles & WASP_VIEW_HIDDEN)
+            continue;
+        wasp_json_begin_object(j, NULL, true);
+        wasp_json_string(j, "member", c[i].member);
+        wasp_json_string(j, "title", c[i].title);
+        wasp_json_string(j, "kind", kinds[c[i].kind]);
+        wasp_json_bool(j, "key", (c[i].roles & WASP_VIEW_KEY) != 0);
+        wasp_json_bool(j, "value", (c[i].roles & WASP_VIEW_VALUE) != 0);
+        wasp_json_bool(j, "evidence", (c[i].roles & WASP_VIEW_EVIDENCE) != 0);
+        wasp_json_bool(j, "estimate", (c[i].roles & WASP_VIEW_ESTIMATE) != 0);
+        wasp_json_bool(j, "inline", (c[i].roles & WASP_VIEW_INLINE) != 0);
+        if (c[i].roles & WASP_VIEW_LEAF)
+            wasp_json_string(j, "frame", c[i].frame);
+        if (c[i].list)
+            describe_columns(j, "list", c[i].list->columns);
+        wasp_json_end_object(j);
+    }
+    wasp_json_end_array(j);
+}
+
+void wasp_view_describe(wasp_json *j, const char *key, const wasp_view *v)
+{
+    wasp_json_begin_object(j, key, false);
+    wasp_json_string(j, "rows", v->rows);
+    wasp_json_string(j, "what", v->what);
+    wasp_json_string(j, "whats", v->whats);
+    wasp_json_string(j, "of", v->of);
+    describe_columns(j, "columns", v->columns);
+    describe_columns(j, "head", v->head);
+    wasp_json_begin_array(j, "tables", false);
+    for (int k = 0; k < 2 && v->tables[k]; k++) {
+        wasp_json_begin_object(j, NULL, false);
+        wasp_json_string(j, "rows", v->tables[k]->rows);
+        wasp_json_string(j, "title", v->tables[k]->title);
+        describe_columns(j, "columns", v->tables[k]->columns);
+        wasp_json_end_object(j);
+    }
+    wasp_json_end_array(j);
+    wasp_json_end_object(j);
+}
