@@ -10,7 +10,7 @@
  *     and by instruction.
  * A broken promise abort()s, which libFuzzer reports as a crash.
  */
-#include "cli/report.h"
+#include "cli/commands/report.h"
 #include "profile/codec.h"
 
 #include <stdint.h>

@@ -19,7 +19,7 @@ import shutil
 
 H = None  # run.py's module, set by make_tests
 
-# Keys of `wasp doctor --json` (src/cli/doctor.c) and the type of each.
+# Keys of `wasp doctor --json` (src/cli/commands/doctor.c) and the type of each.
 TOP_KEYS = {"kernel": str, "perf_event_paranoid": (int, type(None)), "perf_events": dict,
             "seccomp": (int, type(None)), "sigtrap": (bool, type(None)), "samplers": dict,
             "watch": dict, "numa_nodes": (int, type(None)), "jdks": list, "would_use": dict,
