@@ -306,7 +306,7 @@ static int not_counted(wasp_json *j, const wasp_profile *p, int id, uint32_t ind
     return 0;
 }
 
-#define COL(member, title, kind, roles) {member, title, kind, roles, NULL, 0, NULL, NULL, NULL}
+#define COL WASP_VIEW_COL
 #define BYTES_COLUMNS                                                                              \
     COL("bytes", "bytes", WASP_VIEW_BYTES, WASP_VIEW_ESTIMATE),                                    \
         COL("bytes_low", "bytes 95% low", WASP_VIEW_BYTES, 0),                                     \

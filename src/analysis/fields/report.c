@@ -399,7 +399,7 @@ static void head_cells(const wasp_profile *p, int id, const wasp_view_total *t, 
     x[1].num = r->named;
 }
 
-#define COL(member, title, kind, roles) {member, title, kind, roles, NULL, 0, NULL, NULL, NULL}
+#define COL WASP_VIEW_COL
 /* loads, stores, share, areas, and their samples (loads + stores: the value) */
 #define GROUP_COLUMNS(areas_title)                                                                 \
     COL("loads", "loads", WASP_VIEW_COUNT, WASP_VIEW_ESTIMATE),                                    \

@@ -319,7 +319,7 @@ static void diff_summary(const wasp_diff_analysis *a, int id, FILE *out)
             wasp_fmt_count(a->total[0], t0, sizeof t0), wasp_fmt_count(a->total[1], t1, sizeof t1));
 }
 
-#define COL(member, title, kind, roles) {member, title, kind, roles, NULL, 0, NULL, NULL, NULL}
+#define COL WASP_VIEW_COL
 static const wasp_view accesses = {
     .columns = {COL("share", "share", WASP_VIEW_SHARE, 0),
                 COL("samples", "samples", WASP_VIEW_COUNT, WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE),

@@ -283,7 +283,7 @@ static const wasp_view accesses = {
     .rank_in = rank_in, .cells = access_cells,
 };
 
-#define COL(member, title, kind, roles) {member, title, kind, roles, NULL, 0, NULL, NULL, NULL}
+#define COL WASP_VIEW_COL
 static const wasp_view view = {
     .title = "Object replicas", .entry = "Replica site", .what = "site", .whats = "sites",
     .of = "of comparisons", .unit = "equal comparisons", .rows = "sites", .has_fraction = true,

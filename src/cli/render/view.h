@@ -72,6 +72,11 @@ typedef struct wasp_view_column {
     const char *frame;            /* LEAF: the kind of its frame ("field") */
 } wasp_view_column;
 
+/* A column with no text layout of its own (JSON, HTML, diff; the text's
+ * hooks write it). Designated, so a field added later starts zeroed without
+ * a warning from any compiler. */
+#define WASP_VIEW_COL(m, t, k, r) {.member = (m), .title = (t), .kind = (k), .roles = (r)}
+
 enum { WASP_VIEW_COLUMNS = 16 };
 
 /* One cell's value. */
