@@ -8,7 +8,11 @@ monitors) N times each way, interleaved: plain; JFR with its default settings
 0 ms (what locks.jfr compares with); wasp -e locks. Prints the median wall
 and CPU time (user + sys of the JVM) of each and its ratio to plain.
 
-    python3 bench/locks_jfr.py [--jdk HOME] [--runs N] [-- Workload args...]
+    python3 bench/locks_jfr.py [--jdk HOME] [--runs N] [--wasp BUILD] [-- Workload args...]
+
+--wasp names the build directory whose bin/wasp to run (default the
+repository's build/), so that a measurement is of one build while others
+rebuild the tree.
 """
 import argparse
 import os
@@ -21,22 +25,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
-import jfr as jfr_file  # noqa: E402  (the tests' copy-the-settings helper)
-
-
-class Checks:
-    """What jfr_file.settings needs of the test harness."""
-    class Fail(Exception):
-        pass
-
-    def check(self, ok, why):
-        if not ok:
-            raise Checks.Fail(why)
-
-
-class Jdk:
-    def __init__(self, home):
-        self.home = home
+import jfr as jfr_file  # noqa: E402  (the tests' copy-the-settings helper and its harness)
 
 
 def timed(cmd):
@@ -54,12 +43,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--jdk", default="/usr/lib/jvm/java-17-openjdk-amd64")
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--wasp", default=os.path.join(ROOT, "build"), help="build directory with bin/wasp")
     ap.add_argument("workload", nargs="*", default=["LocksHot", "10", "2", "20"])
     a = ap.parse_args()
     java = os.path.join(a.jdk, "bin", "java")
     cp = ["-cp", os.path.join(ROOT, "build", "workloads")]
     tmp = tempfile.mkdtemp(prefix="wasp-locks-jfr-")
-    zero = jfr_file.settings(Checks(), Jdk(a.jdk), os.path.join(tmp, "locks-0ms.jfc"),
+    zero = jfr_file.settings(jfr_file.Standalone(), jfr_file.jdk_at(a.jdk), os.path.join(tmp, "locks-0ms.jfc"),
                              {"jdk.JavaMonitorEnter": "0 ms", "jdk.ThreadPark": "0 ms"})
     rec = os.path.join(tmp, "r.jfr")
     ways = [
@@ -67,7 +57,7 @@ def main():
         ("JFR default", [java, "-XX:StartFlightRecording=filename=%s,settings=default" % rec] + cp + a.workload),
         ("JFR locks at 0 ms", [java, "-XX:StartFlightRecording=filename=%s,settings=%s" % (rec, zero)] + cp
          + a.workload),
-        ("wasp -e locks", [os.path.join(ROOT, "build", "bin", "wasp"), "run", "-e", "locks", "-q", "-o",
+        ("wasp -e locks", [os.path.join(a.wasp, "bin", "wasp"), "run", "-e", "locks", "-q", "-o",
                            os.path.join(tmp, "p.wprof"), "--", java] + cp + a.workload),
     ]
     times = dict((name, []) for name, _ in ways)

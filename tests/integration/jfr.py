@@ -9,8 +9,38 @@ lib/jfr/default.jfc with some events' thresholds changed.
 import json
 import os
 import re
+import subprocess
+import types
 
-ARRAYS = {"[J": "long[]", "[I": "int[]", "[B": "byte[]", "[C": "char[]"}
+PRIMITIVES = {"Z": "boolean", "B": "byte", "C": "char", "S": "short", "I": "int", "J": "long",
+              "F": "float", "D": "double"}
+
+
+class Standalone:
+    """What these helpers need of the test harness (h), for scripts outside
+    it (bench/locks_jfr.py, bench/jfr_corpus.py): a failed check or a skip
+    raises Fail."""
+    class Fail(Exception):
+        pass
+
+    def check(self, ok, why):
+        if not ok:
+            raise Standalone.Fail(why)
+
+    def skip(self, why):
+        raise Standalone.Fail(why)
+
+    def tail(self, text, n=6):
+        return "\n".join((text or "").splitlines()[-n:])
+
+    def run(self, cmd):
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        return types.SimpleNamespace(rc=r.returncode, out=r.stdout, err=r.stderr)
+
+
+def jdk_at(home):
+    """A JDK as these helpers use one (its home), for scripts outside the harness."""
+    return types.SimpleNamespace(home=home, java=os.path.join(home, "bin", "java"))
 
 
 def run_beside(h, ctx, jdk, wasp_args, settings, workload, args, out, rec):
@@ -41,10 +71,17 @@ def events(h, jdk, path, names):
 
 
 def class_name(c):
-    """A JFR class value named as wasp names classes ("long[]", "a.b.C$D");
-    "" for none."""
+    """A JFR class value named as wasp names classes ("long[]", "a.b.C$D",
+    "java.lang.String[][]"); "" for none."""
     name = (c or {}).get("name") or ""
-    return ARRAYS.get(name, name.replace("/", "."))
+    dims = len(name) - len(name.lstrip("["))
+    if dims:
+        elem = name[dims:]
+        if elem in PRIMITIVES:
+            name = PRIMITIVES[elem]
+        elif elem.startswith("L") and elem.endswith(";"):
+            name = elem[1:-1]
+    return name.replace("/", ".") + "[]" * dims
 
 
 def seconds(duration):
