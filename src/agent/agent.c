@@ -25,6 +25,7 @@
 #include "agent/census.h"
 #include "agent/chain_dump.h"
 #include "agent/code_map_load.h"
+#include "agent/cpu_lines_dump.h"
 #include "agent/dump.h"
 #include "agent/exit_hook.h"
 #include "agent/jvm.h"
@@ -46,6 +47,7 @@
 #include "sample/signal.h"
 #include "watch/budget.h"
 #include "watch/caller_chain.h"
+#include "watch/pc_hist.h"
 #include "watch/sampler_period.h"
 #include "watch/engine.h"
 #include "watch/handler.h"
@@ -236,8 +238,9 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
     }
     wasp_jvm_prepare_loaded_classes(jvmti, env);
     (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
-    if (wasp_session_get()->context != WASP_CONTEXT_WALK)
-        chain_events(jvmti, JVMTI_ENABLE);
+    /* Every context mode: the CPU samples by line need them too
+     * (cpu_lines_dump.h). */
+    chain_events(jvmti, JVMTI_ENABLE);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL);
     char why[256];
@@ -392,8 +395,7 @@ static void stop_and_write_locked(jvmtiEnv *jvmti, JNIEnv *env, const char *ende
     wasp_java_names_free();
     drop_all_watches(); /* every thread is quiet: nothing stays watched */
     session_events(jvmti, JVMTI_DISABLE);
-    if (wasp_session_get()->context != WASP_CONTEXT_WALK)
-        chain_events(jvmti, JVMTI_DISABLE);
+    chain_events(jvmti, JVMTI_DISABLE);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_END, NULL);
     /* Nothing of this session reaches the next (wasp attach again): its
@@ -659,6 +661,9 @@ static int setup(JavaVM *vm, char *why, size_t len)
         take_asked_period(&s);
     wasp_session_set(&s);
     wasp_handler_enable(s.enabled);
+    if (wasp_pc_hist_init(WASP_CPU_PC_SLOTS) != 0)
+        wasp_log("out of memory for the CPU samples' table: the summary's CPU shares are "
+                 "estimates");
     fill_dump_info(&opts);
     if (why[0]) {
         snprintf(dump_info.disabled_reason, sizeof dump_info.disabled_reason, "%s", why);

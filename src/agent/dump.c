@@ -23,6 +23,7 @@
 #include "agent/log.h"
 #include "agent/native_symbols.h"
 #include "agent/threads.h"
+#include "agent/cpu_lines_dump.h"
 #include "profile/group.h"
 #include "profile/thread_frame.h"
 #include "watch/handler_part.h"
@@ -276,6 +277,13 @@ wasp_profile *wasp_dump_profile(wasp_dump *d)
 const wasp_dump_info *wasp_dump_settings(wasp_dump *d)
 {
     return d->info;
+}
+
+void wasp_dump_java_frame(wasp_dump *d, const wasp_rframe *rf, wasp_frame *out)
+{
+    method_entry *m = method_lookup(d->mc, d->p, rf->method);
+    *out = (wasp_frame){.kind = WASP_FRAME_JAVA, .name = m ? m->name : 0, .file = m ? m->file : 0,
+                        .line = wasp_jvm_line((jmethodID)rf->method, rf->bci)};
 }
 
 uint32_t wasp_dump_context(wasp_dump *d, const wasp_records *r, uint32_t id)
@@ -657,6 +665,7 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d),
         if (wasp_session_runs(id) && part->finish)
             part->finish(&d, id);
     }
+    wasp_cpu_lines_dump(&d);
     name_class_sites(p);
     free(mc.e);
     wasp_profile_set_meta(p, "events", info->events);

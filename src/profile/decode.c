@@ -8,6 +8,7 @@
  */
 #include "profile/codec.h"
 #include "profile/format.h"
+#include "profile/cpu_lines.h"
 #include "profile/internal.h"
 
 #include <math.h>
@@ -26,11 +27,13 @@ enum {
     S_COUNTERS,
     S_MERGED,
     S_SITES,
+    S_CPU_LINES,
     S_CORE
 };
 static const uint32_t core_tags[S_CORE] = {
     WASP_SEC_META,     WASP_SEC_META_NUMBERS, WASP_SEC_STRINGS, WASP_SEC_FRAMES,
     WASP_SEC_CONTEXTS, WASP_SEC_COUNTERS,     WASP_SEC_MERGED,  WASP_SEC_SITES,
+    WASP_SEC_CPU_LINES,
 };
 enum { MAX_SECTIONS = S_CORE + WASP_ANALYSES * WASP_PART_SECTIONS };
 
@@ -481,6 +484,8 @@ static int read_all(wasp_decoder *d)
     for (size_t i = 0; i < sizeof core / sizeof *core; i++)
         if (core[i](d) != 0)
             return -1;
+    if (wasp_cpu_lines_decode(d->p, d) != 0)
+        return -1;
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_profile_part *part = wasp_profile_part_of(id);
         if (part->decode && part->decode(d->p, d) != 0)

@@ -4,6 +4,7 @@
  */
 #include "profile/codec.h"
 #include "profile/format.h"
+#include "profile/cpu_lines.h"
 #include "profile/internal.h"
 
 #include <stdio.h>
@@ -87,6 +88,7 @@ static void put_core(wasp_wbuf *b, const wasp_profile *p)
      * byte what wasp wrote before the section existed. */
     if (p->nsites)
         wasp_put_table(b, WASP_SEC_SITES, p->nsites, put_site, p);
+    wasp_cpu_lines_encode(p, b);
 }
 
 int wasp_profile_encode(const wasp_profile *p, wasp_wbuf *b, char *err, size_t errlen)

@@ -30,6 +30,8 @@ enum wasp_section_tag {
     WASP_SEC_MERGED = WASP_TAG('M', 'R', 'G', 'D'),
     /* Allocation sites, optional (written only when there are some). */
     WASP_SEC_SITES = WASP_TAG('S', 'I', 'T', 'E'),
+    /* CPU samples by source line, optional (cpu_lines.h). */
+    WASP_SEC_CPU_LINES = WASP_TAG('C', 'P', 'U', 'L'),
 };
 
 /* magic + version; a section header is tag + length; the trailer is the CRC. */

@@ -5,6 +5,7 @@
  * (allocation context, class), so their numbers sum the same way; each
  * analysis's part merges its own data through the same id map (part.h).
  */
+#include "profile/cpu_lines.h"
 #include "profile/internal.h"
 
 #include <stdlib.h>
@@ -68,6 +69,8 @@ int wasp_profile_merge_sites_and_parts(wasp_profile *dst, const wasp_profile *sr
             wasp_profile_add_site_allocs_checked(dst, m->site[i], s->allocations, s->bytes) != 0)
             return -1;
     }
+    if (wasp_cpu_lines_merge(dst, src, m) != 0)
+        return -1;
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_profile_part *part = wasp_profile_part_of(id);
         m->slot = wasp_profile_part_slot(id);

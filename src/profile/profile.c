@@ -4,6 +4,7 @@
  * its profile part, part.h). Interning goes through
  * hash indices (hindex.c) so that merging large profiles stays linear.
  */
+#include "profile/cpu_lines.h"
 #include "profile/internal.h"
 #include "profile/hindex.h"
 
@@ -60,6 +61,7 @@ void wasp_profile_free(wasp_profile *p)
     free(p->frame_refs);
     free(p->contexts);
     free(p->sites);
+    wasp_cpu_lines_free(p);
     for (int id = 0; id < WASP_ANALYSES; id++)
         if (p->parts[id])
             wasp_profile_part_of(id)->free(p->parts[id]);

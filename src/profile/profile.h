@@ -94,6 +94,11 @@ typedef struct wasp_profile {
     uint32_t nsites, cap_sites;
     void *site_index;
 
+    /* CPU samples by source line (cpu_lines.c); none in older profiles. */
+    struct wasp_cpu_line *cpu_lines;
+    uint32_t ncpu_lines, cap_cpu_lines;
+    void *cpu_line_index;
+
     /* Each analysis's own data, owned by its profile part (part.h); NULL
      * until it records something. */
     void *parts[WASP_ANALYSES];

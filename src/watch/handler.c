@@ -24,10 +24,12 @@
 #include "common/clock.h"
 #include "sample/signal.h"
 #include "watch/chain.h"
+#include "watch/code_map.h"
 #include "watch/engine.h"
 #include "watch/handler_part.h"
 #include "watch/kit.h"
 #include "watch/object_hit.h"
+#include "watch/pc_hist.h"
 #include "watch/mechanisms.h"
 #include "watch/run_state.h"
 #include "watch/sampler_period.h"
@@ -134,6 +136,17 @@ static int just_out_of_wasp(const wasp_thread *t, const ucontext_t *uc)
     return wasp_clock_ns(CLOCK_MONOTONIC) - t->wasp_exit_ns < WASP_EXIT_WINDOW_NS;
 }
 
+/* Every sample of the program's own time, at its place (pc_hist.h): the
+ * summary's CPU shares. */
+static void count_place(const ucontext_t *uc)
+{
+    uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    const wasp_code_map *map = wasp_code_map_enter();
+    const wasp_nmethod *nm = map ? wasp_code_map_find(map, pc) : NULL;
+    wasp_pc_hist_count(nm ? nm->id : 0, pc);
+    wasp_code_map_leave();
+}
+
 static void on_sample(wasp_thread *t, const ucontext_t *uc)
 {
     wasp_address_sample s;
@@ -148,6 +161,7 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
             t->self_sampled_ns += t->sampler.period_ns;
         return;
     }
+    count_place(uc);
     if (!m->source->take(m->source, &t->sampler, uc, &s))
         return;
 

@@ -115,7 +115,8 @@ int wasp_pairs_summary(const wasp_profile *p, int id, int max, wasp_finding_sink
         const wasp_pair *q = lines[i].heaviest;
         wasp_finding f = {.ctx = q->watch_ctx,
                           .share = total > 0 ? lines[i].bytes / total : 0,
-                          .cpu = lines[i].count * k,
+                          .cpu = lines[i].count * k, /* the estimate of older profiles */
+                          .cpu_by_line = true,
                           .evidence = isnan(draws) ? lines[i].count : lines[i].count * draws};
         char share[WASP_UNIT_BUF], here[200], there[200];
         wasp_fmt_percent(f.share, share, sizeof share);

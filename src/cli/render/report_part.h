@@ -61,6 +61,10 @@ typedef struct wasp_finding {
     double evidence;  /* the samples it rests on, as independent draws (an
                        * armed watch's window is one): the interval's and
                        * the few-samples warning's count */
+    bool cpu_by_line; /* the code involved is the place's line: its cost is
+                       * the line's share of the program's CPU samples
+                       * (profile/cpu_lines.h) when the profile has them;
+                       * else cpu is an estimate */
 } wasp_finding;
 
 /* Findings per analysis in the summary. */

@@ -14,6 +14,7 @@
 #include "cli/render/evidence_share.h"
 #include "cli/render/frame_filter.h"
 #include "cli/render/startup_frames.h"
+#include "profile/cpu_lines.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -95,14 +96,45 @@ static int each_analysis(const wasp_profile *p, uint32_t shown, int top, write_a
     return 0;
 }
 
-/* A finding's cost in CPU: its share of the samples due and the 95%
+/* Whether f's cost is its line's share of every CPU sample (cpu_lines.h):
+ * it asks for it and p has the samples by line. */
+static bool by_line(const wasp_profile *p, const wasp_finding *f)
+{
+    return f->cpu_by_line && wasp_profile_has_cpu_lines(p);
+}
+
+/* Whether f's cost is an estimate: it asks for its line's samples, which a
+ * profile of an older wasp lacks (docs/findings.md). */
+static bool estimate(const wasp_profile *p, const wasp_finding *f)
+{
+    return f->cpu_by_line && !wasp_profile_has_cpu_lines(p);
+}
+
+/* The CPU samples at f's place (method and line), code inlined there
+ * included. */
+static double line_samples(const wasp_profile *p, const wasp_finding *f)
+{
+    const wasp_frame *at = f->ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[f->ctx]) : NULL;
+    return at ? wasp_profile_cpu_at(p, at->name, at->line) : 0;
+}
+
+/* A finding's cost in CPU: with samples by line, the line's share of them
+ * and Wilson's interval for it. Else its share of the samples due and the 95%
  * interval. The finding's samples may be weighted (a paced sample stands
  * for several periods, a window's pairs share one sample): the interval is
  * Wilson's for the samples it rests on (evidence) as successes, among as
  * many draws as keep its share, so a weighted share is as uncertain as its
  * evidence makes it. false when not measured. */
-static bool cpu_cost(const wasp_finding *f, double due, double *share, double *lo, double *hi)
+static bool cpu_cost(const wasp_profile *p, const wasp_finding *f, double due, double *share,
+                     double *lo, double *hi)
 {
+    if (by_line(p, f)) {
+        double n = (double)wasp_profile_get_counter(p, WASP_CPU_SAMPLES);
+        double k = line_samples(p, f);
+        *share = n > 0 ? k / n : 0;
+        wasp_wilson95(k, n, lo, hi);
+        return n > 0;
+    }
     if (!isfinite(f->cpu) || !(due > 0))
         return false;
     *share = f->cpu > 0 ? (f->cpu < due ? f->cpu / due : 1) : 0;
@@ -143,11 +175,12 @@ static void finding_text(const wasp_profile *p, const wasp_finding *f, int rank,
         snprintf(place, sizeof place, "(no frames)");
     double share, lo, hi;
     char cpu[3 * WASP_UNIT_BUF + 32];
-    if (cpu_cost(f, due, &share, &lo, &hi)) {
+    if (cpu_cost(p, f, due, &share, &lo, &hi)) {
         wasp_fmt_percent(lo, l, sizeof l);
         l[strlen(l) - 1] = 0; /* "(3.2–5.2%)": one percent sign */
-        snprintf(cpu, sizeof cpu, "%s of CPU (%s\xe2\x80\x93%s)", wasp_fmt_percent(share, s, sizeof s),
-                 l, wasp_fmt_percent(hi, h, sizeof h));
+        snprintf(cpu, sizeof cpu, "%s of CPU%s (%s\xe2\x80\x93%s)",
+                 wasp_fmt_percent(share, s, sizeof s), estimate(p, f) ? ", estimate" : "", l,
+                 wasp_fmt_percent(hi, h, sizeof h));
     } else
         snprintf(cpu, sizeof cpu, "CPU not measured");
     fprintf(out, "  %d. %s: %s; %s", rank, place, f->what, cpu);
@@ -230,11 +263,12 @@ static void finding_json(wasp_json *j, const wasp_profile *p, const wasp_finding
     wasp_json_string(j, "what", f->what);
     wasp_json_double(j, "share", f->share);
     double share, lo, hi;
-    bool measured = cpu_cost(f, due, &share, &lo, &hi);
+    bool measured = cpu_cost(p, f, due, &share, &lo, &hi);
     wasp_json_double(j, "cpu_share", measured ? share : NAN); /* null when not measured */
     wasp_json_double(j, "cpu_low", measured ? lo : NAN);
     wasp_json_double(j, "cpu_high", measured ? hi : NAN);
-    wasp_json_double(j, "cpu_samples", f->cpu);
+    wasp_json_double(j, "cpu_samples", by_line(p, f) ? line_samples(p, f) : f->cpu);
+    wasp_json_bool(j, "cpu_estimate", estimate(p, f));
     wasp_json_double(j, "samples", f->evidence);
     wasp_json_bool(j, "few_samples", few(f));
     wasp_json_end_object(j);

@@ -1,0 +1,59 @@
+/*
+ * See cpu_lines_dump.h.
+ */
+#include "agent/cpu_lines_dump.h"
+
+#include "agent/code_map_load.h"
+#include "profile/cpu_lines.h"
+#include "watch/pc_hist.h"
+
+enum { MAX_INLINE = 64 };
+
+typedef struct drain {
+    wasp_dump *d;
+    uint64_t unmapped;
+} drain;
+
+/* Whether frames[0..n) hold one at the same (method, line) as f: a line
+ * counts a sample once, however often it recurs in the chain. */
+static int seen(const wasp_frame *frames, int n, const wasp_frame *f)
+{
+    for (int i = 0; i < n; i++)
+        if (frames[i].name == f->name && frames[i].line == f->line)
+            return 1;
+    return 0;
+}
+
+static void one_pc(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
+{
+    drain *dr = ctx;
+    wasp_rframe rf[MAX_INLINE];
+    wasp_frame f[MAX_INLINE];
+    /* The sampled instruction is described by the first record after it
+     * (pc_frames.h). */
+    int n = wasp_code_map_frames(id, pc, rf, MAX_INLINE);
+    if (n <= 0) {
+        dr->unmapped += count;
+        return;
+    }
+    wasp_profile *p = wasp_dump_profile(dr->d);
+    for (int i = 0; i < n; i++) {
+        wasp_dump_java_frame(dr->d, &rf[i], &f[i]);
+        if (!seen(f, i, &f[i]))
+            wasp_profile_add_cpu_line(p, f[i].name, f[i].file, f[i].line, (double)count);
+    }
+}
+
+void wasp_cpu_lines_dump(wasp_dump *d)
+{
+    drain dr = {d, 0};
+    wasp_pc_hist_totals t;
+    wasp_pc_hist_drain(one_pc, &dr, &t);
+    if (!t.total)
+        return;
+    wasp_profile *p = wasp_dump_profile(d);
+    wasp_profile_add_counter(p, WASP_CPU_SAMPLES, t.total);
+    wasp_profile_add_counter(p, WASP_CPU_NOT_COMPILED, t.not_compiled);
+    wasp_profile_add_counter(p, WASP_CPU_UNMAPPED, dr.unmapped);
+    wasp_profile_add_counter(p, WASP_CPU_DROPPED, t.dropped);
+}

@@ -1,0 +1,55 @@
+/*
+ * The program's CPU samples by source line (issue 40; docs/findings.md,
+ * docs/profile-format.md, section CPUL): every sample the agent took in
+ * compiled Java code, mapped at the dump to the Java frames of its PC
+ * (inlined ones included), counted once at each (method, file, line) of
+ * that inline chain: a line's count is inclusive of the code inlined into
+ * it. The summary's "of CPU" is a line's count over all samples (the
+ * counter cpu.samples; cpu.not_compiled of them fell in the interpreter,
+ * stubs or native code, cpu.unmapped in compiled code without debug
+ * information, cpu.dropped found the agent's table full).
+ *
+ * A profile without the section (an older wasp, or a run that took no
+ * sample) has no lines: wasp_profile_has_cpu_lines says so.
+ */
+#ifndef WASP_PROFILE_CPU_LINES_H
+#define WASP_PROFILE_CPU_LINES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "profile/bytes.h"
+#include "profile/profile.h"
+
+typedef struct wasp_cpu_line {
+    uint32_t name;  /* string id: the method, as a frame names it */
+    uint32_t file;  /* string id, 0 when unknown */
+    int32_t line;   /* -1 when unknown */
+    double samples;
+} wasp_cpu_line;
+
+/* The counters (profile counters) that go with the lines. */
+#define WASP_CPU_SAMPLES "cpu.samples"
+#define WASP_CPU_NOT_COMPILED "cpu.not_compiled"
+#define WASP_CPU_UNMAPPED "cpu.unmapped"
+#define WASP_CPU_DROPPED "cpu.dropped"
+
+/* Adds samples to the line (name, file, line). 0, or -1 out of memory. */
+int wasp_profile_add_cpu_line(wasp_profile *p, uint32_t name, uint32_t file, int32_t line,
+                              double samples);
+/* Samples at (name, line), whatever the file: 0 when none. */
+double wasp_profile_cpu_at(const wasp_profile *p, uint32_t name, int32_t line);
+/* Whether p holds the section (or the cpu.samples counter): a profile
+ * without it has no figure to give. */
+bool wasp_profile_has_cpu_lines(const wasp_profile *p);
+
+/* For src/profile/: the section written, read, merged (names through the
+ * map), freed. */
+void wasp_cpu_lines_encode(const wasp_profile *p, wasp_wbuf *b);
+struct wasp_decoder;
+int wasp_cpu_lines_decode(wasp_profile *p, struct wasp_decoder *d);
+struct wasp_id_map;
+int wasp_cpu_lines_merge(wasp_profile *dst, const wasp_profile *src, const struct wasp_id_map *m);
+void wasp_cpu_lines_free(wasp_profile *p);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * Every CPU sample's place (issue 40): a bounded, lock-free histogram of the
+ * sampled PCs in compiled Java code, each keyed by (compiled method id, pc)
+ * so that a PC a later method reuses is not taken for the earlier one's. The
+ * agent maps each PC to its Java frames at the dump (agent/cpu_lines_dump.c);
+ * the summary's "of CPU" is a line's share of all samples.
+ *
+ * A fixed-size open-addressing table, allocated before sampling starts
+ * (wasp_pc_hist_init); a sample that finds no free slot within a few probes
+ * counts in `dropped`. Samples outside compiled code count in
+ * `not_compiled`; every one counts in `total`.
+ *
+ * ASYNC-SIGNAL-SAFE: wasp_pc_hist_count (and _note_not_compiled) only do
+ * atomic operations on memory allocated beforehand; the rest is for the
+ * agent outside handlers.
+ */
+#ifndef WASP_PC_HIST_H
+#define WASP_PC_HIST_H
+
+#include <stdint.h>
+
+/* Method ids at or above this are not told apart (the key holds 16 bits
+ * above a 48-bit user address): their samples count as not compiled. */
+#define WASP_PC_HIST_MAX_ID (1u << 16)
+
+typedef struct wasp_pc_hist_totals {
+    uint64_t total, not_compiled, dropped;
+} wasp_pc_hist_totals;
+
+/* Allocates the table (slots: a power of two) and empties it. 0, or -1 out
+ * of memory (then nothing is counted). */
+int wasp_pc_hist_init(uint32_t slots);
+/* A sample at pc in compiled method id (0: not in compiled code). */
+void wasp_pc_hist_count(uint32_t id, uint64_t pc);
+
+/* Each counted (id, pc) with its count since the last drain, the counts
+ * zeroed as they are read (samples during the drain count in the next);
+ * then the totals since the last drain. For the dump. */
+typedef void (*wasp_pc_hist_visit)(void *ctx, uint32_t id, uint64_t pc, uint64_t count);
+void wasp_pc_hist_drain(wasp_pc_hist_visit visit, void *ctx, wasp_pc_hist_totals *totals);
+
+#endif
