@@ -19,6 +19,12 @@ one repetition to the next):
          a second)
   both   wasp and that recording in the same run
 
+and, after the plain run that ends a repetition, an untimed reference run
+(unless --no-reference): JFR alone with jdk.ObjectAllocationSample's throttle
+at 1,000,000/s and no stack traces, so that it records (nearly) every TLAB
+refill and allocation outside a TLAB: JFR's own method with far less noise,
+against which both sides' top 5 are also put.
+
 Each agent run's CPU and wall time are divided by the mean of the plain runs
 on either side of it. From each `both` run: wasp's `alloc.classes` (estimated
 bytes) beside JFR's jdk.ObjectAllocationSample weights summed by class, top 5
@@ -30,7 +36,9 @@ seconds. Class names are compared after normalize(): JFR's array descriptors
 spelled as wasp spells them (jfr.class_name) and hidden classes' addresses
 dropped ("X$$Lambda/0x..." and "X$$Lambda$14/0x..." are both "X$$Lambda").
 A run whose exit code or output digest differs from the plain run's is a
-failure, listed under the tables. Prints markdown; --out writes it and the
+failure, listed under the tables. Each side's top 5 is also put against its
+own in the other runs (wasp: its runs alone and beside JFR; JFR likewise):
+the spread that a disagreement has to be judged against. Prints markdown; --out writes it and the
 raw results (.json beside it).
 """
 
@@ -59,8 +67,16 @@ corpus = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(corpus)
 H = jfr_file.Standalone()
 THRESHOLDS = {"jdk.JavaMonitorEnter": "0 ms", "jdk.ThreadPark": "0 ms"}
-EVENTS = ["jdk.ObjectAllocationSample", "jdk.JavaMonitorEnter", "jdk.ThreadPark"]
+EVENTS = ["jdk.ObjectAllocationSample", "jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.ObjectAllocationOutsideTLAB"]
 AGENT_WAYS = ("wasp", "jfr", "both")
+# The reference run (--reference): JFR sampling every TLAB refill it can (the
+# throttle far above the refill rate), without stack traces; not timed.
+# It also records every allocation outside a TLAB (bytes wasp cannot see).
+REFERENCE = {("jdk.ObjectAllocationSample", "throttle"): "1000000/s",
+             ("jdk.ObjectAllocationSample", "stackTrace"): "false",
+             ("jdk.ObjectAllocationOutsideTLAB", "enabled"): "true",
+             ("jdk.ObjectAllocationOutsideTLAB", "stackTrace"): "false"}
+SETTINGS_OF = {"jfr": "locks", "both": "locks", "ref": "ref"}
 TOP = 5
 
 
@@ -95,29 +111,42 @@ def summed(pairs):
     return out
 
 
-def wasp_side(report):
-    """({class: estimated bytes}, catches, {class: blocked seconds}, blocked samples)."""
+def top_dict(by, n=30):
+    return dict((k, by[k]) for k in ranked(by)[:n])
+
+
+def wasp_side(r):
+    """What wasp's profile of run r says: alloc {class: estimated bytes} and
+    catches, blocked {class: seconds} and samples."""
+    rc, text, err = measure.report(r.profile)
+    if rc != 0:
+        raise H.Fail("wasp report exited %d: %s" % (rc, err[-300:]))
+    report = json.loads(text)
     a = report.get("alloc") or {}
     b = (report.get("locks") or {}).get("blocked") or {}
-    return (summed((c["class"], c.get("bytes") or 0) for c in a.get("classes", [])), a.get("catches", 0),
-            summed((c["class"], c["seconds"]) for c in b.get("classes", [])), b.get("samples", 0))
+    return {"alloc": summed((c["class"], c.get("bytes") or 0) for c in a.get("classes", [])),
+            "n_alloc": a.get("catches", 0),
+            "blocked": summed((c["class"], c["seconds"]) for c in b.get("classes", [])),
+            "n_blocked": b.get("samples", 0)}
 
 
-def jfr_side(jdk, rec):
-    """({class: summed weight}, samples, {class: blocked seconds}, events) of
-    a recording; parks with no blocker or on a Condition are left out."""
-    alloc, blocked, n_alloc, n_blocked = [], [], 0, 0
-    for v in jfr_file.events(H, jdk, rec, EVENTS):
+def jfr_side(r, jdk):
+    """The same of run r's JFR recording: jdk.ObjectAllocationSample weights
+    and samples; JavaMonitorEnter and ThreadPark durations and events, parks
+    with no blocker or on a Condition left out."""
+    alloc, blocked, outside = [], [], []
+    for v in jfr_file.events(H, jdk, os.path.join(r.dir, "rec.jfr"), EVENTS):
         if "weight" in v:
             alloc.append((jfr_file.class_name(v.get("objectClass")), float(v["weight"])))
-            n_alloc += 1
+            continue
+        if "allocationSize" in v:  # jdk.ObjectAllocationOutsideTLAB (the reference run)
+            outside.append((jfr_file.class_name(v.get("objectClass")), float(v["allocationSize"])))
             continue
         cls = jfr_file.class_name(v.get("monitorClass") if "monitorClass" in v else v.get("parkedClass"))
-        if not cls or cls.endswith("$ConditionObject"):
-            continue
-        blocked.append((cls, jfr_file.seconds(v["duration"])))
-        n_blocked += 1
-    return summed(alloc), n_alloc, summed(blocked), n_blocked
+        if cls and not cls.endswith("$ConditionObject"):
+            blocked.append((cls, jfr_file.seconds(v["duration"])))
+    return {"alloc": summed(alloc), "n_alloc": len(alloc), "blocked": summed(blocked), "n_blocked": len(blocked),
+            "outside": summed(outside)}
 
 
 def ranked(by):
@@ -140,8 +169,8 @@ def compare(wasp, jfr):
 
 
 def one_run(prog, way, java, inputs, size, settings, workdir):
-    if way in ("jfr", "both"):
-        prog = Recorded(prog, settings)
+    if way in SETTINGS_OF:
+        prog = Recorded(prog, settings[SETTINGS_OF[way]])
     if way in ("wasp", "both"):
         return measure.run_program(prog, java, inputs, size, watch="auto", events="alloc+locks",
                                    workdir=workdir)
@@ -158,22 +187,24 @@ def judge(r, base, way):
                                                                       r.out[-300:])
     if way in ("wasp", "both") and not os.path.exists(r.profile or ""):
         return "no profile written"
-    if way in ("jfr", "both") and not os.path.exists(os.path.join(r.dir, "rec.jfr")):
+    if way in SETTINGS_OF and not os.path.exists(os.path.join(r.dir, "rec.jfr")):
         return "no JFR recording written"
     return None
 
 
-def side_by_side(r, jdk):
-    rc, text, err = measure.report(r.profile)
-    if rc != 0:
-        raise H.Fail("wasp report exited %d: %s" % (rc, err[-300:]))
-    w_alloc, catches, w_blocked, blocked_samples = wasp_side(json.loads(text))
-    j_alloc, samples, j_blocked, events = jfr_side(jdk, os.path.join(r.dir, "rec.jfr"))
-    return {"alloc": compare(w_alloc, j_alloc), "catches": catches, "jfr_samples": samples,
-            "wasp_bytes": sum(w_alloc.values()), "jfr_bytes": sum(j_alloc.values()),
-            "locks": compare(w_blocked, j_blocked), "blocked_samples": blocked_samples,
-            "jfr_events": events, "wasp_blocked_s": sum(w_blocked.values()),
-            "jfr_blocked_s": sum(j_blocked.values())}
+def sides(r, way, jdk):
+    """{"wasp": ..., "jfr": ...}: what each profiler of run r says (top 30 kept)."""
+    out = {}
+    if way in ("wasp", "both"):
+        out["wasp"] = wasp_side(r)
+    if way in SETTINGS_OF:
+        out["jfr"] = jfr_side(r, jdk)
+    for side in out.values():
+        side["alloc_total"], side["blocked_total"] = sum(side["alloc"].values()), sum(side["blocked"].values())
+        side["outside_total"] = sum(side.get("outside", {}).values())
+        for k in ("alloc", "blocked", "outside"):
+            side[k] = top_dict(side.get(k, {}))
+    return out
 
 
 def run_program(prog, opts, jdk, settings, workdir, log):
@@ -181,51 +212,54 @@ def run_program(prog, opts, jdk, settings, workdir, log):
     inputs = prog.prepare(os.path.join(jdk.home, "bin", "javac"))
     size = prog.sizes[opts.size]
     res = {"plain": [], "runs": [], "failures": []}
-    last = None
 
-    def plain():
-        b = one_run(prog, "plain", java, inputs, size, settings, workdir)
-        log("  %-10s plain          rc %d wall %6.1f s cpu %6.1f s" % (prog.name, b.rc, b.wall, b.cpu))
-        if b.rc != 0 or b.digest is None:
-            res["failures"].append("%s plain: rc %d, digest %s: %s" % (prog.name, b.rc, b.digest, b.out[-300:]))
-        res["plain"].append({"wall": b.wall, "cpu": b.cpu})
+    def run(way, rep, base):
+        r = one_run(prog, way, java, inputs, size, settings, workdir)
+        row = {"way": way, "rep": rep, "wall": r.wall, "cpu": r.cpu}
+        why = judge(r, base, way) if base else None
+        if why is None and way != "plain":
+            try:
+                row["sides"] = sides(r, way, jdk)
+            except (H.Fail, ValueError, KeyError) as e:
+                why = "reading the profiles: %s" % e
+        if base is None and (r.rc != 0 or r.digest is None):
+            why = "rc %d, digest %s: %s" % (r.rc, r.digest, r.out[-300:])
+        if why:
+            row["failed"] = why
+            res["failures"].append("%s %s r%d: %s" % (prog.name, way, rep, why))
+        log("  %-10s %-5s r%d  rc %d wall %6.1f s cpu %6.1f s%s%s"
+            % (prog.name, way, rep, r.rc, r.wall, r.cpu, brief(row), ("  FAILED: " + why[:200]) if why else ""))
+        if not opts.keep:
+            measure.cleanup(r)
+        return r, row
+
+    def plain(rep):
+        b, row = run("plain", rep, None)
+        res["plain"].append(row)
         for row in res["runs"]:
             if row.get("after") is None:
                 row["after"] = len(res["plain"]) - 1
-        measure.cleanup(b)
         return b
 
-    last = plain()
+    last = plain(0)
     for rep in range(opts.repetitions):
         order = AGENT_WAYS[rep % 3:] + AGENT_WAYS[:rep % 3]
         for way in order:
-            r = one_run(prog, way, java, inputs, size, settings, workdir)
-            row = {"way": way, "rep": rep, "wall": r.wall, "cpu": r.cpu, "before": len(res["plain"]) - 1,
-                   "after": None}
-            why = judge(r, last, way)
-            if why is None and way == "both":
-                try:
-                    row.update(side_by_side(r, jdk))
-                except (H.Fail, ValueError, KeyError) as e:
-                    why = "reading the profiles: %s" % e
-            if why:
-                row["failed"] = why
-                res["failures"].append("%s %s r%d: %s" % (prog.name, way, rep, why))
-            log("  %-10s %-5s r%d       rc %d wall %6.1f s cpu %6.1f s%s%s"
-                % (prog.name, way, rep, r.rc, r.wall, r.cpu, brief(row), ("  FAILED: " + why[:200]) if why else ""))
+            _, row = run(way, rep, last)
+            row.update(before=len(res["plain"]) - 1, after=None)
             res["runs"].append(row)
-            if not opts.keep:
-                measure.cleanup(r)
-        last = plain()
+        last = plain(rep + 1)
+        if opts.reference:
+            _, row = run("ref", rep, last)
+            res["refs"] = res.get("refs", []) + [row]
     return res
 
 
 def brief(row):
-    if "alloc" not in row:
-        return ""
-    a, k = row["alloc"], row["locks"]
-    return ("  alloc top-%d overlap %d, apart <= %s; blocked wasp %.2f s JFR %.2f s"
-            % (TOP, a["overlap"], a["max_apart"], row["wasp_blocked_s"], row["jfr_blocked_s"]))
+    s = row.get("sides", {})
+    return "".join("  %s %.1f GB in %d, blocked %.2f s in %d" % (k, v["alloc_total"] / 1e9, v["n_alloc"],
+                                                                 v["blocked_total"], v["n_blocked"])
+                   for k, v in sorted(s.items()))
 
 
 def ratios(res, way):
@@ -253,11 +287,14 @@ def cost_table(results, names):
                 xs = [x[i] for x in rs]
                 cells.append("%.2fx (%.2f-%.2f)" % (corpus.median(xs), min(xs), max(xs)) if xs else "-")
         lines.append("| " + " | ".join(cells) + " |")
+    allw = [[x[i] for n in names for x in ratios(results[n], w)] for w in AGENT_WAYS for i in (0, 1)]
+    lines.append("| median of all | | " + " | ".join("%.2fx" % corpus.median(xs) if xs else "-" for xs in allw)
+                 + " |")
     return "\n".join(lines)
 
 
 def short(name):
-    return name.rsplit(".", 1)[-1] if "[" not in name else name.split(".")[-1]
+    return name.rsplit(".", 1)[-1]
 
 
 def top_cell(c, side):
@@ -265,38 +302,67 @@ def top_cell(c, side):
     return ", ".join("%s %.0f%%" % (short(k), 100 * c["shares"][k][i]) for k in c[side + "_top"])
 
 
+def of_side(res, what, side, ways):
+    """(rep, way, {class: value}) of each run of ways with that side."""
+    return [(r["rep"], r["way"], r["sides"][side][what]) for r in res["runs"] + res.get("refs", [])
+            if r["way"] in ways and side in r.get("sides", {})]
+
+
+def with_ref(res, rep, by, what):
+    """The top-TOP overlap of by with the reference run of the same repetition."""
+    ref = [v for rp, _, v in of_side(res, what, "jfr", ("ref",)) if rp == rep]
+    return "%d/%d" % (compare(by, ref[0])["overlap"], TOP) if ref else "-"
+
+
+def reference_cell(res, rep):
+    ref = [r["sides"]["jfr"] for r in res.get("refs", []) if r["rep"] == rep and "sides" in r]
+    if not ref:
+        return "-"
+    c = compare(ref[0]["alloc"], {})
+    out = ranked(ref[0]["outside"])[:2]
+    return "%d samples: %s; outside TLABs %.0f%% of the bytes%s" % (
+        ref[0]["n_alloc"], top_cell(c, "wasp"), 100 * ref[0]["outside_total"] / (ref[0]["alloc_total"] or 1),
+        " (%s)" % ", ".join("%s %.0f%%" % (short(k), 100 * ref[0]["outside"][k] / (ref[0]["alloc_total"] or 1))
+                            for k in out) if out else "")
+
+
 def alloc_table(results, names):
-    lines = ["| program | rep | wasp catches / JFR samples | GB wasp / JFR | wasp top %d (share of bytes) | JFR top %d "
-             "| overlap | places apart (most) | worst share gap |" % (TOP, TOP), "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| program | rep | catches / samples | GB wasp / JFR | wasp top %d (share of bytes) | JFR top %d "
+             "| overlap | places apart (most) | worst share gap | wasp / JFR vs reference | reference top %d |"
+             % (TOP, TOP, TOP), "|---|---|---|---|---|---|---|---|---|---|---|"]
     for n in names:
-        for r in results[n]["runs"]:
-            if r["way"] != "both" or "alloc" not in r:
+        res = results[n]
+        for r in res["runs"]:
+            if r["way"] != "both" or "sides" not in r:
                 continue
-            a = r["alloc"]
-            lines.append("| %s | %d | %.0f / %d | %.1f / %.1f | %s | %s | %d/%d | %s | %.0f points |"
-                         % (n, r["rep"], r["catches"], r["jfr_samples"], r["wasp_bytes"] / 1e9, r["jfr_bytes"] / 1e9,
-                            top_cell(a, "wasp"), top_cell(a, "jfr"),
-                            a["overlap"], TOP, "-" if a["max_apart"] is None else a["max_apart"],
-                            a["worst_points"]))
+            w, j = r["sides"]["wasp"], r["sides"]["jfr"]
+            a = compare(w["alloc"], j["alloc"])
+            lines.append("| %s | %d | %.0f / %d | %.1f / %.1f | %s | %s | %d/%d | %s | %.0f points | %s / %s | %s |"
+                         % (n, r["rep"], w["n_alloc"], j["n_alloc"], w["alloc_total"] / 1e9, j["alloc_total"] / 1e9,
+                            top_cell(a, "wasp"), top_cell(a, "jfr"), a["overlap"], TOP,
+                            "-" if a["max_apart"] is None else a["max_apart"], a["worst_points"],
+                            with_ref(res, r["rep"], w["alloc"], "alloc"), with_ref(res, r["rep"], j["alloc"], "alloc"),
+                            reference_cell(res, r["rep"])))
     return "\n".join(lines) + self_agreement(results, names, "alloc")
 
 
 def self_agreement(results, names, what):
-    """How far each side's own top TOP moved between repetitions (the
-    sampling noise the comparison above stands on)."""
+    """How far each side's own top TOP moved from run to run (wasp: its runs
+    alone and beside JFR; JFR's: likewise): the sampling noise the
+    comparison stands on. Median and range of the pairs' overlaps."""
     cells = []
     for n in names:
-        tops = [r[what] for r in results[n]["runs"] if r["way"] == "both" and what in r
-                and r[what]["wasp_top"] and r[what]["jfr_top"]]
-        if len(tops) < 2:
-            continue
-        pairs = [(a, b) for i, a in enumerate(tops) for b in tops[i + 1:]]
-        cells.append("%s wasp %s, JFR %s" % (n, "/".join(str(len(set(a["wasp_top"]) & set(b["wasp_top"])))
-                                                        for a, b in pairs),
-                                             "/".join(str(len(set(a["jfr_top"]) & set(b["jfr_top"])))
-                                                      for a, b in pairs)))
-    return ("\n\nEach side's top %d against its own in another repetition (overlap of %d): %s."
-            % (TOP, TOP, "; ".join(cells))) if cells else ""
+        part = []
+        for side, ways in (("wasp", ("wasp", "both")), ("jfr", ("jfr", "both"))):
+            tops = [ranked(v)[:TOP] for _, _, v in of_side(results[n], what, side, ways) if v]
+            ov = [len(set(a) & set(b)) for i, a in enumerate(tops) for b in tops[i + 1:]]
+            if ov:
+                part.append("%s %s (%d-%d)" % ("wasp" if side == "wasp" else "JFR", corpus.median(ov), min(ov),
+                                               max(ov)))
+        if part:
+            cells.append("%s %s" % (n, ", ".join(part)))
+    return ("\n\nEach side's top %d against its own in the other runs (overlap of %d, median (min-max) over "
+            "the pairs of runs): %s." % (TOP, TOP, "; ".join(cells))) if cells else ""
 
 
 def locks_table(results, names, least):
@@ -305,21 +371,22 @@ def locks_table(results, names, least):
     quiet = []
     for n in names:
         for r in results[n]["runs"]:
-            if r["way"] != "both" or "locks" not in r:
+            if r["way"] != "both" or "sides" not in r:
                 continue
-            if max(r["wasp_blocked_s"], r["jfr_blocked_s"]) < least:
+            w, j = r["sides"]["wasp"], r["sides"]["jfr"]
+            if max(w["blocked_total"], j["blocked_total"]) < least:
                 quiet.append("%s r%d (wasp %.3f s, JFR %.3f s in %d events)"
-                             % (n, r["rep"], r["wasp_blocked_s"], r["jfr_blocked_s"], r["jfr_events"]))
+                             % (n, r["rep"], w["blocked_total"], j["blocked_total"], j["n_blocked"]))
                 continue
-            k = r["locks"]
+            k = compare(w["blocked"], j["blocked"])
             lines.append("| %s | %d | %.2f (%.0f) / %.2f (%d) | %s | %s | %s | %.0f points |"
-                         % (n, r["rep"], r["wasp_blocked_s"], r["blocked_samples"], r["jfr_blocked_s"],
-                            r["jfr_events"], top_cell(k, "wasp"), top_cell(k, "jfr"),
-                            "yes" if k["same_order"] else "no", k["worst_points"]))
+                         % (n, r["rep"], w["blocked_total"], w["n_blocked"], j["blocked_total"], j["n_blocked"],
+                            top_cell(k, "wasp"), top_cell(k, "jfr"), "yes" if k["same_order"] else "no",
+                            k["worst_points"]))
     text = "\n".join(lines)
     if quiet:
         text += "\n\nUnder %.2f s blocked on both sides (no contention to rank): %s." % (least, "; ".join(quiet))
-    return text + self_agreement(results, names, "locks")
+    return text
 
 
 def main():
@@ -336,6 +403,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(programs.ROOT, "build", "jfr_corpus.md"),
                     help="markdown output (- for none); raw results beside it as .json")
     ap.add_argument("--keep", action="store_true", help="keep every run's directory")
+    ap.add_argument("--no-reference", dest="reference", action="store_false",
+                    help="leave out the untimed reference run (JFR sampling every TLAB refill) of each repetition")
     opts = ap.parse_args()
     names = [n for n in opts.programs.split(",") if n] or [p.name for p in programs.PROGRAMS]
     bad = [n for n in names if n not in programs.BY_NAME]
@@ -346,7 +415,8 @@ def main():
         sys.exit("jfr_corpus: %s missing" % measure.WASP)
     jdk = jfr_file.jdk_at(opts.jdk)
     workdir = tempfile.mkdtemp(prefix="wasp-jfr-corpus-")
-    settings = jfr_file.settings(H, jdk, os.path.join(workdir, "locks-0ms.jfc"), THRESHOLDS)
+    settings = {"locks": jfr_file.settings(H, jdk, os.path.join(workdir, "locks-0ms.jfc"), THRESHOLDS),
+                "ref": jfr_file.settings(H, jdk, os.path.join(workdir, "reference.jfc"), THRESHOLDS, REFERENCE)}
     load_before, started, t0 = corpus.uptime(), datetime.datetime.now(datetime.timezone.utc), time.monotonic()
     results, failures = {}, []
     for n in names:

@@ -93,15 +93,20 @@ def seconds(duration):
     return int(hh or 0) * 3600 + int(mm or 0) * 60 + float(ss or 0)
 
 
-def settings(h, jdk, dest, thresholds):
+def settings(h, jdk, dest, thresholds, others=None):
     """A copy of the JDK's default.jfc at dest with each event in thresholds
-    ({name: "0 ms"}) given that threshold; returns dest."""
+    ({name: "0 ms"}) given that threshold, and each (event, setting) in
+    others ({("jdk.ObjectAllocationSample", "throttle"): "100000/s"}) that
+    value; returns dest."""
     with open(os.path.join(jdk.home, "lib", "jfr", "default.jfc")) as f:
         text = f.read()
-    for name, value in thresholds.items():
-        pattern = r'(<event name="%s">.*?<setting name="threshold"[^>]*>)[^<]*(</setting>)' % re.escape(name)
+    changes = dict(((name, "threshold"), value) for name, value in thresholds.items())
+    changes.update(others or {})
+    for (name, setting), value in changes.items():
+        pattern = r'(<event name="%s">.*?<setting name="%s"[^>]*>)[^<]*(</setting>)' % (re.escape(name),
+                                                                                      re.escape(setting))
         text, n = re.subn(pattern, r"\g<1>%s\g<2>" % value, text, count=1, flags=re.S)
-        h.check(n == 1, "%s's default.jfc has no threshold for %s" % (jdk.home, name))
+        h.check(n == 1, "%s's default.jfc has no %s for %s" % (jdk.home, setting, name))
     with open(dest, "w") as f:
         f.write(text)
     return dest
