@@ -1,15 +1,22 @@
 /*
- * Lock activity (Inoue & Nakatani, Section 5.2) in the report: the classes
- * of the locked objects ranked by lock samples (acquiring compare-and-swaps
- * on the mark word plus samples in the runtime's monitor-enter slow paths),
- * each with its share of slow-path samples and its acquiring contexts; the
- * slow-path samples by runtime function. JSON: the top-level "locks" member.
+ * Lock activity (Inoue & Nakatani, Section 5.2) in the report, drawn by a
+ * view (cli/render/view.h): the classes of the locked objects ranked by lock
+ * samples (acquiring compare-and-swaps on the mark word plus samples in the
+ * runtime's monitor-enter slow paths), each with its share of slow-path
+ * samples and its acquiring contexts; the slow-path samples by runtime
+ * function (a further table); then, as a sub view, the time threads were
+ * found blocked per class and kind (waits.h) with its interval. JSON: the
+ * top-level "locks" member, its "blocked" object (docs/report-json.md).
+ * Hooks: the text's heading lines and rows (their wording), the summary.
  */
 #include "analysis/locks/profile.h"
 #include "analysis/locks/ranking.h"
-#include "analysis/locks/report_waits.h"
+#include "analysis/locks/waits.h"
+#include "cli/diff/diff_part.h"
+#include "cli/render/html_part.h"
 #include "cli/render/report_part.h"
 #include "cli/render/units.h"
+#include "cli/render/view.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -27,134 +34,379 @@ static const char *class_name(const wasp_profile *p, uint32_t cls)
     return *p->strings[cls] ? p->strings[cls] : "(class not known)";
 }
 
-static int text(const wasp_profile *p, int id, int top, FILE *out)
+/* ---- lock samples by class: the view's state is the ranking ---- */
+
+static void release_ranking(void *state)
+{
+    wasp_lock_ranking_free(state);
+    free(state);
+}
+
+static wasp_view_total total(const wasp_profile *p, int id)
 {
     (void)id;
-    wasp_lock_ranking r;
-    if (wasp_lock_rank(p, &r) != 0)
-        return -1;
-    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], d[WASP_UNIT_BUF], e[WASP_UNIT_BUF];
-    double all = r.acquire + r.slow;
+    wasp_lock_ranking *r = malloc(sizeof *r);
+    if (r && wasp_lock_rank(p, r) != 0) {
+        free(r);
+        r = NULL;
+    }
+    double all = r ? r->acquire + r->slow : 0;
+    return (wasp_view_total){all, 0, false, all, 0, r};
+}
+
+static uint32_t *rank(const wasp_profile *p, int id, const wasp_view_total *t, uint32_t *n)
+{
+    (void)p, (void)id;
+    const wasp_lock_ranking *r = t->state;
+    return r ? wasp_view_in_order(r->nclasses, n) : NULL;
+}
+
+/* A class's contexts: indices into the ranking's contexts. */
+static uint32_t *rank_contexts(const wasp_profile *p, int id, uint32_t parent,
+                               const wasp_view_total *t, uint32_t *n)
+{
+    (void)p, (void)id;
+    const wasp_lock_ranking *r = t->state;
+    const wasp_lock_class *k = &r->classes[parent];
+    uint32_t *o = wasp_view_in_order(k->ncontexts, n);
+    for (uint32_t i = 0; o && i < k->ncontexts; i++)
+        o[i] += (uint32_t)(k->contexts - r->contexts);
+    return o;
+}
+
+static uint32_t *rank_functions(const wasp_profile *p, int id, uint32_t parent,
+                                const wasp_view_total *t, uint32_t *n)
+{
+    (void)p, (void)id, (void)parent;
+    return wasp_view_in_order(((const wasp_lock_ranking *)t->state)->nfunctions, n);
+}
+
+static void sum_cells(const wasp_lock_sum *s, wasp_view_cell *x)
+{
+    x[0].num = wasp_lock_samples(s);
+    x[1].num = s->acquire;
+    x[2].num = s->slow;
+    x[3].num = s->release;
+}
+
+static void cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
+                  wasp_view_cell *x)
+{
+    (void)id;
+    const wasp_lock_class *k = &((const wasp_lock_ranking *)t->state)->classes[index];
+    double s = wasp_lock_samples(&k->sum);
+    x[0].str = p->strings[k->sum.cls];
+    sum_cells(&k->sum, &x[1]);
+    x[5].num = wasp_share(s, t->total);
+    x[6].num = wasp_share(k->sum.slow, s);
+    x[8].ctx = k->ncontexts ? k->contexts[0].ctx : 0;
+}
+
+static void context_cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
+                          wasp_view_cell *x)
+{
+    (void)p, (void)id;
+    const wasp_lock_sum *s = &((const wasp_lock_ranking *)t->state)->contexts[index];
+    sum_cells(s, x);
+    x[4].ctx = s->ctx;
+}
+
+static void function_cells(const wasp_profile *p, int id, uint32_t index,
+                           const wasp_view_total *t, wasp_view_cell *x)
+{
+    (void)id;
+    const wasp_lock_function *f = &((const wasp_lock_ranking *)t->state)->functions[index];
+    x[0].str = p->strings[f->where];
+    x[1].num = f->slow;
+}
+
+static void head_cells(const wasp_profile *p, int id, const wasp_view_total *t, wasp_view_cell *x)
+{
+    (void)p, (void)id;
+    const wasp_lock_ranking *r = t->state;
+    sum_cells(&(wasp_lock_sum){.acquire = r->acquire, .release = r->release, .slow = r->slow}, x);
+}
+
+/* ---- its text wording ---- */
+
+static void text_head(const wasp_profile *p, int id, int top, FILE *out)
+{
+    (void)id, (void)top;
+    double acquire = 0, slow = 0, release = 0;
     fputs("\nLock activity (Inoue & Nakatani, Section 5.2)\n", out);
+    wasp_lock_ranking r;
+    if (wasp_lock_rank(p, &r) == 0) { /* its sums, in the ranking's order */
+        acquire = r.acquire, slow = r.slow, release = r.release;
+        wasp_lock_ranking_free(&r);
+    }
+    double all = acquire + slow;
     if (!(all > 0)) {
         fputs("  no lock samples recorded\n", out);
-        wasp_lock_ranking_free(&r);
-        return wasp_lock_waits_text(p, top, out);
+        return;
     }
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], d[WASP_UNIT_BUF], f[WASP_UNIT_BUF];
     fprintf(out, "  %s lock samples: %s at an acquiring compare-and-swap on an object's header, "
                  "%s in the runtime's slow path (%s); %s at releases\n",
-            wasp_fmt_count(all, a, sizeof a), wasp_fmt_count(r.acquire, b, sizeof b),
-            wasp_fmt_count(r.slow, c, sizeof c), wasp_fmt_percent(wasp_share(r.slow, all), d, sizeof d),
-            wasp_fmt_count(r.release, e, sizeof e));
-    uint32_t shown = wasp_report_shown(top, r.nclasses);
-    for (uint32_t i = 0; i < shown; i++) {
-        const wasp_lock_class *k = &r.classes[i];
-        double s = wasp_lock_samples(&k->sum);
-        fprintf(out, "\n  #%-2" PRIu32 " %s of lock samples  %s   fast %s  slow %s (%s)  releases %s\n",
-                i + 1, wasp_fmt_percent(wasp_share(s, all), a, sizeof a), class_name(p, k->sum.cls),
-                wasp_fmt_count(k->sum.acquire, b, sizeof b), wasp_fmt_count(k->sum.slow, c, sizeof c),
-                wasp_fmt_percent(wasp_share(k->sum.slow, s), d, sizeof d),
-                wasp_fmt_count(k->sum.release, e, sizeof e));
-        /* Contexts with acquisitions (release-only ones are in JSON). */
-        uint32_t nc = 0;
-        while (nc < k->ncontexts && nc < TEXT_CONTEXTS && wasp_lock_samples(&k->contexts[nc]) > 0)
-            nc++;
-        for (uint32_t x = 0; x < nc; x++) {
-            const wasp_lock_sum *cs = &k->contexts[x];
-            char lab[96];
-            snprintf(lab, sizeof lab, "%s acquiring, %s slow", wasp_fmt_count(cs->acquire, a, sizeof a),
-                     wasp_fmt_count(cs->slow, b, sizeof b));
-            wasp_text_context(p, lab, cs->ctx, out);
-        }
-        uint32_t more = 0;
-        for (uint32_t x = nc; x < k->ncontexts; x++)
-            more += wasp_lock_samples(&k->contexts[x]) > 0;
-        if (more)
-            fprintf(out, "      ... %" PRIu32 " more context%s\n", more, more == 1 ? "" : "s");
-    }
-    if (r.nclasses > shown)
-        fprintf(out, "\n  ... %" PRIu32 " more classes (--top N shows more)\n", r.nclasses - shown);
-    if (r.nfunctions) {
-        fputs("\n  slow path by runtime function:", out);
-        uint32_t nf = r.nfunctions < TEXT_FUNCTIONS ? r.nfunctions : TEXT_FUNCTIONS;
-        for (uint32_t i = 0; i < nf; i++)
-            fprintf(out, "%s %s %s", i ? "," : "", p->strings[r.functions[i].where],
-                    wasp_fmt_count(r.functions[i].slow, a, sizeof a));
-        fputc('\n', out);
-    }
-    wasp_lock_ranking_free(&r);
-    return wasp_lock_waits_text(p, top, out);
+            wasp_fmt_count(all, a, sizeof a), wasp_fmt_count(acquire, b, sizeof b),
+            wasp_fmt_count(slow, c, sizeof c), wasp_fmt_percent(wasp_share(slow, all), d, sizeof d),
+            wasp_fmt_count(release, f, sizeof f));
 }
 
-static void json_sum(wasp_json *j, const wasp_lock_sum *s)
+/* "#1  41.0% of lock samples  C   fast ..." and its contexts with acquisitions
+ * (release-only ones are in JSON); nothing without lock samples. */
+static int text_row(const wasp_profile *p, int id, uint32_t index, uint32_t rank, int rank_width,
+                    const wasp_view_total *t, FILE *out)
 {
-    wasp_json_double(j, "samples", wasp_lock_samples(s));
-    wasp_json_double(j, "acquire", s->acquire);
-    wasp_json_double(j, "slow", s->slow);
-    wasp_json_double(j, "release", s->release);
+    (void)id, (void)rank_width;
+    if (!(t->total > 0))
+        return 0;
+    const wasp_lock_class *k = &((const wasp_lock_ranking *)t->state)->classes[index];
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], d[WASP_UNIT_BUF], e[WASP_UNIT_BUF];
+    double s = wasp_lock_samples(&k->sum);
+    fprintf(out, "\n  #%-2" PRIu32 " %s of lock samples  %s   fast %s  slow %s (%s)  releases %s\n",
+            rank, wasp_fmt_percent(wasp_share(s, t->total), a, sizeof a), class_name(p, k->sum.cls),
+            wasp_fmt_count(k->sum.acquire, b, sizeof b), wasp_fmt_count(k->sum.slow, c, sizeof c),
+            wasp_fmt_percent(wasp_share(k->sum.slow, s), d, sizeof d),
+            wasp_fmt_count(k->sum.release, e, sizeof e));
+    uint32_t nc = 0;
+    while (nc < k->ncontexts && nc < TEXT_CONTEXTS && wasp_lock_samples(&k->contexts[nc]) > 0)
+        nc++;
+    for (uint32_t x = 0; x < nc; x++) {
+        const wasp_lock_sum *cs = &k->contexts[x];
+        char lab[96];
+        snprintf(lab, sizeof lab, "%s acquiring, %s slow", wasp_fmt_count(cs->acquire, a, sizeof a),
+                 wasp_fmt_count(cs->slow, b, sizeof b));
+        wasp_text_context(p, lab, cs->ctx, out);
+    }
+    uint32_t more = 0;
+    for (uint32_t x = nc; x < k->ncontexts; x++)
+        more += wasp_lock_samples(&k->contexts[x]) > 0;
+    if (more)
+        fprintf(out, "      ... %" PRIu32 " more context%s\n", more, more == 1 ? "" : "s");
+    return 0;
 }
 
-static int json(wasp_json *j, const wasp_profile *p, int id, int top)
+/* The slow-path samples by runtime function, on one line. */
+static void text_tail(const wasp_profile *p, int id, const wasp_view_total *t, FILE *out)
 {
     (void)id;
-    wasp_lock_ranking r;
-    if (wasp_lock_rank(p, &r) != 0)
-        return -1;
-    double all = r.acquire + r.slow;
-    wasp_json_begin_object(j, "locks", false);
-    json_sum(j, &(wasp_lock_sum){.acquire = r.acquire, .release = r.release, .slow = r.slow});
-    wasp_json_begin_array(j, "classes", false);
-    uint32_t shown = wasp_report_shown(top, r.nclasses);
-    for (uint32_t i = 0; i < shown; i++) {
-        const wasp_lock_class *k = &r.classes[i];
-        wasp_json_begin_object(j, NULL, false);
-        wasp_json_string(j, "class", p->strings[k->sum.cls]);
-        json_sum(j, &k->sum);
-        wasp_json_double(j, "share", wasp_share(wasp_lock_samples(&k->sum), all));
-        wasp_json_double(j, "slow_share", wasp_share(k->sum.slow, wasp_lock_samples(&k->sum)));
-        wasp_json_begin_array(j, "contexts", false);
-        for (uint32_t x = 0; x < k->ncontexts; x++) {
-            wasp_json_begin_object(j, NULL, false);
-            json_sum(j, &k->contexts[x]);
-            wasp_json_context_fields(j, p, k->contexts[x].ctx);
-            wasp_json_end_object(j);
-        }
-        wasp_json_end_array(j);
-        wasp_json_end_object(j);
-    }
-    wasp_json_end_array(j);
-    wasp_json_begin_array(j, "slow_functions", false);
-    for (uint32_t i = 0; i < r.nfunctions; i++) {
-        wasp_json_begin_object(j, NULL, true);
-        wasp_json_string(j, "function", p->strings[r.functions[i].where]);
-        wasp_json_double(j, "samples", r.functions[i].slow);
-        wasp_json_end_object(j);
-    }
-    wasp_json_end_array(j);
-    int rc = wasp_lock_waits_json(j, p, top);
-    wasp_json_end_object(j);
-    wasp_lock_ranking_free(&r);
-    return rc;
+    const wasp_lock_ranking *r = t->state;
+    if (!(t->total > 0) || !r->nfunctions)
+        return;
+    char a[WASP_UNIT_BUF];
+    fputs("\n  slow path by runtime function:", out);
+    uint32_t nf = r->nfunctions < TEXT_FUNCTIONS ? r->nfunctions : TEXT_FUNCTIONS;
+    for (uint32_t i = 0; i < nf; i++)
+        fprintf(out, "%s %s %s", i ? "," : "", p->strings[r->functions[i].where],
+                wasp_fmt_count(r->functions[i].slow, a, sizeof a));
+    fputc('\n', out);
 }
 
-/* Each class's acquiring contexts, the class as the leaf frame. */
-static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
+/* ---- time blocked by class and kind: the sub view's state is its ranking ---- */
+
+/* Whether the profile measured blocked time (a look ran, or samples). */
+static bool blocked_shown(const wasp_profile *p, int id)
 {
     (void)id;
-    wasp_lock_ranking r;
-    if (wasp_lock_rank(p, &r) != 0)
-        return -1;
-    int rc = 0;
-    for (uint32_t i = 0; i < r.ncontexts && rc == 0; i++) {
-        const wasp_lock_sum *s = &r.contexts[i];
-        wasp_stack st = {"locks", "acquire", s->ctx, class_name(p, s->cls), 0, wasp_lock_samples(s),
-                         false};
-        if (st.samples > 0)
-            rc = sink->emit(sink, p, &st);
-    }
-    wasp_lock_ranking_free(&r);
-    return rc;
+    uint32_t n;
+    wasp_profile_locks_blocked(p, &n);
+    return n || wasp_profile_get_meta(p, "locks_blocked_looks");
 }
+
+static void release_waits(void *state)
+{
+    wasp_lock_waits_free(state);
+    free(state);
+}
+
+static wasp_view_total blocked_total(const wasp_profile *p, int id)
+{
+    (void)id;
+    wasp_lock_waits *w = malloc(sizeof *w);
+    if (w && wasp_lock_waits_rank(p, w) != 0) {
+        free(w);
+        w = NULL;
+    }
+    return (wasp_view_total){w ? w->seconds : 0, 0, true, w ? w->samples : 0, 0, w};
+}
+
+static uint32_t *blocked_rank(const wasp_profile *p, int id, const wasp_view_total *t, uint32_t *n)
+{
+    (void)p, (void)id;
+    const wasp_lock_waits *w = t->state;
+    return w ? wasp_view_in_order(w->nclasses, n) : NULL;
+}
+
+static uint32_t *blocked_rank_contexts(const wasp_profile *p, int id, uint32_t parent,
+                                       const wasp_view_total *t, uint32_t *n)
+{
+    (void)p, (void)id;
+    const wasp_lock_waits *w = t->state;
+    const wasp_lock_waits_class *k = &w->classes[parent];
+    uint32_t *o = wasp_view_in_order(k->ncontexts, n);
+    for (uint32_t i = 0; o && i < k->ncontexts; i++)
+        o[i] += (uint32_t)(k->contexts - w->contexts);
+    return o;
+}
+
+/* samples, seconds and its interval. */
+static void time_cells(double samples, double seconds, wasp_view_cell *x)
+{
+    x[0].num = samples;
+    x[1].num = seconds;
+    wasp_lock_waits_interval(samples, seconds, &x[2].num, &x[3].num);
+}
+
+static void blocked_cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
+                          wasp_view_cell *x)
+{
+    (void)id;
+    const wasp_lock_waits_class *k = &((const wasp_lock_waits *)t->state)->classes[index];
+    x[0].str = p->strings[k->cls];
+    x[1].str = p->strings[k->where];
+    time_cells(k->samples, k->seconds, &x[2]);
+    x[6].num = wasp_share(k->seconds, t->total);
+}
+
+static void blocked_context_cells(const wasp_profile *p, int id, uint32_t index,
+                                  const wasp_view_total *t, wasp_view_cell *x)
+{
+    (void)p, (void)id;
+    const wasp_lock_blocked *b = &((const wasp_lock_waits *)t->state)->contexts[index];
+    time_cells(b->samples, b->seconds, x);
+    x[4].ctx = b->ctx;
+}
+
+static double meta_number(const wasp_profile *p, const char *key)
+{
+    const char *v = wasp_profile_get_meta(p, key);
+    return v ? strtod(v, NULL) : 0;
+}
+
+static void blocked_head_cells(const wasp_profile *p, int id, const wasp_view_total *t,
+                               wasp_view_cell *x)
+{
+    (void)id;
+    x[0].num = meta_number(p, "locks_blocked_period_ms");
+    x[1].num = meta_number(p, "locks_blocked_looks");
+    x[2].num = meta_number(p, "locks_blocked_cpu_ms");
+    time_cells(t->samples, t->total, &x[3]);
+}
+
+static const char *seconds(double s, char *buf, size_t n)
+{
+    return wasp_fmt_duration_ns((uint64_t)(s * 1e9 + 0.5), buf, n);
+}
+
+static const char *meta(const wasp_profile *p, const char *key)
+{
+    const char *v = wasp_profile_get_meta(p, key);
+    return v ? v : "?";
+}
+
+static void blocked_text_head(const wasp_profile *p, int id, int top, FILE *out)
+{
+    (void)id, (void)top;
+    wasp_lock_waits w;
+    if (wasp_lock_waits_rank(p, &w) != 0)
+        return;
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
+    fprintf(out, "\n  Time blocked on locks (threads found waiting to enter a monitor or parked by a "
+                 "lock, a look every %s ms, %s looks costing %s ms of CPU): %s in %s samples\n",
+            meta(p, "locks_blocked_period_ms"), meta(p, "locks_blocked_looks"),
+            meta(p, "locks_blocked_cpu_ms"), seconds(w.seconds, a, sizeof a),
+            wasp_fmt_count(w.samples, b, sizeof b));
+    wasp_lock_waits_free(&w);
+}
+
+static int blocked_text_row(const wasp_profile *p, int id, uint32_t index, uint32_t rank,
+                            int rank_width, const wasp_view_total *t, FILE *out)
+{
+    (void)id, (void)rank_width;
+    const wasp_lock_waits_class *k = &((const wasp_lock_waits *)t->state)->classes[index];
+    double lo, hi;
+    wasp_lock_waits_interval(k->samples, k->seconds, &lo, &hi);
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], d[WASP_UNIT_BUF], e[WASP_UNIT_BUF];
+    fprintf(out, "\n  #%-2" PRIu32 " %s blocked  %s (%s to %s)  %s  %s   %s samples\n", rank,
+            wasp_fmt_percent(wasp_share(k->seconds, t->total), a, sizeof a),
+            seconds(k->seconds, b, sizeof b), seconds(lo, c, sizeof c), seconds(hi, d, sizeof d),
+            p->strings[k->where], class_name(p, k->cls), wasp_fmt_count(k->samples, e, sizeof e));
+    for (uint32_t x = 0; x < k->ncontexts && x < TEXT_CONTEXTS; x++) {
+        char lab[96];
+        snprintf(lab, sizeof lab, "%s blocked", seconds(k->contexts[x].seconds, a, sizeof a));
+        wasp_text_context(p, lab, k->contexts[x].ctx, out);
+    }
+    if (k->ncontexts > TEXT_CONTEXTS)
+        fprintf(out, "      ... %" PRIu32 " more contexts\n", k->ncontexts - TEXT_CONTEXTS);
+    return 0;
+}
+
+/* ---- the views ---- */
+
+#define COUNT(m, title, roles) WASP_VIEW_COL(m, title, WASP_VIEW_COUNT, roles)
+#define SHARE(m, title) WASP_VIEW_COL(m, title, WASP_VIEW_SHARE, 0)
+#define STRING(m, title, roles) WASP_VIEW_COL(m, title, WASP_VIEW_STRING, roles)
+#define CONTEXT(m, title) WASP_VIEW_COL(m, title, WASP_VIEW_CONTEXT, WASP_VIEW_INLINE)
+#define LOCK_COUNTS(roles)                                                                         \
+    COUNT("samples", "samples", roles), COUNT("acquire", "acquire", 0), COUNT("slow", "slow", 0),  \
+        COUNT("release", "release", 0)
+#define TIME(roles)                                                                                \
+    COUNT("samples", "samples", WASP_VIEW_EVIDENCE), COUNT("seconds", "blocked s", roles),         \
+        COUNT("seconds_low", "from s", 0), COUNT("seconds_high", "to s", 0)
+
+static const wasp_view context_view = {
+    .what = "context", .whats = "contexts",
+    .columns = {LOCK_COUNTS(WASP_VIEW_VALUE), CONTEXT("acquire", "acquiring")},
+    .rank_in = rank_contexts, .cells = context_cells,
+};
+
+static const wasp_view functions_view = {
+    .title = "Slow-path functions", .what = "function", .whats = "functions",
+    .rows = "slow_functions", .compact = true, .whole = true,
+    .columns = {STRING("function", "function", 0), COUNT("samples", "samples", 0)},
+    .rank_in = rank_functions, .cells = function_cells,
+};
+
+static const wasp_view blocked_context_view = {
+    .what = "context", .whats = "contexts",
+    .columns = {TIME(WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE), CONTEXT("blocked", "waiting")},
+    .rank_in = blocked_rank_contexts, .cells = blocked_context_cells,
+};
+
+/* Not in the diff (a view's diff has one total: lock samples). */
+static const wasp_view blocked_view = {
+    .title = "Time blocked on locks", .what = "class", .whats = "classes",
+    .more = "blocked classes", .member = "blocked", .rows = "classes", .of = "of blocked time",
+    .columns = {STRING("class", "class", WASP_VIEW_KEY), STRING("kind", "kind", WASP_VIEW_KEY),
+                TIME(WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE), SHARE("share", "share"),
+                {"contexts", "waiting at", WASP_VIEW_LIST, WASP_VIEW_ALL, NULL, 0, NULL, NULL,
+                 &blocked_context_view, NULL}},
+    .head = {COUNT("period_ms", "a look every (ms)", 0), COUNT("looks", "looks", 0),
+             COUNT("cpu_ms", "their CPU (ms)", 0), TIME(WASP_VIEW_ESTIMATE)},
+    .shown = blocked_shown, .total = blocked_total, .release = release_waits,
+    .rank = blocked_rank, .cells = blocked_cells,
+    .head_cells = blocked_head_cells, .text_head = blocked_text_head,
+    .text_row = blocked_text_row,
+};
+
+static const wasp_view view = {
+    .title = "Locks", .entry = "Locked class", .what = "class", .whats = "classes",
+    .of = "of lock samples", .unit = "samples", .rows = "classes",
+    .columns = {{"class", "class", WASP_VIEW_STRING, WASP_VIEW_KEY | WASP_VIEW_LEAF, NULL, 0,
+                 "lock ", NULL, NULL, "lock"},
+                LOCK_COUNTS(WASP_VIEW_VALUE), SHARE("share", "share"),
+                SHARE("slow_share", "slow share"),
+                {"contexts", "acquiring at", WASP_VIEW_LIST, WASP_VIEW_ALL, NULL, 0, NULL, NULL,
+                 &context_view, NULL},
+                {"hottest", "hottest at", WASP_VIEW_CONTEXT, WASP_VIEW_HIDDEN | WASP_VIEW_DIFF,
+                 NULL, 0, "hottest at:", NULL, NULL, NULL}},
+    .head = {LOCK_COUNTS(0)},
+    .tables = {&functions_view},
+    .sub = &blocked_view,
+    .total = total, .release = release_ranking, .rank = rank,
+    .cells = cells, .head_cells = head_cells, .text_head = text_head, .text_row = text_row,
+    .text_tail = text_tail,
+};
 
 /* ---- summary ---- */
 
@@ -194,8 +446,10 @@ const wasp_report_part wasp_report_locks = {
             "concurrent structure (ConcurrentHashMap, LongAdder) instead",
     .shown = shown,
     .counter_prefix = "locks.",
-    .text = text,
     .json_place = WASP_JSON_TOP_LEVEL,
-    .json = json,
-    .stacks = stacks,
+    WASP_VIEW_REPORT(view),
 };
+
+/* Its diff part and HTML section are built from the view (view.h). */
+const wasp_diff_part wasp_diff_locks = {0};
+const wasp_html_part wasp_html_locks = {0};

@@ -38,7 +38,8 @@ function waspViews(views) {
   // A nested row's label: its numbers ("θ 41.0%, comparisons 12").
   const label = (cols, r) => cols.filter(c => numbers[c.kind]).map(c => c.title + ' ' + numbers[c.kind](r[c.member])).join(', ');
 
-  function draw(view) {
+  // table: the ranked table's name ('deadstore.pairs'; a sub's 'locks.blocked').
+  function draw(view, table) {
     return function (data, name) {
       const said = function (c) { const x = cell(c, data[c.member], data); return x && x.n !== undefined ? x.n : x; };
       if (view.head.length)
@@ -49,7 +50,7 @@ function waspViews(views) {
       const graphs = [], adders = [];
       // The column naming a row as the leaf frame of its paths (fields' member).
       const leaf = view.columns.find(c => c.frame);
-      const leafOf = r => leaf ? [{ kind: leaf.frame, method: r[leaf.member], line: -1 }] : [];
+      const leafOf = r => leaf ? [{ kind: leaf.frame, method: (leaf.prefix || '') + r[leaf.member], line: -1 }] : [];
       const graphOf = function (cols, ctx, each) {
         const value = cols.find(c => c.value), evidence = cols.find(c => c.evidence);
         const g = new FlameGraph('Contexts ' + ctx.title + ' (' + name + ', by ' + value.title + ')',
@@ -70,7 +71,7 @@ function waspViews(views) {
       rows.forEach((r, i) => adders.forEach(add => add(r, i)));
       const cols = view.columns.filter(inTable(rows));
       rankTable(cols.map(heading), rows, r => cols.map(c => cell(c, r[c.member], r)), graphs, {
-        name: name + '.' + view.whats, // 'deadstore.pairs', 'fields.members'
+        name: table || name + '.' + view.whats, // 'deadstore.pairs', 'fields.members'
         // a hook's member with contexts of its own (objects' "creations") opens too
         details: r => view.columns.filter(isContext).map(c => context(c.title, r[c.member])).concat(
           ...hooks.map(h => contexts((r[h.member] || {}).contexts, x => h.title + ': ' + pct(x.share))),
@@ -84,6 +85,12 @@ function waspViews(views) {
           { name: name + '.' + t.rows });
       }
       graphRow(graphs);
+      // A sub view (locks' blocked time): drawn alike under its heading.
+      const sub = view.sub;
+      if (sub && data[sub.member]) {
+        app.append(el('h3', { text: sub.title }));
+        draw(sub, name + '.' + sub.member)(data[sub.member], name);
+      }
     };
   }
 

@@ -144,9 +144,11 @@ static void row_text(const wasp_profile *p, const wasp_view *v, const wasp_view_
             wasp_text_context(p, v->columns[i].text, x[i].ctx, out);
 }
 
-int wasp_view_text(const wasp_profile *p, int id, int top, FILE *out)
+/* View v's section: its heading, rows, "... more", tail; then its sub's. */
+static int view_text(const wasp_profile *p, const wasp_view *v, int id, int top, FILE *out)
 {
-    const wasp_view *v = wasp_view_of(id);
+    if (v->shown && !v->shown(p, id))
+        return 0;
     if (v->text_head)
         v->text_head(p, id, top, out);
     uint32_t n;
@@ -175,7 +177,12 @@ int wasp_view_text(const wasp_profile *p, int id, int top, FILE *out)
         v->text_tail(p, id, &t, out);
     free(order);
     wasp_view_release(v, &t);
-    return rc;
+    return rc == 0 && v->sub ? view_text(p, v->sub, id, top, out) : rc;
+}
+
+int wasp_view_text(const wasp_profile *p, int id, int top, FILE *out)
+{
+    return view_text(p, wasp_view_of(id), id, top, out);
 }
 
 /* ---- JSON ---- */
@@ -257,15 +264,18 @@ static int ranked_json(wasp_json *j, const wasp_profile *p, const wasp_view *v, 
     return rc;
 }
 
-int wasp_view_json(wasp_json *j, const wasp_profile *p, int id, int top)
+/* View v as the object `key`: the head, the rows and further tables, its sub. */
+static int view_json(wasp_json *j, const wasp_profile *p, const wasp_view *v, int id,
+                     const char *key, int top)
 {
-    const wasp_view *v = wasp_view_of(id);
+    if (v->shown && !v->shown(p, id))
+        return 0;
     uint32_t n;
     wasp_view_total t;
     uint32_t *order = begin(v, p, id, &t, &n);
     if (!order)
         return -1;
-    wasp_json_begin_object(j, wasp_analysis_id_name(id), false);
+    wasp_json_begin_object(j, key, false);
     int rc = 0;
     if (v->head_cells) {
         wasp_view_cell x[WASP_VIEW_COLUMNS];
@@ -286,12 +296,19 @@ int wasp_view_json(wasp_json *j, const wasp_profile *p, int id, int top)
             const wasp_view *w = v->tables[k];
             uint32_t m;
             uint32_t *rows = w->rank_in(p, id, 0, &t, &m);
-            rc = rows ? ranked_json(j, p, w, id, w->rows, rows, m, &t, top) : -1;
+            rc = rows ? ranked_json(j, p, w, id, w->rows, rows, m, &t, w->whole ? 0 : top) : -1;
         }
     }
-    wasp_json_end_object(j);
     wasp_view_release(v, &t);
+    if (rc == 0 && v->sub)
+        rc = view_json(j, p, v->sub, id, v->sub->member, top);
+    wasp_json_end_object(j);
     return rc;
+}
+
+int wasp_view_json(wasp_json *j, const wasp_profile *p, int id, int top)
+{
+    return view_json(j, p, wasp_view_of(id), id, wasp_analysis_id_name(id), top);
 }
 
 /* ---- stacks ---- */
@@ -335,7 +352,8 @@ static int row_stacks(const wasp_profile *p, int id, const wasp_view *v, uint32_
                         by_bytes ? x[value].num : 0,
                         evidence >= 0 ? x[evidence].num : value >= 0 ? x[value].num : 0,
                         by_bytes};
-        rc = sink->emit(sink, p, &s);
+        if (s.samples > 0 || s.bytes > 0) /* nothing there (locks' release-only contexts) */
+            rc = sink->emit(sink, p, &s);
     }
     return rc;
 }
@@ -376,8 +394,10 @@ static void describe_columns(wasp_json *j, const char *key, const wasp_view_colu
         wasp_json_bool(j, "evidence", (c[i].roles & WASP_VIEW_EVIDENCE) != 0);
         wasp_json_bool(j, "estimate", (c[i].roles & WASP_VIEW_ESTIMATE) != 0);
         wasp_json_bool(j, "inline", (c[i].roles & WASP_VIEW_INLINE) != 0);
-        if (c[i].roles & WASP_VIEW_LEAF)
+        if (c[i].roles & WASP_VIEW_LEAF) {
             wasp_json_string(j, "frame", c[i].frame);
+            wasp_json_string(j, "prefix", c[i].text ? c[i].text : "");
+        }
         if (c[i].list)
             describe_columns(j, "list", c[i].list->columns);
         wasp_json_end_object(j);
@@ -403,5 +423,11 @@ void wasp_view_describe(wasp_json *j, const char *key, const wasp_view *v)
         wasp_json_end_object(j);
     }
     wasp_json_end_array(j);
+    if (v->member) { /* a sub: its heading and object */
+        wasp_json_string(j, "title", v->title);
+        wasp_json_string(j, "member", v->member);
+    }
+    if (v->sub)
+        wasp_view_describe(j, "sub", v->sub);
     wasp_json_end_object(j);
 }

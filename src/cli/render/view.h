@@ -52,7 +52,8 @@ enum {
     WASP_VIEW_HIDDEN = 128, /* not shown in the report (a diff value, a weight) */
     WASP_VIEW_DIFF = 256,   /* not a key, but a changed row in the diff shows it */
     WASP_VIEW_LEAF = 512,   /* a string naming the row: the leaf frame (of kind
-                             * `frame`) of its paths in flame graphs and stacks */
+                             * `frame`, named `text` then the string: "lock C")
+                             * of its paths in flame graphs and stacks */
 };
 
 typedef struct wasp_view_column {
@@ -129,7 +130,15 @@ typedef struct wasp_view {
      * one line when `compact`. */
     const struct wasp_view *tables[2];
     bool tables_first; /* JSON: the further tables before the rows (alloc's classes) */
+    /* A further view after the tables, with totals and rows of its own
+     * (locks' blocked time): the JSON object `sub->member`, its text after
+     * this one's, its HTML after this one's; left out when sub->shown says
+     * so (NULL: always). Not in the diff: one analysis has one total. */
+    const struct wasp_view *sub;
+    const char *member;
+    bool (*shown)(const wasp_profile *p, int id);
     bool compact;
+    bool whole; /* a further table shown whole in JSON, whatever --top (locks' functions) */
     void (*head_cells)(const wasp_profile *p, int id, const wasp_view_total *t,
                        wasp_view_cell *out);
     /* Hooks, only where a table cannot say it. text_head: the section's
