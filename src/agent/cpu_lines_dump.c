@@ -14,16 +14,6 @@ typedef struct drain {
     uint64_t unmapped;
 } drain;
 
-/* Whether frames[0..n) hold one at the same (method, line) as f: a line
- * counts a sample once, however often it recurs in the chain. */
-static int seen(const wasp_frame *frames, int n, const wasp_frame *f)
-{
-    for (int i = 0; i < n; i++)
-        if (frames[i].name == f->name && frames[i].line == f->line)
-            return 1;
-    return 0;
-}
-
 static void one_pc(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
 {
     drain *dr = ctx;
@@ -37,11 +27,9 @@ static void one_pc(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
         return;
     }
     wasp_profile *p = wasp_dump_profile(dr->d);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++)
         wasp_dump_java_frame(dr->d, &rf[i], &f[i]);
-        if (!seen(f, i, &f[i]))
-            wasp_profile_add_cpu_line(p, f[i].name, f[i].file, f[i].line, (double)count);
-    }
+    wasp_profile_add_cpu_chain(p, f, n, (double)count); /* out of memory: the line goes */
 }
 
 void wasp_cpu_lines_dump(wasp_dump *d)

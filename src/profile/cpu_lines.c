@@ -52,6 +52,24 @@ int wasp_profile_add_cpu_line(wasp_profile *p, uint32_t name, uint32_t file, int
     return 0;
 }
 
+/* Whether chain[0..n) holds a frame at the same (method, line) as f. */
+static bool seen(const wasp_frame *chain, int n, const wasp_frame *f)
+{
+    for (int i = 0; i < n; i++)
+        if (chain[i].name == f->name && chain[i].line == f->line)
+            return true;
+    return false;
+}
+
+int wasp_profile_add_cpu_chain(wasp_profile *p, const wasp_frame *chain, int n, double samples)
+{
+    for (int i = 0; i < n; i++)
+        if (!seen(chain, i, &chain[i]) &&
+            wasp_profile_add_cpu_line(p, chain[i].name, chain[i].file, chain[i].line, samples) != 0)
+            return -1;
+    return 0;
+}
+
 double wasp_profile_cpu_at(const wasp_profile *p, uint32_t name, int32_t line)
 {
     double n = 0;

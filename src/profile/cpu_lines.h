@@ -37,6 +37,10 @@ typedef struct wasp_cpu_line {
 /* Adds samples to the line (name, file, line). 0, or -1 out of memory. */
 int wasp_profile_add_cpu_line(wasp_profile *p, uint32_t name, uint32_t file, int32_t line,
                               double samples);
+/* Adds samples once to each (method, line) of an inline chain (frames
+ * 0..n, any order): recursion or a line reached twice in the chain counts
+ * once. 0, or -1 out of memory. */
+int wasp_profile_add_cpu_chain(wasp_profile *p, const wasp_frame *chain, int n, double samples);
 /* Samples at (name, line), whatever the file: 0 when none. */
 double wasp_profile_cpu_at(const wasp_profile *p, uint32_t name, int32_t line);
 /* Whether p holds the section (or the cpu.samples counter): a profile

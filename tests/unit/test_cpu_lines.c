@@ -1,0 +1,178 @@
+/* The CPU samples by line (issue 40): the handler's PC histogram
+ * (watch/pc_hist.h) counts by (method id, pc), tells a PC reused by another
+ * method apart, counts samples outside compiled code and a full table's;
+ * a PC maps to the Java frames of the first debug record after it
+ * (watch/pc_frames.h), inlined ones included; an inline chain counts once
+ * at each (method, line) (profile/cpu_lines.h); the section reads back,
+ * merges, and is absent from a profile without lines. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "profile/bytes.h"
+#include "profile/codec.h"
+#include "profile/cpu_lines.h"
+#include "profile/profile.h"
+#include "watch/pc_frames.h"
+#include "watch/pc_hist.h"
+
+typedef struct seen_pc {
+    uint32_t id;
+    uint64_t pc, count;
+} seen_pc;
+
+typedef struct visits {
+    seen_pc v[64];
+    int n;
+} visits;
+
+static void visit(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
+{
+    visits *s = ctx;
+    assert_true(s->n < 64);
+    s->v[s->n++] = (seen_pc){id, pc, count};
+}
+
+static uint64_t count_of(const visits *s, uint32_t id, uint64_t pc)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->v[i].id == id && s->v[i].pc == pc)
+            return s->v[i].count;
+    return 0;
+}
+
+static void histogram_counts_by_method_and_pc(void **state)
+{
+    (void)state;
+    assert_int_equal(wasp_pc_hist_init(1024), 0);
+    for (int i = 0; i < 5; i++)
+        wasp_pc_hist_count(7, 0x7f0000001000ull);
+    wasp_pc_hist_count(9, 0x7f0000001000ull); /* the same pc, a later method */
+    wasp_pc_hist_count(7, 0x7f0000001004ull);
+    wasp_pc_hist_count(0, 0x7f0000002000ull); /* the interpreter */
+    visits s = {0};
+    wasp_pc_hist_totals t;
+    wasp_pc_hist_drain(visit, &s, &t);
+    assert_int_equal(s.n, 3);
+    assert_int_equal(count_of(&s, 7, 0x7f0000001000ull), 5);
+    assert_int_equal(count_of(&s, 9, 0x7f0000001000ull), 1);
+    assert_int_equal(count_of(&s, 7, 0x7f0000001004ull), 1);
+    assert_int_equal(t.total, 8);
+    assert_int_equal(t.not_compiled, 1);
+    assert_int_equal(t.dropped, 0);
+    /* Drained: the next drain has only what came since. */
+    wasp_pc_hist_count(7, 0x7f0000001004ull);
+    s.n = 0;
+    wasp_pc_hist_drain(visit, &s, &t);
+    assert_int_equal(s.n, 1);
+    assert_int_equal(t.total, 1);
+    assert_int_equal(count_of(&s, 7, 0x7f0000001004ull), 1);
+}
+
+static void full_table_counts_drops(void **state)
+{
+    (void)state;
+    assert_int_equal(wasp_pc_hist_init(16), 0);
+    for (uint64_t pc = 1; pc <= 40; pc++)
+        wasp_pc_hist_count(1, 0x1000 + pc);
+    visits s = {0};
+    wasp_pc_hist_totals t;
+    wasp_pc_hist_drain(visit, &s, &t);
+    assert_int_equal(s.n, 16);
+    assert_int_equal(t.total, 40);
+    assert_int_equal(t.dropped, 24);
+    assert_int_equal(wasp_pc_hist_init(12), -1); /* not a power of two */
+}
+
+/* The debug records of one compiled method: at 0x110 line A's bci inlined
+ * into B; at 0x120 B alone. A sample's pc maps to the first record after. */
+static void pc_maps_to_the_next_record(void **state)
+{
+    (void)state;
+    static int ma, mb;
+    const uint64_t pcs[] = {0x110, 0x120};
+    const uint32_t first[] = {0, 2};
+    const uint16_t nframes[] = {2, 1};
+    const wasp_rframe frames[] = {{.bci = 3, .method = &ma}, {.bci = 8, .method = &mb},
+                                  {.bci = 12, .method = &mb}};
+    wasp_pc_frames d = {2, pcs, first, nframes, frames};
+    wasp_rframe out[4];
+    assert_int_equal(wasp_pc_frames_at(&d, 0x100, out, 4), 2);
+    assert_ptr_equal(out[0].method, &ma); /* the inlined leaf first */
+    assert_int_equal(out[1].bci, 8);
+    assert_int_equal(wasp_pc_frames_at(&d, 0x110, out, 4), 1); /* past 0x110: the next */
+    assert_int_equal(out[0].bci, 12);
+    assert_int_equal(wasp_pc_frames_at(&d, 0x120, out, 4), 0); /* after the last */
+}
+
+static wasp_frame java(wasp_profile *p, const char *method, int32_t line)
+{
+    return (wasp_frame){.kind = WASP_FRAME_JAVA, .name = wasp_profile_intern_string(p, method),
+                        .file = wasp_profile_intern_string(p, "Main.java"), .line = line};
+}
+
+static wasp_profile *round_trip(const wasp_profile *p)
+{
+    wasp_wbuf b = {0};
+    char err[256];
+    assert_int_equal(wasp_profile_encode(p, &b, err, sizeof err), 0);
+    wasp_profile *q = wasp_profile_decode(b.data, b.len, err, sizeof err);
+    assert_non_null(q);
+    wasp_wbuf_free(&b);
+    return q;
+}
+
+static void chain_counts_once_per_line(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    assert_false(wasp_profile_has_cpu_lines(p));
+    /* get() inlined into loop() at line 10; loop() recursive at line 10. */
+    wasp_frame chain[] = {java(p, "Main.get", 3), java(p, "Main.loop", 10),
+                          java(p, "Main.loop", 10), java(p, "Main.main", 20)};
+    assert_int_equal(wasp_profile_add_cpu_chain(p, chain, 4, 6), 0);
+    assert_int_equal(wasp_profile_add_cpu_chain(p, chain + 1, 3, 4), 0);
+    wasp_profile_add_counter(p, WASP_CPU_SAMPLES, 12);
+    uint32_t loop = wasp_profile_intern_string(p, "Main.loop");
+    assert_true(wasp_profile_cpu_at(p, loop, 10) == 10);
+    assert_true(wasp_profile_cpu_at(p, wasp_profile_intern_string(p, "Main.get"), 3) == 6);
+    assert_true(wasp_profile_cpu_at(p, loop, 11) == 0);
+
+    wasp_profile *q = round_trip(p);
+    assert_true(wasp_profile_has_cpu_lines(q));
+    assert_true(wasp_profile_cpu_at(q, wasp_profile_intern_string(q, "Main.loop"), 10) == 10);
+    assert_true(wasp_profile_merge(q, p) == 0);
+    assert_true(wasp_profile_cpu_at(q, wasp_profile_intern_string(q, "Main.main"), 20) == 20);
+    wasp_profile_free(q);
+    wasp_profile_free(p);
+}
+
+/* A profile without lines has no section: older wasps' files read as
+ * before, and a new one without samples is what they wrote. */
+static void no_lines_no_section(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    wasp_wbuf b = {0};
+    char err[256];
+    assert_int_equal(wasp_profile_encode(p, &b, err, sizeof err), 0);
+    assert_null(memmem(b.data, b.len, "CPUL", 4));
+    wasp_wbuf_free(&b);
+    wasp_profile_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(histogram_counts_by_method_and_pc),
+        cmocka_unit_test(full_table_counts_drops),
+        cmocka_unit_test(pc_maps_to_the_next_record),
+        cmocka_unit_test(chain_counts_once_per_line),
+        cmocka_unit_test(no_lines_no_section),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
