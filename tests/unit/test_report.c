@@ -174,7 +174,7 @@ static void test_summary(void **state)
      * 6,000 samples: Wilson(6000, 6000 / 0.02187) = 2.13-2.24% */
     size_t p1 = at(t + dead, "  1. pkg.Main.work(Main.java:42): the value stored here is overwritten "
                              "at Main.java:43 before any read (30.0% of the bytes stored); 2.2% of "
-                             "CPU (2.1\xe2\x80\x93" "2.2%)\n") + dead;
+                             "CPU, estimate (2.1\xe2\x80\x93" "2.2%)\n") + dead;
     /* the native leaf is not the application's: its caller is the place */
     size_t p2 = at(t + p1, "  2. pkg.Deep.d18(Deep.java:118): the value stored here") + p1;
     size_t hint = at(t + p2, "  try: remove the first store") + p2;
@@ -215,7 +215,7 @@ static void test_summary(void **state)
     wasp_profile_add_counter(p, "armed", (uint64_t)-8000 + 3); /* 3 in all */
     t = render(p, WASP_FORMAT_TEXT, 0);
     /* 90 x 3 / 120 = 2.25 samples: Wilson(2.25, 2.25 / 0.02187) = 0.64-7.17% */
-    at(t, "2.2% of CPU (0.6\xe2\x80\x93" "7.2%); few samples: 2\n");
+    at(t, "2.2% of CPU, estimate (0.6\xe2\x80\x93" "7.2%); few samples: 2\n");
     free(t);
     wasp_profile_free(p);
 }

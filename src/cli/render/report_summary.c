@@ -218,15 +218,20 @@ static void analysis_text(const wasp_profile *p, int id, const found *c, double 
 
 int wasp_summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *out)
 {
-    bool any = false;
-    for (int id = 0; id < WASP_ANALYSES; id++)
+    bool any = false, pairs = false;
+    for (int id = 0; id < WASP_ANALYSES; id++) {
         any |= in_summary(shown, id);
+        pairs |= in_summary(shown, id) && wasp_report_part_of(id)->counts_armed;
+    }
     if (!any)
         return 0;
-    char a[WASP_UNIT_BUF];
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF + 24] = "";
+    double by_line = (double)wasp_profile_get_counter(p, WASP_CPU_SAMPLES);
+    if (pairs && wasp_profile_has_cpu_lines(p) && by_line != wasp_report_samples_due(p))
+        snprintf(b, sizeof b, " (%s counted by line)", wasp_fmt_count(by_line, a, sizeof a));
     fprintf(out, "\nSUMMARY: the top findings of each analysis (docs/findings.md explains them); "
-                 "\"of CPU\": of the program's %s CPU samples, with a 95%% interval\n",
-            wasp_fmt_count(wasp_report_samples_due(p), a, sizeof a));
+                 "\"of CPU\": of the program's %s CPU samples%s, with a 95%% interval\n",
+            wasp_fmt_count(wasp_report_samples_due(p), a, sizeof a), b);
     const char *filter = wasp_profile_get_meta(p, WASP_FILTER_META);
     if (filter)
         fprintf(out, "  filtered (%s): only the stacks it keeps are shown, the others summed under "
