@@ -329,7 +329,7 @@ static const wasp_view view = {
     .title = "Object creation", .entry = "Allocation site", .what = "site", .whats = "sites",
     .more = "allocation sites", .of = "of sampled creations", .unit = "creations",
     .rows = "sites",
-    .columns = {{"class", "class", WASP_VIEW_STRING, WASP_VIEW_KEY | WASP_VIEW_LEAF, NULL, 0, NULL,
+    .columns = {{"class", "class", WASP_VIEW_STRING, WASP_VIEW_KEY | WASP_VIEW_LEAF, NULL, 0, "new ",
                  NULL, NULL, "alloc"},
                 COL("samples", "creations", WASP_VIEW_COUNT, WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE),
                 COL("share", "share", WASP_VIEW_SHARE, 0), BYTES_COLUMNS,

@@ -357,7 +357,7 @@ static int blocked_text_row(const wasp_profile *p, int id, uint32_t index, uint3
 static const wasp_view context_view = {
     .what = "context", .whats = "contexts",
     .columns = {LOCK_COUNTS(WASP_VIEW_VALUE), CONTEXT("acquire", "acquiring")},
-    .rank_in = rank_contexts, .cells = context_cells,
+    .rank_in = rank_contexts, .cells = context_cells, .weighed_only = true,
 };
 
 static const wasp_view functions_view = {

@@ -245,6 +245,7 @@ static void access_cells(const wasp_profile *p, int id, uint32_t index,
     x[0].num = wasp_share(r->same, r->same + r->different);
     x[1].num = r->same + r->different;
     x[2].ctx = r->access_ctx;
+    x[3].num = r->same;
 }
 
 static wasp_view_total total(const wasp_profile *p, int id)
@@ -275,11 +276,14 @@ static void diff_summary(const wasp_diff_analysis *a, int id, FILE *out)
 }
 
 static const wasp_view accesses = {
-    .columns = {{"theta", "\xce\xb8", WASP_VIEW_SHARE, 0, NULL, 0, NULL, NULL, NULL},
+    .columns = {{"theta", "\xce\xb8", WASP_VIEW_SHARE, 0, NULL, 0, NULL, NULL, NULL, NULL},
                 {"comparisons", "comparisons", WASP_VIEW_COUNT, WASP_VIEW_VALUE, NULL, 0, NULL,
-                 NULL, NULL},
+                 NULL, NULL, NULL},
                 {"at", "compared at", WASP_VIEW_CONTEXT, WASP_VIEW_INLINE, NULL, 0, NULL, NULL,
-                 NULL}},
+                 NULL, "compare"},
+                /* stacks weigh a comparison context by its equal comparisons */
+                {"same", "equal", WASP_VIEW_COUNT, WASP_VIEW_WEIGHT | WASP_VIEW_HIDDEN, NULL, 0,
+                 NULL, NULL, NULL, NULL}},
     .rank_in = rank_in, .cells = access_cells,
 };
 
@@ -300,46 +304,13 @@ static const wasp_view view = {
                 COL("omega", "\xcf\x89", WASP_VIEW_SHARE, 0),
                 COL("gamma", "\xce\xb3", WASP_VIEW_SHARE, 0),
                 COL("verified", "verified", WASP_VIEW_HOOK, 0),
-                COL("allocation", "allocated at", WASP_VIEW_ALLOCATION, 0),
+                {"allocation", "allocated at", WASP_VIEW_ALLOCATION, 0, NULL, 0, NULL, NULL, NULL,
+                 "site"},
                 {"accesses", "compared at", WASP_VIEW_LIST, 0, NULL, 0, NULL, NULL, &accesses}},
     .rank = rank, .cells = cells, .total = total, .text_head = text_head,
     .text_empty = text_empty, .text_row = site_text, .json_member = json_member,
     .diff_summary = diff_summary,
 };
-
-/* ---- stacks ---- */
-
-/* Each replica site's allocation context weighted by its comparisons that
- * found equal values, and each comparison context by its own; the site's
- * class is the leaf of both. */
-static int stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
-{
-    (void)id;
-    uint32_t n;
-    uint32_t *order = wasp_profile_sorted_replica_sites(p, &n);
-    if (!order)
-        return -1;
-    int rc = 0;
-    for (uint32_t i = 0; i < n && rc == 0; i++) {
-        struct replica_site v;
-        if (replica_site(p, order[i], &v) != 0) {
-            rc = -1;
-            break;
-        }
-        wasp_stack s = {"replicas", "site", v.site->ctx, wasp_site_class(p, v.site), 0, v.same,
-                        false};
-        rc = sink->emit(sink, p, &s);
-        s.side = "compare";
-        for (uint32_t k = 0; rc == 0 && k < v.n; k++) {
-            s.ctx = v.records[v.order[k]].access_ctx;
-            s.samples = v.records[v.order[k]].same;
-            rc = sink->emit(sink, p, &s);
-        }
-        free(v.order);
-    }
-    free(order);
-    return rc;
-}
 
 /* ---- summary ---- */
 
@@ -389,16 +360,13 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
 }
 
 const wasp_report_part wasp_report_replicas = {
-    .view = &view,
-    .text = wasp_view_text,
-    .json = wasp_view_json,
+    WASP_VIEW_REPORT(view),
     .summary = summary,
     .title = "Replicas: allocation sites whose objects hold identical contents",
     .hint = "share one instance (a cache, a constant, an interned or immutable value) instead "
             "of building an equal copy each time",
     .shown = shown,
     .json_place = WASP_JSON_TOP_LEVEL,
-    .stacks = stacks, /* the site's class as the leaf, weighed by equal comparisons */
 };
 
 /* Its diff part and HTML section are built from the view (cli/render/view.h). */

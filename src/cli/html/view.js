@@ -49,10 +49,14 @@ function waspViews(views) {
       // nested list's contexts weighted by the list's value.
       const graphs = [], adders = [];
       // The column naming a row as the leaf frame of its paths (fields' member).
-      const leaf = view.columns.find(c => c.frame);
-      const leafOf = r => leaf ? [{ kind: leaf.frame, method: (leaf.prefix || '') + r[leaf.member], line: -1 }] : [];
+      // Else a site's class ("new C"), as the text and the stacks end its paths.
+      const leaf = view.columns.find(c => c.frame), site = view.columns.find(c => c.kind === 'site');
+      const leafOf = r => leaf ? [{ kind: leaf.frame, method: (leaf.prefix || '') + r[leaf.member], line: -1 }]
+        : site ? [{ kind: 'alloc', method: 'new ' + className(r.class), line: -1 }] : [];
       const graphOf = function (cols, ctx, each) {
-        const value = cols.find(c => c.value), evidence = cols.find(c => c.evidence);
+        // By the member the head says the rows are ranked by (alloc's "bytes"), else the value.
+        const value = cols.find(c => c.member === data.ranked_by && numbers[c.kind]) || cols.find(c => c.value);
+        const evidence = cols.find(c => c.evidence);
         const g = new FlameGraph('Contexts ' + ctx.title + ' (' + name + ', by ' + value.title + ')',
                                  value.kind === 'bytes' ? 'bytes' : value.title, evidence ? evidence.title : null);
         graphs.push(g);

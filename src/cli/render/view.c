@@ -111,8 +111,8 @@ static void cell_text(const wasp_view_column *c, const wasp_view_cell *x, FILE *
         if (x->flag && c->text)
             fprintf(out, "%s%s", c->sep ? c->sep : "", c->text);
         return;
-    case WASP_VIEW_STRING:
-        if (c->text || c->width)
+    case WASP_VIEW_STRING: /* a LEAF's text is its frame's prefix, not for the line */
+        if ((c->text && !(c->roles & WASP_VIEW_LEAF)) || c->width)
             fprintf(out, "%s%*s", c->sep ? c->sep : "", c->width, x->str ? x->str : "");
         return;
     case WASP_VIEW_SHARE:
@@ -316,12 +316,15 @@ int wasp_view_json(wasp_json *j, const wasp_profile *p, int id, int top)
 /* Row index's contexts of view v to sink: its context columns and its
  * site's allocation path (the site's class the leaf frame, leaf: the
  * parent's), each weighted by the row's value (by bytes when the value is
- * bytes) and evidence; then its nested lists' rows, likewise. */
+ * bytes) and its weight (else evidence, else value); then its nested lists'
+ * rows, likewise. A context's side: its frame, else its member. */
 static int row_stacks(const wasp_profile *p, int id, const wasp_view *v, uint32_t index,
                       const wasp_view_total *t, const char *leaf, wasp_stack_sink *sink)
 {
     int value = wasp_view_column_with(v, WASP_VIEW_VALUE);
-    int evidence = wasp_view_column_with(v, WASP_VIEW_EVIDENCE);
+    int weight = wasp_view_column_with(v, WASP_VIEW_WEIGHT);
+    if (weight < 0)
+        weight = wasp_view_column_with(v, WASP_VIEW_EVIDENCE);
     int ncol = wasp_view_ncolumns(v->columns);
     bool by_bytes = value >= 0 && v->columns[value].kind == WASP_VIEW_BYTES;
     wasp_view_cell x[WASP_VIEW_COLUMNS];
@@ -347,12 +350,12 @@ static int row_stacks(const wasp_profile *p, int id, const wasp_view *v, uint32_
         if ((col->kind != WASP_VIEW_CONTEXT && col->kind != WASP_VIEW_ALLOCATION) ||
             (col->roles & WASP_VIEW_HIDDEN))
             continue;
-        wasp_stack s = {wasp_analysis_id_name(id), col->member,
+        wasp_stack s = {wasp_analysis_id_name(id), col->frame ? col->frame : col->member,
                         col->kind == WASP_VIEW_CONTEXT ? x[c].ctx : p->sites[x[c].site].ctx, leaf,
                         by_bytes ? x[value].num : 0,
-                        evidence >= 0 ? x[evidence].num : value >= 0 ? x[value].num : 0,
+                        weight >= 0 ? x[weight].num : value >= 0 ? x[value].num : 0,
                         by_bytes};
-        if (s.samples > 0 || s.bytes > 0) /* nothing there (locks' release-only contexts) */
+        if (!v->weighed_only || s.samples > 0 || s.bytes > 0)
             rc = sink->emit(sink, p, &s);
     }
     return rc;

@@ -54,6 +54,8 @@ enum {
     WASP_VIEW_LEAF = 512,   /* a string naming the row: the leaf frame (of kind
                              * `frame`, named `text` then the string: "lock C")
                              * of its paths in flame graphs and stacks */
+    WASP_VIEW_WEIGHT = 1024, /* stacks weigh the row's contexts by this, not the value
+                              * (replicas' comparison contexts: equal comparisons) */
 };
 
 typedef struct wasp_view_column {
@@ -70,7 +72,8 @@ typedef struct wasp_view_column {
     int width;
     const char *text, *unit;
     const struct wasp_view *list; /* LIST: the nested rows' view */
-    const char *frame;            /* LEAF: the kind of its frame ("field") */
+    const char *frame;            /* LEAF: the kind of its frame ("field"); a context:
+                                   * its side in stacks (NULL: the member) */
 } wasp_view_column;
 
 /* A column with no text layout of its own (JSON, HTML, diff; the text's
@@ -139,6 +142,7 @@ typedef struct wasp_view {
     bool (*shown)(const wasp_profile *p, int id);
     bool compact;
     bool whole; /* a further table shown whole in JSON, whatever --top (locks' functions) */
+    bool weighed_only; /* stacks leave out its rows of no weight (locks' release-only contexts) */
     void (*head_cells)(const wasp_profile *p, int id, const wasp_view_total *t,
                        wasp_view_cell *out);
     /* Hooks, only where a table cannot say it. text_head: the section's
