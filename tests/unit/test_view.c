@@ -178,6 +178,19 @@ static char *render(const wasp_profile *p, wasp_format fmt, size_t *len)
     return render_string(p, fmt, WASP_BY_INSTRUCTION, len);
 }
 
+/* The same with --top top (0: the format's default). */
+__attribute__((noinline)) static char *render_top(const wasp_profile *p, wasp_format fmt, int top)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    assert_non_null(f);
+    wasp_report_opts o = {.format = fmt, .by = WASP_BY_INSTRUCTION, .top = top};
+    assert_int_equal(wasp_report_render(p, &o, f), 0);
+    fclose(f);
+    return buf;
+}
+
 /* Text: the rows ranked, each line with its measures and its true flag, its
  * context under it. */
 static void test_text(void **state)
@@ -298,12 +311,119 @@ static void test_diff(void **state)
     wasp_profile_free(b);
 }
 
+/* ---- a toy with a sub view, a whole table and weighed parts (locks' shape) ---- */
+
+/* Parts weighed by a hidden column: the second of each row 10, the first 0. */
+static void heft_cells(const wasp_profile *p, int id, uint32_t i, const wasp_view_total *sum,
+                       wasp_view_cell *x)
+{
+    part_cells(p, id, i, sum, x);
+    x[2].num = (i % TOY_PARTS) * 10.0;
+}
+
+static const wasp_view weighed_parts = {
+    .columns = {WASP_VIEW_COL("weight", "weight", WASP_VIEW_COUNT, WASP_VIEW_VALUE),
+                {"at", "part at", WASP_VIEW_CONTEXT, WASP_VIEW_INLINE, NULL, 0, NULL, NULL, NULL,
+                 "piece"},
+                WASP_VIEW_COL("heft", "heft", WASP_VIEW_COUNT, WASP_VIEW_WEIGHT | WASP_VIEW_HIDDEN)},
+    .rank_in = parts_of, .cells = heft_cells, .weighed_only = true,
+};
+
+/* The whole table: every toy, whatever --top. */
+static uint32_t *all_toys(const wasp_profile *p, int id, uint32_t parent, const wasp_view_total *t,
+                          uint32_t *n)
+{
+    (void)parent;
+    return rank(p, id, t, n);
+}
+
+static void name_cells(const wasp_profile *p, int id, uint32_t i, const wasp_view_total *sum,
+                       wasp_view_cell *x)
+{
+    (void)id, (void)sum;
+    x[0].str = toy_of(p)->name[i];
+}
+
+static const wasp_view names_table = {
+    .title = "Names", .rows = "names", .compact = true, .whole = true,
+    .columns = {WASP_VIEW_COL("name", "name", WASP_VIEW_STRING, 0)},
+    .rank_in = all_toys, .cells = name_cells,
+};
+
+static void extras_head(const wasp_profile *p, int id, int top, FILE *out)
+{
+    (void)p, (void)id, (void)top;
+    fputs("\nExtras\n", out);
+}
+
+static void toy2_cells(const wasp_profile *p, int id, uint32_t i, const wasp_view_total *sum,
+                       wasp_view_cell *x)
+{
+    x[0].str = toy_of(p)->name[i];
+    x[1].num = toy_of(p)->bytes[i];
+    (void)id, (void)sum;
+}
+
+static const wasp_view extras = {
+    .title = "Extras", .what = "extra", .whats = "extras", .member = "extras", .rows = "list",
+    .columns = {WASP_VIEW_COL("name", "name", WASP_VIEW_STRING, 0),
+                {"bytes", "bytes", WASP_VIEW_BYTES, WASP_VIEW_VALUE, "  ", 9, NULL, NULL, NULL,
+                 NULL}},
+    .rank = rank, .cells = toy2_cells, .total = total, .text_head = extras_head,
+};
+
+static const wasp_view toy2 = {
+    .title = "Toys", .entry = "Toy row", .what = "toy", .whats = "toys", .of = "of toy bytes",
+    .unit = "bytes", .rows = "toys",
+    .columns = {{"name", "name", WASP_VIEW_STRING, WASP_VIEW_KEY | WASP_VIEW_LEAF, NULL, 0, "toy ",
+                 NULL, NULL, "toy"},
+                {"bytes", "bytes", WASP_VIEW_BYTES, WASP_VIEW_VALUE, "  ", 9, NULL, NULL, NULL,
+                 NULL},
+                {"parts", "parts", WASP_VIEW_LIST, 0, NULL, 0, NULL, NULL, &weighed_parts, NULL}},
+    .tables = {&names_table}, .sub = &extras,
+    .rank = rank, .cells = toy2_cells, .total = total,
+};
+
+/* The sub view after the rows in text and JSON, described for the page; the
+ * whole table whole at --top 1; stacks weighed by the WEIGHT column, the
+ * parts of no weight left out, the side named by the context's frame; the
+ * LEAF's frame prefixed for the page. */
+static void test_sub_view(void **state)
+{
+    (void)state;
+    wasp_view_override(WASP_ID_deadstore, &toy2);
+    wasp_profile *p = toy_profile(0, 1024, 4096, 2048);
+    char *s = render_top(p, WASP_FORMAT_TEXT, 1);
+    const char *rows = strstr(s, "\n  #1    4.0 KiB\n");
+    const char *sub = strstr(s, "\nExtras\n\n  #1    4.0 KiB\n");
+    assert_true(rows && sub && rows < sub);
+    free(s);
+    s = render_top(p, WASP_FORMAT_JSON, 1);
+    const char *table = strstr(s, "\"names\": [");
+    const char *obj = strstr(s, "\"extras\": {");
+    assert_true(table && obj && table < obj);
+    assert_non_null(strstr(table, "{\"name\": \"ball\"}")); /* the third toy too */
+    assert_non_null(strstr(obj, "\"list\": ["));
+    free(s);
+    s = render_top(p, WASP_FORMAT_HTML, 0);
+    assert_non_null(strstr(s, "\"sub\": {"));
+    assert_non_null(strstr(s, "\"member\": \"extras\""));
+    assert_non_null(strstr(s, "\"prefix\": \"toy \""));
+    free(s);
+    s = render_top(p, WASP_FORMAT_COLLAPSED, 0);
+    assert_non_null(strstr(s, "deadstore;[piece];Toy.kite(Toy.java:11);Toy.kite.part1(Toy.java:21);kite 10\n"));
+    assert_null(strstr(s, "part0"));
+    free(s);
+    wasp_profile_free(p);
+    wasp_view_override(WASP_ID_deadstore, &toy);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text),       cmocka_unit_test(test_json),
         cmocka_unit_test(test_html),       cmocka_unit_test(test_flame_graphs),
-        cmocka_unit_test(test_diff),
+        cmocka_unit_test(test_diff),       cmocka_unit_test(test_sub_view),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -68,10 +68,7 @@ static uint32_t *rank_contexts(const wasp_profile *p, int id, uint32_t parent,
     (void)p, (void)id;
     const wasp_lock_ranking *r = t->state;
     const wasp_lock_class *k = &r->classes[parent];
-    uint32_t *o = wasp_view_in_order(k->ncontexts, n);
-    for (uint32_t i = 0; o && i < k->ncontexts; i++)
-        o[i] += (uint32_t)(k->contexts - r->contexts);
-    return o;
+    return wasp_view_range((uint32_t)(k->contexts - r->contexts), k->ncontexts, n);
 }
 
 static uint32_t *rank_functions(const wasp_profile *p, int id, uint32_t parent,
@@ -243,10 +240,7 @@ static uint32_t *blocked_rank_contexts(const wasp_profile *p, int id, uint32_t p
     (void)p, (void)id;
     const wasp_lock_waits *w = t->state;
     const wasp_lock_waits_class *k = &w->classes[parent];
-    uint32_t *o = wasp_view_in_order(k->ncontexts, n);
-    for (uint32_t i = 0; o && i < k->ncontexts; i++)
-        o[i] += (uint32_t)(k->contexts - w->contexts);
-    return o;
+    return wasp_view_range((uint32_t)(k->contexts - w->contexts), k->ncontexts, n);
 }
 
 /* samples, seconds and its interval. */

@@ -63,6 +63,14 @@ uint32_t *wasp_view_in_order(uint32_t n, uint32_t *out_n)
     return o;
 }
 
+uint32_t *wasp_view_range(uint32_t first, uint32_t n, uint32_t *out_n)
+{
+    uint32_t *o = wasp_view_in_order(n, out_n);
+    for (uint32_t i = 0; o && i < n; i++)
+        o[i] += first;
+    return o;
+}
+
 uint32_t *wasp_view_copy(const uint32_t *order, uint32_t n, uint32_t *out_n)
 {
     uint32_t *o = malloc((n ? n : 1) * sizeof *o);

@@ -180,6 +180,8 @@ int wasp_view_column_with(const wasp_view *v, unsigned role);
  * when out of memory). */
 uint32_t *wasp_view_in_order(uint32_t n, uint32_t *out_n);
 uint32_t *wasp_view_copy(const uint32_t *order, uint32_t n, uint32_t *out_n);
+/* Likewise first..first+n-1: a parent row's nested rows, held together and ranked. */
+uint32_t *wasp_view_range(uint32_t first, uint32_t n, uint32_t *out_n);
 
 /* The generic renderers (report_part.h signatures). */
 int wasp_view_text(const wasp_profile *p, int id, int top, FILE *out);
