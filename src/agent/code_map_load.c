@@ -1,9 +1,17 @@
 /*
- * See code_map_load.h. Each compiled method gets an id, its frame shape
- * decoded from its prologue (isa/prologue.h) and a copy of its debug
- * information (PCStackInfo: the inlined frames at each PC); the published
- * map (watch/code_map.h) is rebuilt, copy-on-write, at each load and unload.
+ * See code_map_load.h. Each compiled method gets an id and a copy of its
+ * debug information (PCStackInfo: the inlined frames at each PC); with
+ * CallerChaining contexts also a copy of its code and its frame shape
+ * decoded from its prologue (isa/prologue.h). The published map
+ * (watch/code_map.h) is rebuilt, copy-on-write, at each load and unload.
  * Callbacks may come from several compiler threads at once: one mutex.
+ *
+ * Memory stays bounded over a long run with walked contexts (the default):
+ * the only samples that name a method there are the CPU samples by place
+ * (watch/pc_hist.h), emptied at every dump, so a method unloaded before a
+ * dump began is freed once it is over and its id taken again (ids must stay
+ * below WASP_PC_HIST_MAX_ID). CallerChaining's trees name methods until the
+ * profile is written and keep every one.
  */
 #include "agent/code_map_load.h"
 
@@ -14,8 +22,10 @@
 
 #include "isa/prologue.h"
 #include "profile/part.h"
+#include "watch/caller_chain.h"
 #include "watch/code_map.h"
 #include "watch/pc_frames.h"
+#include "watch/session.h"
 
 typedef struct nm_info {
     jmethodID method;
@@ -29,12 +39,43 @@ typedef struct nm_info {
     uint32_t *first;      /* per pc: index of its first frame */
     uint16_t *nframes;    /* per pc */
     wasp_rframe *frames;
+    uint8_t state;        /* LIVE, UNLOADED (since the drain unload_gen), FREE */
+    uint32_t unload_gen;
 } nm_info;
+
+enum { LIVE, UNLOADED, FREE };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static nm_info *infos; /* by id - 1 */
 static uint32_t ninfos, cap_infos;
+static uint32_t *free_ids, nfree, cap_free; /* ids of FREE infos, to take again */
+static uint32_t drain_gen;                  /* dumps begun (wasp_code_map_drain_begin) */
 static uint64_t unknown_shapes;
+
+/* Whether every method is kept until the profile is written. */
+static int keep_all(void)
+{
+    return wasp_session_get()->context != WASP_CONTEXT_WALK;
+}
+
+static void mark_unloaded(uint32_t id)
+{
+    nm_info *m = &infos[id - 1];
+    if (m->state == LIVE) {
+        m->state = UNLOADED;
+        m->unload_gen = drain_gen;
+    }
+}
+
+static void free_arrays(nm_info *m)
+{
+    free(m->code);
+    free(m->pcs);
+    free(m->first);
+    free(m->nframes);
+    free(m->frames);
+    free(m->unsafe);
+}
 
 /* Sorting PCStackInfo records by pc (HotSpot lists them in PcDesc order,
  * which is by pc; sorted anyway). */
@@ -141,12 +182,16 @@ static void republish(const wasp_nmethod *add, uint64_t remove, jmethodID remove
             map->m[k++] = *add;
             added = 1;
         }
-        if (e->start == remove && infos[e->id - 1].method == remove_method)
+        if (e->start == remove && infos[e->id - 1].method == remove_method) {
+            mark_unloaded(e->id);
             continue;
+        }
         /* A method unloaded without its event (or a range reused): the
          * newer one wins. */
-        if (add && e->start < add->end && add->start < e->end)
+        if (add && e->start < add->end && add->start < e->end) {
+            mark_unloaded(e->id);
             continue;
+        }
         map->m[k++] = *e;
     }
     if (add && !added)
@@ -167,30 +212,40 @@ void JNICALL wasp_code_map_on_load(jvmtiEnv *jvmti, jmethodID method, jint code_
     if (code_size <= 0 || !code_addr)
         return;
     pthread_mutex_lock(&lock);
-    if (wasp_grow(&infos, &cap_infos, ninfos + 1, sizeof *infos) != 0) {
+    int chain = keep_all();
+    uint32_t id;
+    if (!chain && nfree) {
+        id = free_ids[--nfree];
+    } else if (wasp_grow(&infos, &cap_infos, ninfos + 1, sizeof *infos) == 0) {
+        id = ++ninfos;
+    } else {
         pthread_mutex_unlock(&lock);
         return;
     }
-    nm_info *m = &infos[ninfos];
+    nm_info *m = &infos[id - 1];
     memset(m, 0, sizeof *m);
     m->method = method;
     m->start = (uint64_t)(uintptr_t)code_addr;
     m->end = m->start + (uint64_t)code_size;
-    m->code = malloc((size_t)code_size);
-    if (m->code)
+    /* The code itself only for CallerChaining (its frame shape, and
+     * wasp_nmethod_holds): the CPU samples by place need the debug
+     * information alone. */
+    if (chain && (m->code = malloc((size_t)code_size)))
         memcpy(m->code, code_addr, (size_t)code_size);
-    if (!m->code || copy_pcs(m, compile_info) != 0) {
-        free(m->code);
-        free(m->pcs);
-        free(m->first);
-        free(m->nframes);
-        free(m->frames);
+    if ((chain && !m->code) || copy_pcs(m, compile_info) != 0) {
+        free_arrays(m);
+        memset(m, 0, sizeof *m);
+        m->state = FREE;
+        if (id == ninfos)
+            ninfos--;
+        else
+            free_ids[nfree++] = id; /* it came from there: room is left */
         pthread_mutex_unlock(&lock);
         return;
     }
-    decode_frame(m);
-    ninfos++;
-    wasp_nmethod e = {.start = m->start, .end = m->end, .id = ninfos, .shape = m->shape,
+    if (chain)
+        decode_frame(m);
+    wasp_nmethod e = {.start = m->start, .end = m->end, .id = id, .shape = m->shape,
                       .unsafe = m->unsafe, .nunsafe = m->nunsafe, .calls = m->pcs,
                       .ncalls = m->npcs, .code = m->code};
     republish(&e, 0, NULL);
@@ -208,7 +263,33 @@ void JNICALL wasp_code_map_on_unload(jvmtiEnv *jvmti, jmethodID method, const vo
 void wasp_code_map_reset(void)
 {
     pthread_mutex_lock(&lock);
+    const wasp_code_map *old = wasp_code_map_current();
+    for (uint32_t i = 0; old && i < old->n; i++)
+        mark_unloaded(old->m[i].id); /* reported again; freed after a dump */
     wasp_code_map_publish(NULL);
+    pthread_mutex_unlock(&lock);
+}
+
+void wasp_code_map_drain_begin(void)
+{
+    pthread_mutex_lock(&lock);
+    drain_gen++;
+    pthread_mutex_unlock(&lock);
+}
+
+void wasp_code_map_drain_end(void)
+{
+    pthread_mutex_lock(&lock);
+    if (!keep_all() && wasp_grow(&free_ids, &cap_free, ninfos, sizeof *free_ids) == 0)
+        for (uint32_t id = 1; id <= ninfos; id++) {
+            nm_info *m = &infos[id - 1];
+            if (m->state != UNLOADED || m->unload_gen >= drain_gen)
+                continue; /* live, or unloaded while this dump drained */
+            free_arrays(m);
+            memset(m, 0, sizeof *m);
+            m->state = FREE;
+            free_ids[nfree++] = id;
+        }
     pthread_mutex_unlock(&lock);
 }
 
@@ -224,7 +305,9 @@ int wasp_code_map_frames(uint32_t id, uint64_t after, wasp_rframe *out, int cap)
 {
     int n = 0;
     pthread_mutex_lock(&lock);
-    if (id && id <= ninfos) {
+    /* A pc outside the method's code: a sample counted as its id was freed
+     * and taken again (a tiny window): not this method's. */
+    if (id && id <= ninfos && infos[id - 1].start <= after && after < infos[id - 1].end) {
         const nm_info *m = &infos[id - 1];
         wasp_pc_frames d = {.npcs = m->npcs, .pcs = m->pcs, .first = m->first,
                             .nframes = m->nframes, .frames = m->frames};

@@ -2,8 +2,9 @@
  * The code map of CallerChaining contexts (watch/code_map.h), kept from the
  * JVM's CompiledMethodLoad and CompiledMethodUnload events, and what the
  * dump needs of every compiled method the run has seen (its jmethodID and
- * the inlined Java frames at each PC with debug information), kept until the
- * profile is written because samples name methods long unloaded.
+ * the inlined Java frames at each PC with debug information), kept while a
+ * sample may name it: until the profile is written with CallerChaining
+ * contexts, until the next dump otherwise (code_map_load.c).
  *
  * Not async-signal-safe: JVMTI callbacks and the dump.
  */
@@ -23,6 +24,12 @@ void JNICALL wasp_code_map_on_unload(jvmtiEnv *jvmti, jmethodID method, const vo
 /* Empties the published map (a new session: the methods are reported
  * again); the methods seen so far stay known to the dump. */
 void wasp_code_map_reset(void);
+
+/* Around the drain of the CPU samples by place (agent/cpu_lines_dump.c):
+ * with walked contexts, the methods unloaded before begin are freed by end
+ * and their ids taken again (no sample can name them any more). */
+void wasp_code_map_drain_begin(void);
+void wasp_code_map_drain_end(void);
 
 /* The compiled method id's root method, or NULL when unknown. */
 jmethodID wasp_code_map_method(uint32_t id);

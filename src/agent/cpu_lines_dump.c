@@ -36,7 +36,9 @@ void wasp_cpu_lines_dump(wasp_dump *d)
 {
     drain dr = {d, 0};
     wasp_pc_hist_totals t;
+    wasp_code_map_drain_begin();
     wasp_pc_hist_drain(one_pc, &dr, &t);
+    wasp_code_map_drain_end();
     if (!t.total)
         return;
     wasp_profile *p = wasp_dump_profile(d);
