@@ -195,20 +195,12 @@ static int site_text(const wasp_profile *p, int id, uint32_t index, uint32_t ran
 /* ---- the view: the allocation sites ranked by estimated bytes (or by
  * sampled creations), the classes before them ---- */
 
-static void release(void *state)
-{
-    wasp_alloc_ranking_free(state);
-    free(state);
-}
+WASP_VIEW_RANKING(alloc, wasp_alloc_ranking, wasp_alloc_rank, wasp_alloc_ranking_free)
 
 static wasp_view_total total(const wasp_profile *p, int id)
 {
     (void)id;
-    wasp_alloc_ranking *r = malloc(sizeof *r);
-    if (r && wasp_alloc_rank(p, r) != 0) {
-        free(r);
-        r = NULL;
-    }
+    wasp_alloc_ranking *r = alloc_ranked(p);
     /* Armed samples carry the weight of those refused meanwhile. */
     return (wasp_view_total){r ? r->samples : 0, 0, true, r ? r->samples : 0,
                              (double)wasp_profile_get_counter(p, "alloc.armed"), r};
@@ -342,7 +334,7 @@ static const wasp_view view = {
              COL("covered", "covered", WASP_VIEW_SHARE, 0),
              COL("not_counted", "not counted", WASP_VIEW_HOOK, 0)},
     .tables = {&class_table}, .tables_first = true,
-    .rank = rank, .cells = site_cells, .total = total, .release = release,
+    .rank = rank, .cells = site_cells, .total = total, .release = alloc_release,
     .head_cells = head_cells, .text_head = text_head, .text_row = site_text,
     .json_member = not_counted,
 };

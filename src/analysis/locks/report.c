@@ -36,40 +36,37 @@ static const char *class_name(const wasp_profile *p, uint32_t cls)
 
 /* ---- lock samples by class: the view's state is the ranking ---- */
 
-static void release_ranking(void *state)
-{
-    wasp_lock_ranking_free(state);
-    free(state);
-}
+WASP_VIEW_RANKING(locks, wasp_lock_ranking, wasp_lock_rank, wasp_lock_ranking_free)
 
 static wasp_view_total total(const wasp_profile *p, int id)
 {
     (void)id;
-    wasp_lock_ranking *r = malloc(sizeof *r);
-    if (r && wasp_lock_rank(p, r) != 0) {
-        free(r);
-        r = NULL;
-    }
+    wasp_lock_ranking *r = locks_ranked(p);
     double all = r ? r->acquire + r->slow : 0;
     return (wasp_view_total){all, 0, false, all, 0, r};
 }
 
-static uint32_t *rank(const wasp_profile *p, int id, const wasp_view_total *t, uint32_t *n)
-{
-    (void)p, (void)id;
-    const wasp_lock_ranking *r = t->state;
-    return r ? wasp_view_in_order(r->nclasses, n) : NULL;
-}
-
-/* A class's contexts: indices into the ranking's contexts. */
-static uint32_t *rank_contexts(const wasp_profile *p, int id, uint32_t parent,
-                               const wasp_view_total *t, uint32_t *n)
-{
-    (void)p, (void)id;
-    const wasp_lock_ranking *r = t->state;
-    const wasp_lock_class *k = &r->classes[parent];
-    return wasp_view_range((uint32_t)(k->contexts - r->contexts), k->ncontexts, n);
-}
+/* Both rankings (lock samples, blocked time) hold their classes ranked and
+ * each class's contexts ranked together: NAME_rank gives the classes,
+ * NAME_rank_contexts a class's contexts (indices into the ranking's). */
+#define CLASS_RANKS(name, type)                                                                    \
+    static uint32_t *name##_rank(const wasp_profile *p, int id, const wasp_view_total *t,          \
+                                 uint32_t *n)                                                      \
+    {                                                                                              \
+        (void)p, (void)id;                                                                         \
+        const type *r = t->state;                                                                  \
+        return r ? wasp_view_in_order(r->nclasses, n) : NULL;                                      \
+    }                                                                                              \
+    static uint32_t *name##_rank_contexts(const wasp_profile *p, int id, uint32_t parent,          \
+                                          const wasp_view_total *t, uint32_t *n)                   \
+    {                                                                                              \
+        (void)p, (void)id;                                                                         \
+        const type *r = t->state;                                                                  \
+        return wasp_view_range((uint32_t)(r->classes[parent].contexts - r->contexts),              \
+                               r->classes[parent].ncontexts, n);                                   \
+    }
+CLASS_RANKS(locks, wasp_lock_ranking)
+CLASS_RANKS(blocked, wasp_lock_waits)
 
 static uint32_t *rank_functions(const wasp_profile *p, int id, uint32_t parent,
                                 const wasp_view_total *t, uint32_t *n)
@@ -210,37 +207,13 @@ static bool blocked_shown(const wasp_profile *p, int id)
     return n || wasp_profile_get_meta(p, "locks_blocked_looks");
 }
 
-static void release_waits(void *state)
-{
-    wasp_lock_waits_free(state);
-    free(state);
-}
+WASP_VIEW_RANKING(blocked, wasp_lock_waits, wasp_lock_waits_rank, wasp_lock_waits_free)
 
 static wasp_view_total blocked_total(const wasp_profile *p, int id)
 {
     (void)id;
-    wasp_lock_waits *w = malloc(sizeof *w);
-    if (w && wasp_lock_waits_rank(p, w) != 0) {
-        free(w);
-        w = NULL;
-    }
+    wasp_lock_waits *w = blocked_ranked(p);
     return (wasp_view_total){w ? w->seconds : 0, 0, true, w ? w->samples : 0, 0, w};
-}
-
-static uint32_t *blocked_rank(const wasp_profile *p, int id, const wasp_view_total *t, uint32_t *n)
-{
-    (void)p, (void)id;
-    const wasp_lock_waits *w = t->state;
-    return w ? wasp_view_in_order(w->nclasses, n) : NULL;
-}
-
-static uint32_t *blocked_rank_contexts(const wasp_profile *p, int id, uint32_t parent,
-                                       const wasp_view_total *t, uint32_t *n)
-{
-    (void)p, (void)id;
-    const wasp_lock_waits *w = t->state;
-    const wasp_lock_waits_class *k = &w->classes[parent];
-    return wasp_view_range((uint32_t)(k->contexts - w->contexts), k->ncontexts, n);
 }
 
 /* samples, seconds and its interval. */
@@ -351,7 +324,7 @@ static int blocked_text_row(const wasp_profile *p, int id, uint32_t index, uint3
 static const wasp_view context_view = {
     .what = "context", .whats = "contexts",
     .columns = {LOCK_COUNTS(WASP_VIEW_VALUE), CONTEXT("acquire", "acquiring")},
-    .rank_in = rank_contexts, .cells = context_cells, .weighed_only = true,
+    .rank_in = locks_rank_contexts, .cells = context_cells, .weighed_only = true,
 };
 
 static const wasp_view functions_view = {
@@ -377,7 +350,7 @@ static const wasp_view blocked_view = {
                  &blocked_context_view, NULL}},
     .head = {COUNT("period_ms", "a look every (ms)", 0), COUNT("looks", "looks", 0),
              COUNT("cpu_ms", "their CPU (ms)", 0), TIME(WASP_VIEW_ESTIMATE)},
-    .shown = blocked_shown, .total = blocked_total, .release = release_waits,
+    .shown = blocked_shown, .total = blocked_total, .release = blocked_release,
     .rank = blocked_rank, .cells = blocked_cells,
     .head_cells = blocked_head_cells, .text_head = blocked_text_head,
     .text_row = blocked_text_row,
@@ -397,7 +370,7 @@ static const wasp_view view = {
     .head = {LOCK_COUNTS(0)},
     .tables = {&functions_view},
     .sub = &blocked_view,
-    .total = total, .release = release_ranking, .rank = rank,
+    .total = total, .release = locks_release, .rank = locks_rank,
     .cells = cells, .head_cells = head_cells, .text_head = text_head, .text_row = text_row,
     .text_tail = text_tail,
 };

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/commands/diff.h"
 #include "cli/render/json_writer.h"
@@ -182,6 +183,25 @@ uint32_t *wasp_view_in_order(uint32_t n, uint32_t *out_n);
 uint32_t *wasp_view_copy(const uint32_t *order, uint32_t n, uint32_t *out_n);
 /* Likewise first..first+n-1: a parent row's nested rows, held together and ranked. */
 uint32_t *wasp_view_range(uint32_t first, uint32_t n, uint32_t *out_n);
+
+/* A view whose state is a ranking of type TYPE (rank: 0, or -1; free_fn
+ * frees its members): defines NAME_ranked(p), the ranking malloc'ed for a
+ * total hook (NULL when out of memory), and NAME_release, its release hook. */
+#define WASP_VIEW_RANKING(name, type, rank_fn, free_fn)                                            \
+    static void name##_release(void *state)                                                        \
+    {                                                                                              \
+        free_fn(state);                                                                            \
+        free(state);                                                                               \
+    }                                                                                              \
+    static type *name##_ranked(const wasp_profile *p)                                              \
+    {                                                                                              \
+        type *r = malloc(sizeof *r);                                                               \
+        if (r && rank_fn(p, r) != 0) {                                                             \
+            free(r);                                                                               \
+            r = NULL;                                                                              \
+        }                                                                                          \
+        return r;                                                                                  \
+    }
 
 /* The generic renderers (report_part.h signatures). */
 int wasp_view_text(const wasp_profile *p, int id, int top, FILE *out);
