@@ -254,8 +254,8 @@ void wasp_chain_meta(wasp_profile *p, int final)
     if (mode == WASP_CONTEXT_CHAIN_CHECK)
         check_agreement(&agree1, &agree3);
     pthread_mutex_unlock(&pool.lock);
-    uint64_t methods, unknown;
-    wasp_code_map_stats(&methods, &unknown);
+    uint64_t methods, unknown, bytes;
+    wasp_code_map_stats(&methods, &unknown, &bytes);
     wasp_profile_set_counter(p, "chain.cct_nodes", nodes);
     wasp_profile_set_counter(p, "chain.cct_ambiguous", ambiguous);
     wasp_profile_set_counter(p, "chain.compiled_methods", methods);

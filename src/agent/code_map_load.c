@@ -51,6 +51,7 @@ static uint32_t ninfos, cap_infos;
 static uint32_t *free_ids, nfree, cap_free; /* ids of FREE infos, to take again */
 static uint32_t drain_gen;                  /* dumps begun (wasp_code_map_drain_begin) */
 static uint64_t unknown_shapes;
+static uint64_t held_bytes; /* the copies kept, for the profile's counter */
 
 /* Whether every method is kept until the profile is written. */
 static int keep_all(void)
@@ -65,6 +66,18 @@ static void mark_unloaded(uint32_t id)
         m->state = UNLOADED;
         m->unload_gen = drain_gen;
     }
+}
+
+static uint64_t frame_count(const nm_info *m)
+{
+    return m->npcs ? (uint64_t)m->first[m->npcs - 1] + m->nframes[m->npcs - 1] : 0;
+}
+
+static uint64_t arrays_bytes(const nm_info *m)
+{
+    return (m->code ? m->end - m->start : 0) + 2 * sizeof(uint32_t) * m->nunsafe +
+           m->npcs * (sizeof *m->pcs + sizeof *m->first + sizeof *m->nframes) +
+           frame_count(m) * sizeof *m->frames;
 }
 
 static void free_arrays(nm_info *m)
@@ -245,6 +258,7 @@ void JNICALL wasp_code_map_on_load(jvmtiEnv *jvmti, jmethodID method, jint code_
     }
     if (chain)
         decode_frame(m);
+    held_bytes += arrays_bytes(m);
     wasp_nmethod e = {.start = m->start, .end = m->end, .id = id, .shape = m->shape,
                       .unsafe = m->unsafe, .nunsafe = m->nunsafe, .calls = m->pcs,
                       .ncalls = m->npcs, .code = m->code};
@@ -285,6 +299,7 @@ void wasp_code_map_drain_end(void)
             nm_info *m = &infos[id - 1];
             if (m->state != UNLOADED || m->unload_gen >= drain_gen)
                 continue; /* live, or unloaded while this dump drained */
+            held_bytes -= arrays_bytes(m);
             free_arrays(m);
             memset(m, 0, sizeof *m);
             m->state = FREE;
@@ -317,10 +332,11 @@ int wasp_code_map_frames(uint32_t id, uint64_t after, wasp_rframe *out, int cap)
     return n;
 }
 
-void wasp_code_map_stats(uint64_t *methods, uint64_t *unknown_shape)
+void wasp_code_map_stats(uint64_t *methods, uint64_t *unknown_shape, uint64_t *bytes)
 {
     pthread_mutex_lock(&lock);
-    *methods = ninfos;
+    *methods = ninfos - nfree;
+    *bytes = held_bytes;
     *unknown_shape = unknown_shapes;
     pthread_mutex_unlock(&lock);
 }

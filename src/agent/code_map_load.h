@@ -39,8 +39,8 @@ jmethodID wasp_code_map_method(uint32_t id);
  * is then the best guess). */
 int wasp_code_map_frames(uint32_t id, uint64_t after, wasp_rframe *out, int cap);
 
-/* Counts for the profile: compiled methods seen, and those whose prologue
- * had no known shape. */
-void wasp_code_map_stats(uint64_t *methods, uint64_t *unknown_shape);
+/* Counts for the profile: compiled methods known, those whose prologue had
+ * no known shape, and the bytes their copies hold. */
+void wasp_code_map_stats(uint64_t *methods, uint64_t *unknown_shape, uint64_t *bytes);
 
 #endif

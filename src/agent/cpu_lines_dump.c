@@ -46,4 +46,8 @@ void wasp_cpu_lines_dump(wasp_dump *d)
     wasp_profile_add_counter(p, WASP_CPU_NOT_COMPILED, t.not_compiled);
     wasp_profile_add_counter(p, WASP_CPU_UNMAPPED, dr.unmapped);
     wasp_profile_add_counter(p, WASP_CPU_DROPPED, t.dropped);
+    uint64_t methods, unknown, bytes;
+    wasp_code_map_stats(&methods, &unknown, &bytes);
+    wasp_profile_set_counter(p, "cpu.code_map_methods", methods);
+    wasp_profile_set_counter(p, "cpu.code_map_bytes", bytes);
 }
