@@ -85,6 +85,7 @@ function waspViews(views) {
       for (const t of view.tables || []) {
         const trows = data[t.rows] || [], tcols = t.columns.filter(inTable(trows));
         app.append(el('h3', { text: t.title }));
+        if (!trows.length) { app.append(el('p', { class: 'note', text: 'None.' })); continue; }
         rankTable(tcols.map(heading), trows, r => tcols.map(c => cell(c, r[c.member], r)), [],
           { name: name + '.' + t.rows });
       }
