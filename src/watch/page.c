@@ -65,6 +65,7 @@
 #include "watch/budget.h"
 #include "watch/handler.h"
 #include "watch/page_alias.h"
+#include "watch/page_cost.h"
 #include "watch/page_shadow.h"
 #include "watch/session.h"
 #include "watch/slots.h"
@@ -118,6 +119,9 @@ typedef struct page_rec {
     uint64_t freed_seq; /* when it became a tombstone (oldest reused first) */
     uint64_t alias;     /* a writable mapping of the page while it is closed (page_alias.h); 0: none */
     uint8_t no_alias;   /* the kernel gave it none: /proc/self/mem from now on */
+    /* What its sampled watches cost, learned when it opens (page_cost.h). */
+    uint32_t closed_faults; /* faults on it, every thread's, since it was last open */
+    uint32_t sampled_arms;  /* sampled watches armed on it meanwhile (not window members) */
     watch_ref ref[REFS];
 } page_rec;
 
@@ -430,8 +434,11 @@ static void apply(page_rec *r)
     int want = r->steppers || n == 0       ? PROT_OPEN
                : loads || !r->readable ? PROT_CLOSED
                                        : PROT_RO;
-    if (want == PROT_OPEN && n == 0 && !r->steppers)
+    if (want == PROT_OPEN && n == 0 && !r->steppers) {
         r->freed_seq = __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED); /* the last to be reused */
+        wasp_page_cost_learn(r->page, r->closed_faults, r->sampled_arms);
+        r->closed_faults = r->sampled_arms = 0;
+    }
     if (want != r->prot)
         protect(r, want);
     __atomic_store_n(&reuse_hint[r - pages], reusable(r) ? r->freed_seq : 0, __ATOMIC_RELAXED);
@@ -446,7 +453,7 @@ static void page_set_heap(uint64_t lo, uint64_t hi)
 }
 
 static int page_arm_ref(uint32_t thread, pid_t tid, int slot, uint64_t addr, int len,
-                        int loads_too)
+                        int loads_too, int sampled)
 {
     uint64_t page = addr & ~(uint64_t)(PAGE - 1);
     pid_t me = wasp_self_tid();
@@ -481,6 +488,8 @@ static int page_arm_ref(uint32_t thread, pid_t tid, int slot, uint64_t addr, int
                     r->refs_high = i + 1;
                 placed = 1;
             }
+    if (placed && sampled)
+        r->sampled_arms++;
     if (placed) {
         apply(r);
         if (r->prot == PROT_OPEN && !r->steppers) { /* could not protect it */
@@ -518,7 +527,7 @@ static int page_arm(wasp_thread *t, int slot, uint64_t addr, int len, int loads_
     }
     if (addr < heap_lo || addr + (uint64_t)len > heap_hi)
         return WASP_ARM_NOT_WATCHABLE; /* not the Java heap: never protected */
-    if (page_arm_ref(t->index, t->tid, slot, addr, len, loads_too) != 0)
+    if (page_arm_ref(t->index, t->tid, slot, addr, len, loads_too, slot < t->nslots) != 0)
         return -1;
     s->wp_page = addr & ~(uint64_t)(PAGE - 1);
     return 0;
@@ -936,6 +945,7 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
         return retry;
     }
     __atomic_add_fetch(&stats.faults, 1, __ATOMIC_RELAXED);
+    r->closed_faults++;
     uint32_t owner;
     wasp_thread *t = NULL; /* this thread, when it owns a watch on the page */
     if (owns_watch(r, me, &owner))
@@ -1114,7 +1124,7 @@ static int page_self_test(char *why, size_t len, uint64_t *event_ns)
     int armed = 0, copy_ok = 1;
     uint64_t emulated[ROUNDS], copy_loaded[ROUNDS], stepped[ROUNDS];
     for (int i = 0; i < ROUNDS; i++) {
-        if (page_arm_ref(PROBE_THREAD, me, 0, (uint64_t)(uintptr_t)&word[8], 8, 1) != 0)
+        if (page_arm_ref(PROBE_THREAD, me, 0, (uint64_t)(uintptr_t)&word[8], 8, 1, 0) != 0)
             break;
         armed++;
         uint64_t t0 = wasp_clock_ns(CLOCK_MONOTONIC);
@@ -1157,6 +1167,7 @@ static int page_self_test(char *why, size_t len, uint64_t *event_ns)
     cost_stepped_ns = lower_quartile(stepped + WARM, ROUNDS - WARM);
     /* The profile counts the program's faults only, of this session. */
     memset(&stats, 0, sizeof stats);
+    wasp_page_cost_reset();
     __atomic_store_n(&foreign_cost_ns, 0, __ATOMIC_RELAXED);
     *event_ns = (cost_emulated_ns + cost_stepped_ns) / 2;
     return 0;
@@ -1176,6 +1187,7 @@ static int page_figures(wasp_watch_figure *out, int max)
         {"watch.lock_waits", (double)__atomic_load_n(&stats.lock_waits, __ATOMIC_RELAXED), 0},
         {"watch.table_lock_waits", (double)__atomic_load_n(&stats.table_waits, __ATOMIC_RELAXED),
          0},
+        {"watch.arm_skipped", (double)wasp_page_cost_skipped(), 0},
         {"watch.lock_wait_us",
          (double)__atomic_load_n(&stats.lock_wait_ns, __ATOMIC_RELAXED) / 1000.0, 0},
         {"watch_emulated_us", (double)cost_emulated_ns / 1000.0, 1},

@@ -15,8 +15,7 @@ uint64_t wasp_rng_next(uint64_t *state)
     return x * 0x2545f4914f6cdd1dull;
 }
 
-/* Uniform in [0, 1). */
-static double uniform(uint64_t *rng)
+double wasp_rng_uniform(uint64_t *rng)
 {
     return (double)(wasp_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0);
 }
@@ -41,7 +40,7 @@ static int lottery(wasp_reservoir_slot *slots, int n, double w, uint64_t *rng)
     for (int k = 0; k < m; k++) {
         wasp_reservoir_slot *s = &slots[order[k]];
         s->seen += w;
-        if (picked < 0 && uniform(rng) * s->seen < w)
+        if (picked < 0 && wasp_rng_uniform(rng) * s->seen < w)
             picked = order[k];
     }
     return picked;

@@ -34,6 +34,8 @@ typedef struct wasp_reservoir_result {
 
 /* xorshift64*: a per-thread generator, state must be non-zero. */
 uint64_t wasp_rng_next(uint64_t *state);
+/* Uniform in [0, 1), from the same generator. */
+double wasp_rng_uniform(uint64_t *state);
 
 /* Offer a new sample of `analysis`, weighing w (> 0), to n slots. Updates seen/weight and, when
  * the result names a slot, sets that slot up for the new sample (in_use=1);

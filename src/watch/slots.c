@@ -13,6 +13,7 @@
 
 #include "watch/engine.h"
 #include "watch/mechanisms.h"
+#include "watch/page_cost.h"
 
 const wasp_watch_engine *const wasp_watch_engines[] = {&wasp_debugreg_engine, &wasp_page_engine,
                                                        NULL};
@@ -72,6 +73,11 @@ void wasp_slots_close(wasp_thread *t)
 int wasp_slot_arm(wasp_thread *t, int slot, uint64_t addr, int len, int loads_too)
 {
     return wasp_chosen()->watch->arm(t, slot, addr, len, loads_too);
+}
+
+double wasp_slot_arm_chance(uint64_t addr)
+{
+    return wasp_chosen()->watch == &wasp_page_engine ? wasp_page_cost_chance(addr) : 1.0;
 }
 
 void wasp_slot_disarm(wasp_thread *t, int slot)

@@ -36,6 +36,11 @@ void wasp_slots_close(wasp_thread *t);
 int wasp_slot_arm(wasp_thread *t, int slot, uint64_t addr, int len, int loads_too);
 void wasp_slot_disarm(wasp_thread *t, int slot);
 
+/* The chance a sample at addr is armed at all: 1, except on the page engine
+ * where a watch there is expected to cost many faults (watch/page_cost.h).
+ * An armed sample weighs its weight over this chance. */
+double wasp_slot_arm_chance(uint64_t addr);
+
 /* The aligned part of an access that a debug register can watch: the largest
  * 1/2/4/8-byte span starting at addr and aligned to its length, inside the
  * access. */

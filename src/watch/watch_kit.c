@@ -11,6 +11,7 @@
 #include "watch/engine.h"
 #include "watch/kit.h"
 #include "watch/mechanisms.h"
+#include "watch/page_cost.h"
 #include "watch/run_state.h"
 #include "watch/sampler_period.h"
 #include "watch/slots.h"
@@ -132,6 +133,15 @@ wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, i
         t->rec.counters[WASP_C_DROP_BUDGET]++;
         return NULL;
     }
+    /* Armed by chance p, weighing 1/p; refused, the sample and the weight it
+     * carried for earlier ones are dropped, so both stay unbiased (page_cost.h). */
+    double p = wasp_slot_arm_chance(addr);
+    if (p < 1.0 && wasp_rng_uniform(&t->rng) >= p) {
+        take_unheld(t, owner);
+        wasp_page_cost_count_skip();
+        return NULL;
+    }
+    w /= p;
     wasp_reservoir_result r = wasp_reservoir_offer(t->reservoir, t->nslots, owner, w, &t->rng);
     if (r.slot < 0) {
         hold_unheld(t, owner, r.dropped_weight); /* w when no watch of owner took it */
@@ -148,7 +158,7 @@ wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, i
         t->rec.counters[arm_refused(armed)]++;
         return NULL;
     }
-    t->reservoir[r.slot].weight += take_unheld(t, owner); /* the offer made the slot owner's */
+    t->reservoir[r.slot].weight += take_unheld(t, owner) / p; /* the offer made the slot owner's */
     slot_set(t, slot, addr, len);
     return slot;
 }
