@@ -19,7 +19,9 @@
 #include "cli/render/view.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { TEXT_CONTEXTS = 3, TEXT_FUNCTIONS = 6 };
 
@@ -377,12 +379,43 @@ static const wasp_view view = {
 
 /* ---- summary ---- */
 
-/* The locked classes with the most lock samples, each at its busiest
- * acquiring context. The CPU involved: the class's lock samples (acquiring,
- * releasing, slow path), each one of the program's CPU samples. */
+/* The lock class threads waited longest for, at its longest-waiting context
+ * (blocked time: no CPU, its own finding first, issue 41). 1 emitted, 0 none
+ * measured, -1. */
+static int blocked_finding(const wasp_profile *p, wasp_finding_sink *sink)
+{
+    wasp_lock_waits w;
+    if (wasp_lock_waits_rank(p, &w) != 0)
+        return -1;
+    int rc = 0;
+    if (w.nclasses && w.seconds > 0 && w.classes[0].ncontexts) {
+        const wasp_lock_waits_class *k = &w.classes[0];
+        wasp_finding f = {.ctx = k->contexts[0].ctx, .share = wasp_share(k->seconds, w.seconds),
+                          .cpu = NAN, .evidence = k->samples, .waiting = true};
+        char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
+        bool park = strcmp(p->strings[k->where], WASP_LOCK_PARK) == 0;
+        snprintf(f.what, sizeof f.what,
+                 "threads waited %s %s %s (%s of the time blocked on locks)",
+                 seconds(k->seconds, a, sizeof a),
+                 park ? "parked on the java.util.concurrent lock" : "to enter synchronized on",
+                 class_name(p, k->cls), wasp_fmt_percent(f.share, b, sizeof b));
+        rc = sink->emit(sink, p, &f) == 0 ? 1 : -1;
+    }
+    wasp_lock_waits_free(&w);
+    return rc;
+}
+
+/* The time blocked first, when measured; then the locked classes with the
+ * most lock samples, each at its busiest acquiring context. The CPU
+ * involved: the class's lock samples (acquiring, releasing, slow path),
+ * each one of the program's CPU samples. */
 static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
 {
     (void)id;
+    int blocked = blocked_finding(p, sink);
+    if (blocked < 0)
+        return -1;
+    max -= blocked;
     wasp_lock_ranking r;
     if (wasp_lock_rank(p, &r) != 0)
         return -1;

@@ -234,7 +234,7 @@ const waspReport = (function () {
       const items = (a.findings || []).map(f => el('li', { 'data-place': (f.file || '') + ':' + (f.line == null ? '' : f.line) }, [
         el('span', { class: 'cpu', text: isNum(f.cpu_share)
           ? small(f.cpu_share) + ' of CPU (' + small(f.cpu_low).replace('%', '') + '\u2013' + small(f.cpu_high) + ')'
-          : 'CPU not measured' }), ' ',
+          : f.waiting ? 'waiting uses no CPU' : 'CPU not measured' }), ' ',
         el('b', { class: 'mono', text: f.place || '(no frames)' }), ': ' + f.what,
         f.few_samples ? el('span', { class: 'few', text: 'few samples: ' + (f.samples < 0.5 ? '<1' : Math.round(f.samples)) }) : null]));
       box.append(items.length ? el('ol', { class: 'findings' }, items)

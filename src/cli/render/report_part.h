@@ -61,6 +61,8 @@ typedef struct wasp_finding {
     double evidence;  /* the samples it rests on, as independent draws (an
                        * armed watch's window is one): the interval's and
                        * the few-samples warning's count */
+    bool waiting;     /* time threads spent waiting (blocked on a lock): no
+                       * CPU, said so instead of a CPU share */
     bool cpu_by_line; /* the code involved is the place's line: its cost is
                        * the line's share of the program's CPU samples
                        * (profile/cpu_lines.h) when the profile has them;

@@ -182,7 +182,7 @@ static void finding_text(const wasp_profile *p, const wasp_finding *f, int rank,
                  wasp_fmt_percent(share, s, sizeof s), estimate(p, f) ? ", estimate" : "", l,
                  wasp_fmt_percent(hi, h, sizeof h));
     } else
-        snprintf(cpu, sizeof cpu, "CPU not measured");
+        snprintf(cpu, sizeof cpu, "%s", f->waiting ? "waiting uses no CPU" : "CPU not measured");
     fprintf(out, "  %d. %s: %s; %s", rank, place, f->what, cpu);
     if (few(f))
         fprintf(out, "; %s", few_text(f, w, sizeof w));
@@ -276,6 +276,7 @@ static void finding_json(wasp_json *j, const wasp_profile *p, const wasp_finding
     wasp_json_bool(j, "cpu_estimate", estimate(p, f));
     wasp_json_double(j, "samples", f->evidence);
     wasp_json_bool(j, "few_samples", few(f));
+    wasp_json_bool(j, "waiting", f->waiting);
     wasp_json_end_object(j);
 }
 
