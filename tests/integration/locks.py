@@ -212,7 +212,8 @@ def t_jfr(ctx, jdk):
     r = jfr_file.run_beside(H, ctx, jdk, ["-e", "locks"], settings, "LocksBlocked", list(BLOCKED_ARGS),
                             out, rec)
     truth = blocked_truth(r.out)
-    locks = ctx.report(out).get("locks")
+    rep = ctx.report(out)
+    locks = rep.get("locks")
     H.check(isinstance(locks, dict) and isinstance(locks.get("blocked"), dict),
             "the report has no locks.blocked")
     b = locks["blocked"]
@@ -239,4 +240,11 @@ def t_jfr(ctx, jdk):
                     "from %s's: %s" % (k, 100 * abs(ws[k] - other[k]), who, summary))
     H.check(ranking(wasp) == ranking(jfr) == ranking(truth), "rankings by blocked time: wasp %s, JFR %s, "
             "truth %s: %s" % (ranking(wasp), ranking(jfr), ranking(truth), summary))
+    # The summary's first locks finding is the longest wait, at the waiting
+    # line, said to use no CPU.
+    found = [a for a in rep["summary"]["analyses"] if a["analysis"] == "locks"]
+    first = found[0]["findings"][0] if found and found[0]["findings"] else {}
+    H.check(first.get("waiting") is True and ranking(truth)[0].split(".")[-1] in first.get("what", "")
+            and first.get("cpu_share") is None and first.get("file") == "LocksBlocked.java",
+            "the summary's first locks finding is not the longest wait (%s): %s" % (ranking(truth)[0], first))
     return summary

@@ -3,6 +3,8 @@
  */
 #include "analysis/locks/waits.h"
 
+#include "profile/profile.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,21 +55,73 @@ static int class_rank(const void *x, const void *y)
     return c ? c : (c = cmp_u32(a->cls, b->cls)) ? c : cmp_u32(a->where, b->where);
 }
 
+/* The string id of WASP_LOCK_MONITOR among the looks' entries, or
+ * UINT32_MAX when none waited on a monitor. */
+static uint32_t monitor_where(const wasp_profile *p, const wasp_lock_blocked *e, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(wasp_profile_string(p, e[i].where), WASP_LOCK_MONITOR) == 0)
+            return e[i].where;
+    return UINT32_MAX;
+}
+
+/* Spinning before a monitor blocks is waiting too, but on the CPU: the
+ * looks see the thread running, the CPU sampler sees it in the slow path
+ * (with the class and the monitorenter's context). Each such sample adds
+ * its period to the monitor's blocked time, as JFR's JavaMonitorEnter
+ * duration counts the spin. Time-based samplers only (period_us); appended
+ * at out, returns how many. */
+static uint32_t add_spins(const wasp_profile *p, uint32_t monitor, wasp_lock_blocked *out)
+{
+    const char *us = wasp_profile_get_meta(p, "period_us");
+    double period = us ? strtod(us, NULL) * 1e-6 : 0;
+    uint32_t n, k = 0;
+    const wasp_lock_entry *l = wasp_profile_locks(p, &n);
+    if (monitor == UINT32_MAX || !(period > 0))
+        return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (l[i].slow > 0)
+            out[k++] = (wasp_lock_blocked){l[i].cls, monitor, l[i].ctx, 0, l[i].slow,
+                                           l[i].slow * period};
+    return k;
+}
+
+/* Sorted by key: equal keys (a context that both spun and blocked) summed
+ * into one. Returns the count left. */
+static uint32_t merge_equal(wasp_lock_blocked *e, uint32_t n)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (k && by_key(&e[k - 1], &e[i]) == 0) {
+            e[k - 1].samples += e[i].samples;
+            e[k - 1].seconds += e[i].seconds;
+        } else {
+            e[k++] = e[i];
+        }
+    }
+    return k;
+}
+
 int wasp_lock_waits_rank(const wasp_profile *p, wasp_lock_waits *w)
 {
     memset(w, 0, sizeof *w);
-    uint32_t n;
+    uint32_t n, nlocks;
     const wasp_lock_blocked *e = wasp_profile_locks_blocked(p, &n);
-    w->contexts = malloc((n ? n : 1) * sizeof *w->contexts);
-    w->classes = calloc(n ? n : 1, sizeof *w->classes);
+    wasp_profile_locks(p, &nlocks);
+    uint32_t cap = n + (n ? nlocks : 0);
+    w->contexts = malloc((cap ? cap : 1) * sizeof *w->contexts);
+    w->classes = calloc(cap ? cap : 1, sizeof *w->classes);
     if (!w->contexts || !w->classes) {
         wasp_lock_waits_free(w);
         return -1;
     }
     if (n)
         memcpy(w->contexts, e, n * sizeof *e);
-    w->ncontexts = n;
+    if (n)
+        n += add_spins(p, monitor_where(p, e, n), w->contexts + n);
     qsort(w->contexts, n, sizeof *w->contexts, by_key);
+    n = merge_equal(w->contexts, n);
+    w->ncontexts = n;
     for (uint32_t i = 0; i < n;) {
         wasp_lock_waits_class *c = &w->classes[w->nclasses++];
         c->cls = w->contexts[i].cls;
