@@ -7,9 +7,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/render/frame_filter.h"
+#include "cli/render/report_part.h"
 #include "cli/render/thread_filter.h"
 #include "profile/group.h"
 #include "profile/thread_frame.h"
@@ -93,6 +96,36 @@ static void test_filter(void **state)
     wasp_profile_free(p);
 }
 
+/* The text detail folds a deep stack's callers, the thread frame with them:
+ * the fold's line names the thread. */
+static void test_text_names_thread(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    uint32_t fr[12], n = 0;
+    fr[n++] = wasp_profile_thread_frame(p, "worker-7");
+    for (int i = 0; i < 10; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "app.M.m%d", i);
+        wasp_frame f = {WASP_FRAME_JAVA, wasp_profile_intern_string(p, name),
+                        wasp_profile_intern_string(p, "M.java"), 10 + i};
+        fr[n++] = wasp_profile_intern_frame(p, &f);
+    }
+    uint32_t c = wasp_profile_intern_context(p, fr, n, 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    wasp_text_frames(p, &p->contexts[c], 0, out);
+    fclose(out);
+    /* leaf m9, its place, then three callers shown: m8..m6; m5..m0 and the
+     * thread folded */
+    assert_non_null(strstr(text, "at app.M.m6("));
+    assert_null(strstr(text, "at app.M.m5("));
+    assert_non_null(strstr(text, "... 6 more, in thread worker-#\n"));
+    free(text);
+    wasp_profile_free(p);
+}
+
 /* Pruning (--max-contexts) keeps a pruned context's thread: one placeholder
  * per thread, which --thread keeps with the thread's other evidence. */
 static void test_prune(void **state)
@@ -128,6 +161,7 @@ int main(void)
         cmocka_unit_test(test_group),
         cmocka_unit_test(test_filter),
         cmocka_unit_test(test_prune),
+        cmocka_unit_test(test_text_names_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

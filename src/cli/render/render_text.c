@@ -9,6 +9,7 @@
 #include "cli/render/render.h"
 #include "cli/render/report_part.h"
 #include "cli/render/units.h"
+#include "profile/thread_frame.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -353,8 +354,19 @@ void wasp_text_frames(const wasp_profile *p, const wasp_context *c, int indent, 
         fprintf(out, "%*s... %" PRIu32 " JDK and JVM frames\n", indent, "", at - TEXT_LEAF_FRAMES);
         text_frame_run(p, c, at, last, indent, out);
     }
-    if (c->nframes > last)
-        fprintf(out, "%*s... %" PRIu32 " more\n", indent, "", c->nframes - last);
+    if (c->nframes > last) {
+        /* The thread (wasp run --threads) is the root frame, folded away
+         * with the callers: said on the fold's line. */
+        size_t len;
+        const char *thread = wasp_context_thread(p, c, &len);
+        if (thread && c->nframes - last > 1)
+            fprintf(out, "%*s... %" PRIu32 " more, in thread %.*s\n", indent, "",
+                    c->nframes - last - 1, (int)len, thread);
+        else if (thread)
+            fprintf(out, "%*sin thread %.*s\n", indent, "", (int)len, thread);
+        else
+            fprintf(out, "%*s... %" PRIu32 " more\n", indent, "", c->nframes - last);
+    }
 }
 
 void wasp_text_context(const wasp_profile *p, const char *label, uint32_t id, FILE *out)
