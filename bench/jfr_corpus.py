@@ -438,17 +438,15 @@ def main():
             "", "## Cost (ratios to the mean of the plain runs either side; median (min-max))", "",
             cost_table(results, ran), "", "## Allocation: top %d classes by bytes, from the runs with both" % TOP,
             "", alloc_table(results, ran), "", "## Blocked time by monitor / blocker class, from the runs with both",
-            "", locks_table(results, ran, opts.min_blocked), ""]
-    if failures:
-        text += ["Failed runs:", ""] + ["- " + f for f in failures] + [""]
-    out = "\n".join(text)
-    print("\n" + out)
+            "", locks_table(results, ran, opts.min_blocked), ""] + \
+        (["Failed runs:", ""] + ["- %s" % f for f in failures] + [""] if failures else [])
+    print("\n" + "\n".join(text))
     if opts.out != "-":
-        with open(opts.out, "w") as f:
-            f.write(out)
-        with open(os.path.splitext(opts.out)[0] + ".json", "w") as f:
-            json.dump({"results": results, "failures": failures}, f, indent=1)
-        print("written to %s" % opts.out)
+        raw = json.dumps({"results": results, "failures": failures}, indent=1)
+        for path, content in ((opts.out, "\n".join(text)), (os.path.splitext(opts.out)[0] + ".json", raw)):
+            with open(path, "w") as f:
+                f.write(content)
+        print("written to %s (raw results beside it)" % opts.out)
     return 1 if failures else (0 if ran else 2)
 
 
