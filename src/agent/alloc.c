@@ -45,6 +45,7 @@
 #include <time.h>
 
 #include "agent/alloc_event.h"
+#include "agent/alloc_outside.h"
 #include "agent/java_names.h"
 #include "agent/jvm.h"
 #include "agent/log.h"
@@ -330,6 +331,7 @@ static void count_untracked(const char *cls, const wasp_rframe *rf, uint32_t n, 
 void JNICALL wasp_alloc_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, jobject object,
                                   jclass klass, jlong size)
 {
+    wasp_alloc_outside_on_object(jvmti, env, thread, object, klass, size); /* -e alloc's */
     __atomic_fetch_add(&T.events, 1, __ATOMIC_RELAXED);
     if (!T.running || size < 0 || size > WASP_ALLOC_MAX_SIZE ||
         (size < (jlong)T.min_size && !T.count_untracked))
@@ -484,12 +486,17 @@ static void adapt_interval(jvmtiEnv *jvmti)
                      rate, (unsigned)T.rate_cap, (unsigned long long)next);
         T.max_interval_used = next;
     }
-    T.interval = next;
+    __atomic_store_n(&T.interval, next, __ATOMIC_RELAXED);
 }
 
 uint64_t wasp_alloc_max_interval(void)
 {
     return T.max_interval_used;
+}
+
+uint64_t wasp_alloc_interval_now(void)
+{
+    return __atomic_load_n(&T.interval, __ATOMIC_RELAXED);
 }
 
 uint64_t wasp_alloc_events(void)

@@ -49,6 +49,8 @@ int wasp_alloc_track_existing(JNIEnv *env, jobject object, const char *class_nam
 /* The largest allocation sampling interval used (alloc-interval, or more
  * when the event rate went above alloc-rate). */
 uint64_t wasp_alloc_max_interval(void);
+/* The allocation sampling interval in force now. */
+uint64_t wasp_alloc_interval_now(void);
 /* SampledObjectAlloc events the JVM delivered, tracked or not. */
 uint64_t wasp_alloc_events(void);
 /* The minimum object size tracked (min-size). */

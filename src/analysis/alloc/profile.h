@@ -2,7 +2,8 @@
  * Object creation from sampled header stores (`-e alloc`) in the profile:
  * sampled creations by (class, allocation context: the class-word store's),
  * section ALOC; and, when the creations were sampled by their bytes, the
- * bytes they stand for by the same keys, section ALBY (profile.c). A
+ * bytes they stand for by the same keys, section ALBY (profile.c), and the
+ * bytes of objects allocated outside TLABs, section ALOT. A
  * profile without ALBY (an older wasp's, or a PMU's store samples) has its
  * bytes not recorded.
  */
@@ -38,6 +39,10 @@ int wasp_profile_add_alloc(wasp_profile *p, const wasp_alloc_entry *e);
 /* The bytes records (none: bytes not recorded), and adding one likewise. */
 const wasp_alloc_bytes *wasp_profile_alloc_bytes(const wasp_profile *p, uint32_t *n);
 int wasp_profile_add_alloc_bytes(wasp_profile *p, const wasp_alloc_bytes *b);
+/* The bytes of objects allocated outside TLABs (JVMTI's allocation samples,
+ * agent/alloc_outside.h), by the same keys, and adding one likewise. */
+const wasp_alloc_bytes *wasp_profile_alloc_outside(const wasp_profile *p, uint32_t *n);
+int wasp_profile_add_alloc_outside(wasp_profile *p, const wasp_alloc_bytes *b);
 /* Does the report show the alloc section? */
 bool wasp_profile_has_allocs(const wasp_profile *p);
 

@@ -46,6 +46,7 @@ void wasp_alloc_ranking_free(wasp_alloc_ranking *r)
     free(r->site_bytes);
     free(r->site_catches);
     free(r->site_bytes_sq);
+    free(r->site_outside);
     memset(r, 0, sizeof *r);
 }
 
@@ -58,26 +59,12 @@ static int by_keys(const void *a, const void *b)
                               : 0;
 }
 
-/* Each entry's bytes and catches from the bytes records of the same keys:
- * a join through the entries sorted by key. 0, or -1 out of memory. */
-static int join_bytes(const wasp_profile *p, const wasp_alloc_entry *e, uint32_t n,
-                      wasp_alloc_ranking *r)
+/* Add records b[0..nb) to the entries of the same keys (sorted: the
+ * entries by key), into out too when given: a join. Returns their bytes. */
+static double join(const wasp_alloc_bytes *b, uint32_t nb, const wasp_alloc_entry *e, uint32_t n,
+                   const wasp_alloc_entry **sorted, wasp_alloc_ranking *r, double *out)
 {
-    uint32_t nb;
-    const wasp_alloc_bytes *b = wasp_profile_alloc_bytes(p, &nb);
-    if (nb == 0)
-        return 0;
-    const wasp_alloc_entry **sorted = malloc((n ? n : 1) * sizeof *sorted);
-    r->site_bytes = calloc(n ? n : 1, sizeof *r->site_bytes);
-    r->site_catches = calloc(n ? n : 1, sizeof *r->site_catches);
-    r->site_bytes_sq = calloc(n ? n : 1, sizeof *r->site_bytes_sq);
-    if (!sorted || !r->site_bytes || !r->site_catches || !r->site_bytes_sq) {
-        free(sorted);
-        return -1;
-    }
-    for (uint32_t i = 0; i < n; i++)
-        sorted[i] = &e[i];
-    qsort(sorted, n, sizeof *sorted, by_keys);
+    double sum = 0;
     for (uint32_t i = 0; i < nb; i++) {
         wasp_alloc_entry key = {b[i].cls, b[i].ctx, 0}, *k = &key;
         const wasp_alloc_entry **at = bsearch(&k, sorted, n, sizeof *sorted, by_keys);
@@ -87,24 +74,46 @@ static int join_bytes(const wasp_profile *p, const wasp_alloc_entry *e, uint32_t
         r->site_bytes[j] += b[i].bytes;
         r->site_catches[j] += b[i].catches;
         r->site_bytes_sq[j] += b[i].bytes_sq;
-        r->bytes += b[i].bytes;
+        if (out)
+            out[j] += b[i].bytes;
+        sum += b[i].bytes;
         r->catches += b[i].catches;
         r->bytes_sq += b[i].bytes_sq;
     }
-    free(sorted);
-    /* Every creation has its bytes, or the bytes are not known: a profile
-     * merged with one written before them (no ALBY) would rank its classes
-     * by the newer part's bytes alone. */
-    uint32_t missing = 0;
+    return sum;
+}
+
+/* Each entry's bytes and catches from the bytes records of the same keys,
+ * the TLAB ones (ALBY) then those outside TLABs (ALOT). 0, or -1 out of
+ * memory. */
+static int join_bytes(const wasp_profile *p, const wasp_alloc_entry *e, uint32_t n,
+                      wasp_alloc_ranking *r)
+{
+    uint32_t nb, no;
+    const wasp_alloc_bytes *b = wasp_profile_alloc_bytes(p, &nb);
+    const wasp_alloc_bytes *o = wasp_profile_alloc_outside(p, &no);
+    if (nb == 0)
+        return 0; /* outside bytes alone are not the program's */
+    const wasp_alloc_entry **sorted = malloc((n ? n : 1) * sizeof *sorted);
+    r->site_bytes = calloc(n ? n : 1, sizeof *r->site_bytes);
+    r->site_catches = calloc(n ? n : 1, sizeof *r->site_catches);
+    r->site_bytes_sq = calloc(n ? n : 1, sizeof *r->site_bytes_sq);
+    r->site_outside = calloc(n ? n : 1, sizeof *r->site_outside);
+    if (!sorted || !r->site_bytes || !r->site_catches || !r->site_bytes_sq || !r->site_outside) {
+        free(sorted);
+        return -1;
+    }
     for (uint32_t i = 0; i < n; i++)
-        missing += e[i].samples > 0 && !(r->site_catches[i] > 0);
-    r->has_bytes = r->bytes > 0 && missing == 0;
+        sorted[i] = &e[i];
+    qsort(sorted, n, sizeof *sorted, by_keys);
+    r->bytes = join(b, nb, e, n, sorted, r, NULL);
     /* The catches' sum runs low where a window's coverage factor hit its cap
      * (coverage.h): the same for every class of the window, so the shares
      * hold, not the total. The TLAB bytes the windows measured are the
-     * total then (docs/alloc.md, "Bytes"). */
+     * total then (docs/alloc.md, "Bytes"); the bytes outside TLABs are
+     * not in it, and are added unscaled. */
     double window = (double)wasp_profile_get_counter(p, "alloc.window_bytes");
-    if (r->has_bytes && window > 0) {
+    if (r->bytes > 0 && window > 0) {
         double scale = window / r->bytes;
         for (uint32_t i = 0; i < n; i++) {
             r->site_bytes[i] *= scale;
@@ -114,6 +123,16 @@ static int join_bytes(const wasp_profile *p, const wasp_alloc_entry *e, uint32_t
         r->bytes_sq *= scale * scale;
         r->measured = true;
     }
+    r->outside = join(o, no, e, n, sorted, r, r->site_outside);
+    r->bytes += r->outside;
+    free(sorted);
+    /* Every creation has its bytes, or the bytes are not known: a profile
+     * merged with one written before them (no ALBY) would rank its classes
+     * by the newer part's bytes alone. */
+    uint32_t missing = 0;
+    for (uint32_t i = 0; i < n; i++)
+        missing += e[i].samples > 0 && !(r->site_catches[i] > 0);
+    r->has_bytes = r->bytes > 0 && missing == 0;
     return 0;
 }
 
@@ -131,6 +150,7 @@ static int rank(const wasp_profile *p, wasp_alloc_ranking *r, bool by_count)
         double bytes = r->has_bytes ? r->site_bytes[i] : 0;
         double catches = r->has_bytes ? r->site_catches[i] : 0;
         double bytes_sq = r->has_bytes ? r->site_bytes_sq[i] : 0;
+        double outside = r->has_bytes ? r->site_outside[i] : 0;
         /* sites whose creation stack was not walked last (profile.h) */
         sites[i] = (wasp_ranked){{wasp_profile_context_walked(p, e[i].ctx),
                                   r->by_bytes ? bytes : e[i].samples, e[i].samples},
@@ -141,6 +161,7 @@ static int rank(const wasp_profile *p, wasp_alloc_ranking *r, bool by_count)
             by_string[e[i].cls].bytes += bytes;
             by_string[e[i].cls].catches += catches;
             by_string[e[i].cls].bytes_sq += bytes_sq;
+            by_string[e[i].cls].outside += outside;
             by_string[e[i].cls].nsites++;
         }
     }

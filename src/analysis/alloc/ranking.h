@@ -20,6 +20,7 @@ typedef struct wasp_alloc_class {
     double bytes;     /* its estimated bytes (0 when not recorded) */
     double catches;   /* the catches they rest on */
     double bytes_sq;  /* their bytes squared, summed (scaled as the bytes are) */
+    double outside;   /* of its bytes, those of objects allocated outside TLABs */
     uint32_t nsites;  /* its entries */
 } wasp_alloc_class;
 
@@ -31,9 +32,11 @@ typedef struct wasp_alloc_ranking {
     double samples;            /* every entry's */
     bool has_bytes;            /* the profile recorded bytes */
     bool by_bytes;             /* ranked by bytes (has_bytes and not --alloc-rank count) */
-    bool measured;             /* the total is the windows' measured TLAB bytes, not an estimate */
+    bool measured;             /* the total's TLAB part is the windows' measured TLAB bytes */
     double bytes, catches, bytes_sq; /* every entry's */
+    double outside;            /* of the bytes, those allocated outside TLABs (section ALOT) */
     double *site_bytes, *site_catches, *site_bytes_sq; /* by entry index (NULL without bytes) */
+    double *site_outside;      /* of site_bytes, outside TLABs */
 } wasp_alloc_ranking;
 
 /* 0, or -1 when out of memory (r is then empty). */

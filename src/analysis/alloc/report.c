@@ -146,7 +146,13 @@ static void text_head(const wasp_profile *p, int id, int top, FILE *out)
         fprintf(out, "  %s bytes allocated: %s\n"
                      "  (intervals: 95%%, from %s catches; rates per CPU second of the profiled\n"
                      "  threads)\n",
-                r.measured ? "TLAB" : "estimated", line, wasp_fmt_count(r.catches, a, sizeof a));
+                r.outside > 0 ? "TLAB and outside-TLAB" : r.measured ? "TLAB" : "estimated", line, wasp_fmt_count(r.catches, a, sizeof a));
+        if (r.outside > 0) /* docs/alloc.md, "Outside TLABs" */
+            fprintf(out, "  of which outside TLABs: %s (%s), from %s JVMTI allocation samples\n",
+                     wasp_fmt_bytes(r.outside, a, sizeof a),
+                     wasp_fmt_percent(wasp_share(r.outside, r.bytes), b, sizeof b),
+                     wasp_fmt_u64(wasp_profile_get_counter(p, "alloc.outside_samples"), c,
+                                  sizeof c));
     } else {
         fputs("  bytes not recorded (sampled stores, or a profile of an older wasp, or merged\n"
               "  with one)\n",
@@ -164,6 +170,9 @@ static void text_head(const wasp_profile *p, int id, int top, FILE *out)
         if (r.has_bytes)
             fprintf(out, " creations, %s",
                     fmt_bytes(p, k->bytes, k->catches, k->bytes_sq, line, sizeof line));
+        if (r.has_bytes && k->outside > 0)
+            fprintf(out, ", %s outside TLABs",
+                    wasp_fmt_percent(wasp_share(k->outside, k->bytes), a, sizeof a));
         fputc('\n', out);
     }
     if (r.nclasses > nclasses)
@@ -266,6 +275,7 @@ static void class_cells(const wasp_profile *p, int id, uint32_t index, const was
     x[2].num = wasp_share(c->samples, r->samples);
     bytes_cells(p, r, false, c->bytes, c->catches, c->bytes_sq, &x[3]);
     x[10].num = c->nsites;
+    x[11].num = r->has_bytes ? wasp_share(c->outside, c->bytes) : NAN;
 }
 
 static void head_cells(const wasp_profile *p, int id, const wasp_view_total *t, wasp_view_cell *x)
@@ -278,6 +288,7 @@ static void head_cells(const wasp_profile *p, int id, const wasp_view_total *t, 
     x[2].str = r->by_bytes ? "bytes" : "count";
     bytes_cells(p, r, true, r->bytes, r->catches, r->bytes_sq, &x[3]);
     x[10].num = covered_share(p, &covered) ? covered : NAN;
+    x[11].num = r->has_bytes ? wasp_share(r->outside, r->bytes) : NAN;
 }
 
 /* "not_counted": the samples not usable, by cause. */
@@ -313,7 +324,8 @@ static const wasp_view class_table = {
     .columns = {COL("class", "class", WASP_VIEW_STRING, 0),
                 COL("samples", "creations", WASP_VIEW_COUNT, WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE),
                 COL("share", "share", WASP_VIEW_SHARE, 0), BYTES_COLUMNS,
-                COL("sites", "sites", WASP_VIEW_COUNT, 0)},
+                COL("sites", "sites", WASP_VIEW_COUNT, 0),
+                COL("outside_tlab", "outside TLABs", WASP_VIEW_SHARE, 0)},
     .rank_in = classes, .cells = class_cells,
 };
 
@@ -332,6 +344,7 @@ static const wasp_view view = {
              COL("samples", "sampled creations", WASP_VIEW_COUNT, WASP_VIEW_ESTIMATE),
              COL("ranked_by", "ranked by", WASP_VIEW_STRING, 0), BYTES_COLUMNS,
              COL("covered", "covered", WASP_VIEW_SHARE, 0),
+             COL("outside_tlab", "outside TLABs", WASP_VIEW_SHARE, 0),
              COL("not_counted", "not counted", WASP_VIEW_HOOK, 0)},
     .tables = {&class_table}, .tables_first = true,
     .rank = rank, .cells = site_cells, .total = total, .release = alloc_release,
