@@ -222,13 +222,13 @@ def t_jfr(ctx, jdk):
 # (docs/alloc.md, "Outside TLABs"). Before them wasp's int[] share was 0.
 #
 # Measured 2026-11-29 with 120 million steps (engine as found: debugreg),
-# 5 runs on JDK 25 and 3 on JDK 17: every share within 3.2 points of the
-# truth (worst: long[] 30.6% for 33.8%, Medium 20.0% for 16.9%; sd of the
-# 32 deviations ~1.6 points, the TLAB classes' noise as in alloc.jfr);
-# int[] 42.7-43.7% (43.6%), its bytes 8.05 GB of 8.05 in every run (each
+# 6 runs on JDK 25 and 3 on JDK 17: every share within 3.7 points of the
+# truth (worst: long[] 30.1% for 33.8%, Medium 20.0% for 16.9%; sd of the
+# 36 deviations ~1.7 points, the TLAB classes' noise as in alloc.jfr);
+# int[] 42.7-43.9% (43.6%), its bytes 8.05-8.06 GB of 8.05 in every run (each
 # 8 MiB array is sampled with chance 1 - e^-16 at 512 KiB: 960 of 960), its
-# outside share 100.00%. So the shares' margin is 10 points (the issue's;
-# 6 sd, and 33 points from the 43.6 a profile without outside bytes misses
+# outside share 99.96-100.00%. So the shares' margin is 10 points (the
+# issue's; 6 sd, and 33 points from the 43.6 a profile without outside bytes misses
 # on int[]), int[]'s bytes' 10%.
 OUTSIDE_ARGS = ("120", "large")
 OUTSIDE_SIZES = dict(JFR_SIZES, **{"int[]": 8 * 1024 * 1024 + 16})
