@@ -321,6 +321,7 @@ static void background(jvmtiEnv *jvmti, JNIEnv *env, int due)
 {
     static uint64_t last_fold;
     uint64_t now = wasp_clock_ns(CLOCK_MONOTONIC);
+    wasp_code_map_flush(); /* the methods compiled since the last tick */
     if (due) {
         write_snapshot(jvmti, env, &(wasp_dump_how){.quiet = 1});
         last_fold = now;

@@ -25,6 +25,11 @@ void JNICALL wasp_code_map_on_unload(jvmtiEnv *jvmti, jmethodID method, const vo
  * again); the methods seen so far stay known to the dump. */
 void wasp_code_map_reset(void);
 
+/* With walked contexts, loads and unloads are published in batches: this
+ * publishes those waiting (the agent's background thread calls it every
+ * tick; wasp_code_map_drain_begin too). */
+void wasp_code_map_flush(void);
+
 /* Around the drain of the CPU samples by place (agent/cpu_lines_dump.c):
  * with walked contexts, the methods unloaded before begin are freed by end
  * and their ids taken again (no sample can name them any more). */
