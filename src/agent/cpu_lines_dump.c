@@ -48,6 +48,8 @@ void wasp_cpu_lines_dump(wasp_dump *d)
     wasp_profile_add_counter(p, WASP_CPU_DROPPED, t.dropped);
     uint64_t methods, unknown, bytes;
     wasp_code_map_stats(&methods, &unknown, &bytes);
-    wasp_profile_set_counter(p, "cpu.code_map_methods", methods);
-    wasp_profile_set_counter(p, "cpu.code_map_bytes", bytes);
+    /* Meta, not counters: a level at this write, which merging a profile's
+     * writes must not add up. */
+    wasp_profile_set_meta_num(p, "cpu.code_map_methods", (double)methods);
+    wasp_profile_set_meta_num(p, "cpu.code_map_bytes", (double)bytes);
 }
