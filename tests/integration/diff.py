@@ -19,13 +19,19 @@ the dead store removed) are profiled; the diff must report the planted pair
 as gone and F_prog as fallen. diff.html opens the HTML diff of the two in
 headless Chromium (report_html.py's helpers: skipped without Chromium,
 except under CI) and looks for the same.
+
+diff.blocked diffs a view's sub view (issue 39): the locks' time blocked,
+from LocksBlocked runs whose mix of blocked time differs by a planted amount,
+and two runs of the same mix.
 """
 
+import collections
 import html.parser
 import json
 import os
 import shutil
 
+import locks  # LocksBlocked's truth: blocked_truth, shares, BLOCKED_CLASSES, BLOCKED_MARGIN
 import report_html  # headless Chromium: browse, dump, static_checks
 
 H = None  # run.py's module, set by make_tests
@@ -43,7 +49,7 @@ def make_tests(h):
     H = h
     report_html.make_tests(h)  # gives report_html run.py's module for its helpers
     per_jdk = [("diff.fixed-twin", t_fixed_twin), ("diff.same-program", t_same_program)]
-    once = [("diff.bad-input", t_bad_input), ("diff.html", t_html)]
+    once = [("diff.bad-input", t_bad_input), ("diff.html", t_html), ("diff.blocked", t_blocked)]
     return per_jdk, once
 
 
@@ -264,12 +270,15 @@ class Rows(html.parser.HTMLParser):
     """The diff page's changed entries: (change, leaf) for each row
     <tr data-change=...> and the cell in it that names its leaf frame
     (<td data-leaf="method:line">); the frames listed under the rows
-    (<li data-method=...>); the analyses' headings (<h2 data-analysis=...>)."""
+    (<li data-method=...>); the sections' headings (<h2 data-analysis=...>,
+    a sub view's <h3 data-analysis="locks.blocked">) and, per section, its
+    rows' (change, significant)."""
 
     def __init__(self, text):
         super().__init__()
         self.rows, self.methods, self.analyses, self.change = [], set(), [], None
         self.significant = set()  # the rows' (change, leaf) whose data-significant is 1
+        self.sections = collections.defaultdict(list)
         self.feed(text)
 
     def handle_starttag(self, tag, attrs):
@@ -277,13 +286,15 @@ class Rows(html.parser.HTMLParser):
         if tag == "tr":
             self.change = a.get("data-change")
             self.sig = a.get("data-significant") == "1"
+            if self.change and self.analyses:
+                self.sections[self.analyses[-1]].append((self.change, self.sig))
         elif tag == "td" and self.change and "data-leaf" in a:
             self.rows.append((self.change, a["data-leaf"]))
             if self.sig:
                 self.significant.add(self.rows[-1])
         elif tag == "li" and "data-method" in a:
             self.methods.add(a["data-method"])
-        elif tag == "h2" and "data-analysis" in a:
+        elif tag in ("h2", "h3") and "data-analysis" in a:
             self.analyses.append(a["data-analysis"])
 
 
@@ -304,17 +315,13 @@ def t_html(ctx):
                             watch=engines[0])(ctx)
 
 
-def html_of_twins(ctx, jdk, browser):
-    e = H.expectation(WORKLOAD)
-    method, line = e["method"], e["line"]
-    before, after = twins(ctx, jdk)
+def diff_page(ctx, browser, before, after):
+    """The diff JSON of before and after, and the Rows of its HTML page as
+    headless Chromium draws it (the page holds that JSON, loads nothing, and
+    its script finished without errors); and the page's path."""
     # The same --top for both, so the page's data are exactly this JSON.
     rj = H.run([H.WASP, "diff", "--format", "json", "--top", "50", before, after], timeout=60)
     H.check(rj.rc == 0, "wasp diff --format json exited %d: %s" % (rj.rc, H.tail(rj.err)))
-    a = json.loads(rj.out)["analyses"].get("deadstore")
-    H.check(isinstance(a, dict), "diff JSON has no deadstore analysis")
-    top = planted_changes(a, method, line)
-
     page = ctx.path("diff.html")
     rh = H.run([H.WASP, "diff", "--format", "html", "--top", "50", "-o", page, before, after],
                timeout=60)
@@ -322,13 +329,22 @@ def html_of_twins(ctx, jdk, browser):
             % (rh.rc, H.tail(rh.err)))
     with open(page, encoding="utf-8") as f:
         report_html.static_checks(f.read(), rj.out)
-
     r = report_html.browse(ctx, browser, page, ["--dump-dom"])
     d = report_html.Dom(r.out)  # the page's script ran, finished, failed nowhere
     H.check(d.body is not None and not d.body.get("data-errors") and d.body.get("data-ready") == "1",
             "the diff page's script failed or did not finish: %s"
             % (d.body or {}).get("data-errors", "no data-ready"))
-    rows = Rows(r.out)
+    return json.loads(rj.out), Rows(r.out), page
+
+
+def html_of_twins(ctx, jdk, browser):
+    e = H.expectation(WORKLOAD)
+    method, line = e["method"], e["line"]
+    before, after = twins(ctx, jdk)
+    d, rows, page = diff_page(ctx, browser, before, after)
+    a = d["analyses"].get("deadstore")
+    H.check(isinstance(a, dict), "diff JSON has no deadstore analysis")
+    top = planted_changes(a, method, line)
     H.check("deadstore" in rows.analyses, "the page shows no deadstore analysis (%s)" % rows.analyses)
     want = (top["change"], "%s:%d" % (method, line))
     H.check(want in rows.rows, "no %s row watched at %s:%d on the page (rows: %s)"
@@ -349,3 +365,92 @@ def html_of_twins(ctx, jdk, browser):
     H.check(os.path.isfile(shot) and os.path.getsize(shot) > 1000, "no screenshot written at %s" % shot)
     return "planted pair %s on the page; %d rows; screenshot %s" % (top["change"], len(rows.rows),
                                                                     SCREENSHOT)
+
+
+# ---- diff.blocked: a view's sub view, the locks' time blocked (issue 39) ----
+#
+# LocksBlocked (tests/workloads/LocksBlocked.java; locks.py, locks.jfr) blocks
+# a waiter on three locks for L:S:R units of the holder's sleep, and prints
+# the blocked time it measured itself per class (the truth). Three runs of
+# -e locks: two of the default mix 3:1:2 and one with the ReentrantLock held
+# 6 times as long, 3:1:12 (its blocked share moves from ~33% to ~67%, as the
+# workload's own times say). The diff of a 3:1:2 run against the 3:1:12 one
+# must compare the blocked time as a section of its own (JSON
+# analyses.locks.blocked, its text after the locks', its HTML section): the
+# planted class's row grew, significantly, first of the section's changes,
+# its shares within BLOCKED_MARGIN of the truth's on both sides (locks.py:
+# wasp's shares are within 0-3 points of the truth, sd ~1.5). The diff of
+# the two 3:1:2 runs must find no significant change of blocked time.
+# Measured: see BLOCKED_MEASURED.
+BLOCKED_WORKLOAD, BLOCKED_ARGS = "LocksBlocked", ["100", "5"]
+MIX_SAME, MIX_PLANTED = "3:1:2", "3:1:12"
+PLANTED_CLASS = "java.util.concurrent.locks.ReentrantLock$NonfairSync"
+BLOCKED_MEASURED = ""
+
+
+def blocked_run(ctx, jdk, tag, mix):
+    """A -e locks profile of LocksBlocked with the mix; its path and the
+    workload's own shares of blocked time by class."""
+    out = ctx.path("blocked-%s.wprof" % tag)
+    r = H.run([H.WASP, "run", "-e", "locks", "-o", out, "-q", "--", jdk.java, "-cp", H.CLASSES,
+               BLOCKED_WORKLOAD] + BLOCKED_ARGS + [mix])
+    H.check(r.rc == 0, "wasp run (%s) exited %d: %s" % (tag, r.rc, H.tail(r.err)))
+    H.check(os.path.isfile(out), "wasp run (%s) wrote no profile" % tag)
+    return out, locks.shares(locks.blocked_truth(r.out))
+
+
+def blocked_section(d):
+    b = d["analyses"].get("locks", {}).get("blocked")
+    H.check(isinstance(b, dict) and isinstance(b.get("changes"), list),
+            "diff JSON has no analyses.locks.blocked with changes (locks: %s)"
+            % sorted(d["analyses"].get("locks", {})))
+    H.check(b.get("title") == "Time blocked on locks" and b.get("unit") == "seconds",
+            "analyses.locks.blocked is titled %r in %r" % (b.get("title"), b.get("unit")))
+    return b
+
+
+def t_blocked(ctx):
+    jdks = H.find_jdks()
+    H.check(jdks, "no JDK")
+    jdk = jdks[0]
+    browser = report_html.chromium()
+    same_a, truth = blocked_run(ctx, jdk, "same-a", MIX_SAME)
+    same_b, _ = blocked_run(ctx, jdk, "same-b", MIX_SAME)
+    planted, truth_planted = blocked_run(ctx, jdk, "planted", MIX_PLANTED)
+
+    d, rows, _page = diff_page(ctx, browser, same_a, planted)
+    b = blocked_section(d)
+    mine = [c for c in b["changes"] if c.get("class") == PLANTED_CLASS and c.get("kind") == "park"]
+    listed = "; ".join("%s %s/%s %.3f -> %.3f p %.2g" % (c["change"], c.get("class"), c.get("kind"),
+                                                          c["share_before"], c["share_after"], c["p_value"])
+                       for c in b["changes"])
+    H.check(len(mine) == 1, "no blocked-time change of %s: %s" % (PLANTED_CLASS, listed or "none"))
+    c = mine[0]
+    t0, t1 = truth[PLANTED_CLASS], truth_planted[PLANTED_CLASS]
+    summary = "%s %.1f%% -> %.1f%% (truth %.1f%% -> %.1f%%), p %.2g; %.0f -> %.0f blocked samples" % (
+        PLANTED_CLASS.split(".")[-1], 100 * c["share_before"], 100 * c["share_after"], 100 * t0,
+        100 * t1, c["p_value"], b["before"]["samples"], b["after"]["samples"])
+    H.check(c["change"] == "grew" and c["significant"], "the planted class's blocked time: %s" % summary)
+    H.check(b["changes"][0] is c, "the planted change is not the section's first: %s" % listed)
+    H.check(abs(c["share_before"] - t0) <= locks.BLOCKED_MARGIN and
+            abs(c["share_after"] - t1) <= locks.BLOCKED_MARGIN,
+            "the blocked shares are more than %.0f points from the workload's own: %s"
+            % (100 * locks.BLOCKED_MARGIN, summary))
+    page = rows.sections.get("locks.blocked")
+    H.check(page and len(page) == len(b["changes"]) and page[0] == ("grew", True),
+            "the page's blocked-time section has rows %s, the JSON %d changes, first %s"
+            % (page, len(b["changes"]), c["change"]))
+    r = H.run([H.WASP, "diff", same_a, planted], timeout=60)
+    text = "      class %s\n      kind park\n" % PLANTED_CLASS
+    H.check(r.rc == 0 and "\nTime blocked on locks: " in r.out and text in r.out,
+            "the text diff shows no blocked time of %s: %s" % (PLANTED_CLASS, H.tail(r.out, 20)))
+    H.check(r.out.index("\nLocks: ") < r.out.index("\nTime blocked on locks: "),
+            "the text diff's blocked time is not after the locks' section")
+
+    same = blocked_section(diff_json(same_a, same_b))
+    moved = max((abs(x["share_change"]) for x in same["changes"]), default=0)
+    H.check(same["significant_changes"] == 0, "two runs of one mix differ significantly in blocked "
+            "time: %s" % same["changes_summary"])
+    return "%s; same mix: %s, largest move %.1f points, smallest p %.2g" % (
+        summary, same["changes_summary"], 100 * moved,
+        min((x["p_value"] for x in same["changes"]), default=1))

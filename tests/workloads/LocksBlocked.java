@@ -12,7 +12,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * (System.nanoTime) and prints it: the truth a profiler's blocked time is
  * compared with.
  *
- * Usage: java LocksBlocked [rounds] [unit ms]   (defaults 100 and 5: ~3.3 s)
+ * Usage: java LocksBlocked [rounds] [unit ms] [factors]   (defaults 100, 5
+ * and 3:1:2: ~3.3 s). factors L:S:R replaces the 3:1:2 (`wasp diff`'s test
+ * plants a change of one lock's share so, tests/integration/diff.py).
  * Prints "blocked-ns: LocksBlocked$LongHold=N LocksBlocked$ShortHold=N
  * java.util.concurrent.locks.ReentrantLock$NonfairSync=N" and "checksum: ...".
  */
@@ -69,6 +71,11 @@ public class LocksBlocked {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 100;
         long unit = args.length > 1 ? Long.parseLong(args[1]) : 5;
+        if (args.length > 2) {
+            String[] f = args[2].split(":");
+            for (int k = 0; k < 3; k++)
+                FACTOR[k] = Integer.parseInt(f[k]);
+        }
         Thread waiter = new Thread(() -> {
             int s = 0;
             for (int r = 0; r < rounds; r++)

@@ -342,7 +342,7 @@ static const wasp_view blocked_context_view = {
     .rank_in = blocked_rank_contexts, .cells = blocked_context_cells,
 };
 
-/* Not in the diff (a view's diff has one total: lock samples). */
+/* The diff compares it as a section of its own, with its own total (view_diff.c). */
 static const wasp_view blocked_view = {
     .title = "Time blocked on locks", .what = "class", .whats = "classes",
     .more = "blocked classes", .member = "blocked", .rows = "classes", .of = "of blocked time",

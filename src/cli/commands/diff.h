@@ -11,6 +11,12 @@
  * leaf instruction text only when matching by instruction. diff.c reads and
  * groups the files, diff_match.c builds the matched entries from what the
  * analyses' diff parts collect, diff_render.c writes them.
+ *
+ * A diff compares sections: each analysis's view, and its sub view (view.h:
+ * locks' blocked time) as one of its own, with its own total, rows, matching
+ * and noise test. Section id + WASP_ANALYSES * level: level 0 is the
+ * analysis's own (section == analysis id), level 1 its view's sub. Deeper
+ * subs (none exist) are not compared.
  */
 #ifndef WASP_CLI_DIFF_H
 #define WASP_CLI_DIFF_H
@@ -23,6 +29,8 @@
 #include "profile/profile.h"
 
 enum { WASP_DIFF_BEFORE = 0, WASP_DIFF_AFTER = 1 };
+
+enum { WASP_DIFF_LEVELS = 2, WASP_DIFF_SECTIONS = WASP_ANALYSES * WASP_DIFF_LEVELS };
 
 typedef enum wasp_diff_change {
     WASP_DIFF_VANISHED,
@@ -39,6 +47,7 @@ typedef enum wasp_diff_change {
  * samples...). */
 typedef struct wasp_diff_entry {
     int analysis;        /* analysis id (catalog/ids.h) */
+    int section;         /* its section (above): d->an's index */
     char *key;           /* the matching key (see above) */
     uint32_t index[2];   /* per side: its diff part's index (pair, site...); UINT32_MAX: absent */
     uint32_t rank[2];    /* per side: its rank in that profile's report; 0 when absent */
@@ -49,8 +58,9 @@ typedef struct wasp_diff_entry {
     bool significant;    /* a change beyond sampling noise (Holm, WASP_DIFF_ALPHA family-wise) */
 } wasp_diff_entry;
 
-/* Per analysis and side: total is the denominator of the shares (bytes
- * stored or loaded, access samples, comparisons, ...); fraction the
+/* Per section (an analysis's view or its sub) and side: total is the
+ * denominator of the shares (bytes stored or loaded, access samples,
+ * comparisons, seconds blocked, ...); fraction the
  * program-level measure (F_prog; for replicas the share of comparisons
  * finding equal values; else unused, 0). samples: the samples behind the
  * entries' samples (their denominator); observations: the independent
@@ -66,9 +76,9 @@ typedef struct wasp_diff_analysis {
 
 typedef struct wasp_diff {
     const wasp_profile *side[2];  /* not owned */
-    wasp_diff_analysis an[WASP_ANALYSES];
-    wasp_diff_entry *entries;     /* by analysis, significant first, then |share change|
-                                   * descending */
+    wasp_diff_analysis an[WASP_DIFF_SECTIONS]; /* by section */
+    wasp_diff_entry *entries;     /* by analysis, then section, significant first, then
+                                   * |share change| descending */
     uint32_t n;
 } wasp_diff;
 

@@ -126,7 +126,8 @@ int wasp_diff_add(wasp_diff_builder *b, int id, int side, wasp_diff_key *k, uint
     }
     wasp_diff_entry *e = &d->entries[d->n++];
     memset(e, 0, sizeof *e);
-    e->analysis = id;
+    e->analysis = id % WASP_ANALYSES;
+    e->section = id;
     e->key = k->s;
     *k = (wasp_diff_key){0};
     e->index[0] = e->index[1] = UINT32_MAX;
@@ -143,15 +144,17 @@ static int collect(wasp_diff_builder *b, int side)
 {
     const wasp_profile *p = b->d->side[side];
     uint32_t shown = wasp_report_shown_analyses(p);
-    for (int id = 0; id < WASP_ANALYSES; id++) {
-        /* The analyses a diff compares: those with a diff part (docs/diff.md). */
-        const wasp_diff_part *part = wasp_diff_part_of(id);
-        if (!(shown & (1u << id)) || !part || !part->collect)
+    for (int s = 0; s < WASP_DIFF_SECTIONS; s++) {
+        /* The sections a diff compares: those with a diff part (docs/diff.md)
+         * of an analysis shown, which show themselves. */
+        const wasp_diff_part *part = wasp_diff_part_of(s);
+        if (!(shown & (1u << (s % WASP_ANALYSES))) || !part || !part->collect ||
+            (part->shown && !part->shown(p, s)))
             continue;
-        wasp_diff_analysis *a = &b->d->an[id];
+        wasp_diff_analysis *a = &b->d->an[s];
         a->shown[side] = true;
         a->samples[side] = -1;
-        if (part->collect(b, p, id, side) != 0)
+        if (part->collect(b, p, s, side) != 0)
             return -1;
         if (a->samples[side] < 0) /* the total is a count of samples */
             a->samples[side] = a->total[side];
@@ -174,13 +177,15 @@ static double share_change(const wasp_diff_entry *e)
     return fabs(e->share[1] - e->share[0]);
 }
 
-/* By analysis, significant changes first, then the largest change of share
- * first; ties by key. */
+/* By analysis and section (its view's rows, then its sub's), significant
+ * changes first, then the largest change of share first; ties by key. */
 static int by_change(const void *x, const void *y)
 {
     const wasp_diff_entry *a = x, *b = y;
     if (a->analysis != b->analysis)
         return a->analysis < b->analysis ? -1 : 1;
+    if (a->section != b->section)
+        return a->section < b->section ? -1 : 1;
     if (a->significant != b->significant)
         return a->significant ? -1 : 1;
     double ca = share_change(a), cb = share_change(b);

@@ -55,7 +55,7 @@ int wasp_diff_test_noise(wasp_diff *d)
     uint32_t m = 0;
     for (uint32_t i = 0; i < d->n; i++) {
         wasp_diff_entry *e = &d->entries[i];
-        const wasp_diff_analysis *a = &d->an[e->analysis];
+        const wasp_diff_analysis *a = &d->an[e->section];
         double w0 = per_observation(a, 0), w1 = per_observation(a, 1);
         e->significant = false;
         e->p_value = wasp_diff_p_value(e->samples[0] / w0, a->samples[0] / w0,

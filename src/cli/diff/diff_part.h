@@ -4,9 +4,11 @@
  * (never from ids), and what the text, JSON and HTML diffs show of them. The
  * diff (diff_match.c, diff_render.c, html/diff.js) calls the parts of the
  * analyses a profile shows, in registry order, and names none of them.
- * Registry: cli/diff/diff_parts.c, from catalog/list.h; the file is
- * src/analysis/NAME/report_diff.c. An analysis a diff does not compare has
- * an empty part {0}.
+ * Registry: cli/diff/diff_parts.c, from catalog/list.h; an analysis with a
+ * view has its part built from it (view_diff.c), one per section (diff.h:
+ * its view, and its view's sub); an analysis a diff does not compare has
+ * an empty part {0}. Every hook's `id` is the section (for an analysis's
+ * own, its id).
  */
 #ifndef WASP_CLI_DIFF_PART_H
 #define WASP_CLI_DIFF_PART_H
@@ -56,11 +58,16 @@ typedef struct wasp_diff_part {
      * share is of ("of stored bytes"), and the unit of a value and of the
      * total ("bytes", "samples"). NULL collect: the diff leaves it out. */
     const char *title, *entry, *what, *whats, *of, *unit;
+    /* A sub view's section: its JSON member in its analysis's object
+     * ("blocked"); NULL: the analysis's own. */
+    const char *member;
     bool value_bytes;  /* values and totals are bytes (text writes "4.0 KiB") */
     bool has_fraction; /* its program-level measure: JSON "fraction", "fraction_change" */
     /* Side side's entries of p: wasp_diff_set_total first, then each entry
      * of its ranking through wasp_diff_add. 0, or -1 (out of memory). */
     int (*collect)(wasp_diff_builder *b, const wasp_profile *p, int id, int side);
+    /* Whether p shows it, its analysis being shown (NULL: yes). */
+    bool (*shown)(const wasp_profile *p, int id);
     /* Text after the heading ("F_prog 46.6% -> 0.0% (-46.6 points); ..."),
      * without a newline. NULL: "TOTAL0 -> TOTAL1 UNIT". */
     void (*summary)(const wasp_diff_analysis *a, int id, FILE *out);
@@ -73,7 +80,7 @@ typedef struct wasp_diff_part {
     wasp_diff_detail details[WASP_DIFF_COLUMNS];
 } wasp_diff_part;
 
-/* The diff part of analysis id; NULL when out of range. */
+/* The diff part of section id (diff.h); NULL when out of range or none. */
 const wasp_diff_part *wasp_diff_part_of(int id);
 
 /* ---- for collect (diff_match.c) ---- */
@@ -87,7 +94,7 @@ void wasp_diff_set_total(wasp_diff_builder *b, int id, int side, double total, d
  * (diff.h). Not called: the totals are samples, one observation each. */
 void wasp_diff_set_samples(wasp_diff_builder *b, int id, int side, double samples,
                            double observations);
-/* An empty key of analysis id. */
+/* An empty key of section id. */
 void wasp_diff_key_begin(wasp_diff_key *k, int id);
 /* Appends a string, a number, or a context's frames (kind, name, file, line;
  * with_insn: its leaf instruction too, usually wasp_diff_with_insn(b); an

@@ -9,9 +9,10 @@
 static const wasp_diff_part *registered(int id);
 WASP_REGISTRY(wasp_diff_part, wasp_diff_, registered)
 
-/* An analysis with a view has the diff part built from it (view_diff.c). */
-const wasp_diff_part *wasp_diff_part_of(int id)
+/* An analysis with a view has the diff parts built from it (view_diff.c),
+ * one per section; a sub view's section has no registered part. */
+const wasp_diff_part *wasp_diff_part_of(int section)
 {
-    const wasp_diff_part *built = wasp_view_diff_part(id);
-    return built ? built : registered(id);
+    const wasp_diff_part *built = wasp_view_diff_part(section);
+    return built ? built : registered(section);
 }

@@ -1,9 +1,11 @@
 /*
  * `wasp diff` output (diff.h): text for people, JSON for tools. Each changed
  * entry says what happened first ("VANISHED  Dead store pair #1 before:
- * 46.6% of stored bytes -> 0"), then what its analysis's diff part
+ * 46.6% of stored bytes -> 0"), then what its section's diff part
  * (diff_part.h) shows of it, from the side where it is present (after when
- * both). Nothing here names an analysis.
+ * both). A sub view's section follows its analysis's: in the text after it,
+ * in the JSON as a member of its object (as the report's JSON has it).
+ * Nothing here names an analysis.
  */
 #include "catalog/names.h"
 #include "cli/commands/diff.h"
@@ -24,7 +26,7 @@ static const char *fmt_value(const wasp_diff_part *part, double v, char *buf, si
     return wasp_fmt_count(v, buf, n);
 }
 
-/* The changes of analysis id (every analysis when id < 0) by kind: the
+/* The changes of section id (every section when id < 0) by kind: the
  * significant ones per wasp_diff_change, those within noise, the unchanged. */
 struct tally {
     uint32_t significant[WASP_DIFF_UNCHANGED], total, noise, unchanged;
@@ -36,7 +38,7 @@ static struct tally tally_of(const wasp_diff *d, int id)
     for (uint32_t i = 0; i < d->n; i++) {
         const wasp_diff_entry *e = &d->entries[i];
         wasp_diff_change c = wasp_diff_change_of(e);
-        if (id >= 0 && e->analysis != id)
+        if (id >= 0 && e->section != id)
             continue;
         if (c == WASP_DIFF_UNCHANGED)
             t.unchanged++;
@@ -65,7 +67,7 @@ static void tally_text(const struct tally *t, FILE *out)
         fprintf(out, "; %" PRIu32 " unchanged", t->unchanged);
 }
 
-/* The tally's sentence of analysis id (every one when id < 0). */
+/* The tally's sentence of section id (every one when id < 0). */
 static void tally_line(const wasp_diff *d, int id, FILE *out)
 {
     struct tally t = tally_of(d, id);
@@ -138,7 +140,7 @@ static void text_ranks(const wasp_diff_entry *e, FILE *out)
 static void text_entry(const wasp_diff *d, const wasp_diff_entry *e, FILE *out)
 {
     static const char *const tags[] = {"VANISHED", "APPEARED", "SHRANK", "GREW", "SAME"};
-    const wasp_diff_part *part = wasp_diff_part_of(e->analysis);
+    const wasp_diff_part *part = wasp_diff_part_of(e->section);
     wasp_diff_change c = wasp_diff_change_of(e);
     char s0[WASP_UNIT_BUF], s1[WASP_UNIT_BUF], v0[WASP_UNIT_BUF], v1[WASP_UNIT_BUF];
     fprintf(out, "\n  %-9s %s ", tags[c], part->entry);
@@ -159,36 +161,47 @@ static void text_entry(const wasp_diff *d, const wasp_diff_entry *e, FILE *out)
                 s0, s1, part->of, 100 * (e->share[1] - e->share[0]), v0, v1);
     fputs(e->significant ? "\n" : "  [within noise]\n", out);
     if (part->text_entry)
-        part->text_entry(d->side[shown_side(e)], e->analysis, e->index[shown_side(e)], out);
+        part->text_entry(d->side[shown_side(e)], e->section, e->index[shown_side(e)], out);
+}
+
+static bool section_shown(const wasp_diff *d, int section)
+{
+    return d->an[section].shown[0] || d->an[section].shown[1];
+}
+
+/* Section s: its heading, then its first --top changes. */
+static void text_section(const wasp_diff *d, int s, int top, FILE *out)
+{
+    text_analysis_line(d, s, out);
+    uint32_t changed = 0, shown = 0;
+    for (uint32_t i = 0; i < d->n; i++) {
+        const wasp_diff_entry *e = &d->entries[i];
+        if (e->section != s || wasp_diff_change_of(e) == WASP_DIFF_UNCHANGED)
+            continue;
+        changed++;
+        if (top <= 0 || shown < (uint32_t)top) {
+            text_entry(d, e, out);
+            shown++;
+        }
+    }
+    const wasp_diff_part *part = wasp_diff_part_of(s);
+    if (changed == 0)
+        fprintf(out, "  no %s changed\n", part->what);
+    else if (changed > shown)
+        fprintf(out, "\n  ... %" PRIu32 " more changed %s (--top N shows more)\n",
+                changed - shown, changed - shown == 1 ? part->what : part->whats);
 }
 
 int wasp_diff_render_text(const wasp_diff *d, const wasp_diff_names *names, int top, FILE *out)
 {
     text_header(d, names, out);
     bool any = false;
-    for (int id = 0; id < WASP_ANALYSES; id++) {
-        if (!d->an[id].shown[0] && !d->an[id].shown[1])
-            continue;
-        any = true;
-        text_analysis_line(d, id, out);
-        uint32_t changed = 0, shown = 0;
-        for (uint32_t i = 0; i < d->n; i++) {
-            const wasp_diff_entry *e = &d->entries[i];
-            if (e->analysis != id || wasp_diff_change_of(e) == WASP_DIFF_UNCHANGED)
-                continue;
-            changed++;
-            if (top <= 0 || shown < (uint32_t)top) {
-                text_entry(d, e, out);
-                shown++;
+    for (int id = 0; id < WASP_ANALYSES; id++)
+        for (int s = id; s < WASP_DIFF_SECTIONS; s += WASP_ANALYSES) /* its view, its sub */
+            if (section_shown(d, s)) {
+                any = true;
+                text_section(d, s, top, out);
             }
-        }
-        const wasp_diff_part *part = wasp_diff_part_of(id);
-        if (changed == 0)
-            fprintf(out, "  no %s changed\n", part->what);
-        else if (changed > shown)
-            fprintf(out, "\n  ... %" PRIu32 " more changed %s (--top N shows more)\n",
-                    changed - shown, changed - shown == 1 ? part->what : part->whats);
-    }
     if (!any)
         fputs("\nno analysis in either profile\n", out);
     return 0;
@@ -228,13 +241,13 @@ static void json_entry(wasp_json *j, const wasp_diff *d, const wasp_diff_entry *
     wasp_json_double(j, "samples_after", e->samples[1]);
     wasp_json_double(j, "p_value", e->p_value);
     wasp_json_bool(j, "significant", e->significant);
-    const wasp_diff_part *part = wasp_diff_part_of(e->analysis);
+    const wasp_diff_part *part = wasp_diff_part_of(e->section);
     if (part->json_entry)
-        part->json_entry(j, d->side[shown_side(e)], e->analysis, e->index[shown_side(e)]);
+        part->json_entry(j, d->side[shown_side(e)], e->section, e->index[shown_side(e)]);
     wasp_json_end_object(j);
 }
 
-/* A member `key` holding what print writes of analysis id, as text writes
+/* A member `key` holding what print writes of section id, as text writes
  * it (for the HTML diff). */
 static void json_printed(wasp_json *j, const char *key,
                          void (*print)(const wasp_diff *d, int id, FILE *out), const wasp_diff *d,
@@ -281,7 +294,7 @@ static void json_layout(wasp_json *j, const wasp_diff_part *part)
 }
 
 /* "significant_changes", "significant" (by change), "within_noise" and the
- * tally's sentence, of analysis id (every one when id < 0). */
+ * tally's sentence, of section id (every one when id < 0). */
 static void json_tally(wasp_json *j, const wasp_diff *d, int id)
 {
     struct tally t = tally_of(d, id);
@@ -294,11 +307,12 @@ static void json_tally(wasp_json *j, const wasp_diff *d, int id)
     json_printed(j, "changes_summary", tally_line, d, id);
 }
 
-static void json_analysis(wasp_json *j, const wasp_diff *d, int id, int top)
+/* Section id as the object `key`; then, inside it, its sub's section. */
+static void json_section(wasp_json *j, const wasp_diff *d, int id, const char *key, int top)
 {
     const wasp_diff_analysis *a = &d->an[id];
     const wasp_diff_part *part = wasp_diff_part_of(id);
-    wasp_json_begin_object(j, wasp_analysis_id_name(id), false);
+    wasp_json_begin_object(j, key, false);
     wasp_json_string(j, "title", part->title);
     wasp_json_string(j, "unit", part->unit);
     json_printed(j, "summary", summary, d, id);
@@ -320,7 +334,7 @@ static void json_analysis(wasp_json *j, const wasp_diff *d, int id, int top)
     wasp_json_begin_array(j, "changes", false);
     for (uint32_t i = 0; i < d->n; i++) {
         const wasp_diff_entry *e = &d->entries[i];
-        if (e->analysis != id)
+        if (e->section != id)
             continue;
         if (wasp_diff_change_of(e) == WASP_DIFF_UNCHANGED) {
             unchanged++;
@@ -336,6 +350,9 @@ static void json_analysis(wasp_json *j, const wasp_diff *d, int id, int top)
     wasp_json_u64(j, "changes_not_shown", changed - shown);
     wasp_json_u64(j, "unchanged", unchanged);
     json_tally(j, d, id);
+    int sub = id + WASP_ANALYSES;
+    if (sub < WASP_DIFF_SECTIONS && section_shown(d, sub))
+        json_section(j, d, sub, wasp_diff_part_of(sub)->member, top);
     wasp_json_end_object(j);
 }
 
@@ -356,8 +373,8 @@ int wasp_diff_render_json(const wasp_diff *d, const wasp_diff_names *names, int 
     json_tally(&j, d, -1);
     wasp_json_begin_object(&j, "analyses", false);
     for (int id = 0; id < WASP_ANALYSES; id++)
-        if (d->an[id].shown[0] || d->an[id].shown[1])
-            json_analysis(&j, d, id, top);
+        if (section_shown(d, id))
+            json_section(&j, d, id, wasp_analysis_id_name(id), top);
     wasp_json_end_object(&j);
     wasp_json_end_object(&j);
     fputc('\n', out);

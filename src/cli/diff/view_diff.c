@@ -1,9 +1,10 @@
 /*
- * `wasp diff` of a view (view.h, diff_part.h): the diff part an analysis
- * with a view needs, built from it. Rows are matched by their key columns,
- * valued by the value column, tested for noise on the evidence column; a
- * changed row shows its key columns (text, JSON, and the HTML diff's
- * columns and details).
+ * `wasp diff` of a view (view.h, diff_part.h): the diff parts an analysis
+ * with a view needs, built from it: one for its view and one for its view's
+ * sub (locks' blocked time), each a section of the diff (diff.h) with its
+ * own total. Rows are matched by their key columns, valued by the value
+ * column, tested for noise on the evidence column; a changed row shows its
+ * key columns (text, JSON, and the HTML diff's columns and details).
  */
 #include "cli/render/view.h"
 
@@ -14,13 +15,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side)
+/* The view section compares: its analysis's, or that view's sub at the
+ * section's level; NULL when there is none. */
+static const wasp_view *view_at(int section)
 {
-    const wasp_view *v = wasp_view_of(id);
+    const wasp_view *v = wasp_view_of(section % WASP_ANALYSES);
+    for (int level = section / WASP_ANALYSES; v && level > 0; level--)
+        v = v->sub;
+    return v;
+}
+
+static int collect(wasp_diff_builder *b, const wasp_profile *p, int section, int side)
+{
+    const wasp_view *v = view_at(section);
+    int id = section % WASP_ANALYSES;
     wasp_view_total t = wasp_view_totals(v, p, id);
-    wasp_diff_set_total(b, id, side, t.total, t.fraction);
+    wasp_diff_set_total(b, section, side, t.total, t.fraction);
     if (t.has_samples)
-        wasp_diff_set_samples(b, id, side, t.samples, t.observations);
+        wasp_diff_set_samples(b, section, side, t.samples, t.observations);
     int value = wasp_view_column_with(v, WASP_VIEW_VALUE), evidence = wasp_view_column_with(v, WASP_VIEW_EVIDENCE);
     if (evidence < 0)
         evidence = value;
@@ -39,7 +51,7 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
         if (!(x[value].num > 0))
             continue; /* nothing found there */
         wasp_diff_key k;
-        wasp_diff_key_begin(&k, id);
+        wasp_diff_key_begin(&k, section);
         for (int c = 0; c < ncol; c++) {
             if (!(v->columns[c].roles & WASP_VIEW_KEY))
                 continue;
@@ -60,7 +72,7 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
                 wasp_diff_key_number(&k, x[c].num);
             }
         }
-        rc = wasp_diff_add(b, id, side, &k, order[i], i + 1, x[value].num, x[evidence].num);
+        rc = wasp_diff_add(b, section, side, &k, order[i], i + 1, x[value].num, x[evidence].num);
     }
     free(order);
     wasp_view_release(v, &t);
@@ -69,9 +81,10 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int id, int side
 
 /* The lines under a changed row: its true flags, its strings (or the
  * view's diff_text), its sites, its contexts (keys and those marked DIFF). */
-static void text_entry(const wasp_profile *p, int id, uint32_t index, FILE *out)
+static void text_entry(const wasp_profile *p, int section, uint32_t index, FILE *out)
 {
-    const wasp_view *v = wasp_view_of(id);
+    const wasp_view *v = view_at(section);
+    int id = section % WASP_ANALYSES;
     wasp_view_cell x[WASP_VIEW_COLUMNS];
     wasp_view_total t = wasp_view_totals(v, p, id);
     v->cells(p, id, index, &t, x);
@@ -96,9 +109,10 @@ static void text_entry(const wasp_profile *p, int id, uint32_t index, FILE *out)
     wasp_view_release(v, &t);
 }
 
-static void json_entry(wasp_json *j, const wasp_profile *p, int id, uint32_t index)
+static void json_entry(wasp_json *j, const wasp_profile *p, int section, uint32_t index)
 {
-    const wasp_view *v = wasp_view_of(id);
+    const wasp_view *v = view_at(section);
+    int id = section % WASP_ANALYSES;
     wasp_view_cell x[WASP_VIEW_COLUMNS];
     wasp_view_total t = wasp_view_totals(v, p, id);
     v->cells(p, id, index, &t, x);
@@ -129,11 +143,24 @@ static const char *bare(const char *s, char *buf, size_t n)
 
 enum { LABEL_MAX = 96 };
 
+/* Whether p shows the section's view (its analysis being shown). */
+static bool shown(const wasp_profile *p, int section)
+{
+    const wasp_view *v = view_at(section);
+    return !v->shown || v->shown(p, section % WASP_ANALYSES);
+}
+
+/* The view's diff_summary, given its analysis's id. */
+static void summary(const wasp_diff_analysis *a, int section, FILE *out)
+{
+    view_at(section)->diff_summary(a, section % WASP_ANALYSES, out);
+}
+
 static struct built {
     const wasp_view *from; /* the view it was built from */
     wasp_diff_part part;
     char labels[WASP_DIFF_COLUMNS][LABEL_MAX];
-} built[WASP_ANALYSES];
+} built[WASP_DIFF_SECTIONS];
 
 /* The HTML diff's columns (key strings and contexts) and details (true
  * flags, strings, contexts). */
@@ -168,20 +195,27 @@ static void layout(const wasp_view *v, struct built *o)
     }
 }
 
-const wasp_diff_part *wasp_view_diff_part(int id)
+/* A sub view says no diff words of its own (locks' blocked time): one row
+ * is named by what a row is ("class"), the unit by the value column's
+ * member ("seconds"). A view without key columns has nothing its rows could
+ * be matched by: no part. */
+const wasp_diff_part *wasp_view_diff_part(int section)
 {
-    const wasp_view *v = wasp_view_of(id);
-    if (!v)
+    const wasp_view *v = section >= 0 && section < WASP_DIFF_SECTIONS ? view_at(section) : NULL;
+    if (!v || wasp_view_column_with(v, WASP_VIEW_KEY) < 0)
         return NULL;
-    struct built *o = &built[id];
+    struct built *o = &built[section];
     if (o->from != v) {
         int value = wasp_view_column_with(v, WASP_VIEW_VALUE);
+        const char *unit = v->unit ? v->unit : value >= 0 ? v->columns[value].member : "";
         o->part = (wasp_diff_part){
-            .title = v->title, .entry = v->entry, .what = v->what, .whats = v->whats,
-            .of = v->of, .unit = v->unit,
+            .title = v->title, .entry = v->entry ? v->entry : v->what, .what = v->what,
+            .whats = v->whats, .of = v->of, .unit = unit,
+            .member = section >= WASP_ANALYSES ? (v->member ? v->member : "sub") : NULL,
             .value_bytes = value >= 0 && v->columns[value].kind == WASP_VIEW_BYTES,
-            .has_fraction = v->has_fraction, .collect = collect, .summary = v->diff_summary,
-            .text_entry = text_entry, .json_entry = json_entry};
+            .has_fraction = v->has_fraction, .collect = collect, .shown = shown,
+            .summary = v->diff_summary ? summary : NULL, .text_entry = text_entry,
+            .json_entry = json_entry};
         layout(v, o);
         o->from = v;
     }

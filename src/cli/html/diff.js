@@ -6,8 +6,9 @@
 // when it is clicked (the first row's are open at first). What an analysis
 // shows (its title, summary, columns and the details under a row) is in its
 // member of the data, written by its diff part (cli/diff/diff_part.h): nothing
-// here names an analysis. No libraries and no network: the page must open
-// from disk anywhere.
+// here names an analysis. A sub view's section (locks' blocked time) is a
+// member of its analysis's holding changes of its own, drawn after it. No
+// libraries and no network: the page must open from disk anywhere.
 'use strict';
 
 (function () {
@@ -100,15 +101,21 @@
         el('th', { class: h.startsWith('=') ? 'num' : '', text: h.replace(/^=/, '') })))]), body]);
   }
 
+  // A section: an analysis (h2), or a sub view's (h3, data-analysis "locks.blocked"), then its subs.
+  function section(a, name, heading) {
+    app.append(el(heading, { 'data-analysis': name, text: a.title || name }));
+    app.append(summary(a), counts(a));
+    if ((a.changes || []).length) app.append(table(a));
+    for (const k of Object.keys(a)) {
+      const sub = a[k];
+      if (sub && typeof sub === 'object' && Array.isArray(sub.changes)) section(sub, name + '.' + k, 'h3');
+    }
+  }
+
   app.textContent = '';
   header();
   const analyses = d.analyses || {};
-  for (const name of Object.keys(analyses)) {
-    const a = analyses[name];
-    app.append(el('h2', { 'data-analysis': name, text: a.title || name }));
-    app.append(summary(a), counts(a));
-    if ((a.changes || []).length) app.append(table(a));
-  }
+  for (const name of Object.keys(analyses)) section(analyses[name], name, 'h2');
   if (!Object.keys(analyses).length)
     app.append(el('p', { class: 'note', text: 'Neither profile has an analysis to compare.' }));
   document.body.setAttribute('data-ready', '1'); // the page is built (tests wait for this)

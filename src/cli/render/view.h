@@ -137,7 +137,9 @@ typedef struct wasp_view {
     /* A further view after the tables, with totals and rows of its own
      * (locks' blocked time): the JSON object `sub->member`, its text after
      * this one's, its HTML after this one's; left out when sub->shown says
-     * so (NULL: always). Not in the diff: one analysis has one total. */
+     * so (NULL: always). The diff compares it as a section of its own, with
+     * its own total (view_diff.c; words it lacks: entry is what, unit the
+     * value column's member). */
     const struct wasp_view *sub;
     const char *member;
     bool (*shown)(const wasp_profile *p, int id);
@@ -228,10 +230,10 @@ void wasp_view_describe(wasp_json *j, const char *key, const wasp_view *v);
  * by id) that have a view (view_html.c); malloc'ed, NULL when out of memory. */
 char *wasp_view_html_script(uint32_t shown);
 
-/* The diff part built from analysis id's view (view_diff.c); NULL when it
- * has no view. */
+/* The diff part built from the view of diff section `section` (diff.h: an
+ * analysis's view, or its sub; view_diff.c); NULL when there is none. */
 struct wasp_diff_part;
-const struct wasp_diff_part *wasp_view_diff_part(int id);
+const struct wasp_diff_part *wasp_view_diff_part(int section);
 
 /* A report part drawn by view v: `.view = &v` and the generic renderers. */
 #define WASP_VIEW_REPORT(v)                                                                        \
