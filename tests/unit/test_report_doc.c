@@ -325,6 +325,8 @@ static wasp_profile *sample(void)
     wasp_profile_set_meta_num(p, "locks_blocked_period_ms", 10);
     wasp_profile_set_meta_num(p, "locks_blocked_looks", 512);
     wasp_profile_set_meta_rounded(p, "locks_blocked_cpu_ms", 59.2, "%.1f");
+    wasp_profile_set_meta_num(p, "period_us", 1000); /* locks' acquisitions are estimated */
+    wasp_profile_set_meta_num(p, "locks_cas_ns", 2.5);
     return p;
 }
 

@@ -24,6 +24,7 @@
 #include "agent/native_symbols.h"
 #include "agent/vmstructs.h"
 #include "analysis/locks/agent_blocked.h"
+#include "analysis/locks/agent_estimate.h"
 #include "analysis/locks/profile.h"
 #include "analysis/locks/records.h"
 #include "analysis/locks/slow_path.h"
@@ -121,6 +122,7 @@ static int setup(const wasp_options *o, char *why, size_t len)
     if (wasp_vm_field("JavaThread", "_current_pending_monitor", &off, NULL) == 0 && off)
         wasp_lock_code_ranges.pending_monitor_offset = off;
     (void)why, (void)len;
+    wasp_locks_estimate_setup(); /* without it, no acquisitions estimated: it logs why */
     wasp_locks_blocked_start(); /* without it, no blocked time: it logs why */
     return 0;
 }
@@ -261,6 +263,7 @@ static void finish(wasp_dump *d, int id)
         }
     }
     wasp_profile_set_meta_rounded(p, "locks_unnamed_classes", (double)unnamed, "%.0f");
+    wasp_locks_estimate_meta(p);
     wasp_locks_blocked_finish(d, blocked_context);
     free(raw);
     raw = NULL;

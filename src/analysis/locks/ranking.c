@@ -3,6 +3,8 @@
  */
 #include "analysis/locks/ranking.h"
 
+#include "analysis/locks/estimate.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +13,11 @@
 double wasp_lock_samples(const wasp_lock_sum *s)
 {
     return s->acquire + s->slow;
+}
+
+double wasp_lock_acquisitions(const wasp_lock_ranking *r, const wasp_lock_sum *s)
+{
+    return s->acquire * r->per_sample;
 }
 
 void wasp_lock_ranking_free(wasp_lock_ranking *r)
@@ -122,6 +129,7 @@ int wasp_lock_rank(const wasp_profile *p, wasp_lock_ranking *r)
         wasp_lock_ranking_free(r);
         return -1;
     }
+    r->per_sample = wasp_lock_acquisitions_per_sample(p);
     const uint32_t empty = 0; /* strings[0] is "" */
     for (uint32_t i = 0; i < n; i++) {
         const wasp_lock_entry *x = &e[by_key[i]];

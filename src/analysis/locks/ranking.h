@@ -38,10 +38,13 @@ typedef struct wasp_lock_ranking {
     wasp_lock_function *functions;
     uint32_t nfunctions;
     double acquire, release, slow; /* every entry's */
+    double per_sample; /* acquisitions an acquiring sample stands for (estimate.h); NAN: not known */
 } wasp_lock_ranking;
 
 /* Lock samples of a sum: its acquisitions on either path. */
 double wasp_lock_samples(const wasp_lock_sum *s);
+/* Acquisitions of a sum, estimated from its acquiring samples (NAN: not known). */
+double wasp_lock_acquisitions(const wasp_lock_ranking *r, const wasp_lock_sum *s);
 /* 0, or -1 when out of memory (r is then empty). */
 int wasp_lock_rank(const wasp_profile *p, wasp_lock_ranking *r);
 void wasp_lock_ranking_free(wasp_lock_ranking *r);

@@ -9,6 +9,7 @@
  * top-level "locks" member, its "blocked" object (docs/report-json.md).
  * Hooks: the text's heading lines and rows (their wording), the summary.
  */
+#include "analysis/locks/estimate.h"
 #include "analysis/locks/profile.h"
 #include "analysis/locks/ranking.h"
 #include "analysis/locks/waits.h"
@@ -77,34 +78,37 @@ static uint32_t *rank_functions(const wasp_profile *p, int id, uint32_t parent,
     return wasp_view_in_order(((const wasp_lock_ranking *)t->state)->nfunctions, n);
 }
 
-static void sum_cells(const wasp_lock_sum *s, wasp_view_cell *x)
+static void sum_cells(const wasp_lock_ranking *r, const wasp_lock_sum *s, wasp_view_cell *x)
 {
     x[0].num = wasp_lock_samples(s);
     x[1].num = s->acquire;
     x[2].num = s->slow;
     x[3].num = s->release;
+    x[4].num = wasp_lock_acquisitions(r, s);
 }
 
 static void cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
                   wasp_view_cell *x)
 {
     (void)id;
-    const wasp_lock_class *k = &((const wasp_lock_ranking *)t->state)->classes[index];
+    const wasp_lock_ranking *r = t->state;
+    const wasp_lock_class *k = &r->classes[index];
     double s = wasp_lock_samples(&k->sum);
     x[0].str = p->strings[k->sum.cls];
-    sum_cells(&k->sum, &x[1]);
-    x[5].num = wasp_share(s, t->total);
-    x[6].num = wasp_share(k->sum.slow, s);
-    x[8].ctx = k->ncontexts ? k->contexts[0].ctx : 0;
+    sum_cells(r, &k->sum, &x[1]);
+    x[6].num = wasp_share(s, t->total);
+    x[7].num = wasp_share(k->sum.slow, s);
+    x[9].ctx = k->ncontexts ? k->contexts[0].ctx : 0;
 }
 
 static void context_cells(const wasp_profile *p, int id, uint32_t index, const wasp_view_total *t,
                           wasp_view_cell *x)
 {
     (void)p, (void)id;
-    const wasp_lock_sum *s = &((const wasp_lock_ranking *)t->state)->contexts[index];
-    sum_cells(s, x);
-    x[4].ctx = s->ctx;
+    const wasp_lock_ranking *r = t->state;
+    const wasp_lock_sum *s = &r->contexts[index];
+    sum_cells(r, s, x);
+    x[5].ctx = s->ctx;
 }
 
 static void function_cells(const wasp_profile *p, int id, uint32_t index,
@@ -120,10 +124,34 @@ static void head_cells(const wasp_profile *p, int id, const wasp_view_total *t, 
 {
     (void)p, (void)id;
     const wasp_lock_ranking *r = t->state;
-    sum_cells(&(wasp_lock_sum){.acquire = r->acquire, .release = r->release, .slow = r->slow}, x);
+    sum_cells(r, &(wasp_lock_sum){.acquire = r->acquire, .release = r->release, .slow = r->slow}, x);
 }
 
 /* ---- its text wording ---- */
+
+/* An estimate of acquisitions to three significant digits ("60,100,000"):
+ * its digits beyond are noise. */
+static const char *approx(double v, char *buf, size_t n)
+{
+    double scale = v >= 1000 ? pow(10, floor(log10(v)) - 2) : 1;
+    return wasp_fmt_count(round(v / scale) * scale, buf, n);
+}
+
+/* What the estimate rests on, after "N acquisitions (estimated: ...)". */
+static void estimate_basis(const wasp_profile *p, const wasp_lock_ranking *r, FILE *out)
+{
+    double events, cas_ns, period_us;
+    char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
+    if (wasp_profile_get_meta_num(p, "locks_events_per_sample", &events))
+        fprintf(out, "an acquiring sample is one of %s retired memory instructions",
+                approx(events, a, sizeof a));
+    else if (wasp_profile_get_meta_num(p, "locks_cas_ns", &cas_ns) &&
+             wasp_profile_get_meta_num(p, "period_us", &period_us))
+        fprintf(out, "a sample is %s us of CPU, an uncontended compare-and-swap %.3g ns here "
+                     "(measured at start-up): %s acquisitions a sample; contended ones cost more "
+                     "and are over-counted", wasp_fmt_count(period_us, a, sizeof a), cas_ns,
+                approx(r->per_sample, b, sizeof b));
+}
 
 static void text_head(const wasp_profile *p, int id, int top, FILE *out)
 {
@@ -131,13 +159,13 @@ static void text_head(const wasp_profile *p, int id, int top, FILE *out)
     double acquire = 0, slow = 0, release = 0;
     fputs("\nLock activity (Inoue & Nakatani, Section 5.2)\n", out);
     wasp_lock_ranking r;
-    if (wasp_lock_rank(p, &r) == 0) { /* its sums, in the ranking's order */
-        acquire = r.acquire, slow = r.slow, release = r.release;
-        wasp_lock_ranking_free(&r);
-    }
+    if (wasp_lock_rank(p, &r) != 0)
+        memset(&r, 0, sizeof r);
+    acquire = r.acquire, slow = r.slow, release = r.release; /* in the ranking's order */
     double all = acquire + slow;
     if (!(all > 0)) {
         fputs("  no lock samples recorded\n", out);
+        wasp_lock_ranking_free(&r);
         return;
     }
     char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], d[WASP_UNIT_BUF], f[WASP_UNIT_BUF];
@@ -146,6 +174,12 @@ static void text_head(const wasp_profile *p, int id, int top, FILE *out)
             wasp_fmt_count(all, a, sizeof a), wasp_fmt_count(acquire, b, sizeof b),
             wasp_fmt_count(slow, c, sizeof c), wasp_fmt_percent(wasp_share(slow, all), d, sizeof d),
             wasp_fmt_count(release, f, sizeof f));
+    if (isfinite(r.per_sample)) {
+        fprintf(out, "  about %s acquisitions (estimated: ", approx(acquire * r.per_sample, a, sizeof a));
+        estimate_basis(p, &r, out);
+        fputs(")\n", out);
+    }
+    wasp_lock_ranking_free(&r);
 }
 
 /* "#1  41.0% of lock samples  C   fast ..." and its contexts with acquisitions
@@ -156,14 +190,18 @@ static int text_row(const wasp_profile *p, int id, uint32_t index, uint32_t rank
     (void)id, (void)rank_width;
     if (!(t->total > 0))
         return 0;
-    const wasp_lock_class *k = &((const wasp_lock_ranking *)t->state)->classes[index];
+    const wasp_lock_ranking *r = t->state;
+    const wasp_lock_class *k = &r->classes[index];
     char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], d[WASP_UNIT_BUF], e[WASP_UNIT_BUF];
-    double s = wasp_lock_samples(&k->sum);
-    fprintf(out, "\n  #%-2" PRIu32 " %s of lock samples  %s   fast %s  slow %s (%s)  releases %s\n",
+    double s = wasp_lock_samples(&k->sum), n = wasp_lock_acquisitions(r, &k->sum);
+    fprintf(out, "\n  #%-2" PRIu32 " %s of lock samples  %s   fast %s  slow %s (%s)  releases %s",
             rank, wasp_fmt_percent(wasp_share(s, t->total), a, sizeof a), class_name(p, k->sum.cls),
             wasp_fmt_count(k->sum.acquire, b, sizeof b), wasp_fmt_count(k->sum.slow, c, sizeof c),
             wasp_fmt_percent(wasp_share(k->sum.slow, s), d, sizeof d),
             wasp_fmt_count(k->sum.release, e, sizeof e));
+    if (isfinite(n))
+        fprintf(out, "  ~%s acquisitions (est.)", approx(n, a, sizeof a));
+    fputc('\n', out);
     uint32_t nc = 0;
     while (nc < k->ncontexts && nc < TEXT_CONTEXTS && wasp_lock_samples(&k->contexts[nc]) > 0)
         nc++;
@@ -318,7 +356,8 @@ static int blocked_text_row(const wasp_profile *p, int id, uint32_t index, uint3
 #define CONTEXT(m, title) WASP_VIEW_COL(m, title, WASP_VIEW_CONTEXT, WASP_VIEW_INLINE)
 #define LOCK_COUNTS(roles)                                                                         \
     COUNT("samples", "samples", roles), COUNT("acquire", "acquire", 0), COUNT("slow", "slow", 0),  \
-        COUNT("release", "release", 0)
+        COUNT("release", "release", 0),                                                            \
+        COUNT("acquisitions", "acquisitions (est.)", WASP_VIEW_ESTIMATE)
 #define TIME(roles)                                                                                \
     COUNT("samples", "samples", WASP_VIEW_EVIDENCE), COUNT("seconds", "blocked s", roles),         \
         COUNT("seconds_low", "from s", 0), COUNT("seconds_high", "to s", 0)
@@ -426,13 +465,15 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
         double s = wasp_lock_samples(&k->sum);
         if (!(s > 0) || !k->ncontexts)
             break;
-        double cpu = s + k->sum.release;
+        double cpu = s + k->sum.release, n = wasp_lock_acquisitions(&r, &k->sum);
         wasp_finding f = {.ctx = k->contexts[0].ctx, .share = wasp_share(s, all), .cpu = cpu,
                           .evidence = cpu * wasp_report_taken_per_due(p)};
-        char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
-        snprintf(f.what, sizeof f.what, "locks %s: %s of the lock samples, slow path %s",
+        char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[64] = "";
+        if (isfinite(n))
+            snprintf(c, sizeof c, ", about %s acquisitions (est.)", approx(n, a, sizeof a));
+        snprintf(f.what, sizeof f.what, "locks %s: %s of the lock samples, slow path %s%s",
                  class_name(p, k->sum.cls), wasp_fmt_percent(f.share, a, sizeof a),
-                 wasp_fmt_percent(wasp_share(k->sum.slow, s), b, sizeof b));
+                 wasp_fmt_percent(wasp_share(k->sum.slow, s), b, sizeof b), c);
         rc = sink->emit(sink, p, &f);
     }
     wasp_lock_ranking_free(&r);
