@@ -10,6 +10,7 @@
 #include "analysis/locks/profile.h"
 #include "analysis/objects/profile.h"
 #include "cli/commands/diff.h"
+#include "diff_string.h" /* render_diff */
 #include "heap/heap_area.h"
 #include "profile/group.h"
 #include "pairs_view.h"
@@ -186,27 +187,6 @@ static void test_object_sites(void **state)
     wasp_diff_free(&d);
     wasp_profile_free(b);
     wasp_profile_free(a);
-}
-
-typedef int (*diff_renderer)(const wasp_diff *d, const wasp_diff_names *names, int top,
-                             FILE *out);
-
-/* The diff of b and a (both freed) as r writes it. */
-static char *render_diff(wasp_profile *b, wasp_profile *a, diff_renderer r, int top)
-{
-    wasp_diff d;
-    assert_int_equal(wasp_diff_build(b, a, false, &d), 0);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    assert_non_null(out);
-    wasp_diff_names names = {{"before.wprof", "after.wprof"}, true};
-    assert_int_equal(r(&d, &names, top, out), 0);
-    assert_int_equal(fclose(out), 0);
-    wasp_diff_free(&d);
-    wasp_profile_free(b);
-    wasp_profile_free(a);
-    return buf;
 }
 
 /* ---- analyses keyed by strings and contexts (fields, alloc, locks): their

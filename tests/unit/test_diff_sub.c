@@ -4,11 +4,7 @@
  * total (blocked seconds, not lock samples), its noise test on its samples,
  * its text after the locks' and its JSON inside the locks' object; left out
  * when neither profile measured it, "not profiled" on the side that did not. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "diff_string.h" /* cmocka, render_diff */
 
 #include "analysis/locks/profile.h"
 #include "catalog/names.h"
@@ -120,54 +116,40 @@ static void test_noise(void **state)
     wasp_profile_free(a);
 }
 
-typedef int (*renderer)(const wasp_diff *d, const wasp_diff_names *names, int top, FILE *out);
-
-/* The diff of b and a (freed) as r writes it; free the string. */
-static char *rendered(wasp_profile *b, wasp_profile *a, renderer r)
+/* The diff of a 3:1 mix of blocked time against 1:3, as r writes it: its
+ * text from the locks' own section (or object) on, which the sub's follows. */
+static char *moved(diff_renderer r, const char *own, const char **sub, const char *sub_head)
 {
-    wasp_diff d;
-    assert_int_equal(wasp_diff_build(b, a, false, &d), 0);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    assert_non_null(out);
-    wasp_diff_names names = {{"b.wprof", "a.wprof"}, true};
-    assert_int_equal(r(&d, &names, 0, out), 0);
-    assert_int_equal(fclose(out), 0);
-    wasp_diff_free(&d);
-    wasp_profile_free(b);
-    wasp_profile_free(a);
-    return buf;
+    char *s = render_diff(locks_profile(300, 100, true), locks_profile(100, 300, true), r, 0);
+    const char *o = strstr(s, own);
+    *sub = strstr(s, sub_head);
+    assert_non_null(o);
+    assert_non_null(*sub);
+    assert_true(o < *sub);
+    return s;
 }
 
 static void test_text(void **state)
 {
     (void)state;
-    char *s = rendered(locks_profile(300, 100, true), locks_profile(100, 300, true),
-                       wasp_diff_render_text);
-    const char *own = strstr(s, "\nLocks: 8 \xe2\x86\x92 8 samples\n");
-    const char *sub = strstr(s, "\nTime blocked on locks: 4 \xe2\x86\x92 4 seconds\n"
-                                "  2 significant changes (1 shrank, 1 grew)");
-    assert_non_null(own);
-    assert_non_null(sub);
-    assert_true(own < sub);
+    const char *sub;
+    char *s = moved(wasp_diff_render_text, "\nLocks: 8 \xe2\x86\x92 8 samples\n", &sub,
+                    "\nTime blocked on locks: 4 \xe2\x86\x92 4 seconds\n"
+                    "  2 significant changes (1 shrank, 1 grew)");
     assert_non_null(strstr(sub, "SHRANK    class #1 before, #2 after: 75.0% \xe2\x86\x92 25.0% "
                                 "of blocked time (-50.0 points; 3 \xe2\x86\x92 1)\n"
                                 "      class A\n      kind monitor\n"));
     free(s);
 }
 
+/* Nested one level deeper than the analyses, in the locks' object. */
 static void test_json(void **state)
 {
     (void)state;
-    char *s = rendered(locks_profile(300, 100, true), locks_profile(100, 300, true),
-                       wasp_diff_render_json);
-    const char *own = strstr(s, "\"locks\": {");
-    const char *sub = strstr(s, "\"blocked\": {\n        \"title\": \"Time blocked on locks\",\n"
-                                "        \"unit\": \"seconds\"");
-    assert_non_null(own);
-    assert_non_null(sub); /* nested one level deeper than the analyses */
-    assert_true(own < sub);
+    const char *sub;
+    char *s = moved(wasp_diff_render_json, "\"locks\": {", &sub,
+                    "\"blocked\": {\n        \"title\": \"Time blocked on locks\",\n"
+                    "        \"unit\": \"seconds\"");
     assert_non_null(strstr(sub, "\"class\": \"A\""));
     assert_non_null(strstr(sub, "\"kind\": \"monitor\""));
     assert_non_null(strstr(s, "\"significant_changes\": 2,\n  \"significant\"")); /* the whole diff */
@@ -179,12 +161,13 @@ static void test_json(void **state)
 static void test_not_measured(void **state)
 {
     (void)state;
-    char *s = rendered(locks_profile(0, 0, false), locks_profile(0, 0, false),
-                       wasp_diff_render_text);
+    char *s = render_diff(locks_profile(0, 0, false), locks_profile(0, 0, false),
+                          wasp_diff_render_text, 0);
     assert_non_null(strstr(s, "\nLocks:"));
     assert_null(strstr(s, "Time blocked"));
     free(s);
-    s = rendered(locks_profile(0, 0, false), locks_profile(100, 300, true), wasp_diff_render_text);
+    s = render_diff(locks_profile(0, 0, false), locks_profile(100, 300, true),
+                    wasp_diff_render_text, 0);
     assert_non_null(strstr(s, "\nTime blocked on locks: (not profiled before) 0 \xe2\x86\x92 4 "
                               "seconds\n  0 significant changes; 2 within noise"));
     assert_non_null(strstr(s, "APPEARED  class #1 after"));
