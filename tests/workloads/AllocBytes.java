@@ -19,7 +19,7 @@
  * mix's 86.8 MB, so by bytes int[] 42.4%, long[] 34.5%, Medium 17.3%,
  * Small 5.8%; the line then ends " int[]=N".
  *
- * Usage: java AllocBytes [millions-of-steps] [large]   (default 20)
+ * Usage: java AllocBytes [millions-of-steps] [large]   (default 20; truth: REPEAT)
  * Prints "checksum: ...".
  */
 public class AllocBytes {
@@ -55,7 +55,7 @@ public class AllocBytes {
                 ring[at] = new Medium(i, sum);
                 medium++;
             } else {
-                long[] a = new long[126]; // WASP-EXPECT: alloc (16 + 126 x 8 = 1024 bytes)
+                long[] a = REPEAT == 0 ? SHARED : new long[126]; // WASP-EXPECT: alloc (16 + 126 x 8 = 1024 bytes)
                 a[0] = i;
                 ring[at] = a;
                 longs++;
@@ -91,5 +91,21 @@ public class AllocBytes {
         System.out.println("allocations: AllocBytes$Small=" + small + " AllocBytes$Medium=" + medium
                 + " long[]=" + longs + (large ? " int[]=" + ints : ""));
         System.out.println("checksum: " + Long.toHexString(checksum));
+        if (Integer.getInteger("wasp.truth.repeat") != null)
+            System.err.println("truth: cpu-ns " + java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
     }
+
+    /* With -Dwasp.truth.repeat=0 (summary.py's CPU-share truth, run without
+     * the agent) the planted creation does not run: the long[] of every
+     * such step is one array, created before the run, so nothing takes the
+     * creations' place (a pool of arrays, one per ring slot, cost as much in
+     * cache misses as the creations did, and measured none of their cost).
+     * The values read back, and so the checksum, differ. With
+     * -Dwasp.truth.repeat (0 or 1) the main thread's CPU time is printed at
+     * the end ("truth: cpu-ns N"): the creations' share of the program's CPU
+     * is (T(1) - T(0)) / T(1). REPEAT is a static final: at its default 1
+     * the JIT folds the choice away. Declared last so the lines above keep
+     * their numbers. */
+    static final int REPEAT = Integer.getInteger("wasp.truth.repeat", 1);
+    static final long[] SHARED = new long[126];
 }

@@ -15,7 +15,7 @@
  * the results in task order: the fraction of consecutive pairs that are
  * bitwise identical (about (1 - 1/8)^2 + (1/8)^2/7 = 0.768).
  *
- * Usage: java ReplicaKMeans [tasks]   (default 40000, about 3-4 s)
+ * Usage: java ReplicaKMeans [tasks]   (default 40000, about 3-4 s; truth: REPEAT)
  * Prints "replication: X", "tasks: N" and "checksum: ...".
  */
 import java.util.ArrayList;
@@ -102,7 +102,7 @@ public class ReplicaKMeans {
                 ccy[j] = cy[(j + rot) % K];
             }
             int[] result = assign(ccx, ccy);
-            h = update(result);
+            h = REPEAT == 0 ? 0 : update(result);
             return result;
         }
     }
@@ -157,9 +157,33 @@ public class ReplicaKMeans {
                 prev = r;
             }
         }
+        long cpuNs = Integer.getInteger("wasp.truth.repeat") != null ? threadsCpuNs() : 0;
         pool.shutdown();
         System.out.printf("tasks: %d (%d restarted)%n", tasks, restarts);
         System.out.printf("replication: %.4f%n", (double) same / pairs);
         System.out.println("checksum: " + Long.toHexString(Double.doubleToLongBits(checksum)));
+        if (Integer.getInteger("wasp.truth.repeat") != null)
+            System.err.println("truth: cpu-ns " + cpuNs);
+    }
+
+    /* With -Dwasp.truth.repeat=0 (summary.py's CPU-share truth, run without
+     * the agent) the tasks do not read their results (no update): what
+     * accesses the replicas, besides assign's stores and main's
+     * Arrays.equals, is gone. With -Dwasp.truth.repeat (0 or 1) the CPU time
+     * of the program's threads (main and the pool's workers, before the pool
+     * ends) is printed at the end ("truth: cpu-ns N"):
+     * the readers' share of the program's CPU is (T(1) - T(0)) / T(1).
+     * REPEAT is a static final: at its default 1 the JIT folds the choice
+     * away. Declared last so the lines above keep their numbers. */
+    static final int REPEAT = Integer.getInteger("wasp.truth.repeat", 1);
+
+    /* The CPU time of the live Java threads the JVM shows (main, the pool's
+     * workers and the JDK's idle ones; not the JIT's or the GC's). */
+    static long threadsCpuNs() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (long id : mx.getAllThreadIds())
+            sum += Math.max(0, mx.getThreadCpuTime(id));
+        return sum;
     }
 }

@@ -355,8 +355,11 @@ static const wasp_view view = {
 /* ---- summary ---- */
 
 /* The allocation sites with the most estimated bytes (or sampled creations:
- * the ranking's order). Their evidence is creations estimated from sampled
- * header stores, not CPU time: no CPU. */
+ * the ranking's order). Their cost in CPU is the samples counted at the
+ * creating line (the site's place, code inlined there included: the TLAB
+ * bump, the header, the zeroing); not the runtime's TLAB refills nor the GC
+ * (docs/findings.md). Their evidence, for the few-samples warning, is the
+ * creations estimated from the catches, not CPU time. */
 static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
 {
     (void)id;
@@ -370,7 +373,8 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
         wasp_finding f = {.ctx = e->ctx,
                           .share = r.by_bytes ? wasp_share(bytes, r.bytes)
                                               : wasp_share(e->samples, r.samples),
-                          .cpu = NAN,
+                          .cpu = NAN, /* a profile without samples by line: not measured */
+                          .cpu_by_line = true,
                           /* bytes rest on the catches, not the weighed creations */
                           .evidence = r.by_bytes ? r.site_catches[r.sites[i]] : e->samples};
         char share[WASP_UNIT_BUF], b[WASP_UNIT_BUF];

@@ -13,6 +13,7 @@
 #include "cli/render/report_part.h"
 #include "cli/render/view.h"
 #include "cli/render/units.h"
+#include "profile/cpu_lines.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -314,10 +315,47 @@ static const wasp_view view = {
 
 /* ---- summary ---- */
 
+/* Whether (name, line) of place f is among the n in seen. */
+static bool seen_place(const wasp_frame *const *seen, uint32_t n, const wasp_frame *f)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (seen[i]->name == f->name && seen[i]->line == f->line)
+            return true;
+    return false;
+}
+
+/* The program's CPU samples (cpu_lines.h) at the lines where the site's
+ * objects were accessed: the places of its comparisons' contexts, each
+ * (method, line) once. A birth's comparison (no instruction: wasp read the
+ * object at the site's next allocation) is no access of the program's. A
+ * line inlined into another of them would count twice (their samples are
+ * kept per line, not per chain). NAN without samples by line, or out of
+ * memory. */
+static double access_lines_cpu(const wasp_profile *p, const struct replica_site *v)
+{
+    if (!wasp_profile_has_cpu_lines(p))
+        return NAN;
+    const wasp_frame **seen = malloc((v->n ? v->n : 1) * sizeof *seen);
+    if (!seen)
+        return NAN;
+    uint32_t n = 0;
+    double k = 0;
+    for (uint32_t i = 0; i < v->n; i++) {
+        const wasp_context *c = &p->contexts[v->records[v->order[i]].access_ctx];
+        const wasp_frame *at = wasp_context_insn(p, c) ? wasp_place_frame(p, c) : NULL;
+        if (!at || seen_place(seen, n, at))
+            continue;
+        seen[n++] = at;
+        k += wasp_profile_cpu_at(p, at->name, at->line);
+    }
+    free(seen);
+    return k;
+}
+
 /* The sites shown to replicate (θ's interval above chance), ranked as the
- * detail ranks them. The CPU involved: the accesses to the site's objects
- * (objects' samples when -e objects ran beside), else the sampled accesses
- * that compared them. */
+ * detail ranks them. The CPU involved: the accesses to the site's objects,
+ * objects' samples when -e objects ran beside, else the samples counted at
+ * the lines that accessed them (access_lines_cpu); neither: not measured. */
 static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
 {
     (void)id;
@@ -325,21 +363,29 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
     uint32_t *order = wasp_profile_sorted_replica_sites(p, &n);
     if (!order)
         return -1;
+    /* Samples due per sample counted by line: the summary's unit (samples
+     * due) from a count of the latter. */
+    double counted = (double)wasp_profile_get_counter(p, WASP_CPU_SAMPLES);
+    double scale = counted > 0 ? wasp_report_samples_due(p) / counted : NAN;
     int rc = 0, emitted = 0;
     for (uint32_t i = 0; i < n && emitted < max && rc == 0; i++) {
         struct replica_site v;
         if ((rc = replica_site(p, order[i], &v)) != 0)
             break;
-        free(v.order);
         double lo, hi, remote;
         wasp_replica_theta_interval(v.same, v.comparisons, &lo, &hi);
-        if (lo < WASP_REPLICA_MIN_THETA_LOW)
+        if (lo < WASP_REPLICA_MIN_THETA_LOW) {
+            free(v.order);
             break; /* the rest are not shown to replicate */
+        }
         double accesses = wasp_profile_site_samples(p, order[i], &remote);
+        double lines = accesses > 0 ? NAN : access_lines_cpu(p, &v);
+        free(v.order);
+        /* evidence: the CPU samples the cost rests on (its interval's count) */
         wasp_finding f = {.ctx = v.site->ctx, .share = v.theta,
-                          .cpu = accesses > 0 ? accesses : v.comparisons,
+                          .cpu = accesses > 0 ? accesses : lines * scale,
                           .evidence = accesses > 0 ? accesses * wasp_report_taken_per_due(p)
-                                                   : v.comparisons};
+                                      : isfinite(lines) ? lines : v.comparisons};
         char t[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF];
         double replicated = replicated_bytes(v.site, v.theta);
         int len = snprintf(f.what, sizeof f.what, "%s objects created here are copies of each "

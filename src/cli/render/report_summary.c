@@ -104,10 +104,11 @@ static bool by_line(const wasp_profile *p, const wasp_finding *f)
 }
 
 /* Whether f's cost is an estimate: it asks for its line's samples, which a
- * profile of an older wasp lacks (docs/findings.md). */
+ * profile of an older wasp lacks, and has a figure without them
+ * (docs/findings.md; an allocation has none: not measured). */
 static bool estimate(const wasp_profile *p, const wasp_finding *f)
 {
-    return f->cpu_by_line && !wasp_profile_has_cpu_lines(p);
+    return f->cpu_by_line && !wasp_profile_has_cpu_lines(p) && isfinite(f->cpu);
 }
 
 /* The CPU samples at f's place (method and line), code inlined there
