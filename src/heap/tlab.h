@@ -16,7 +16,9 @@
 
 typedef struct wasp_tlab_layout {
     volatile int ready;
-    /* JavaThread's TLAB _start, _top and _end, from its JNIEnv */
+    /* JavaThread's TLAB _start, _top and end, from its JNIEnv: the end is
+     * _allocation_end where its place is known (agent/tlab_load.c), not _end,
+     * which JVMTI's allocation sampling sets short of it */
     int64_t start_from_env, top_from_env, end_from_env;
     /* Its _number_of_refills (unsigned, zeroed at each GC) and _desired_size
      * (heap words), when has_counts. */

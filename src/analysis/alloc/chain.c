@@ -190,15 +190,28 @@ void wasp_alloc_chain_on_sample(wasp_thread *t)
     watch_boundary(t, boundary_from(top), wasp_alloc_pages_to_next(p, &t->rng), p, -1);
 }
 
-void wasp_alloc_chain_next(wasp_thread *t, int i)
+void wasp_alloc_chain_next(wasp_thread *t, int i, wasp_alloc_passed *passed)
 {
     wasp_alloc_thread *at = wasp_alloc_state(t);
     at->caught++;
     if (at->gap > 0) /* 0: no sample yet (chance_now starts from WASP_ALLOC_GAP_START) */
         at->gap = wasp_alloc_gap_after_catch(at->gap, at->caught, sample_ms(t));
     double p = chance_now(t);
-    watch_boundary(t, t->slots[i].addr + WASP_ALLOC_PAGE, wasp_alloc_pages_to_next(p, &t->rng),
-                   p, i);
+    uint64_t x = t->slots[i].addr, top, end, start = wasp_tlab_start(t->jni_env);
+    *passed = (wasp_alloc_passed){0, 0, p};
+    /* Each boundary below the top is a pick of the object holding it, as if
+     * watched: ending the chain there instead counted a large array once
+     * however many of its boundaries were picked (int[] 3 times short of
+     * its TLAB bytes on batik). Bounded by the TLAB's pages. */
+    int in_tlab = wasp_tlab_room(t->jni_env, &top, &end) && start && start <= x && x < top;
+    x += wasp_alloc_pages_to_next(p, &t->rng) * WASP_ALLOC_PAGE;
+    while (in_tlab && x < top) {
+        passed->n++;
+        passed->last = x;
+        wasp_alloc_count(t, C_PASSED);
+        x += wasp_alloc_pages_to_next(p, &t->rng) * WASP_ALLOC_PAGE;
+    }
+    watch_boundary(t, x, 1, p, i);
 }
 
 int wasp_alloc_chain_stored(wasp_thread *t, int i)

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "analysis/alloc/records.h"
 #include "watch/thread_state.h"
 
 /* What a slot of this analysis watches (slot->tag): a picked boundary (its
@@ -24,8 +25,11 @@ enum { WASP_ALLOC_TAG_BOUNDARY = 0, WASP_ALLOC_TAG_SENTINEL = 1 };
 /* A sample of the thread: the chance follows the creations caught since
  * the last one, and a chain starts from the TLAB's top when none goes on. */
 void wasp_alloc_chain_on_sample(wasp_thread *t);
-/* The boundary of slot i was caught: the next pick, in the same slot. */
-void wasp_alloc_chain_next(wasp_thread *t, int i);
+/* The boundary of slot i was caught: the next pick, in the same slot.
+ * Picks below the TLAB's top lie in an object allocated already (a large
+ * one, holding several boundaries): not watched, told in *passed for the
+ * handler to count, and the chain goes on past them. */
+void wasp_alloc_chain_next(wasp_thread *t, int i, wasp_alloc_passed *passed);
 /* Slot i's bytes were stored to: 1 for a boundary (a creation caught),
  * else 0 (a sentinel: the chain starts over in the new TLAB). */
 int wasp_alloc_chain_stored(wasp_thread *t, int i);

@@ -84,12 +84,20 @@ static int record(wasp_thread *t, uint64_t klass, uint32_t ctx, double weight, d
     return -1;
 }
 
-/* A creation a chain caught: its weight waits for its window's coverage
- * (coverage.h). */
-static void record_caught(wasp_thread *t, uint64_t klass, uint32_t ctx, uint64_t size,
-                          double chance)
+/* A creation a chain caught, the object at start of size bytes: its weight
+ * waits for its window's coverage (coverage.h). The boundaries picked after
+ * it below the top (more) are more picks of it when it holds the last one,
+ * each weighing as a catch; else they lay in objects allocated after it,
+ * not named, and are counted apart. */
+static void record_caught(wasp_thread *t, uint64_t klass, uint32_t ctx, uint64_t start,
+                          uint64_t size, double chance, const wasp_alloc_passed *more)
 {
-    double weight = wasp_alloc_weight(size, chance), bytes = weight * (double)size;
+    double weight = wasp_alloc_weight(size, chance);
+    if (more->n && more->last < start + size)
+        weight += more->n * wasp_alloc_weight(size, more->chance);
+    else if (more->n)
+        t->rec.part_counters[WASP_ID_alloc][C_PASSED_OTHER] += more->n;
+    double bytes = weight * (double)size;
     int k = record(t, klass, ctx, weight, bytes);
     if (k >= 0)
         wasp_alloc_cover_caught(&wasp_alloc_state(t)->cover, (uint32_t)k, weight, bytes);
@@ -186,7 +194,7 @@ static void name_pending(wasp_thread *t)
             wasp_alloc_count(t, C_GC); /* moved or freed since */
         } else if (object_of(t, c, &o)) {
             wasp_alloc_count(t, C_LATER);
-            record_caught(t, o.klass, c->ctx, o.size, c->chance);
+            record_caught(t, o.klass, c->ctx, o.start, o.size, c->chance, &c->more);
         } else {
             wasp_alloc_count(t, C_UNNAMED);
         }
@@ -250,6 +258,7 @@ static void caught(wasp_thread *t, int i, const ucontext_t *uc)
     name_pending(t);
     wasp_alloc_pending c = {.byte = slot->addr, .epoch = wasp_gc_epoch()};
     memcpy(&c.chance, &slot->watch.v1, sizeof c.chance);
+    wasp_alloc_chain_next(t, i, &c.more); /* the slot moves on; c keeps what was caught */
     wasp_address_sample s = {.pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP]};
     wasp_sample_view v;
     wasp_view_init(&v, t, uc, &s);
@@ -261,7 +270,7 @@ static void caught(wasp_thread *t, int i, const ucontext_t *uc)
         c.ctx = store_context(t, &v, &cs, before);
         c.start = cs.obj;
         if (o.size) /* an instance: its class gives its size */
-            record_caught(t, c.klass, c.ctx, o.size, c.chance);
+            record_caught(t, c.klass, c.ctx, cs.obj, o.size, c.chance, &c.more);
         else        /* an array: its length may not be stored yet */
             defer(t, &c);
     } else {
@@ -272,7 +281,6 @@ static void caught(wasp_thread *t, int i, const ucontext_t *uc)
             c.end = 0;
         defer(t, &c);
     }
-    wasp_alloc_chain_next(t, i);
 }
 
 /* A watched boundary was stored to, or a sentinel (the thread's next TLAB
@@ -338,6 +346,7 @@ const wasp_handler_part wasp_handler_alloc = {
                  [C_UNNAMED] = "alloc.unnamed_object",
                  [C_GC] = "alloc.gc_before_naming",
                  [C_PASSED] = "alloc.boundary_passed",
+                 [C_PASSED_OTHER] = "alloc.passed_not_counted",
                  [C_EARLY] = "alloc.caught_on_the_page",
                  [C_SENTINEL] = "alloc.tlab_refills",
                  [C_WINDOW_BYTES] = "alloc.window_bytes",

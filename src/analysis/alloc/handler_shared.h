@@ -30,7 +30,8 @@ enum wasp_alloc_counter {
     C_EARLY,
     C_SENTINEL,
     C_WINDOW_BYTES,
-    C_COVERED_BYTES
+    C_COVERED_BYTES,
+    C_PASSED_OTHER
 };
 
 static inline void wasp_alloc_count(wasp_thread *t, int which)

@@ -27,6 +27,16 @@ typedef struct wasp_alloc_rec {
     double bytes_sq;  /* the squares of each one's bytes, summed: their spread */
 } wasp_alloc_rec;
 
+/* Boundaries the chain picked after a caught one that lay below the TLAB's
+ * top, in an object allocated already (chain.c): more picks of the caught
+ * object when it holds the last of them (it is the latest, as a large array
+ * being cleared is). */
+typedef struct wasp_alloc_passed {
+    uint32_t n;     /* how many */
+    uint64_t last;  /* the last one */
+    double chance;  /* the chance each had */
+} wasp_alloc_passed;
+
 /* A creation caught by its watched byte, named at the thread's next sample
  * (alloc/handler.c): by then the object is built, its header stored. */
 typedef struct wasp_alloc_pending {
@@ -36,6 +46,7 @@ typedef struct wasp_alloc_pending {
     uint64_t klass;      /* the class when known already (its class-word store), else 0 */
     double chance;       /* the chance its page boundary had to be picked */
     uint32_t ctx, epoch; /* the creation's context id, the GC epoch of the trap */
+    wasp_alloc_passed more; /* boundaries picked after it below the top (chain.h) */
 } wasp_alloc_pending;
 
 enum { WASP_ALLOC_PENDING = 4 };
