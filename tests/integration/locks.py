@@ -170,16 +170,19 @@ def t_locks(ctx, jdk, variant):
 # at start-up (meta locks_cas_ns), against the acquisitions the workload
 # counted: their ratio must lie in ACQ_RATIO.
 #
-# Measured 2026-11-29 (2-core AMD EPYC VM at a load of 2-10 from other jobs,
-# LocksHot 500 1 1, 950-1,230 acquiring samples, c 2.5-3.0 ns): 0.79, 0.75,
-# 0.83 on JDK 17, 0.76, 0.83, 0.76 on JDK 25 — mean 0.79, sd 0.035 (with 5
-# and 20 rounds of work under the lock: 0.76-0.93). The estimate is low by
-# about a fifth: a compare-and-swap in compiled code costs the sampler a
-# little less than one in a loop of them. Broken estimates: counting the
-# release samples too gives ~1.6 (sd ~0.07), 6 sd above the upper bound; an
-# estimate that ignores the period or the cost is off by orders of
-# magnitude. The lower bound is 6.8 sd below the mean, the upper 10 sd above.
-ACQ_RATIO = (0.55, 1.15)
+# Measured 2026-11-29 (2-core AMD EPYC VM at a load of 2-12 from other jobs,
+# 36 runs of this test, 370-950 acquiring samples, c 2.4-3.0 ns): JDK 17
+# 0.67-0.88 (20 runs, mean 0.77, sd 0.069), JDK 25 0.69-0.82 (16, mean 0.76,
+# sd 0.043); all: mean 0.767, sd 0.059. The estimate is low by about a
+# fifth: a compare-and-swap in compiled code costs the sampler a little less
+# than one in a loop of them. The bounds are 4.2 and 4.8 sd from that mean.
+# Broken estimates: counting the release samples too gives ~1.53 (sd ~0.12,
+# 4.1 sd above the upper bound; the exact check below catches it anyway);
+# timing an acquire and a release as one compare-and-swap ~0.38 (sd ~0.03,
+# 4.7 sd below); ignoring the period or the cost, orders of magnitude off;
+# lock samples unweighted when the sampler raised the worker's period
+# (1 ms to 2 ms: one run in ten here) gave 0.47.
+ACQ_RATIO = (0.52, 1.05)
 
 
 def t_acquisitions(ctx, jdk):
@@ -192,20 +195,25 @@ def t_acquisitions(ctx, jdk):
     H.check(isinstance(est, (int, float)), "locks.acquisitions is %r" % (est,))
     by_class = dict((c["class"], c.get("acquisitions")) for c in locks["classes"])
     ratio = est / truth
-    summary = ("%.3g acquisitions estimated from %.0f acquiring samples at %.2f ns a compare-and-swap, "
-               "%.3g counted: %.2fx; %s" % (est, locks["acquire"], cas_ns, truth, ratio,
-                                            ", ".join("%s %.3g (counted %.3g)" % (k, by_class.get(k) or 0, v)
-                                                      for k, v in sorted(counts.items()))))
+    raised = rep["meta"].get("period_max_us")
+    classes = ", ".join("%s %.3g (counted %.3g)" % (k, by_class.get(k) or 0, v) for k, v in sorted(counts.items()))
+    summary = ("%.3g acquisitions estimated from %.0f acquiring samples (weighted%s) at %.2f ns a "
+               "compare-and-swap, %.3g counted: %.2fx; %s" % (
+                   est, locks["acquire"], ", period raised to %s us" % raised if raised else "", cas_ns,
+                   truth, ratio, classes))
     # The arithmetic exactly: acquiring samples only, the period in ns over the cost.
     expected = locks["acquire"] * rep["meta"]["period_us"] * 1000.0 / cas_ns
     H.check(abs(est - expected) <= 1e-6 * expected, "locks.acquisitions is %.6g, not acquire x period_us x "
             "1000 / locks_cas_ns = %.6g: %s" % (est, expected, summary))
     H.check(ACQ_RATIO[0] <= ratio <= ACQ_RATIO[1], "the estimate is %.2fx the acquisitions counted "
             "(expected %.2f-%.2fx): %s" % (ratio, ACQ_RATIO[0], ACQ_RATIO[1], summary))
-    hot = by_class.get(HOT_CLASS)
-    H.check(isinstance(hot, (int, float)) and ACQ_RATIO[0] <= hot / counts[HOT_CLASS] <= ACQ_RATIO[1],
-            "%s's estimate is %r against %d counted: %s" % (HOT_CLASS, hot, counts[HOT_CLASS], summary))
+    # Each class's by the same factor, and they add up to the whole.
+    for c in locks["classes"]:
+        H.check(abs(c["acquisitions"] - c["acquire"] * expected / locks["acquire"]) <= 1e-6 * expected,
+                "%s: %.6g acquisitions from %.0f acquiring samples: %s" % (c["class"], c["acquisitions"],
+                                                                          c["acquire"], summary))
     return summary
+
 
 # ---- locks.jfr: blocked time beside JDK Flight Recorder's (issue 41) ----
 #

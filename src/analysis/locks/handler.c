@@ -19,6 +19,7 @@
 #include "heap/java_object.h"
 #include "heap/klass_set.h"
 #include "watch/frame_anchor.h"
+#include "watch/sampler_period.h"
 
 #include <string.h>
 
@@ -98,7 +99,7 @@ static void record(wasp_thread *t, uint64_t klass, uint32_t ctx, uint32_t kind)
         } else if (r->ctx != ctx + 1 || r->klass != klass || r->kind != kind) {
             continue;
         }
-        r->samples++;
+        r->samples += wasp_sample_weight(t);
         return;
     }
     count(t, C_TABLE_FULL);

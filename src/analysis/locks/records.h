@@ -29,8 +29,9 @@ typedef struct wasp_lock_rec {
     uint64_t klass;   /* Klass* of the locked object; 0: not known (slow paths) */
     uint32_t ctx;     /* the thread's records' context id + 1; 0 = empty slot */
     uint32_t kind;    /* WASP_LOCK_ACQUIRE, _RELEASE, or _SLOW + function */
-    uint32_t samples;
-    uint32_t pad_;
+    double samples;   /* weighted: the CPU time each stood for, in periods asked for
+                       * (watch/sampler_period.h), so a thread whose period backoff
+                       * raised counts its time in full */
 } wasp_lock_rec;
 
 typedef struct wasp_lock_thread {
