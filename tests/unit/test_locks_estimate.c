@@ -4,51 +4,54 @@
  * count a `lock cmpxchg`, the ranking's and the report's figures (releases
  * and slow-path samples are not acquisitions counted here), and the
  * calibration itself (a plausible cost, within its CPU budget). */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "render_string.h"
+
 #include "analysis/locks/cas_cost.h"
 #include "analysis/locks/estimate.h"
 #include "analysis/locks/profile.h"
 #include "analysis/locks/ranking.h"
-#include "cli/render/render.h"
 #include "profile/profile.h"
 
-static uint32_t ctx(wasp_profile *p, const char *method, int line)
-{
-    wasp_frame f = {WASP_FRAME_JAVA, wasp_profile_intern_string(p, method),
-                    wasp_profile_intern_string(p, "Main.java"), line};
-    uint32_t id = wasp_profile_intern_frame(p, &f);
-    return wasp_profile_intern_context(p, &id, 1, 0);
-}
+/* Lock entries: class, slow-path function ("": the fast path), the acquiring
+ * method's line in Main.java, and acquiring, releasing and slow samples. */
+typedef struct planted_entry {
+    const char *cls, *where, *method;
+    int line;
+    double acquire, release, slow;
+} planted_entry;
 
-static void add(wasp_profile *p, const char *cls, const char *where, uint32_t c, double acquire,
-                double release, double slow)
+static wasp_profile *with_entries(const planted_entry *e, size_t n)
 {
-    wasp_lock_entry e = {wasp_profile_intern_string(p, cls), wasp_profile_intern_string(p, where), c,
-                         acquire, release, slow};
-    assert_int_equal(wasp_profile_add_lock(p, &e), 0);
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "locks");
+    for (size_t i = 0; i < n; i++) {
+        wasp_frame f = {WASP_FRAME_JAVA, wasp_profile_intern_string(p, e[i].method),
+                        wasp_profile_intern_string(p, "Main.java"), e[i].line};
+        uint32_t frame = wasp_profile_intern_frame(p, &f);
+        wasp_lock_entry l = {wasp_profile_intern_string(p, e[i].cls),
+                             wasp_profile_intern_string(p, e[i].where),
+                             wasp_profile_intern_context(p, &frame, 1, 0), e[i].acquire,
+                             e[i].release, e[i].slow};
+        assert_int_equal(wasp_profile_add_lock(p, &l), 0);
+    }
+    return p;
 }
 
 /* Hot: 60 acquiring samples (58 releasing, 30 slow), Warm: 30 (30). */
 static wasp_profile *planted(void)
 {
-    wasp_profile *p = wasp_profile_new();
-    wasp_profile_set_meta(p, "events", "locks");
-    uint32_t hot = ctx(p, "Main.hot", 10), warm = ctx(p, "Main.warm", 20);
-    add(p, "Hot", "", hot, 60, 58, 0);
-    add(p, "Hot", "ObjectMonitor::TrySpin", hot, 0, 0, 30);
-    add(p, "Warm", "", warm, 30, 30, 0);
-    return p;
+    static const planted_entry e[] = {
+        {"Hot", "", "Main.hot", 10, 60, 58, 0},
+        {"Hot", "ObjectMonitor::TrySpin", "Main.hot", 10, 0, 0, 30},
+        {"Warm", "", "Main.warm", 20, 30, 30, 0},
+    };
+    return with_entries(e, sizeof e / sizeof e[0]);
 }
 
 /* A CPU-time sampler: period_us x 1000 / locks_cas_ns a sample; a PMU:
@@ -116,23 +119,13 @@ static void test_ranking(void **state)
     wasp_profile_free(p);
 
     /* The PMU's: 7 acquiring samples of one in 20,011 memory instructions. */
-    wasp_profile *pmu = wasp_profile_new();
-    add(pmu, "Hot", "", ctx(pmu, "Main.hot", 10), 7, 6, 0);
+    static const planted_entry seven = {"Hot", "", "Main.hot", 10, 7, 6, 0};
+    wasp_profile *pmu = with_entries(&seven, 1);
     wasp_profile_set_meta_rounded(pmu, "locks_events_per_sample", 20011, "%.0f");
     assert_int_equal(wasp_lock_rank(pmu, &r), 0);
     assert_float_equal(wasp_lock_acquisitions(&r, &r.classes[0].sum), 140077, 1e-6);
     wasp_lock_ranking_free(&r);
     wasp_profile_free(pmu);
-}
-
-static char *render(const wasp_profile *p, int (*fn)(const wasp_profile *, int, FILE *))
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    assert_int_equal(fn(p, 0, out), 0);
-    fclose(out);
-    return buf;
 }
 
 static void expect(const char *text, const char *part)
@@ -150,12 +143,12 @@ static void test_rendered(void **state)
     wasp_profile *p = planted();
     wasp_profile_set_meta_rounded(p, "period_us", 1000, "%.0f");
     wasp_profile_set_meta_rounded(p, "locks_cas_ns", 7.77, "%.2f");
-    char *json = render(p, wasp_render_json);
+    char *json = render_string(p, WASP_FORMAT_JSON, WASP_BY_LINE, NULL);
     /* 90 x 1e6 / 7.77 = 11,583,011.58...; Hot 60: 7,722,007.72... */
     expect(json, "\"acquisitions\": 11583011.5");
     expect(json, "\"acquisitions\": 7722007.7");
     free(json);
-    char *text = render(p, wasp_render_text);
+    char *text = render_string(p, WASP_FORMAT_TEXT, WASP_BY_LINE, NULL);
     expect(text, "about 11,600,000 acquisitions (estimated: ");
     expect(text, "7.77 ns");
     expect(text, "releases 58  ~7,720,000 acquisitions (est.)\n");
@@ -164,10 +157,10 @@ static void test_rendered(void **state)
     wasp_profile_free(p);
 
     wasp_profile *old = planted(); /* a profile from before the estimate */
-    json = render(old, wasp_render_json);
+    json = render_string(old, WASP_FORMAT_JSON, WASP_BY_LINE, NULL);
     expect(json, "\"acquisitions\": null");
     free(json);
-    text = render(old, wasp_render_text);
+    text = render_string(old, WASP_FORMAT_TEXT, WASP_BY_LINE, NULL);
     if (strstr(text, "acquisitions"))
         fail_msg("an estimate without its basis:\n%s", text);
     free(text);
