@@ -95,6 +95,14 @@ static void test_events(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         if (wasp_lock_event_counts_cas(cases[i].name) != cases[i].counts)
             fail_msg("%s", cases[i].name ? cases[i].name : "(null)");
+    /* From the PMU source's detail, as pmu.c writes it. */
+    assert_true(wasp_lock_pmu_detail_counts_cas("pmu: MEM_INST_RETIRED:ANY every 20011 events"));
+    assert_true(wasp_lock_pmu_detail_counts_cas(
+        "pmu: MEM_UOPS_RETIRED:ALL_STORES every 20011 events, each interval drawn in (1 +- 50%)"));
+    assert_false(wasp_lock_pmu_detail_counts_cas("pmu: ibs_op every 20011 events"));
+    assert_false(wasp_lock_pmu_detail_counts_cas("pmu: sw:page-faults every 1 events"));
+    assert_false(wasp_lock_pmu_detail_counts_cas("perf task-clock, period 1ms"));
+    assert_false(wasp_lock_pmu_detail_counts_cas(NULL));
 }
 
 /* Each class's and context's acquisitions are its acquiring samples times

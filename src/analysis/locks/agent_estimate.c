@@ -3,9 +3,6 @@
  */
 #include "analysis/locks/agent_estimate.h"
 
-#include <stdio.h>
-#include <string.h>
-
 #include "agent/log.h"
 #include "analysis/locks/cas_cost.h"
 #include "analysis/locks/estimate.h"
@@ -15,17 +12,6 @@
 static const uint64_t BUDGET_NS = 10 * 1000 * 1000;
 
 static double cas_ns; /* 0: not measured */
-
-/* The PMU event the source samples, from its detail ("pmu: NAME every N
- * events..."); "" when not a PMU source. */
-static void pmu_event(const wasp_source *src, char *name, size_t len)
-{
-    name[0] = 0;
-    const char *d = src->detail, *end;
-    if (strncmp(d, "pmu: ", 5) != 0 || !(end = strstr(d + 5, " every ")))
-        return;
-    snprintf(name, len, "%.*s", (int)(end - (d + 5)), d + 5);
-}
 
 void wasp_locks_estimate_setup(void)
 {
@@ -43,14 +29,12 @@ void wasp_locks_estimate_setup(void)
 void wasp_locks_estimate_meta(wasp_profile *p)
 {
     const wasp_source *src = wasp_chosen()->source;
-    char event[128];
     if (!src)
         return;
     if (src->time_based && cas_ns > 0) {
         wasp_profile_set_meta_rounded(p, "locks_cas_ns", cas_ns, "%.2f");
         return;
     }
-    pmu_event(src, event, sizeof event);
-    if (!src->time_based && wasp_lock_event_counts_cas(event))
+    if (!src->time_based && wasp_lock_pmu_detail_counts_cas(src->detail))
         wasp_profile_set_meta_rounded(p, "locks_events_per_sample", (double)src->period, "%.0f");
 }

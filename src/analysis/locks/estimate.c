@@ -6,6 +6,7 @@
 #include "profile/profile.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -33,4 +34,15 @@ bool wasp_lock_event_counts_cas(const char *name)
         if (strcasecmp(name, counted[i]) == 0)
             return true;
     return false;
+}
+
+bool wasp_lock_pmu_detail_counts_cas(const char *detail)
+{
+    const char *end;
+    char name[128];
+    if (!detail || strncmp(detail, "pmu: ", 5) != 0 || !(end = strstr(detail + 5, " every ")) ||
+        end - (detail + 5) >= (long)sizeof name)
+        return false;
+    snprintf(name, sizeof name, "%.*s", (int)(end - (detail + 5)), detail + 5);
+    return wasp_lock_event_counts_cas(name);
 }

@@ -27,5 +27,8 @@ double wasp_lock_acquisitions_per_sample(const wasp_profile *p);
  * INST_RETIRED). Not AMD's ibs_op: it counts cycles (or micro-ops, several
  * to a locked instruction), not instructions. */
 bool wasp_lock_event_counts_cas(const char *name);
+/* The same for a PMU source's detail ("pmu: NAME every N events..."); false
+ * for any other detail. */
+bool wasp_lock_pmu_detail_counts_cas(const char *detail);
 
 #endif
