@@ -65,6 +65,14 @@ int wasp_insn_decode_direct(const uint8_t *bytes, size_t n, wasp_insn *out);
  * filled, else -1. Not memoized (callers remember what they conclude). */
 int wasp_insn_decode_exact(const uint8_t *bytes, size_t n, wasp_insn *out);
 
+/* The length of the instruction at the start of bytes[0..n) (n clamped to
+ * 15), or -1 when the bytes do not decode: what wasp_insn_decode says of
+ * them, for callers that need no more (the backward search's
+ * synchronisation). A memo hit answers; a miss decodes the instruction
+ * without its operands (a third less than the whole decode, measured) and
+ * is not remembered: most such windows are code no one samples again. */
+int wasp_insn_length(const uint8_t *bytes, size_t n);
+
 /* The table behind wasp_insn_decode. */
 extern const wasp_memo wasp_insn_memo;
 

@@ -272,3 +272,19 @@ int wasp_insn_decode(const uint8_t *bytes, size_t n, wasp_insn *out)
     }
     return (out->flags & WASP_INSN_VALID) ? 0 : -1;
 }
+
+int wasp_insn_length(const uint8_t *bytes, size_t n)
+{
+    if (n > WASP_MAX_INSN)
+        n = WASP_MAX_INSN;
+    wasp_insn d;
+    if (wasp_memo_get(&wasp_insn_memo, bytes, n, &d))
+        return (d.flags & WASP_INSN_VALID) ? d.length : -1;
+    ZydisDecoder dec;
+    ZydisDecoderContext ctx;
+    ZydisDecodedInstruction insn;
+    if (!ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)) ||
+        !ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&dec, &ctx, bytes, n, &insn)))
+        return -1;
+    return insn.length;
+}

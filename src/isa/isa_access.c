@@ -213,8 +213,8 @@ static void plan_back(const uint8_t *before, size_t n, back_plan *p)
  * of that last instruction (1..15) when every chain that ends exactly at pc
  * agrees and at least two do, else 0: no opinion. A chain that reaches a
  * place an earlier one passed takes that one's outcome, so the shared path
- * (the real instructions, which the forward scan decodes too: memoized) is
- * decoded once. */
+ * is decoded once, for its lengths only (wasp_insn_length: the memo answers
+ * for instructions the forward scan decoded). */
 enum { SYNC_STARTS = 4, SYNC_STEPS = WASP_SYNC_WINDOW, SYNC_FAILED = 0xff };
 static size_t synchronised_length(const uint8_t *w, size_t n)
 {
@@ -233,12 +233,12 @@ static size_t synchronised_length(const uint8_t *w, size_t n)
                 result = outcome[pos];
                 break;
             }
-            wasp_insn d;
-            if (wasp_insn_decode(w + pos, n - pos, &d) < 0 || !d.length || pos + d.length > n)
+            int len = wasp_insn_length(w + pos, n - pos);
+            if (len <= 0 || pos + (size_t)len > n)
                 break;
             path[steps++] = (uint8_t)pos;
-            last = (uint8_t)d.length;
-            pos += d.length;
+            last = (uint8_t)len;
+            pos += (size_t)len;
             if (pos == n)
                 result = (uint8_t)(last + 1);
         }
@@ -293,7 +293,11 @@ int wasp_isa_prev_accesses(const uint8_t *before, size_t n, uint64_t pc, const w
     back_plan p;
     if (!wasp_memo_get(&back_memo, key, key_n, &p)) {
         plan_back(before, n, &p);
-        p.sync = window_n > WASP_MAX_INSN ? (uint8_t)synchronised_length(window, window_n) : 0;
+        /* The synchronisation only chooses among candidates: a window with
+         * none (half of them on the corpus's h2 and sablecc) needs none. */
+        p.sync = p.count && window_n > WASP_MAX_INSN
+                     ? (uint8_t)synchronised_length(window, window_n)
+                     : 0;
         wasp_memo_put(&back_memo, key, key_n, &p);
     }
     size_t sync = p.sync;
