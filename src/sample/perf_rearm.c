@@ -1,11 +1,13 @@
 /*
  * Re-arming a perf sampling event with a fresh interval (source.h,
- * wasp_perf_rearm). PERF_EVENT_IOC_PERIOD stops the event, forgets what was
- * left of the old period and restarts it (kernel/events/core.c,
- * __perf_event_period), so the new interval counts from the ioctl, not from
- * the overflow that sent the signal: the signal's delivery and the handler
- * up to here (~28 us on our VMs, 2.3% of a 1 ms period) would lengthen
- * every interval. The event's count, read first, says how late we are.
+ * wasp_perf_rearm), every WASP_INTERVAL_KEPT samples (wasp_perf_tick): in
+ * between, the kernel reloads the interval in effect at each overflow.
+ * PERF_EVENT_IOC_PERIOD stops the event, forgets what was left of the old
+ * period and restarts it (kernel/events/core.c, __perf_event_period), so
+ * the new interval counts from the ioctl, not from the overflow that sent
+ * the signal: the signal's delivery and the handler up to here (~28 us on
+ * our VMs, 2.3% of a 1 ms period) would lengthen every interval re-armed.
+ * The event's count, read first, says how late we are.
  *
  * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler (read and ioctl on the
  * thread's own event).
@@ -30,4 +32,12 @@ int wasp_perf_rearm(const wasp_source *s, wasp_sampler_thread *t, uint64_t mean)
     t->armed = counted ? next : 0;
     t->due = count + next;
     return 0;
+}
+
+void wasp_perf_tick(const wasp_source *s, wasp_sampler_thread *t, uint64_t mean)
+{
+    if (wasp_sampler_redraw(t))
+        wasp_perf_rearm(s, t, mean);
+    else
+        t->due += t->armed; /* reloaded at this sample's overflow: one interval on */
 }

@@ -10,12 +10,13 @@
  * machines without a PMU.
  *
  * The count between samples is randomised around pmu-period (jitter.h), as
- * for the CPU-time samplers: PERF_EVENT_IOC_PERIOD at every sample, which
- * hardware events take too. Untested here: no machine of ours has a PMU;
- * the sw:page-faults stand-in runs the same code.
+ * for the CPU-time samplers: PERF_EVENT_IOC_PERIOD every WASP_INTERVAL_KEPT
+ * samples (perf_rearm.c), which hardware events take too. Untested here: no
+ * machine of ours has a PMU; the sw:page-faults stand-in runs the same code.
  *
  * take() is ASYNC-SIGNAL-SAFE (reads the ring, no system calls), tick() too
- * (a read and an ioctl); init/open/close run on ordinary threads.
+ * (a read and an ioctl, now and then); init/open/close run on ordinary
+ * threads.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -266,7 +267,7 @@ static int pmu_take(wasp_source *s, wasp_sampler_thread *t, const ucontext_t *uc
 static void pmu_tick(wasp_source *s, wasp_sampler_thread *t)
 {
     if (s->jitter && t->fd >= 0)
-        wasp_perf_rearm(s, t, s->period);
+        wasp_perf_tick(s, t, s->period);
 }
 
 /* A named event (pmu-event=) makes it a candidate even without a PMU:

@@ -5,8 +5,8 @@
  * has not executed yet; the handler decodes it and computes its address from
  * the saved registers. Works where there is no hardware PMU (most VMs).
  *
- * The interval is randomised around the period (jitter.h): at every sample
- * the handler arms the next one (perf_rearm.c).
+ * The interval is randomised around the period (jitter.h): every
+ * WASP_INTERVAL_KEPT samples the handler arms a new one (perf_rearm.c).
  *
  * take(), tick() and set_period() are ASYNC-SIGNAL-SAFE; init/open/close run on
  * ordinary threads.
@@ -66,7 +66,7 @@ static int soft_set_period(wasp_source *s, wasp_sampler_thread *t, uint64_t ns)
 static void soft_tick(wasp_source *s, wasp_sampler_thread *t)
 {
     if (s->jitter && t->fd >= 0 && t->period_ns)
-        soft_set_period(s, t, t->period_ns);
+        wasp_perf_tick(s, t, t->period_ns);
 }
 
 static void soft_close(wasp_source *s, wasp_sampler_thread *t)

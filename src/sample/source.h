@@ -41,6 +41,7 @@ typedef struct wasp_sampler_thread {
     uint64_t armed;        /* the interval in effect, 0: unknown (no lag correction) */
     uint64_t due;          /* perf: the event's count when that interval ends */
     uint64_t owed;         /* lateness not yet taken off an interval (interval.c) */
+    uint32_t kept;         /* samples since the interval in effect was drawn (interval.c) */
 } wasp_sampler_thread;
 
 typedef struct wasp_address_sample {
@@ -134,15 +135,26 @@ void wasp_sampler_seed(wasp_sampler_thread *t);
 uint64_t wasp_sampler_next(const wasp_source *s, wasp_sampler_thread *t, uint64_t mean);
 /* The interval to arm now, at a sample that came `late` (the source's units)
  * after the interval it ended: re-arming counts from now, not from when
- * the interval ended, so the lateness is taken off the next interval (at
- * most half of it; the rest off later ones), which keeps the mean interval
- * the period. */
+ * the interval ended, so the lateness is taken off the interval armed, a
+ * WASP_INTERVAL_KEPT-th of it from each of the samples it serves (at most
+ * half of it; the rest off later ones), which keeps the mean interval the
+ * period. */
 uint64_t wasp_sampler_after(const wasp_source *s, wasp_sampler_thread *t, uint64_t mean,
                             uint64_t late);
 /* Perf events (perf_rearm.c): arm t->fd's next interval around mean with
  * PERF_EVENT_IOC_PERIOD, the lateness read from the event's count. 0 or -1. */
 int wasp_perf_rearm(const wasp_source *s, wasp_sampler_thread *t, uint64_t mean);
+/* At a sample (a source's tick): wasp_perf_rearm when a new interval is due
+ * (wasp_sampler_redraw), else the interval in effect goes on. */
+void wasp_perf_tick(const wasp_source *s, wasp_sampler_thread *t, uint64_t mean);
 const char *wasp_sampler_jitter_words(const wasp_source *s, char *buf, size_t len);
+/* At a sample of t (ASYNC-SIGNAL-SAFE): 1 when a new interval is to be
+ * drawn and armed now, 0 when the one in effect is kept for this one too
+ * (the kernel reloads it at each expiry, counted from the expiry: exact,
+ * and no system call). A drawn interval serves WASP_INTERVAL_KEPT samples
+ * in a row; re-arming costs two system calls, ~10 us on our VMs. */
+enum { WASP_INTERVAL_KEPT = 4 };
+int wasp_sampler_redraw(wasp_sampler_thread *t);
 
 /* Initialise a source with c and prove it on the calling thread: open it at
  * a short period and burn CPU until a sample arrives (at most ~200 ms of

@@ -7,8 +7,9 @@
  * defaults). CPU-time timers expire on scheduler ticks, so periods shorter
  * than a tick are served a tick apart (the report gives the rate achieved).
  *
- * The interval is randomised around the period (jitter.h): at every sample
- * the handler sets a fresh one with timer_settime, counted from then, less
+ * The interval is randomised around the period (jitter.h): every
+ * WASP_INTERVAL_KEPT samples (interval.c) the handler sets a fresh one with
+ * timer_settime, counted from then, less
  * how late the sample came (the time since the interval ended, from
  * timer_gettime: the kernel has already reloaded the timer from its
  * expiry), so the mean stays the period. The reload value is that same
@@ -115,7 +116,7 @@ static int timer_set_period(wasp_source *s, wasp_sampler_thread *t, uint64_t ns)
 
 static void timer_tick(wasp_source *s, wasp_sampler_thread *t)
 {
-    if (s->jitter && t->period_ns)
+    if (s->jitter && t->period_ns && wasp_sampler_redraw(t))
         timer_set_period(s, t, t->period_ns);
 }
 

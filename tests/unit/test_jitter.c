@@ -1,8 +1,8 @@
 /*
  * Randomised sampling intervals (sample/jitter.h, sample/interval.c): every
  * interval within (1 +- spread) x the mean, their mean the mean, both halves
- * of the range used evenly, threads' generators apart; lateness taken off
- * the next intervals so that the mean holds with it.
+ * of the range used evenly, threads' generators apart (the lateness taken
+ * off the intervals: test_sample_cost.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -77,39 +77,12 @@ static void threads_draw_apart(void **state)
     assert_int_not_equal(wasp_jitter_next(&z, 1000000, 32768), wasp_jitter_next(&z, 1000000, 32768));
 }
 
-/* A sample that comes late has its lateness taken off the next intervals:
- * arming at each sample's arrival keeps the intervals' mean the period. */
-static void lateness_is_taken_off(void **state)
-{
-    (void)state;
-    wasp_source src;
-    memset(&src, 0, sizeof src);
-    src.jitter = WASP_JITTER_ONE / 2;
-    wasp_sampler_thread t;
-    memset(&t, 0, sizeof t);
-    t.rng = wasp_jitter_seed(7, 8);
-    const uint64_t mean = 1000000, late = 25000; /* 25 us after each expiry */
-    double total = 0;
-    for (int i = 0; i < DRAWS; i++) {
-        uint64_t armed = wasp_sampler_after(&src, &t, mean, late);
-        assert_true(armed >= mean / 4 && armed <= mean + mean / 2);
-        total += (double)(armed + late); /* the interval as the sampler sees it */
-    }
-    double se = (double)mean / 2 / sqrt(3.0) / sqrt((double)DRAWS);
-    assert_true(fabs(total / DRAWS - (double)mean) < 5 * se);
-    /* Later than a period is forgiven, not owed for ever. */
-    for (int i = 0; i < 100; i++)
-        wasp_sampler_after(&src, &t, mean, 5 * mean);
-    assert_true(t.owed <= mean);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(uniform_around_the_mean),
         cmocka_unit_test(spread_zero_is_the_period),
         cmocka_unit_test(threads_draw_apart),
-        cmocka_unit_test(lateness_is_taken_off),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
