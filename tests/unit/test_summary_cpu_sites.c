@@ -17,10 +17,10 @@
 #include "analysis/alloc/profile.h"
 #include "analysis/objects/profile.h"
 #include "analysis/replicas/profile.h"
-#include "cli/commands/report.h"
 #include "cli/render/render.h"
 #include "profile/cpu_lines.h"
 #include "profile/profile.h"
+#include "render_string.h"
 
 static wasp_frame at_line(wasp_profile *p, const char *method, int line)
 {
@@ -36,13 +36,15 @@ static uint32_t context(wasp_profile *p, const char *method, int line, const cha
     return wasp_profile_intern_context(p, f, 2, insn ? wasp_profile_intern_string(p, insn) : 0);
 }
 
-/* 1,000 samples, 1,000 counted by line: `n` at each (method, line) given,
- * the rest elsewhere. */
-static void cpu_lines(wasp_profile *p, const char *const *methods, const int *lines,
-                      const double *n, int count)
+/* 1,000 samples; with_lines: 1,000 counted by line, `n` at each (method,
+ * line) given, the rest elsewhere (else a profile of an older wasp). */
+static void cpu_lines(wasp_profile *p, bool with_lines, const char *const *methods,
+                      const int *lines, const double *n, int count)
 {
     double rest = 1000;
     wasp_profile_add_counter(p, "samples", 1000);
+    if (!with_lines)
+        return;
     for (int i = 0; i < count; i++) {
         /* code inlined into the line counts at it */
         wasp_frame chain[] = {at_line(p, "pkg.Util.get", 7), at_line(p, methods[i], lines[i]),
@@ -58,20 +60,22 @@ static void cpu_lines(wasp_profile *p, const char *const *methods, const int *li
 /* The text report; the caller frees it. */
 static char *text(const wasp_profile *p)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    wasp_report_opts o = {.format = WASP_FORMAT_TEXT};
-    assert_int_equal(wasp_report_render(p, &o, f), 0);
-    fclose(f);
-    return buf;
+    return render_string(p, WASP_FORMAT_TEXT, WASP_BY_LINE, NULL);
 }
 
-static void expect(const char *report, const char *line)
+/* The report of make(true) holds `with`; that of make(false), a profile
+ * of an older wasp, `without`. */
+static void expect(wasp_profile *(*make)(bool with_lines), const char *with, const char *without)
 {
-    if (!strstr(report, line))
-        fail_msg("no \"%s\" in:\n%s", line, report);
+    for (int lines = 1; lines >= 0; lines--) {
+        wasp_profile *p = make(lines);
+        char *r = text(p);
+        const char *line = lines ? with : without;
+        if (!strstr(r, line))
+            fail_msg("no \"%s\" in:\n%s", line, r);
+        free(r);
+        wasp_profile_free(p);
+    }
 }
 
 /* 300 of 1,000 samples: Wilson(300, 1000) = 27.2-32.9%. */
@@ -84,28 +88,18 @@ static wasp_profile *alloc_profile(bool with_lines)
     wasp_alloc_entry e = {wasp_profile_intern_string(p, "int[]"),
                           context(p, "pkg.Main.make", 30, "mov %eax, 0x8(%rbx)"), 40};
     assert_int_equal(wasp_profile_add_alloc(p, &e), 0);
-    if (with_lines)
-        cpu_lines(p, (const char *const[]){"pkg.Main.make"}, (const int[]){30},
-                  (const double[]){300}, 1);
-    else
-        wasp_profile_add_counter(p, "samples", 1000);
+    cpu_lines(p, with_lines, (const char *const[]){"pkg.Main.make"}, (const int[]){30},
+              (const double[]){300}, 1);
     return p;
 }
 
 static void alloc_is_its_creating_line(void **state)
 {
     (void)state;
-    wasp_profile *p = alloc_profile(true);
-    char *r = text(p);
-    expect(r, "  1. pkg.Main.make(Main.java:30): creates int[] objects: 100.0% of the sampled "
-              "creations" THIRTY);
-    free(r);
-    wasp_profile_free(p);
-    p = alloc_profile(false); /* an older wasp's profile */
-    r = text(p);
-    expect(r, "creations; CPU not measured\n");
-    free(r);
-    wasp_profile_free(p);
+    expect(alloc_profile,
+           "  1. pkg.Main.make(Main.java:30): creates int[] objects: 100.0% of the sampled "
+           "creations" THIRTY,
+           "creations; CPU not measured\n");
 }
 
 static wasp_profile *replica_profile(bool with_lines)
@@ -121,30 +115,21 @@ static wasp_profile *replica_profile(bool with_lines)
     wasp_profile_add_replica(p, s, context(p, "pkg.Grid.sum", 20, "mov 0x10(%rbx), %eax"), 30, 10);
     wasp_profile_add_replica(p, s, context(p, "pkg.Grid.sum", 20, "mov 0x14(%rbx), %ecx"), 5, 5);
     wasp_profile_add_replica(p, s, context(p, "pkg.Grid.copy", 25, "mov %eax, 0x10(%rbx)"), 10, 0);
-    if (with_lines)
-        cpu_lines(p, (const char *const[]){"pkg.Grid.build", "pkg.Grid.sum", "pkg.Grid.copy"},
-                  (const int[]){12, 20, 25}, (const double[]){200, 250, 50}, 3);
-    else
-        wasp_profile_add_counter(p, "samples", 1000);
+    cpu_lines(p, with_lines,
+              (const char *const[]){"pkg.Grid.build", "pkg.Grid.sum", "pkg.Grid.copy"},
+              (const int[]){12, 20, 25}, (const double[]){200, 250, 50}, 3);
     return p;
 }
 
 static void replica_is_the_lines_that_accessed_it(void **state)
 {
     (void)state;
-    wasp_profile *p = replica_profile(true);
-    char *r = text(p);
     /* lines 20 and 25, not the births' 12: 300 (with 12: 500; 20 twice: 550) */
-    expect(r, "  1. pkg.Grid.build(Main.java:12): int[] objects created here are copies of each "
-              "other: 79.5% of sampled fields equal the previous object's, ~635.7 KiB "
-              "replicated" THIRTY);
-    free(r);
-    wasp_profile_free(p);
-    p = replica_profile(false);
-    r = text(p);
-    expect(r, "replicated; CPU not measured\n");
-    free(r);
-    wasp_profile_free(p);
+    expect(replica_profile,
+           "  1. pkg.Grid.build(Main.java:12): int[] objects created here are copies of each "
+           "other: 79.5% of sampled fields equal the previous object's, ~635.7 KiB "
+           "replicated" THIRTY,
+           "replicated; CPU not measured\n");
 }
 
 int main(void)
