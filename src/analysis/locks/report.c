@@ -419,53 +419,78 @@ static const wasp_view view = {
 /* ---- summary ---- */
 
 /* The lock class threads waited longest for, at its longest-waiting context
- * (blocked time: no CPU, its own finding first, issue 41). 1 emitted, 0 none
- * measured, -1. */
-static int blocked_finding(const wasp_profile *p, wasp_finding_sink *sink)
+ * (blocked time: no CPU, issue 41): its finding into *f, its seconds into
+ * *waited. 1 found, 0 none measured, -1. */
+static int blocked_finding(const wasp_profile *p, wasp_finding *f, double *waited)
 {
     wasp_lock_waits w;
     if (wasp_lock_waits_rank(p, &w) != 0)
         return -1;
-    int rc = 0;
+    int found = 0;
     if (w.nclasses && w.seconds > 0 && w.classes[0].ncontexts) {
         const wasp_lock_waits_class *k = &w.classes[0];
-        wasp_finding f = {.ctx = k->contexts[0].ctx, .share = wasp_share(k->seconds, w.seconds),
-                          .cpu = NAN, .evidence = k->samples, .waiting = true};
+        *f = (wasp_finding){.ctx = k->contexts[0].ctx, .share = wasp_share(k->seconds, w.seconds),
+                            .cpu = NAN, .evidence = k->samples, .waiting = true};
         char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
         bool park = strcmp(p->strings[k->where], WASP_LOCK_PARK) == 0;
-        snprintf(f.what, sizeof f.what,
+        snprintf(f->what, sizeof f->what,
                  "threads waited %s %s %s (%s of the time blocked on locks)",
                  seconds(k->seconds, a, sizeof a),
                  park ? "parked on the java.util.concurrent lock" : "to enter synchronized on",
-                 class_name(p, k->cls), wasp_fmt_percent(f.share, b, sizeof b));
-        rc = sink->emit(sink, p, &f) == 0 ? 1 : -1;
+                 class_name(p, k->cls), wasp_fmt_percent(f->share, b, sizeof b));
+        *waited = k->seconds;
+        found = 1;
     }
     wasp_lock_waits_free(&w);
-    return rc;
+    return found;
 }
 
-/* The time blocked first, when measured; then the locked classes with the
- * most lock samples, each at its busiest acquiring context. The CPU
- * involved: the class's lock samples (acquiring, releasing, slow path),
- * each one of the program's CPU samples. */
+/* The CPU seconds one lock sample stands for: the period of a time
+ * sampler; NAN for a sampler counting events (no time to compare). */
+static double seconds_per_sample(const wasp_profile *p)
+{
+    double period_us;
+    const char *sampler = wasp_profile_get_meta(p, "sampler");
+    if (sampler && strncmp(sampler, "pmu", 3) == 0)
+        return NAN;
+    if (wasp_profile_get_meta_num(p, "period_us", &period_us) && period_us > 0)
+        return period_us / 1e6;
+    return NAN;
+}
+
+/* The locked classes with the most lock samples, each at its busiest
+ * acquiring context, and the longest wait among them where its time
+ * ranks it: a wait is time too, so 12 ms of a thread re-entering a
+ * monitor after Thread.join does not come before a lock that took a third
+ * of the CPU (where the time of a sample is not known, the wait comes
+ * first). The CPU involved: the class's lock samples (acquiring,
+ * releasing, slow path), each one of the program's CPU samples. */
 static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
 {
     (void)id;
-    int blocked = blocked_finding(p, sink);
-    if (blocked < 0)
+    wasp_finding wait;
+    double waited = 0;
+    int pending = blocked_finding(p, &wait, &waited);
+    if (pending < 0)
         return -1;
-    max -= blocked;
+    double per_sample = seconds_per_sample(p);
     wasp_lock_ranking r;
     if (wasp_lock_rank(p, &r) != 0)
         return -1;
     double all = r.acquire + r.slow;
-    int rc = 0;
-    for (uint32_t i = 0; i < r.nclasses && i < (uint32_t)max && rc == 0; i++) {
+    int rc = 0, emitted = 0;
+    for (uint32_t i = 0; i < r.nclasses && emitted < max && rc == 0; i++) {
         const wasp_lock_class *k = &r.classes[i];
         double s = wasp_lock_samples(&k->sum);
         if (!(s > 0) || !k->ncontexts)
             break;
         double cpu = s + k->sum.release, n = wasp_lock_acquisitions(&r, &k->sum);
+        if (pending && !(cpu * per_sample > waited)) {
+            rc = sink->emit(sink, p, &wait);
+            pending = 0;
+            if (rc != 0 || ++emitted >= max)
+                break;
+        }
         wasp_finding f = {.ctx = k->contexts[0].ctx, .share = wasp_share(s, all), .cpu = cpu,
                           .evidence = cpu * wasp_report_taken_per_due(p)};
         char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[64] = "";
@@ -475,7 +500,10 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
                  class_name(p, k->sum.cls), wasp_fmt_percent(f.share, a, sizeof a),
                  wasp_fmt_percent(wasp_share(k->sum.slow, s), b, sizeof b), c);
         rc = sink->emit(sink, p, &f);
+        emitted++;
     }
+    if (rc == 0 && pending && emitted < max)
+        rc = sink->emit(sink, p, &wait);
     wasp_lock_ranking_free(&r);
     return rc;
 }
