@@ -131,8 +131,8 @@ FEW_PERIOD = "200ms"
 # array made before the run: a pool of arrays, one per ring slot, cost as
 # much in cache misses as the creations and measured ~0). In 21 runs (JDK
 # 17 and 25; 12 by hand, 9 of this test): truth 0.085-0.31 (mean 0.225, sd
-# 0.054); wasp 0.065-0.16 (mean 0.097, sd 0.021, intervals +-0.03), a
-# ratio 0.24-0.83, and 1.29 in one run whose truth run without the
+# 0.054); wasp 0.065-0.16 (mean 0.097, sd 0.021, intervals +-0.03; 0.059
+# in a 22nd), a ratio 0.24-0.83, and 1.29 in one run whose truth run without the
 # creations was slowed (T0 3.30 s against 2.6-3.1). The rest is outside the
 # line: profiled with -Dwasp.truth.repeat=1 and 0 (JDK 25), the program
 # took 68 samples more with the creations, 33 at the line, 27 in compiled
