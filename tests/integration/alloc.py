@@ -238,23 +238,29 @@ OUTSIDE_BYTES_MARGIN = 0.10
 OUTSIDE_MIN_SHARE = 0.95  # of int[]'s bytes, outside TLABs (measured 99.99%)
 
 
-def t_outside(ctx, jdk):
+def bytes_run(ctx, jdk, workload, args):
+    """`wasp run -e alloc` of workload (the first engine that works here),
+    its output checked against a run without the agent: the allocation
+    counts it printed, the report's alloc section (with bytes) and counters."""
     engine = next((e for e in ENGINES if not H.engine_verdict(jdk, e)), None)
     if not engine:
         H.skip("no watchpoint engine works here")
-    out = ctx.path("AllocBytes.wprof")
-    args = list(OUTSIDE_ARGS)
+    out = ctx.path("%s.wprof" % workload)
     r = H.run([H.WASP, "run", "-e", "alloc", "--watch", engine, "-o", out, "-q", "--", jdk.java,
-               "-cp", H.CLASSES, "AllocBytes"] + args)
+               "-cp", H.CLASSES, workload] + args)
     H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
-    H.check(H.checksum_of(r.out) == ctx.baseline(jdk, [], "AllocBytes", args),
+    H.check(H.checksum_of(r.out) == ctx.baseline(jdk, [], workload, args),
             "checksum differs from the run without the agent")
-    counts = reference(r.out)
-    truth = dict((k, counts[k] * OUTSIDE_SIZES[k]) for k in OUTSIDE_SIZES)
-    total = sum(truth.values())
     rep = ctx.report(out)
     a = rep.get("alloc")
     H.check(isinstance(a, dict) and a.get("bytes") is not None, "the report has no alloc bytes")
+    return reference(r.out), a, rep["counters"]
+
+
+def t_outside(ctx, jdk):
+    counts, a, c = bytes_run(ctx, jdk, "AllocBytes", list(OUTSIDE_ARGS))
+    truth = dict((k, counts[k] * OUTSIDE_SIZES[k]) for k in OUTSIDE_SIZES)
+    total = sum(truth.values())
     by = dict((c["class"], c) for c in a["classes"])
     wasp = dict((k, by[k]["bytes"] if k in by else 0) for k in truth)
     wt = sum(wasp.values())
@@ -271,7 +277,6 @@ def t_outside(ctx, jdk):
             "int[]'s bytes outside TLABs: %r, expected >= %.0f%%" % (outside, 100 * OUTSIDE_MIN_SHARE))
     H.check(a["classes"][0]["class"] == "int[]", "#1 by bytes is %s, expected int[] (%s)"
             % (a["classes"][0]["class"], shares))
-    c = rep["counters"]
     return "%s; int[] %.2f of %.2f GB, %.2f%% outside TLABs; %d JVMTI samples, %d outside, %.1f us each" % (
         shares, wasp["int[]"] / 1e9, truth["int[]"] / 1e9, 100 * outside, c.get("alloc.outside_events", 0),
         c.get("alloc.outside_samples", 0),
@@ -298,26 +303,13 @@ PAGES_SHARE_RANGE = (0.36, 0.60)
 
 
 def t_pages(ctx, jdk):
-    engine = next((e for e in ENGINES if not H.engine_verdict(jdk, e)), None)
-    if not engine:
-        H.skip("no watchpoint engine works here")
-    out = ctx.path("AllocPages.wprof")
     args = ctx.sized(jdk, [], "AllocPages", list(PAGES_ARGS), PAGES_SECONDS)
-    r = H.run([H.WASP, "run", "-e", "alloc", "--watch", engine, "-o", out, "-q", "--", jdk.java,
-               "-cp", H.CLASSES, "AllocPages"] + args)
-    H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
-    H.check(H.checksum_of(r.out) == ctx.baseline(jdk, [], "AllocPages", args),
-            "checksum differs from the run without the agent")
-    counts = reference(r.out)
+    counts, a, c = bytes_run(ctx, jdk, "AllocPages", args)
     truth = dict((k, counts[k] * PAGES_SIZES[k]) for k in PAGES_SIZES)
-    rep = ctx.report(out)
-    a = rep.get("alloc")
-    H.check(isinstance(a, dict) and a.get("bytes") is not None, "the report has no alloc bytes")
     by = dict((c["class"], c.get("bytes") or 0) for c in a["classes"])
     wasp = dict((k, by.get(k, 0)) for k in truth)
     wt, tt = sum(wasp.values()) or 1, sum(truth.values())
     share, true_share = wasp["int[]"] / wt, truth["int[]"] / tt
-    c = rep["counters"]
     detail = "int[] %.1f%% of the bytes (allocated %.1f%%), %.0f catches, %d picks in an allocated object" % (
         100 * share, 100 * true_share, a["catches"], c.get("alloc.boundary_passed", 0))
     # The case under test happened: picks fell in arrays already allocated.
