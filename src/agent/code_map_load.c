@@ -39,6 +39,8 @@ typedef struct nm_info {
     uint32_t *first;      /* per pc: index of its first frame */
     uint16_t *nframes;    /* per pc */
     wasp_rframe *frames;
+    uint64_t *tail_end, *tail_to; /* ntail: the code past the last record (pc_frames.h) */
+    uint32_t ntail;
     uint8_t state;        /* LIVE, UNLOADED (since the drain unload_gen), FREE */
     uint32_t unload_gen;
 } nm_info;
@@ -91,7 +93,7 @@ static uint64_t arrays_bytes(const nm_info *m)
 {
     return (m->code ? m->end - m->start : 0) + 2 * sizeof(uint32_t) * m->nunsafe +
            m->npcs * (sizeof *m->pcs + sizeof *m->first + sizeof *m->nframes) +
-           frame_count(m) * sizeof *m->frames;
+           frame_count(m) * sizeof *m->frames + 2 * sizeof(uint64_t) * m->ntail;
 }
 
 static void free_arrays(nm_info *m)
@@ -102,6 +104,8 @@ static void free_arrays(nm_info *m)
     free(m->nframes);
     free(m->frames);
     free(m->unsafe);
+    free(m->tail_end);
+    free(m->tail_to);
 }
 
 /* Sorting PCStackInfo records by pc (HotSpot lists them in PcDesc order,
@@ -157,6 +161,29 @@ static int copy_pcs(nm_info *m, const void *compile_info)
     }
     m->npcs = n;
     free(order);
+    return 0;
+}
+
+/* Where the code past the last record jumps back to (pc_frames.h), read
+ * from the code as loaded (the JVM's own, alive during the event). 0 or -1
+ * out of memory. */
+static int copy_tail(nm_info *m, const uint8_t *code)
+{
+    if (!m->npcs)
+        return 0;
+    uint64_t from = m->pcs[m->npcs - 1];
+    if (from < m->start || from >= m->end)
+        return 0;
+    uint32_t cap = (uint32_t)((m->end - from) / 2 + 1); /* a jump takes 2 bytes at least */
+    m->tail_end = malloc(cap * sizeof *m->tail_end);
+    m->tail_to = malloc(cap * sizeof *m->tail_to);
+    if (!m->tail_end || !m->tail_to)
+        return -1;
+    m->ntail = wasp_pc_frames_tail(code, m->start, m->end, from, m->tail_end, m->tail_to, cap);
+    uint64_t *e = realloc(m->tail_end, (m->ntail ? m->ntail : 1) * sizeof *e);
+    uint64_t *t = realloc(m->tail_to, (m->ntail ? m->ntail : 1) * sizeof *t);
+    m->tail_end = e ? e : m->tail_end; /* a failed shrink keeps the larger block */
+    m->tail_to = t ? t : m->tail_to;
     return 0;
 }
 
@@ -259,7 +286,7 @@ void JNICALL wasp_code_map_on_load(jvmtiEnv *jvmti, jmethodID method, jint code_
      * information alone. */
     if (chain && (m->code = malloc((size_t)code_size)))
         memcpy(m->code, code_addr, (size_t)code_size);
-    if ((chain && !m->code) || copy_pcs(m, compile_info) != 0) {
+    if ((chain && !m->code) || copy_pcs(m, compile_info) != 0 || copy_tail(m, code_addr) != 0) {
         free_arrays(m);
         memset(m, 0, sizeof *m);
         m->state = FREE;
@@ -443,7 +470,8 @@ int wasp_code_map_frames(uint32_t id, uint64_t after, wasp_rframe *out, int cap)
     if (id && id <= ninfos && infos[id - 1].start <= after && after < infos[id - 1].end) {
         const nm_info *m = &infos[id - 1];
         wasp_pc_frames d = {.npcs = m->npcs, .pcs = m->pcs, .first = m->first,
-                            .nframes = m->nframes, .frames = m->frames};
+                            .nframes = m->nframes, .frames = m->frames, .ntail = m->ntail,
+                            .tail_end = m->tail_end, .tail_to = m->tail_to, .root = m->method};
         n = wasp_pc_frames_at(&d, after, out, cap);
     }
     pthread_mutex_unlock(&lock);

@@ -7,7 +7,8 @@
  * it. The summary's "of CPU" is a line's count over all samples (the
  * counter cpu.samples; cpu.not_compiled of them fell in the interpreter,
  * stubs or native code, cpu.unmapped in compiled code without debug
- * information, cpu.dropped found the agent's table full).
+ * information or in a method whose id was taken again (code past a
+ * method's last record maps: watch/pc_frames.h), cpu.dropped found the agent's table full).
  *
  * A profile without the section (an older wasp, or a run that took no
  * sample) has no lines: wasp_profile_has_cpu_lines says so.

@@ -2,7 +2,8 @@
  * A compiled method's debug information as JVMTI's CompiledMethodLoad gives
  * it (PCStackInfo): for each PC with a record, the Java frames there, the
  * innermost (inlined) first. Used by CallerChaining's dump
- * (agent/chain_dump.h) to turn a PC into frames.
+ * (agent/chain_dump.h) and the CPU samples by line (agent/cpu_lines_dump.c)
+ * to turn a PC into frames.
  *
  * Pure lookups over arrays its owner (agent/code_map_load.c) filled; not
  * for signal handlers (nothing here needs one, nothing forbids it either).
@@ -20,6 +21,15 @@ typedef struct wasp_pc_frames {
     const uint32_t *first;   /* per pc: index of its first frame in frames */
     const uint16_t *nframes; /* per pc */
     const wasp_rframe *frames;
+    /* The code past the last record (issue 40: C2's out-of-line stubs,
+     * e.g. G1's write-barrier slow paths, the safepoint poll's, the
+     * exception and deopt handlers), as ntail ranges from pcs[npcs - 1]
+     * on, the i-th ending (exclusive) at tail_end[i]; tail_to[i] is where
+     * it jumps back into the body, 0 when it does not (wasp_pc_frames_tail). */
+    uint32_t ntail;
+    const uint64_t *tail_end;
+    const uint64_t *tail_to;
+    void *root; /* the compiled method (jmethodID); NULL: none given */
 } wasp_pc_frames;
 
 /* The frames of the first record whose PC is above `after`, at most cap into
@@ -28,7 +38,21 @@ typedef struct wasp_pc_frames {
  * Why "above": a record describes the state after the instruction that ends
  * at its PC. A sampled instruction at pc is described by the first record
  * after it (lookup with after = pc, as AsyncGetCallTrace does); a call site
- * by the record at its return address ret (after = ret - 1). */
+ * by the record at its return address ret (after = ret - 1).
+ *
+ * Past the last record: a range of the tail that jumps back to the body at
+ * `to` runs in place of the code just before `to` (a stub is the slow path
+ * of the instruction that branched to it), so it is described as a sample
+ * at to - 1; other code there (no way back, or past the last range) is the
+ * root method's at no line (bci -1) when root is given. */
 int wasp_pc_frames_at(const wasp_pc_frames *d, uint64_t after, wasp_rframe *out, int cap);
+
+/* Splits code [from, end) (the method's bytes, code[0] at base; from: its
+ * last record's PC) into the ranges wasp_pc_frames_at reads: each ends with
+ * a jump, into the body [base, from] (tail_to: its target) or out of the
+ * method, or with a ret (tail_to 0). At most cap; returns their count (the
+ * code after the last range, or after bytes that do not decode, has none). */
+uint32_t wasp_pc_frames_tail(const uint8_t *code, uint64_t base, uint64_t end, uint64_t from,
+                             uint64_t *tail_end, uint64_t *tail_to, uint32_t cap);
 
 #endif
