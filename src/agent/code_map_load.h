@@ -41,9 +41,9 @@ jmethodID wasp_code_map_method(uint32_t id);
 /* The Java frames (leaf first; inlined ones before their caller) of compiled
  * method id at the first PC with debug information after `after`; past the
  * last one, C2's out-of-line stubs, as where they jump back to, else the
- * root method at bci -1 (watch/pc_frames.h). At most cap into out. Returns
- * their count, 0 when none (an unknown id, or a method without records:
- * the root method at bci 0 is then the best guess). */
+ * root method at bci -1, as all of a method without records
+ * (watch/pc_frames.h). At most cap into out. Returns their count, 0 for an
+ * unknown id or a pc outside the method. */
 int wasp_code_map_frames(uint32_t id, uint64_t after, wasp_rframe *out, int cap);
 
 /* Counts for the profile: compiled methods known, those whose prologue had

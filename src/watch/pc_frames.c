@@ -22,6 +22,10 @@ static uint32_t first_above(const wasp_pc_frames *d, uint64_t after)
 int wasp_pc_frames_at(const wasp_pc_frames *d, uint64_t after, wasp_rframe *out, int cap)
 {
     uint32_t lo = first_above(d, after);
+    if (!d->npcs && d->root && cap > 0) { /* no records (a native method's wrapper) */
+        out[0] = (wasp_rframe){.bci = -1, .method = d->root};
+        return 1;
+    }
     if (lo == d->npcs && d->npcs) { /* in the tail */
         uint32_t t = 0;
         while (t < d->ntail && d->tail_end[t] <= after)

@@ -44,7 +44,8 @@ typedef struct wasp_pc_frames {
  * `to` runs in place of the code just before `to` (a stub is the slow path
  * of the instruction that branched to it), so it is described as a sample
  * at to - 1; other code there (no way back, or past the last range) is the
- * root method's at no line (bci -1) when root is given. */
+ * root method's at no line (bci -1) when root is given, as is all the code
+ * of a method without records (a native method's wrapper). */
 int wasp_pc_frames_at(const wasp_pc_frames *d, uint64_t after, wasp_rframe *out, int cap);
 
 /* Splits code [from, end) (the method's bytes, code[0] at base; from: its

@@ -4,7 +4,8 @@
  * (cpu.unmapped). The tail splits into ranges at each jump back to the body
  * or out of the method (watch/pc_frames.h); a sample in a range that jumps
  * back maps as the code just before its target, one that does not (and
- * code past the last range) to the root method at no line. */
+ * code past the last range, and a method without records) to the root
+ * method at no line. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -120,11 +121,27 @@ static void tail_maps_as_the_code_before_its_way_back(void **state)
     assert_int_equal(wasp_pc_frames_at(&d, 0x1068, out, 4), 0);
 }
 
+/* A native method's wrapper has no records (Object.clone, seen on h2): its
+ * code is the method's at no line. */
+static void no_records_is_the_root_at_no_line(void **state)
+{
+    (void)state;
+    static int root;
+    wasp_pc_frames d = {.root = &root};
+    wasp_rframe out[1];
+    assert_int_equal(wasp_pc_frames_at(&d, 0x1234, out, 1), 1);
+    assert_ptr_equal(out[0].method, &root);
+    assert_int_equal(out[0].bci, -1);
+    d.root = NULL;
+    assert_int_equal(wasp_pc_frames_at(&d, 0x1234, out, 1), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tail_splits_at_jumps_back_and_out),
         cmocka_unit_test(tail_maps_as_the_code_before_its_way_back),
+        cmocka_unit_test(no_records_is_the_root_at_no_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
