@@ -172,8 +172,10 @@ static const wasp_rframe frames2[] = {{.bci = 2, .method = M(D)}, {.bci = 5, .me
 static int frames_of(void *ctx, uint32_t id, uint64_t after, wasp_rframe *out, int cap)
 {
     (void)ctx;
-    wasp_pc_frames d1 = {3, pcs1, first1, nframes1, frames1};
-    wasp_pc_frames d2 = {2, pcs2, first2, nframes2, frames2};
+    wasp_pc_frames d1 = {.npcs = 3, .pcs = pcs1, .first = first1, .nframes = nframes1,
+                         .frames = frames1};
+    wasp_pc_frames d2 = {.npcs = 2, .pcs = pcs2, .first = first2, .nframes = nframes2,
+                         .frames = frames2};
     return wasp_pc_frames_at(id == 1 ? &d1 : &d2, after, out, cap);
 }
 
@@ -181,7 +183,8 @@ static void inlined_frames(void **state)
 {
     (void)state;
     wasp_rframe out[8];
-    wasp_pc_frames d1 = {3, pcs1, first1, nframes1, frames1};
+    wasp_pc_frames d1 = {.npcs = 3, .pcs = pcs1, .first = first1, .nframes = nframes1,
+                         .frames = frames1};
     /* A sampled instruction at 0x100c: the first record above it. */
     assert_int_equal(wasp_pc_frames_at(&d1, 0x100c, out, 8), 2);
     assert_ptr_equal(out[0].method, M(F));

@@ -101,7 +101,8 @@ static void tail_maps_as_the_code_before_its_way_back(void **state)
     code c = {0};
     uint64_t end = build(&c), ends[8], to[8];
     uint32_t n = wasp_pc_frames_tail(c.b, BASE, end, LAST, ends, to, 8);
-    wasp_pc_frames d = {3, pcs, first, nframes, frames, n, ends, to, &root};
+    wasp_pc_frames d = {.npcs = 3, .pcs = pcs, .first = first, .nframes = nframes, .frames = frames,
+                        .ntail = n, .tail_end = ends, .tail_to = to, .root = &root};
     wasp_rframe out[4];
     assert_int_equal(wasp_pc_frames_at(&d, 0x1035, out, 4), 1); /* the body: as before */
     assert_int_equal(out[0].bci, 20);
