@@ -258,29 +258,29 @@ static void caught(wasp_thread *t, int i, const ucontext_t *uc)
     name_pending(t);
     wasp_alloc_pending c = {.byte = slot->addr, .epoch = wasp_gc_epoch()};
     memcpy(&c.chance, &slot->watch.v1, sizeof c.chance);
-    wasp_alloc_chain_next(t, i, &c.more); /* the slot moves on; c keeps what was caught */
     wasp_address_sample s = {.pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP]};
     wasp_sample_view v;
     wasp_view_init(&v, t, uc, &s);
     wasp_class_store cs;
     uint8_t before[WASP_MAX_INSN];
-    wasp_java_object o;
+    wasp_java_object o = {0};
     if (class_store(&v, SCAN_INSNS, &c.klass, &cs, before) == WASP_CSTORE_FOUND &&
         wasp_java_object_being_created(cs.obj, c.klass, c.byte, &o)) {
         c.ctx = store_context(t, &v, &cs, before);
         c.start = cs.obj;
-        if (o.size) /* an instance: its class gives its size */
-            record_caught(t, c.klass, c.ctx, cs.obj, o.size, c.chance, &c.more);
-        else        /* an array: its length may not be stored yet */
-            defer(t, &c);
     } else {
         uint64_t end;
         c.klass = 0;
-        c.start = store_base(t, slot, &v, &c.ctx);
+        o.size = 0;
+        c.start = store_base(t, slot, &v, &c.ctx); /* reads the slot's watch: before it moves */
         if (!wasp_tlab_room(t->jni_env, &c.end, &end) || c.end <= c.byte)
             c.end = 0;
-        defer(t, &c);
     }
+    wasp_alloc_chain_next(t, i, &c.more); /* the slot moves on; c keeps what was caught */
+    if (o.size) /* an instance: its class gives its size */
+        record_caught(t, c.klass, c.ctx, c.start, o.size, c.chance, &c.more);
+    else        /* an array (its length may not be stored yet), or not named yet */
+        defer(t, &c);
 }
 
 /* A watched boundary was stored to, or a sentinel (the thread's next TLAB
