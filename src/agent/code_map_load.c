@@ -68,6 +68,10 @@ typedef struct removal {
 } removal;
 static removal *removes;
 static uint32_t nremoves, cap_removes;
+/* During a drain: the methods known, by address (wasp_code_map_late_id). */
+static wasp_code_range *known;
+static uint64_t *known_reach;
+static uint32_t nknown;
 
 /* Whether every method is kept until the profile is written. */
 static int keep_all(void)
@@ -433,12 +437,34 @@ void wasp_code_map_drain_begin(void)
     pthread_mutex_lock(&lock);
     flush_locked();
     drain_gen++;
+    nknown = 0;
+    known = malloc((ninfos ? ninfos : 1) * sizeof *known);
+    known_reach = malloc((ninfos ? ninfos : 1) * sizeof *known_reach);
+    if (known && known_reach) { /* out of memory: no late sample is found */
+        for (uint32_t id = 1; id <= ninfos; id++)
+            if (infos[id - 1].state != FREE)
+                known[nknown++] = (wasp_code_range){infos[id - 1].start, infos[id - 1].end, id};
+        wasp_code_ranges_sort(known, known_reach, nknown);
+    }
     pthread_mutex_unlock(&lock);
+}
+
+uint32_t wasp_code_map_late_id(uint64_t pc)
+{
+    pthread_mutex_lock(&lock);
+    uint32_t id = known && known_reach ? wasp_code_ranges_holder(known, known_reach, nknown, pc) : 0;
+    pthread_mutex_unlock(&lock);
+    return id;
 }
 
 void wasp_code_map_drain_end(void)
 {
     pthread_mutex_lock(&lock);
+    free(known);
+    free(known_reach);
+    known = NULL;
+    known_reach = NULL;
+    nknown = 0;
     if (!keep_all() && wasp_grow(&free_ids, &cap_free, ninfos, sizeof *free_ids) == 0)
         for (uint32_t id = 1; id <= ninfos; id++) {
             nm_info *m = &infos[id - 1];

@@ -36,6 +36,11 @@ void wasp_code_map_flush(void);
 void wasp_code_map_drain_begin(void);
 void wasp_code_map_drain_end(void);
 
+/* Between drain_begin and drain_end: the id of the compiled method known
+ * (loaded, not freed) whose code holds pc, for a sample taken before it was
+ * published; 0 when none, or more than one (the address reused). */
+uint32_t wasp_code_map_late_id(uint64_t pc);
+
 /* The compiled method id's root method, or NULL when unknown. */
 jmethodID wasp_code_map_method(uint32_t id);
 /* The Java frames (leaf first; inlined ones before their caller) of compiled

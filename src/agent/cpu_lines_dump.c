@@ -11,7 +11,7 @@ enum { MAX_INLINE = 64 };
 
 typedef struct drain {
     wasp_dump *d;
-    uint64_t unmapped;
+    uint64_t unmapped, late;
 } drain;
 
 static void one_pc(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
@@ -19,6 +19,12 @@ static void one_pc(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
     drain *dr = ctx;
     wasp_rframe rf[MAX_INLINE];
     wasp_frame f[MAX_INLINE];
+    if (!id) { /* outside the published methods: maybe one published since */
+        id = wasp_code_map_late_id(pc);
+        if (!id)
+            return; /* the interpreter, stubs, native code: not compiled */
+        dr->late += count;
+    }
     /* The sampled instruction is described by the first record after it
      * (pc_frames.h). */
     int n = wasp_code_map_frames(id, pc, rf, MAX_INLINE);
@@ -34,7 +40,7 @@ static void one_pc(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
 
 void wasp_cpu_lines_dump(wasp_dump *d)
 {
-    drain dr = {d, 0};
+    drain dr = {d, 0, 0};
     wasp_pc_hist_totals t;
     wasp_code_map_drain_begin();
     wasp_pc_hist_drain(one_pc, &dr, &t);
@@ -43,7 +49,8 @@ void wasp_cpu_lines_dump(wasp_dump *d)
         return;
     wasp_profile *p = wasp_dump_profile(d);
     wasp_profile_add_counter(p, WASP_CPU_SAMPLES, t.total);
-    wasp_profile_add_counter(p, WASP_CPU_NOT_COMPILED, t.not_compiled);
+    wasp_profile_add_counter(p, WASP_CPU_NOT_COMPILED, t.not_compiled - dr.late);
+    wasp_profile_add_counter(p, WASP_CPU_LATE, dr.late);
     wasp_profile_add_counter(p, WASP_CPU_UNMAPPED, dr.unmapped);
     wasp_profile_add_counter(p, WASP_CPU_DROPPED, t.dropped);
     uint64_t methods, unknown, bytes;

@@ -3,7 +3,9 @@
  * PC histogram (watch/pc_hist.h) drained, each PC of compiled code turned
  * into its Java frames through the compiled method's debug information
  * (agent/code_map_load.h, kept after the method's unloading), and counted
- * once at each (method, line) of its inline chain.
+ * once at each (method, line) of its inline chain. A PC the handler found
+ * in no published method is looked up among the methods known at the dump
+ * (one published after the sample: cpu.published_late).
  *
  * Not async-signal-safe: the dump, threads quiet or not (a sample during
  * the drain counts in the next one).

@@ -6,9 +6,11 @@
  * that inline chain: a line's count is inclusive of the code inlined into
  * it. The summary's "of CPU" is a line's count over all samples (the
  * counter cpu.samples; cpu.not_compiled of them fell in the interpreter,
- * stubs or native code, cpu.unmapped in compiled code without debug
- * information or in a method whose id was taken again (code past a
- * method's last record maps: watch/pc_frames.h), cpu.dropped found the agent's table full).
+ * stubs or native code, cpu.unmapped in compiled code the dump could not
+ * place (a method whose id was taken again; code past a method's last
+ * record maps, watch/pc_frames.h), cpu.dropped found the agent's table
+ * full; cpu.published_late, in compiled code and counted at lines, were
+ * taken before their method reached the handler's map).
  *
  * A profile without the section (an older wasp, or a run that took no
  * sample) has no lines: wasp_profile_has_cpu_lines says so.
@@ -34,6 +36,9 @@ typedef struct wasp_cpu_line {
 #define WASP_CPU_NOT_COMPILED "cpu.not_compiled"
 #define WASP_CPU_UNMAPPED "cpu.unmapped"
 #define WASP_CPU_DROPPED "cpu.dropped"
+/* Of the samples in compiled code, those taken before their method was
+ * published to the handler's code map (up to 250 ms after it ran). */
+#define WASP_CPU_LATE "cpu.published_late"
 
 /* Adds samples to the line (name, file, line). 0, or -1 out of memory. */
 int wasp_profile_add_cpu_line(wasp_profile *p, uint32_t name, uint32_t file, int32_t line,

@@ -3,6 +3,8 @@
  */
 #include "watch/pc_frames.h"
 
+#include <stdlib.h>
+
 #include "isa/insn.h"
 
 /* The index of the first record whose pc is above `after` (npcs: none). */
@@ -86,4 +88,37 @@ uint32_t wasp_pc_frames_tail(const uint8_t *code, uint64_t base, uint64_t end, u
         }
     }
     return k;
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const wasp_code_range *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+void wasp_code_ranges_sort(wasp_code_range *r, uint64_t *reach, uint32_t n)
+{
+    qsort(r, n, sizeof *r, by_start);
+    for (uint32_t i = 0; i < n; i++)
+        reach[i] = i && reach[i - 1] > r[i].end ? reach[i - 1] : r[i].end;
+}
+
+uint32_t wasp_code_ranges_holder(const wasp_code_range *r, const uint64_t *reach, uint32_t n,
+                                 uint64_t pc)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) { /* the first start above pc */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (r[mid].start <= pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    uint32_t id = 0, found = 0;
+    for (uint32_t i = lo; i > 0 && reach[i - 1] > pc; i--)
+        if (r[i - 1].end > pc) {
+            id = r[i - 1].id;
+            found++;
+        }
+    return found == 1 ? id : 0;
 }

@@ -56,4 +56,19 @@ int wasp_pc_frames_at(const wasp_pc_frames *d, uint64_t after, wasp_rframe *out,
 uint32_t wasp_pc_frames_tail(const uint8_t *code, uint64_t base, uint64_t end, uint64_t from,
                              uint64_t *tail_end, uint64_t *tail_to, uint32_t cap);
 
+/* A compiled method's code, for the dump to tell which method a sample
+ * taken before the method was published fell in (watch/pc_hist.h). */
+typedef struct wasp_code_range {
+    uint64_t start, end;
+    uint32_t id;
+} wasp_code_range;
+
+/* Sorts n ranges by start, and sets reach[i] to the highest end of
+ * r[0..i] (the lookup's bound on how far back a holder may start). */
+void wasp_code_ranges_sort(wasp_code_range *r, uint64_t *reach, uint32_t n);
+/* The id of the one range holding pc; 0 when none does, or several (an
+ * address reused since the last dump: which held it then is not known). */
+uint32_t wasp_code_ranges_holder(const wasp_code_range *r, const uint64_t *reach, uint32_t n,
+                                 uint64_t pc);
+
 #endif

@@ -1,7 +1,10 @@
 /*
  * See pc_hist.h. A slot's key is pc | id << 48 (user addresses fit in 48
  * bits), claimed once by compare-and-swap and never released, so a drain
- * only exchanges counts. Linear probing, at most PROBES slots.
+ * only exchanges counts. Linear probing, at most PROBES slots. Keys of id 0
+ * (samples outside the published methods) take at most an eighth of the
+ * slots: most are the interpreter's and native code's, which must not crowd
+ * out compiled code's.
  *
  * ASYNC-SIGNAL-SAFE: wasp_pc_hist_count runs in the SIGTRAP handler: no
  * malloc, no locks, atomics only on the table allocated by init.
@@ -20,6 +23,7 @@ enum { PROBES = 32 };
 static slot *table;
 static uint32_t mask;
 static uint64_t total, not_compiled, dropped;
+static uint32_t outside_slots, outside_cap; /* id 0's slots taken, and their bound */
 
 int wasp_pc_hist_init(uint32_t slots)
 {
@@ -40,6 +44,8 @@ int wasp_pc_hist_init(uint32_t slots)
     __atomic_store_n(&not_compiled, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&dropped, 0, __ATOMIC_RELAXED);
     mask = slots - 1;
+    __atomic_store_n(&outside_slots, 0, __ATOMIC_RELAXED);
+    outside_cap = slots / 8;
     __atomic_store_n(&table, t, __ATOMIC_RELEASE);
     return 0;
 }
@@ -57,9 +63,11 @@ void wasp_pc_hist_count(uint32_t id, uint64_t pc)
     if (!t)
         return;
     __atomic_add_fetch(&total, 1, __ATOMIC_RELAXED);
-    if (!id || id >= WASP_PC_HIST_MAX_ID || !pc || pc >> 48) {
+    int user_pc = pc && !(pc >> 48);
+    if (!id || id >= WASP_PC_HIST_MAX_ID || !user_pc) {
         __atomic_add_fetch(&not_compiled, 1, __ATOMIC_RELAXED);
-        return;
+        if (id || !user_pc)
+            return;
     }
     uint64_t key = pc | (uint64_t)id << 48;
     uint32_t h = hash(key);
@@ -67,19 +75,26 @@ void wasp_pc_hist_count(uint32_t id, uint64_t pc)
         slot *s = &t[(h + i) & mask];
         uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
         if (k == 0) {
+            /* Racing claims may pass the bound by a slot each: harmless. */
+            if (!id && __atomic_load_n(&outside_slots, __ATOMIC_RELAXED) >= outside_cap)
+                return; /* counted as not compiled, its pc not kept */
             uint64_t expected = 0;
             if (__atomic_compare_exchange_n(&s->key, &expected, key, 0, __ATOMIC_ACQ_REL,
-                                            __ATOMIC_ACQUIRE))
+                                            __ATOMIC_ACQUIRE)) {
                 k = key;
-            else
+                if (!id)
+                    __atomic_add_fetch(&outside_slots, 1, __ATOMIC_RELAXED);
+            } else {
                 k = expected; /* another thread took it: maybe for this key */
+            }
         }
         if (k == key) {
             __atomic_add_fetch(&s->count, 1, __ATOMIC_RELAXED);
             return;
         }
     }
-    __atomic_add_fetch(&dropped, 1, __ATOMIC_RELAXED);
+    if (id)
+        __atomic_add_fetch(&dropped, 1, __ATOMIC_RELAXED); /* id 0's: not compiled already */
 }
 
 void wasp_pc_hist_drain(wasp_pc_hist_visit visit, void *ctx, wasp_pc_hist_totals *totals)

@@ -7,8 +7,11 @@
  *
  * A fixed-size open-addressing table, allocated before sampling starts
  * (wasp_pc_hist_init); a sample that finds no free slot within a few probes
- * counts in `dropped`. Samples outside compiled code count in
- * `not_compiled`; every one counts in `total`.
+ * counts in `dropped`. Samples outside the compiled methods published to
+ * the code map (id 0) count in `not_compiled`, and their PCs are kept too
+ * (id 0, in at most an eighth of the slots; none dropped): a method is
+ * published up to 250 ms after it runs (agent/code_map_load.h), and the
+ * dump finds it then. Every sample counts in `total`.
  *
  * ASYNC-SIGNAL-SAFE: wasp_pc_hist_count (and _note_not_compiled) only do
  * atomic operations on memory allocated beforehand; the rest is for the
@@ -30,7 +33,7 @@ typedef struct wasp_pc_hist_totals {
 /* Allocates the table (slots: a power of two) and empties it. 0, or -1 out
  * of memory (then nothing is counted). */
 int wasp_pc_hist_init(uint32_t slots);
-/* A sample at pc in compiled method id (0: not in compiled code). */
+/* A sample at pc in compiled method id (0: not in a published one). */
 void wasp_pc_hist_count(uint32_t id, uint64_t pc);
 
 /* Each counted (id, pc) with its count since the last drain, the counts

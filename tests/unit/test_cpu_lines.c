@@ -53,11 +53,12 @@ static void histogram_counts_by_method_and_pc(void **state)
         wasp_pc_hist_count(7, 0x7f0000001000ull);
     wasp_pc_hist_count(9, 0x7f0000001000ull); /* the same pc, a later method */
     wasp_pc_hist_count(7, 0x7f0000001004ull);
-    wasp_pc_hist_count(0, 0x7f0000002000ull); /* the interpreter */
+    wasp_pc_hist_count(0, 0x7f0000002000ull); /* the interpreter, or a method not published yet */
     visits s = {0};
     wasp_pc_hist_totals t;
     wasp_pc_hist_drain(visit, &s, &t);
-    assert_int_equal(s.n, 3);
+    assert_int_equal(s.n, 4);
+    assert_int_equal(count_of(&s, 0, 0x7f0000002000ull), 1); /* kept for the dump to look up */
     assert_int_equal(count_of(&s, 7, 0x7f0000001000ull), 5);
     assert_int_equal(count_of(&s, 9, 0x7f0000001000ull), 1);
     assert_int_equal(count_of(&s, 7, 0x7f0000001004ull), 1);
@@ -88,6 +89,29 @@ static void full_table_counts_drops(void **state)
     assert_int_equal(wasp_pc_hist_init(12), -1); /* not a power of two */
 }
 
+/* Samples outside the published methods keep their pcs in an eighth of the
+ * slots at most, the rest counted as not compiled without a pc, none as
+ * dropped; compiled code keeps the other slots. */
+static void outside_pcs_take_an_eighth(void **state)
+{
+    (void)state;
+    assert_int_equal(wasp_pc_hist_init(16), 0);
+    for (uint64_t pc = 1; pc <= 5; pc++)
+        wasp_pc_hist_count(0, 0x2000 + pc);
+    for (uint64_t pc = 1; pc <= 14; pc++)
+        wasp_pc_hist_count(1, 0x1000 + pc);
+    visits s = {0};
+    wasp_pc_hist_totals t;
+    wasp_pc_hist_drain(visit, &s, &t);
+    assert_int_equal(s.n, 16);
+    assert_int_equal(count_of(&s, 0, 0x2001), 1);
+    assert_int_equal(count_of(&s, 0, 0x2002), 1);
+    assert_int_equal(count_of(&s, 0, 0x2003), 0);
+    assert_int_equal(t.total, 19);
+    assert_int_equal(t.not_compiled, 5);
+    assert_int_equal(t.dropped, 0);
+}
+
 /* The debug records of one compiled method: at 0x110 line A's bci inlined
  * into B; at 0x120 B alone. A sample's pc maps to the first record after. */
 static void pc_maps_to_the_next_record(void **state)
@@ -99,7 +123,8 @@ static void pc_maps_to_the_next_record(void **state)
     const uint16_t nframes[] = {2, 1};
     const wasp_rframe frames[] = {{.bci = 3, .method = &ma}, {.bci = 8, .method = &mb},
                                   {.bci = 12, .method = &mb}};
-    wasp_pc_frames d = {2, pcs, first, nframes, frames};
+    wasp_pc_frames d = {.npcs = 2, .pcs = pcs, .first = first, .nframes = nframes,
+                        .frames = frames};
     wasp_rframe out[4];
     assert_int_equal(wasp_pc_frames_at(&d, 0x100, out, 4), 2);
     assert_ptr_equal(out[0].method, &ma); /* the inlined leaf first */
@@ -170,6 +195,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(histogram_counts_by_method_and_pc),
         cmocka_unit_test(full_table_counts_drops),
+        cmocka_unit_test(outside_pcs_take_an_eighth),
         cmocka_unit_test(pc_maps_to_the_next_record),
         cmocka_unit_test(chain_counts_once_per_line),
         cmocka_unit_test(no_lines_no_section),

@@ -137,12 +137,36 @@ static void no_records_is_the_root_at_no_line(void **state)
     assert_int_equal(wasp_pc_frames_at(&d, 0x1234, out, 1), 0);
 }
 
+/* A sample taken before its method was published (id 0) is found at the
+ * dump among the methods known then: the one holding its pc; none when no
+ * method or two do (an address reused: which held it then is not known). */
+static void late_sample_finds_its_one_holder(void **state)
+{
+    (void)state;
+    wasp_code_range r[] = {{0x3000, 0x3100, 3}, {0x1000, 0x1800, 1}, {0x2000, 0x2040, 2},
+                           {0x1700, 0x1780, 4}, {0x1010, 0x1020, 5}};
+    uint64_t reach[5];
+    wasp_code_ranges_sort(r, reach, 5);
+    assert_int_equal(r[0].id, 1);
+    assert_int_equal(wasp_code_ranges_holder(r, reach, 5, 0x1100), 1); /* 5 ends before */
+    assert_int_equal(wasp_code_ranges_holder(r, reach, 5, 0x2000), 2);
+    assert_int_equal(wasp_code_ranges_holder(r, reach, 5, 0x30ff), 3);
+    assert_int_equal(wasp_code_ranges_holder(r, reach, 5, 0x3100), 0); /* end: exclusive */
+    assert_int_equal(wasp_code_ranges_holder(r, reach, 5, 0x0fff), 0);
+    assert_int_equal(wasp_code_ranges_holder(r, reach, 5, 0x1900), 0); /* between */
+    assert_int_equal(wasp_code_ranges_holder(r, reach, 5, 0x1710), 0); /* 1 and 4: reused */
+    assert_int_equal(wasp_code_ranges_holder(r, reach, 5, 0x1018), 0); /* 1 and 5 */
+    assert_int_equal(wasp_code_ranges_holder(r, reach, 5, 0x1790), 1); /* past 4 again */
+    assert_int_equal(wasp_code_ranges_holder(r, reach, 0, 0x1100), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tail_splits_at_jumps_back_and_out),
         cmocka_unit_test(tail_maps_as_the_code_before_its_way_back),
         cmocka_unit_test(no_records_is_the_root_at_no_line),
+        cmocka_unit_test(late_sample_finds_its_one_holder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
