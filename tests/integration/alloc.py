@@ -293,7 +293,8 @@ def t_outside(ctx, jdk):
 # top and the array counted once: int[] came out at 19.5% (JDK 17) and
 # 26.3% (JDK 25) of the bytes. Counting every pick (2026-11-29, debug
 # registers, a loaded machine): 43.8-49.4% in 7 runs on both JDKs (mean
-# 45.4, sd ~2; 5 points under, not traced). So int[] must be at least 36%,
+# 45.4, sd ~2; 5 points under: the arrays that open a TLAB, which no chain
+# watches, docs/alloc.md "Limits"). So int[] must be at least 36%,
 # halfway: 4.7 sd from the measured mean and 10 points above the broken
 # runs; and at most 60% (the truth's 50 plus the same margin).
 PAGES_ARGS = ("1",)
