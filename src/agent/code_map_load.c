@@ -178,7 +178,7 @@ static int copy_tail(nm_info *m, const uint8_t *code)
     uint64_t from = m->pcs[m->npcs - 1];
     if (from < m->start || from >= m->end)
         return 0;
-    uint32_t cap = (uint32_t)((m->end - from) / 2 + 1); /* a jump takes 2 bytes at least */
+    uint32_t cap = (uint32_t)(m->end - from); /* a range is one byte at least (a ret) */
     m->tail_end = malloc(cap * sizeof *m->tail_end);
     m->tail_to = malloc(cap * sizeof *m->tail_to);
     if (!m->tail_end || !m->tail_to)
