@@ -74,12 +74,18 @@ static void histogram_counts_by_method_and_pc(void **state)
     assert_int_equal(count_of(&s, 7, 0x7f0000001004ull), 1);
 }
 
+/* One sample at each of base + 1 .. base + n in method id. */
+static void count_pcs(uint32_t id, uint64_t base, uint64_t n)
+{
+    for (uint64_t pc = 1; pc <= n; pc++)
+        wasp_pc_hist_count(id, base + pc);
+}
+
 static void full_table_counts_drops(void **state)
 {
     (void)state;
     assert_int_equal(wasp_pc_hist_init(16), 0);
-    for (uint64_t pc = 1; pc <= 40; pc++)
-        wasp_pc_hist_count(1, 0x1000 + pc);
+    count_pcs(1, 0x1000, 40);
     visits s = {0};
     wasp_pc_hist_totals t;
     wasp_pc_hist_drain(visit, &s, &t);
@@ -96,10 +102,8 @@ static void outside_pcs_take_an_eighth(void **state)
 {
     (void)state;
     assert_int_equal(wasp_pc_hist_init(16), 0);
-    for (uint64_t pc = 1; pc <= 5; pc++)
-        wasp_pc_hist_count(0, 0x2000 + pc);
-    for (uint64_t pc = 1; pc <= 14; pc++)
-        wasp_pc_hist_count(1, 0x1000 + pc);
+    count_pcs(0, 0x2000, 5);
+    count_pcs(1, 0x1000, 14);
     visits s = {0};
     wasp_pc_hist_totals t;
     wasp_pc_hist_drain(visit, &s, &t);
