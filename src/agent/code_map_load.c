@@ -452,7 +452,8 @@ void wasp_code_map_drain_begin(void)
 uint32_t wasp_code_map_late_id(uint64_t pc)
 {
     pthread_mutex_lock(&lock);
-    uint32_t id = known && known_reach ? wasp_code_ranges_holder(known, known_reach, nknown, pc) : 0;
+    uint32_t id =
+        known && known_reach ? wasp_code_ranges_holder(known, known_reach, nknown, pc) : 0;
     pthread_mutex_unlock(&lock);
     return id;
 }
