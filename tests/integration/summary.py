@@ -136,8 +136,9 @@ FEW_PERIOD = "200ms"
 # creations was slowed (T0 3.30 s against 2.6-3.1). The rest is outside the
 # line: profiled with -Dwasp.truth.repeat=1 and 0 (JDK 25), the program
 # took 68 samples more with the creations, 33 at the line, 27 in compiled
-# code the debug information does not map (cpu.unmapped, 30 against 3: the
-# creations' code outside any position) and 11 in the runtime
+# code the debug information did not map then (cpu.unmapped, 30 against 3:
+# C2's out-of-line G1 barrier slow paths of the stores into the ring,
+# counted since at the code they jump back to) and 11 in the runtime
 # (cpu.not_compiled, 25 against 14: TLAB refills); the loop's other lines
 # moved within their noise. Not more than the truth's 4 sd above it (most
 # 1: a share of the whole program, ~1, fails by 10 sd of the truth), and
