@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Where a profiled run's extra CPU goes, by thread kind (issue 38).
+
+Runs one corpus program (h2 or xalan, full size; inputs from bench/corpus.py)
+in turn without the agent (B), under `wasp run` at a 1 s period, the agent
+loaded but sampling almost nothing (I), and at the defaults (W), repeated;
+polls /proc/PID/task/*/stat every 50 ms and sums each thread's last CPU time
+by kind: the application ("java": the launcher's and Java's main thread),
+C2 and C1 compiler threads, GC, and the rest (wasp's threads, the Service
+Thread that delivers compiled-method events, the VM thread). Prints each run
+and the means with their standard errors. Run it on an idle machine.
+
+    python3 bench/thread_cpu.py h2 BIW 3
+"""
+import collections
+import os
+import statistics as st
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+JAVA = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
+WASP = os.path.join(ROOT, "build/bin/wasp")
+CLASSES = os.path.join(ROOT, "build/corpus/classes")
+INPUTS = os.path.join(ROOT, "build/corpus/inputs")
+TICK = os.sysconf("SC_CLK_TCK")
+PROGRAMS = {
+    "h2": ("/usr/share/java/h2.jar:" + CLASSES, ["H2Driver", "3", INPUTS + "/h2/workload.sql"]),
+    "xalan": ("/usr/share/java/xalan2.jar:/usr/share/java/serializer.jar:" + CLASSES,
+              ["XalanDriver", "50", INPUTS + "/xalan/catalog.xml", INPUTS + "/xalan/report.xsl"]),
+}
+KINDS = ["all", "java", "C2", "C1", "GC", "other"]
+
+
+def configs(prog):
+    cp, args = PROGRAMS[prog]
+    java = [JAVA, "-Xms512m", "-Xmx512m", "-cp", cp] + args
+    wasp = [WASP, "run", "-q", "-e", "deadstore+silentstore+silentload", "--watch", "debugreg"]
+    return {"B": java,
+            "I": wasp + ["--period", "1s", "-o", "/tmp/thread_cpu_i.wprof", "--"] + java,
+            "W": wasp + ["-o", "/tmp/thread_cpu_w.wprof", "--"] + java}
+
+
+def kind(name):
+    for prefix, k in (("C2 Compiler", "C2"), ("C1 Compiler", "C1"), ("GC Thread", "GC"), ("G1", "GC")):
+        if name.startswith(prefix):
+            return k
+    return "java" if name in ("java", "main") else "other"
+
+
+def java_pid(p):
+    """The java process: p itself, or wasp run's child."""
+    for _ in range(500):
+        try:
+            if open("/proc/%d/comm" % p.pid).read().strip() == "java":
+                return p.pid
+            for k in open("/proc/%d/task/%d/children" % (p.pid, p.pid)).read().split():
+                if open("/proc/%s/comm" % k).read().strip() == "java":
+                    return int(k)
+        except OSError:
+            pass
+        time.sleep(0.01)
+    return None
+
+
+def one_run(cmd):
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pid, last = java_pid(p), {}
+    while p.poll() is None and pid:
+        try:
+            tasks = os.listdir("/proc/%d/task" % pid)
+        except OSError:
+            tasks = []
+        for t in tasks:
+            try:
+                s = open("/proc/%d/task/%s/stat" % (pid, t)).read()
+            except OSError:
+                continue
+            f = s[s.rindex(")") + 2:].split()
+            last[t] = (s[s.index("(") + 1:s.rindex(")")], (int(f[11]) + int(f[12])) / TICK)
+        time.sleep(0.05)
+    p.wait()
+    by = collections.Counter()
+    for name, cpu in last.values():
+        by[kind(name)] += cpu
+    by["all"] = sum(by.values())
+    return by
+
+
+def main():
+    prog, order, reps = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    cfg = configs(prog)
+    seen = collections.defaultdict(lambda: collections.defaultdict(list))
+    for _ in range(reps):
+        for c in order:
+            by = one_run(cfg[c])
+            for k in KINDS:
+                seen[c][k].append(by[k])
+            print(c, " ".join("%s %.2f" % (k, by[k]) for k in KINDS), flush=True)
+    for c in order:
+        v = seen[c]
+        print(c, " ".join("%s %.2f+-%.2f" % (k, st.mean(v[k]), st.stdev(v[k]) / len(v[k]) ** 0.5
+                                           if len(v[k]) > 1 else 0) for k in KINDS))
+
+
+if __name__ == "__main__":
+    main()
