@@ -445,14 +445,12 @@ static int blocked_finding(const wasp_profile *p, wasp_finding *f, double *waite
     return found;
 }
 
-/* The CPU seconds one lock sample stands for: the period of a time
- * sampler; NAN for a sampler counting events (no time to compare). */
+/* The CPU seconds one lock sample stands for: the period, which only a
+ * time sampler's profile has (dump.c); NAN for one counting events (no
+ * time to compare). */
 static double seconds_per_sample(const wasp_profile *p)
 {
     double period_us;
-    const char *sampler = wasp_profile_get_meta(p, "sampler");
-    if (sampler && strncmp(sampler, "pmu", 3) == 0)
-        return NAN;
     if (wasp_profile_get_meta_num(p, "period_us", &period_us) && period_us > 0)
         return period_us / 1e6;
     return NAN;
