@@ -51,6 +51,7 @@ void wasp_cpu_lines_dump(wasp_dump *d)
     wasp_profile_add_counter(p, WASP_CPU_SAMPLES, t.total);
     wasp_profile_add_counter(p, WASP_CPU_NOT_COMPILED, t.not_compiled - dr.late);
     wasp_profile_add_counter(p, WASP_CPU_LATE, dr.late);
+    wasp_profile_add_counter(p, WASP_CPU_VIA_CALLER, t.via_caller);
     wasp_profile_add_counter(p, WASP_CPU_UNMAPPED, dr.unmapped);
     wasp_profile_add_counter(p, WASP_CPU_DROPPED, t.dropped);
     uint64_t methods, unknown, bytes;

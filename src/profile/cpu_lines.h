@@ -39,6 +39,9 @@ typedef struct wasp_cpu_line {
 /* Of the samples in compiled code, those taken before their method was
  * published to the handler's code map (up to 250 ms after it ran). */
 #define WASP_CPU_LATE "cpu.published_late"
+/* Of the samples counted at lines, those taken in the JVM's runtime or a
+ * native method and counted at the compiled call that led there. */
+#define WASP_CPU_VIA_CALLER "cpu.via_caller"
 
 /* Adds samples to the line (name, file, line). 0, or -1 out of memory. */
 int wasp_profile_add_cpu_line(wasp_profile *p, uint32_t name, uint32_t file, int32_t line,

@@ -124,31 +124,6 @@ static int walk_from_caller(wasp_thread *t, ucontext_t *copy, uint64_t sp, uint6
     return -1;
 }
 
-/* The interrupted thread's frame anchor and state, read directly (see
- * frame_anchor.h). 0 when the layout is unknown or the anchor is not on the
- * thread's stack above sp. */
-typedef struct anchor_view {
-    int32_t state;
-    uint64_t sp, pc, stack_base;
-    volatile uint64_t *sp_slot, *pc_slot;
-} anchor_view;
-
-static int read_anchor(const wasp_thread *t, uint64_t sp, anchor_view *a)
-{
-    const wasp_frame_anchor_layout *l = &wasp_frame_anchor;
-    if (!__atomic_load_n(&l->ready, __ATOMIC_ACQUIRE) || !t->jni_env)
-        return 0;
-    uintptr_t env = (uintptr_t)t->jni_env;
-    uintptr_t anchor = env + (uintptr_t)l->anchor_from_env;
-    a->state = *(volatile int32_t *)(env + (uintptr_t)l->state_from_env);
-    a->stack_base = *(volatile uint64_t *)(env + (uintptr_t)l->stack_base_from_env);
-    a->sp_slot = (volatile uint64_t *)(anchor + l->sp_off);
-    a->pc_slot = (volatile uint64_t *)(anchor + l->pc_off);
-    a->sp = *a->sp_slot;
-    a->pc = *a->pc_slot;
-    return a->sp > sp && a->sp < a->stack_base && a->stack_base - sp < (1ull << 30);
-}
-
 /* A thread in the VM whose frame anchor has its last Java sp but not yet
  * its pc (HotSpot fills the pc lazily, make_walkable: the return address
  * just below that sp). The walk is retried with the pc filled in as HotSpot
@@ -163,9 +138,9 @@ static int read_anchor(const wasp_thread *t, uint64_t sp, anchor_view *a)
 static int walk_with_anchor_pc(wasp_thread *t, ucontext_t *uc)
 {
     enum { SLOTS = 8 };
-    anchor_view a;
+    wasp_anchor_view a;
     uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
-    if (!read_anchor(t, sp, &a) || (a.state != WASP_THREAD_IN_VM &&
+    if (!wasp_frame_anchor_read(t->jni_env, sp, &a) || (a.state != WASP_THREAD_IN_VM &&
                                     a.state != WASP_THREAD_IN_VM_TRANS))
         return -1;
     const uint64_t *stack = (const uint64_t *)(uintptr_t)a.sp; /* on the stack, above sp */
@@ -202,9 +177,9 @@ static int walk_with_anchor_pc(wasp_thread *t, ucontext_t *uc)
  * leaf's caller first. */
 static int native_frames(wasp_thread *t, const ucontext_t *uc, uint64_t *out)
 {
-    anchor_view a;
+    wasp_anchor_view a;
     uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
-    if (!read_anchor(t, sp, &a) || (a.state != WASP_THREAD_IN_NATIVE &&
+    if (!wasp_frame_anchor_read(t->jni_env, sp, &a) || (a.state != WASP_THREAD_IN_NATIVE &&
                                     a.state != WASP_THREAD_IN_VM &&
                                     a.state != WASP_THREAD_IN_VM_TRANS))
         return 0;

@@ -37,4 +37,16 @@ typedef struct wasp_frame_anchor_layout {
 
 extern wasp_frame_anchor_layout wasp_frame_anchor;
 
+/* The interrupted thread's frame anchor and state, as read. */
+typedef struct wasp_anchor_view {
+    int32_t state;
+    uint64_t sp, pc, stack_base;
+    volatile uint64_t *sp_slot, *pc_slot;
+} wasp_anchor_view;
+
+/* Reads the anchor of the thread whose JNIEnv is jni_env, interrupted at
+ * sp: 1 when the layout is known and the anchor's sp lies on that thread's
+ * stack above sp, else 0. For the interrupted thread itself, in its handler. */
+int wasp_frame_anchor_read(const void *jni_env, uint64_t sp, wasp_anchor_view *a);
+
 #endif

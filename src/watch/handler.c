@@ -32,6 +32,7 @@
 #include "watch/pc_hist.h"
 #include "watch/mechanisms.h"
 #include "watch/run_state.h"
+#include "watch/runtime_caller.h"
 #include "watch/sampler_period.h"
 #include "watch/thread_registry.h"
 
@@ -137,13 +138,21 @@ static int just_out_of_wasp(const wasp_thread *t, const ucontext_t *uc)
 }
 
 /* Every sample of the program's own time, at its place (pc_hist.h): the
- * summary's CPU shares. */
-static void count_place(const ucontext_t *uc)
+ * summary's CPU shares. A sample in the JVM's runtime or a native method
+ * counts at the compiled line that called it (runtime_caller.h). */
+static void count_place(const wasp_thread *t, const ucontext_t *uc)
 {
     uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
     const wasp_code_map *map = wasp_code_map_enter();
     const wasp_nmethod *nm = map ? wasp_code_map_find(map, pc) : NULL;
-    wasp_pc_hist_count(nm ? nm->id : 0, pc);
+    uint64_t caller = 0;
+    if (!nm)
+        caller = wasp_runtime_caller(t->jni_env, (uint64_t)uc->uc_mcontext.gregs[REG_RSP], map,
+                                     &nm);
+    if (caller)
+        wasp_pc_hist_count_caller(nm->id, caller);
+    else
+        wasp_pc_hist_count(nm ? nm->id : 0, pc);
     wasp_code_map_leave();
 }
 
@@ -161,7 +170,7 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
             t->self_sampled_ns += t->sampler.period_ns;
         return;
     }
-    count_place(uc);
+    count_place(t, uc);
     if (!m->source->take(m->source, &t->sampler, uc, &s))
         return;
 

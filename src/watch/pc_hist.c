@@ -22,7 +22,7 @@ enum { PROBES = 32 };
 
 static slot *table;
 static uint32_t mask;
-static uint64_t total, not_compiled, dropped;
+static uint64_t total, not_compiled, dropped, via_caller;
 static uint32_t outside_slots, outside_cap; /* id 0's slots taken, and their bound */
 
 int wasp_pc_hist_init(uint32_t slots)
@@ -43,6 +43,7 @@ int wasp_pc_hist_init(uint32_t slots)
     __atomic_store_n(&total, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&not_compiled, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&dropped, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&via_caller, 0, __ATOMIC_RELAXED);
     mask = slots - 1;
     __atomic_store_n(&outside_slots, 0, __ATOMIC_RELAXED);
     outside_cap = slots / 8;
@@ -97,10 +98,18 @@ void wasp_pc_hist_count(uint32_t id, uint64_t pc)
         __atomic_add_fetch(&dropped, 1, __ATOMIC_RELAXED); /* id 0's: not compiled already */
 }
 
+void wasp_pc_hist_count_caller(uint32_t id, uint64_t pc)
+{
+    if (!__atomic_load_n(&table, __ATOMIC_ACQUIRE))
+        return;
+    __atomic_add_fetch(&via_caller, 1, __ATOMIC_RELAXED);
+    wasp_pc_hist_count(id, pc);
+}
+
 void wasp_pc_hist_drain(wasp_pc_hist_visit visit, void *ctx, wasp_pc_hist_totals *totals)
 {
     slot *t = __atomic_load_n(&table, __ATOMIC_ACQUIRE);
-    *totals = (wasp_pc_hist_totals){0, 0, 0};
+    *totals = (wasp_pc_hist_totals){0, 0, 0, 0};
     if (!t)
         return;
     for (uint32_t i = 0; i <= mask; i++) {
@@ -114,4 +123,5 @@ void wasp_pc_hist_drain(wasp_pc_hist_visit visit, void *ctx, wasp_pc_hist_totals
     totals->total = __atomic_exchange_n(&total, 0, __ATOMIC_RELAXED);
     totals->not_compiled = __atomic_exchange_n(&not_compiled, 0, __ATOMIC_RELAXED);
     totals->dropped = __atomic_exchange_n(&dropped, 0, __ATOMIC_RELAXED);
+    totals->via_caller = __atomic_exchange_n(&via_caller, 0, __ATOMIC_RELAXED);
 }

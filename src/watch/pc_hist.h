@@ -13,7 +13,7 @@
  * published up to 250 ms after it runs (agent/code_map_load.h), and the
  * dump finds it then. Every sample counts in `total`.
  *
- * ASYNC-SIGNAL-SAFE: wasp_pc_hist_count (and _note_not_compiled) only do
+ * ASYNC-SIGNAL-SAFE: wasp_pc_hist_count and _count_caller only do
  * atomic operations on memory allocated beforehand; the rest is for the
  * agent outside handlers.
  */
@@ -28,6 +28,7 @@
 
 typedef struct wasp_pc_hist_totals {
     uint64_t total, not_compiled, dropped;
+    uint64_t via_caller; /* of total: counted at the compiled code that called */
 } wasp_pc_hist_totals;
 
 /* Allocates the table (slots: a power of two) and empties it. 0, or -1 out
@@ -35,6 +36,9 @@ typedef struct wasp_pc_hist_totals {
 int wasp_pc_hist_init(uint32_t slots);
 /* A sample at pc in compiled method id (0: not in a published one). */
 void wasp_pc_hist_count(uint32_t id, uint64_t pc);
+/* A sample in the runtime or native code, counted at pc within the call
+ * in compiled method id that made it (watch/runtime_caller.h). */
+void wasp_pc_hist_count_caller(uint32_t id, uint64_t pc);
 
 /* Each counted (id, pc) with its count since the last drain, the counts
  * zeroed as they are read (samples during the drain count in the next);
