@@ -379,7 +379,9 @@ static void text_report(void **state)
     wasp_profile_add_counter(p, "alloc.store_ahead", 60);
     wasp_profile_add_counter(p, "alloc.named_later", 40);
     wasp_profile_add_counter(p, "alloc.unnamed_object", 3);
+    wasp_profile_add_counter(p, "alloc.passed_not_counted", 5);
     text = text_of(p);
+    assert_non_null(strstr(text, "5  a boundary already allocated, in an object after the one caught"));
     assert_non_null(strstr(text, "objects holding watched TLAB page boundaries"));
     assert_non_null(strstr(text, "(named 60 at their class-word store, 40 once built)\n"
                                  "  and by the share of the allocation the watches covered (not known"));

@@ -36,6 +36,7 @@ static const char *const causes[][2] = {
     {"alloc.class_set_full", "too many classes to name"},
     {"alloc.unnamed_object", "a caught creation whose object could not be named"},
     {"alloc.gc_before_naming", "a caught creation a GC moved before it was named"},
+    {"alloc.passed_not_counted", "a boundary already allocated, in an object after the one caught"},
 };
 
 /* How creations were sampled: samples of stores (a PMU), or watched TLAB
