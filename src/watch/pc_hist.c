@@ -1,53 +1,73 @@
 /*
- * See pc_hist.h. A slot's key is pc | id << 48 (user addresses fit in 48
- * bits), claimed once by compare-and-swap and never released, so a drain
- * only exchanges counts. Linear probing, at most PROBES slots. Keys of id 0
- * (samples outside the published methods) take at most an eighth of the
- * slots: most are the interpreter's and native code's, which must not crowd
- * out compiled code's.
+ * See pc_hist.h. Two tables: handlers count in the current one while a
+ * drain empties the other, so that a drain frees every slot (a long-lived
+ * service samples more distinct PCs over hours than a table holds, and keys
+ * kept from one dump to the next would fill it: the rest of the run dropped).
+ * A drain makes the other table current, waits until no handler still counts
+ * in the one it left (each table counts the handlers inside it), reads it and
+ * empties it.
  *
- * ASYNC-SIGNAL-SAFE: wasp_pc_hist_count runs in the SIGTRAP handler: no
- * malloc, no locks, atomics only on the table allocated by init.
+ * In a table, a slot's key is pc | id << 48 (user addresses fit in 48 bits),
+ * claimed by compare-and-swap. Linear probing, at most PROBES slots. Keys of
+ * id 0 (samples outside the published methods) take at most an eighth of a
+ * table's slots: most are the interpreter's and native code's, which must
+ * not crowd out compiled code's.
+ *
+ * ASYNC-SIGNAL-SAFE: wasp_pc_hist_count and _count_caller run in the
+ * sampling handler: no malloc, no locks, atomics only on the tables
+ * allocated by init. The drain (the agent's dump, outside handlers) waits
+ * for handlers, which never wait for it.
  */
 #include "watch/pc_hist.h"
 
+#include <sched.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 typedef struct slot {
     uint64_t key; /* 0: free */
     uint64_t count;
 } slot;
 
+typedef struct table {
+    slot *slots;
+    uint32_t inside;        /* handlers counting in it now */
+    uint32_t outside_slots; /* id 0's slots taken */
+    wasp_pc_hist_totals totals;
+} table;
+
 enum { PROBES = 32 };
 
-static slot *table;
-static uint32_t mask;
-static uint64_t total, not_compiled, dropped, via_caller;
-static uint32_t outside_slots, outside_cap; /* id 0's slots taken, and their bound */
+static table tables[2];
+static uint32_t current = 2; /* the table handlers count in; 2: none (not initialised) */
+static uint32_t mask, outside_cap;
 
 int wasp_pc_hist_init(uint32_t slots)
 {
     if (!slots || (slots & (slots - 1)))
         return -1;
-    slot *t = table;
-    if (!t || mask + 1 != slots) {
-        t = calloc(slots, sizeof *t);
-        if (!t)
+    __atomic_store_n(&current, 2, __ATOMIC_SEQ_CST);
+    if (!tables[0].slots || mask + 1 != slots) {
+        slot *a = calloc(slots, sizeof *a), *b = calloc(slots, sizeof *b);
+        if (!a || !b) {
+            free(a);
+            free(b);
             return -1;
-        /* An earlier table stays allocated: a late handler may still read
-         * it (a few MiB, once per resize at most). */
-    } else {
-        for (uint32_t i = 0; i < slots; i++)
-            t[i] = (slot){0, 0};
+        }
+        /* Earlier tables stay allocated: a late handler of an earlier
+         * session may still write them (a few MiB, once per resize at most). */
+        tables[0].slots = a;
+        tables[1].slots = b;
     }
-    __atomic_store_n(&total, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&not_compiled, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&dropped, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&via_caller, 0, __ATOMIC_RELAXED);
     mask = slots - 1;
-    __atomic_store_n(&outside_slots, 0, __ATOMIC_RELAXED);
     outside_cap = slots / 8;
-    __atomic_store_n(&table, t, __ATOMIC_RELEASE);
+    for (int i = 0; i < 2; i++) {
+        memset(tables[i].slots, 0, (size_t)slots * sizeof(slot));
+        tables[i].outside_slots = 0;
+        tables[i].totals = (wasp_pc_hist_totals){0, 0, 0, 0};
+    }
+    __atomic_store_n(&current, 0, __ATOMIC_SEQ_CST);
     return 0;
 }
 
@@ -58,33 +78,52 @@ static uint32_t hash(uint64_t key)
     return (uint32_t)(key >> 32);
 }
 
-void wasp_pc_hist_count(uint32_t id, uint64_t pc)
+/* The current table, counted as entered (NULL: none, or two drains came
+ * and went meanwhile). A drain that made the other table current after the
+ * load below sees this handler inside, or this handler sees the change. */
+static table *enter(void)
 {
-    slot *t = __atomic_load_n(&table, __ATOMIC_ACQUIRE);
-    if (!t)
-        return;
-    __atomic_add_fetch(&total, 1, __ATOMIC_RELAXED);
+    for (int tries = 0; tries < 2; tries++) {
+        uint32_t i = __atomic_load_n(&current, __ATOMIC_SEQ_CST);
+        if (i > 1)
+            return NULL;
+        __atomic_add_fetch(&tables[i].inside, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&current, __ATOMIC_SEQ_CST) == i)
+            return &tables[i];
+        __atomic_sub_fetch(&tables[i].inside, 1, __ATOMIC_SEQ_CST);
+    }
+    return NULL;
+}
+
+static void leave(table *t)
+{
+    __atomic_sub_fetch(&t->inside, 1, __ATOMIC_SEQ_CST);
+}
+
+static void count_in(table *t, uint32_t id, uint64_t pc)
+{
+    __atomic_add_fetch(&t->totals.total, 1, __ATOMIC_RELAXED);
     int user_pc = pc && !(pc >> 48);
     if (!id || id >= WASP_PC_HIST_MAX_ID || !user_pc) {
-        __atomic_add_fetch(&not_compiled, 1, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&t->totals.not_compiled, 1, __ATOMIC_RELAXED);
         if (id || !user_pc)
             return;
     }
     uint64_t key = pc | (uint64_t)id << 48;
     uint32_t h = hash(key);
     for (uint32_t i = 0; i < PROBES; i++) {
-        slot *s = &t[(h + i) & mask];
+        slot *s = &t->slots[(h + i) & mask];
         uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
         if (k == 0) {
             /* Racing claims may pass the bound by a slot each: harmless. */
-            if (!id && __atomic_load_n(&outside_slots, __ATOMIC_RELAXED) >= outside_cap)
+            if (!id && __atomic_load_n(&t->outside_slots, __ATOMIC_RELAXED) >= outside_cap)
                 return; /* counted as not compiled, its pc not kept */
             uint64_t expected = 0;
             if (__atomic_compare_exchange_n(&s->key, &expected, key, 0, __ATOMIC_ACQ_REL,
                                             __ATOMIC_ACQUIRE)) {
                 k = key;
                 if (!id)
-                    __atomic_add_fetch(&outside_slots, 1, __ATOMIC_RELAXED);
+                    __atomic_add_fetch(&t->outside_slots, 1, __ATOMIC_RELAXED);
             } else {
                 k = expected; /* another thread took it: maybe for this key */
             }
@@ -95,33 +134,57 @@ void wasp_pc_hist_count(uint32_t id, uint64_t pc)
         }
     }
     if (id)
-        __atomic_add_fetch(&dropped, 1, __ATOMIC_RELAXED); /* id 0's: not compiled already */
+        __atomic_add_fetch(&t->totals.dropped, 1, __ATOMIC_RELAXED); /* id 0's: not compiled already */
+}
+
+void wasp_pc_hist_count(uint32_t id, uint64_t pc)
+{
+    table *t = enter();
+    if (!t)
+        return;
+    count_in(t, id, pc);
+    leave(t);
 }
 
 void wasp_pc_hist_count_caller(uint32_t id, uint64_t pc)
 {
-    if (!__atomic_load_n(&table, __ATOMIC_ACQUIRE))
+    table *t = enter();
+    if (!t)
         return;
-    __atomic_add_fetch(&via_caller, 1, __ATOMIC_RELAXED);
-    wasp_pc_hist_count(id, pc);
+    __atomic_add_fetch(&t->totals.via_caller, 1, __ATOMIC_RELAXED);
+    count_in(t, id, pc);
+    leave(t);
+}
+
+/* Until no handler counts in t: handlers are short and never wait, so this
+ * is microseconds; bounded all the same (a thread stopped inside a handler
+ * by a debugger): after about 100 ms the table is read as it is. */
+static void wait_out(table *t)
+{
+    for (int i = 0; __atomic_load_n(&t->inside, __ATOMIC_SEQ_CST) && i < 1100; i++) {
+        if (i < 1000)
+            sched_yield();
+        else
+            nanosleep(&(struct timespec){0, 100000}, NULL);
+    }
 }
 
 void wasp_pc_hist_drain(wasp_pc_hist_visit visit, void *ctx, wasp_pc_hist_totals *totals)
 {
-    slot *t = __atomic_load_n(&table, __ATOMIC_ACQUIRE);
     *totals = (wasp_pc_hist_totals){0, 0, 0, 0};
-    if (!t)
+    uint32_t old = __atomic_load_n(&current, __ATOMIC_SEQ_CST);
+    if (old > 1)
         return;
+    __atomic_store_n(&current, old ^ 1, __ATOMIC_SEQ_CST); /* emptied by the last drain */
+    table *t = &tables[old];
+    wait_out(t);
     for (uint32_t i = 0; i <= mask; i++) {
-        uint64_t key = __atomic_load_n(&t[i].key, __ATOMIC_ACQUIRE);
-        if (!key)
-            continue;
-        uint64_t n = __atomic_exchange_n(&t[i].count, 0, __ATOMIC_RELAXED);
-        if (n)
-            visit(ctx, (uint32_t)(key >> 48), key & ((1ull << 48) - 1), n);
+        slot *s = &t->slots[i];
+        if (s->key && s->count)
+            visit(ctx, (uint32_t)(s->key >> 48), s->key & ((1ull << 48) - 1), s->count);
+        *s = (slot){0, 0};
     }
-    totals->total = __atomic_exchange_n(&total, 0, __ATOMIC_RELAXED);
-    totals->not_compiled = __atomic_exchange_n(&not_compiled, 0, __ATOMIC_RELAXED);
-    totals->dropped = __atomic_exchange_n(&dropped, 0, __ATOMIC_RELAXED);
-    totals->via_caller = __atomic_exchange_n(&via_caller, 0, __ATOMIC_RELAXED);
+    *totals = t->totals;
+    t->totals = (wasp_pc_hist_totals){0, 0, 0, 0};
+    t->outside_slots = 0;
 }

@@ -5,10 +5,12 @@
  * agent maps each PC to its Java frames at the dump (agent/cpu_lines_dump.c);
  * the summary's "of CPU" is a line's share of all samples.
  *
- * A fixed-size open-addressing table, allocated before sampling starts
- * (wasp_pc_hist_init); a sample that finds no free slot within a few probes
- * counts in `dropped`. Samples outside the compiled methods published to
- * the code map (id 0) count in `not_compiled`, and their PCs are kept too
+ * Fixed-size open-addressing tables, allocated before sampling starts
+ * (wasp_pc_hist_init): two, one counted in while the other is drained, so
+ * each dump frees every slot and a table needs to hold only the PCs of one
+ * interval between dumps. A sample that finds no free slot within a few
+ * probes counts in `dropped`. Samples outside the compiled methods published
+ * to the code map (id 0) count in `not_compiled`, and their PCs are kept too
  * (id 0, in at most an eighth of the slots; none dropped): a method is
  * published up to 250 ms after it runs (agent/code_map_load.h), and the
  * dump finds it then. Every sample counts in `total`.
@@ -31,8 +33,9 @@ typedef struct wasp_pc_hist_totals {
     uint64_t via_caller; /* of total: counted at the compiled code that called */
 } wasp_pc_hist_totals;
 
-/* Allocates the table (slots: a power of two) and empties it. 0, or -1 out
- * of memory (then nothing is counted). */
+/* Allocates the two tables (slots each: a power of two) and empties them.
+ * 0, or -1 out of memory (then nothing is counted). Not while another
+ * thread drains. */
 int wasp_pc_hist_init(uint32_t slots);
 /* A sample at pc in compiled method id (0: not in a published one). */
 void wasp_pc_hist_count(uint32_t id, uint64_t pc);
@@ -40,9 +43,10 @@ void wasp_pc_hist_count(uint32_t id, uint64_t pc);
  * in compiled method id that made it (watch/runtime_caller.h). */
 void wasp_pc_hist_count_caller(uint32_t id, uint64_t pc);
 
-/* Each counted (id, pc) with its count since the last drain, the counts
- * zeroed as they are read (samples during the drain count in the next);
- * then the totals since the last drain. For the dump. */
+/* Each counted (id, pc) with its count since the last drain, and the
+ * totals of the same samples; the table read is emptied (samples during the
+ * drain count in the other, read at the next). For the dump; one drain at
+ * a time. */
 typedef void (*wasp_pc_hist_visit)(void *ctx, uint32_t id, uint64_t pc, uint64_t count);
 void wasp_pc_hist_drain(wasp_pc_hist_visit visit, void *ctx, wasp_pc_hist_totals *totals);
 

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <pthread.h>
+
 #include "profile/bytes.h"
 #include "profile/codec.h"
 #include "profile/cpu_lines.h"
@@ -116,6 +118,87 @@ static void outside_pcs_take_an_eighth(void **state)
     assert_int_equal(t.dropped, 0);
 }
 
+/* A drain frees every slot: the next interval's PCs find room although the
+ * last one filled the table, and the outside PCs' eighth is theirs again
+ * (a long-lived service samples more PCs over hours than a table holds). */
+static void drain_frees_the_slots(void **state)
+{
+    (void)state;
+    assert_int_equal(wasp_pc_hist_init(16), 0);
+    visits s = {0};
+    wasp_pc_hist_totals t;
+    for (int round = 0; round < 3; round++) {
+        count_pcs(0, 0x2000 + 0x100 * (uint64_t)round, 2);
+        count_pcs(1, 0x1000 + 0x100 * (uint64_t)round, 14);
+        s.n = 0;
+        wasp_pc_hist_drain(visit, &s, &t);
+        assert_int_equal(s.n, 16);
+        assert_int_equal(t.total, 16);
+        assert_int_equal(t.dropped, 0);
+        assert_int_equal(count_of(&s, 0, 0x2001 + 0x100 * (uint64_t)round), 1);
+        assert_int_equal(count_of(&s, 1, 0x100e + 0x100 * (uint64_t)round), 1);
+    }
+}
+
+enum { COUNTERS = 2, COUNTS = 200000 };
+static int counters_done;
+
+static void *counter(void *arg)
+{
+    uint64_t base = (uint64_t)(uintptr_t)arg;
+    for (uint64_t i = 0; i < COUNTS; i++) {
+        if (i % 3 == 0)
+            wasp_pc_hist_count_caller(5, base + i % 64);
+        else
+            wasp_pc_hist_count(5, base + i % 64);
+    }
+    __atomic_add_fetch(&counters_done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static void sum_visit(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
+{
+    (void)id;
+    (void)pc;
+    *(uint64_t *)ctx += count;
+}
+
+/* Drains while threads count: every sample is in exactly one drain, its pc
+ * and its totals in the same one. */
+static void drains_lose_nothing(void **state)
+{
+    (void)state;
+    assert_int_equal(wasp_pc_hist_init(1024), 0);
+    pthread_t th[COUNTERS];
+    for (int i = 0; i < COUNTERS; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, counter,
+                                        (void *)(uintptr_t)(0x10000 * (uint64_t)(i + 1))), 0);
+    uint64_t visited = 0, total = 0, via = 0;
+    int drains = 0;
+    while (__atomic_load_n(&counters_done, __ATOMIC_ACQUIRE) < COUNTERS) {
+        uint64_t v = 0;
+        wasp_pc_hist_totals t;
+        wasp_pc_hist_drain(sum_visit, &v, &t);
+        assert_int_equal(v, t.total); /* a drain's pcs and totals agree */
+        visited += v;
+        total += t.total;
+        via += t.via_caller;
+        drains++;
+    }
+    for (int i = 0; i < COUNTERS; i++)
+        pthread_join(th[i], NULL);
+    uint64_t v = 0;
+    wasp_pc_hist_totals t;
+    wasp_pc_hist_drain(sum_visit, &v, &t);
+    visited += v;
+    total += t.total;
+    via += t.via_caller;
+    assert_true(drains > 1);
+    assert_int_equal(total, (uint64_t)COUNTERS * COUNTS);
+    assert_int_equal(visited, (uint64_t)COUNTERS * COUNTS);
+    assert_int_equal(via, (uint64_t)COUNTERS * ((COUNTS + 2) / 3));
+}
+
 /* The debug records of one compiled method: at 0x110 line A's bci inlined
  * into B; at 0x120 B alone. A sample's pc maps to the first record after. */
 static void pc_maps_to_the_next_record(void **state)
@@ -200,6 +283,8 @@ int main(void)
         cmocka_unit_test(histogram_counts_by_method_and_pc),
         cmocka_unit_test(full_table_counts_drops),
         cmocka_unit_test(outside_pcs_take_an_eighth),
+        cmocka_unit_test(drain_frees_the_slots),
+        cmocka_unit_test(drains_lose_nothing),
         cmocka_unit_test(pc_maps_to_the_next_record),
         cmocka_unit_test(chain_counts_once_per_line),
         cmocka_unit_test(no_lines_no_section),
