@@ -132,11 +132,33 @@ static void replica_is_the_lines_that_accessed_it(void **state)
            "replicated; CPU not measured\n");
 }
 
+/* The lines' samples the replica finding carries are a share of the samples
+ * counted by line (cpu.samples), not of the samples due: pacing that left
+ * out 1,000 more moves neither the share nor the count. */
+static void replica_share_is_of_the_samples_counted_by_line(void **state)
+{
+    (void)state;
+    wasp_profile *p = replica_profile(true);
+    wasp_profile_add_counter(p, "sampler.paced_skips", 1000); /* 2,000 due */
+    char *r = text(p);
+    if (!strstr(r, "of the program's 2,000 CPU samples") || !strstr(r, "replicated" THIRTY))
+        fail_msg("not 300 of 1,000 counted by line in:\n%s", r);
+    free(r);
+    r = render_string(p, WASP_FORMAT_JSON, WASP_BY_LINE, NULL);
+    const char *f = strstr(r, "\"place\": \"pkg.Grid.build(Main.java:12)\"");
+    if (!f || !strstr(f, "\"cpu_share\": 0.3,") || !strstr(f, "\"cpu_samples\": 300.0,") ||
+        !strstr(f, "\"samples\": 300.0,"))
+        fail_msg("not 300 of 1,000 counted by line in:\n%s", r);
+    free(r);
+    wasp_profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(alloc_is_its_creating_line),
         cmocka_unit_test(replica_is_the_lines_that_accessed_it),
+        cmocka_unit_test(replica_share_is_of_the_samples_counted_by_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

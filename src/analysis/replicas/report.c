@@ -363,10 +363,6 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
     uint32_t *order = wasp_profile_sorted_replica_sites(p, &n);
     if (!order)
         return -1;
-    /* Samples due per sample counted by line: the summary's unit (samples
-     * due) from a count of the latter. */
-    double counted = (double)wasp_profile_get_counter(p, WASP_CPU_SAMPLES);
-    double scale = counted > 0 ? wasp_report_samples_due(p) / counted : NAN;
     int rc = 0, emitted = 0;
     for (uint32_t i = 0; i < n && emitted < max && rc == 0; i++) {
         struct replica_site v;
@@ -381,9 +377,12 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
         double accesses = wasp_profile_site_samples(p, order[i], &remote);
         double lines = accesses > 0 ? NAN : access_lines_cpu(p, &v);
         free(v.order);
-        /* evidence: the CPU samples the cost rests on (its interval's count) */
+        /* evidence: the CPU samples the cost rests on (its interval's count);
+         * the lines' samples are a share of those counted by line */
         wasp_finding f = {.ctx = v.site->ctx, .share = v.theta,
-                          .cpu = accesses > 0 ? accesses : lines * scale,
+                          .cpu = accesses > 0 ? accesses : NAN,
+                          .has_cpu_line_samples = isfinite(lines),
+                          .cpu_line_samples = lines,
                           .evidence = accesses > 0 ? accesses * wasp_report_taken_per_due(p)
                                       : isfinite(lines) ? lines : v.comparisons};
         char t[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF];

@@ -67,6 +67,13 @@ typedef struct wasp_finding {
                        * the line's share of the program's CPU samples
                        * (profile/cpu_lines.h) when the profile has them;
                        * else cpu is an estimate */
+    bool has_cpu_line_samples; /* cpu_line_samples is set: the cost is its
+                                * share of the samples counted by line, as
+                                * cpu_by_line's (cpu is then not read) */
+    double cpu_line_samples;   /* the CPU samples counted by line at the lines
+                                * involved, summed by the analysis when they
+                                * are not the place's alone (a replica's: the
+                                * lines that accessed its objects) */
 } wasp_finding;
 
 /* Findings per analysis in the summary. */

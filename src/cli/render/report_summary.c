@@ -96,11 +96,12 @@ static int each_analysis(const wasp_profile *p, uint32_t shown, int top, write_a
     return 0;
 }
 
-/* Whether f's cost is its line's share of every CPU sample (cpu_lines.h):
- * it asks for it and p has the samples by line. */
+/* Whether f's cost is a share of every CPU sample counted by line
+ * (cpu_lines.h): its part summed its lines' samples, or it asks for its
+ * line's and p has them. */
 static bool by_line(const wasp_profile *p, const wasp_finding *f)
 {
-    return f->cpu_by_line && wasp_profile_has_cpu_lines(p);
+    return f->has_cpu_line_samples || (f->cpu_by_line && wasp_profile_has_cpu_lines(p));
 }
 
 /* Whether f's cost is an estimate: it asks for its line's samples, which a
@@ -111,15 +112,17 @@ static bool estimate(const wasp_profile *p, const wasp_finding *f)
     return f->cpu_by_line && !wasp_profile_has_cpu_lines(p) && isfinite(f->cpu);
 }
 
-/* The CPU samples at f's place (method and line), code inlined there
- * included. */
+/* The CPU samples at f's lines: those its part summed, else those at its
+ * place (method and line), code inlined there included. */
 static double line_samples(const wasp_profile *p, const wasp_finding *f)
 {
+    if (f->has_cpu_line_samples)
+        return f->cpu_line_samples;
     const wasp_frame *at = f->ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[f->ctx]) : NULL;
     return at ? wasp_profile_cpu_at(p, at->name, at->line) : 0;
 }
 
-/* A finding's cost in CPU: with samples by line, the line's share of them
+/* A finding's cost in CPU: with samples by line, its lines' share of them
  * and Wilson's interval for it. Else its share of the samples due and the 95%
  * interval. The finding's samples may be weighted (a paced sample stands
  * for several periods, a window's pairs share one sample): the interval is
@@ -131,7 +134,8 @@ static bool cpu_cost(const wasp_profile *p, const wasp_finding *f, double due, d
 {
     if (by_line(p, f)) {
         double n = (double)wasp_profile_get_counter(p, WASP_CPU_SAMPLES);
-        double k = line_samples(p, f);
+        /* lines summed by a part count code inlined into two of them twice */
+        double k = fmin(line_samples(p, f), n);
         *share = n > 0 ? k / n : 0;
         wasp_wilson95(k, n, lo, hi);
         return n > 0;
