@@ -223,16 +223,16 @@ static void analysis_text(const wasp_profile *p, int id, const found *c, double 
 
 int wasp_summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *out)
 {
-    bool any = false, pairs = false;
-    for (int id = 0; id < WASP_ANALYSES; id++) {
+    bool any = false;
+    for (int id = 0; id < WASP_ANALYSES; id++)
         any |= in_summary(shown, id);
-        pairs |= in_summary(shown, id) && wasp_report_part_of(id)->counts_armed;
-    }
     if (!any)
         return 0;
+    /* Shares by line (pairs, alloc, replicas) are of the samples counted by
+     * line, the others' of the samples due: both named when they differ. */
     char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF + 24] = "";
     double by_line = (double)wasp_profile_get_counter(p, WASP_CPU_SAMPLES);
-    if (pairs && wasp_profile_has_cpu_lines(p) && by_line != wasp_report_samples_due(p))
+    if (wasp_profile_has_cpu_lines(p) && by_line != wasp_report_samples_due(p))
         snprintf(b, sizeof b, " (%s counted by line)", wasp_fmt_count(by_line, a, sizeof a));
     fprintf(out, "\nSUMMARY: the top findings of each analysis (docs/findings.md explains them); "
                  "\"of CPU\": of the program's %s CPU samples%s, with a 95%% interval\n",
