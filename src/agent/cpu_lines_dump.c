@@ -35,7 +35,9 @@ static void one_pc(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
     wasp_profile *p = wasp_dump_profile(dr->d);
     for (int i = 0; i < n; i++)
         wasp_dump_java_frame(dr->d, &rf[i], &f[i]);
-    wasp_profile_add_cpu_chain(p, f, n, (double)count); /* out of memory: the line goes */
+    /* out of memory: the line goes */
+    if (wasp_profile_add_cpu_chain(p, f, n, (double)count) == 0)
+        wasp_profile_add_cpu_leaf(p, f[0].name, f[0].file, f[0].line, (double)count);
 }
 
 void wasp_cpu_lines_dump(wasp_dump *d)

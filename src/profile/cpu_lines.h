@@ -52,6 +52,16 @@ int wasp_profile_add_cpu_line(wasp_profile *p, uint32_t name, uint32_t file, int
 int wasp_profile_add_cpu_chain(wasp_profile *p, const wasp_frame *chain, int n, double samples);
 /* Samples at (name, line), whatever the file: 0 when none. */
 double wasp_profile_cpu_at(const wasp_profile *p, uint32_t name, int32_t line);
+
+/* The leaves (section CPUI): each sample counted once more, at the
+ * innermost frame of its inline chain alone (a native method's wrapper, the
+ * line that called the runtime), so that leaves add up to the samples
+ * mapped: the summary's estimate of a place with the code it calls
+ * (docs/findings.md). Same calls as the lines'. */
+int wasp_profile_add_cpu_leaf(wasp_profile *p, uint32_t name, uint32_t file, int32_t line,
+                              double samples);
+double wasp_profile_cpu_leaf_at(const wasp_profile *p, uint32_t name, int32_t line);
+bool wasp_profile_has_cpu_leaves(const wasp_profile *p);
 /* Whether p holds the section (or the cpu.samples counter): a profile
  * without it has no figure to give. */
 bool wasp_profile_has_cpu_lines(const wasp_profile *p);

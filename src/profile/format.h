@@ -32,6 +32,8 @@ enum wasp_section_tag {
     WASP_SEC_SITES = WASP_TAG('S', 'I', 'T', 'E'),
     /* CPU samples by source line, optional (cpu_lines.h). */
     WASP_SEC_CPU_LINES = WASP_TAG('C', 'P', 'U', 'L'),
+    /* CPU samples by innermost line, optional (cpu_lines.h). */
+    WASP_SEC_CPU_LEAVES = WASP_TAG('C', 'P', 'U', 'I'),
 };
 
 /* magic + version; a section header is tag + length; the trailer is the CRC. */

@@ -94,10 +94,14 @@ typedef struct wasp_profile {
     uint32_t nsites, cap_sites;
     void *site_index;
 
-    /* CPU samples by source line (cpu_lines.c); none in older profiles. */
-    struct wasp_cpu_line *cpu_lines;
-    uint32_t ncpu_lines, cap_cpu_lines;
-    void *cpu_line_index;
+    /* CPU samples by source line (cpu_lines.c): at every line of each
+     * sample's inline chain (lines), and at its innermost line alone
+     * (leaves); none in older profiles. */
+    struct wasp_cpu_table {
+        struct wasp_cpu_line *rows;
+        uint32_t n, cap;
+        void *index;
+    } cpu_lines, cpu_leaves;
 
     /* Each analysis's own data, owned by its profile part (part.h); NULL
      * until it records something. */

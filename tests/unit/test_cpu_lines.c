@@ -254,11 +254,21 @@ static void chain_counts_once_per_line(void **state)
     assert_true(wasp_profile_cpu_at(p, wasp_profile_intern_string(p, "Main.get"), 3) == 6);
     assert_true(wasp_profile_cpu_at(p, loop, 11) == 0);
 
+    /* The innermost lines: get() for the first 6, loop() for the other 4. */
+    assert_false(wasp_profile_has_cpu_leaves(p));
+    assert_int_equal(wasp_profile_add_cpu_leaf(p, chain[0].name, chain[0].file, 3, 6), 0);
+    assert_int_equal(wasp_profile_add_cpu_leaf(p, chain[1].name, chain[1].file, 10, 4), 0);
+    assert_true(wasp_profile_cpu_leaf_at(p, loop, 10) == 4);
+
     wasp_profile *q = round_trip(p);
     assert_true(wasp_profile_has_cpu_lines(q));
+    assert_true(wasp_profile_has_cpu_leaves(q));
     assert_true(wasp_profile_cpu_at(q, wasp_profile_intern_string(q, "Main.loop"), 10) == 10);
+    assert_true(wasp_profile_cpu_leaf_at(q, wasp_profile_intern_string(q, "Main.loop"), 10) == 4);
+    assert_true(wasp_profile_cpu_leaf_at(q, wasp_profile_intern_string(q, "Main.get"), 3) == 6);
     assert_true(wasp_profile_merge(q, p) == 0);
     assert_true(wasp_profile_cpu_at(q, wasp_profile_intern_string(q, "Main.main"), 20) == 20);
+    assert_true(wasp_profile_cpu_leaf_at(q, wasp_profile_intern_string(q, "Main.get"), 3) == 12);
     wasp_profile_free(q);
     wasp_profile_free(p);
 }
@@ -273,6 +283,7 @@ static void no_lines_no_section(void **state)
     char err[256];
     assert_int_equal(wasp_profile_encode(p, &b, err, sizeof err), 0);
     assert_null(memmem(b.data, b.len, "CPUL", 4));
+    assert_null(memmem(b.data, b.len, "CPUI", 4));
     wasp_wbuf_free(&b);
     wasp_profile_free(p);
 }

@@ -2,7 +2,10 @@
  * with the samples by line (profile/cpu_lines.h) it is the finding's line's
  * samples over every sample counted, code inlined into the line included,
  * with Wilson's interval for those counts; the pairs' weights do not enter
- * it; an access in a native method adds that method's samples. */
+ * it; an access in a native method adds that method's samples. Beside it,
+ * when larger beyond the noise, the line with the code it calls: the
+ * samples by innermost line, each method's weighed by the share of its
+ * armed samples whose stacks pass through the place. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -111,7 +114,7 @@ static void native_leaf_counts_its_method(void **state)
     assert_int_equal(wasp_report_render(p, &o, f), 0);
     fclose(f);
     /* 900 / 2,000 = 45%: Wilson(900, 2000) = 42.8-47.2%; 300 / 2,000 = 15%:
-     * 13.5-16.6% */
+     * 13.5-16.6% (no innermost lines here: no estimate with the calls) */
     if (!strstr(buf, "(Main.java:42): the value stored here is overwritten by this line again "
                      "before any read (30.0% of the bytes stored); 45.0% of CPU (42.8\xe2\x80\x93"
                      "47.2%)\n"))
@@ -124,11 +127,78 @@ static void native_leaf_counts_its_method(void **state)
     wasp_profile_free(p);
 }
 
+/* The place's line with the code it calls: pkg.Main.work:42 calls
+ * pkg.Util.get, which pkg.Other.run calls too. The armed samples' stacks
+ * ending in Util.get pass through work:42 in 30 of 40 (its share 0.75),
+ * whatever line of Util.get they ended at; Util.get's samples by innermost
+ * line, 400 at line 7 and 200 at line 8 (never armed), count 0.75 of them;
+ * a method never armed (pkg.Calc.run) counts nothing: a lower bound. */
+static void with_calls_by_method(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "deadstore");
+    wasp_profile_add_counter(p, "samples", 1500);
+    wasp_profile_add_counter(p, "armed", 100);
+    wasp_frame main10 = at_line(p, "pkg.Main.main", 10), work42 = at_line(p, "pkg.Main.work", 42),
+               get7 = at_line(p, "pkg.Util.get", 7), get8 = at_line(p, "pkg.Util.get", 8),
+               run5 = at_line(p, "pkg.Other.run", 5), calc = at_line(p, "pkg.Calc.run", 60);
+    uint32_t m = wasp_profile_intern_frame(p, &main10), w = wasp_profile_intern_frame(p, &work42),
+             g = wasp_profile_intern_frame(p, &get7), r = wasp_profile_intern_frame(p, &run5);
+    uint32_t via_work[] = {m, w, g}, via_run[] = {m, r, g}, at_work[] = {m, w}, at_run[] = {m, r};
+    uint32_t c1 = wasp_profile_intern_context(p, via_work, 3, 0);
+    uint32_t c2 = wasp_profile_intern_context(p, via_run, 3, 0);
+    uint32_t c3 = wasp_profile_intern_context(p, at_work, 2, 0);
+    uint32_t c4 = wasp_profile_intern_context(p, at_run, 2, 0);
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c1, c1, 3000, 30);
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c2, c2, 100, 10);
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c3, c3, 100, 20);
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c4, c4, 100, 40);
+    wasp_totals t = {10000, 3300, 0, 100};
+    wasp_profile_add_totals(p, WASP_AN_DEADSTORE, &t);
+    /* Util.get, Other.run and Calc.run compiled on their own: each sample's
+     * chain is its innermost line alone. */
+    wasp_frame own[] = {work42, main10};
+    wasp_profile_add_cpu_chain(p, own, 2, 100);
+    wasp_profile_add_cpu_leaf(p, work42.name, work42.file, work42.line, 100);
+    const wasp_frame *alone[] = {&get7, &get8, &run5, &calc};
+    const double counts[] = {400, 200, 300, 500};
+    for (int i = 0; i < 4; i++) {
+        wasp_profile_add_cpu_chain(p, alone[i], 1, counts[i]);
+        wasp_profile_add_cpu_leaf(p, alone[i]->name, alone[i]->file, alone[i]->line, counts[i]);
+    }
+    wasp_profile_add_counter(p, WASP_CPU_SAMPLES, 1500);
+
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    wasp_report_opts o = {.format = WASP_FORMAT_TEXT};
+    assert_int_equal(wasp_report_render(p, &o, f), 0);
+    fclose(f);
+    /* Its line: 100 / 1,500 = 6.7%, Wilson 5.5-8.0%. With the calls: 100 +
+     * 0.75 x 600 = 550 (36.7%); variance 100 + 600 x 0.75^2 + 600^2 x 0.75 x
+     * 0.25 / 40 draws = 2,125: 550 +- 90.4, 30.6-42.7%. */
+    if (!strstr(buf, "(Main.java:42): the value stored here is overwritten by this line again "
+                     "before any read (1.0% of the bytes stored); 6.7% of CPU (5.5\xe2\x80\x93"
+                     "8.0%), with the code it calls at least 36.7% (30.6\xe2\x80\x93" "42.7%)"))
+        fail_msg("no estimate with the calls, or not this one:\n%s", buf);
+    /* Util.get:7 is its own innermost line: 400 +- 39 with the calls, no
+     * more than its line's 26.7% (24.5-29.0%): not shown. */
+    if (!strstr(buf, "(Main.java:7): the value stored here is overwritten by this line again "
+                     "before any read (31.0% of the bytes stored); 26.7% of CPU (24.5\xe2\x80\x93"
+                     "29.0%)\n"))
+        fail_msg("an estimate with the calls where the line is all of it:\n%s", buf);
+    free(buf);
+    wasp_profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(line_share_of_all_samples),
         cmocka_unit_test(native_leaf_counts_its_method),
+        cmocka_unit_test(with_calls_by_method),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include "catalog/names.h"
 #include "analysis/pairs/profile.h"
 #include "cli/render/units.h"
+#include "profile/cpu_lines.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -101,6 +102,95 @@ static int sum_lines(const wasp_profile *p, wasp_analysis a, line_sum **lines, u
     return 0;
 }
 
+/* Whether context c has frame `at` (interned: one index per frame). */
+static bool passes(const wasp_profile *p, const wasp_context *c, uint32_t at)
+{
+    for (uint32_t k = 0; k < c->nframes; k++)
+        if (p->frame_refs[c->first + k] == at)
+            return true;
+    return false;
+}
+
+/* The method of the Java frame nearest the context's leaf (its innermost
+ * method), as a string id; p->nstrings when it has none. */
+static uint32_t inner_method(const wasp_profile *p, const wasp_context *c)
+{
+    for (uint32_t k = c->nframes; k-- > 0;) {
+        const wasp_frame *f = &p->frames[p->frame_refs[c->first + k]];
+        if (f->kind == WASP_FRAME_JAVA)
+            return f->name < p->nstrings ? f->name : p->nstrings;
+    }
+    return p->nstrings;
+}
+
+/* Per innermost method: the program's samples there (CPUI), the armed
+ * samples' weight whose watched stack ends there, and of it the weight
+ * whose stack passes through the place. */
+typedef struct stratum {
+    double samples, all, through;
+} stratum;
+
+/* The place's line with the code it calls, as a share of the program's CPU
+ * (docs/findings.md, "With the code it calls"). The samples by innermost
+ * line (CPUI) say which method the threads were in; the armed samples'
+ * walked stacks say, for each method, which share of its time was spent
+ * under the place. Arming depends on the instruction sampled, not on its
+ * callers, so within a method they are a fair sample of its callers (all
+ * its lines share an invocation's callers, armed or not); across methods
+ * they are not (code without the analyses' accesses is never armed), hence
+ * the strata. The estimate: the place's own innermost samples, plus each
+ * other method's samples times its share under the place; its variance the
+ * binomial one of each share (the method's armed draws) and the Poisson one
+ * of each count. Nothing for a profile without innermost lines (older). */
+static void with_calls(const wasp_profile *p, uint32_t ctx, double draws, wasp_finding *f)
+{
+    const wasp_frame *at = ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[ctx]) : NULL;
+    double n = (double)wasp_profile_get_counter(p, WASP_CPU_SAMPLES);
+    if (!at || at->kind != WASP_FRAME_JAVA || !wasp_profile_has_cpu_leaves(p) || !(n > 0))
+        return;
+    uint32_t place = (uint32_t)(at - p->frames);
+    stratum *st = calloc(p->nstrings + 1, sizeof *st);
+    if (!st)
+        return;
+    for (uint32_t i = 0; i < p->cpu_leaves.n; i++)
+        if (p->cpu_leaves.rows[i].name < p->nstrings)
+            st[p->cpu_leaves.rows[i].name].samples += p->cpu_leaves.rows[i].samples;
+    for (int k = 0; k < WASP_AN_COUNT; k++) {
+        uint32_t np;
+        uint32_t *order = wasp_profile_sorted_pairs(p, (wasp_analysis)k, &np);
+        for (uint32_t i = 0; order && i < np; i++) {
+            const wasp_pair *q = wasp_profile_pair(p, order[i]);
+            if (q->watch_ctx >= p->ncontexts)
+                continue;
+            const wasp_context *c = &p->contexts[q->watch_ctx];
+            stratum *s = &st[inner_method(p, c)];
+            s->all += q->count;
+            if (passes(p, c, place))
+                s->through += q->count;
+        }
+        free(order);
+    }
+    double per = isnan(draws) ? 1 : draws; /* armed draws per unit of weight */
+    /* The place's own method: its samples under the place are those at the
+     * place's line (its other lines are beside it, not under it). */
+    double own = wasp_profile_cpu_leaf_at(p, at->name, at->line);
+    double est = own, var = own;
+    for (uint32_t m = 0; m < p->nstrings; m++) {
+        if (!(st[m].through > 0) || m == at->name)
+            continue;
+        double share = st[m].through / st[m].all, k = st[m].samples;
+        double draws_here = st[m].all * per;
+        est += k * share;
+        var += k * share * share + k * k * share * (1 - share) / (draws_here > 1 ? draws_here : 1);
+    }
+    free(st);
+    double half = 1.96 * sqrt(var);
+    f->has_with_calls = true;
+    f->with_calls = fmin(est / n, 1);
+    f->with_calls_lo = fmax((est - half) / n, 0);
+    f->with_calls_hi = fmin((est + half) / n, 1);
+}
+
 int wasp_pairs_summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
 {
     wasp_analysis a = (wasp_analysis)id;
@@ -118,6 +208,7 @@ int wasp_pairs_summary(const wasp_profile *p, int id, int max, wasp_finding_sink
                           .cpu = lines[i].count * k, /* the estimate of older profiles */
                           .cpu_by_line = true,
                           .evidence = isnan(draws) ? lines[i].count : lines[i].count * draws};
+        with_calls(p, q->watch_ctx, draws, &f);
         char share[WASP_UNIT_BUF], here[200], there[200];
         wasp_fmt_percent(f.share, share, sizeof share);
         const char *approx = q->flags & WASP_PAIR_APPROX ? ", float/double within the threshold" : "";

@@ -233,7 +233,9 @@ const waspReport = (function () {
         ' of its evidence is JVM start-up work (class loading, linking, lambda bootstrap), not among these findings.' }));
       const items = (a.findings || []).map(f => el('li', { 'data-place': (f.file || '') + ':' + (f.line == null ? '' : f.line) }, [
         el('span', { class: 'cpu', text: isNum(f.cpu_share)
-          ? small(f.cpu_share) + ' of CPU (' + small(f.cpu_low).replace('%', '') + '\u2013' + small(f.cpu_high) + ')'
+          ? small(f.cpu_share) + ' of CPU (' + small(f.cpu_low).replace('%', '') + '\u2013' + small(f.cpu_high) + ')' +
+            (f.cpu_calls_matter ? ', with the code it calls at least ' + small(f.cpu_with_calls) + ' (' +
+              small(f.cpu_with_calls_low).replace('%', '') + '\u2013' + small(f.cpu_with_calls_high) + ')' : '')
           : f.waiting ? 'waiting uses no CPU' : 'CPU not measured' }), ' ',
         el('b', { class: 'mono', text: f.place || '(no frames)' }), ': ' + f.what,
         f.few_samples ? el('span', { class: 'few', text: 'few samples: ' + (f.samples < 0.5 ? '<1' : Math.round(f.samples)) }) : null]));

@@ -74,6 +74,13 @@ typedef struct wasp_finding {
                                 * involved, summed by the analysis when they
                                 * are not the place's alone (a replica's: the
                                 * lines that accessed its objects) */
+    bool has_with_calls;       /* with_calls is set (the pair analyses) */
+    double with_calls, with_calls_lo, with_calls_hi; /* the share of the
+                                * program's CPU in the place's line and the
+                                * code it calls (not inlined callees, stubs,
+                                * the runtime), estimated from the walked
+                                * stacks of the armed samples, and its 95%
+                                * interval (docs/findings.md) */
 } wasp_finding;
 
 /* Findings per analysis in the summary. */

@@ -172,6 +172,25 @@ static bool cpu_cost(const wasp_profile *p, const wasp_finding *f, double due, d
     return true;
 }
 
+/* Whether the code the place calls adds to its cost beyond the sampling
+ * noise: the estimate with the calls is then shown beside the line's own
+ * measured share (its interval below the estimate's; an older profile's
+ * estimate of the line is from the same armed samples: nothing to add). */
+static bool calls_matter(const wasp_profile *p, const wasp_finding *f, bool measured, double hi)
+{
+    return f->has_with_calls && measured && !estimate(p, f) && f->with_calls_lo > hi;
+}
+
+/* "(3.2–5.2%)": the interval, one percent sign. */
+static const char *interval_text(double lo, double hi, char *buf, size_t n)
+{
+    char l[WASP_UNIT_BUF], h[WASP_UNIT_BUF];
+    wasp_fmt_percent(lo, l, sizeof l);
+    l[strlen(l) - 1] = 0;
+    snprintf(buf, n, "(%s\xe2\x80\x93%s)", l, wasp_fmt_percent(hi, h, sizeof h));
+    return buf;
+}
+
 static bool few(const wasp_finding *f)
 {
     return !(f->evidence >= FEW_SAMPLES);
@@ -192,21 +211,25 @@ static const char *few_text(const wasp_finding *f, char *buf, size_t n)
 static void finding_text(const wasp_profile *p, const wasp_finding *f, int rank, double due,
                          FILE *out)
 {
-    char place[WASP_FRAME_LABEL_MAX], s[WASP_UNIT_BUF], l[WASP_UNIT_BUF], h[WASP_UNIT_BUF],
-        w[64];
+    char place[WASP_FRAME_LABEL_MAX], s[WASP_UNIT_BUF], l[2 * WASP_UNIT_BUF + 8],
+        h[2 * WASP_UNIT_BUF + 8], w[64];
     const wasp_frame *at = f->ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[f->ctx]) : NULL;
     if (at)
         wasp_frame_label(p, at, place, sizeof place);
     else
         snprintf(place, sizeof place, "(no frames)");
     double share, lo, hi;
-    char cpu[3 * WASP_UNIT_BUF + 32];
-    if (cpu_cost(p, f, due, &share, &lo, &hi)) {
-        wasp_fmt_percent(lo, l, sizeof l);
-        l[strlen(l) - 1] = 0; /* "(3.2–5.2%)": one percent sign */
-        snprintf(cpu, sizeof cpu, "%s of CPU%s (%s\xe2\x80\x93%s)",
-                 wasp_fmt_percent(share, s, sizeof s), estimate(p, f) ? ", estimate" : "", l,
-                 wasp_fmt_percent(hi, h, sizeof h));
+    char cpu[6 * WASP_UNIT_BUF + 96];
+    bool measured = cpu_cost(p, f, due, &share, &lo, &hi);
+    if (measured) {
+        snprintf(cpu, sizeof cpu, "%s of CPU%s %s", wasp_fmt_percent(share, s, sizeof s),
+                 estimate(p, f) ? ", estimate" : "", interval_text(lo, hi, l, sizeof l));
+        if (calls_matter(p, f, measured, hi)) {
+            size_t n = strlen(cpu);
+            snprintf(cpu + n, sizeof cpu - n, ", with the code it calls at least %s %s",
+                     wasp_fmt_percent(f->with_calls, s, sizeof s),
+                     interval_text(f->with_calls_lo, f->with_calls_hi, h, sizeof h));
+        }
     } else
         snprintf(cpu, sizeof cpu, "%s", f->waiting ? "waiting uses no CPU" : "CPU not measured");
     fprintf(out, "  %d. %s: %s; %s", rank, place, f->what, cpu);
@@ -300,6 +323,10 @@ static void finding_json(wasp_json *j, const wasp_profile *p, const wasp_finding
     wasp_json_double(j, "cpu_high", measured ? hi : NAN);
     wasp_json_double(j, "cpu_samples", by_line(p, f) ? line_samples(p, f) : f->cpu);
     wasp_json_bool(j, "cpu_estimate", estimate(p, f));
+    wasp_json_double(j, "cpu_with_calls", f->has_with_calls ? f->with_calls : NAN);
+    wasp_json_double(j, "cpu_with_calls_low", f->has_with_calls ? f->with_calls_lo : NAN);
+    wasp_json_double(j, "cpu_with_calls_high", f->has_with_calls ? f->with_calls_hi : NAN);
+    wasp_json_bool(j, "cpu_calls_matter", calls_matter(p, f, measured, hi));
     wasp_json_double(j, "samples", f->evidence);
     wasp_json_bool(j, "few_samples", few(f));
     wasp_json_bool(j, "waiting", f->waiting);
