@@ -172,10 +172,11 @@ TRUTH = {
 }
 
 
-def program_cpu(ctx, jdk, workload, args, repeat):
+def program_cpu(ctx, jdk, workload, args, repeat, jvm=()):
     """The CPU seconds of the workload's threads (main, and LocksHot's
     workers), run without the agent, its planted loop run `repeat` times."""
-    cmd = [jdk.java, "-Dwasp.truth.repeat=%d" % repeat, "-cp", H.CLASSES, workload] + list(args)
+    cmd = [jdk.java] + list(jvm) + ["-Dwasp.truth.repeat=%d" % repeat, "-cp", H.CLASSES,
+                                    workload] + list(args)
     r = H.run(cmd)
     H.check(r.rc == 0, "%s exited %d: %s" % (" ".join(cmd), r.rc, H.tail(r.err)))
     m = re.search(r"^truth: cpu-ns (\d+)$", r.err, re.M)
@@ -221,7 +222,7 @@ def make_tests(h):
     tests = [("summary.%s" % a, (lambda a, w, args, extra: lambda c, j: t_first(c, j, a, w, args, extra))(
         a, w, args, extra)) for a, w, args, extra in CASES]
     return tests + [("summary.html", t_html), ("summary.few-samples", t_few_samples),
-                    ("summary.thread", t_thread)]
+                    ("summary.thread", t_thread), ("summary.calls", t_calls)]
 
 
 def watching(analysis):
@@ -314,6 +315,66 @@ def t_first(ctx, jdk, analysis, workload, args, extra):
     truth = check_truth(ctx, jdk, analysis, workload, args, first) if analysis in TRUTH else ""
     return "%s; %s%s" % (lines[0].strip()[:110], "%.0f samples" % first["samples"],
                          "; " + truth if truth else "")
+
+
+# summary.calls: the place's line with the code it calls (docs/findings.md,
+# "With the code it calls"). SilentStoreCalls's planted loop calls
+# ArrayList.set, kept out of line, where all its stores and most of its time
+# are; the truth is the loop's share of the program's CPU (with it and
+# without it, no agent). Measured (2026-11-29, three runs each, debug
+# registers, the defaults): truth 0.180-0.228; the line alone 0.007-0.028
+# (JDK 17) and 0.087-0.108 (JDK 25); with the calls 0.110-0.132 (JDK 17)
+# and 0.182-0.220 (JDK 25). The part the calls add, (with - line) / truth:
+# 0.50-0.61 and 0.41-0.62 (mean 0.52, sd 0.08): at least CALLS_LEAST, 4 sd
+# under it, which the line alone (0) or no estimate fails. A lower bound:
+# its interval's low end not above the truth by more than 4 sd of the
+# truth (0.015 a run): 0.95 of it at most seen; an estimate from the share
+# of all armed samples under the place (100%: only the called code has
+# stores) fails it by far.
+CALLS_LEAST = 0.2
+CALLS_TRUTH_SD = 0.015
+CALLS_JVM = ["-XX:CompileCommand=quiet", "-XX:CompileCommand=dontinline,java/util/ArrayList.set"]
+
+
+def t_calls(ctx, jdk):
+    """The summary's silent store is at SilentStoreCalls's calling line, with
+    an estimate with the code it calls near the truth where the line alone
+    is a small part of it."""
+    why = H.engine_verdict(jdk, "debugreg")
+    if why:
+        H.skip("the estimate rests on armed samples, which only debug registers give by the "
+               "hundred: %s" % why)
+    workload = "SilentStoreCalls"
+    e = H.expectation(workload)
+    out = ctx.path("%s.wprof" % workload)
+    cmd = [H.WASP, "run", "--watch", "debugreg", "-o", out, "-q", "--", jdk.java] + CALLS_JVM + \
+        ["-cp", H.CLASSES, workload]
+    r = H.run(cmd)
+    H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
+    rep = ctx.report(out)
+    text = H.run([H.WASP, "report", out]).out
+    _, a = summary_of(rep, "silentstore")
+    H.check(a.get("findings"), "no silent-store finding in the summary")
+    first = a["findings"][0]
+    planted = "%s.java:%d" % (workload, e["line"])
+    H.check(where(first) == planted, "the first silent store is at %s, expected %s"
+            % (where(first), planted))
+    w, lo, line = first.get("cpu_with_calls"), first.get("cpu_with_calls_low"), first["cpu_share"]
+    H.check(w is not None, "no estimate with the calls: %s" % json.dumps(first)[:300])
+    t1s, t0s = [], []
+    for _ in range(TRUTH_PAIRS):
+        t1s.append(program_cpu(ctx, jdk, workload, [], 1, CALLS_JVM))
+        t0s.append(program_cpu(ctx, jdk, workload, [], 0, CALLS_JVM))
+    t1, t0 = statistics.median(t1s), statistics.median(t0s)
+    truth = (t1 - t0) / t1
+    note = "line %.3f, with calls %.3f (%.3f-%.3f), truth %.3f" % (line, w, lo, first["cpu_with_calls_high"], truth)
+    H.check((w - line) / truth >= CALLS_LEAST,
+            "the calls add %.2f of the truth, under %.2f: %s" % ((w - line) / truth, CALLS_LEAST, note))
+    H.check(lo <= truth + 4 * CALLS_TRUTH_SD, "the estimate is no lower bound: %s" % note)
+    lines, _, _ = text_findings(text, a["title"])
+    H.check(lines and "with the code it calls at least" in lines[0],
+            "the text's first silent store says nothing of the calls: %r" % (lines[:1],))
+    return note
 
 
 def t_html(ctx, jdk):
