@@ -25,10 +25,10 @@ uint64_t wasp_runtime_caller(const void *jni_env, uint64_t sp, const wasp_code_m
                              const wasp_nmethod **out)
 {
     wasp_anchor_view a;
-    if (!map || !wasp_frame_anchor_read(jni_env, sp, &a) ||
+    if (!map || !wasp_frame_anchor_read(jni_env, sp, &a) || a.sp % 8 != 0 ||
         (a.state != WASP_THREAD_IN_VM && a.state != WASP_THREAD_IN_VM_TRANS &&
          a.state != WASP_THREAD_IN_NATIVE))
-        return 0;
+        return 0; /* (an aligned sp above the interrupted one: stack[-1] is at or above it) */
     const uint64_t *stack = (const uint64_t *)(uintptr_t)a.sp; /* above sp, mapped */
     /* The anchor's pc when HotSpot set it (a native method's wrapper sets
      * its own, a place without a debug record); else where HotSpot would
