@@ -3,16 +3,39 @@
  */
 #include "agent/cpu_lines_dump.h"
 
+#include <dlfcn.h>
+#include <string.h>
+
 #include "agent/code_map_load.h"
+#include "agent/jvm.h"
 #include "profile/cpu_lines.h"
 #include "watch/pc_hist.h"
 
 enum { MAX_INLINE = 64 };
 
+/* Where the samples at no line were, of those whose PC was kept. */
+enum { IN_INTERPRETER, IN_STUBS, IN_JVM, IN_NATIVE, PLACES };
+static const char *const place_counter[PLACES] = {WASP_CPU_INTERPRETER, WASP_CPU_STUBS,
+                                                  WASP_CPU_JVM, WASP_CPU_NATIVE};
+
 typedef struct drain {
     wasp_dump *d;
     uint64_t unmapped, late;
+    uint64_t at[PLACES];
 } drain;
+
+/* A PC outside compiled Java code: the JVM's code blobs by the names it
+ * gave them (the interpreter, else a stub), else the library mapped there. */
+static int place_of(uint64_t pc)
+{
+    const char *blob = wasp_jvm_code_name(pc);
+    if (blob)
+        return strcmp(blob, "Interpreter") == 0 ? IN_INTERPRETER : IN_STUBS;
+    Dl_info info;
+    if (dladdr((void *)(uintptr_t)pc, &info) && info.dli_fname)
+        return strstr(info.dli_fname, "libjvm.so") ? IN_JVM : IN_NATIVE;
+    return IN_STUBS; /* the code cache's other code: unnamed stubs */
+}
 
 static void one_pc(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
 {
@@ -21,8 +44,10 @@ static void one_pc(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
     wasp_frame f[MAX_INLINE];
     if (!id) { /* outside the published methods: maybe one published since */
         id = wasp_code_map_late_id(pc);
-        if (!id)
-            return; /* the interpreter, stubs, native code: not compiled */
+        if (!id) { /* the interpreter, stubs, native code: not compiled */
+            dr->at[place_of(pc)] += count;
+            return;
+        }
         dr->late += count;
     }
     /* The sampled instruction is described by the first record after it
@@ -42,7 +67,7 @@ static void one_pc(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
 
 void wasp_cpu_lines_dump(wasp_dump *d)
 {
-    drain dr = {d, 0, 0};
+    drain dr = {d, 0, 0, {0}};
     wasp_pc_hist_totals t;
     wasp_code_map_drain_begin();
     wasp_pc_hist_drain(one_pc, &dr, &t);
@@ -54,6 +79,8 @@ void wasp_cpu_lines_dump(wasp_dump *d)
     wasp_profile_add_counter(p, WASP_CPU_NOT_COMPILED, t.not_compiled - dr.late);
     wasp_profile_add_counter(p, WASP_CPU_LATE, dr.late);
     wasp_profile_add_counter(p, WASP_CPU_VIA_CALLER, t.via_caller);
+    for (int i = 0; i < PLACES; i++)
+        wasp_profile_add_counter(p, place_counter[i], dr.at[i]);
     wasp_profile_add_counter(p, WASP_CPU_UNMAPPED, dr.unmapped);
     wasp_profile_add_counter(p, WASP_CPU_DROPPED, t.dropped);
     uint64_t methods, unknown, bytes;

@@ -42,6 +42,14 @@ typedef struct wasp_cpu_line {
 /* Of the samples counted at lines, those taken in the JVM's runtime or a
  * native method and counted at the compiled call that led there. */
 #define WASP_CPU_VIA_CALLER "cpu.via_caller"
+/* Of cpu.not_compiled, those whose place was kept (most): in the
+ * interpreter (code not compiled yet), the JVM's stubs, the JVM's own code
+ * with no compiled caller (leaf calls, the interpreter's calls), other
+ * native code. */
+#define WASP_CPU_INTERPRETER "cpu.in_interpreter"
+#define WASP_CPU_STUBS "cpu.in_stubs"
+#define WASP_CPU_JVM "cpu.in_jvm"
+#define WASP_CPU_NATIVE "cpu.in_native"
 
 /* Adds samples to the line (name, file, line). 0, or -1 out of memory. */
 int wasp_profile_add_cpu_line(wasp_profile *p, uint32_t name, uint32_t file, int32_t line,

@@ -193,12 +193,49 @@ static void with_calls_by_method(void **state)
     wasp_profile_free(p);
 }
 
+/* A run with a tenth or more of its samples in the interpreter says so under
+ * the summary's heading (its findings there count at no line); below that,
+ * nothing. */
+static void interpreted_share_noted(void **state)
+{
+    (void)state;
+    for (int interpreted = 150; interpreted <= 250; interpreted += 100) {
+        wasp_profile *p = wasp_profile_new();
+        wasp_profile_set_meta(p, "events", "deadstore");
+        wasp_profile_add_counter(p, "samples", 2000);
+        wasp_frame work = at_line(p, "pkg.Main.work", 42);
+        uint32_t f = wasp_profile_intern_frame(p, &work);
+        uint32_t c = wasp_profile_intern_context(p, &f, 1, 0);
+        wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c, c, 100, 1);
+        wasp_totals t = {1000, 100, 0, 1};
+        wasp_profile_add_totals(p, WASP_AN_DEADSTORE, &t);
+        wasp_profile_add_cpu_chain(p, &work, 1, 100);
+        wasp_profile_add_counter(p, WASP_CPU_SAMPLES, 2000);
+        wasp_profile_add_counter(p, WASP_CPU_INTERPRETER, (uint64_t)interpreted);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&buf, &len);
+        assert_non_null(out);
+        wasp_report_opts o = {.format = WASP_FORMAT_TEXT};
+        assert_int_equal(wasp_report_render(p, &o, out), 0);
+        fclose(out);
+        const char *note = strstr(buf, "of the CPU samples ran in the interpreter");
+        if (interpreted == 150 && note)
+            fail_msg("7.5%% in the interpreter noted:\n%s", buf);
+        if (interpreted == 250 && !strstr(buf, "  12.5% of the CPU samples ran in the interpreter"))
+            fail_msg("12.5%% in the interpreter not noted:\n%s", buf);
+        free(buf);
+        wasp_profile_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(line_share_of_all_samples),
         cmocka_unit_test(native_leaf_counts_its_method),
         cmocka_unit_test(with_calls_by_method),
+        cmocka_unit_test(interpreted_share_noted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

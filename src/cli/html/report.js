@@ -223,6 +223,10 @@ const waspReport = (function () {
     const box = el('section', { id: 'summary' }, [el('h2', { text: 'Summary' }),
       el('p', { class: 'note', text: '"of CPU": the share of the program\'s ' + num(Math.round(s.samples_due)) +
         ' CPU samples spent in the code involved, with its 95% interval. Each finding is explained in docs/findings.md.' })]);
+    const counters = rep.counters || {}, interpreted = (counters['cpu.in_interpreter'] || 0) / (counters['cpu.samples'] || 1);
+    if (interpreted >= 0.1) box.append(el('p', { class: 'note', 'data-interpreted': '', text: pct(interpreted) +
+      ' of the CPU samples ran in the interpreter (code the JIT had not compiled yet) and count at no line: ' +
+      'a longer run shows more of the program at its lines.' }));
     const filter = (rep.meta || {})['report.filter']; // --include/--exclude (docs/findings.md)
     if (filter) box.append(el('p', { class: 'note', text: 'Filtered (' + filter + '): only the stacks it keeps are shown, ' +
       'the others summed under "[stacks hidden by --include/--exclude]"; shares are of the whole profile.' }));

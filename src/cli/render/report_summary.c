@@ -238,6 +238,10 @@ static void finding_text(const wasp_profile *p, const wasp_finding *f, int rank,
     fputc('\n', out);
 }
 
+/* The interpreter's share of the samples from which the summary says so: a
+ * short run's findings in code not yet compiled show less CPU than they cost. */
+#define INTERPRETED_NOTE 0.1
+
 /* Start-up work below this share of an analysis's evidence goes unsaid in
  * the text (the JSON has it): a note about 0.1% is noise on the first screen. */
 #define STARTUP_NOTE 0.01
@@ -286,6 +290,12 @@ int wasp_summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *out)
         fprintf(out, "  filtered (%s): only the stacks it keeps are shown, the others summed under "
                      "\"" WASP_HIDDEN_FRAME "\"; shares are of the whole profile\n",
                 filter);
+    double interpreted = (double)wasp_profile_get_counter(p, WASP_CPU_INTERPRETER);
+    if (by_line > 0 && interpreted / by_line >= INTERPRETED_NOTE)
+        fprintf(out, "  %s of the CPU samples ran in the interpreter (code the JIT had not compiled "
+                     "yet) and count at no line: a longer run shows more of the program at its "
+                     "lines\n",
+                wasp_fmt_percent(interpreted / by_line, a, sizeof a));
     if (each_analysis(p, shown, top, analysis_text, out) != 0)
         return -1;
     fputs("\nDETAIL\n", out);
