@@ -29,6 +29,7 @@
 #include "agent/dump.h"
 #include "agent/exit_hook.h"
 #include "agent/jvm.h"
+#include "agent/vmstructs.h"
 #include "agent/log.h"
 #include "agent/options.h"
 #include "agent/probe.h"
@@ -45,6 +46,7 @@
 #include "catalog/names.h"
 #include "isa/isa.h"
 #include "sample/signal.h"
+#include "watch/interpreter.h"
 #include "watch/budget.h"
 #include "watch/caller_chain.h"
 #include "watch/pc_hist.h"
@@ -220,6 +222,12 @@ static void start_live(jvmtiEnv *jvmti, JNIEnv *env)
                      "headers", why,
                      names);
     }
+    uint64_t const_method, code_size, const_method_size;
+    if (wasp_vm_field("Method", "_constMethod", &const_method, NULL) == 0 &&
+        wasp_vm_field("ConstMethod", "_code_size", &code_size, NULL) == 0 &&
+        wasp_vm_type_size("ConstMethod", &const_method_size) == 0)
+        wasp_interpreter_set_layout(const_method, code_size, const_method_size);
+    /* (else the interpreter's samples count at the bytecode their frame saved) */
     char anchor_why[256];
     if (wasp_frame_anchor_load(env, anchor_why, sizeof anchor_why) != 0)
         wasp_log("threads in the JVM's runtime may have no Java frames in their contexts: %s",

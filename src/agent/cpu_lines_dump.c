@@ -20,9 +20,22 @@ static const char *const place_counter[PLACES] = {WASP_CPU_INTERPRETER, WASP_CPU
 
 typedef struct drain {
     wasp_dump *d;
-    uint64_t unmapped, late;
+    uint64_t unmapped, late, interpreted;
     uint64_t at[PLACES];
 } drain;
+
+/* A sample in the interpreter: at its method's line (no inline chain). */
+static void one_interpreted(void *ctx, const void *method, int32_t bci, uint64_t count)
+{
+    drain *dr = ctx;
+    wasp_rframe rf = {.bci = bci, .method = (void *)(uintptr_t)method};
+    wasp_frame f;
+    wasp_dump_java_frame(dr->d, &rf, &f);
+    wasp_profile *p = wasp_dump_profile(dr->d);
+    if (wasp_profile_add_cpu_chain(p, &f, 1, (double)count) == 0) /* out of memory: it goes */
+        wasp_profile_add_cpu_leaf(p, f.name, f.file, f.line, (double)count);
+    dr->interpreted += count;
+}
 
 /* A PC outside compiled Java code: the JVM's code blobs by the names it
  * gave them (the interpreter, else a stub), else the library mapped there. */
@@ -67,16 +80,17 @@ static void one_pc(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
 
 void wasp_cpu_lines_dump(wasp_dump *d)
 {
-    drain dr = {d, 0, 0, {0}};
+    drain dr = {.d = d};
     wasp_pc_hist_totals t;
     wasp_code_map_drain_begin();
-    wasp_pc_hist_drain(one_pc, &dr, &t);
+    wasp_pc_hist_drain(one_pc, one_interpreted, &dr, &t);
     wasp_code_map_drain_end();
     if (!t.total)
         return;
     wasp_profile *p = wasp_dump_profile(d);
     wasp_profile_add_counter(p, WASP_CPU_SAMPLES, t.total);
-    wasp_profile_add_counter(p, WASP_CPU_NOT_COMPILED, t.not_compiled - dr.late);
+    wasp_profile_add_counter(p, WASP_CPU_NOT_COMPILED, t.not_compiled - dr.late - dr.interpreted);
+    wasp_profile_add_counter(p, WASP_CPU_INTERPRETED, dr.interpreted);
     wasp_profile_add_counter(p, WASP_CPU_LATE, dr.late);
     wasp_profile_add_counter(p, WASP_CPU_VIA_CALLER, t.via_caller);
     for (int i = 0; i < PLACES; i++)

@@ -2,6 +2,7 @@
  * JVMTI helpers (see jvm.h). Not async-signal-safe.
  */
 #include "agent/jvm.h"
+#include "watch/interpreter.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -56,6 +57,8 @@ void wasp_jvm_add_code(const char *name, const void *addr, jint length)
         blocks = b;
         cap_blocks = cap;
     }
+    if (name && strcmp(name, "Interpreter") == 0) /* for the sampling handler */
+        wasp_interpreter_publish((uint64_t)(uintptr_t)addr, (uint64_t)(uintptr_t)addr + (uint64_t)length);
     char *copy = strdup(name ? name : "?");
     if (copy) {
         blocks[nblocks].start = (uint64_t)(uintptr_t)addr;

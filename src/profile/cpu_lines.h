@@ -47,6 +47,11 @@ typedef struct wasp_cpu_line {
  * with no compiled caller (leaf calls, the interpreter's calls), other
  * native code. */
 #define WASP_CPU_INTERPRETER "cpu.in_interpreter"
+/* Of the samples counted at lines, those outside compiled code counted at
+ * the Java frame a one-frame walk found: the interpreter's (at the bytecode
+ * it ran, watch/interpreter.h) and the runtime's it called; not in
+ * cpu.not_compiled. */
+#define WASP_CPU_INTERPRETED "cpu.interpreted"
 #define WASP_CPU_STUBS "cpu.in_stubs"
 #define WASP_CPU_JVM "cpu.in_jvm"
 #define WASP_CPU_NATIVE "cpu.in_native"

@@ -40,6 +40,16 @@ static int walk(wasp_thread *t, ucontext_t *uc)
     return trace.num_frames;
 }
 
+int wasp_top_java_frame(wasp_thread *t, const ucontext_t *uc, wasp_rframe *out)
+{
+    const wasp_session *s = wasp_session_get();
+    if (!s->agct || !t->jni_env)
+        return 0;
+    agct_trace trace = {.env = t->jni_env, .num_frames = 0, .frames = out};
+    s->agct(&trace, 1, (void *)(uintptr_t)uc); /* it reads the context, never writes it */
+    return trace.num_frames == 1 && out->bci >= 0;
+}
+
 /* Puts k native return addresses (the leaf's caller first) under the n Java
  * frames in t->scratch, which holds WASP_NATIVE_FRAMES_MAX more. */
 static int prepend_native(wasp_thread *t, int n, const uint64_t *pcs, int k)

@@ -27,6 +27,7 @@
 #include "watch/code_map.h"
 #include "watch/engine.h"
 #include "watch/handler_part.h"
+#include "watch/interpreter.h"
 #include "watch/kit.h"
 #include "watch/object_hit.h"
 #include "watch/pc_hist.h"
@@ -139,20 +140,32 @@ static int just_out_of_wasp(const wasp_thread *t, const ucontext_t *uc)
 
 /* Every sample of the program's own time, at its place (pc_hist.h): the
  * summary's CPU shares. A sample in the JVM's runtime or a native method
- * counts at the compiled line that called it (runtime_caller.h). */
-static void count_place(const wasp_thread *t, const ucontext_t *uc)
+ * counts at the compiled line that called it (runtime_caller.h); one in the
+ * interpreter, or in the runtime the interpreter called, at the method and
+ * bytecode a one-frame walk finds (interpreter.h). */
+static void count_place(wasp_thread *t, const ucontext_t *uc)
 {
     uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
     const wasp_code_map *map = wasp_code_map_enter();
     const wasp_nmethod *nm = map ? wasp_code_map_find(map, pc) : NULL;
     uint64_t caller = 0;
+    wasp_rframe top;
     if (!nm)
         caller = wasp_runtime_caller(t->jni_env, (uint64_t)uc->uc_mcontext.gregs[REG_RSP], map,
                                      &nm);
     if (caller)
         wasp_pc_hist_count_caller(nm->id, caller);
-    else
-        wasp_pc_hist_count(nm ? nm->id : 0, pc);
+    else if (!nm && wasp_top_java_frame(t, uc, &top)) {
+        /* The interpreter (its live bcp in r13: interpreter.h), or the
+         * runtime it called (the bcp saved for the call). */
+        int32_t bci = wasp_interpreter_holds(pc)
+                          ? wasp_interpreter_bci(top.method, (uint64_t)uc->uc_mcontext.gregs[REG_R13],
+                                                 top.bci)
+                          : top.bci;
+        wasp_pc_hist_count_interpreted(top.method, bci);
+    } else
+        wasp_pc_hist_count(nm ? (nm->id < WASP_PC_HIST_MAX_ID ? nm->id : WASP_PC_HIST_MAX_ID + 1) : 0,
+                           pc);
     wasp_code_map_leave();
 }
 

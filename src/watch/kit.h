@@ -54,6 +54,11 @@ void wasp_view_count_miss(wasp_thread *t, int rc);
 
 /* ---- calling contexts (context.c) ---- */
 
+/* The Java frame the thread runs (AsyncGetCallTrace, one frame: its method
+ * and bytecode index), for a sample in the interpreter, where it is the
+ * method being interpreted: 1 with *out, else 0. */
+int wasp_top_java_frame(wasp_thread *t, const ucontext_t *uc, wasp_rframe *out);
+
 /* The records' context id of the instruction at pc (its bytes insn, insn_len
  * of them), walking the Java stack described by uc. */
 uint32_t wasp_capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,

@@ -7,8 +7,10 @@
  * in the one it left (each table counts the handlers inside it), reads it and
  * empties it.
  *
- * In a table, a slot's key is pc | id << 48 (user addresses fit in 48 bits),
- * claimed by compare-and-swap. Linear probing, at most PROBES slots. Keys of
+ * In a table, a slot's key is pc | id << 48 (user addresses fit in 48 bits,
+ * ids in 15), or for the interpreter's samples 1 << 63 | (method >> 3) << 16
+ * | bci (jmethodIDs are 8-byte aligned user addresses), claimed by
+ * compare-and-swap. Linear probing, at most PROBES slots. Keys of
  * id 0 (samples outside the published methods) take at most an eighth of a
  * table's slots: most are the interpreter's and native code's, which must
  * not crowd out compiled code's.
@@ -100,29 +102,35 @@ static void leave(table *t)
     __atomic_sub_fetch(&t->inside, 1, __ATOMIC_SEQ_CST);
 }
 
-static void count_in(table *t, uint32_t id, uint64_t pc)
+static const uint64_t interpreted_bit = 1ull << 63;
+
+/* A sample at pc of compiled method id (below WASP_PC_HIST_MAX_ID), or
+ * outside them (id 0, or the interpreter's: key already made): those are
+ * not compiled and keep their key within the eighth. */
+static void count_key(table *t, uint32_t id, uint64_t pc, uint64_t interpreted_key)
 {
     __atomic_add_fetch(&t->totals.total, 1, __ATOMIC_RELAXED);
-    int user_pc = pc && !(pc >> 48);
-    if (!id || id >= WASP_PC_HIST_MAX_ID || !user_pc) {
+    int user_pc = interpreted_key || (pc && !(pc >> 48));
+    int outside = !id;
+    if (outside || id >= WASP_PC_HIST_MAX_ID || !user_pc) {
         __atomic_add_fetch(&t->totals.not_compiled, 1, __ATOMIC_RELAXED);
-        if (id || !user_pc)
+        if (!outside || !user_pc)
             return;
     }
-    uint64_t key = pc | (uint64_t)id << 48;
+    uint64_t key = interpreted_key ? interpreted_key : pc | (uint64_t)id << 48;
     uint32_t h = hash(key);
     for (uint32_t i = 0; i < PROBES; i++) {
         slot *s = &t->slots[(h + i) & mask];
         uint64_t k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
         if (k == 0) {
             /* Racing claims may pass the bound by a slot each: harmless. */
-            if (!id && __atomic_load_n(&t->outside_slots, __ATOMIC_RELAXED) >= outside_cap)
+            if (outside && __atomic_load_n(&t->outside_slots, __ATOMIC_RELAXED) >= outside_cap)
                 return; /* counted as not compiled, its pc not kept */
             uint64_t expected = 0;
             if (__atomic_compare_exchange_n(&s->key, &expected, key, 0, __ATOMIC_ACQ_REL,
                                             __ATOMIC_ACQUIRE)) {
                 k = key;
-                if (!id)
+                if (outside)
                     __atomic_add_fetch(&t->outside_slots, 1, __ATOMIC_RELAXED);
             } else {
                 k = expected; /* another thread took it: maybe for this key */
@@ -133,8 +141,8 @@ static void count_in(table *t, uint32_t id, uint64_t pc)
             return;
         }
     }
-    if (id)
-        __atomic_add_fetch(&t->totals.dropped, 1, __ATOMIC_RELAXED); /* id 0's: not compiled already */
+    if (!outside)
+        __atomic_add_fetch(&t->totals.dropped, 1, __ATOMIC_RELAXED); /* outside: not compiled already */
 }
 
 void wasp_pc_hist_count(uint32_t id, uint64_t pc)
@@ -142,7 +150,7 @@ void wasp_pc_hist_count(uint32_t id, uint64_t pc)
     table *t = enter();
     if (!t)
         return;
-    count_in(t, id, pc);
+    count_key(t, id, pc, 0);
     leave(t);
 }
 
@@ -152,7 +160,20 @@ void wasp_pc_hist_count_caller(uint32_t id, uint64_t pc)
     if (!t)
         return;
     __atomic_add_fetch(&t->totals.via_caller, 1, __ATOMIC_RELAXED);
-    count_in(t, id, pc);
+    count_key(t, id, pc, 0);
+    leave(t);
+}
+
+void wasp_pc_hist_count_interpreted(const void *method, int32_t bci)
+{
+    uint64_t m = (uint64_t)(uintptr_t)method;
+    table *t = enter();
+    if (!t)
+        return;
+    if (m && !(m & 7) && !(m >> 47) && bci >= 0 && bci <= 0xffff)
+        count_key(t, 0, 0, interpreted_bit | (m >> 3) << 16 | (uint64_t)bci);
+    else
+        count_key(t, 0, 0, 0); /* not compiled, no place */
     leave(t);
 }
 
@@ -169,7 +190,8 @@ static void wait_out(table *t)
     }
 }
 
-void wasp_pc_hist_drain(wasp_pc_hist_visit visit, void *ctx, wasp_pc_hist_totals *totals)
+void wasp_pc_hist_drain(wasp_pc_hist_visit visit, wasp_pc_hist_visit_interpreted interpreted,
+                        void *ctx, wasp_pc_hist_totals *totals)
 {
     *totals = (wasp_pc_hist_totals){0, 0, 0, 0};
     uint32_t old = __atomic_load_n(&current, __ATOMIC_SEQ_CST);
@@ -180,7 +202,10 @@ void wasp_pc_hist_drain(wasp_pc_hist_visit visit, void *ctx, wasp_pc_hist_totals
     wait_out(t);
     for (uint32_t i = 0; i <= mask; i++) {
         slot *s = &t->slots[i];
-        if (s->key && s->count)
+        if (s->key && s->count && (s->key & interpreted_bit))
+            interpreted(ctx, (const void *)(uintptr_t)(((s->key & ~interpreted_bit) >> 16) << 3),
+                        (int32_t)(s->key & 0xffff), s->count);
+        else if (s->key && s->count)
             visit(ctx, (uint32_t)(s->key >> 48), s->key & ((1ull << 48) - 1), s->count);
         *s = (slot){0, 0};
     }

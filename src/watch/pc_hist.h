@@ -24,9 +24,10 @@
 
 #include <stdint.h>
 
-/* Method ids at or above this are not told apart (the key holds 16 bits
- * above a 48-bit user address): their samples count as not compiled. */
-#define WASP_PC_HIST_MAX_ID (1u << 16)
+/* Method ids at or above this are not told apart (the key holds 15 bits
+ * above a 48-bit user address, its top bit marks the interpreter's keys):
+ * their samples count as not compiled. */
+#define WASP_PC_HIST_MAX_ID 0x8000u
 
 typedef struct wasp_pc_hist_totals {
     uint64_t total, not_compiled, dropped;
@@ -42,12 +43,20 @@ void wasp_pc_hist_count(uint32_t id, uint64_t pc);
 /* A sample in the runtime or native code, counted at pc within the call
  * in compiled method id that made it (watch/runtime_caller.h). */
 void wasp_pc_hist_count_caller(uint32_t id, uint64_t pc);
+/* A sample in the interpreter, in method (a jmethodID, 8-byte aligned, below
+ * 2^47) at bytecode index bci (0..65535): not compiled, kept as the samples
+ * outside compiled methods are (within their eighth of the slots). */
+void wasp_pc_hist_count_interpreted(const void *method, int32_t bci);
 
 /* Each counted (id, pc) with its count since the last drain, and the
  * totals of the same samples; the table read is emptied (samples during the
  * drain count in the other, read at the next). For the dump; one drain at
  * a time. */
 typedef void (*wasp_pc_hist_visit)(void *ctx, uint32_t id, uint64_t pc, uint64_t count);
-void wasp_pc_hist_drain(wasp_pc_hist_visit visit, void *ctx, wasp_pc_hist_totals *totals);
+/* Each counted (method, bci) of the interpreter's samples, likewise. */
+typedef void (*wasp_pc_hist_visit_interpreted)(void *ctx, const void *method, int32_t bci,
+                                               uint64_t count);
+void wasp_pc_hist_drain(wasp_pc_hist_visit visit, wasp_pc_hist_visit_interpreted interpreted,
+                        void *ctx, wasp_pc_hist_totals *totals);
 
 #endif

@@ -39,6 +39,16 @@ static void visit(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
     s->v[s->n++] = (seen_pc){id, pc, count};
 }
 
+/* For drains whose test counts no interpreter's sample: one fails it. */
+static void no_interpreted(void *ctx, const void *method, int32_t bci, uint64_t count)
+{
+    (void)ctx;
+    (void)method;
+    (void)bci;
+    (void)count;
+    fail_msg("an interpreter's sample where none was counted");
+}
+
 static uint64_t count_of(const visits *s, uint32_t id, uint64_t pc)
 {
     for (int i = 0; i < s->n; i++)
@@ -58,7 +68,7 @@ static void histogram_counts_by_method_and_pc(void **state)
     wasp_pc_hist_count(0, 0x7f0000002000ull); /* the interpreter, or a method not published yet */
     visits s = {0};
     wasp_pc_hist_totals t;
-    wasp_pc_hist_drain(visit, &s, &t);
+    wasp_pc_hist_drain(visit, no_interpreted, &s, &t);
     assert_int_equal(s.n, 4);
     assert_int_equal(count_of(&s, 0, 0x7f0000002000ull), 1); /* kept for the dump to look up */
     assert_int_equal(count_of(&s, 7, 0x7f0000001000ull), 5);
@@ -70,7 +80,7 @@ static void histogram_counts_by_method_and_pc(void **state)
     /* Drained: the next drain has only what came since. */
     wasp_pc_hist_count(7, 0x7f0000001004ull);
     s.n = 0;
-    wasp_pc_hist_drain(visit, &s, &t);
+    wasp_pc_hist_drain(visit, no_interpreted, &s, &t);
     assert_int_equal(s.n, 1);
     assert_int_equal(t.total, 1);
     assert_int_equal(count_of(&s, 7, 0x7f0000001004ull), 1);
@@ -90,7 +100,7 @@ static void full_table_counts_drops(void **state)
     count_pcs(1, 0x1000, 40);
     visits s = {0};
     wasp_pc_hist_totals t;
-    wasp_pc_hist_drain(visit, &s, &t);
+    wasp_pc_hist_drain(visit, no_interpreted, &s, &t);
     assert_int_equal(s.n, 16);
     assert_int_equal(t.total, 40);
     assert_int_equal(t.dropped, 24);
@@ -108,7 +118,7 @@ static void outside_pcs_take_an_eighth(void **state)
     count_pcs(1, 0x1000, 14);
     visits s = {0};
     wasp_pc_hist_totals t;
-    wasp_pc_hist_drain(visit, &s, &t);
+    wasp_pc_hist_drain(visit, no_interpreted, &s, &t);
     assert_int_equal(s.n, 16);
     assert_int_equal(count_of(&s, 0, 0x2001), 1);
     assert_int_equal(count_of(&s, 0, 0x2002), 1);
@@ -131,13 +141,71 @@ static void drain_frees_the_slots(void **state)
         count_pcs(0, 0x2000 + 0x100 * (uint64_t)round, 2);
         count_pcs(1, 0x1000 + 0x100 * (uint64_t)round, 14);
         s.n = 0;
-        wasp_pc_hist_drain(visit, &s, &t);
+        wasp_pc_hist_drain(visit, no_interpreted, &s, &t);
         assert_int_equal(s.n, 16);
         assert_int_equal(t.total, 16);
         assert_int_equal(t.dropped, 0);
         assert_int_equal(count_of(&s, 0, 0x2001 + 0x100 * (uint64_t)round), 1);
         assert_int_equal(count_of(&s, 1, 0x100e + 0x100 * (uint64_t)round), 1);
     }
+}
+
+typedef struct interp_seen {
+    const void *method;
+    int32_t bci;
+    uint64_t count;
+} interp_seen;
+
+static void interp_visit(void *ctx, const void *method, int32_t bci, uint64_t count)
+{
+    interp_seen *s = ctx;
+    for (; s->count; s++)
+        ;
+    *s = (interp_seen){method, bci, count};
+}
+
+static void pc_visit(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
+{
+    (void)ctx;
+    (void)id;
+    (void)pc;
+    (void)count;
+}
+
+/* The interpreter's samples come back as (method, bci), counted not compiled
+ * and kept within the outside PCs' eighth; a method that cannot be keyed (not
+ * 8-byte aligned, above 2^47) or a bci out of range counts, with no place. */
+static void interpreted_by_method_and_bci(void **state)
+{
+    (void)state;
+    assert_int_equal(wasp_pc_hist_init(64), 0);
+    const void *m1 = (const void *)(uintptr_t)0x7f12345678a0ull,
+               *m2 = (const void *)(uintptr_t)0x00005555aaaa0008ull;
+    for (int i = 0; i < 3; i++)
+        wasp_pc_hist_count_interpreted(m1, 65535);
+    wasp_pc_hist_count_interpreted(m2, 0);
+    wasp_pc_hist_count_interpreted(m1, 7);
+    wasp_pc_hist_count_interpreted((const void *)(uintptr_t)0x7f1234567891ull, 1); /* unaligned */
+    wasp_pc_hist_count_interpreted(m1, 70000);
+    interp_seen seen[8] = {{0}};
+    wasp_pc_hist_totals t;
+    wasp_pc_hist_drain(pc_visit, interp_visit, seen, &t);
+    assert_int_equal(t.total, 7);
+    assert_int_equal(t.not_compiled, 7);
+    uint64_t m1_last = 0, m2_first = 0, m1_7 = 0;
+    int n = 0;
+    for (; seen[n].count; n++) {
+        if (seen[n].method == m1 && seen[n].bci == 65535)
+            m1_last = seen[n].count;
+        if (seen[n].method == m2 && seen[n].bci == 0)
+            m2_first = seen[n].count;
+        if (seen[n].method == m1 && seen[n].bci == 7)
+            m1_7 = seen[n].count;
+    }
+    assert_int_equal(n, 3);
+    assert_int_equal(m1_last, 3);
+    assert_int_equal(m2_first, 1);
+    assert_int_equal(m1_7, 1);
 }
 
 enum { COUNTERS = 2, COUNTS = 200000 };
@@ -178,7 +246,7 @@ static void drains_lose_nothing(void **state)
     while (__atomic_load_n(&counters_done, __ATOMIC_ACQUIRE) < COUNTERS) {
         uint64_t v = 0;
         wasp_pc_hist_totals t;
-        wasp_pc_hist_drain(sum_visit, &v, &t);
+        wasp_pc_hist_drain(sum_visit, no_interpreted, &v, &t);
         assert_int_equal(v, t.total); /* a drain's pcs and totals agree */
         visited += v;
         total += t.total;
@@ -189,7 +257,7 @@ static void drains_lose_nothing(void **state)
         pthread_join(th[i], NULL);
     uint64_t v = 0;
     wasp_pc_hist_totals t;
-    wasp_pc_hist_drain(sum_visit, &v, &t);
+    wasp_pc_hist_drain(sum_visit, no_interpreted, &v, &t);
     visited += v;
     total += t.total;
     via += t.via_caller;
@@ -296,6 +364,7 @@ int main(void)
         cmocka_unit_test(outside_pcs_take_an_eighth),
         cmocka_unit_test(drain_frees_the_slots),
         cmocka_unit_test(drains_lose_nothing),
+        cmocka_unit_test(interpreted_by_method_and_bci),
         cmocka_unit_test(pc_maps_to_the_next_record),
         cmocka_unit_test(chain_counts_once_per_line),
         cmocka_unit_test(no_lines_no_section),

@@ -22,6 +22,7 @@
 #include "analysis/objects/profile.h"
 #include "analysis/replicas/profile.h"
 #include "cli/render/render.h" /* the renderers, private to src/cli/ */
+#include "profile/cpu_lines.h"
 #include "profile/profile.h"
 
 /* ---- a reader for JSON, comments and "..." ---- */
@@ -327,6 +328,10 @@ static wasp_profile *sample(void)
     wasp_profile_set_meta_rounded(p, "locks_blocked_cpu_ms", 59.2, "%.1f");
     wasp_profile_set_meta_num(p, "period_us", 1000); /* locks' acquisitions are estimated */
     wasp_profile_set_meta_num(p, "locks_cas_ns", 2.5);
+    /* The samples by innermost line (summary.hot_lines). */
+    wasp_profile_add_cpu_leaf(p, wasp_profile_intern_string(p, "pkg.Main.contains"),
+                              wasp_profile_intern_string(p, "Main.java"), 49, 846);
+    wasp_profile_add_counter(p, WASP_CPU_SAMPLES, 2958);
     return p;
 }
 

@@ -18,6 +18,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A finding resting on fewer samples than this says so: with k samples the
@@ -360,6 +361,44 @@ static void analysis_json(const wasp_profile *p, int id, const found *c, double 
     wasp_json_end_object(j);
 }
 
+/* Leaves (innermost lines) most samples first. */
+static int by_leaf_samples(const void *a, const void *b)
+{
+    const wasp_cpu_line *x = *(wasp_cpu_line *const *)a, *y = *(wasp_cpu_line *const *)b;
+    return x->samples < y->samples ? 1 : x->samples > y->samples ? -1 : 0;
+}
+
+/* The lines where the program's threads were (their innermost line, self
+ * time), the first `top`: a flat profile of the samples by line. 0, or -1. */
+static int hot_lines_json(wasp_json *j, const wasp_profile *p, int top)
+{
+    const struct wasp_cpu_table *t = &p->cpu_leaves;
+    double n = (double)wasp_profile_get_counter(p, WASP_CPU_SAMPLES);
+    const wasp_cpu_line **order = malloc((t->n ? t->n : 1) * sizeof *order);
+    if (!order)
+        return -1;
+    for (uint32_t i = 0; i < t->n; i++)
+        order[i] = &t->rows[i];
+    qsort(order, t->n, sizeof *order, by_leaf_samples);
+    wasp_json_begin_array(j, "hot_lines", false);
+    for (uint32_t i = 0; i < t->n && (top <= 0 || i < (uint32_t)top); i++) {
+        const wasp_cpu_line *l = order[i];
+        wasp_json_begin_object(j, NULL, true);
+        wasp_json_string(j, "method", wasp_profile_string(p, l->name));
+        wasp_json_string(j, "file", l->file ? wasp_profile_string(p, l->file) : NULL);
+        if (l->line >= 0)
+            wasp_json_i64(j, "line", l->line);
+        else
+            wasp_json_null(j, "line");
+        wasp_json_double(j, "samples", l->samples);
+        wasp_json_double(j, "share", n > 0 ? l->samples / n : 0);
+        wasp_json_end_object(j);
+    }
+    wasp_json_end_array(j);
+    free(order);
+    return 0;
+}
+
 int wasp_summary_json(wasp_json *j, const wasp_profile *p, uint32_t shown, int top)
 {
     wasp_json_begin_object(j, "summary", false);
@@ -369,6 +408,8 @@ int wasp_summary_json(wasp_json *j, const wasp_profile *p, uint32_t shown, int t
     if (each_analysis(p, shown, top, analysis_json, j) != 0)
         return -1;
     wasp_json_end_array(j);
+    if (hot_lines_json(j, p, top) != 0)
+        return -1;
     wasp_json_end_object(j);
     return 0;
 }
