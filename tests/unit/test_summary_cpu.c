@@ -28,6 +28,19 @@ static wasp_frame at_line(wasp_profile *p, const char *method, int line)
                         wasp_profile_intern_string(p, "Main.java"), line};
 }
 
+/* The text report of p (free it). */
+static char *text_report(wasp_profile *p)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    wasp_report_opts o = {.format = WASP_FORMAT_TEXT};
+    assert_int_equal(wasp_report_render(p, &o, f), 0);
+    fclose(f);
+    return buf;
+}
+
 static void line_share_of_all_samples(void **state)
 {
     (void)state;
@@ -54,13 +67,7 @@ static void line_share_of_all_samples(void **state)
     wasp_profile_add_cpu_chain(p, next, 2, 900);
     wasp_profile_add_counter(p, WASP_CPU_SAMPLES, 2000);
 
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    wasp_report_opts o = {.format = WASP_FORMAT_TEXT};
-    assert_int_equal(wasp_report_render(p, &o, f), 0);
-    fclose(f);
+    char *buf = text_report(p);
     if (!strstr(buf, "of the program's 1,000 CPU samples (2,000 counted by line)"))
         fail_msg("no count by line in the heading:\n%s", buf);
     /* 500 / 2,000 = 25%: Wilson(500, 2000) = 23.2-26.9% */
@@ -106,13 +113,7 @@ static void native_leaf_counts_its_method(void **state)
     wasp_profile_add_cpu_chain(p, at50, 2, 300);
     wasp_profile_add_counter(p, WASP_CPU_SAMPLES, 2000);
 
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    wasp_report_opts o = {.format = WASP_FORMAT_TEXT};
-    assert_int_equal(wasp_report_render(p, &o, f), 0);
-    fclose(f);
+    char *buf = text_report(p);
     /* 900 / 2,000 = 45%: Wilson(900, 2000) = 42.8-47.2%; 300 / 2,000 = 15%:
      * 13.5-16.6% (no innermost lines here: no estimate with the calls) */
     if (!strstr(buf, "(Main.java:42): the value stored here is overwritten by this line again "
@@ -169,13 +170,7 @@ static void with_calls_by_method(void **state)
     }
     wasp_profile_add_counter(p, WASP_CPU_SAMPLES, 1500);
 
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    wasp_report_opts o = {.format = WASP_FORMAT_TEXT};
-    assert_int_equal(wasp_report_render(p, &o, f), 0);
-    fclose(f);
+    char *buf = text_report(p);
     /* Its line: 100 / 1,500 = 6.7%, Wilson 5.5-8.0%. With the calls: 100 +
      * 0.75 x 600 = 550 (36.7%); variance 100 + 600 x 0.75^2 + 600^2 x 0.75 x
      * 0.25 / 40 draws = 2,125: 550 +- 90.4, 30.6-42.7%. */
@@ -212,13 +207,7 @@ static void interpreted_share_noted(void **state)
         wasp_profile_add_cpu_chain(p, &work, 1, 100);
         wasp_profile_add_counter(p, WASP_CPU_SAMPLES, 2000);
         wasp_profile_add_counter(p, WASP_CPU_INTERPRETER, (uint64_t)interpreted);
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *out = open_memstream(&buf, &len);
-        assert_non_null(out);
-        wasp_report_opts o = {.format = WASP_FORMAT_TEXT};
-        assert_int_equal(wasp_report_render(p, &o, out), 0);
-        fclose(out);
+        char *buf = text_report(p);
         const char *note = strstr(buf, "of the CPU samples ran in the interpreter");
         if (interpreted == 150 && note)
             fail_msg("7.5%% in the interpreter noted:\n%s", buf);

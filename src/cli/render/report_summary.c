@@ -305,6 +305,18 @@ int wasp_summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *out)
 
 /* ---- JSON ---- */
 
+/* "method", "file" and "line" (null when unknown) of a place. */
+static void json_where(wasp_json *j, const wasp_profile *p, uint32_t name, uint32_t file,
+                       int32_t line)
+{
+    wasp_json_string(j, "method", wasp_profile_string(p, name));
+    wasp_json_string(j, "file", file ? wasp_profile_string(p, file) : NULL);
+    if (line >= 0)
+        wasp_json_i64(j, "line", line);
+    else
+        wasp_json_null(j, "line");
+}
+
 static void finding_json(wasp_json *j, const wasp_profile *p, const wasp_finding *f, double due)
 {
     char place[WASP_FRAME_LABEL_MAX];
@@ -313,12 +325,7 @@ static void finding_json(wasp_json *j, const wasp_profile *p, const wasp_finding
     if (at) {
         wasp_frame_label(p, at, place, sizeof place);
         wasp_json_string(j, "place", place);
-        wasp_json_string(j, "method", wasp_profile_string(p, at->name));
-        wasp_json_string(j, "file", at->file ? wasp_profile_string(p, at->file) : NULL);
-        if (at->line >= 0)
-            wasp_json_i64(j, "line", at->line);
-        else
-            wasp_json_null(j, "line");
+        json_where(j, p, at->name, at->file, at->line);
     } else {
         wasp_json_null(j, "place");
         wasp_json_null(j, "method");
@@ -384,12 +391,7 @@ static int hot_lines_json(wasp_json *j, const wasp_profile *p, int top)
     for (uint32_t i = 0; i < t->n && (top <= 0 || i < (uint32_t)top); i++) {
         const wasp_cpu_line *l = order[i];
         wasp_json_begin_object(j, NULL, true);
-        wasp_json_string(j, "method", wasp_profile_string(p, l->name));
-        wasp_json_string(j, "file", l->file ? wasp_profile_string(p, l->file) : NULL);
-        if (l->line >= 0)
-            wasp_json_i64(j, "line", l->line);
-        else
-            wasp_json_null(j, "line");
+        json_where(j, p, l->name, l->file, l->line);
         wasp_json_double(j, "samples", l->samples);
         wasp_json_double(j, "share", n > 0 ? l->samples / n : 0);
         wasp_json_end_object(j);
