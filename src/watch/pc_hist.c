@@ -7,10 +7,10 @@
  * in the one it left (each table counts the handlers inside it), reads it and
  * empties it.
  *
- * In a table, a slot's key is pc | id << 48 (user addresses fit in 48 bits,
- * ids in 15), or for the interpreter's samples 1 << 63 | (method >> 3) << 16
- * | bci (jmethodIDs are 8-byte aligned user addresses), claimed by
- * compare-and-swap. Linear probing, at most PROBES slots. Keys of
+ * In a table, a slot's key is pc | id << 48 (pc a user address below 2^47:
+ * bit 47 clear), or for the interpreter's samples bci << 48 | 1 << 47 |
+ * method >> 3 (jmethodIDs are 8-byte aligned user addresses below 2^47),
+ * claimed by compare-and-swap. Linear probing, at most PROBES slots. Keys of
  * id 0 (samples outside the published methods) take at most an eighth of a
  * table's slots: most are the interpreter's and native code's, which must
  * not crowd out compiled code's.
@@ -102,7 +102,7 @@ static void leave(table *t)
     __atomic_sub_fetch(&t->inside, 1, __ATOMIC_SEQ_CST);
 }
 
-static const uint64_t interpreted_bit = 1ull << 63;
+static const uint64_t interpreted_bit = 1ull << 47;
 
 /* A sample at pc of compiled method id (below WASP_PC_HIST_MAX_ID), or
  * outside them (id 0, or the interpreter's: key already made): those are
@@ -110,7 +110,7 @@ static const uint64_t interpreted_bit = 1ull << 63;
 static void count_key(table *t, uint32_t id, uint64_t pc, uint64_t interpreted_key)
 {
     __atomic_add_fetch(&t->totals.total, 1, __ATOMIC_RELAXED);
-    int user_pc = interpreted_key || (pc && !(pc >> 48));
+    int user_pc = interpreted_key || (pc && !(pc >> 47));
     int outside = !id;
     if (outside || id >= WASP_PC_HIST_MAX_ID || !user_pc) {
         __atomic_add_fetch(&t->totals.not_compiled, 1, __ATOMIC_RELAXED);
@@ -171,7 +171,7 @@ void wasp_pc_hist_count_interpreted(const void *method, int32_t bci)
     if (!t)
         return;
     if (m && !(m & 7) && !(m >> 47) && bci >= 0 && bci <= 0xffff)
-        count_key(t, 0, 0, interpreted_bit | (m >> 3) << 16 | (uint64_t)bci);
+        count_key(t, 0, 0, (uint64_t)bci << 48 | interpreted_bit | m >> 3);
     else
         count_key(t, 0, 0, 0); /* not compiled, no place */
     leave(t);
@@ -203,8 +203,8 @@ void wasp_pc_hist_drain(wasp_pc_hist_visit visit, wasp_pc_hist_visit_interpreted
     for (uint32_t i = 0; i <= mask; i++) {
         slot *s = &t->slots[i];
         if (s->key && s->count && (s->key & interpreted_bit))
-            interpreted(ctx, (const void *)(uintptr_t)(((s->key & ~interpreted_bit) >> 16) << 3),
-                        (int32_t)(s->key & 0xffff), s->count);
+            interpreted(ctx, (const void *)(uintptr_t)((s->key & (interpreted_bit - 1)) << 3),
+                        (int32_t)(s->key >> 48), s->count);
         else if (s->key && s->count)
             visit(ctx, (uint32_t)(s->key >> 48), s->key & ((1ull << 48) - 1), s->count);
         *s = (slot){0, 0};

@@ -24,10 +24,9 @@
 
 #include <stdint.h>
 
-/* Method ids at or above this are not told apart (the key holds 15 bits
- * above a 48-bit user address, its top bit marks the interpreter's keys):
- * their samples count as not compiled. */
-#define WASP_PC_HIST_MAX_ID 0x8000u
+/* Method ids at or above this are not told apart (the key holds 16 bits
+ * above a 48-bit user address): their samples count as not compiled. */
+#define WASP_PC_HIST_MAX_ID 0x10000u
 
 typedef struct wasp_pc_hist_totals {
     uint64_t total, not_compiled, dropped;

@@ -64,17 +64,19 @@ static void histogram_counts_by_method_and_pc(void **state)
     for (int i = 0; i < 5; i++)
         wasp_pc_hist_count(7, 0x7f0000001000ull);
     wasp_pc_hist_count(9, 0x7f0000001000ull); /* the same pc, a later method */
+    wasp_pc_hist_count(0xffff, 0x7f0000001000ull); /* the highest id told apart */
     wasp_pc_hist_count(7, 0x7f0000001004ull);
     wasp_pc_hist_count(0, 0x7f0000002000ull); /* the interpreter, or a method not published yet */
     visits s = {0};
     wasp_pc_hist_totals t;
     wasp_pc_hist_drain(visit, no_interpreted, &s, &t);
-    assert_int_equal(s.n, 4);
+    assert_int_equal(s.n, 5);
+    assert_int_equal(count_of(&s, 0xffff, 0x7f0000001000ull), 1);
     assert_int_equal(count_of(&s, 0, 0x7f0000002000ull), 1); /* kept for the dump to look up */
     assert_int_equal(count_of(&s, 7, 0x7f0000001000ull), 5);
     assert_int_equal(count_of(&s, 9, 0x7f0000001000ull), 1);
     assert_int_equal(count_of(&s, 7, 0x7f0000001004ull), 1);
-    assert_int_equal(t.total, 8);
+    assert_int_equal(t.total, 9);
     assert_int_equal(t.not_compiled, 1);
     assert_int_equal(t.dropped, 0);
     /* Drained: the next drain has only what came since. */
