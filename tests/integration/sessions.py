@@ -60,7 +60,7 @@ def t_cycles(ctx, jdk):
     """Five attach/detach cycles on one JVM, each with other analyses: the JVM
     lives and computes correct results, exits with its own code, and each
     profile holds its session only: CPU within wall time x CPUs (and within
-    half again the first session's: AttachTarget keeps one thread busy), as
+    half again its seconds: AttachTarget keeps one thread busy), as
     many threads as the first session saw (the program starts none), and no
     more samples than the period allows for that CPU time."""
     cpus = os.cpu_count() or 1
@@ -87,9 +87,17 @@ def t_cycles(ctx, jdk):
         wall = max(n["wall"], CYCLE_SECONDS) + 1
         H.check(n["cpu"] <= wall * cpus,
                 "-e %s: %.1f s of CPU in %.0f s on %d CPUs" % (events, n["cpu"], n["wall"], cpus))
-        H.check(n["cpu"] <= 1.5 * first["cpu"],
-                "-e %s: %.1f s of CPU, the first session %.1f s (earlier sessions added in?)"
-                % (events, n["cpu"], first["cpu"]))
+        # One busy thread: a session's CPU is at most its seconds, 3.0 s in
+        # every CI run's, down to 1.7 s when the machine was busy. Earlier
+        # sessions added in would give twice that and more by the third
+        # session even then (3 x 1.7 s). Against half again the first
+        # session's CPU instead, a busy first session failed a later idle one:
+        # with two busy loops over the first session only, 2.2, 2.1, 2.4 and
+        # 2.0 s then 3.0 s in four runs: 1.25-1.50 of the 1.5 allowed.
+        H.check(n["cpu"] <= 1.5 * max(n["wall"], CYCLE_SECONDS),
+                "-e %s: %.1f s of CPU in a %.0f s session of one busy thread (the first %.1f s; "
+                "earlier sessions added in?)" % (events, n["cpu"], max(n["wall"], CYCLE_SECONDS),
+                                                 first["cpu"]))
         H.check(0 < n["threads"] <= first["threads"],
                 "-e %s: %d threads, the first session %d" % (events, n["threads"], first["threads"]))
         H.check(n["period_us"] > 0, "-e %s: no period in the profile" % events)
