@@ -186,7 +186,7 @@ def t_locks(ctx, jdk, variant):
 # (1 ms to 2 ms: one run in ten here) gave 0.47.
 # In CI the estimate runs lower than in any of those runs, on both JDKs:
 # 0.63, 0.66 (JDK 17, 25; one CI run) and 0.61, 0.63 (the next), 795-1,294
-# acquiring samples, c 2.55-3.01 ns; beside a CI run here 0.73-0.79 (6
+# acquiring samples, c 2.55-3.01 ns; beside a CI run here 0.67-0.88 (8
 # runs), with two busy loops besides 0.71-0.80 (4). Against the CI runs
 # (mean 0.633, sd 0.021, about the spread of ~1,000 samples) the lower bound
 # of 0.52 was 5.4 of their sd away but 1.9 of the 36 runs' sd: 0.50, the
