@@ -112,14 +112,14 @@ FEW_PERIOD = "200ms"
 # 0.206); wasp 0.243-0.331 in 9, a ratio 0.76-0.93 in 6 paired runs (mean
 # 0.81, sd 0.06): least 0.4, which the lowest wasp share against the
 # highest truth (0.53) still passes. Under load the truth moves more, and
-# its medians of three pairs with it: in 10 runs (2026-11-29; one CI run,
-# six beside a CI run, three with two busy loops besides) the medians were
-# 0.122-0.407 (mean 0.310, sd 0.093) and the 30 pairs 0.122-0.564, wasp's
-# shares 0.190-0.260 (mean 0.233, sd 0.022), ratios 0.58-1.56. A run fails
-# when the truth passes share / least: at least 0.4, 2.5 sd above the
-# truths' mean (share and truth varying both; a share of 0.208 failed a
-# median above 0.52, and one pair in ten was past 0.5); at 0.25, 4.8 sd. A
-# share of 0, or none, fails either.
+# its medians of three pairs with it: in 12 runs (2026-11-29; one CI run,
+# seven beside other test runs, four with two busy loops besides) the
+# medians were 0.122-0.499 (mean 0.337, sd 0.105) and the 36 pairs
+# 0.122-0.564, wasp's shares 0.190-0.260 (mean 0.235, sd 0.021), ratios
+# 0.48-1.56. A run fails when the truth passes share / least: at least 0.4,
+# 2.1 sd above the truths' mean (share and truth varying both; a share of
+# 0.208 failed a median above 0.52, and one pair in nine was past 0.5); at
+# 0.25, 4.5 sd. A share of 0, or none, fails either.
 #
 # "ahead": SilentStoreIS's planted line is one line of straight code, and
 # its truth is that line alone: the program with it and without it
