@@ -78,8 +78,21 @@ FEW_PERIOD = "200ms"
 # samples at the accesses to its objects, and ObjectsStride's walk is those
 # accesses (cache misses on the big array). Truth in 16 runs 0.954-0.973
 # (sd 0.005); wasp 0.930-0.959 in 6 runs, its interval holding the truth in
-# 4 of them and missing it by 0.003 and 0.006 in the others. The check: the
-# truth within wasp's interval widened by 4 sd of the truth (0.02).
+# 4 of them and missing it by 0.003 and 0.006 in the others. The check was
+# the truth within wasp's interval widened by 4 sd of the truth (0.02). But
+# the accesses are most of the loop and not all of it (its index arithmetic,
+# header and poll are not accesses), and the truth rises with load (the
+# loop's misses slow, the rest does not) where wasp's share does not: in 10
+# runs (2026-11-29; one CI run, six beside other test runs, three with two
+# busy loops besides) truth 0.943-0.972, wasp 0.936-0.959, their ratio
+# 0.981-1.010 (mean 0.995, sd 0.009); the truth's room above wasp's
+# interval was 0.013-0.039 (mean 0.026, sd 0.008: 3.2 sd), 0.013-0.025 in
+# the busy-loop runs, and 0.004-0.007 for the twice longer loop, whose
+# truth nears 1 (0.972-0.982, wasp 0.949-0.961). Now as "body": wasp's
+# share at least 0.9 of the truth (10 sd under the ratios' mean) and not
+# over the truth by more than 4 of its sd (0.02; the lowest end of wasp's
+# interval was 0.003-0.037 under the truth, 4.1 sd from that): a share of
+# the sampled memory (99.9%) still fails wherever the truth is under 0.977.
 #
 # "line": a pair's cost is the samples taken in the code of its line
 # (docs/findings.md: every sample counted at its PC, mapped through the
@@ -170,7 +183,7 @@ FEW_PERIOD = "200ms"
 TRUTH_PAIRS = 3
 
 TRUTH = {
-    "objects": ("loop", 0.005, None, None),
+    "objects": ("loop", 0.005, 0.9, 1),
     "deadstore": ("line", 0.04, None, None),
     "silentload": ("body", 0.004, 0.8, 1),
     "locks": ("accesses", 0.07, 0.25, 1),
@@ -213,7 +226,7 @@ def check_truth(ctx, jdk, analysis, workload, args, first):
             % (share, lo, hi, truth, t1, t0, pairs[0], pairs[-1]))
     H.check(kind not in ("line", "body", "ahead", "creation") or first.get("cpu_estimate") is False,
             "the %s finding's CPU share is an estimate: the profile has no samples by line" % analysis)
-    if kind in ("loop", "line"):
+    if kind == "line":
         H.check(lo - 4 * sd <= truth <= hi + 4 * sd,
                 "the CPU share is not the %s's: %s; 4 sd of the truth is %.3f" % (kind, note, 4 * sd))
     else:
