@@ -104,20 +104,23 @@ static void leave(table *t)
 
 static const uint64_t interpreted_bit = 1ull << 47;
 
-/* A sample at pc of compiled method id (below WASP_PC_HIST_MAX_ID), or
- * outside them (id 0, or the interpreter's: key already made): those are
- * not compiled and keep their key within the eighth. */
-static void count_key(table *t, uint32_t id, uint64_t pc, uint64_t interpreted_key)
+/* A compiled method's sample's key: 0 (kept nowhere) for an id not told
+ * apart or a pc that is no user address below 2^47. */
+static uint64_t pc_key(uint32_t id, uint64_t pc)
+{
+    return id < WASP_PC_HIST_MAX_ID && pc && !(pc >> 47) ? pc | (uint64_t)id << 48 : 0;
+}
+
+/* Counts one sample under key (0: counted, kept nowhere, not compiled).
+ * Samples outside the compiled methods are not compiled and keep their keys
+ * within the eighth. */
+static void count_key(table *t, uint64_t key, int outside)
 {
     __atomic_add_fetch(&t->totals.total, 1, __ATOMIC_RELAXED);
-    int user_pc = interpreted_key || (pc && !(pc >> 47));
-    int outside = !id;
-    if (outside || id >= WASP_PC_HIST_MAX_ID || !user_pc) {
+    if (outside || !key)
         __atomic_add_fetch(&t->totals.not_compiled, 1, __ATOMIC_RELAXED);
-        if (!outside || !user_pc)
-            return;
-    }
-    uint64_t key = interpreted_key ? interpreted_key : pc | (uint64_t)id << 48;
+    if (!key)
+        return;
     uint32_t h = hash(key);
     for (uint32_t i = 0; i < PROBES; i++) {
         slot *s = &t->slots[(h + i) & mask];
@@ -150,7 +153,7 @@ void wasp_pc_hist_count(uint32_t id, uint64_t pc)
     table *t = enter();
     if (!t)
         return;
-    count_key(t, id, pc, 0);
+    count_key(t, pc_key(id, pc), !id);
     leave(t);
 }
 
@@ -160,7 +163,7 @@ void wasp_pc_hist_count_caller(uint32_t id, uint64_t pc)
     if (!t)
         return;
     __atomic_add_fetch(&t->totals.via_caller, 1, __ATOMIC_RELAXED);
-    count_key(t, id, pc, 0);
+    count_key(t, pc_key(id, pc), !id);
     leave(t);
 }
 
@@ -170,10 +173,8 @@ void wasp_pc_hist_count_interpreted(const void *method, int32_t bci)
     table *t = enter();
     if (!t)
         return;
-    if (m && !(m & 7) && !(m >> 47) && bci >= 0 && bci <= 0xffff)
-        count_key(t, 0, 0, (uint64_t)bci << 48 | interpreted_bit | m >> 3);
-    else
-        count_key(t, 0, 0, 0); /* not compiled, no place */
+    int keyed = m && !(m & 7) && !(m >> 47) && bci >= 0 && bci <= 0xffff;
+    count_key(t, keyed ? (uint64_t)bci << 48 | interpreted_bit | m >> 3 : 0, 1);
     leave(t);
 }
 
