@@ -111,16 +111,12 @@ static bool passes(const wasp_profile *p, const wasp_context *c, uint32_t at)
     return false;
 }
 
-/* The method of the Java frame nearest the context's leaf (its innermost
- * method), as a string id; p->nstrings when it has none. */
+/* The context's innermost method, as a string id; p->nstrings when it has
+ * no Java frame. */
 static uint32_t inner_method(const wasp_profile *p, const wasp_context *c)
 {
-    for (uint32_t k = c->nframes; k-- > 0;) {
-        const wasp_frame *f = &p->frames[p->frame_refs[c->first + k]];
-        if (f->kind == WASP_FRAME_JAVA)
-            return f->name < p->nstrings ? f->name : p->nstrings;
-    }
-    return p->nstrings;
+    const wasp_frame *f = wasp_inner_java_frame(p, c);
+    return f && f->name < p->nstrings ? f->name : p->nstrings;
 }
 
 /* Per innermost method: the program's samples there (CPUI), the armed

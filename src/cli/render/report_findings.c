@@ -29,6 +29,16 @@ const wasp_frame *wasp_place_frame(const wasp_profile *p, const wasp_context *c)
     return &p->frames[p->frame_refs[c->first + c->nframes - 1]];
 }
 
+const wasp_frame *wasp_inner_java_frame(const wasp_profile *p, const wasp_context *c)
+{
+    for (uint32_t k = c->nframes; k-- > 0;) { /* leaf first */
+        const wasp_frame *f = &p->frames[p->frame_refs[c->first + k]];
+        if (f->kind == WASP_FRAME_JAVA)
+            return f;
+    }
+    return NULL;
+}
+
 const char *wasp_place_short(const wasp_profile *p, uint32_t ctx, char *buf, size_t n)
 {
     const wasp_frame *f = ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[ctx]) : NULL;

@@ -174,6 +174,9 @@ const char *wasp_fmt_site_allocations(const wasp_profile *p, const wasp_site *s,
  * is application code (a Java frame outside java.*, javax.*, jdk.*, sun.*,
  * com.sun.*), else its leaf; NULL when it has no frames. */
 const wasp_frame *wasp_place_frame(const wasp_profile *p, const wasp_context *c);
+/* Its Java frame nearest the leaf (the innermost method it ran), NULL when
+ * it has none. */
+const wasp_frame *wasp_inner_java_frame(const wasp_profile *p, const wasp_context *c);
 /* That place as "File.java:37" (a Java frame with a line), else its label,
  * cut to fit buf; "(no frames)" when it has none. */
 const char *wasp_place_short(const wasp_profile *p, uint32_t ctx, char *buf, size_t n);

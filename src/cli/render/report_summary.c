@@ -113,18 +113,6 @@ static bool estimate(const wasp_profile *p, const wasp_finding *f)
     return f->cpu_by_line && !wasp_profile_has_cpu_lines(p) && isfinite(f->cpu);
 }
 
-/* The context's Java frame nearest its leaf, when that is a native method
- * (no line): its native code's samples count at it (cpu.via_caller). */
-static const wasp_frame *native_method_leaf(const wasp_profile *p, const wasp_context *c)
-{
-    for (uint32_t k = c->nframes; k-- > 0;) { /* leaf first */
-        const wasp_frame *f = &p->frames[p->frame_refs[c->first + k]];
-        if (f->kind == WASP_FRAME_JAVA)
-            return f->line < 0 ? f : NULL;
-    }
-    return NULL;
-}
-
 /* The CPU samples at f's lines: those its part summed, else those at its
  * place (method and line), code inlined there included, and, when its
  * access is in a native method the place calls (zlib under
@@ -137,9 +125,11 @@ static double line_samples(const wasp_profile *p, const wasp_finding *f)
     if (f->ctx >= p->ncontexts)
         return 0;
     const wasp_context *c = &p->contexts[f->ctx];
-    const wasp_frame *at = wasp_place_frame(p, c), *native = native_method_leaf(p, c);
+    /* The innermost Java frame is a native method when it has no line: its
+     * native code's samples count at it (cpu.via_caller). */
+    const wasp_frame *at = wasp_place_frame(p, c), *native = wasp_inner_java_frame(p, c);
     double n = at ? wasp_profile_cpu_at(p, at->name, at->line) : 0;
-    if (native && native != at)
+    if (native && native->line < 0 && native != at)
         n += wasp_profile_cpu_at(p, native->name, native->line);
     return n;
 }
