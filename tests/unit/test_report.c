@@ -239,6 +239,42 @@ static void test_summary_place(void **state)
     wasp_profile_free(p);
 }
 
+/* Sites at one place (their paths part beyond the first application frame)
+ * and of one class are one finding, summed into the first given; another
+ * class there, or another place, stays apart; the result ranked by weight. */
+static void test_summary_place_merge(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    uint32_t m51 = jframe(p, "com.example.Matrix.<init>", "Matrix.java", 51);
+    uint32_t m106 = jframe(p, "com.example.Matrix.<init>", "Matrix.java", 106);
+    uint32_t a = jframe(p, "com.example.A.run", "A.java", 3);
+    uint32_t b = jframe(p, "com.example.B.run", "B.java", 4);
+    uint32_t fa[] = {a, m51}, fb[] = {b, m51}, fc[] = {a, m106};
+    uint32_t ca = wasp_profile_intern_context(p, fa, 2, 0), cb = wasp_profile_intern_context(p, fb, 2, 0),
+             cc = wasp_profile_intern_context(p, fc, 2, 0);
+    wasp_place_item items[] = {
+        {.index = 0, .key = 1, .ctx = ca, .weight = 50, .evidence = 5},
+        {.index = 1, .key = 1, .ctx = cc, .weight = 40, .evidence = 4},
+        {.index = 2, .key = 1, .ctx = cb, .weight = 30, .evidence = 3}, /* joins 0 */
+        {.index = 3, .key = 2, .ctx = cb, .weight = 20, .evidence = 2}, /* another class */
+        {.index = 4, .key = 1, .ctx = UINT32_MAX, .weight = 10},         /* no place */
+        {.index = 5, .key = 1, .ctx = UINT32_MAX, .weight = 10},         /* nor this */
+    };
+    uint32_t n;
+    assert_int_equal(wasp_place_merge(p, items, 6, &n), 0);
+    assert_int_equal(n, 5);
+    uint32_t index[] = {0, 1, 3, 4, 5};
+    double weight[] = {80, 40, 20, 10, 10};
+    for (uint32_t i = 0; i < n; i++) {
+        assert_int_equal(items[i].index, index[i]);
+        assert_true(items[i].weight == weight[i]);
+    }
+    assert_true(items[0].evidence == 8 && items[0].merged == 1 && items[0].ctx == ca);
+    assert_int_equal(items[1].merged, 0);
+    wasp_profile_free(p);
+}
+
 /* A context deep under JDK code: its three innermost frames, the JDK and JVM
  * frames down to the application's folded, then the application frame and
  * three callers. */
@@ -1197,6 +1233,7 @@ int main(void)
         cmocka_unit_test(test_text_report),
         cmocka_unit_test(test_summary),
         cmocka_unit_test(test_summary_place),
+        cmocka_unit_test(test_summary_place_merge),
         cmocka_unit_test(test_text_frames_fold),
         cmocka_unit_test(test_text_page_fault_costs),
         cmocka_unit_test(test_thin_evidence),

@@ -361,34 +361,47 @@ static const wasp_view view = {
  * bump, the header, the zeroing); not the runtime's TLAB refills nor the GC
  * (docs/findings.md). Their evidence, for the few-samples warning, is the
  * creations estimated from the catches, not CPU time. */
+/* The sites by bytes (or creations), those at one place (the summary's
+ * first application frame) of one class summed: the summary names a place,
+ * and paths that part beyond it are one finding there. */
 static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
 {
     (void)id;
     wasp_alloc_ranking r;
     if (wasp_alloc_rank(p, &r) != 0)
         return -1;
-    int rc = 0;
-    for (uint32_t i = 0; i < r.nsites && i < (uint32_t)max && rc == 0; i++) {
-        const wasp_alloc_entry *e = &wasp_profile_allocs(p, &(uint32_t){0})[r.sites[i]];
-        double bytes = r.by_bytes ? r.site_bytes[r.sites[i]] : 0;
-        wasp_finding f = {.ctx = e->ctx,
-                          .share = r.by_bytes ? wasp_share(bytes, r.bytes)
-                                              : wasp_share(e->samples, r.samples),
+    const wasp_alloc_entry *all = wasp_profile_allocs(p, &(uint32_t){0});
+    wasp_place_item *items = malloc((r.nsites ? r.nsites : 1) * sizeof *items);
+    uint32_t n = 0;
+    int rc = items ? 0 : -1;
+    for (uint32_t i = 0; rc == 0 && i < r.nsites; i++) {
+        const wasp_alloc_entry *e = &all[r.sites[i]];
+        items[i] = (wasp_place_item){
+            .index = r.sites[i], .key = e->cls, .ctx = e->ctx,
+            .weight = r.by_bytes ? r.site_bytes[r.sites[i]] : e->samples,
+            /* bytes rest on the catches, not the weighed creations */
+            .evidence = r.by_bytes ? r.site_catches[r.sites[i]] : e->samples};
+    }
+    if (rc == 0)
+        rc = wasp_place_merge(p, items, r.nsites, &n);
+    double whole = r.by_bytes ? r.bytes : r.samples;
+    for (uint32_t i = 0; rc == 0 && i < n && i < (uint32_t)max; i++) {
+        const wasp_place_item *g = &items[i];
+        wasp_finding f = {.ctx = g->ctx, .share = wasp_share(g->weight, whole),
                           .cpu = NAN, /* a profile without samples by line: not measured */
-                          .cpu_by_line = true,
-                          /* bytes rest on the catches, not the weighed creations */
-                          .evidence = r.by_bytes ? r.site_catches[r.sites[i]] : e->samples};
+                          .cpu_by_line = true, .evidence = g->evidence};
         char share[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
+        const char *cls = p->strings[all[g->index].cls];
         if (r.by_bytes)
-            snprintf(f.what, sizeof f.what,
-                     "allocates %s in %s objects: %s of the estimated bytes",
-                     wasp_fmt_bytes(bytes, b, sizeof b), p->strings[e->cls],
+            snprintf(f.what, sizeof f.what, "allocates %s in %s objects: %s of the estimated bytes",
+                     wasp_fmt_bytes(g->weight, b, sizeof b), cls,
                      wasp_fmt_percent(f.share, share, sizeof share));
         else
-            snprintf(f.what, sizeof f.what, "creates %s objects: %s of the sampled creations",
-                     p->strings[e->cls], wasp_fmt_percent(f.share, share, sizeof share));
+            snprintf(f.what, sizeof f.what, "creates %s objects: %s of the sampled creations", cls,
+                     wasp_fmt_percent(f.share, share, sizeof share));
         rc = sink->emit(sink, p, &f);
     }
+    free(items);
     wasp_alloc_ranking_free(&r);
     return rc;
 }

@@ -391,26 +391,35 @@ static int class_site_finding(const wasp_profile *p, uint32_t site, wasp_finding
 }
 
 /* The sites whose objects take the most sampled accesses: each access
- * sample is one of the program's CPU samples, spent on the site's objects. */
+ * sample is one of the program's CPU samples, spent on the site's objects.
+ * Sites of one class at one place (the summary's first application frame)
+ * are one finding there, their accesses summed (wasp_place_merge). */
 static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
 {
     (void)id;
     double remote, total = attributed(p, &remote);
-    uint32_t n;
+    uint32_t n, k = 0;
     uint32_t *order = wasp_profile_sorted_sites(p, &n);
-    if (!order)
-        return -1;
-    int rc = 0;
-    for (uint32_t i = 0; i < n && i < (uint32_t)max && rc == 0; i++) {
+    wasp_place_item *items = order ? malloc((n ? n : 1) * sizeof *items) : NULL;
+    int rc = items ? 0 : -1;
+    for (uint32_t i = 0; rc == 0 && i < n; i++) {
         const wasp_site *s = &p->sites[order[i]];
         double samples = wasp_profile_site_samples(p, order[i], &remote);
         if (!(samples > 0))
             break;
+        items[k++] = (wasp_place_item){.index = order[i], .key = s->class_name, .ctx = s->ctx,
+                                       .weight = samples};
+    }
+    if (rc == 0)
+        rc = wasp_place_merge(p, items, k, &k);
+    for (uint32_t i = 0; rc == 0 && i < k && i < (uint32_t)max; i++) {
+        const wasp_site *s = &p->sites[items[i].index];
+        double samples = items[i].weight;
         wasp_finding f = {.ctx = s->ctx, .share = wasp_share(samples, total), .cpu = samples,
                           .evidence = samples * wasp_report_taken_per_due(p)};
         char share[WASP_UNIT_BUF];
         if (wasp_site_by_class(p, s))
-            rc = class_site_finding(p, order[i], &f);
+            rc = class_site_finding(p, items[i].index, &f);
         else
             snprintf(f.what, sizeof f.what, "%s objects allocated here take %s of the sampled "
                      "memory accesses to objects", wasp_site_class(p, s),
@@ -418,6 +427,7 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
         if (rc == 0)
             rc = sink->emit(sink, p, &f);
     }
+    free(items);
     free(order);
     return rc;
 }

@@ -7,6 +7,7 @@
  * JSON: the top-level "replicas" member.
  */
 #include "analysis/objects/profile.h"
+#include "analysis/objects/report_creations.h"
 #include "analysis/replicas/profile.h"
 #include "cli/diff/diff_part.h"
 #include "cli/render/html_part.h"
@@ -352,6 +353,35 @@ static double access_lines_cpu(const wasp_profile *p, const struct replica_site 
     return k;
 }
 
+/* Where the summary places a site's objects, in words after "X objects":
+ * its allocation path's; for a class site (untracked objects, no path of
+ * their own) where most objects of the class were created, when the
+ * creation profile sampled that (f->ctx moves there), else where they were
+ * compared most (a birth's comparison, no access of the program's, aside). */
+static const char *class_site_place(const wasp_profile *p, const struct replica_site *v,
+                                    wasp_finding *f, char *buf, size_t n)
+{
+    uint32_t made;
+    double share;
+    if (!wasp_site_by_class(p, v->site))
+        return "created here";
+    if (wasp_objects_top_creation(p, v->site, &made, &share)) {
+        char pc[WASP_UNIT_BUF];
+        f->ctx = made;
+        snprintf(buf, n, "(untracked; %s of the class's sampled allocations are here)",
+                 wasp_fmt_percent(share, pc, sizeof pc));
+        return buf;
+    }
+    for (uint32_t i = 0; i < v->n; i++) {
+        uint32_t ctx = v->records[v->order[i]].access_ctx;
+        if (wasp_context_insn(p, &p->contexts[ctx])) {
+            f->ctx = ctx;
+            return "(untracked, created elsewhere) compared here";
+        }
+    }
+    return "(untracked; where they are created was not sampled)";
+}
+
 /* The sites shown to replicate (θ's interval above chance), ranked as the
  * detail ranks them. The CPU involved: the accesses to the site's objects,
  * objects' samples when -e objects ran beside, else the samples counted at
@@ -376,7 +406,6 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
         }
         double accesses = wasp_profile_site_samples(p, order[i], &remote);
         double lines = accesses > 0 ? NAN : access_lines_cpu(p, &v);
-        free(v.order);
         /* evidence: the CPU samples the cost rests on (its interval's count);
          * the lines' samples are a share of those counted by line */
         wasp_finding f = {.ctx = v.site->ctx, .share = v.theta,
@@ -385,11 +414,12 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
                           .cpu_line_samples = lines,
                           .evidence = accesses > 0 ? accesses * wasp_report_taken_per_due(p)
                                       : isfinite(lines) ? lines : v.comparisons};
-        char t[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF];
+        char t[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], where[96];
         double replicated = replicated_bytes(v.site, v.theta);
-        int len = snprintf(f.what, sizeof f.what, "%s objects created here are copies of each "
-                           "other: %s of sampled fields equal the previous object's",
-                           wasp_site_class(p, v.site), wasp_fmt_percent(v.theta, t, sizeof t));
+        const char *placed = class_site_place(p, &v, &f, where, sizeof where);
+        int len = snprintf(f.what, sizeof f.what, "%s objects %s are copies of each other: %s of "
+                           "sampled fields equal the previous object's",
+                           wasp_site_class(p, v.site), placed, wasp_fmt_percent(v.theta, t, sizeof t));
         if (!isnan(replicated) && len > 0 && (size_t)len < sizeof f.what)
             len += snprintf(f.what + len, sizeof f.what - (size_t)len, ", ~%s replicated",
                             wasp_fmt_bytes(replicated, b, sizeof b));
@@ -397,6 +427,7 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
             snprintf(f.what + len, sizeof f.what - (size_t)len, "; %s of %s object pairs "
                      "verified identical", wasp_fmt_count(v.check->identical, b, sizeof b),
                      wasp_fmt_count(v.check->pairs, c, sizeof c));
+        free(v.order);
         rc = sink->emit(sink, p, &f);
         emitted++;
     }

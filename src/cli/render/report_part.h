@@ -177,6 +177,21 @@ const wasp_frame *wasp_place_frame(const wasp_profile *p, const wasp_context *c)
 /* Its Java frame nearest the leaf (the innermost method it ran), NULL when
  * it has none. */
 const wasp_frame *wasp_inner_java_frame(const wasp_profile *p, const wasp_context *c);
+/* Summary findings keyed by place: the items (a part's sites, ranked) with
+ * the same key (a class's string id) whose contexts have the same place
+ * (wasp_place_frame: method and line) summed into the first of them in the
+ * order given, whose context then names them all (merged counts the others);
+ * the items left ranked by weight, ties in the order given. *out_n: how many
+ * are left. 0, or -1 when out of memory (items unchanged). */
+typedef struct wasp_place_item {
+    uint32_t index;          /* the part's own (an entry, a site) */
+    uint32_t key;            /* what else must match (a class) */
+    uint32_t ctx;            /* the finding's context */
+    double weight, evidence; /* summed when merged */
+    uint32_t merged;         /* items merged into it */
+    uint32_t order;          /* (the merge's own) */
+} wasp_place_item;
+int wasp_place_merge(const wasp_profile *p, wasp_place_item *items, uint32_t n, uint32_t *out_n);
 /* That place as "File.java:37" (a Java frame with a line), else its label,
  * cut to fit buf; "(no frames)" when it has none. */
 const char *wasp_place_short(const wasp_profile *p, uint32_t ctx, char *buf, size_t n);
