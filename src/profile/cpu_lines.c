@@ -160,7 +160,10 @@ static int merge_table(table *dst, const table *src, const wasp_id_map *m)
     for (uint32_t i = 0; i < src->n; i++) {
         const wasp_cpu_line *l = &src->rows[i];
         uint32_t name = wasp_map_string(m, l->name), file = wasp_map_string(m, l->file);
-        if (name == WASP_NOID || file == WASP_NOID || add(dst, name, file, l->line, l->samples) != 0)
+        /* by method: a sample counted at two lines of one method (recursion
+         * inlined) counts twice at the method; the summary caps a share at 1 */
+        int32_t line = m->by_method ? -1 : l->line;
+        if (name == WASP_NOID || file == WASP_NOID || add(dst, name, file, line, l->samples) != 0)
             return -1;
     }
     return 0;

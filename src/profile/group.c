@@ -399,7 +399,8 @@ static int build(struct group *g)
     for (uint32_t c = 0; c < g->nclasses; c++)
         if (g->out[c] == WASP_NOID && class_context(g, c) != 0)
             return -1;
-    wasp_id_map m = {.str = grouped_string, .ctx = grouped_context, .state = g, .site = g->site};
+    wasp_id_map m = {.str = grouped_string, .ctx = grouped_context, .state = g, .site = g->site,
+                     .by_method = g->key == WASP_GROUP_METHOD};
     return wasp_profile_merge_sites_and_parts(q, p, &m);
 }
 

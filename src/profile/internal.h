@@ -31,6 +31,7 @@ struct wasp_id_map {
     void *state;   /* theirs */
     uint32_t *site; /* source site -> destination site, filled by merging the sites */
     uint32_t slot; /* the slot of role 0 of the part being merged */
+    bool by_method; /* grouping by method: the CPU samples by line summed by method */
 };
 
 /* dst += src's sites and then each analysis's data, through m (merge.c;

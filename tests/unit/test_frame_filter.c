@@ -13,6 +13,7 @@
 
 #include "cli/render/evidence_share.h"
 #include "cli/render/frame_filter.h"
+#include "profile/cpu_lines.h"
 #include "cli/commands/report.h"
 #include "cli/render/startup_frames.h"
 #include "profile/group.h"
@@ -165,8 +166,17 @@ static void test_by_method(void **state)
     assert_int_equal(pair_count(line), 4); /* three lines of indexOf, one of hash */
     wasp_profile_free(line);
 
+    /* the CPU samples by line: a method's place (line -1) finds its lines' */
+    uint32_t index = wasp_profile_intern_string(p, "S.indexOf"), file = wasp_profile_intern_string(p, "S.java");
+    assert_int_equal(wasp_profile_add_cpu_line(p, index, file, 26, 40), 0);
+    assert_int_equal(wasp_profile_add_cpu_line(p, index, file, 27, 2), 0);
+    assert_int_equal(wasp_profile_add_cpu_leaf(p, index, file, 27, 2), 0);
+
     wasp_profile *q = wasp_profile_group(p, WASP_GROUP_METHOD, NULL);
     assert_non_null(q);
+    uint32_t qindex = wasp_profile_intern_string(q, "S.indexOf");
+    assert_true(wasp_profile_cpu_at(q, qindex, -1) == 42 && wasp_profile_cpu_at(q, qindex, 26) == 0);
+    assert_true(wasp_profile_cpu_leaf_at(q, qindex, -1) == 2);
     assert_int_equal(pair_count(q), 2);
     assert_true(pair_bytes(q, "S.indexOf") == 450 && pair_bytes(q, "S.hash") == 7);
     for (uint32_t i = 0; i < pair_count(q); i++) {
