@@ -218,6 +218,41 @@ static void interpreted_share_noted(void **state)
     }
 }
 
+/* A class compiled without line numbers (javac -g:none, "Unknown Source"):
+ * the finding is its method, whose samples are all at line -1; the dead
+ * store's own words say "method", and the summary says why once. One with a
+ * line says neither. */
+static void unnumbered_class_noted(void **state)
+{
+    (void)state;
+    for (int line = -1; line <= 42; line += 43) {
+        wasp_profile *p = wasp_profile_new();
+        wasp_profile_set_meta(p, "events", "deadstore");
+        wasp_profile_add_counter(p, "samples", 1000);
+        wasp_frame work = {WASP_FRAME_JAVA, wasp_profile_intern_string(p, "pkg.Main.work"),
+                           line < 0 ? 0 : wasp_profile_intern_string(p, "Main.java"), line};
+        uint32_t f = wasp_profile_intern_frame(p, &work);
+        uint32_t c = wasp_profile_intern_context(p, &f, 1, 0);
+        wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c, c, 100, 40);
+        wasp_totals t = {1000, 100, 0, 40};
+        wasp_profile_add_totals(p, WASP_AN_DEADSTORE, &t);
+        wasp_profile_add_cpu_chain(p, &work, 1, 400);
+        wasp_profile_add_counter(p, WASP_CPU_SAMPLES, 1000);
+        char *buf = text_report(p);
+        bool method = strstr(buf, "overwritten by this method again") != NULL,
+             note = strstr(buf, "\n1 of these findings are in classes compiled without line "
+                                "numbers") != NULL;
+        if (line < 0 && !(method && note && strstr(buf, "(Unknown Source): the value stored")))
+            fail_msg("a method's place not said so:\n%s", buf);
+        if (line > 0 && (method || note || !strstr(buf, "overwritten by this line again")))
+            fail_msg("a line's place said to be a method's:\n%s", buf);
+        if (!strstr(buf, "; 40.0% of CPU"))
+            fail_msg("the place's samples not its CPU:\n%s", buf);
+        free(buf);
+        wasp_profile_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +260,7 @@ int main(void)
         cmocka_unit_test(native_leaf_counts_its_method),
         cmocka_unit_test(with_calls_by_method),
         cmocka_unit_test(interpreted_share_noted),
+        cmocka_unit_test(unnumbered_class_noted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,6 +126,13 @@ typedef struct stratum {
     double samples, all, through;
 } stratum;
 
+/* Whether the place of ctx is at a line (its class has line numbers). */
+static bool has_line(const wasp_profile *p, uint32_t ctx)
+{
+    const wasp_frame *at = ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[ctx]) : NULL;
+    return at && at->line >= 0;
+}
+
 /* The place's line with the code it calls, as a share of the program's CPU
  * (docs/findings.md, "With the code it calls"). The samples by innermost
  * line (CPUI) say which method the threads were in; the armed samples'
@@ -214,10 +221,11 @@ int wasp_pairs_summary(const wasp_profile *p, int id, int max, wasp_finding_sink
             snprintf(f.what, sizeof f.what,
                      "the value stored here is overwritten at %s before any read (%s of the "
                      "bytes stored)", there, share);
-        else if (a == WASP_AN_DEADSTORE)
+        else if (a == WASP_AN_DEADSTORE) /* a class without line numbers: a method's place */
             snprintf(f.what, sizeof f.what,
-                     "the value stored here is overwritten by this line again before any read "
-                     "(%s of the bytes stored)", share);
+                     "the value stored here is overwritten by this %s again before any read "
+                     "(%s of the bytes stored)", has_line(p, q->watch_ctx) ? "line" : "method",
+                     share);
         else if (a == WASP_AN_SILENTSTORE)
             snprintf(f.what, sizeof f.what, "stores the value already there%s (%s of the bytes "
                      "stored)", approx, share);

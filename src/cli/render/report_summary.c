@@ -239,13 +239,29 @@ static void finding_text(const wasp_profile *p, const wasp_finding *f, int rank,
  * the text (the JSON has it): a note about 0.1% is noise on the first screen. */
 #define STARTUP_NOTE 0.01
 
+/* The text's stream, and how many findings it placed at a method of a class
+ * without line numbers (nor source file: javac -g:none, "Unknown Source"). */
+typedef struct text_out {
+    FILE *out;
+    int unnumbered;
+} text_out;
+
+static bool unnumbered(const wasp_profile *p, const wasp_finding *f)
+{
+    const wasp_frame *at = f->ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[f->ctx]) : NULL;
+    return at && at->kind == WASP_FRAME_JAVA && at->line < 0 && !at->file;
+}
+
 static void analysis_text(const wasp_profile *p, int id, const found *c, double due, void *arg)
 {
-    FILE *out = arg;
+    text_out *t = arg;
+    FILE *out = t->out;
     const wasp_report_part *part = wasp_report_part_of(id);
     fprintf(out, "\n%s\n", part->title);
-    for (int i = 0; i < c->n; i++)
+    for (int i = 0; i < c->n; i++) {
         finding_text(p, &c->f[i], i + 1, due, out);
+        t->unnumbered += unnumbered(p, &c->f[i]);
+    }
     if (c->n == 0 && (c->startup > 0 || (isfinite(c->shown) && c->shown < 1)))
         fputs("  nothing else found\n", out);
     else if (c->n == 0)
@@ -289,8 +305,13 @@ int wasp_summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *out)
                      "yet) and count at no line: a longer run shows more of the program at its "
                      "lines\n",
                 wasp_fmt_percent(interpreted / by_line, a, sizeof a));
-    if (each_analysis(p, shown, top, analysis_text, out) != 0)
+    text_out t = {out, 0};
+    if (each_analysis(p, shown, top, analysis_text, &t) != 0)
         return -1;
+    if (t.unnumbered)
+        fprintf(out, "\n%d of these findings are in classes compiled without line numbers "
+                     "(\"Unknown Source\"): each is placed at its method, and its CPU is the "
+                     "whole method's\n", t.unnumbered);
     fputs("\nDETAIL\n", out);
     return 0;
 }
