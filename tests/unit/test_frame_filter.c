@@ -213,6 +213,9 @@ static void test_startup_frames(void **state)
     assert_true(startup(p, nframe(p, "libjvm.so`SystemDictionary::resolve_or_fail(Symbol*, Handle)")));
     assert_true(startup(p, nframe(p, "ClassFileParser::parse_stream(ClassFileStream const*)")));
     assert_true(startup(p, nframe(p, "libjvm.so`InterpreterRuntime::resolve_from_cache(JavaThread*)")));
+    /* the launcher checking the main class (rhino: half its dead bytes) */
+    assert_true(startup(p, jframe(p, "sun.launcher.LauncherHelper.validateMainClass", 867)));
+    assert_true(startup(p, nframe(p, "libjvm.so`InterpreterRuntime::build_method_counters(JavaThread*, Method*)")));
     assert_false(startup(p, jframe(p, "com.acme.Shop.total", 7)));
     assert_false(startup(p, jframe(p, "java.lang.invoke.LambdaForm$MH.invoke", 7))); /* running a lambda is not bootstrap */
     assert_false(startup(p, nframe(p, "libjvm.so`InterpreterRuntime::frequency_counter_overflow")));

@@ -15,6 +15,9 @@ static const char *const startup_patterns[] = {
     "jdk.internal.loader.*",
     /* static initialisers */
     "*.<clinit>",
+    /* the launcher finding and checking the main class (reflecting on its
+     * methods) before main runs */
+    "sun.launcher.LauncherHelper.*",
     /* lambda and indy bootstrap */
     "java.lang.invoke.InnerClassLambdaMetafactory.*",
     "java.lang.invoke.LambdaMetafactory.*",
@@ -31,6 +34,9 @@ static const char *const startup_patterns[] = {
     "Rewriter::*",
     "InstanceKlass::link*",
     "InstanceKlass::initialize*",
+    /* a method's first calls: the interpreter's counters and profile */
+    "InterpreterRuntime::build_method_counters*",
+    "Method::build_profiling_method_data*",
 };
 
 bool wasp_context_startup(const wasp_profile *p, const wasp_context *c)
