@@ -20,13 +20,18 @@ const wasp_frame *wasp_place_frame(const wasp_profile *p, const wasp_context *c)
 {
     if (c->nframes == 0)
         return NULL;
+    const wasp_frame *java = NULL; /* the innermost JDK frame */
     for (uint32_t k = c->nframes; k-- > 0;) { /* leaf first */
         const wasp_frame *f = &p->frames[p->frame_refs[c->first + k]];
         const char *name = wasp_profile_string(p, f->name);
         if (f->kind == WASP_FRAME_JAVA && name && *name && !jdk_class(name))
             return f;
+        if (f->kind == WASP_FRAME_JAVA && !java)
+            java = f;
     }
-    return &p->frames[p->frame_refs[c->first + c->nframes - 1]];
+    /* no application frame: the JDK method that led there names more than
+     * the native code under it (a memset of the JVM's) */
+    return java ? java : &p->frames[p->frame_refs[c->first + c->nframes - 1]];
 }
 
 const wasp_frame *wasp_inner_java_frame(const wasp_profile *p, const wasp_context *c)
