@@ -244,7 +244,7 @@ def make_tests(h):
         a, w, args, extra)) for a, w, args, extra in CASES]
     return tests + [("summary.html", t_html), ("summary.few-samples", t_few_samples),
                     ("summary.thread", t_thread), ("summary.calls", t_calls),
-                    ("summary.interpreted", t_interpreted)]
+                    ("summary.interpreted", t_interpreted), ("summary.exceptions", t_exceptions)]
 
 
 def watching(analysis):
@@ -394,6 +394,72 @@ def t_interpreted(ctx, jdk):
     note = "lines 47-48 %.3f, truth %.3f; top %s" % (share, truth, top)
     H.check(abs(share - truth) <= XINT_TOLERANCE, "the interpreted sweep's share is not its own: %s" % note)
     return note
+
+
+# summary.exceptions: the CPU filling in exceptions' stack traces, and where
+# they are created (docs/findings.md, "Exceptions"). ExceptionFlow throws at
+# two positions in five past the end, under a few frames of recursion; the
+# truth is the program with stack traces and without them
+# (-XX:-StackTraceInThrowable), no agent. Measured (2026-11-29, the
+# defaults, debug registers, 12 runs, JDK 17 and 25, some beside other test
+# runs): truth 0.427-0.519 (sd ~0.03), wasp 0.271-0.483, a ratio 0.63-0.91
+# (mean 0.80, sd 0.085): the rest is the exception's construction and
+# allocation, at their own lines, and the JVM's work for code still
+# interpreted, at none (cpu.in_jvm). At least EXCEPTIONS_LEAST of the truth
+# (4 sd of the ratios under their mean; none counted, 0, fails) and not
+# over it by more than 4 sd of the truth (the whole program, 1, fails by
+# far). The control, the same program with no stack traces (the native
+# call made, no stack walked): 0.011-0.031, under EXCEPTIONS_CONTROL. The
+# place needs a sampled stack through fillInStackTrace, which armed samples
+# give (debug registers: every run; the page engine arms a few a run).
+EXCEPTIONS_LEAST = 0.45
+EXCEPTIONS_TRUTH_SD = 0.03
+EXCEPTIONS_CONTROL = 0.05
+NO_TRACES = "-XX:-StackTraceInThrowable"
+
+
+def exceptions_of(ctx, jdk, tag, jvm):
+    """wasp run (the defaults) of ExceptionFlow: (summary.exceptions, text)."""
+    out = ctx.path("%s.wprof" % tag)
+    r = H.run([H.WASP, "run", "-o", out, "-q", "--", jdk.java] + jvm + ["-cp", H.CLASSES,
+                                                                         "ExceptionFlow"])
+    H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
+    e = ctx.report(out)["summary"].get("exceptions")
+    H.check(e is not None, "no summary.exceptions in a profile with samples by line")
+    t = H.run([H.WASP, "report", out])
+    H.check(t.rc == 0, "wasp report exited %d: %s" % (t.rc, H.tail(t.err)))
+    return e, t.out
+
+
+def t_exceptions(ctx, jdk):
+    """ExceptionFlow's exceptions: their stack traces' share of the CPU
+    against the truth, created at the planted line; none without traces."""
+    e = H.expectation("ExceptionFlow")
+    got, text = exceptions_of(ctx, jdk, "ExceptionFlow", [])
+    t1s, t0s = [], []
+    for _ in range(TRUTH_PAIRS):
+        t1s.append(program_cpu(ctx, jdk, "ExceptionFlow", [], 1))
+        t0s.append(program_cpu(ctx, jdk, "ExceptionFlow", [], 1, [NO_TRACES]))
+    t1, t0 = statistics.median(t1s), statistics.median(t0s)
+    truth = (t1 - t0) / t1
+    share = got["cpu_share"]
+    note = ("CPU %.3f (%.3f-%.3f) of %.0f samples, truth %.3f (median T1 %.2f s, T0 %.2f s); at %s:%s"
+            % (share, got["cpu_low"], got["cpu_high"], got["samples"], truth, t1, t0,
+               got.get("method"), got.get("line")))
+    H.check(share >= EXCEPTIONS_LEAST * truth, "the exceptions' share is under %.2f of the truth: %s"
+            % (EXCEPTIONS_LEAST, note))
+    H.check(share <= truth + 4 * EXCEPTIONS_TRUTH_SD, "the exceptions' share is over the truth: %s" % note)
+    if H.engine_verdict(jdk, "debugreg") is None or got.get("method") is not None:
+        H.check(got.get("method") == e["method"] and got.get("line") == e["line"],
+                "the exceptions are placed at %s:%s, expected %s:%d: %s"
+                % (got.get("method"), got.get("line"), e["method"], e["line"], note))
+        H.check("fill in exceptions' stack traces" in text and
+                "under %s(ExceptionFlow.java:%d)" % (e["method"], e["line"]) in text,
+                "the text summary does not say so: %s" % H.tail(text, 40))
+    ctl, _ = exceptions_of(ctx, jdk, "ExceptionFlow-no-traces", [NO_TRACES])
+    H.check(ctl["cpu_share"] < EXCEPTIONS_CONTROL,
+            "without stack traces the exceptions still cost %.3f" % ctl["cpu_share"])
+    return "%s; control %.3f" % (note, ctl["cpu_share"])
 
 
 def t_calls(ctx, jdk):

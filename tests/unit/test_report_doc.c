@@ -332,6 +332,15 @@ static wasp_profile *sample(void)
     wasp_profile_add_cpu_leaf(p, wasp_profile_intern_string(p, "pkg.Main.contains"),
                               wasp_profile_intern_string(p, "Main.java"), 49, 846);
     wasp_profile_add_counter(p, WASP_CPU_SAMPLES, 2958);
+    /* Exceptions' stack traces filled in (summary.exceptions): their CPU
+     * samples, and a sampled stack through them that places them. */
+    wasp_profile_add_cpu_line(p, wasp_profile_intern_string(p, "java.lang.Throwable.fillInStackTrace"),
+                              wasp_profile_intern_string(p, "Throwable.java"), -1, 300);
+    wasp_alloc_entry trace = {wasp_profile_intern_string(p, "long[]"),
+                              ctx(p, "java.lang.Throwable.fillInStackTrace", -1, "mov %rax, 0x10(%rdx)"), 20};
+    wasp_profile_add_alloc(p, &trace);
+    wasp_alloc_bytes tb = {trace.cls, trace.ctx, 2e6, 20, 2e6 * 2e6 / 20};
+    wasp_profile_add_alloc_bytes(p, &tb);
     return p;
 }
 

@@ -12,6 +12,7 @@
 #include "cli/render/report_part.h"
 #include "cli/render/units.h"
 #include "cli/render/evidence_share.h"
+#include "cli/render/exception_cost.h"
 #include "cli/render/frame_filter.h"
 #include "cli/render/startup_frames.h"
 #include "profile/cpu_lines.h"
@@ -278,6 +279,33 @@ static void analysis_text(const wasp_profile *p, int id, const found *c, double 
         fprintf(out, "  try: %s\n", part->hint);
 }
 
+/* The share of the CPU samples from which the summary names the cost of
+ * filling in exceptions' stack traces (exception_cost.h). */
+#define EXCEPTIONS_NOTE 0.02
+
+/* "26.2% of the CPU samples (24.2-28.3%) fill in exceptions' stack traces
+ * ..., mostly (87% of the sampled stacks there) at PLACE: ..." 0, or -1. */
+static int exceptions_text(const wasp_profile *p, uint32_t shown, FILE *out)
+{
+    wasp_exception_cost c;
+    if (wasp_exception_cost_of(p, shown, &c) != 0)
+        return -1;
+    if (!(c.share >= EXCEPTIONS_NOTE))
+        return 0;
+    char s[WASP_UNIT_BUF], i[2 * WASP_UNIT_BUF + 8], at[WASP_UNIT_BUF], place[WASP_FRAME_LABEL_MAX];
+    fprintf(out, "  %s of the CPU samples %s fill in exceptions' stack traces "
+                 "(Throwable.fillInStackTrace, run by every exception created)",
+            wasp_fmt_percent(c.share, s, sizeof s), interval_text(c.lo, c.hi, i, sizeof i));
+    if (c.place) {
+        wasp_frame_label(p, c.place, place, sizeof place);
+        fprintf(out, ", mostly (%s of the sampled stacks there) under %s",
+                wasp_fmt_percent(c.at_place / c.stacks, at, sizeof at), place);
+    }
+    fputs(": an exception per call costs that; try testing the condition instead of catching "
+          "the exception, or throwing one made once\n", out);
+    return 0;
+}
+
 int wasp_summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *out)
 {
     bool any = false;
@@ -305,6 +333,8 @@ int wasp_summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *out)
                      "yet) and count at no line: a longer run shows more of the program at its "
                      "lines\n",
                 wasp_fmt_percent(interpreted / by_line, a, sizeof a));
+    if (exceptions_text(p, shown, out) != 0)
+        return -1;
     text_out t = {out, 0};
     if (each_analysis(p, shown, top, analysis_text, &t) != 0)
         return -1;
@@ -414,6 +444,39 @@ static int hot_lines_json(wasp_json *j, const wasp_profile *p, int top)
     return 0;
 }
 
+/* "exceptions": the CPU filling in stack traces and where (exception_cost.h);
+ * null without samples by line. 0, or -1. */
+static int exceptions_json(wasp_json *j, const wasp_profile *p, uint32_t shown)
+{
+    wasp_exception_cost c;
+    if (wasp_exception_cost_of(p, shown, &c) != 0)
+        return -1;
+    if (!wasp_profile_has_cpu_lines(p)) {
+        wasp_json_null(j, "exceptions");
+        return 0;
+    }
+    wasp_json_begin_object(j, "exceptions", false);
+    wasp_json_double(j, "samples", c.samples);
+    wasp_json_double(j, "cpu_share", c.share);
+    wasp_json_double(j, "cpu_low", c.lo);
+    wasp_json_double(j, "cpu_high", c.hi);
+    if (c.place) {
+        char place[WASP_FRAME_LABEL_MAX];
+        wasp_frame_label(p, c.place, place, sizeof place);
+        wasp_json_string(j, "place", place);
+        json_where(j, p, c.place->name, c.place->file, c.place->line);
+        wasp_json_double(j, "place_share", c.at_place / c.stacks);
+    } else {
+        wasp_json_null(j, "place");
+        wasp_json_null(j, "method");
+        wasp_json_null(j, "file");
+        wasp_json_null(j, "line");
+        wasp_json_null(j, "place_share");
+    }
+    wasp_json_end_object(j);
+    return 0;
+}
+
 int wasp_summary_json(wasp_json *j, const wasp_profile *p, uint32_t shown, int top)
 {
     wasp_json_begin_object(j, "summary", false);
@@ -423,7 +486,7 @@ int wasp_summary_json(wasp_json *j, const wasp_profile *p, uint32_t shown, int t
     if (each_analysis(p, shown, top, analysis_json, j) != 0)
         return -1;
     wasp_json_end_array(j);
-    if (hot_lines_json(j, p, top) != 0)
+    if (hot_lines_json(j, p, top) != 0 || exceptions_json(j, p, shown) != 0)
         return -1;
     wasp_json_end_object(j);
     return 0;
