@@ -10,6 +10,7 @@
 #include "analysis/locks/ranking.h"
 #include "analysis/locks/records.h"
 #include "analysis/locks/slow_path.h"
+#include "analysis/locks/unlocked_alternative.h"
 #include "analysis/locks/waits.h"
 #include "cli/render/render.h"
 #include "profile/profile.h"
@@ -282,6 +283,33 @@ static void test_rendered(void **state)
     wasp_profile_free(p);
 }
 
+/* The summary's words for an uncontended lock of a JDK class that locks on
+ * every call: what does the same without it; a contended one (Hot: a third
+ * slow) or a class of the program's gets none. */
+static void test_unlocked_alternative(void **state)
+{
+    (void)state;
+    assert_non_null(strstr(wasp_lock_unlocked_alternative("java.util.Vector"), "ArrayList"));
+    assert_non_null(strstr(wasp_lock_unlocked_alternative("java.lang.StringBuffer"), "StringBuilder"));
+    assert_non_null(strstr(wasp_lock_unlocked_alternative("java.lang.ArrayIndexOutOfBoundsException"),
+                           "stack trace"));
+    assert_null(wasp_lock_unlocked_alternative("com.acme.Account"));
+    assert_null(wasp_lock_unlocked_alternative("java.util.VectorX"));
+    wasp_profile *p = planted();
+    add(p, "java.util.Vector", "", ctx(p, "Main.list", 40), 50, 50, 0);
+    add(p, "java.util.Hashtable", "", ctx(p, "Main.map", 50), 60, 60, 0);
+    add(p, "java.util.Hashtable", "ObjectMonitor::EnterI", ctx(p, "Main.map", 50), 0, 0, 40);
+    char *text = render(p, wasp_render_text);
+    const char *vector = strstr(text, "locks java.util.Vector:");
+    if (!vector || !strstr(vector, "uncontended: java.util.ArrayList does the same without a lock"))
+        fail_msg("%s", text);
+    const char *table = strstr(text, "locks java.util.Hashtable:");
+    if (!table || strstr(text, "java.util.HashMap does"))
+        fail_msg("%s", text);
+    free(text);
+    wasp_profile_free(p);
+}
+
 static void add_blocked(wasp_profile *p, const char *cls, const char *kind, uint32_t c,
                         double samples, double seconds)
 {
@@ -350,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_merge_sums),
         cmocka_unit_test(test_ranking),
         cmocka_unit_test(test_rendered),
+        cmocka_unit_test(test_unlocked_alternative),
         cmocka_unit_test_setup_teardown(test_blocked, make_file, remove_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #include "analysis/locks/estimate.h"
 #include "analysis/locks/profile.h"
 #include "analysis/locks/ranking.h"
+#include "analysis/locks/unlocked_alternative.h"
 #include "analysis/locks/waits.h"
 #include "cli/diff/diff_part.h"
 #include "cli/render/html_part.h"
@@ -463,6 +464,11 @@ static double seconds_per_sample(const wasp_profile *p)
  * of the CPU (where the time of a sample is not known, the wait comes
  * first). The CPU involved: the class's lock samples (acquiring,
  * releasing, slow path), each one of the program's CPU samples. */
+/* A lock whose slow path takes under this share of its samples is
+ * uncontended: the summary names a class doing the same without a lock,
+ * where the JDK has one (unlocked_alternative.h). */
+#define UNCONTENDED 0.05
+
 static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
 {
     (void)id;
@@ -491,12 +497,15 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
         }
         wasp_finding f = {.ctx = k->contexts[0].ctx, .share = wasp_share(s, all), .cpu = cpu,
                           .evidence = cpu * wasp_report_taken_per_due(p)};
-        char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[64] = "";
+        char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[64] = "", d[160] = "";
         if (isfinite(n))
             snprintf(c, sizeof c, ", about %s acquisitions (est.)", approx(n, a, sizeof a));
-        snprintf(f.what, sizeof f.what, "locks %s: %s of the lock samples, slow path %s%s",
+        const char *instead = wasp_lock_unlocked_alternative(class_name(p, k->sum.cls));
+        if (instead && wasp_share(k->sum.slow, s) < UNCONTENDED)
+            snprintf(d, sizeof d, "; uncontended: %s", instead);
+        snprintf(f.what, sizeof f.what, "locks %s: %s of the lock samples, slow path %s%s%s",
                  class_name(p, k->sum.cls), wasp_fmt_percent(f.share, a, sizeof a),
-                 wasp_fmt_percent(wasp_share(k->sum.slow, s), b, sizeof b), c);
+                 wasp_fmt_percent(wasp_share(k->sum.slow, s), b, sizeof b), c, d);
         rc = sink->emit(sink, p, &f);
         emitted++;
     }
