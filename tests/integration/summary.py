@@ -60,9 +60,12 @@ CASES = [
 # summary.few-samples: one sample per 200 ms of CPU time on DeadStoreEuler's
 # ~2.8 s of CPU (JVM start-up included): ~14 samples (28 at 100 ms, seen on
 # JDK 17), so no finding can rest on the 30 the summary asks; each armed
-# watch finds a dead store about half the time, so a run with no dead-store
-# finding at all is a ~0.5^12 chance.
+# watch finds a dead store about half the time, but a run arms 4-13 (JDK 25,
+# five runs) and one classified 2 pairs, neither dead: no finding, nothing
+# to check, about one run in twenty. Up to FEW_TRIES runs (one in 8,000
+# then).
 FEW_PERIOD = "200ms"
+FEW_TRIES = 3
 
 
 # The CPU-share truth (issue 40): the planted code's share of the program's
@@ -541,23 +544,29 @@ def t_html(ctx, jdk):
 def t_few_samples(ctx, jdk):
     """Every finding resting on fewer samples than the threshold is marked,
     in the JSON and on its text line with its count."""
-    _, rep, text = profile(ctx, jdk, "deadstore", "DeadStoreEuler", [], ["--period", FEW_PERIOD],
-                           tag="few-samples")
-    s, a = summary_of(rep, "deadstore")
+    # A run with no dead-store finding has nothing to check: 10-17 samples,
+    # 4-13 armed, each armed one dead half the time, and one JDK 25 run
+    # classified 2 pairs, neither dead. Up to FEW_TRIES runs, then.
+    for attempt in range(FEW_TRIES):
+        _, rep, text = profile(ctx, jdk, "deadstore", "DeadStoreEuler", [], ["--period", FEW_PERIOD],
+                               tag="few-samples-%d" % attempt)
+        s, a = summary_of(rep, "deadstore")
+        findings = a.get("findings") or []
+        if findings:
+            break
     below = s.get("few_samples_below")
     H.check(isinstance(below, int) and below > 1, "few_samples_below is %r" % below)
-    findings = a.get("findings") or []
-    H.check(findings, "no dead-store finding at --period %s (%s samples taken): nothing to check"
-            % (FEW_PERIOD, rep["counters"].get("samples")))
+    H.check(findings, "no dead-store finding in %d runs at --period %s (%s samples taken in the "
+            "last): nothing to check" % (FEW_TRIES, FEW_PERIOD, rep["counters"].get("samples")))
     lines, _, _ = text_findings(text, a["title"])
     H.check(len(lines) == len(findings), "%d text lines for %d findings" % (len(lines), len(findings)))
     for f, line in zip(findings, lines):
         few = f["samples"] < below
         H.check(f["few_samples"] == few, "a finding on %.2f samples has few_samples %r" % (f["samples"], f["few_samples"]))
-        count = "<1" if f["samples"] < 0.5 else "%.0f" % f["samples"]
+        count = ("no samples" if f["samples"] <= 0 else
+                 "few samples: " + ("<1" if f["samples"] < 0.5 else "%.0f" % f["samples"]))
         if few:
-            H.check(line.endswith("; few samples: %s" % count), "the line does not say few samples: %s: %r"
-                    % (count, line))
+            H.check(line.endswith("; %s" % count), "the line does not say %s: %r" % (count, line))
         else:
             H.check("few samples" not in line, "a finding on %.0f samples says few: %r" % (f["samples"], line))
     H.check(any(f["few_samples"] for f in findings), "at one sample per %s no finding is marked "
