@@ -54,6 +54,8 @@ typedef struct line_sum {
     const wasp_pair *heaviest;
     double bytes, count;
     bool walked;
+    const wasp_frame *inner; /* the heaviest's innermost Java frame */
+    double inner_bytes;      /* the bytes of the pairs whose innermost is that too */
 } line_sum;
 
 static int by_bytes(const void *x, const void *y)
@@ -85,15 +87,20 @@ static int sum_lines(const wasp_profile *p, wasp_analysis a, line_sum **lines, u
         const wasp_pair *q = wasp_profile_pair(p, order[i]);
         const wasp_frame *at = wasp_place_frame(p, &p->contexts[q->watch_ctx]);
         uint32_t f = at ? (uint32_t)(at - p->frames) : p->nframes; /* no frames: one line */
+        const wasp_frame *inner = wasp_inner_java_frame(p, &p->contexts[q->watch_ctx]);
         if (!line_of[f]) {
             /* sorted: the first is the heaviest, walked ones first */
             l[*nlines] = (line_sum){q, 0, 0,
                                     wasp_profile_context_walked(p, q->watch_ctx) &&
-                                        wasp_profile_context_walked(p, q->trap_ctx)};
+                                        wasp_profile_context_walked(p, q->trap_ctx),
+                                    inner, 0};
             line_of[f] = ++*nlines;
         }
-        l[line_of[f] - 1].bytes += q->bytes;
-        l[line_of[f] - 1].count += q->count;
+        line_sum *x = &l[line_of[f] - 1];
+        x->bytes += q->bytes;
+        x->count += q->count;
+        if (inner == x->inner)
+            x->inner_bytes += q->bytes;
     }
     free(order);
     free(line_of);
@@ -125,6 +132,15 @@ static uint32_t inner_method(const wasp_profile *p, const wasp_context *c)
 typedef struct stratum {
     double samples, all, through;
 } stratum;
+
+/* "File.java:37" of a Java frame with a line, else its label. */
+static void frame_short(const wasp_profile *p, const wasp_frame *f, char *buf, size_t n)
+{
+    if (f->file && f->line >= 0)
+        snprintf(buf, n, "%s:%d", wasp_profile_string(p, f->file), (int)f->line);
+    else
+        wasp_frame_label(p, f, buf, n);
+}
 
 /* Whether the place of ctx is at a line (its class has line numbers). */
 static bool has_line(const wasp_profile *p, uint32_t ctx)
@@ -210,13 +226,21 @@ int wasp_pairs_summary(const wasp_profile *p, int id, int max, wasp_finding_sink
                           .share = total > 0 ? lines[i].bytes / total : 0,
                           .cpu = lines[i].count * k, /* the estimate of older profiles */
                           .cpu_by_line = true,
-                          .evidence = isnan(draws) ? lines[i].count : lines[i].count * draws};
+                          .evidence = isnan(draws) ? lines[i].count : lines[i].count * draws,
+                          /* the line's pairs in several methods it calls: none names them */
+                          .spread = lines[i].inner_bytes < lines[i].bytes / 2};
         with_calls(p, q->watch_ctx, draws, &f);
         char share[WASP_UNIT_BUF], here[200], there[200];
         wasp_fmt_percent(f.share, share, sizeof share);
         const char *approx = q->flags & WASP_PAIR_APPROX ? ", float/double within the threshold" : "";
         wasp_place_short(p, q->watch_ctx, here, sizeof here);
         wasp_place_short(p, q->trap_ctx, there, sizeof there);
+        /* one place, two methods it called (javac under Ant's Javac13.execute):
+         * the trap's method says where */
+        const wasp_frame *wi = wasp_place_inner(p, &p->contexts[q->watch_ctx]),
+                         *ti = wasp_place_inner(p, &p->contexts[q->trap_ctx]);
+        if (strcmp(here, there) == 0 && ti && ti != wi)
+            frame_short(p, ti, there, sizeof there);
         if (a == WASP_AN_DEADSTORE && strcmp(here, there) != 0)
             snprintf(f.what, sizeof f.what,
                      "the value stored here is overwritten at %s before any read (%s of the "

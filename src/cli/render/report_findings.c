@@ -44,6 +44,12 @@ const wasp_frame *wasp_inner_java_frame(const wasp_profile *p, const wasp_contex
     return NULL;
 }
 
+const wasp_frame *wasp_place_inner(const wasp_profile *p, const wasp_context *c)
+{
+    const wasp_frame *at = wasp_place_frame(p, c), *inner = wasp_inner_java_frame(p, c);
+    return inner && inner != at ? inner : NULL;
+}
+
 const char *wasp_place_short(const wasp_profile *p, uint32_t ctx, char *buf, size_t n)
 {
     const wasp_frame *f = ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[ctx]) : NULL;

@@ -61,6 +61,9 @@ typedef struct wasp_finding {
     double evidence;  /* the samples it rests on, as independent draws (an
                        * armed watch's window is one): the interval's and
                        * the few-samples warning's count */
+    bool spread;      /* the code involved runs in several methods the place
+                       * calls (the place's pairs summed): the summary names
+                       * none of them beside the place */
     bool waiting;     /* time threads spent waiting (blocked on a lock): no
                        * CPU, said so instead of a CPU share */
     bool cpu_by_line; /* the code involved is the place's line: its cost is
@@ -193,6 +196,10 @@ typedef struct wasp_place_item {
     uint32_t order;          /* (the merge's own) */
 } wasp_place_item;
 int wasp_place_merge(const wasp_profile *p, wasp_place_item *items, uint32_t n, uint32_t *out_n);
+/* The Java frame where the code involved runs when that is not the place
+ * (a JDK method the place called: javac under Ant's Javac13.execute, a
+ * TreeMap lookup under a line of yours), NULL when the place is it. */
+const wasp_frame *wasp_place_inner(const wasp_profile *p, const wasp_context *c);
 /* That place as "File.java:37" (a Java frame with a line), else its label,
  * cut to fit buf; "(no frames)" when it has none. */
 const char *wasp_place_short(const wasp_profile *p, uint32_t ctx, char *buf, size_t n);

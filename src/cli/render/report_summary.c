@@ -202,6 +202,20 @@ static const char *few_text(const wasp_finding *f, char *buf, size_t n)
 
 /* ---- text ---- */
 
+/* "Main.work(Main.java:42)", and ", in java.util.TreeMap.getEntry(TreeMap.java:350)"
+ * when the code involved runs in a method the place called. */
+static void place_label(const wasp_profile *p, const wasp_finding *f, char *buf, size_t n)
+{
+    const wasp_context *c = &p->contexts[f->ctx];
+    wasp_frame_label(p, wasp_place_frame(p, c), buf, n);
+    const wasp_frame *inner = f->spread ? NULL : wasp_place_inner(p, c);
+    size_t len = strlen(buf);
+    if (inner && len + 5 < n) {
+        memcpy(buf + len, ", in ", 5);
+        wasp_frame_label(p, inner, buf + len + 5, n - len - 5);
+    }
+}
+
 static void finding_text(const wasp_profile *p, const wasp_finding *f, int rank, double due,
                          FILE *out)
 {
@@ -209,7 +223,7 @@ static void finding_text(const wasp_profile *p, const wasp_finding *f, int rank,
         h[2 * WASP_UNIT_BUF + 8], w[64];
     const wasp_frame *at = f->ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[f->ctx]) : NULL;
     if (at)
-        wasp_frame_label(p, at, place, sizeof place);
+        place_label(p, f, place, sizeof place);
     else
         snprintf(place, sizeof place, "(no frames)");
     double share, lo, hi;
@@ -365,6 +379,7 @@ static void finding_json(wasp_json *j, const wasp_profile *p, const wasp_finding
     char place[WASP_FRAME_LABEL_MAX];
     const wasp_frame *at = f->ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[f->ctx]) : NULL;
     wasp_json_begin_object(j, NULL, false);
+    const wasp_frame *inner = at && !f->spread ? wasp_place_inner(p, &p->contexts[f->ctx]) : NULL;
     if (at) {
         wasp_frame_label(p, at, place, sizeof place);
         wasp_json_string(j, "place", place);
@@ -375,6 +390,11 @@ static void finding_json(wasp_json *j, const wasp_profile *p, const wasp_finding
         wasp_json_null(j, "file");
         wasp_json_null(j, "line");
     }
+    if (inner) {
+        wasp_frame_label(p, inner, place, sizeof place);
+        wasp_json_string(j, "inner", place);
+    } else
+        wasp_json_null(j, "inner");
     wasp_json_string(j, "what", f->what);
     wasp_json_double(j, "share", f->share);
     double share, lo, hi;
