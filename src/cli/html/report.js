@@ -227,6 +227,12 @@ const waspReport = (function () {
     if (interpreted >= 0.1) box.append(el('p', { class: 'note', 'data-interpreted': '', text: pct(interpreted) +
       ' of the CPU samples ran in the interpreter (code the JIT had not compiled yet) and count at no line: ' +
       'a longer run shows more of the program at its lines.' }));
+    const ex = s.exceptions; // what filling in exceptions' stack traces cost (docs/findings.md "Exceptions")
+    if (ex && ex.cpu_share >= 0.02) box.append(el('p', { class: 'note', 'data-exceptions': '', text: pct(ex.cpu_share) +
+      ' of the CPU samples (' + small(ex.cpu_low).replace('%', '') + '\u2013' + small(ex.cpu_high) + ') fill in exceptions\' ' +
+      'stack traces (Throwable.fillInStackTrace, run by every exception created)' +
+      (ex.place ? ', mostly (' + pct(ex.place_share) + ' of the sampled stacks there) under ' + ex.place : '') +
+      ': an exception per call costs that; try testing the condition instead of catching the exception, or throwing one made once.' }));
     const filter = (rep.meta || {})['report.filter']; // --include/--exclude (docs/findings.md)
     if (filter) box.append(el('p', { class: 'note', text: 'Filtered (' + filter + '): only the stacks it keeps are shown, ' +
       'the others summed under "[stacks hidden by --include/--exclude]"; shares are of the whole profile.' }));
@@ -241,8 +247,10 @@ const waspReport = (function () {
             (f.cpu_calls_matter ? ', with the code it calls at least ' + small(f.cpu_with_calls) + ' (' +
               small(f.cpu_with_calls_low).replace('%', '') + '\u2013' + small(f.cpu_with_calls_high) + ')' : '')
           : f.waiting ? 'waiting uses no CPU' : 'CPU not measured' }), ' ',
-        el('b', { class: 'mono', text: f.place || '(no frames)' }), ': ' + f.what,
-        f.few_samples ? el('span', { class: 'few', text: 'few samples: ' + (f.samples < 0.5 ? '<1' : Math.round(f.samples)) }) : null]));
+        el('b', { class: 'mono', text: f.place || '(no frames)' }),
+        f.inner ? el('span', { class: 'mono', text: ', in ' + f.inner }) : null, ': ' + f.what,
+        f.few_samples ? el('span', { class: 'few', text: !(f.samples > 0) ? 'no samples'
+          : 'few samples: ' + (f.samples < 0.5 ? '<1' : Math.round(f.samples)) }) : null]));
       box.append(items.length ? el('ol', { class: 'findings' }, items)
                               : el('p', { class: 'note', text: 'Nothing found (the detail below says why).' }));
       if (items.length && a.hint) box.append(el('p', { class: 'hint', text: 'Try: ' + a.hint }));
