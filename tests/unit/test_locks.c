@@ -318,6 +318,30 @@ static void add_blocked(wasp_profile *p, const char *cls, const char *kind, uint
     assert_int_equal(wasp_profile_add_lock_blocked(p, &b), 0);
 }
 
+/* A context whose stack walk failed ranks after the walked ones of its
+ * class, whatever its time: it collects the failures of every place
+ * (lucene on the page engine: a "[stack unavailable]" wait above one with a
+ * stack). */
+static void test_blocked_unwalked_last(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    wasp_frame lost = {WASP_FRAME_UNKNOWN, wasp_profile_intern_string(p, "[stack unavailable: unknown frame, not Java]"), 0, -1};
+    uint32_t f = wasp_profile_intern_frame(p, &lost);
+    uint32_t unwalked = wasp_profile_intern_context(p, &f, 1, 0), walked = ctx(p, "Main.read", 7);
+    add_blocked(p, "NativeThreadSet", WASP_LOCK_MONITOR, unwalked, 30, 0.3);
+    add_blocked(p, "NativeThreadSet", WASP_LOCK_MONITOR, walked, 10, 0.1);
+    wasp_lock_waits w;
+    assert_int_equal(wasp_lock_waits_rank(p, &w), 0);
+    assert_int_equal(w.nclasses, 1);
+    assert_int_equal(w.classes[0].ncontexts, 2);
+    assert_int_equal(w.classes[0].contexts[0].ctx, walked);
+    assert_int_equal(w.classes[0].contexts[1].ctx, unwalked);
+    assert_true(fabs(w.classes[0].seconds - 0.4) < 1e-9);
+    wasp_lock_waits_free(&w);
+    wasp_profile_free(p);
+}
+
 /* Blocked time (section LKBL): LongHold 0.3 s at hot:10 and 0.1 s at
  * warm:20, a park on NonfairSync 0.2 s; through a file, ranked by seconds
  * with its contexts, with an interval, and in the text. */
@@ -379,6 +403,7 @@ int main(void)
         cmocka_unit_test(test_ranking),
         cmocka_unit_test(test_rendered),
         cmocka_unit_test(test_unlocked_alternative),
+        cmocka_unit_test(test_blocked_unwalked_last),
         cmocka_unit_test_setup_teardown(test_blocked, make_file, remove_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -102,6 +102,21 @@ static uint32_t merge_equal(wasp_lock_blocked *e, uint32_t n)
     return k;
 }
 
+/* The contexts whose stack walk failed after the others, each side in the
+ * order it had (docs/design.md, "Failed walks rank last": a stack-unavailable
+ * context collects the failures of every place and would outrank them). tmp
+ * holds n. */
+static void unwalked_last(const wasp_profile *p, wasp_lock_blocked *e, uint32_t n,
+                          wasp_lock_blocked *tmp)
+{
+    uint32_t k = 0;
+    for (int walked = 1; walked >= 0; walked--)
+        for (uint32_t i = 0; i < n; i++)
+            if (wasp_profile_context_walked(p, e[i].ctx) == (bool)walked)
+                tmp[k++] = e[i];
+    memcpy(e, tmp, n * sizeof *e);
+}
+
 int wasp_lock_waits_rank(const wasp_profile *p, wasp_lock_waits *w)
 {
     memset(w, 0, sizeof *w);
@@ -121,6 +136,11 @@ int wasp_lock_waits_rank(const wasp_profile *p, wasp_lock_waits *w)
         n += add_spins(p, monitor_where(p, e, n), w->contexts + n);
     qsort(w->contexts, n, sizeof *w->contexts, by_key);
     n = merge_equal(w->contexts, n);
+    wasp_lock_blocked *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!tmp) {
+        wasp_lock_waits_free(w);
+        return -1;
+    }
     w->ncontexts = n;
     for (uint32_t i = 0; i < n;) {
         wasp_lock_waits_class *c = &w->classes[w->nclasses++];
@@ -132,12 +152,14 @@ int wasp_lock_waits_rank(const wasp_profile *p, wasp_lock_waits *w)
             c->seconds += w->contexts[j].seconds;
         }
         qsort(&w->contexts[i], j - i, sizeof *w->contexts, context_rank);
+        unwalked_last(p, &w->contexts[i], j - i, tmp);
         c->contexts = &w->contexts[i];
         c->ncontexts = j - i;
         w->samples += c->samples;
         w->seconds += c->seconds;
         i = j;
     }
+    free(tmp);
     qsort(w->classes, w->nclasses, sizeof *w->classes, class_rank);
     return 0;
 }
