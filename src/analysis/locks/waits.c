@@ -3,6 +3,7 @@
  */
 #include "analysis/locks/waits.h"
 
+#include "profile/part.h"
 #include "profile/profile.h"
 
 #include <math.h>
@@ -39,13 +40,6 @@ static int by_key(const void *x, const void *y)
     const wasp_lock_blocked *a = x, *b = y;
     int c = cmp_u32(a->cls, b->cls);
     return c ? c : (c = cmp_u32(a->where, b->where)) ? c : cmp_u32(a->ctx, b->ctx);
-}
-
-static int context_rank(const void *x, const void *y)
-{
-    const wasp_lock_blocked *a = x, *b = y;
-    int c = cmp_seconds(a->seconds, b->seconds);
-    return c ? c : cmp_u32(a->ctx, b->ctx);
 }
 
 static int class_rank(const void *x, const void *y)
@@ -102,19 +96,28 @@ static uint32_t merge_equal(wasp_lock_blocked *e, uint32_t n)
     return k;
 }
 
-/* The contexts whose stack walk failed after the others, each side in the
- * order it had (docs/design.md, "Failed walks rank last": a stack-unavailable
- * context collects the failures of every place and would outrank them). tmp
- * holds n. */
-static void unwalked_last(const wasp_profile *p, wasp_lock_blocked *e, uint32_t n,
-                          wasp_lock_blocked *tmp)
+/* A class's n contexts ranked as every ranking is (wasp_ranked_order):
+ * those whose stack walk failed after the others (docs/design.md, "Failed
+ * walks rank last": a stack-unavailable context collects the failures of
+ * every place and would outrank them), then by seconds, then context. tmp
+ * holds n. 0, or -1 when out of memory. */
+static int rank_contexts(const wasp_profile *p, wasp_lock_blocked *e, uint32_t n,
+                         wasp_lock_blocked *tmp)
 {
-    uint32_t k = 0;
-    for (int walked = 1; walked >= 0; walked--)
-        for (uint32_t i = 0; i < n; i++)
-            if (wasp_profile_context_walked(p, e[i].ctx) == (bool)walked)
-                tmp[k++] = e[i];
+    wasp_ranked *r = calloc(n ? n : 1, sizeof *r);
+    if (!r)
+        return -1;
+    for (uint32_t i = 0; i < n; i++)
+        r[i] = (wasp_ranked){.weight = {wasp_profile_context_walked(p, e[i].ctx), e[i].seconds},
+                             .key = {e[i].ctx}, .index = i};
+    uint32_t *order = wasp_ranked_order(r, n);
+    if (!order)
+        return -1;
+    for (uint32_t i = 0; i < n; i++)
+        tmp[i] = e[order[i]];
     memcpy(e, tmp, n * sizeof *e);
+    free(order);
+    return 0;
 }
 
 int wasp_lock_waits_rank(const wasp_profile *p, wasp_lock_waits *w)
@@ -151,8 +154,11 @@ int wasp_lock_waits_rank(const wasp_profile *p, wasp_lock_waits *w)
             c->samples += w->contexts[j].samples;
             c->seconds += w->contexts[j].seconds;
         }
-        qsort(&w->contexts[i], j - i, sizeof *w->contexts, context_rank);
-        unwalked_last(p, &w->contexts[i], j - i, tmp);
+        if (rank_contexts(p, &w->contexts[i], j - i, tmp) != 0) {
+            free(tmp);
+            wasp_lock_waits_free(w);
+            return -1;
+        }
         c->contexts = &w->contexts[i];
         c->ncontexts = j - i;
         w->samples += c->samples;
