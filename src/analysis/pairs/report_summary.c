@@ -133,15 +133,6 @@ typedef struct stratum {
     double samples, all, through;
 } stratum;
 
-/* "File.java:37" of a Java frame with a line, else its label. */
-static void frame_short(const wasp_profile *p, const wasp_frame *f, char *buf, size_t n)
-{
-    if (f->file && f->line >= 0)
-        snprintf(buf, n, "%s:%d", wasp_profile_string(p, f->file), (int)f->line);
-    else
-        wasp_frame_label(p, f, buf, n);
-}
-
 /* Whether the place of ctx is at a line (its class has line numbers). */
 static bool has_line(const wasp_profile *p, uint32_t ctx)
 {
@@ -240,7 +231,7 @@ int wasp_pairs_summary(const wasp_profile *p, int id, int max, wasp_finding_sink
         const wasp_frame *wi = wasp_place_inner(p, &p->contexts[q->watch_ctx]),
                          *ti = wasp_place_inner(p, &p->contexts[q->trap_ctx]);
         if (strcmp(here, there) == 0 && ti && ti != wi)
-            frame_short(p, ti, there, sizeof there);
+            wasp_frame_short(p, ti, there, sizeof there);
         if (a == WASP_AN_DEADSTORE && strcmp(here, there) != 0)
             snprintf(f.what, sizeof f.what,
                      "the value stored here is overwritten at %s before any read (%s of the "

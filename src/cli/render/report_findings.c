@@ -50,15 +50,22 @@ const wasp_frame *wasp_place_inner(const wasp_profile *p, const wasp_context *c)
     return inner && inner != at ? inner : NULL;
 }
 
+const char *wasp_frame_short(const wasp_profile *p, const wasp_frame *f, char *buf, size_t n)
+{
+    if (f->kind == WASP_FRAME_JAVA && f->file && f->line >= 0)
+        snprintf(buf, n, "%s:%" PRId32, wasp_profile_string(p, f->file), f->line);
+    else
+        wasp_frame_label(p, f, buf, n);
+    return buf;
+}
+
 const char *wasp_place_short(const wasp_profile *p, uint32_t ctx, char *buf, size_t n)
 {
     const wasp_frame *f = ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[ctx]) : NULL;
     if (!f)
         snprintf(buf, n, "(no frames)");
-    else if (f->kind == WASP_FRAME_JAVA && f->file && f->line >= 0)
-        snprintf(buf, n, "%s:%" PRId32, wasp_profile_string(p, f->file), f->line);
     else
-        wasp_frame_label(p, f, buf, n);
+        wasp_frame_short(p, f, buf, n);
     return buf;
 }
 

@@ -200,8 +200,10 @@ int wasp_place_merge(const wasp_profile *p, wasp_place_item *items, uint32_t n, 
  * (a JDK method the place called: javac under Ant's Javac13.execute, a
  * TreeMap lookup under a line of yours), NULL when the place is it. */
 const wasp_frame *wasp_place_inner(const wasp_profile *p, const wasp_context *c);
-/* That place as "File.java:37" (a Java frame with a line), else its label,
- * cut to fit buf; "(no frames)" when it has none. */
+/* A frame as "File.java:37" (a Java frame with a line), else its label, cut
+ * to fit buf. */
+const char *wasp_frame_short(const wasp_profile *p, const wasp_frame *f, char *buf, size_t n);
+/* That place so; "(no frames)" when it has none. */
 const char *wasp_place_short(const wasp_profile *p, uint32_t ctx, char *buf, size_t n);
 /* The program's CPU samples: those taken, and those pacing left out while
  * the watch budget was spent (each stands for one period of CPU time, the

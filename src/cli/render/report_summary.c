@@ -202,13 +202,21 @@ static const char *few_text(const wasp_finding *f, char *buf, size_t n)
 
 /* ---- text ---- */
 
-/* "Main.work(Main.java:42)", and ", in java.util.TreeMap.getEntry(TreeMap.java:350)"
- * when the code involved runs in a method the place called. */
-static void place_label(const wasp_profile *p, const wasp_finding *f, char *buf, size_t n)
+/* The method the place called where f's code runs (text and JSON name it
+ * after the place), NULL when it is the place or f sums several. */
+static const wasp_frame *finding_inner(const wasp_profile *p, const wasp_finding *f)
 {
-    const wasp_context *c = &p->contexts[f->ctx];
-    wasp_frame_label(p, wasp_place_frame(p, c), buf, n);
-    const wasp_frame *inner = f->spread ? NULL : wasp_place_inner(p, c);
+    return f->ctx < p->ncontexts && !f->spread ? wasp_place_inner(p, &p->contexts[f->ctx]) : NULL;
+}
+
+/* "Main.work(Main.java:42)" (the place at), and ", in
+ * java.util.TreeMap.getEntry(TreeMap.java:350)" when f's code runs in a
+ * method the place called. */
+static void place_label(const wasp_profile *p, const wasp_finding *f, const wasp_frame *at,
+                        char *buf, size_t n)
+{
+    wasp_frame_label(p, at, buf, n);
+    const wasp_frame *inner = finding_inner(p, f);
     size_t len = strlen(buf);
     if (inner && len + 5 < n) {
         memcpy(buf + len, ", in ", 5);
@@ -223,7 +231,7 @@ static void finding_text(const wasp_profile *p, const wasp_finding *f, int rank,
         h[2 * WASP_UNIT_BUF + 8], w[64];
     const wasp_frame *at = f->ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[f->ctx]) : NULL;
     if (at)
-        place_label(p, f, place, sizeof place);
+        place_label(p, f, at, place, sizeof place);
     else
         snprintf(place, sizeof place, "(no frames)");
     double share, lo, hi;
@@ -379,7 +387,7 @@ static void finding_json(wasp_json *j, const wasp_profile *p, const wasp_finding
     char place[WASP_FRAME_LABEL_MAX];
     const wasp_frame *at = f->ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[f->ctx]) : NULL;
     wasp_json_begin_object(j, NULL, false);
-    const wasp_frame *inner = at && !f->spread ? wasp_place_inner(p, &p->contexts[f->ctx]) : NULL;
+    const wasp_frame *inner = finding_inner(p, f);
     if (at) {
         wasp_frame_label(p, at, place, sizeof place);
         wasp_json_string(j, "place", place);
