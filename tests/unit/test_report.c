@@ -275,6 +275,57 @@ static void test_summary_place_merge(void **state)
     wasp_profile_free(p);
 }
 
+/* A site whose leaf is a constructor of the class it creates is placed where
+ * `new` ran, past the constructors (the superclass's that one calls too),
+ * and names no inner method; a constructor that creates another class's
+ * object, a recursive one, and code that is no constructor keep their place.
+ * Sites of one class so placed merge. */
+static void test_created_place(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    uint32_t medium = wasp_profile_intern_string(p, "app.Medium"),
+             list = wasp_profile_intern_string(p, "java.util.ArrayList");
+    uint32_t churn55 = jframe(p, "app.Main.churn", "Main.java", 55),
+             init35 = jframe(p, "app.Medium.<init>", "Main.java", 35),
+             base9 = jframe(p, "app.Base.<init>", "Base.java", 9),
+             fill = jframe(p, "java.util.Arrays.fill", "Arrays.java", 3287),
+             bar = jframe(p, "app.Bar.<init>", "Bar.java", 12),
+             outer = jframe(p, "app.Medium.<init>", "Main.java", 40),
+             helper = jframe(p, "app.Medium.helper", "Main.java", 44);
+    uint32_t own[] = {churn55, init35}, chain[] = {churn55, init35, base9, fill},
+             other[] = {churn55, bar}, nested[] = {churn55, outer, init35},
+             called[] = {churn55, init35, helper}, alone[] = {init35};
+    uint32_t cown = wasp_profile_intern_context(p, own, 2, 0),
+             cchain = wasp_profile_intern_context(p, chain, 4, 0),
+             cother = wasp_profile_intern_context(p, other, 2, 0),
+             cnested = wasp_profile_intern_context(p, nested, 3, 0),
+             ccalled = wasp_profile_intern_context(p, called, 3, 0),
+             calone = wasp_profile_intern_context(p, alone, 1, 0);
+    const wasp_context *c = p->contexts;
+    const wasp_frame *at55 = &p->frames[churn55];
+    assert_ptr_equal(wasp_created_place(p, &c[cown], medium), at55);
+    assert_null(wasp_created_inner(p, &c[cown], medium));
+    assert_ptr_equal(wasp_created_place(p, &c[cchain], medium), at55);
+    assert_ptr_equal(wasp_created_place(p, &c[cown], 0), &p->frames[init35]);
+    assert_ptr_equal(wasp_created_place(p, &c[cother], list), &p->frames[bar]);
+    assert_ptr_equal(wasp_created_place(p, &c[cnested], medium), &p->frames[outer]);
+    assert_ptr_equal(wasp_created_place(p, &c[ccalled], medium), &p->frames[helper]);
+    assert_ptr_equal(wasp_created_place(p, &c[calone], medium), &p->frames[init35]);
+    uint32_t bare[] = {churn55};
+    uint32_t cbare = wasp_profile_intern_context(p, bare, 1, 0);
+    c = p->contexts;
+    wasp_place_item items[] = {
+        {.index = 0, .key = medium, .created = medium, .ctx = cown, .weight = 50},
+        {.index = 1, .key = medium, .created = medium, .ctx = cbare, .weight = 20},
+    };
+    uint32_t n;
+    assert_int_equal(wasp_place_merge(p, items, 2, &n), 0);
+    assert_int_equal(n, 1);
+    assert_true(items[0].weight == 70 && items[0].ctx == cown);
+    wasp_profile_free(p);
+}
+
 /* A context deep under JDK code: its three innermost frames, the JDK and JVM
  * frames down to the application's folded, then the application frame and
  * three callers. */
@@ -1235,6 +1286,7 @@ int main(void)
         cmocka_unit_test(test_summary),
         cmocka_unit_test(test_summary_place),
         cmocka_unit_test(test_summary_place_merge),
+        cmocka_unit_test(test_created_place),
         cmocka_unit_test(test_text_frames_fold),
         cmocka_unit_test(test_text_page_fault_costs),
         cmocka_unit_test(test_thin_evidence),

@@ -377,7 +377,7 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
     for (uint32_t i = 0; rc == 0 && i < r.nsites; i++) {
         const wasp_alloc_entry *e = &all[r.sites[i]];
         items[i] = (wasp_place_item){
-            .index = r.sites[i], .key = e->cls, .ctx = e->ctx,
+            .index = r.sites[i], .key = e->cls, .ctx = e->ctx, .created = e->cls,
             .weight = r.by_bytes ? r.site_bytes[r.sites[i]] : e->samples,
             /* bytes rest on the catches, not the weighed creations */
             .evidence = r.by_bytes ? r.site_catches[r.sites[i]] : e->samples};
@@ -387,7 +387,7 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
     double whole = r.by_bytes ? r.bytes : r.samples;
     for (uint32_t i = 0; rc == 0 && i < n && i < (uint32_t)max; i++) {
         const wasp_place_item *g = &items[i];
-        wasp_finding f = {.ctx = g->ctx, .share = wasp_share(g->weight, whole),
+        wasp_finding f = {.ctx = g->ctx, .created = g->created, .share = wasp_share(g->weight, whole),
                           .cpu = NAN, /* a profile without samples by line: not measured */
                           .cpu_by_line = true, .evidence = g->evidence};
         char share[WASP_UNIT_BUF], b[WASP_UNIT_BUF];

@@ -408,7 +408,7 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
         double lines = accesses > 0 ? NAN : access_lines_cpu(p, &v);
         /* evidence: the CPU samples the cost rests on (its interval's count);
          * the lines' samples are a share of those counted by line */
-        wasp_finding f = {.ctx = v.site->ctx, .share = v.theta,
+        wasp_finding f = {.ctx = v.site->ctx, .created = v.site->class_name, .share = v.theta,
                           .cpu = accesses > 0 ? accesses : NAN,
                           .has_cpu_line_samples = isfinite(lines),
                           .cpu_line_samples = lines,

@@ -49,7 +49,9 @@ int wasp_place_merge(const wasp_profile *p, wasp_place_item *items, uint32_t n, 
         return -1;
     for (uint32_t i = 0; i < n; i++) {
         const wasp_frame *at =
-            items[i].ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[items[i].ctx]) : NULL;
+            items[i].ctx < p->ncontexts
+                ? wasp_created_place(p, &p->contexts[items[i].ctx], items[i].created)
+                : NULL;
         items[i].order = i;
         s[i] = (placed){.key = items[i].key, .pos = i, .unplaced = !at,
                         .name = at ? at->name : 0, .line = at ? at->line : 0};

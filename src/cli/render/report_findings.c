@@ -16,12 +16,15 @@ static bool jdk_class(const char *name)
     return false;
 }
 
-const wasp_frame *wasp_place_frame(const wasp_profile *p, const wasp_context *c)
+/* The place among the context's first n frames from the root (n <= nframes):
+ * wasp_place_frame's rule; with app_only, NULL where none is application code. */
+static const wasp_frame *place_among(const wasp_profile *p, const wasp_context *c, uint32_t n,
+                                     bool app_only)
 {
-    if (c->nframes == 0)
+    if (n == 0)
         return NULL;
     const wasp_frame *java = NULL; /* the innermost JDK frame */
-    for (uint32_t k = c->nframes; k-- > 0;) { /* leaf first */
+    for (uint32_t k = n; k-- > 0;) { /* leaf first */
         const wasp_frame *f = &p->frames[p->frame_refs[c->first + k]];
         const char *name = wasp_profile_string(p, f->name);
         if (f->kind == WASP_FRAME_JAVA && name && *name && !jdk_class(name))
@@ -29,9 +32,53 @@ const wasp_frame *wasp_place_frame(const wasp_profile *p, const wasp_context *c)
         if (f->kind == WASP_FRAME_JAVA && !java)
             java = f;
     }
+    if (app_only)
+        return NULL;
     /* no application frame: the JDK method that led there names more than
      * the native code under it (a memset of the JVM's) */
-    return java ? java : &p->frames[p->frame_refs[c->first + c->nframes - 1]];
+    return java ? java : &p->frames[p->frame_refs[c->first + n - 1]];
+}
+
+const wasp_frame *wasp_place_frame(const wasp_profile *p, const wasp_context *c)
+{
+    return place_among(p, c, c->nframes, false);
+}
+
+static bool is_constructor_of(const char *name, const char *cls, size_t len)
+{
+    return !strncmp(name, cls, len) && !strcmp(name + len, ".<init>");
+}
+
+/* How many frames from the leaf construct the new object of class created:
+ * those up to its class's innermost <init>, when only constructors (its
+ * superclasses', which that one calls), the JDK's methods and native code
+ * run above it; 0 when the leaf is not within such a constructor. */
+static uint32_t constructing(const wasp_profile *p, const wasp_context *c, uint32_t created)
+{
+    const char *cls = created ? wasp_profile_string(p, created) : NULL;
+    if (!cls || !*cls)
+        return 0;
+    size_t len = strlen(cls);
+    for (uint32_t k = c->nframes; k-- > 0;) { /* leaf first */
+        const wasp_frame *f = &p->frames[p->frame_refs[c->first + k]];
+        const char *name = wasp_profile_string(p, f->name);
+        if (f->kind != WASP_FRAME_JAVA || !name)
+            continue;
+        if (is_constructor_of(name, cls, len))
+            return c->nframes - k;
+        const char *dot = strrchr(name, '.');
+        if (!jdk_class(name) && !(dot && !strcmp(dot, ".<init>")))
+            return 0; /* application code that is no constructor */
+    }
+    return 0;
+}
+
+const wasp_frame *wasp_created_place(const wasp_profile *p, const wasp_context *c,
+                                     uint32_t created)
+{
+    uint32_t skip = constructing(p, c, created);
+    const wasp_frame *at = skip ? place_among(p, c, c->nframes - skip, true) : NULL;
+    return at ? at : wasp_place_frame(p, c);
 }
 
 const wasp_frame *wasp_inner_java_frame(const wasp_profile *p, const wasp_context *c)
@@ -44,10 +91,19 @@ const wasp_frame *wasp_inner_java_frame(const wasp_profile *p, const wasp_contex
     return NULL;
 }
 
+const wasp_frame *wasp_created_inner(const wasp_profile *p, const wasp_context *c,
+                                     uint32_t created)
+{
+    const wasp_frame *at = wasp_created_place(p, c, created);
+    if (at != wasp_place_frame(p, c))
+        return NULL; /* past the new object's constructors: they are its creation */
+    const wasp_frame *inner = wasp_inner_java_frame(p, c);
+    return inner && inner != at ? inner : NULL;
+}
+
 const wasp_frame *wasp_place_inner(const wasp_profile *p, const wasp_context *c)
 {
-    const wasp_frame *at = wasp_place_frame(p, c), *inner = wasp_inner_java_frame(p, c);
-    return inner && inner != at ? inner : NULL;
+    return wasp_created_inner(p, c, 0);
 }
 
 const char *wasp_frame_short(const wasp_profile *p, const wasp_frame *f, char *buf, size_t n)

@@ -55,6 +55,9 @@ typedef struct wasp_finding {
                        * its leaf) names the place */
     char what[320];   /* plain words, its share included ("stores the value
                        * already there (41.0% of the bytes stored)") */
+    uint32_t created; /* the class of the objects ctx creates (string id; 0:
+                       * none): its place is where they are created, past
+                       * their constructors (wasp_created_place) */
     double share;     /* that share of what its analysis measures, 0..1 */
     double cpu;       /* the program's samples in the code involved, in the
                        * units of wasp_report_samples_due; NAN: not measured */
@@ -181,6 +184,14 @@ const wasp_frame *wasp_place_frame(const wasp_profile *p, const wasp_context *c)
 /* Its Java frame nearest the leaf (the innermost method it ran), NULL when
  * it has none. */
 const wasp_frame *wasp_inner_java_frame(const wasp_profile *p, const wasp_context *c);
+/* The place of a context that creates an object of class created (a string
+ * id; 0: none, wasp_place_frame): the constructors run on the new object (its
+ * class's <init> and the superclasses' it calls) are part of its creation, so
+ * the place is the application frame that called them, where `new` is
+ * written, not a line of the constructor; wasp_place_frame when no such
+ * constructor runs at the leaf or nothing past it is application code. */
+const wasp_frame *wasp_created_place(const wasp_profile *p, const wasp_context *c,
+                                     uint32_t created);
 /* Summary findings keyed by place: the items (a part's sites, ranked) with
  * the same key (a class's string id) whose contexts have the same place
  * (wasp_place_frame: method and line) summed into the first of them in the
@@ -191,6 +202,7 @@ typedef struct wasp_place_item {
     uint32_t index;          /* the part's own (an entry, a site) */
     uint32_t key;            /* what else must match (a class) */
     uint32_t ctx;            /* the finding's context */
+    uint32_t created;        /* the class it creates (wasp_created_place), 0: none */
     double weight, evidence; /* summed when merged */
     uint32_t merged;         /* items merged into it */
     uint32_t order;          /* (the merge's own) */
@@ -200,6 +212,10 @@ int wasp_place_merge(const wasp_profile *p, wasp_place_item *items, uint32_t n, 
  * (a JDK method the place called: javac under Ant's Javac13.execute, a
  * TreeMap lookup under a line of yours), NULL when the place is it. */
 const wasp_frame *wasp_place_inner(const wasp_profile *p, const wasp_context *c);
+/* The same for a context that creates an object of class created: NULL when
+ * the code past the place is that object's constructors. */
+const wasp_frame *wasp_created_inner(const wasp_profile *p, const wasp_context *c,
+                                     uint32_t created);
 /* A frame as "File.java:37" (a Java frame with a line), else its label, cut
  * to fit buf. */
 const char *wasp_frame_short(const wasp_profile *p, const wasp_frame *f, char *buf, size_t n);

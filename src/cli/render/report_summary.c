@@ -98,6 +98,13 @@ static int each_analysis(const wasp_profile *p, uint32_t shown, int top, write_a
     return 0;
 }
 
+/* Where f is: its context's place (the created objects' past their
+ * constructors); NULL when it has no frames. */
+static const wasp_frame *finding_place(const wasp_profile *p, const wasp_finding *f)
+{
+    return f->ctx < p->ncontexts ? wasp_created_place(p, &p->contexts[f->ctx], f->created) : NULL;
+}
+
 /* Whether f's cost is a share of every CPU sample counted by line
  * (cpu_lines.h): its part summed its lines' samples, or it asks for its
  * line's and p has them. */
@@ -128,7 +135,7 @@ static double line_samples(const wasp_profile *p, const wasp_finding *f)
     const wasp_context *c = &p->contexts[f->ctx];
     /* The innermost Java frame is a native method when it has no line: its
      * native code's samples count at it (cpu.via_caller). */
-    const wasp_frame *at = wasp_place_frame(p, c), *native = wasp_inner_java_frame(p, c);
+    const wasp_frame *at = finding_place(p, f), *native = wasp_inner_java_frame(p, c);
     double n = at ? wasp_profile_cpu_at(p, at->name, at->line) : 0;
     if (native && native->line < 0 && native != at)
         n += wasp_profile_cpu_at(p, native->name, native->line);
@@ -206,7 +213,8 @@ static const char *few_text(const wasp_finding *f, char *buf, size_t n)
  * after the place), NULL when it is the place or f sums several. */
 static const wasp_frame *finding_inner(const wasp_profile *p, const wasp_finding *f)
 {
-    return f->ctx < p->ncontexts && !f->spread ? wasp_place_inner(p, &p->contexts[f->ctx]) : NULL;
+    return f->ctx < p->ncontexts && !f->spread ? wasp_created_inner(p, &p->contexts[f->ctx], f->created)
+                                                : NULL;
 }
 
 /* "Main.work(Main.java:42)" (the place at), and ", in
@@ -229,7 +237,7 @@ static void finding_text(const wasp_profile *p, const wasp_finding *f, int rank,
 {
     char place[WASP_FRAME_LABEL_MAX], s[WASP_UNIT_BUF], l[2 * WASP_UNIT_BUF + 8],
         h[2 * WASP_UNIT_BUF + 8], w[64];
-    const wasp_frame *at = f->ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[f->ctx]) : NULL;
+    const wasp_frame *at = finding_place(p, f);
     if (at)
         place_label(p, f, at, place, sizeof place);
     else
@@ -271,7 +279,7 @@ typedef struct text_out {
 
 static bool unnumbered(const wasp_profile *p, const wasp_finding *f)
 {
-    const wasp_frame *at = f->ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[f->ctx]) : NULL;
+    const wasp_frame *at = finding_place(p, f);
     return at && at->kind == WASP_FRAME_JAVA && at->line < 0 && !at->file;
 }
 
@@ -385,7 +393,7 @@ static void json_where(wasp_json *j, const wasp_profile *p, uint32_t name, uint3
 static void finding_json(wasp_json *j, const wasp_profile *p, const wasp_finding *f, double due)
 {
     char place[WASP_FRAME_LABEL_MAX];
-    const wasp_frame *at = f->ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[f->ctx]) : NULL;
+    const wasp_frame *at = finding_place(p, f);
     wasp_json_begin_object(j, NULL, false);
     const wasp_frame *inner = finding_inner(p, f);
     if (at) {
