@@ -311,6 +311,39 @@ static void bytes_rank_and_read_back(void **state)
     wasp_profile_free(p);
 }
 
+/* The summary ranks allocation sites by the lower end of their bytes'
+ * interval: one catch that weighs most of a site's bytes (h2: 52 MiB of
+ * TransactionMaps from one catch) leaves it the widest interval, so a site
+ * with fewer bytes from many even catches leads; the line gives the
+ * interval, and its few-samples count is the effective catches. */
+static void summary_by_lower_end(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "alloc");
+    uint32_t h = context(p, "pkg.Main.heavy", 10), s = context(p, "pkg.Main.steady", 20);
+    add(p, "pkg.Heavy", h, 3);
+    add(p, "pkg.Steady", s, 60);
+    wasp_alloc_bytes heavy = {wasp_profile_intern_string(p, "pkg.Heavy"), h, 5000, 3,
+                              4900.0 * 4900 + 2 * 50.0 * 50},
+                     steady = {wasp_profile_intern_string(p, "pkg.Steady"), s, 3000, 60,
+                               60 * 50.0 * 50};
+    assert_int_equal(wasp_profile_add_alloc_bytes(p, &heavy), 0);
+    assert_int_equal(wasp_profile_add_alloc_bytes(p, &steady), 0);
+    char *text = text_of(p);
+    char *detail = strstr(text, "\nDETAIL\n");
+    assert_non_null(detail);
+    *detail = 0;
+    char *first = strstr(text, "  1. pkg.Main.steady("), *second = strstr(text, "  2. pkg.Main.heavy(");
+    assert_non_null(first);
+    assert_non_null(second);
+    assert_non_null(strstr(first, "allocates 2.9 KiB (2.2 KiB\xe2\x80\x93" "3.8 KiB) in pkg.Steady"));
+    assert_non_null(strstr(second, "allocates 4.9 KiB ("));
+    assert_non_null(strstr(second, "few samples: 1\n"));
+    free(text);
+    wasp_profile_free(p);
+}
+
 /* The bytes' interval: a Poisson interval on the catches, scaled (the
  * exact 95% intervals: 5 -> [1.62, 11.67], 100 -> [81.4, 121.6]). */
 static void bytes_interval(void **state)
@@ -415,6 +448,7 @@ int main(void)
         cmocka_unit_test(store_that_ran),
         cmocka_unit_test(bytes_rank_and_read_back),
         cmocka_unit_test(bytes_interval),
+        cmocka_unit_test(summary_by_lower_end),
         cmocka_unit_test(overwritten_source_is_lost),
         cmocka_unit_test(other_stores_are_not_class_words),
         cmocka_unit_test(entries_sum_and_rank),

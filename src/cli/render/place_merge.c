@@ -68,6 +68,7 @@ int wasp_place_merge(const wasp_profile *p, wasp_place_item *items, uint32_t n, 
         wasp_place_item *g = &items[s[head].pos], *x = &items[s[i].pos];
         g->weight += x->weight;
         g->evidence += x->evidence;
+        g->weight_sq += x->weight_sq;
         g->merged++;
         x->order = UINT32_MAX;
     }

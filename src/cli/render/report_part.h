@@ -204,6 +204,8 @@ typedef struct wasp_place_item {
     uint32_t ctx;            /* the finding's context */
     uint32_t created;        /* the class it creates (wasp_created_place), 0: none */
     double weight, evidence; /* summed when merged */
+    double weight_sq;        /* the squares of the weight's parts (an estimate's
+                              * spread), summed when merged; 0 when not kept */
     uint32_t merged;         /* items merged into it */
     uint32_t order;          /* (the merge's own) */
 } wasp_place_item;
