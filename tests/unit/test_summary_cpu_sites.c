@@ -102,6 +102,32 @@ static void alloc_is_its_creating_line(void **state)
            "creations; CPU not measured\n");
 }
 
+/* Two classes created by one line: the second finding's cost is the line's
+ * the first already gave, said so, not repeated (nor read as twice it). */
+static wasp_profile *two_classes_profile(bool with_lines)
+{
+    wasp_profile *p = alloc_profile(with_lines);
+    wasp_alloc_entry e = {wasp_profile_intern_string(p, "long[]"),
+                          context(p, "pkg.Main.make", 30, "mov %eax, 0xc(%rbx)"), 30};
+    assert_int_equal(wasp_profile_add_alloc(p, &e), 0);
+    return p;
+}
+
+static void one_line_two_classes(void **state)
+{
+    (void)state;
+    expect(two_classes_profile,
+           "  2. pkg.Main.make(Main.java:30): creates long[] objects: 42.9% of the sampled "
+           "creations; CPU counted with 1 (the same line)\n",
+           "creations; CPU not measured\n");
+    wasp_profile *p = two_classes_profile(true);
+    char *json = render_string(p, WASP_FORMAT_JSON, WASP_BY_LINE, NULL);
+    assert_non_null(strstr(json, "\"cpu_same_as\": null"));
+    assert_non_null(strstr(json, "\"cpu_same_as\": 1"));
+    free(json);
+    wasp_profile_free(p);
+}
+
 static wasp_profile *replica_profile(bool with_lines)
 {
     wasp_profile *p = wasp_profile_new();
@@ -157,6 +183,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(alloc_is_its_creating_line),
+        cmocka_unit_test(one_line_two_classes),
         cmocka_unit_test(replica_is_the_lines_that_accessed_it),
         cmocka_unit_test(replica_share_is_of_the_samples_counted_by_line),
     };

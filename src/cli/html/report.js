@@ -242,8 +242,8 @@ const waspReport = (function () {
       if (a.startup_share > 0) box.append(el('p', { class: 'note', 'data-startup': a.analysis, text: pct(a.startup_share) +
         ' of its evidence is JVM start-up work (class loading, linking, lambda bootstrap), not among these findings.' }));
       const items = (a.findings || []).map(f => el('li', { 'data-place': (f.file || '') + ':' + (f.line == null ? '' : f.line) }, [
-        el('span', { class: 'cpu', text: isNum(f.cpu_share)
-          ? small(f.cpu_share) + ' of CPU (' + small(f.cpu_low).replace('%', '') + '\u2013' + small(f.cpu_high) + ')' +
+        el('span', { class: 'cpu', text: f.cpu_same_as ? 'CPU counted with ' + f.cpu_same_as + ' (the same line)'
+          : isNum(f.cpu_share) ? small(f.cpu_share) + ' of CPU (' + small(f.cpu_low).replace('%', '') + '\u2013' + small(f.cpu_high) + ')' +
             (f.cpu_calls_matter ? ', with the code it calls at least ' + small(f.cpu_with_calls) + ' (' +
               small(f.cpu_with_calls_low).replace('%', '') + '\u2013' + small(f.cpu_with_calls_high) + ')' : '')
           : f.waiting ? 'waiting uses no CPU' : 'CPU not measured' }), ' ',
