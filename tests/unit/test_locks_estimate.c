@@ -164,6 +164,21 @@ static void test_rendered(void **state)
     free(text);
     wasp_profile_free(p);
 
+    /* A class whose samples are all in the slow path (contended): no
+     * acquiring sample to scale, so no estimate, not "about 0". */
+    static const planted_entry slow[] = {
+        {"Hot", "", "Main.hot", 10, 60, 58, 0},
+        {"Waited", "ObjectMonitor::enter", "Main.wait", 30, 0, 0, 40},
+    };
+    wasp_profile *contended = with_entries(slow, 2);
+    wasp_profile_set_meta_rounded(contended, "period_us", 1000, "%.0f");
+    wasp_profile_set_meta_rounded(contended, "locks_cas_ns", 7.77, "%.2f");
+    text = render_string(contended, WASP_FORMAT_TEXT, WASP_BY_LINE, NULL);
+    expect(text, "locks Waited: 40.0% of the lock samples, slow path 100.0%; ");
+    expect(text, "slow 40 (100.0%)  releases 0\n");
+    free(text);
+    wasp_profile_free(contended);
+
     wasp_profile *old = planted(); /* a profile from before the estimate */
     json = render_string(old, WASP_FORMAT_JSON, WASP_BY_LINE, NULL);
     expect(json, "\"acquisitions\": null");

@@ -179,6 +179,32 @@ static void replica_share_is_of_the_samples_counted_by_line(void **state)
     wasp_profile_free(p);
 }
 
+/* A second site whose objects are created at the same line from another
+ * caller: one finding there, θ over both sites' comparisons, their
+ * replicated bytes summed, its lines' samples counted once. */
+static wasp_profile *two_paths_profile(bool with_lines)
+{
+    wasp_profile *p = replica_profile(with_lines);
+    wasp_frame root = at_line(p, "pkg.Main.other", 7), leaf = at_line(p, "pkg.Grid.build", 12);
+    uint32_t f[] = {wasp_profile_intern_frame(p, &root), wasp_profile_intern_frame(p, &leaf)};
+    uint32_t s = wasp_profile_intern_site(p, wasp_profile_intern_context(p, f, 2, 0),
+                                          wasp_profile_intern_string(p, "int[]"));
+    wasp_profile_add_site_allocs(p, s, 100, 819200);
+    wasp_profile_add_replica(p, s, context(p, "pkg.Grid.sum", 20, "mov 0x10(%rbx), %eax"), 30, 10);
+    return p;
+}
+
+static void replica_paths_at_one_place(void **state)
+{
+    (void)state;
+    /* θ (445 + 30) / (560 + 40); 635.7 KiB + 0.75 x 800 KiB */
+    expect(two_paths_profile,
+           "  1. pkg.Grid.build(Main.java:12): int[] objects created here are copies of each "
+           "other: 79.2% of sampled fields equal the previous object's, ~1.2 MiB "
+           "replicated" THIRTY "  try:",
+           "replicated; CPU not measured\n  try:");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -186,6 +212,7 @@ int main(void)
         cmocka_unit_test(one_line_two_classes),
         cmocka_unit_test(replica_is_the_lines_that_accessed_it),
         cmocka_unit_test(replica_share_is_of_the_samples_counted_by_line),
+        cmocka_unit_test(replica_paths_at_one_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -200,7 +200,7 @@ static int text_row(const wasp_profile *p, int id, uint32_t index, uint32_t rank
             wasp_fmt_count(k->sum.acquire, b, sizeof b), wasp_fmt_count(k->sum.slow, c, sizeof c),
             wasp_fmt_percent(wasp_share(k->sum.slow, s), d, sizeof d),
             wasp_fmt_count(k->sum.release, e, sizeof e));
-    if (isfinite(n))
+    if (isfinite(n) && k->sum.acquire > 0) /* none sampled: no estimate, not "~0" */
         fprintf(out, "  ~%s acquisitions (est.)", approx(n, a, sizeof a));
     fputc('\n', out);
     uint32_t nc = 0;
@@ -498,7 +498,9 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
         wasp_finding f = {.ctx = k->contexts[0].ctx, .share = wasp_share(s, all), .cpu = cpu,
                           .evidence = cpu * wasp_report_taken_per_due(p)};
         char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[64] = "", d[160] = "";
-        if (isfinite(n))
+        /* scaled from the acquiring samples: with none (the slow path's only,
+         * a contended lock) there is no estimate, not "about 0" */
+        if (isfinite(n) && k->sum.acquire > 0)
             snprintf(c, sizeof c, ", about %s acquisitions (est.)", approx(n, a, sizeof a));
         const char *instead = wasp_lock_unlocked_alternative(class_name(p, k->sum.cls));
         if (instead && wasp_share(k->sum.slow, s) < UNCONTENDED)

@@ -325,24 +325,40 @@ static bool seen_place(const wasp_frame *const *seen, uint32_t n, const wasp_fra
     return false;
 }
 
-/* The program's CPU samples (cpu_lines.h) at the lines where the site's
- * objects were accessed: the places of its comparisons' contexts, each
+/* A summary finding: the sites shown to replicate whose tracked objects of
+ * one class are created at one place (the summary names a place, and paths
+ * that part beyond it are one finding there: Service.bufferCopy:150 was
+ * listed twice), their evidence summed; a class site (untracked objects)
+ * alone. */
+typedef struct replica_group {
+    uint32_t head;         /* its first site in the ranking: its context names it */
+    const wasp_frame *at;  /* the place; NULL for a class site */
+    uint32_t cls;
+    double same, comparisons, replicated, accesses, pairs, identical;
+    bool has_replicated, checked;
+} replica_group;
+
+/* The program's CPU samples (cpu_lines.h) at the lines where group g's
+ * objects were accessed: the places of its sites' comparison contexts, each
  * (method, line) once. A birth's comparison (no instruction: wasp read the
  * object at the site's next allocation) is no access of the program's. A
  * line inlined into another of them would count twice (their samples are
  * kept per line, not per chain). NAN without samples by line, or out of
  * memory. */
-static double access_lines_cpu(const wasp_profile *p, const struct replica_site *v)
+static double access_lines_cpu(const wasp_profile *p, const int32_t *group_of, int32_t g)
 {
     if (!wasp_profile_has_cpu_lines(p))
         return NAN;
-    const wasp_frame **seen = malloc((v->n ? v->n : 1) * sizeof *seen);
+    uint32_t n_records, n = 0;
+    const wasp_replica *x = wasp_profile_replicas(p, &n_records);
+    const wasp_frame **seen = malloc((n_records ? n_records : 1) * sizeof *seen);
     if (!seen)
         return NAN;
-    uint32_t n = 0;
     double k = 0;
-    for (uint32_t i = 0; i < v->n; i++) {
-        const wasp_context *c = &p->contexts[v->records[v->order[i]].access_ctx];
+    for (uint32_t i = 0; i < n_records; i++) {
+        if (x[i].site >= p->nsites || group_of[x[i].site] != g)
+            continue;
+        const wasp_context *c = &p->contexts[x[i].access_ctx];
         const wasp_frame *at = wasp_context_insn(p, c) ? wasp_place_frame(p, c) : NULL;
         if (!at || seen_place(seen, n, at))
             continue;
@@ -382,56 +398,104 @@ static const char *class_site_place(const wasp_profile *p, const struct replica_
     return "(untracked; where they are created was not sampled)";
 }
 
+/* Site id into the groups (up to max of them): to the group of its place and
+ * class, else a new one while there is room. Its group's index, or -1. */
+static int32_t group_site(const wasp_profile *p, uint32_t id, const struct replica_site *v,
+                          replica_group *groups, int *ngroups, int max)
+{
+    const wasp_site *site = v->site;
+    const wasp_frame *at = wasp_site_by_class(p, site) || site->ctx >= p->ncontexts
+                               ? NULL
+                               : wasp_created_place(p, &p->contexts[site->ctx], site->class_name);
+    int32_t g = -1;
+    for (int i = 0; at && i < *ngroups && g < 0; i++)
+        if (groups[i].at == at && groups[i].cls == site->class_name)
+            g = i;
+    if (g < 0 && *ngroups < max) {
+        g = (*ngroups)++;
+        groups[g] = (replica_group){.head = id, .at = at, .cls = site->class_name};
+    }
+    if (g < 0)
+        return -1;
+    replica_group *r = &groups[g];
+    double remote, replicated = replicated_bytes(site, v->theta);
+    r->same += v->same;
+    r->comparisons += v->comparisons;
+    r->accesses += wasp_profile_site_samples(p, id, &remote);
+    if (!isnan(replicated)) {
+        r->replicated += replicated;
+        r->has_replicated = true;
+    }
+    if (v->check) {
+        r->pairs += v->check->pairs;
+        r->identical += v->check->identical;
+        r->checked = true;
+    }
+    return g;
+}
+
+/* Group g's finding to sink. */
+static int group_finding(const wasp_profile *p, const replica_group *r, const int32_t *group_of,
+                         int32_t g, wasp_finding_sink *sink)
+{
+    struct replica_site v;
+    if (replica_site(p, r->head, &v) != 0)
+        return -1;
+    double theta = r->comparisons > 0 ? r->same / r->comparisons : 0;
+    double lines = r->accesses > 0 ? NAN : access_lines_cpu(p, group_of, g);
+    /* evidence: the CPU samples the cost rests on (its interval's count);
+     * the lines' samples are a share of those counted by line */
+    wasp_finding f = {.ctx = v.site->ctx, .created = v.site->class_name, .share = theta,
+                      .cpu = r->accesses > 0 ? r->accesses : NAN,
+                      .has_cpu_line_samples = isfinite(lines),
+                      .cpu_line_samples = lines,
+                      .evidence = r->accesses > 0 ? r->accesses * wasp_report_taken_per_due(p)
+                                  : isfinite(lines) ? lines : r->comparisons};
+    char t[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], where[96];
+    const char *placed = class_site_place(p, &v, &f, where, sizeof where);
+    int len = snprintf(f.what, sizeof f.what, "%s objects %s are copies of each other: %s of "
+                       "sampled fields equal the previous object's",
+                       wasp_site_class(p, v.site), placed, wasp_fmt_percent(theta, t, sizeof t));
+    if (r->has_replicated && len > 0 && (size_t)len < sizeof f.what)
+        len += snprintf(f.what + len, sizeof f.what - (size_t)len, ", ~%s replicated",
+                        wasp_fmt_bytes(r->replicated, b, sizeof b));
+    if (r->checked && len > 0 && (size_t)len < sizeof f.what)
+        snprintf(f.what + len, sizeof f.what - (size_t)len, "; %s of %s object pairs "
+                 "verified identical", wasp_fmt_count(r->identical, b, sizeof b),
+                 wasp_fmt_count(r->pairs, c, sizeof c));
+    free(v.order);
+    return sink->emit(sink, p, &f);
+}
+
 /* The sites shown to replicate (θ's interval above chance), ranked as the
- * detail ranks them. The CPU involved: the accesses to the site's objects,
- * objects' samples when -e objects ran beside, else the samples counted at
- * the lines that accessed them (access_lines_cpu); neither: not measured. */
+ * detail ranks them, those at one place summed (group_site). The CPU
+ * involved: the accesses to the sites' objects, objects' samples when -e
+ * objects ran beside, else the samples counted at the lines that accessed
+ * them (access_lines_cpu); neither: not measured. */
 static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
 {
     (void)id;
     uint32_t n;
     uint32_t *order = wasp_profile_sorted_replica_sites(p, &n);
-    if (!order)
-        return -1;
-    int rc = 0, emitted = 0;
-    for (uint32_t i = 0; i < n && emitted < max && rc == 0; i++) {
+    replica_group *groups = malloc((max > 0 ? (size_t)max : 1) * sizeof *groups);
+    int32_t *group_of = malloc((p->nsites ? p->nsites : 1) * sizeof *group_of);
+    int rc = order && groups && group_of ? 0 : -1, ngroups = 0;
+    for (uint32_t i = 0; rc == 0 && i < p->nsites; i++)
+        group_of[i] = -1;
+    for (uint32_t i = 0; rc == 0 && i < n; i++) {
         struct replica_site v;
-        if ((rc = replica_site(p, order[i], &v)) != 0)
-            break;
-        double lo, hi, remote;
+        site_sums(p, order[i], &v);
+        double lo, hi;
         wasp_replica_theta_interval(v.same, v.comparisons, &lo, &hi);
-        if (lo < WASP_REPLICA_MIN_THETA_LOW) {
-            free(v.order);
+        if (lo < WASP_REPLICA_MIN_THETA_LOW)
             break; /* the rest are not shown to replicate */
-        }
-        double accesses = wasp_profile_site_samples(p, order[i], &remote);
-        double lines = accesses > 0 ? NAN : access_lines_cpu(p, &v);
-        /* evidence: the CPU samples the cost rests on (its interval's count);
-         * the lines' samples are a share of those counted by line */
-        wasp_finding f = {.ctx = v.site->ctx, .created = v.site->class_name, .share = v.theta,
-                          .cpu = accesses > 0 ? accesses : NAN,
-                          .has_cpu_line_samples = isfinite(lines),
-                          .cpu_line_samples = lines,
-                          .evidence = accesses > 0 ? accesses * wasp_report_taken_per_due(p)
-                                      : isfinite(lines) ? lines : v.comparisons};
-        char t[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], where[96];
-        double replicated = replicated_bytes(v.site, v.theta);
-        const char *placed = class_site_place(p, &v, &f, where, sizeof where);
-        int len = snprintf(f.what, sizeof f.what, "%s objects %s are copies of each other: %s of "
-                           "sampled fields equal the previous object's",
-                           wasp_site_class(p, v.site), placed, wasp_fmt_percent(v.theta, t, sizeof t));
-        if (!isnan(replicated) && len > 0 && (size_t)len < sizeof f.what)
-            len += snprintf(f.what + len, sizeof f.what - (size_t)len, ", ~%s replicated",
-                            wasp_fmt_bytes(replicated, b, sizeof b));
-        if (v.check && len > 0 && (size_t)len < sizeof f.what)
-            snprintf(f.what + len, sizeof f.what - (size_t)len, "; %s of %s object pairs "
-                     "verified identical", wasp_fmt_count(v.check->identical, b, sizeof b),
-                     wasp_fmt_count(v.check->pairs, c, sizeof c));
-        free(v.order);
-        rc = sink->emit(sink, p, &f);
-        emitted++;
+        group_of[order[i]] = group_site(p, order[i], &v, groups, &ngroups, max);
     }
+    for (int g = 0; rc == 0 && g < ngroups; g++)
+        rc = group_finding(p, &groups[g], group_of, g, sink);
     free(order);
+    free(groups);
+    free(group_of);
     return rc;
 }
 
