@@ -326,6 +326,38 @@ static void test_created_place(void **state)
     wasp_profile_free(p);
 }
 
+/* A context that fills in a new exception's stack trace is placed where the
+ * exception is created: past Throwable.fillInStackTrace (the Java one and
+ * the native one) and the exception's constructors, the application's own
+ * exception class's included; a constructor of another class that throws
+ * is the place; org.xml.sax is the JDK's. */
+static void test_thrown_place(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    uint32_t run = jframe(p, "app.Parser.color", "Parser.java", 152),
+             mine = jframe(p, "app.BadColorException.<init>", "BadColorException.java", 35),
+             sax = jframe(p, "org.xml.sax.SAXException.<init>", "SAXException.java", 74),
+             exc = jframe(p, "java.lang.Exception.<init>", "Exception.java", 67),
+             thr = jframe(p, "java.lang.Throwable.<init>", "Throwable.java", 271),
+             fill = jframe(p, "java.lang.Throwable.fillInStackTrace", "Throwable.java", 798),
+             native = jframe(p, "java.lang.Throwable.fillInStackTrace", "Throwable.java", -1),
+             ctor = jframe(p, "app.Config.<init>", "Config.java", 12),
+             ise = jframe(p, "java.lang.IllegalStateException.<init>", "IllegalStateException.java", 55);
+    uint32_t thrown[] = {run, mine, sax, exc, thr, fill, native},
+             in_ctor[] = {run, ctor, ise, thr, fill, native},
+             plain[] = {run, mine};
+    uint32_t c1 = wasp_profile_intern_context(p, thrown, 7, 0),
+             c2 = wasp_profile_intern_context(p, in_ctor, 6, 0),
+             c3 = wasp_profile_intern_context(p, plain, 2, 0);
+    const wasp_context *c = p->contexts;
+    assert_ptr_equal(wasp_place_frame(p, &c[c1]), &p->frames[run]);
+    assert_ptr_equal(wasp_place_inner(p, &c[c1]), &p->frames[native]);
+    assert_ptr_equal(wasp_place_frame(p, &c[c2]), &p->frames[ctor]);
+    assert_ptr_equal(wasp_place_frame(p, &c[c3]), &p->frames[mine]); /* no fill-in: as before */
+    wasp_profile_free(p);
+}
+
 /* A context deep under JDK code: its three innermost frames, the JDK and JVM
  * frames down to the application's folded, then the application frame and
  * three callers. */
@@ -1287,6 +1319,7 @@ int main(void)
         cmocka_unit_test(test_summary_place),
         cmocka_unit_test(test_summary_place_merge),
         cmocka_unit_test(test_created_place),
+        cmocka_unit_test(test_thrown_place),
         cmocka_unit_test(test_text_frames_fold),
         cmocka_unit_test(test_text_page_fault_costs),
         cmocka_unit_test(test_thin_evidence),

@@ -6,10 +6,13 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* Packages whose frames are the JDK's, not the application's. */
+/* Packages whose frames are the JDK's, not the application's (org.xml.sax
+ * and org.w3c.dom: the java.xml module's standard APIs, as javax.xml). */
 static bool jdk_class(const char *name)
 {
-    static const char *const prefixes[] = {"java.", "javax.", "jdk.", "sun.", "com.sun."};
+    static const char *const prefixes[] = {"java.",  "javax.",       "jdk.",
+                                           "sun.",   "com.sun.",     "org.xml.sax.",
+                                           "org.w3c.dom."};
     for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
         if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
             return true;
@@ -39,9 +42,58 @@ static const wasp_frame *place_among(const wasp_profile *p, const wasp_context *
     return java ? java : &p->frames[p->frame_refs[c->first + n - 1]];
 }
 
+/* A constructor of an exception, by its class's name (the convention
+ * every JDK and library exception follows): ...Exception, ...Error, and
+ * java.lang.Throwable's own. */
+static bool exception_constructor(const char *name)
+{
+    static const char *const ends[] = {"Exception", "Error", "Throwable"};
+    const char *dot = strrchr(name, '.');
+    if (!dot || strcmp(dot, ".<init>") != 0)
+        return false;
+    for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
+        size_t n = strlen(ends[i]);
+        if ((size_t)(dot - name) >= n && strncmp(dot - n, ends[i], n) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* How many frames from the leaf fill in a new exception's stack trace:
+ * Throwable.fillInStackTrace and the code under it, and the exception's
+ * constructors that called it (its class's and its superclasses'); 0 when
+ * the context runs no fillInStackTrace, or nothing calls those
+ * constructors. Its place is then where the exception is created, not
+ * inside an exception class of the application's (a MyException.<init>
+ * would gather every throw of it into one place). */
+static uint32_t filling_in(const wasp_profile *p, const wasp_context *c)
+{
+    static const char fill_in[] = "java.lang.Throwable.fillInStackTrace";
+    uint32_t k = c->nframes;
+    while (k-- > 0) { /* leaf first, to the fill-in frame */
+        const wasp_frame *f = &p->frames[p->frame_refs[c->first + k]];
+        const char *name = wasp_profile_string(p, f->name);
+        if (f->kind == WASP_FRAME_JAVA && name && !strcmp(name, fill_in))
+            break;
+    }
+    if (k >= c->nframes) /* wrapped: no fill-in */
+        return 0;
+    while (k-- > 0) { /* on through the constructors (and the Java fillInStackTrace
+                       * that called the native one) */
+        const wasp_frame *f = &p->frames[p->frame_refs[c->first + k]];
+        const char *name = wasp_profile_string(p, f->name);
+        if (f->kind != WASP_FRAME_JAVA || !name ||
+            (!exception_constructor(name) && strcmp(name, fill_in) != 0))
+            return c->nframes - k - 1;
+    }
+    return 0; /* constructors to the root: no caller to name */
+}
+
 const wasp_frame *wasp_place_frame(const wasp_profile *p, const wasp_context *c)
 {
-    return place_among(p, c, c->nframes, false);
+    uint32_t skip = filling_in(p, c);
+    const wasp_frame *at = skip ? place_among(p, c, c->nframes - skip, true) : NULL;
+    return at ? at : place_among(p, c, c->nframes, false);
 }
 
 static bool is_constructor_of(const char *name, const char *cls, size_t len)
