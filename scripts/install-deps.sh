@@ -21,7 +21,7 @@ PACKAGES="$PACKAGES sablecc"
 # The corpus of real programs (bench/corpus/, docs/corpus.md; the smoke tests
 # tests/integration/corpus.py run sablecc, xalan and lucene).
 PACKAGES="$PACKAGES sunflow libbatik-java libxalan2-java liblucene4.10-java libh2-java rhino ant \
-libjfreechart-java libpdfbox2-java"
+libjfreechart-java libpdfbox2-java libfop-java"
 
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=""

@@ -390,6 +390,57 @@ def no_inputs(_d):
     pass
 
 
+FOP_SECTIONS = {"short": 120, "full": 400}
+
+
+def fop_inputs(d):
+    """An XSL-FO document per size: SIZE sections, each a heading, six
+    justified paragraphs of made-up words and an 8-row table whose cells
+    have a border shorthand ("0.5pt solid black", as documents write it)."""
+    rnd = random.Random(2811)
+    vocab = words(rnd, 3000)
+    for n in FOP_SECTIONS.values():
+        out = ['<?xml version="1.0" encoding="UTF-8"?>',
+               '<fo:root xmlns:fo="http://www.w3.org/1999/XSL/Format">',
+               '<fo:layout-master-set><fo:simple-page-master master-name="A4" '
+               'page-height="29.7cm" page-width="21cm" margin="2cm"><fo:region-body/>'
+               '</fo:simple-page-master></fo:layout-master-set>',
+               '<fo:page-sequence master-reference="A4"><fo:flow flow-name="xsl-region-body">']
+        for sec in range(n):
+            out.append('<fo:block font-size="14pt" font-weight="bold" space-before="8pt" '
+                       'keep-with-next="always">Section %d</fo:block>' % (sec + 1))
+            for _ in range(6):
+                out.append('<fo:block text-align="justify" space-after="4pt">%s</fo:block>'
+                           % " ".join(zipf_pick(rnd, vocab) for _ in range(rnd.randint(40, 120))))
+            out.append('<fo:table table-layout="fixed" width="100%"><fo:table-column '
+                       'column-width="25%"/><fo:table-column column-width="25%"/>'
+                       '<fo:table-column column-width="50%"/><fo:table-body>')
+            for _ in range(8):
+                out.append('<fo:table-row>' + "".join(
+                    '<fo:table-cell border="0.5pt solid black" padding="2pt"><fo:block>%s'
+                    '</fo:block></fo:table-cell>' % " ".join(zipf_pick(rnd, vocab)
+                                                             for _ in range(k))
+                    for k in (2, 3, 9)) + '</fo:table-row>')
+            out.append('</fo:table-body></fo:table>')
+        out.append('</fo:flow></fo:page-sequence></fo:root>')
+        with open(os.path.join(d, "doc%d.fo" % n), "w") as f:
+            f.write("\n".join(out) + "\n")
+
+
+def fop_digest(_out, outdir):
+    """The PDF without its dates (the info dictionary's, the XMP metadata's)
+    and file identifier, which change from run to run."""
+    try:
+        with open(os.path.join(outdir, "doc.pdf"), "rb") as f:
+            pdf = f.read()
+    except OSError:
+        return None
+    pages = len(re.findall(rb"/Type /Page\b(?!s)", pdf))
+    pdf = re.sub(rb"/ID \[[^\]]*\]|D:\d{14}Z?|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)?",
+                 b"", pdf)
+    return "%d pages %s" % (pages, hashlib.sha256(pdf).hexdigest()[:16]) if pages else None
+
+
 PROGRAMS = [
     Program("sunflow", ["sunflow"], ["sunflow.jar"],
             "renders sunflow's own benchmark scene (DaCapo's sunflow) with 2 threads at SIZE px "
@@ -452,6 +503,17 @@ PROGRAMS = [
             "text, SIZE rounds",
             {"short": 3, "full": 10}, no_inputs,
             lambda d, s, o: ["PdfboxDriver", str(s), "40"], checksum_line, "PdfboxDriver"),
+    Program("fop", ["libfop-java"],
+            ["fop.jar", "xmlgraphics-commons.jar", "commons-io.jar", "commons-logging.jar",
+             "batik-all.jar", "fontbox2.jar", "xml-apis-ext.jar"],
+            "Apache FOP (DaCapo's fop) renders a generated XSL-FO document of SIZE sections "
+            "(justified paragraphs, bordered tables) to PDF",
+            FOP_SECTIONS, fop_inputs,
+            lambda d, s, o: ["-Dorg.apache.commons.logging.Log="
+                             "org.apache.commons.logging.impl.NoOpLog",  # a line per page else
+                             "org.apache.fop.cli.Main", "-q", "-fo",
+                             os.path.join(d, "doc%d.fo" % s), "-pdf", os.path.join(o, "doc.pdf")],
+            fop_digest),
 ]
 
 BY_NAME = {p.name: p for p in PROGRAMS}
