@@ -178,8 +178,11 @@ const char *wasp_fmt_site_allocations(const wasp_profile *p, const wasp_site *s,
 
 /* The summary's place of a context: its first frame, from the leaf, that
  * is application code (a Java frame outside java.*, javax.*, jdk.*, sun.*,
- * com.sun.*), else its innermost Java frame (the JDK's), else its leaf;
- * NULL when it has no frames. */
+ * com.sun.*, org.xml.sax.*, org.w3c.dom.*), else its innermost Java frame
+ * (the JDK's), else its leaf; NULL when it has no frames. A context that
+ * fills in an exception's stack trace is placed past fillInStackTrace and
+ * the exception's constructors (...Exception, ...Error): where it is
+ * created. */
 const wasp_frame *wasp_place_frame(const wasp_profile *p, const wasp_context *c);
 /* Its Java frame nearest the leaf (the innermost method it ran), NULL when
  * it has none. */
