@@ -416,7 +416,8 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
     for (uint32_t i = 0; rc == 0 && i < k && i < (uint32_t)max; i++) {
         const wasp_site *s = &p->sites[items[i].index];
         double samples = items[i].weight;
-        wasp_finding f = {.ctx = s->ctx, .created = s->class_name, .share = wasp_share(samples, total), .cpu = samples,
+        wasp_finding f = {.ctx = s->ctx, .created = s->class_name,
+                          .share = wasp_share(samples, total), .cpu = samples,
                           .evidence = samples * wasp_report_taken_per_due(p)};
         char share[WASP_UNIT_BUF];
         if (wasp_site_by_class(p, s))

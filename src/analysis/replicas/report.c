@@ -398,12 +398,13 @@ static const char *class_site_place(const wasp_profile *p, const struct replica_
     return "(untracked; where they are created was not sampled)";
 }
 
-/* Site id into the groups (up to max of them): to the group of its place and
- * class, else a new one while there is room. Its group's index, or -1. */
-static int32_t group_site(const wasp_profile *p, uint32_t id, const struct replica_site *v,
+/* Site id, `same` of its `comparisons` equal, into the groups (up to max of
+ * them): to the group of its place and class, else a new one while there is
+ * room. Its group's index, or -1. */
+static int32_t group_site(const wasp_profile *p, uint32_t id, double same, double comparisons,
                           replica_group *groups, int *ngroups, int max)
 {
-    const wasp_site *site = v->site;
+    const wasp_site *site = &p->sites[id];
     const wasp_frame *at = wasp_site_by_class(p, site) || site->ctx >= p->ncontexts
                                ? NULL
                                : wasp_created_place(p, &p->contexts[site->ctx], site->class_name);
@@ -418,17 +419,18 @@ static int32_t group_site(const wasp_profile *p, uint32_t id, const struct repli
     if (g < 0)
         return -1;
     replica_group *r = &groups[g];
-    double remote, replicated = replicated_bytes(site, v->theta);
-    r->same += v->same;
-    r->comparisons += v->comparisons;
+    double remote, replicated = replicated_bytes(site, comparisons > 0 ? same / comparisons : 0);
+    const wasp_replica_check *check = wasp_profile_replica_check(p, id);
+    r->same += same;
+    r->comparisons += comparisons;
     r->accesses += wasp_profile_site_samples(p, id, &remote);
     if (!isnan(replicated)) {
         r->replicated += replicated;
         r->has_replicated = true;
     }
-    if (v->check) {
-        r->pairs += v->check->pairs;
-        r->identical += v->check->identical;
+    if (check) {
+        r->pairs += check->pairs;
+        r->identical += check->identical;
         r->checked = true;
     }
     return g;
@@ -475,27 +477,38 @@ static int group_finding(const wasp_profile *p, const replica_group *r, const in
 static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *sink)
 {
     (void)id;
-    uint32_t n;
+    uint32_t n, nrecords, k = p->nsites ? p->nsites : 1;
     uint32_t *order = wasp_profile_sorted_replica_sites(p, &n);
     replica_group *groups = malloc((max > 0 ? (size_t)max : 1) * sizeof *groups);
-    int32_t *group_of = malloc((p->nsites ? p->nsites : 1) * sizeof *group_of);
-    int rc = order && groups && group_of ? 0 : -1, ngroups = 0;
+    int32_t *group_of = malloc(k * sizeof *group_of);
+    double *same = calloc(k, sizeof *same), *all = calloc(k, sizeof *all);
+    int rc = order && groups && group_of && same && all ? 0 : -1, ngroups = 0;
+    /* Each site's comparisons in one pass, summed in record order as θ is
+     * (every site is looked at, not only the first max: a later one may
+     * join an earlier place). */
+    const wasp_replica *x = wasp_profile_replicas(p, &nrecords);
+    for (uint32_t i = 0; rc == 0 && i < nrecords; i++)
+        if (x[i].site < p->nsites) {
+            same[x[i].site] += x[i].same;
+            all[x[i].site] += x[i].same + x[i].different;
+        }
     for (uint32_t i = 0; rc == 0 && i < p->nsites; i++)
         group_of[i] = -1;
     for (uint32_t i = 0; rc == 0 && i < n; i++) {
-        struct replica_site v;
-        site_sums(p, order[i], &v);
         double lo, hi;
-        wasp_replica_theta_interval(v.same, v.comparisons, &lo, &hi);
+        wasp_replica_theta_interval(same[order[i]], all[order[i]], &lo, &hi);
         if (lo < WASP_REPLICA_MIN_THETA_LOW)
             break; /* the rest are not shown to replicate */
-        group_of[order[i]] = group_site(p, order[i], &v, groups, &ngroups, max);
+        group_of[order[i]] =
+            group_site(p, order[i], same[order[i]], all[order[i]], groups, &ngroups, max);
     }
     for (int g = 0; rc == 0 && g < ngroups; g++)
         rc = group_finding(p, &groups[g], group_of, g, sink);
     free(order);
     free(groups);
     free(group_of);
+    free(same);
+    free(all);
     return rc;
 }
 
