@@ -130,6 +130,15 @@ static void head_cells(const wasp_profile *p, int id, const wasp_view_total *t, 
 
 /* ---- its text wording ---- */
 
+/* The acquisitions the text says of s: the estimate scaled from its
+ * acquiring samples; NAN when not known, or when none was sampled (a
+ * contended lock's slow path only), where "about 0" would mislead (its
+ * JSON keeps the estimate). */
+static double said_acquisitions(const wasp_lock_ranking *r, const wasp_lock_sum *s)
+{
+    return s->acquire > 0 ? wasp_lock_acquisitions(r, s) : NAN;
+}
+
 /* An estimate of acquisitions to three significant digits ("60,100,000"):
  * its digits beyond are noise. */
 static const char *approx(double v, char *buf, size_t n)
@@ -194,13 +203,13 @@ static int text_row(const wasp_profile *p, int id, uint32_t index, uint32_t rank
     const wasp_lock_ranking *r = t->state;
     const wasp_lock_class *k = &r->classes[index];
     char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], d[WASP_UNIT_BUF], e[WASP_UNIT_BUF];
-    double s = wasp_lock_samples(&k->sum), n = wasp_lock_acquisitions(r, &k->sum);
+    double s = wasp_lock_samples(&k->sum), n = said_acquisitions(r, &k->sum);
     fprintf(out, "\n  #%-2" PRIu32 " %s of lock samples  %s   fast %s  slow %s (%s)  releases %s",
             rank, wasp_fmt_percent(wasp_share(s, t->total), a, sizeof a), class_name(p, k->sum.cls),
             wasp_fmt_count(k->sum.acquire, b, sizeof b), wasp_fmt_count(k->sum.slow, c, sizeof c),
             wasp_fmt_percent(wasp_share(k->sum.slow, s), d, sizeof d),
             wasp_fmt_count(k->sum.release, e, sizeof e));
-    if (isfinite(n) && k->sum.acquire > 0) /* none sampled: no estimate, not "~0" */
+    if (isfinite(n))
         fprintf(out, "  ~%s acquisitions (est.)", approx(n, a, sizeof a));
     fputc('\n', out);
     uint32_t nc = 0;
@@ -488,7 +497,7 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
         double s = wasp_lock_samples(&k->sum);
         if (!(s > 0) || !k->ncontexts)
             break;
-        double cpu = s + k->sum.release, n = wasp_lock_acquisitions(&r, &k->sum);
+        double cpu = s + k->sum.release, n = said_acquisitions(&r, &k->sum);
         if (pending && !(cpu * per_sample > waited)) {
             rc = sink->emit(sink, p, &wait);
             pending = 0;
@@ -498,9 +507,7 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
         wasp_finding f = {.ctx = k->contexts[0].ctx, .share = wasp_share(s, all), .cpu = cpu,
                           .evidence = cpu * wasp_report_taken_per_due(p)};
         char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[64] = "", d[160] = "";
-        /* scaled from the acquiring samples: with none (the slow path's only,
-         * a contended lock) there is no estimate, not "about 0" */
-        if (isfinite(n) && k->sum.acquire > 0)
+        if (isfinite(n))
             snprintf(c, sizeof c, ", about %s acquisitions (est.)", approx(n, a, sizeof a));
         const char *instead = wasp_lock_unlocked_alternative(class_name(p, k->sum.cls));
         if (instead && wasp_share(k->sum.slow, s) < UNCONTENDED)
