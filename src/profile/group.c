@@ -366,7 +366,10 @@ static int weigh_all(struct group *g)
 static uint32_t grouped_context(const wasp_id_map *m, uint32_t slot, uint32_t ctx)
 {
     const struct group *g = m->state;
-    return g->out[g->cls[ctx * g->nslots + slot]];
+    uint32_t cls = g->cls[ctx * g->nslots + slot];
+    /* A context no weighing record used (a malformed file's bytes record
+     * whose creation is missing): none, and the record is left out. */
+    return cls == WASP_NOID ? WASP_NOID : g->out[cls];
 }
 
 static uint32_t grouped_string(const wasp_id_map *m, uint32_t id)

@@ -95,6 +95,16 @@ static uint32_t role_of(const wasp_keyed_layout *l, const void *rec)
     return 0;
 }
 
+/* Whether a context key of rec was mapped to none (group.c: a context no
+ * weighing record used). */
+static bool has_unmapped_context(const wasp_keyed_layout *l, const void *rec)
+{
+    for (uint32_t k = 0; k < l->nkeys; k++)
+        if (l->key[k] == WASP_KEY_CONTEXT && key_at(rec, k) == WASP_NOID)
+            return true;
+    return false;
+}
+
 typedef struct lookup {
     const wasp_keyed_table *r;
     const wasp_keyed_layout *l;
@@ -218,6 +228,8 @@ int wasp_keyed_merge(wasp_profile *dst, const wasp_profile *src, const wasp_keye
             else if (l->key[k] == WASP_KEY_CONTEXT)
                 set_key(rec, k, wasp_map_context(m, role, v));
         }
+        if (has_unmapped_context(l, rec))
+            continue;
         if (wasp_keyed_add(dst, l, rec) != 0)
             return -1;
     }
