@@ -124,6 +124,19 @@ def planted_changes(a, method, line):
     return top
 
 
+def summary_place(d, analysis, method, line):
+    """The diff summary's place at method:line of analysis."""
+    for a in d["summary"]["analyses"]:
+        if a["analysis"] != analysis:
+            continue
+        for p in a["places"]:
+            if p["place"].startswith(method + "(") and p["place"].endswith(":%d)" % line):
+                return p
+        raise H.Fail("the diff summary of %s has no place %s:%d (it has %s)" % (
+            analysis, method, line, ", ".join(p["place"] for p in a["places"]) or "none"))
+    raise H.Fail("the diff summary has no %s" % analysis)
+
+
 def t_fixed_twin(ctx, jdk):
     e = H.expectation(WORKLOAD)
     method, line = e["method"], e["line"]
@@ -156,14 +169,26 @@ def t_fixed_twin(ctx, jdk):
     H.check(top["significant"], "the planted pair's change is called within noise (p %.3g)"
             % top["p_value"])
 
+    place = summary_place(d, "deadstore", method, line)
+    H.check(place["before"]["rank"] == 1 and place["after"]["rank"] is None,
+            "the summary's planted place ranked #%s before and #%s after, not #1 and gone"
+            % (place["before"]["rank"], place["after"]["rank"]))
+    H.check(place["significant"] and place["cpu_change"] < 0,
+            "the planted line's CPU %.3f -> %.3f is not a significant fall (p %.3g)"
+            % (place["before"]["cpu_share"], place["after"]["cpu_share"], place["p_value"]))
+
     r = H.run([H.WASP, "diff", before, after], timeout=60)
     H.check(r.rc == 0, "wasp diff (text) exited %d: %s" % (r.rc, H.tail(r.err)))
     where = "(%s.java:%d)" % (WORKLOAD, line)
+    H.check(r.out.index("SUMMARY:") < r.out.index("DETAIL") and
+            "%s: CPU " % place["place"] in r.out and "[significant]" in r.out,
+            "the text diff's summary does not show the planted place: %s" % H.tail(r.out, 12))
     H.check(("VANISHED  Dead store pair #1 before" in r.out or
              "SHRANK    Dead store pair #1 before" in r.out) and where in r.out,
             "text diff does not say the planted pair went: %s" % H.tail(r.out, 12))
-    return "F_prog %.3f -> %.3f; planted pair %s, p %.2g" % (f_before, f_after, top["change"],
-                                                             top["p_value"])
+    return "F_prog %.3f -> %.3f; planted pair %s, p %.2g; its line's CPU %.3f -> %.3f, p %.2g" % (
+        f_before, f_after, top["change"], top["p_value"], place["before"]["cpu_share"],
+        place["after"]["cpu_share"], place["p_value"])
 
 
 # Two runs of one program (same workload, same options) differ only by
@@ -199,7 +224,7 @@ def holm_min(d):
 def t_same_program(ctx, jdk):
     events = "deadstore,silentstore,silentload"
     size = [str(SAME_SIZE // H.MECHANISM["scale"])]
-    clean, noise, flagged, worst = 0, 0, [], []
+    clean, noise, flagged, worst, tested, summary_worst = 0, 0, [], [], 0, []
     for t in range(SAME_TRIALS):
         before, _ = profile(ctx, jdk, H.CLASSES, size, "same-%d-a" % t, events)
         after, _ = profile(ctx, jdk, H.CLASSES, size, "same-%d-b" % t, events)
@@ -209,10 +234,15 @@ def t_same_program(ctx, jdk):
                 "and within_noise")
         noise += d["within_noise"]
         worst.append(holm_min(d))
-        if d["significant_changes"] == 0:
+        places = [p for a in d["summary"]["analyses"] for p in a["places"]]
+        tested += sum(p["tested"] for p in places)
+        summary_worst.append(min([p["p_value"] * len(places) for p in places if p["tested"]],
+                                 default=1.0))
+        if d["significant_changes"] == 0 and d["summary"]["significant_changes"] == 0:
             clean += 1
         else:
-            flagged.append("trial %d: %s" % (t, d["changes_summary"]))
+            flagged.append("trial %d: %s; summary: %d significant" % (
+                t, d["changes_summary"], d["summary"]["significant_changes"]))
         if t == 0:  # the text says the same
             r = H.run([H.WASP, "diff", before, after], timeout=60)
             H.check(r.rc == 0 and ("changes %s (" % d["changes_summary"]) in r.out,
@@ -222,8 +252,11 @@ def t_same_program(ctx, jdk):
             "to test the noise floor" % (noise, SAME_TRIALS))
     H.check(clean >= SAME_CLEAN, "%d of %d diffs of one program called changes significant: %s"
             % (SAME_TRIALS - clean, SAME_TRIALS, "; ".join(flagged)))
-    return "%d of %d diffs clean; %d changes within noise; smallest Holm-adjusted p %s" % (
-        clean, SAME_TRIALS, noise, ", ".join("%.2g" % p for p in sorted(worst)[:3]))
+    H.check(tested >= SAME_TRIALS, "only %d places of the diffs' summaries tested" % tested)
+    return ("%d of %d diffs clean; %d changes within noise; smallest Holm-adjusted p %s; "
+            "summary: %d places tested, smallest adjusted p %s") % (
+        clean, SAME_TRIALS, noise, ", ".join("%.2g" % p for p in sorted(worst)[:3]), tested,
+        ", ".join("%.2g" % p for p in sorted(summary_worst)[:3]))
 
 
 def t_bad_input(ctx):
@@ -278,12 +311,15 @@ class Rows(html.parser.HTMLParser):
         super().__init__()
         self.rows, self.methods, self.analyses, self.change = [], set(), [], None
         self.significant = set()  # the rows' (change, leaf) whose data-significant is 1
+        self.places = {}  # the summary's rows: place -> significant
         self.sections = collections.defaultdict(list)
         self.feed(text)
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        if tag == "tr":
+        if tag == "tr" and "data-place" in a:
+            self.places[a["data-place"]] = a.get("data-significant") == "1"
+        elif tag == "tr":
             self.change = a.get("data-change")
             self.sig = a.get("data-significant") == "1"
             if self.change and self.analyses:
@@ -356,6 +392,9 @@ def html_of_twins(ctx, jdk, browser):
     H.check(len(rows.rows) == len(a["changes"]), "the page shows %d changes, the JSON %d"
             % (len(rows.rows), len(a["changes"])))
     H.check(method in rows.methods, "the page lists no frame of %s" % method)
+    place = summary_place(d, "deadstore", method, line)
+    H.check(rows.places.get(place["place"]) is True, "the page's summary has no significant row "
+            "for %s (rows: %s)" % (place["place"], rows.places))
 
     shot = os.path.join(H.ROOT, SCREENSHOT)
     if os.path.exists(shot):

@@ -90,6 +90,14 @@ typedef struct wasp_diff {
  * variance (JIT phases, GC and start-up differ from run to run). Measured:
  * 1-4 on DeadStoreEuler (docs/diff.md). */
 #define WASP_DIFF_RUN_VARIANCE 4.0
+/* The same for a place's share of the CPU samples (the summary,
+ * diff_summary.c): the JIT inlines a callee into a line in one run and not
+ * in the next, which moves that line's samples by several points. Measured
+ * on 31 diffs of two runs of one corpus program (docs/diff.md, "The
+ * summary"): 542 places, the variance over the binomial 1.0 at the median,
+ * 4.4 on average, up to 225; 16 left one of the 31 diffs with a significant
+ * change, 24 none. */
+#define WASP_DIFF_SUMMARY_RUN_VARIANCE 24.0
 
 /* Matches before's and after's pairs and sites (with_insn: the leaf
  * instruction is part of a context's key). Entries that did not change at all
@@ -106,6 +114,9 @@ int wasp_diff_test_noise(wasp_diff *d);
  * x1 of n1 observations (a two-proportion z-test with continuity
  * correction); 1 when a side has none. */
 double wasp_diff_p_value(double x0, double n0, double x1, double n1);
+/* The same with the variance widened by run_variance in place of
+ * WASP_DIFF_RUN_VARIANCE. */
+double wasp_diff_p_value_widened(double x0, double n0, double x1, double n1, double run_variance);
 /* "vanished", "appeared", "shrank", "grew", "unchanged". */
 const char *wasp_diff_change_name(wasp_diff_change c);
 

@@ -19,6 +19,11 @@
 
 double wasp_diff_p_value(double x0, double n0, double x1, double n1)
 {
+    return wasp_diff_p_value_widened(x0, n0, x1, n1, WASP_DIFF_RUN_VARIANCE);
+}
+
+double wasp_diff_p_value_widened(double x0, double n0, double x1, double n1, double run_variance)
+{
     if (!(n0 > 0) || !(n1 > 0))
         return 1;
     x0 = fmin(fmax(x0, 0), n0);
@@ -29,7 +34,7 @@ double wasp_diff_p_value(double x0, double n0, double x1, double n1)
     double gap = fabs(x1 / n1 - x0 / n0) - 0.5 * inv;
     if (!(gap > 0))
         return 1;
-    double var = WASP_DIFF_RUN_VARIANCE * pool * (1 - pool) * inv;
+    double var = run_variance * pool * (1 - pool) * inv;
     if (!(var > 0))
         return 0;
     return erfc(gap / sqrt(var) / sqrt(2));

@@ -10,6 +10,7 @@
 #include "catalog/names.h"
 #include "cli/commands/diff.h"
 #include "cli/diff/diff_part.h"
+#include "cli/diff/diff_summary.h"
 #include "cli/render/report_part.h"
 #include "cli/render/units.h"
 
@@ -195,6 +196,8 @@ static void text_section(const wasp_diff *d, int s, int top, FILE *out)
 int wasp_diff_render_text(const wasp_diff *d, const wasp_diff_names *names, int top, FILE *out)
 {
     text_header(d, names, out);
+    if (wasp_diff_summary_text(d->side[0], d->side[1], out) != 0)
+        return -1;
     bool any = false;
     for (int id = 0; id < WASP_ANALYSES; id++)
         for (int s = id; s < WASP_DIFF_SECTIONS; s += WASP_ANALYSES) /* its view, its sub */
@@ -371,6 +374,8 @@ int wasp_diff_render_json(const wasp_diff *d, const wasp_diff_names *names, int 
     wasp_json_double(&j, "family_alpha", WASP_DIFF_ALPHA);
     wasp_json_end_object(&j);
     json_tally(&j, d, -1);
+    if (wasp_diff_summary_json(&j, d->side[0], d->side[1]) != 0)
+        return -1;
     wasp_json_begin_object(&j, "analyses", false);
     for (int id = 0; id < WASP_ANALYSES; id++)
         if (section_shown(d, id))

@@ -1,5 +1,6 @@
 // wasp's HTML diff: builds the page from the diff JSON embedded in it
-// (#wasp-data, docs/diff.md): per analysis the change of F_prog, then the
+// (#wasp-data, docs/diff.md): first the summary's places, their CPU before
+// and after; then per analysis the change of F_prog, then the
 // entries that vanished, appeared, shrank or grew, each with the contexts of
 // the side that has it (after when both); changes within sampling noise say
 // so ("within noise") and come after the significant ones, as in the data. A row's contexts open under it
@@ -101,6 +102,30 @@
         el('th', { class: h.startsWith('=') ? 'num' : '', text: h.replace(/^=/, '') })))]), body]);
   }
 
+  // The summary (docs/diff.md, "The summary"): per analysis the places of
+  // either side's first findings, their CPU before -> after and whether the
+  // change is beyond the noise, what each side says of them. A row carries
+  // data-place and data-significant (tests).
+  function summaryPlaces(s) {
+    if (!s || !(s.analyses || []).length) return;
+    app.append(el('h2', { 'data-summary': '1', text: 'Summary: the places of the first findings, before and after' }));
+    const cpu = (p, side) => isNum(p[side].cpu_share) ? pct(p[side].cpu_share) : 'n/a';
+    const said = v => v.rank ? '#' + v.rank + ': ' + v.what : 'not among its first findings';
+    s.analyses.forEach(function (a) {
+      app.append(el('h3', { text: a.title || a.analysis }));
+      if (!(a.places || []).length) { app.append(el('p', { class: 'note', text: 'nothing found on either side' })); return; }
+      const body = el('tbody', {}, a.places.map(p => el('tr', {
+        'data-place': p.place, 'data-significant': p.significant ? '1' : '0' }, [
+        el('td', { class: 'mono', text: p.place + (p.class ? ' (' + p.class + ' objects)' : '') }),
+        el('td', { class: 'num', text: arrow(cpu(p, 'before'), cpu(p, 'after')) }),
+        el('td', { text: !p.tested ? 'not tested' : p.significant ? 'significant' : 'within noise' }),
+        el('td', { text: said(p.before) }), el('td', { text: said(p.after) })])));
+      app.append(el('table', { class: 'rank diff' }, [el('thead', {}, [el('tr', {},
+        ['place', '=CPU', 'change', 'before', 'after'].map(h =>
+          el('th', { class: h.startsWith('=') ? 'num' : '', text: h.replace(/^=/, '') })))]), body]));
+    });
+  }
+
   // A section: an analysis (h2), or a sub view's (h3, data-analysis "locks.blocked"), then its subs.
   function section(a, name, heading) {
     app.append(el(heading, { 'data-analysis': name, text: a.title || name }));
@@ -114,6 +139,7 @@
 
   app.textContent = '';
   header();
+  summaryPlaces(d.summary);
   const analyses = d.analyses || {};
   for (const name of Object.keys(analyses)) section(analyses[name], name, 'h2');
   if (!Object.keys(analyses).length)

@@ -15,6 +15,7 @@
 #include "cli/render/exception_cost.h"
 #include "cli/render/frame_filter.h"
 #include "cli/render/startup_frames.h"
+#include "cli/render/summary_items.h"
 #include "profile/cpu_lines.h"
 
 #include <inttypes.h>
@@ -40,11 +41,16 @@ typedef struct found {
 
 /* Start-up work (startup_frames.h) and the stand-in of stacks hidden by
  * --include/--exclude are not findings. */
+static bool passed_over(const wasp_profile *p, const wasp_finding *f)
+{
+    const wasp_context *x = f->ctx < p->ncontexts ? &p->contexts[f->ctx] : NULL;
+    return x && (wasp_context_startup(p, x) || wasp_context_hidden(p, x));
+}
+
 static int keep(wasp_finding_sink *sink, const wasp_profile *p, const wasp_finding *f)
 {
     found *c = (found *)sink;
-    const wasp_context *x = f->ctx < p->ncontexts ? &p->contexts[f->ctx] : NULL;
-    if (x && (wasp_context_startup(p, x) || wasp_context_hidden(p, x)))
+    if (passed_over(p, f))
         return 0;
     if (c->n < c->max)
         c->f[c->n++] = *f;
@@ -121,6 +127,17 @@ static bool estimate(const wasp_profile *p, const wasp_finding *f)
     return f->cpu_by_line && !wasp_profile_has_cpu_lines(p) && isfinite(f->cpu);
 }
 
+/* The innermost Java frame of f's context when it is a native method (no
+ * line) other than f's place: its native code's samples count at it
+ * (cpu.via_caller). NULL: none. */
+static const wasp_frame *native_callee(const wasp_profile *p, const wasp_finding *f)
+{
+    if (f->ctx >= p->ncontexts)
+        return NULL;
+    const wasp_frame *native = wasp_inner_java_frame(p, &p->contexts[f->ctx]);
+    return native && native->line < 0 && native != finding_place(p, f) ? native : NULL;
+}
+
 /* The CPU samples at f's lines: those its part summed, else those at its
  * place (method and line), code inlined there included, and, when its
  * access is in a native method the place calls (zlib under
@@ -132,12 +149,9 @@ static double line_samples(const wasp_profile *p, const wasp_finding *f)
         return f->cpu_line_samples;
     if (f->ctx >= p->ncontexts)
         return 0;
-    const wasp_context *c = &p->contexts[f->ctx];
-    /* The innermost Java frame is a native method when it has no line: its
-     * native code's samples count at it (cpu.via_caller). */
-    const wasp_frame *at = finding_place(p, f), *native = wasp_inner_java_frame(p, c);
+    const wasp_frame *at = finding_place(p, f), *native = native_callee(p, f);
     double n = at ? wasp_profile_cpu_at(p, at->name, at->line) : 0;
-    if (native && native->line < 0 && native != at)
+    if (native)
         n += wasp_profile_cpu_at(p, native->name, native->line);
     return n;
 }
@@ -149,26 +163,36 @@ static double line_samples(const wasp_profile *p, const wasp_finding *f)
  * Wilson's for the samples it rests on (evidence) as successes, among as
  * many draws as keep its share, so a weighted share is as uncertain as its
  * evidence makes it. false when not measured. */
-static bool cpu_cost(const wasp_profile *p, const wasp_finding *f, double due, double *share,
-                     double *lo, double *hi)
+static bool cpu_draws(const wasp_profile *p, const wasp_finding *f, double due, double *share,
+                      double *lo, double *hi, double *k, double *n)
 {
     if (by_line(p, f)) {
-        double n = (double)wasp_profile_get_counter(p, WASP_CPU_SAMPLES);
+        *n = (double)wasp_profile_get_counter(p, WASP_CPU_SAMPLES);
         /* lines summed by a part count code inlined into two of them twice */
-        double k = fmin(line_samples(p, f), n);
-        *share = n > 0 ? k / n : 0;
-        wasp_wilson95(k, n, lo, hi);
-        return n > 0;
+        *k = fmin(line_samples(p, f), *n);
+        *share = *n > 0 ? *k / *n : 0;
+        wasp_wilson95(*k, *n, lo, hi);
+        return *n > 0;
     }
     if (!isfinite(f->cpu) || !(due > 0))
         return false;
     *share = f->cpu > 0 ? (f->cpu < due ? f->cpu / due : 1) : 0;
-    double k = isfinite(f->evidence) && f->evidence > 0 ? f->evidence : f->cpu;
-    if (*share > 0 && k > 0)
-        wasp_wilson95(k, k / *share, lo, hi);
-    else
-        wasp_wilson95(0, due, lo, hi);
+    *k = isfinite(f->evidence) && f->evidence > 0 ? f->evidence : f->cpu;
+    if (*share > 0 && *k > 0) {
+        *n = *k / *share;
+    } else {
+        *k = 0;
+        *n = due;
+    }
+    wasp_wilson95(*k, *n, lo, hi);
     return true;
+}
+
+static bool cpu_cost(const wasp_profile *p, const wasp_finding *f, double due, double *share,
+                     double *lo, double *hi)
+{
+    double k, n;
+    return cpu_draws(p, f, due, share, lo, hi, &k, &n);
 }
 
 /* Whether the code the place calls adds to its cost beyond the sampling
@@ -552,4 +576,51 @@ int wasp_summary_json(wasp_json *j, const wasp_profile *p, uint32_t shown, int t
         return -1;
     wasp_json_end_object(j);
     return 0;
+}
+
+/* ---- the findings as `wasp diff` compares them (summary_items.h) ---- */
+
+typedef struct item_sink {
+    wasp_finding_sink sink;
+    wasp_summary_item *items;
+    int n, max;
+    double due;
+} item_sink;
+
+static void item_of(const wasp_profile *p, const wasp_finding *f, double due, wasp_summary_item *it)
+{
+    const wasp_frame *at = finding_place(p, f);
+    *it = (wasp_summary_item){.at = at, .share = f->share, .evidence = f->evidence,
+                              .waiting = f->waiting};
+    if (at) {
+        place_label(p, f, at, it->place, sizeof it->place);
+        wasp_frame_label(p, at, it->key, sizeof it->key);
+    } else {
+        snprintf(it->place, sizeof it->place, "(no frames)");
+        snprintf(it->key, sizeof it->key, "(no frames)");
+    }
+    memcpy(it->what, f->what, sizeof it->what);
+    it->created = f->created ? wasp_profile_string(p, f->created) : NULL;
+    it->by_line = by_line(p, f) && !f->has_cpu_line_samples;
+    it->native = it->by_line ? native_callee(p, f) : NULL;
+    it->measured = cpu_draws(p, f, due, &it->cpu, &it->cpu_lo, &it->cpu_hi, &it->cpu_samples,
+                             &it->cpu_draws);
+}
+
+static int keep_item(wasp_finding_sink *sink, const wasp_profile *p, const wasp_finding *f)
+{
+    item_sink *c = (item_sink *)sink;
+    if (!passed_over(p, f) && c->n < c->max)
+        item_of(p, f, c->due, &c->items[c->n++]);
+    return 0;
+}
+
+int wasp_summary_items(const wasp_profile *p, int id, wasp_summary_item *items, int max)
+{
+    const wasp_report_part *part = wasp_report_part_of(id);
+    if (!part || !part->summary)
+        return 0;
+    item_sink c = {{keep_item}, items, 0, max < CANDIDATES ? max : CANDIDATES,
+                   wasp_report_samples_due(p)};
+    return part->summary(p, id, CANDIDATES, &c.sink) != 0 ? -1 : c.n;
 }

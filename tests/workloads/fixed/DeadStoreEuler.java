@@ -22,9 +22,17 @@
  *
  *
  * Usage: java DeadStoreEuler [steps-in-thousands]   (default 600, about 4 s)
+ *
+ * (The planted workload's truth option, -Dwasp.truth.repeat, is not here:
+ * the lines it takes are kept blank or as comments.)
+ *
+ *
+ *
+ *
  */
 public class DeadStoreEuler {
     static final int CELLS = 1024;
+    // (the planted workload's REPEAT)
 
     static final class Statevector {
         double a, b, c, d;
@@ -35,8 +43,10 @@ public class DeadStoreEuler {
 
     static double calculateDamping(Statevector[] ug, Statevector[] temp2) {
         int n = ug.length;
-        for (int j = 1; j < n - 2; j++) {
-            // fixed: the dead store to temp2[j].a that stood here is gone
+        {
+            for (int j = 1; j < n - 2; j++) {
+                // fixed: the dead store to temp2[j].a that stood here is gone
+            }
         }
         for (int j = 1; j < n - 2; j++) {
             temp2[j].a = 3.0 * (ug[j - 1].a - ug[j].a);
@@ -68,6 +78,8 @@ public class DeadStoreEuler {
             u.b = 1.0 + (u.b * 7.0) % 1.0;
         }
         System.out.println("checksum: " + Long.toHexString(Double.doubleToLongBits(checksum)));
+        // (the planted workload's truth line)
+
         System.err.printf("DeadStoreEuler: %d k steps in %.2f s%n", thousands, (System.nanoTime() - t0) / 1e9);
     }
 }
