@@ -153,6 +153,49 @@ static void test_instruction_matters_only_by_instruction(void **state)
     wasp_profile_free(a);
 }
 
+/* D.main:9 -> via (a hidden class's frame, no line) -> D.<m>:<line>. */
+static uint32_t ctx_via(wasp_profile *p, const char *via, const char *m, int line)
+{
+    wasp_frame h = {WASP_FRAME_JAVA, wasp_profile_intern_string(p, via), 0, -1};
+    uint32_t fr[] = {frame(p, "D.main", 9), wasp_profile_intern_frame(p, &h), frame(p, m, line)};
+    return wasp_profile_intern_context(p, fr, 3, wasp_profile_intern_string(p, "mov %eax, (%rbx)"));
+}
+
+/* A hidden class's name carries the address its run loaded it at, and a
+ * lambda's its number in the run's order (lucene's LuceneDriver$$Lambda$35
+ * .0x00007f92600a8de8 in one run, ...0x00007f48040a8de8 in the next): the
+ * same stacks through them match; other methods do not. */
+static void test_hidden_classes_match(void **state)
+{
+    (void)state;
+    static const char *const via[][2] = {
+        {"D$$Lambda$35.0x00007f92600a8de8.run", "D$$Lambda$36.0x00007f48040a8de8.run"},
+        {"D$$Lambda/0x0000020001003200.run", "D$$Lambda/0x0000020001004a00.run"},
+        {"java.lang.invoke.LambdaForm$MH.0x0000000800c0c400.invoke",
+         "java.lang.invoke.LambdaForm$MH.0x0000000800d01000.invoke"},
+        {"D.lambda$main$0", "D.lambda$main$1"}, /* two lambdas' bodies: not one */
+    };
+    for (size_t i = 0; i < sizeof via / sizeof via[0]; i++) {
+        wasp_profile *b = wasp_profile_new(), *a = wasp_profile_new();
+        uint32_t cb = ctx_via(b, via[i][0], "D.work", 5), ca = ctx_via(a, via[i][1], "D.work", 5);
+        wasp_profile_add_pair(b, WASP_AN_DEADSTORE, 0, cb, cb, 40, 4);
+        wasp_profile_add_pair(a, WASP_AN_DEADSTORE, 0, ca, ca, 40, 4);
+        totals(b, WASP_AN_DEADSTORE, 100, 40);
+        totals(a, WASP_AN_DEADSTORE, 100, 40);
+        wasp_diff d;
+        assert_int_equal(wasp_diff_build(b, a, false, &d), 0);
+        if (i < 3) {
+            assert_int_equal(d.n, 1);
+            assert_int_equal(wasp_diff_change_of(&d.entries[0]), WASP_DIFF_UNCHANGED);
+        } else {
+            assert_int_equal(d.n, 2);
+        }
+        wasp_diff_free(&d);
+        wasp_profile_free(b);
+        wasp_profile_free(a);
+    }
+}
+
 /* A profile compared with itself: nothing changed. */
 static void test_same_profile_unchanged(void **state)
 {
@@ -247,6 +290,46 @@ static void keyed_profiles(wasp_profile **b, wasp_profile **a)
     add_lock(*a, "Lock1", "D.sync1", 1, 0);
     add_alloc(*a, "Node", "D.grow", 40, 2);
     add_alloc(*a, "Cell", "D.fill", 20, 6);
+}
+
+/* An alloc site with its bytes: samples creations resting on catches. */
+static void add_alloc_caught(wasp_profile *p, const char *cls, const char *m, double samples,
+                             double catches)
+{
+    add_alloc(p, cls, m, 20, samples);
+    wasp_alloc_bytes e = {str(p, cls), ctx(p, m, 20, "movl $0x1, 0x8(%rax)"), 1000 * samples,
+                          catches, 1e6 * samples * samples / catches};
+    assert_int_equal(wasp_profile_add_alloc_bytes(p, &e), 0);
+}
+
+/* An alloc site's share of the sampled creations moves with a few heavy
+ * catches (xalan: 96 creations from 4 catches in one run, 1 from 1 in the
+ * next): the noise test counts its catches, of all catches. The same move
+ * resting on as many catches as creations is significant. */
+static void test_alloc_noise_counts_catches(void **state)
+{
+    (void)state;
+    for (int heavy = 1; heavy >= 0; heavy--) {
+        wasp_profile *b = wasp_profile_new(), *a = wasp_profile_new();
+        add_alloc_caught(b, "String", "D.format", 96, heavy ? 4 : 96);
+        add_alloc_caught(b, "Node", "D.grow", 900, 900);
+        add_alloc_caught(a, "String", "D.format", 1, 1);
+        add_alloc_caught(a, "Node", "D.grow", 900, 900);
+        wasp_diff d;
+        assert_int_equal(wasp_diff_build(b, a, false, &d), 0);
+        assert_int_equal(wasp_diff_test_noise(&d), 0);
+        const int alloc = wasp_analysis_id_from_name("alloc");
+        const wasp_diff_entry *e = ranked(&d, alloc, 0, 1);
+        assert_string_equal(wasp_profile_string(b, wasp_profile_allocs(b, &(uint32_t){0})[e->index[0]].cls),
+                            "Node");
+        e = ranked(&d, alloc, 0, 2);
+        assert_int_equal(wasp_diff_change_of(e), WASP_DIFF_SHRANK);
+        assert_float_equal(e->samples[0], heavy ? 4 : 96, 1e-9);
+        assert_true(e->significant == !heavy);
+        wasp_diff_free(&d);
+        wasp_profile_free(b);
+        wasp_profile_free(a);
+    }
 }
 
 static void test_keyed_analyses(void **state)
@@ -474,8 +557,10 @@ int main(void)
         cmocka_unit_test(test_ids_differ),
         cmocka_unit_test(test_instruction_matters_only_by_instruction),
         cmocka_unit_test(test_same_profile_unchanged),
+        cmocka_unit_test(test_hidden_classes_match),
         cmocka_unit_test(test_object_sites),
         cmocka_unit_test(test_keyed_analyses),
+        cmocka_unit_test(test_alloc_noise_counts_catches),
         cmocka_unit_test(test_keyed_text_json),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_json),

@@ -43,6 +43,45 @@ static void puts_(wasp_diff_key *k, const char *s)
     put(k, s ? s : "", strlen(s ? s : ""));
 }
 
+/* The hex digits at s: how many. */
+static size_t hex_run(const char *s)
+{
+    size_t n = 0;
+    while ((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f') || (s[n] >= 'A' && s[n] <= 'F'))
+        n++;
+    return n;
+}
+
+/* A class's or frame's name as two runs can match it. A hidden class's name
+ * carries the address the run loaded it at (a lambda's
+ * "Main$$Lambda$35.0x00007f92600a8de8", "Main$$Lambda/0x0000020001003200"
+ * on newer JDKs, "java.lang.invoke.LambdaForm$MH.0x0000000800c0c400"), and a
+ * lambda's number the order its run spun lambdas in: both are left out
+ * ("Main$$Lambda.run"), or every stack through a lambda, a stream or a
+ * method handle would vanish from one run and appear in the other. The
+ * frame after a lambda's (lambda$main$0) still tells two lambdas apart. */
+static void put_name(wasp_diff_key *k, const char *s)
+{
+    static const char lambda[] = "$$Lambda";
+    const size_t ll = sizeof lambda - 1;
+    if (!s)
+        return;
+    while (*s) {
+        if (strncmp(s, lambda, ll) == 0) {
+            put(k, s, ll);
+            s += ll;
+            if (s[0] == '$' && s[1] >= '0' && s[1] <= '9')
+                for (s++; *s >= '0' && *s <= '9'; s++)
+                    ;
+        } else if ((s[0] == '.' || s[0] == '/') && s[1] == '0' && s[2] == 'x' &&
+                   hex_run(s + 3) >= 6) {
+            s += 3 + hex_run(s + 3);
+        } else {
+            put(k, s++, 1);
+        }
+    }
+}
+
 /* Control characters separate the parts: no Java name or file holds them. */
 void wasp_diff_key_begin(wasp_diff_key *k, int id)
 {
@@ -54,7 +93,7 @@ void wasp_diff_key_begin(wasp_diff_key *k, int id)
 
 void wasp_diff_key_string(wasp_diff_key *k, const char *s)
 {
-    puts_(k, s);
+    put_name(k, s);
     put(k, "\x1c", 1);
 }
 
@@ -73,7 +112,7 @@ void wasp_diff_key_context(wasp_diff_key *k, const wasp_profile *p, uint32_t ctx
         const wasp_frame *f = &p->frames[p->frame_refs[c->first + i]];
         snprintf(num, sizeof num, "%u\x1f", (unsigned)f->kind);
         puts_(k, num);
-        puts_(k, wasp_profile_string(p, f->name));
+        put_name(k, wasp_profile_string(p, f->name));
         put(k, "\x1f", 1);
         puts_(k, wasp_profile_string(p, f->file));
         snprintf(num, sizeof num, "\x1f%d\x1e", (int)f->line);

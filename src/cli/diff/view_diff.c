@@ -12,6 +12,7 @@
 #include "cli/diff/diff_part.h"
 #include "cli/render/report_part.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,7 +73,10 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int section, int
                 wasp_diff_key_number(&k, x[c].num);
             }
         }
-        rc = wasp_diff_add(b, section, side, &k, order[i], i + 1, x[value].num, x[evidence].num);
+        /* an evidence column the profile does not have (NAN: an older alloc
+         * profile's catches) leaves the value as the evidence */
+        double ev = isfinite(x[evidence].num) ? x[evidence].num : x[value].num;
+        rc = wasp_diff_add(b, section, side, &k, order[i], i + 1, x[value].num, ev);
     }
     free(order);
     wasp_view_release(v, &t);
