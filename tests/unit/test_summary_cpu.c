@@ -128,6 +128,49 @@ static void native_leaf_counts_its_method(void **state)
     wasp_profile_free(p);
 }
 
+/* A native method called from two places (h2's Object.clone, from its page
+ * copies and from Token.clone): its 800 samples divide by the share of the
+ * sampled stacks in it through each place, 90 of 120 through copy:20 and 30
+ * through dup:7, not all 800 to each. */
+static void native_method_shared_by_places(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "deadstore");
+    wasp_profile_add_counter(p, "samples", 1000);
+    wasp_profile_add_counter(p, "armed", 120);
+    wasp_frame main10 = at_line(p, "pkg.Main.main", 10), copy20 = at_line(p, "pkg.Main.copy", 20),
+               dup7 = at_line(p, "pkg.Other.dup", 7),
+               clone = at_line(p, "java.lang.Object.clone", -1);
+    uint32_t root = wasp_profile_intern_frame(p, &main10), c = wasp_profile_intern_frame(p, &clone);
+    uint32_t f1[] = {root, wasp_profile_intern_frame(p, &copy20), c},
+             f2[] = {root, wasp_profile_intern_frame(p, &dup7), c};
+    uint32_t c1 = wasp_profile_intern_context(p, f1, 3, 0), c2 = wasp_profile_intern_context(p, f2, 3, 0);
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c1, c1, 3000, 90);
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c2, c2, 2000, 30);
+    wasp_totals t = {10000, 5000, 0, 120};
+    wasp_profile_add_totals(p, WASP_AN_DEADSTORE, &t);
+    wasp_frame at20[] = {copy20, main10}, at7[] = {dup7, main10};
+    wasp_profile_add_cpu_chain(p, at20, 2, 100);
+    wasp_profile_add_cpu_chain(p, at7, 2, 50);
+    wasp_profile_add_cpu_chain(p, &clone, 1, 800);
+    wasp_profile_add_counter(p, WASP_CPU_SAMPLES, 2000);
+
+    char *buf = text_report(p);
+    /* copy:20: 100 + 800 x 90/120 = 700 of 2,000, 35.0% (32.9-37.1%); dup:7:
+     * 50 + 800 x 30/120 = 250, 12.5% (11.1-14.0%) */
+    if (!strstr(buf, "pkg.Main.copy(Main.java:20), in java.lang.Object.clone(Main.java): the value "
+                     "stored here is overwritten by this line again before any read (30.0% of the "
+                     "bytes stored); 35.0% of CPU (32.9\xe2\x80\x93" "37.1%)"))
+        fail_msg("copy:20 is not given its part of Object.clone's samples:\n%s", buf);
+    if (!strstr(buf, "pkg.Other.dup(Main.java:7), in java.lang.Object.clone(Main.java): the value "
+                     "stored here is overwritten by this line again before any read (20.0% of the "
+                     "bytes stored); 12.5% of CPU (11.1\xe2\x80\x93" "14.0%)"))
+        fail_msg("dup:7 is not given its part of Object.clone's samples:\n%s", buf);
+    free(buf);
+    wasp_profile_free(p);
+}
+
 /* The place's line with the code it calls: pkg.Main.work:42 calls
  * pkg.Util.get, which pkg.Other.run calls too. The armed samples' stacks
  * ending in Util.get pass through work:42 in 30 of 40 (its share 0.75),
@@ -298,6 +341,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(line_share_of_all_samples),
         cmocka_unit_test(native_leaf_counts_its_method),
+        cmocka_unit_test(native_method_shared_by_places),
         cmocka_unit_test(with_calls_by_method),
         cmocka_unit_test(interpreted_share_noted),
         cmocka_unit_test(unnumbered_class_noted),

@@ -9,8 +9,9 @@
  *
  * A place missing from one side's findings still has a cost there when its
  * cost is its line's (the CPU samples counted at the line, cpu_lines.h,
- * and at the native method it calls where its access ran, as the summary
- * counts it): the lines are looked up by method name and line number. The change of the
+ * and its part of the native method it calls where its access ran, as the
+ * summary counts it): the lines are looked up by method name and line
+ * number. The change of the
  * CPU share is tested as the sections' entries are (diff_noise.c: the
  * two-proportion test), its variance widened by what runs add to a line's
  * share (WASP_DIFF_SUMMARY_RUN_VARIANCE: the JIT's inlining moves samples
@@ -21,6 +22,7 @@
 #include "catalog/names.h"
 #include "cli/commands/diff.h"
 #include "cli/diff/diff_part.h"
+#include "cli/render/native_share.h"
 #include "cli/render/summary_items.h"
 #include "cli/render/units.h"
 #include "profile/cpu_lines.h"
@@ -52,6 +54,7 @@ typedef struct analysis_rows {
 
 typedef struct summary_diff {
     const wasp_profile *p[2];
+    wasp_native_shares *shares[2]; /* how each profile's native methods' CPU divides */
     analysis_rows an[WASP_ANALYSES];
     int n;
 } summary_diff;
@@ -85,10 +88,10 @@ static const char *frame_name(const summary_diff *d, int s, const wasp_frame *f)
 }
 
 /* r's CPU on both sides counted the same way. When the present sides'
- * costs are their lines' (the place's line and the native method it calls
- * where the access ran, report_summary.c): on each side the samples at the
- * place's line and at the native methods either side names, looked up by
- * name (one run's finding may end in the native call, the other's not, so
+ * costs are their lines' (the place's line and its part of the native
+ * method it calls where the access ran, report_summary.c): on each side the
+ * samples at the place's line and its part of the native methods either
+ * side names, looked up by name (one run's finding may end in the native call, the other's not, so
  * a cost taken from each finding as it is would compare two things). Else
  * each present side's own cost; an absent side's is not known. */
 static void row_cpu(const summary_diff *d, row *r)
@@ -127,7 +130,8 @@ static void row_cpu(const summary_diff *d, row *r)
         double k = line_samples_named(p, method, place->at->line);
         for (int i = 0; i < 2; i++)
             if (native[i])
-                k += line_samples_named(p, native[i], native_line[i]);
+                k += line_samples_named(p, native[i], native_line[i]) *
+                     wasp_native_share(d->shares[s], native[i], method, place->at->line);
         r->cpu_known[s] = true;
         r->samples[s] = fmin(k, n);
         r->draws[s] = n;
@@ -191,6 +195,8 @@ static bool in_summary(const wasp_profile *p, int id)
 
 static void release(summary_diff *d)
 {
+    wasp_native_shares_free(d->shares[0]);
+    wasp_native_shares_free(d->shares[1]);
     for (int i = 0; i < d->n; i++) {
         free(d->an[i].items[0]);
         free(d->an[i].items[1]);
@@ -201,6 +207,11 @@ static void release(summary_diff *d)
 static int build(summary_diff *d, const wasp_profile *before, const wasp_profile *after)
 {
     *d = (summary_diff){.p = {before, after}};
+    for (int s = 0; s < 2; s++)
+        if (!(d->shares[s] = wasp_native_shares_of(d->p[s]))) {
+            release(d);
+            return -1;
+        }
     for (int id = 0; id < WASP_ANALYSES; id++) {
         if (!in_summary(before, id) && !in_summary(after, id))
             continue;

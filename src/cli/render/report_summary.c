@@ -14,6 +14,7 @@
 #include "cli/render/evidence_share.h"
 #include "cli/render/exception_cost.h"
 #include "cli/render/frame_filter.h"
+#include "cli/render/native_share.h"
 #include "cli/render/startup_frames.h"
 #include "cli/render/summary_items.h"
 #include "profile/cpu_lines.h"
@@ -127,6 +128,12 @@ static bool estimate(const wasp_profile *p, const wasp_finding *f)
     return f->cpu_by_line && !wasp_profile_has_cpu_lines(p) && isfinite(f->cpu);
 }
 
+/* How the native methods' CPU divides among their callers' places
+ * (native_share.h), for the rendering under way: set by the entry points
+ * below (wasp_summary_text, _json, _items) for their call, NULL otherwise
+ * (a native method's samples then count whole). */
+static const wasp_native_shares *native_shares;
+
 /* The innermost Java frame of f's context when it is a native method (no
  * line) other than f's place: its native code's samples count at it
  * (cpu.via_caller). NULL: none. */
@@ -138,11 +145,22 @@ static const wasp_frame *native_callee(const wasp_profile *p, const wasp_finding
     return native && native->line < 0 && native != finding_place(p, f) ? native : NULL;
 }
 
+/* The part of native's CPU samples that is at's (1 without a place or
+ * without shares). */
+static double native_part(const wasp_profile *p, const wasp_frame *native, const wasp_frame *at)
+{
+    if (!at)
+        return 1;
+    return wasp_native_share(native_shares, wasp_profile_string(p, native->name),
+                             wasp_profile_string(p, at->name), at->line);
+}
+
 /* The CPU samples at f's lines: those its part summed, else those at its
  * place (method and line), code inlined there included, and, when its
  * access is in a native method the place calls (zlib under
  * Deflater.deflateBytesBytes), that method's: the access's own code, which
- * runs in no line of the place's. */
+ * runs in no line of the place's; its part of them when other places call
+ * it too (native_share.h). */
 static double line_samples(const wasp_profile *p, const wasp_finding *f)
 {
     if (f->has_cpu_line_samples)
@@ -152,7 +170,7 @@ static double line_samples(const wasp_profile *p, const wasp_finding *f)
     const wasp_frame *at = finding_place(p, f), *native = native_callee(p, f);
     double n = at ? wasp_profile_cpu_at(p, at->name, at->line) : 0;
     if (native)
-        n += wasp_profile_cpu_at(p, native->name, native->line);
+        n += wasp_profile_cpu_at(p, native->name, native->line) * native_part(p, native, at);
     return n;
 }
 
@@ -381,7 +399,7 @@ static int exceptions_text(const wasp_profile *p, uint32_t shown, FILE *out)
     return 0;
 }
 
-int wasp_summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *out)
+static int summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *out)
 {
     bool any = false;
     for (int id = 0; id < WASP_ANALYSES; id++)
@@ -563,7 +581,7 @@ static int exceptions_json(wasp_json *j, const wasp_profile *p, uint32_t shown)
     return 0;
 }
 
-int wasp_summary_json(wasp_json *j, const wasp_profile *p, uint32_t shown, int top)
+static int summary_json(wasp_json *j, const wasp_profile *p, uint32_t shown, int top)
 {
     wasp_json_begin_object(j, "summary", false);
     wasp_json_double(j, "samples_due", wasp_report_samples_due(p));
@@ -615,7 +633,7 @@ static int keep_item(wasp_finding_sink *sink, const wasp_profile *p, const wasp_
     return 0;
 }
 
-int wasp_summary_items(const wasp_profile *p, int id, wasp_summary_item *items, int max)
+static int summary_items(const wasp_profile *p, int id, wasp_summary_item *items, int max)
 {
     const wasp_report_part *part = wasp_report_part_of(id);
     if (!part || !part->summary)
@@ -623,4 +641,35 @@ int wasp_summary_items(const wasp_profile *p, int id, wasp_summary_item *items, 
     item_sink c = {{keep_item}, items, 0, max < CANDIDATES ? max : CANDIDATES,
                    wasp_report_samples_due(p)};
     return part->summary(p, id, CANDIDATES, &c.sink) != 0 ? -1 : c.n;
+}
+
+/* ---- the entry points: each with p's native shares for its call ---- */
+
+/* Sets native_shares to p's. false when out of memory. */
+static bool shares_begin(const wasp_profile *p)
+{
+    native_shares = wasp_native_shares_of(p);
+    return native_shares != NULL;
+}
+
+static int shares_end(int rc)
+{
+    wasp_native_shares_free((wasp_native_shares *)native_shares);
+    native_shares = NULL;
+    return rc;
+}
+
+int wasp_summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *out)
+{
+    return shares_begin(p) ? shares_end(summary_text(p, shown, top, out)) : -1;
+}
+
+int wasp_summary_json(wasp_json *j, const wasp_profile *p, uint32_t shown, int top)
+{
+    return shares_begin(p) ? shares_end(summary_json(j, p, shown, top)) : -1;
+}
+
+int wasp_summary_items(const wasp_profile *p, int id, wasp_summary_item *items, int max)
+{
+    return shares_begin(p) ? shares_end(summary_items(p, id, items, max)) : -1;
 }
