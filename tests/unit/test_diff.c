@@ -438,6 +438,26 @@ static void test_text(void **state)
     free(s);
 }
 
+/* Without --verbose a change within noise is its line and its places: no
+ * frames, no instruction. The same diff with it has them. */
+static void test_text_brief_within_noise(void **state)
+{
+    (void)state;
+    char *s = render_diff_verbose(before_profile(), after_profile(), wasp_diff_render_text, 0,
+                                  false);
+    const char *v = strstr(s, "VANISHED  Dead store pair #1 before: 50.0% of stored bytes");
+    assert_non_null(v);
+    assert_non_null(strstr(v, "[within noise]\n      watched D.damp(D.java:38); trapped at "
+                              "D.damp(D.java:41)\n"));
+    assert_null(strstr(s, "watched:"));
+    assert_null(strstr(s, "at D.main(D.java:9)"));
+    free(s);
+    s = render_diff_verbose(before_profile(), after_profile(), wasp_diff_render_text, 0, true);
+    assert_non_null(strstr(s, "watched:"));
+    assert_non_null(strstr(s, "at D.main(D.java:9)"));
+    free(s);
+}
+
 static void test_json(void **state)
 {
     (void)state;
@@ -563,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_alloc_noise_counts_catches),
         cmocka_unit_test(test_keyed_text_json),
         cmocka_unit_test(test_text),
+        cmocka_unit_test(test_text_brief_within_noise),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_html_data_intact_and_inert),
         cmocka_unit_test(test_html_page_whole),

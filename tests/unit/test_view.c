@@ -289,7 +289,7 @@ static void test_diff(void **state)
     wasp_diff d;
     assert_int_equal(wasp_diff_build(a, b, true, &d), 0);
     assert_int_equal(wasp_diff_test_noise(&d), 0);
-    wasp_diff_names names = {{"a", "b"}, false};
+    wasp_diff_names names = {{"a", "b"}, false, false};
     char *s = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&s, &n);

@@ -34,6 +34,7 @@ static const struct diff_format {
 
 struct diff_args {
     wasp_report_opts view; /* top 0: the format's default */
+    bool verbose;          /* text: the contexts of changes within noise too */
     const char *output;
     const char *file[2];
 };
@@ -41,7 +42,7 @@ struct diff_args {
 void wasp_diff_usage(FILE *out)
 {
     fputs("usage: wasp diff [--format text|json|html] [--top N] [--by line|instruction]\n"
-          "                 [-o OUT] BEFORE AFTER\n"
+          "                 [--verbose] [-o OUT] BEFORE AFTER\n"
           "\n"
           "Compares two wasp profiles, e.g. before and after a fix. First a summary:\n"
           "the places (method, file, line) of both reports' first findings, each\n"
@@ -68,6 +69,8 @@ void wasp_diff_usage(FILE *out)
           "                      a line compiled differently (C1/C2, unrolled) are one\n"
           "                      entry; instruction: the leaf instruction must match\n"
           "                      too (default: line)\n"
+          "  -v, --verbose       text: the calling contexts of changes within noise too\n"
+          "                      (else one line each, their places)\n"
           "  -o, --output OUT    write to OUT instead of standard output\n"
           "  -h, --help          show this help\n"
           "\n"
@@ -94,6 +97,8 @@ static int parse_args(int argc, char **argv, struct diff_args *r, bool *done)
             r->file[nfiles++] = a;
         } else if (strcmp(a, "--") == 0) {
             options = false;
+        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            r->verbose = true;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             wasp_diff_usage(stdout);
             *done = true;
@@ -139,7 +144,7 @@ static wasp_profile *load(const char *file, bool by_instruction)
 
 static int write_out(const wasp_diff *d, const struct diff_args *r)
 {
-    wasp_diff_names names = {{r->file[0], r->file[1]}, r->view.by == WASP_BY_LINE};
+    wasp_diff_names names = {{r->file[0], r->file[1]}, r->view.by == WASP_BY_LINE, r->verbose};
     FILE *out = wasp_cli_output_open("diff", r->output);
     if (!out)
         return EXIT_UNREADABLE;

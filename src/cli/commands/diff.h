@@ -123,6 +123,7 @@ const char *wasp_diff_change_name(wasp_diff_change c);
 typedef struct wasp_diff_names {
     const char *file[2]; /* the files as given, for the header */
     bool by_line;
+    bool verbose; /* text: the contexts of changes within noise too (else a line each) */
 } wasp_diff_names;
 
 /* top: changed entries shown per analysis; <= 0: all. 0, or -1 when out of memory. */

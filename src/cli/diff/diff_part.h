@@ -73,6 +73,10 @@ typedef struct wasp_diff_part {
     void (*summary)(const wasp_diff_analysis *a, int id, FILE *out);
     /* The lines under a changed entry (index: the one collect gave, in p). */
     void (*text_entry)(const wasp_profile *p, int id, uint32_t index, FILE *out);
+    /* One line under a change within noise, without --verbose: what the entry
+     * is and where, its contexts' places only ("watched D.damp(D.java:38);
+     * trapped at D.damp(D.java:41)"), without a newline. NULL: text_entry. */
+    void (*text_brief)(const wasp_profile *p, int id, uint32_t index, FILE *out);
     /* Its members in the change's JSON object (contexts, class, ...). */
     void (*json_entry)(wasp_json *j, const wasp_profile *p, int id, uint32_t index);
     /* The HTML diff's columns and details, from the members json_entry writes. */

@@ -138,7 +138,7 @@ static void text_ranks(const wasp_diff_entry *e, FILE *out)
         fprintf(out, "%s#%" PRIu32 " after", e->rank[0] ? ", " : "", e->rank[1]);
 }
 
-static void text_entry(const wasp_diff *d, const wasp_diff_entry *e, FILE *out)
+static void text_entry(const wasp_diff *d, const wasp_diff_entry *e, bool verbose, FILE *out)
 {
     static const char *const tags[] = {"VANISHED", "APPEARED", "SHRANK", "GREW", "SAME"};
     const wasp_diff_part *part = wasp_diff_part_of(e->section);
@@ -161,8 +161,14 @@ static void text_entry(const wasp_diff *d, const wasp_diff_entry *e, FILE *out)
         fprintf(out, ": %s " WASP_DIFF_ARROW " %s %s (%+.1f points; %s " WASP_DIFF_ARROW " %s)",
                 s0, s1, part->of, 100 * (e->share[1] - e->share[0]), v0, v1);
     fputs(e->significant ? "\n" : "  [within noise]\n", out);
-    if (part->text_entry)
-        part->text_entry(d->side[shown_side(e)], e->section, e->index[shown_side(e)], out);
+    const wasp_profile *p = d->side[shown_side(e)];
+    if (!e->significant && !verbose && part->text_brief) {
+        fputs("      ", out);
+        part->text_brief(p, e->section, e->index[shown_side(e)], out);
+        fputc('\n', out);
+    } else if (part->text_entry) {
+        part->text_entry(p, e->section, e->index[shown_side(e)], out);
+    }
 }
 
 static bool section_shown(const wasp_diff *d, int section)
@@ -171,7 +177,7 @@ static bool section_shown(const wasp_diff *d, int section)
 }
 
 /* Section s: its heading, then its first --top changes. */
-static void text_section(const wasp_diff *d, int s, int top, FILE *out)
+static void text_section(const wasp_diff *d, int s, int top, bool verbose, FILE *out)
 {
     text_analysis_line(d, s, out);
     uint32_t changed = 0, shown = 0;
@@ -181,7 +187,7 @@ static void text_section(const wasp_diff *d, int s, int top, FILE *out)
             continue;
         changed++;
         if (top <= 0 || shown < (uint32_t)top) {
-            text_entry(d, e, out);
+            text_entry(d, e, verbose, out);
             shown++;
         }
     }
@@ -203,7 +209,7 @@ int wasp_diff_render_text(const wasp_diff *d, const wasp_diff_names *names, int 
         for (int s = id; s < WASP_DIFF_SECTIONS; s += WASP_ANALYSES) /* its view, its sub */
             if (section_shown(d, s)) {
                 any = true;
-                text_section(d, s, top, out);
+                text_section(d, s, top, names->verbose, out);
             }
     if (!any)
         fputs("\nno analysis in either profile\n", out);
