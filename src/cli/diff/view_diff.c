@@ -83,15 +83,26 @@ static int collect(wasp_diff_builder *b, const wasp_profile *p, int section, int
     return rc;
 }
 
+/* Row index of section's view in p: the view, its analysis (*id), its
+ * totals (*t, released by the caller) and the row's cells. */
+static const wasp_view *row_cells(const wasp_profile *p, int section, uint32_t index, int *id,
+                                  wasp_view_total *t, wasp_view_cell *x)
+{
+    const wasp_view *v = view_at(section);
+    *id = section % WASP_ANALYSES;
+    *t = wasp_view_totals(v, p, *id);
+    v->cells(p, *id, index, t, x);
+    return v;
+}
+
 /* The lines under a changed row: its true flags, its strings (or the
  * view's diff_text), its sites, its contexts (keys and those marked DIFF). */
 static void text_entry(const wasp_profile *p, int section, uint32_t index, FILE *out)
 {
-    const wasp_view *v = view_at(section);
-    int id = section % WASP_ANALYSES;
+    int id;
     wasp_view_cell x[WASP_VIEW_COLUMNS];
-    wasp_view_total t = wasp_view_totals(v, p, id);
-    v->cells(p, id, index, &t, x);
+    wasp_view_total t;
+    const wasp_view *v = row_cells(p, section, index, &id, &t, x);
     int ncol = wasp_view_ncolumns(v->columns);
     if (v->diff_text)
         v->diff_text(p, id, index, &t, out);
@@ -130,11 +141,10 @@ static void place_text(const wasp_profile *p, uint32_t ctx, FILE *out)
  * frames), "; " between them. */
 static void text_brief(const wasp_profile *p, int section, uint32_t index, FILE *out)
 {
-    const wasp_view *v = view_at(section);
-    int id = section % WASP_ANALYSES;
+    int id;
     wasp_view_cell x[WASP_VIEW_COLUMNS];
-    wasp_view_total t = wasp_view_totals(v, p, id);
-    v->cells(p, id, index, &t, x);
+    wasp_view_total t;
+    const wasp_view *v = row_cells(p, section, index, &id, &t, x);
     const char *sep = "";
     char label[96];
     for (int c = 0; c < wasp_view_ncolumns(v->columns); c++) {
@@ -160,11 +170,10 @@ static void text_brief(const wasp_profile *p, int section, uint32_t index, FILE 
 
 static void json_entry(wasp_json *j, const wasp_profile *p, int section, uint32_t index)
 {
-    const wasp_view *v = view_at(section);
-    int id = section % WASP_ANALYSES;
+    int id;
     wasp_view_cell x[WASP_VIEW_COLUMNS];
-    wasp_view_total t = wasp_view_totals(v, p, id);
-    v->cells(p, id, index, &t, x);
+    wasp_view_total t;
+    const wasp_view *v = row_cells(p, section, index, &id, &t, x);
     for (int c = 0; c < wasp_view_ncolumns(v->columns); c++) {
         if (!(v->columns[c].roles & (WASP_VIEW_KEY | WASP_VIEW_DIFF)))
             continue;
