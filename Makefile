@@ -98,6 +98,9 @@ $(B)/tests/test_objects_attribute: TEST_LDFLAGS := -Wl,--wrap=syscall
 # The safe writer's fsync, between writing the temporary and the rename, is
 # where the test changes what the name holds (a race made deterministic).
 $(B)/tests/test_safe_open: TEST_LDFLAGS := -Wl,--wrap=fsync
+# The agent's pure type-name code (the agent's objects are not in the libraries).
+$(B)/tests/test_java_type_name: $(B)/obj/src/agent/java_type_name.o
+$(B)/tests/test_java_type_name: TEST_LDFLAGS := $(B)/obj/src/agent/java_type_name.o
 # Native symbols are the agent's (elfutils is linked into the agent only).
 $(B)/tests/test_native_symbols: $(B)/obj/src/agent/native_symbols.o $(B)/obj/src/agent/elf_functions.o
 $(B)/tests/test_native_symbols: TEST_LDFLAGS := $(B)/obj/src/agent/native_symbols.o \

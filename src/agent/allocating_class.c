@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "agent/chain_dump.h"
-#include "agent/java_names.h"
+#include "agent/java_type_name.h"
 #include "agent/jvm.h"
 #include "watch/records.h"
 

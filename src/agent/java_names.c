@@ -3,6 +3,7 @@
  * Not async-signal-safe.
  */
 #include "agent/java_names.h"
+#include "agent/java_type_name.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -50,43 +51,6 @@ void wasp_java_names_free(void)
     free(classes);
     classes = NULL;
     nclasses = 0;
-}
-
-char *wasp_java_signature_name(const char *sig)
-{
-    size_t dims = 0;
-    while (sig[dims] == '[')
-        dims++;
-    const char *b = sig + dims;
-    static const char *const prim[][2] = {{"Z", "boolean"}, {"B", "byte"},  {"C", "char"},
-                                          {"S", "short"},   {"I", "int"},   {"J", "long"},
-                                          {"F", "float"},   {"D", "double"}};
-    const char *base = NULL;
-    size_t blen = 0;
-    for (size_t i = 0; i < sizeof prim / sizeof prim[0]; i++)
-        if (b[0] == prim[i][0][0] && b[1] == 0) {
-            base = prim[i][1];
-            blen = strlen(base);
-        }
-    if (!base && b[0] == 'L') {
-        base = b + 1;
-        blen = strlen(base);
-        if (blen && base[blen - 1] == ';')
-            blen--;
-    }
-    if (!base) {
-        base = b;
-        blen = strlen(b);
-    }
-    char *out = malloc(blen + 2 * dims + 1);
-    if (!out)
-        return NULL;
-    for (size_t i = 0; i < blen; i++)
-        out[i] = base[i] == '/' ? '.' : base[i];
-    for (size_t i = 0; i < dims; i++)
-        memcpy(out + blen + 2 * i, "[]", 2);
-    out[blen + 2 * dims] = 0;
-    return out;
 }
 
 typedef struct unsafe {

@@ -26,9 +26,6 @@ int wasp_java_names_build(jvmtiEnv *jvmti, JNIEnv *env);
 int wasp_java_names_ready(void);
 /* "java.lang.String", "int[]"; NULL for a Klass* that is not a loaded class. */
 const char *wasp_java_class_name(uint64_t klass);
-/* A type signature's Java name, malloc'd: "Ljava/lang/String;" ->
- * "java.lang.String", "[[I" -> "int[][]". NULL when out of memory. */
-char *wasp_java_signature_name(const char *sig);
 /* The instance fields of klass's objects (its superclasses' too) with their
  * offsets, widths and kinds, sorted by offset; *n = 0 and NULL for an array
  * or a Klass* that is not a loaded class. */

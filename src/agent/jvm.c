@@ -2,6 +2,7 @@
  * JVMTI helpers (see jvm.h). Not async-signal-safe.
  */
 #include "agent/jvm.h"
+#include "agent/java_type_name.h"
 #include "watch/interpreter.h"
 
 #include <pthread.h>
@@ -102,6 +103,7 @@ static void class_name(const char *sig, char *out, size_t len)
     if (*base == 'L') {
         for (base++; *base && *base != ';' && n + 1 < len; base++)
             out[n++] = *base == '/' ? '.' : *base;
+        n = wasp_java_name_kept(out, n);
         out[n] = 0;
     } else {
         for (size_t i = 0; i < sizeof prim / sizeof prim[0]; i++)
