@@ -135,8 +135,8 @@ static void without_cpu_lines_not_tested(void **state)
         wasp_profile_add_totals(p, WASP_AN_DEADSTORE, &t);
     }
     char *text = render_diff(b, a, wasp_diff_render_text, 10);
-    assert_non_null(strstr(text, "  D.damp(D.java:38): CPU n/a \xe2\x86\x92 n/a of the run's CPU samples "
-                                 "[not tested]\n"));
+    assert_non_null(strstr(text, "  D.damp(D.java:38): CPU n/a \xe2\x86\x92 n/a of the run's CPU "
+                                 "samples [not tested]\n"));
     free(text);
 }
 

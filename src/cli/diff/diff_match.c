@@ -8,6 +8,7 @@
 #include "cli/diff/diff_part.h"
 #include "cli/render/render.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +48,7 @@ static void puts_(wasp_diff_key *k, const char *s)
 static size_t hex_run(const char *s)
 {
     size_t n = 0;
-    while ((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f') || (s[n] >= 'A' && s[n] <= 'F'))
+    while (isxdigit((unsigned char)s[n]))
         n++;
     return n;
 }

@@ -91,9 +91,10 @@ static const char *frame_name(const summary_diff *d, int s, const wasp_frame *f)
  * costs are their lines' (the place's line and its part of the native
  * method it calls where the access ran, report_summary.c): on each side the
  * samples at the place's line and its part of the native methods either
- * side names, looked up by name (one run's finding may end in the native call, the other's not, so
- * a cost taken from each finding as it is would compare two things). Else
- * each present side's own cost; an absent side's is not known. */
+ * side names, looked up by name (one run's finding may end in the native
+ * call, the other's not, so a cost taken from each finding as it is would
+ * compare two things). Else each present side's own cost; an absent side's
+ * is not known. */
 static void row_cpu(const summary_diff *d, row *r)
 {
     int any = r->side[1] ? 1 : 0;
