@@ -16,4 +16,6 @@ size_t wasp_java_name_kept(const char *name, size_t len);
 /* A type signature's Java name, malloc'd: "Ljava/lang/String;" ->
  * "java.lang.String", "[[I" -> "int[][]". NULL when out of memory. */
 char *wasp_java_signature_name(const char *sig);
+/* The same into out (len bytes), cut to fit. */
+void wasp_java_signature_name_into(const char *sig, char *out, size_t len);
 #endif

@@ -87,41 +87,13 @@ const char *wasp_jvm_code_name(uint64_t pc)
 
 /* ---- names and lines ------------------------------------------------------ */
 
-/* A JVM type signature as Java writes the type: "Ljava/util/TreeMap;" ->
- * "java.util.TreeMap", "[D" -> "double[]". */
-static void class_name(const char *sig, char *out, size_t len)
-{
-    int dims = 0;
-    while (sig[dims] == '[')
-        dims++;
-    const char *base = sig + dims;
-    static const char *const prim[][2] = {{"Z", "boolean"}, {"B", "byte"},   {"C", "char"},
-                                          {"S", "short"},   {"I", "int"},    {"J", "long"},
-                                          {"F", "float"},   {"D", "double"}};
-    size_t n = 0;
-    out[0] = 0;
-    if (*base == 'L') {
-        for (base++; *base && *base != ';' && n + 1 < len; base++)
-            out[n++] = *base == '/' ? '.' : *base;
-        n = wasp_java_name_kept(out, n);
-        out[n] = 0;
-    } else {
-        for (size_t i = 0; i < sizeof prim / sizeof prim[0]; i++)
-            if (base[0] == prim[i][0][0])
-                snprintf(out, len, "%s", prim[i][1]);
-        n = strlen(out);
-    }
-    for (int d = 0; d < dims && n + 3 < len; d++, n += 2)
-        memcpy(out + n, "[]", 3);
-}
-
 void wasp_jvm_class_name(jclass klass, char *out, size_t len)
 {
     jvmtiEnv *j = wasp_jvmti;
     char *sig = NULL;
     if (!j || (*j)->GetClassSignature(j, klass, &sig, NULL) != JVMTI_ERROR_NONE)
         return;
-    class_name(sig, out, len);
+    wasp_java_signature_name_into(sig, out, len);
     (*j)->Deallocate(j, (unsigned char *)sig);
 }
 

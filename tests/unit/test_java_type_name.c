@@ -48,11 +48,30 @@ static void kept_of_a_method_holder(void **state)
     assert_int_equal(wasp_java_name_kept("", 0), 0);
 }
 
+/* Into a buffer: the same name, cut to fit (never past the buffer). */
+static void into_a_buffer(void **state)
+{
+    (void)state;
+    char out[64];
+    wasp_java_signature_name_into("[Ljava/util/TreeMap$Entry;", out, sizeof out);
+    assert_string_equal(out, "java.util.TreeMap$Entry[]");
+    wasp_java_signature_name_into("LMain$$Lambda$35/0x0000000800c03000;", out, sizeof out);
+    assert_string_equal(out, "Main$$Lambda$35");
+    char small[8];
+    memset(small, 'x', sizeof small);
+    wasp_java_signature_name_into("Ljava/lang/String;", small, 6);
+    assert_string_equal(small, "java.");
+    assert_int_equal(small[6], 'x');
+    wasp_java_signature_name_into("[[D", small, sizeof small);
+    assert_string_equal(small, "double");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(signature_names),
         cmocka_unit_test(kept_of_a_method_holder),
+        cmocka_unit_test(into_a_buffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
