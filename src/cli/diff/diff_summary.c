@@ -11,11 +11,11 @@
  * cost is its line's (the CPU samples counted at the line, cpu_lines.h,
  * and its part of the native method it calls where its access ran, as the
  * summary counts it): the lines are looked up by method name and line
- * number. The change of the
- * CPU share is tested as the sections' entries are (diff_noise.c: the
- * two-proportion test), its variance widened by what runs add to a line's
- * share (WASP_DIFF_SUMMARY_RUN_VARIANCE: the JIT's inlining moves samples
- * between lines), Holm over the places of the summary.
+ * number. The change of the CPU share is tested as the sections' entries
+ * are (diff_noise.c: the two-proportion test), its variance widened by what
+ * runs add to a line's share (WASP_DIFF_SUMMARY_RUN_VARIANCE: the JIT's
+ * inlining moves samples between lines), Holm over the places of the
+ * summary.
  */
 #include "cli/diff/diff_summary.h"
 
@@ -221,7 +221,8 @@ static int build(summary_diff *d, const wasp_profile *before, const wasp_profile
         for (int s = 0; s < 2; s++) {
             a->items[s] = malloc(LOOKED_AT * sizeof *a->items[s]);
             if (!a->items[s] ||
-                (a->nitems[s] = wasp_summary_items(d->p[s], id, a->items[s], LOOKED_AT)) < 0) {
+                (a->nitems[s] = wasp_summary_items(d->p[s], d->shares[s], id, a->items[s],
+                                                    LOOKED_AT)) < 0) {
                 release(d);
                 return -1;
             }

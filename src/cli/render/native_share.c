@@ -18,7 +18,6 @@ struct wasp_native_shares {
     wasp_stack_sink sink;
     tallied *rows; /* by native, method, line once sorted; equal ones summed */
     size_t n, cap;
-    bool failed;
 };
 
 static int add(wasp_stack_sink *sink, const wasp_profile *p, const wasp_stack *st)
@@ -33,10 +32,8 @@ static int add(wasp_stack_sink *sink, const wasp_profile *p, const wasp_stack *s
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 64;
         tallied *g = realloc(s->rows, cap * sizeof *g);
-        if (!g) {
-            s->failed = true;
+        if (!g)
             return -1;
-        }
         s->rows = g;
         s->cap = cap;
     }

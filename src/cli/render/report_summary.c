@@ -645,7 +645,7 @@ static int summary_items(const wasp_profile *p, int id, wasp_summary_item *items
 
 /* ---- the entry points: each with p's native shares for its call ---- */
 
-/* Sets native_shares to p's. false when out of memory. */
+/* Sets native_shares to p's, built here. false when out of memory. */
 static bool shares_begin(const wasp_profile *p)
 {
     native_shares = wasp_native_shares_of(p);
@@ -669,7 +669,11 @@ int wasp_summary_json(wasp_json *j, const wasp_profile *p, uint32_t shown, int t
     return shares_begin(p) ? shares_end(summary_json(j, p, shown, top)) : -1;
 }
 
-int wasp_summary_items(const wasp_profile *p, int id, wasp_summary_item *items, int max)
+int wasp_summary_items(const wasp_profile *p, const wasp_native_shares *shares, int id,
+                       wasp_summary_item *items, int max)
 {
-    return shares_begin(p) ? shares_end(summary_items(p, id, items, max)) : -1;
+    native_shares = shares;
+    int n = summary_items(p, id, items, max);
+    native_shares = NULL;
+    return n;
 }

@@ -31,10 +31,13 @@ typedef struct wasp_summary_item {
     double cpu_samples, cpu_draws; /* the samples behind it, of as many draws */
 } wasp_summary_item;
 
+struct wasp_native_shares;
 /* Analysis id's findings in p, most important first, as the summary ranks
  * them (start-up work and hidden stacks passed over): at most max (and at
- * most the candidates the summary asks its part for, 32). The count, or -1
- * when out of memory. */
-int wasp_summary_items(const wasp_profile *p, int id, wasp_summary_item *items, int max);
+ * most the candidates the summary asks its part for, 32). shares: p's
+ * (native_share.h), which the caller builds once for all its calls. The
+ * count, or -1 when out of memory. */
+int wasp_summary_items(const wasp_profile *p, const struct wasp_native_shares *shares, int id,
+                       wasp_summary_item *items, int max);
 
 #endif
