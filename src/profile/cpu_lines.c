@@ -97,6 +97,18 @@ double wasp_profile_cpu_at(const wasp_profile *p, uint32_t name, int32_t line)
     return at(&p->cpu_lines, name, line);
 }
 
+double wasp_profile_cpu_named(const wasp_profile *p, const char *name, int32_t line)
+{
+    double n = 0;
+    for (uint32_t i = 0; i < p->cpu_lines.n; i++) {
+        const wasp_cpu_line *l = &p->cpu_lines.rows[i];
+        const char *s = wasp_profile_string(p, l->name);
+        if (l->line == line && s && strcmp(s, name) == 0)
+            n += l->samples;
+    }
+    return n;
+}
+
 double wasp_profile_cpu_leaf_at(const wasp_profile *p, uint32_t name, int32_t line)
 {
     return at(&p->cpu_leaves, name, line);

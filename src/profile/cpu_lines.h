@@ -65,6 +65,9 @@ int wasp_profile_add_cpu_line(wasp_profile *p, uint32_t name, uint32_t file, int
 int wasp_profile_add_cpu_chain(wasp_profile *p, const wasp_frame *chain, int n, double samples);
 /* Samples at (name, line), whatever the file: 0 when none. */
 double wasp_profile_cpu_at(const wasp_profile *p, uint32_t name, int32_t line);
+/* The same with the method named by its string (a place of another
+ * profile, whose string ids are not p's). */
+double wasp_profile_cpu_named(const wasp_profile *p, const char *name, int32_t line);
 
 /* The leaves (section CPUI): each sample counted once more, at the
  * innermost frame of its inline chain alone (a native method's wrapper, the

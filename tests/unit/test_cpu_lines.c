@@ -323,6 +323,10 @@ static void chain_counts_once_per_line(void **state)
     assert_true(wasp_profile_cpu_at(p, loop, 10) == 10);
     assert_true(wasp_profile_cpu_at(p, wasp_profile_intern_string(p, "Main.get"), 3) == 6);
     assert_true(wasp_profile_cpu_at(p, loop, 11) == 0);
+    /* by the method's name, as another profile's place looks it up */
+    assert_true(wasp_profile_cpu_named(p, "Main.loop", 10) == 10);
+    assert_true(wasp_profile_cpu_named(p, "Main.loop", 11) == 0);
+    assert_true(wasp_profile_cpu_named(p, "Main.nowhere", 10) == 0);
 
     /* The innermost lines: get() for the first 6, loop() for the other 4. */
     assert_false(wasp_profile_has_cpu_leaves(p));

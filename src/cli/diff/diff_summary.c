@@ -68,19 +68,6 @@ static bool same_place(const wasp_summary_item *a, const wasp_summary_item *b)
     return strcmp(a->created, b->created) == 0;
 }
 
-/* The CPU samples at a line of p named by its method and number (the place
- * of the other profile, whose string ids are not p's). */
-static double line_samples_named(const wasp_profile *p, const char *method, int32_t line)
-{
-    double n = 0;
-    for (uint32_t i = 0; i < p->cpu_lines.n; i++) {
-        const wasp_cpu_line *l = &p->cpu_lines.rows[i];
-        if (l->line == line && strcmp(wasp_profile_string(p, l->name), method) == 0)
-            n += l->samples;
-    }
-    return n;
-}
-
 /* The named frame of side s's item, NULL when none. */
 static const char *frame_name(const summary_diff *d, int s, const wasp_frame *f)
 {
@@ -128,10 +115,10 @@ static void row_cpu(const summary_diff *d, row *r)
         double n = (double)wasp_profile_get_counter(p, WASP_CPU_SAMPLES);
         if (!wasp_profile_has_cpu_lines(p) || !(n > 0))
             continue;
-        double k = line_samples_named(p, method, place->at->line);
+        double k = wasp_profile_cpu_named(p, method, place->at->line);
         for (int i = 0; i < 2; i++)
             if (native[i])
-                k += line_samples_named(p, native[i], native_line[i]) *
+                k += wasp_profile_cpu_named(p, native[i], native_line[i]) *
                      wasp_native_share(d->shares[s], native[i], method, place->at->line);
         r->cpu_known[s] = true;
         r->samples[s] = fmin(k, n);
