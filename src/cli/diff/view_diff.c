@@ -124,50 +124,6 @@ static void text_entry(const wasp_profile *p, int section, uint32_t index, FILE 
     wasp_view_release(v, &t);
 }
 
-static const char *bare(const char *s, char *buf, size_t n);
-
-/* A context's place, "D.damp(D.java:38)"; "(no frames)". */
-static void place_text(const wasp_profile *p, uint32_t ctx, FILE *out)
-{
-    char buf[WASP_FRAME_LABEL_MAX];
-    const wasp_frame *at = ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[ctx]) : NULL;
-    if (at)
-        wasp_frame_label(p, at, buf, sizeof buf);
-    fputs(at ? buf : "(no frames)", out);
-}
-
-/* A row's key columns on one line: strings as "title value", a site as
- * "class C at PLACE", a context as "label PLACE" (its place alone, not its
- * frames), "; " between them. */
-static void text_brief(const wasp_profile *p, int section, uint32_t index, FILE *out)
-{
-    int id;
-    wasp_view_cell x[WASP_VIEW_COLUMNS];
-    wasp_view_total t;
-    const wasp_view *v = row_cells(p, section, index, &id, &t, x);
-    const char *sep = "";
-    char label[96];
-    for (int c = 0; c < wasp_view_ncolumns(v->columns); c++) {
-        const wasp_view_column *col = &v->columns[c];
-        if (!(col->roles & WASP_VIEW_KEY) || col->kind == WASP_VIEW_FLAG)
-            continue;
-        fputs(sep, out);
-        sep = "; ";
-        if (col->kind == WASP_VIEW_STRING) {
-            fprintf(out, "%s %s", col->title, x[c].str ? x[c].str : "");
-        } else if (col->kind == WASP_VIEW_SITE) {
-            fprintf(out, "class %s at ", wasp_site_class(p, &p->sites[x[c].site]));
-            place_text(p, p->sites[x[c].site].ctx, out);
-        } else if (col->kind == WASP_VIEW_CONTEXT) {
-            fprintf(out, "%s ", col->text ? bare(col->text, label, sizeof label) : col->title);
-            place_text(p, x[c].ctx, out);
-        } else {
-            fprintf(out, "%s %g", col->title, x[c].num);
-        }
-    }
-    wasp_view_release(v, &t);
-}
-
 static void json_entry(wasp_json *j, const wasp_profile *p, int section, uint32_t index)
 {
     int id;
@@ -200,6 +156,48 @@ static const char *bare(const char *s, char *buf, size_t n)
 }
 
 enum { LABEL_MAX = 96 };
+
+/* A context's place, "D.damp(D.java:38)"; "(no frames)". */
+static void place_text(const wasp_profile *p, uint32_t ctx, FILE *out)
+{
+    char buf[WASP_FRAME_LABEL_MAX];
+    const wasp_frame *at = ctx < p->ncontexts ? wasp_place_frame(p, &p->contexts[ctx]) : NULL;
+    if (at)
+        wasp_frame_label(p, at, buf, sizeof buf);
+    fputs(at ? buf : "(no frames)", out);
+}
+
+/* A row's key columns on one line: strings as "title value", a site as
+ * "class C at PLACE", a context as "label PLACE" (its place alone, not its
+ * frames), "; " between them. */
+static void text_brief(const wasp_profile *p, int section, uint32_t index, FILE *out)
+{
+    int id;
+    wasp_view_cell x[WASP_VIEW_COLUMNS];
+    wasp_view_total t;
+    const wasp_view *v = row_cells(p, section, index, &id, &t, x);
+    const char *sep = "";
+    char label[LABEL_MAX];
+    for (int c = 0; c < wasp_view_ncolumns(v->columns); c++) {
+        const wasp_view_column *col = &v->columns[c];
+        if (!(col->roles & WASP_VIEW_KEY) || col->kind == WASP_VIEW_FLAG)
+            continue;
+        fputs(sep, out);
+        sep = "; ";
+        if (col->kind == WASP_VIEW_STRING) {
+            fprintf(out, "%s %s", col->title, x[c].str ? x[c].str : "");
+        } else if (col->kind == WASP_VIEW_SITE) {
+            fprintf(out, "class %s at ", wasp_site_class(p, &p->sites[x[c].site]));
+            place_text(p, p->sites[x[c].site].ctx, out);
+        } else if (col->kind == WASP_VIEW_CONTEXT) {
+            fprintf(out, "%s ", col->text ? bare(col->text, label, sizeof label) : col->title);
+            place_text(p, x[c].ctx, out);
+        } else {
+            fprintf(out, "%s %g", col->title, x[c].num);
+        }
+    }
+    wasp_view_release(v, &t);
+}
 
 /* Whether p shows the section's view (its analysis being shown). */
 static bool shown(const wasp_profile *p, int section)
