@@ -7,6 +7,7 @@ and profile health (docs/corpus.md).
     python3 bench/corpus.py                        # every program, full size, 2 repetitions
     python3 bench/corpus.py --quick                # short sizes, 1 repetition
     python3 bench/corpus.py -p h2,xalan -r 3 -e deadstore,all --engines page
+    python3 bench/corpus.py -e default,default@period=4ms --engines debugreg
 
 Per program and repetition the runs go B c1 c2 B c3 c4 B ... (B: without
 the agent; c: one analysis under one engine, in an order rotated from one
@@ -74,8 +75,21 @@ def configs(events, engines):
     return [(e, w) for e in events for w in engines]
 
 
+def split_events(ev):
+    """'default@period=4ms' -> (the -e value, ['--period', '4ms']): a
+    configuration may carry `wasp run` options, each after an '@'."""
+    parts = ev.split("@")
+    extra = []
+    for opt in parts[1:]:
+        key, _, value = opt.partition("=")
+        extra += ["--" + key] + ([value] if value else [])
+    return parts[0], extra
+
+
 def label(ev):
-    return "default" if ev == DEFAULT_EVENTS else ev
+    events, _ = split_events(ev)
+    name = "default" if events == DEFAULT_EVENTS else events
+    return "@".join([name] + ev.split("@")[1:])
 
 
 def run_all(opts, progs, cfgs, java, javac, workdir, log):
@@ -116,8 +130,9 @@ def run_all(opts, progs, cfgs, java, javac, workdir, log):
                     measure.cleanup(b)
                     continue
                 ev, watch = c
-                r = measure.run_program(prog, java, inputs, size, watch=watch, events=ev,
-                                        workdir=workdir)
+                events, extra = split_events(ev)
+                r = measure.run_program(prog, java, inputs, size, watch=watch, events=events,
+                                        workdir=workdir, extra=extra)
                 row = vars_of(r)
                 row.update(events=ev, watch=watch, rep=rep)
                 why = judge(r, last_base)
@@ -259,7 +274,8 @@ def main():
     ap.add_argument("-r", "--repetitions", type=int, default=2)
     ap.add_argument("-e", "--events", default="default,all",
                     help="comma-separated analyses, each a wasp -e value with '+' "
-                         "(default: default,all; default = %s)" % DEFAULT_EVENTS)
+                         "(default: default,all; default = %s), each optionally with "
+                         "`wasp run` options after '@': default@period=4ms" % DEFAULT_EVENTS)
     ap.add_argument("--engines", default="debugreg,page", help="comma-separated: debugreg,page")
     ap.add_argument("--size", choices=("short", "full"), default="full")
     ap.add_argument("--quick", action="store_true", help="short sizes, 1 repetition")
@@ -278,7 +294,8 @@ def main():
     if bad:
         ap.error("--programs: unknown %s (accepted: %s)"
                  % (", ".join(bad), ", ".join(programs.BY_NAME)))
-    events = [DEFAULT_EVENTS if e == "default" else e for e in opts.events.split(",") if e]
+    events = [DEFAULT_EVENTS + e[len("default"):] if e.split("@")[0] == "default" else e
+              for e in opts.events.split(",") if e]
     engines = [w for w in opts.engines.split(",") if w]
     if any(w not in ENGINES for w in engines):
         ap.error("--engines: accepted values are debugreg, page")

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Where a profiled run's extra CPU goes, by thread kind (issue 38).
 
-Runs one corpus program (h2 or xalan, full size; inputs from bench/corpus.py)
+Runs one corpus program (h2, h2-long: three times h2's queries, or xalan;
+full size; inputs from bench/corpus.py)
 in turn without the agent (B), under `wasp run` at a 1 s period, the agent
-loaded but sampling almost nothing (I), and at the defaults (W), repeated;
+loaded but sampling almost nothing (I), and at the defaults (W), or without
+the agent but with the JIT flag it turns on, DebugNonSafepoints (D), or as I
+with the agent library THREAD_CPU_AGENT names (X: a local build with a part
+of the agent's set-up left out), repeated;
 polls /proc/PID/task/*/stat every 50 ms and sums each thread's last CPU time
 by kind: the application ("java": the launcher's and Java's main thread),
 C2 and C1 compiler threads, GC, and the rest (wasp's threads, the Service
@@ -11,6 +15,10 @@ Thread that delivers compiled-method events, the VM thread). Prints each run
 and the means with their standard errors. Run it on an idle machine.
 
     python3 bench/thread_cpu.py h2 BIW 3
+    THREAD_CPU_AGENT=/tmp/no-events/libwasp.so python3 bench/thread_cpu.py h2 BIX 5
+
+The watch engine is the one wasp proves on the machine (debug registers
+where they trap, else page protection).
 """
 import collections
 import os
@@ -27,6 +35,7 @@ INPUTS = os.path.join(ROOT, "build/corpus/inputs")
 TICK = os.sysconf("SC_CLK_TCK")
 PROGRAMS = {
     "h2": ("/usr/share/java/h2.jar:" + CLASSES, ["H2Driver", "3", INPUTS + "/h2/workload.sql"]),
+    "h2-long": ("/usr/share/java/h2.jar:" + CLASSES, ["H2Driver", "9", INPUTS + "/h2/workload.sql"]),
     "xalan": ("/usr/share/java/xalan2.jar:/usr/share/java/serializer.jar:" + CLASSES,
               ["XalanDriver", "50", INPUTS + "/xalan/catalog.xml", INPUTS + "/xalan/report.xsl"]),
 }
@@ -36,10 +45,16 @@ KINDS = ["all", "java", "C2", "C1", "GC", "other"]
 def configs(prog):
     cp, args = PROGRAMS[prog]
     java = [JAVA, "-Xms512m", "-Xmx512m", "-cp", cp] + args
-    wasp = [WASP, "run", "-q", "-e", "deadstore+silentstore+silentload", "--watch", "debugreg"]
+    wasp = [WASP, "run", "-q", "-e", "deadstore+silentstore+silentload"]
+    debug = [JAVA, "-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints"] + java[1:]
     return {"B": java,
+            "D": debug,
             "I": wasp + ["--period", "1s", "-o", "/tmp/thread_cpu_i.wprof", "--"] + java,
-            "W": wasp + ["-o", "/tmp/thread_cpu_w.wprof", "--"] + java}
+            "W": wasp + ["-o", "/tmp/thread_cpu_w.wprof", "--"] + java,
+            # I with another build of the agent (THREAD_CPU_AGENT=path/libwasp.so):
+            # one with a part of its set-up left out, to learn what that part costs
+            "X": wasp + ["--agent", os.environ.get("THREAD_CPU_AGENT", ""), "--period", "1s",
+                         "-o", "/tmp/thread_cpu_x.wprof", "--"] + java}
 
 
 def kind(name):
