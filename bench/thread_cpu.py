@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Where a profiled run's extra CPU goes, by thread kind (issue 38).
 
-Runs one corpus program (h2, h2-long: three times h2's queries, or xalan;
-full size; inputs from bench/corpus.py)
+Runs one corpus program (bench/corpus/programs.py: NAME at its full size,
+or NAME:SIZE, h2:9 three times h2's queries)
 in turn without the agent (B), under `wasp run` at a 1 s period, the agent
 loaded but sampling almost nothing (I), and at the defaults (W), or without
 the agent but with the JIT flag it turns on, DebugNonSafepoints (D), or as I
@@ -15,6 +15,7 @@ Thread that delivers compiled-method events, the VM thread). Prints each run
 and the means with their standard errors. Run it on an idle machine.
 
     python3 bench/thread_cpu.py h2 BIW 3
+    python3 bench/thread_cpu.py h2:9 BI 4
     THREAD_CPU_AGENT=/tmp/no-events/libwasp.so python3 bench/thread_cpu.py h2 BIX 5
 
 The watch engine is the one wasp proves on the machine (debug registers
@@ -23,30 +24,36 @@ where they trap, else page protection).
 import collections
 import os
 import statistics as st
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-JAVA = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
+sys.path.insert(0, os.path.join(ROOT, "bench", "corpus"))
+import programs  # noqa: E402
+
+JDK = "/usr/lib/jvm/java-17-openjdk-amd64/bin/"
+JAVA = JDK + "java"
 WASP = os.path.join(ROOT, "build/bin/wasp")
-CLASSES = os.path.join(ROOT, "build/corpus/classes")
-INPUTS = os.path.join(ROOT, "build/corpus/inputs")
 TICK = os.sysconf("SC_CLK_TCK")
-PROGRAMS = {
-    "h2": ("/usr/share/java/h2.jar:" + CLASSES, ["H2Driver", "3", INPUTS + "/h2/workload.sql"]),
-    "h2-long": ("/usr/share/java/h2.jar:" + CLASSES, ["H2Driver", "9", INPUTS + "/h2/workload.sql"]),
-    "xalan": ("/usr/share/java/xalan2.jar:/usr/share/java/serializer.jar:" + CLASSES,
-              ["XalanDriver", "50", INPUTS + "/xalan/catalog.xml", INPUTS + "/xalan/report.xsl"]),
-}
 KINDS = ["all", "java", "C2", "C1", "GC", "other"]
 
 
-def configs(prog):
-    cp, args = PROGRAMS[prog]
-    java = [JAVA, "-Xms512m", "-Xmx512m", "-cp", cp] + args
+def program_command(spec, out):
+    """The java command of corpus program NAME at its full size, or at the
+    size argument NAME:SIZE gives (h2:9, three times h2's queries)."""
+    name, _, size = spec.partition(":")
+    prog = programs.BY_NAME[name]
+    inputs = prog.prepare(JDK + "javac")
+    return prog.command(JAVA, inputs, size or prog.sizes["full"], out)
+
+
+def configs(prog, out):
+    java = program_command(prog, out)
     wasp = [WASP, "run", "-q", "-e", "deadstore+silentstore+silentload"]
-    debug = [JAVA, "-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints"] + java[1:]
+    debug = java[:1] + ["-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints"] + java[1:]
     return {"B": java,
             "D": debug,
             "I": wasp + ["--period", "1s", "-o", "/tmp/thread_cpu_i.wprof", "--"] + java,
@@ -79,8 +86,8 @@ def java_pid(p):
     return None
 
 
-def one_run(cmd):
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def one_run(cmd, out):
+    p = subprocess.Popen(cmd, cwd=out, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     pid, last = java_pid(p), {}
     while p.poll() is None and pid:
         try:
@@ -105,11 +112,12 @@ def one_run(cmd):
 
 def main():
     prog, order, reps = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    cfg = configs(prog)
     seen = collections.defaultdict(lambda: collections.defaultdict(list))
     for _ in range(reps):
         for c in order:
-            by = one_run(cfg[c])
+            out = tempfile.mkdtemp(prefix="thread-cpu-")
+            by = one_run(configs(prog, out)[c], out)
+            shutil.rmtree(out, ignore_errors=True)
             for k in KINDS:
                 seen[c][k].append(by[k])
             print(c, " ".join("%s %.2f" % (k, by[k]) for k in KINDS), flush=True)
