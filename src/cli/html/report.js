@@ -252,7 +252,8 @@ const waspReport = (function () {
         f.few_samples ? el('span', { class: 'few', text: !(f.samples > 0) ? 'no samples'
           : 'few samples: ' + (f.samples < 0.5 ? '<1' : Math.round(f.samples)) }) : null]));
       box.append(items.length ? el('ol', { class: 'findings' }, items)
-                              : el('p', { class: 'note', text: 'Nothing found (the detail below says why).' }));
+                              : el('p', { class: 'note', text: a.empty_why ? 'Nothing found: ' + a.empty_why + '.'
+                                                                            : 'Nothing found (the detail below says why).' }));
       if (items.length && a.hint) box.append(el('p', { class: 'hint', text: 'Try: ' + a.hint }));
     }
     app.append(box);

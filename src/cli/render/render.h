@@ -49,6 +49,10 @@ bool wasp_report_budget_spent(const wasp_profile *p);
 /* The report's warning that its fractions rest on too few armed samples
  * (written to buf, n bytes), shown by every renderer; false: none. */
 bool wasp_report_thin_evidence(const wasp_profile *p, char *buf, size_t n);
+/* The summary's words for a watching analysis that found nothing on that
+ * thin evidence ("only 1 sample armed, too few to find anything ..."):
+ * false when the evidence is not thin. */
+bool wasp_report_thin_nothing(const wasp_profile *p, char *buf, size_t n);
 /* The analyses that could not see what they measure (meta "blind.NAME",
  * written by the agent: e.g. HotSpot's object layout not read): the k-th
  * such sentence, NULL past the last. Shown as warnings. */

@@ -42,23 +42,60 @@ bool wasp_report_budget_spent(const wasp_profile *p)
  * few watched pages. */
 enum { THIN_ARMED = 20 };
 
+/* The samples armed when they are that few under a spent budget, else -1. */
+static int64_t thin_armed(const wasp_profile *p)
+{
+    uint64_t armed = wasp_profile_get_counter(p, "armed");
+    return wasp_report_budget_spent(p) && armed < THIN_ARMED ? (int64_t)armed : -1;
+}
+
+/* What to do about it. Page protection arms a few samples a second within
+ * its budget (each watched page costs hundreds of faults: docs/corpus.md),
+ * so a short run on a machine whose debug registers do not trap arms a
+ * handful: say why, not only what. */
+static const char *thin_remedy(const wasp_profile *p)
+{
+    const char *watch = wasp_profile_get_meta(p, "watch");
+    if (!watch || strcmp(watch, "page") != 0)
+        return "run longer or raise --watch-budget";
+    const char *passed = wasp_profile_get_meta(p, "watch_passed_over");
+    return passed && strstr(passed, "debugreg")
+               ? "page protection, used because this machine's debug registers do not work, "
+                 "arms a few samples a second within its budget: run a minute or longer, or "
+                 "raise --watch-budget"
+               : "page protection arms a few samples a second within its budget: run a minute "
+                 "or longer, or raise --watch-budget";
+}
+
 bool wasp_report_thin_evidence(const wasp_profile *p, char *buf, size_t n)
 {
     /* An armed sample is one watched page's evidence, however many pairs
      * its window gives: seen on a guest whose faults cost 12-36 us, a
      * 2-second run armed 3 and its dead stores came out 0 in one run and
      * 100% in the next. */
-    uint64_t armed = wasp_profile_get_counter(p, "armed");
-    if (!wasp_report_budget_spent(p) || armed >= THIN_ARMED)
+    int64_t armed = thin_armed(p);
+    if (armed < 0)
         return false;
     if (armed == 0)
         snprintf(buf, n, "no samples armed: the watch budget was spent before the first; raise "
                          "--watch-budget");
     else
         snprintf(buf, n,
-                 "only %llu sample%s armed: each fraction below rests on that few watched pages "
-                 "and may differ from run to run; run longer or raise --watch-budget",
-                 (unsigned long long)armed, armed == 1 ? "" : "s");
+                 "only %lld sample%s armed: each fraction below rests on that few watched pages "
+                 "and may differ from run to run; %s",
+                 (long long)armed, armed == 1 ? "" : "s", thin_remedy(p));
+    return true;
+}
+
+bool wasp_report_thin_nothing(const wasp_profile *p, char *buf, size_t n)
+{
+    int64_t armed = thin_armed(p);
+    if (armed < 0)
+        return false;
+    char count[40] = "no samples";
+    if (armed > 0)
+        snprintf(count, sizeof count, "only %lld sample%s", (long long)armed, armed == 1 ? "" : "s");
+    snprintf(buf, n, "%s armed, too few to find anything (the warning above says why)", count);
     return true;
 }
 

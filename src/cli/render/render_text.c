@@ -100,7 +100,7 @@ static void header_watch(const wasp_profile *p, FILE *out)
                      "--watch-budget for more pairs at more cost\n", "",
                 (unsigned long long)wasp_profile_get_counter(p, "dropped.budget"),
                 (unsigned long long)wasp_profile_get_counter(p, "armed"), not_taken);
-    char thin[256];
+    char thin[512];
     if (wasp_report_thin_evidence(p, thin, sizeof thin))
         line(out, "", thin);
 }
@@ -291,7 +291,7 @@ static void header_used(const wasp_profile *p, FILE *out)
         return;
     fprintf(out, "  %-10s sampler %s, watchpoints %s (--verbose: how, counters, drops)\n",
             "wasp used", s ? s : "unknown", w ? w : "none");
-    char thin[256];
+    char thin[512];
     if (wasp_report_thin_evidence(p, thin, sizeof thin))
         line(out, "warning", thin);
 }

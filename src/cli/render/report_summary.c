@@ -356,8 +356,11 @@ static void analysis_text(const wasp_profile *p, int id, const found *c, double 
         finding_text(p, &c->f[i], i + 1, same_cpu_as(p, c, i), due, out);
         t->unnumbered += unnumbered(p, &c->f[i]);
     }
+    char thin[200];
     if (c->n == 0 && (c->startup > 0 || (isfinite(c->shown) && c->shown < 1)))
         fputs("  nothing else found\n", out);
+    else if (c->n == 0 && part->counts_armed && wasp_report_thin_nothing(p, thin, sizeof thin))
+        fprintf(out, "  nothing found: %s\n", thin);
     else if (c->n == 0)
         fputs("  nothing found (the detail below says why)\n", out);
     /* Notes after the findings, which come first under their heading. */
@@ -508,6 +511,11 @@ static void analysis_json(const wasp_profile *p, int id, const found *c, double 
     wasp_json_string(j, "hint", part->hint);
     wasp_json_double(j, "startup_share", c->startup); /* null: no evidence */
     wasp_json_double(j, "shown_share", c->shown);     /* null: no --include/--exclude */
+    char thin[200];
+    if (c->n == 0 && part->counts_armed && wasp_report_thin_nothing(p, thin, sizeof thin))
+        wasp_json_string(j, "empty_why", thin);
+    else
+        wasp_json_null(j, "empty_why");
     wasp_json_begin_array(j, "findings", false);
     for (int i = 0; i < c->n; i++)
         finding_json(j, p, &c->f[i], same_cpu_as(p, c, i), due);
