@@ -472,6 +472,35 @@ static void test_json(void **state)
     free(s);
 }
 
+/* A side whose watch budget armed too few samples says so under the files,
+ * naming the side (its changes are mostly noise); the other side, with
+ * enough, says nothing. */
+static void test_thin_side_warned(void **state)
+{
+    (void)state;
+    wasp_profile *b = before_profile(), *a = after_profile();
+    wasp_profile_set_meta(a, "watch", "page");
+    wasp_profile_add_counter(a, "armed", 3);
+    wasp_profile_add_counter(a, "dropped.budget", 40);
+    wasp_profile_add_counter(b, "armed", 300);
+    wasp_profile_add_counter(b, "dropped.budget", 40);
+    char *s = render_diff(b, a, wasp_diff_render_text, 0);
+    const char *w = strstr(s, "\n  warning after: only 3 samples armed: each fraction below rests "
+                              "on that few watched pages");
+    assert_non_null(w);
+    assert_true(w < strstr(s, "\n  matched "));
+    assert_null(strstr(s, "warning before"));
+    free(s);
+    b = before_profile(), a = after_profile();
+    wasp_profile_set_meta(a, "watch", "page");
+    wasp_profile_add_counter(a, "armed", 3);
+    wasp_profile_add_counter(a, "dropped.budget", 40);
+    s = render_diff(b, a, wasp_diff_render_json, 0);
+    assert_non_null(strstr(s, "\"warnings\": []"));
+    assert_non_null(strstr(s, "\"warnings\": [\"only 3 samples armed: "));
+    free(s);
+}
+
 /* ---- HTML (src/cli/diff/diff_html.c): the page carries the diff JSON intact,
  * no name in either profile can end its data element or open a comment, and
  * the page is whole, with the diff's script (not the report's). What the
@@ -585,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_text_brief_within_noise),
         cmocka_unit_test(test_json),
+        cmocka_unit_test(test_thin_side_warned),
         cmocka_unit_test(test_html_data_intact_and_inert),
         cmocka_unit_test(test_html_page_whole),
         cmocka_unit_test(test_usage_errors),

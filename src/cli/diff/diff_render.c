@@ -11,6 +11,7 @@
 #include "cli/commands/diff.h"
 #include "cli/diff/diff_part.h"
 #include "cli/diff/diff_summary.h"
+#include "cli/render/render.h"
 #include "cli/render/report_part.h"
 #include "cli/render/units.h"
 
@@ -92,6 +93,12 @@ static void text_header(const wasp_diff *d, const wasp_diff_names *names, FILE *
         fprintf(out, "  %-7s %s (%s)\n", label[s], names->file[s],
                 cmd && *cmd ? cmd : "command not recorded");
     }
+    /* A side armed too few samples for its fractions to mean much: its
+     * changes are mostly noise, and the noise test knows only part of it. */
+    char thin[512];
+    for (int s = 0; s < 2; s++)
+        if (wasp_report_thin_evidence(d->side[s], thin, sizeof thin))
+            fprintf(out, "  %-7s %s: %s\n", "warning", label[s], thin);
     fprintf(out, "  %-7s %s\n", "matched",
             names->by_line ? "by source line (frames; the leaf instruction ignored)"
                            : "by instruction (frames and leaf instruction)");
@@ -224,6 +231,11 @@ static void json_side(wasp_json *j, const wasp_diff *d, const wasp_diff_names *n
     wasp_json_string(j, "file", names->file[s]);
     wasp_json_string(j, "java_command", wasp_profile_get_meta(d->side[s], "java_command"));
     wasp_json_string(j, "run_id", wasp_profile_get_meta(d->side[s], "run_id"));
+    char thin[512];
+    wasp_json_begin_array(j, "warnings", true);
+    if (wasp_report_thin_evidence(d->side[s], thin, sizeof thin))
+        wasp_json_string(j, NULL, thin);
+    wasp_json_end_array(j);
     wasp_json_end_object(j);
 }
 
