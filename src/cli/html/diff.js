@@ -33,6 +33,9 @@
                                           : 'by instruction (frames and leaf instruction)'],
       ['changes', (d.changes_summary || '') + (isNum(test.family_alpha)
         ? ' (a test of each share of samples, ' + (100 * test.family_alpha) + '% family-wise)' : '')]]));
+    // a side that armed too few samples for its changes to say much (docs/diff.md)
+    for (const [label, s] of [['before', d.before], ['after', d.after]])
+      for (const w of (s || {}).warnings || []) app.append(el('p', { class: 'warning', text: label + ': ' + w }));
   }
 
   // "F_prog 50.6% -> 0.0% (-50.6 points); 4.3 KiB -> 4.9 KiB stored bytes", as the text diff says it.
