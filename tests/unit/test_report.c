@@ -460,7 +460,7 @@ static void test_thin_evidence(void **state)
     /* chosen because the debug registers did not work: said so */
     wasp_profile_set_meta(p, "watch_passed_over", "debugreg: accepted but did not trap");
     t = render(p, WASP_FORMAT_TEXT, 0);
-    at(t, "page protection, used because this machine's debug registers do not work, arms a few "
+    at(t, "page protection, used because debug registers are not usable here, arms a few "
           "samples a second within its budget");
     free(t);
     wasp_profile_add_counter(p, "armed", 17); /* 20 in all */

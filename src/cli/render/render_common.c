@@ -60,7 +60,7 @@ static const char *thin_remedy(const wasp_profile *p)
         return "run longer or raise --watch-budget";
     const char *passed = wasp_profile_get_meta(p, "watch_passed_over");
     return passed && strstr(passed, "debugreg")
-               ? "page protection, used because this machine's debug registers do not work, "
+               ? "page protection, used because debug registers are not usable here, "
                  "arms a few samples a second within its budget: run a minute or longer, or "
                  "raise --watch-budget"
                : "page protection arms a few samples a second within its budget: run a minute "
