@@ -463,7 +463,22 @@ static void test_thin_evidence(void **state)
     at(t, "page protection, used because debug registers are not usable here, arms a few "
           "samples a second within its budget");
     free(t);
-    wasp_profile_add_counter(p, "armed", 17); /* 20 in all */
+    wasp_profile_free(p);
+    /* An analysis that arms no samples (alloc watches TLAB boundaries) with
+     * its budget spent: no word of armed samples. */
+    p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "alloc");
+    wasp_profile_set_meta(p, "watch", "page");
+    wasp_profile_add_counter(p, "samples", 116);
+    wasp_profile_add_counter(p, "dropped.budget", 51);
+    t = render(p, WASP_FORMAT_TEXT, 0);
+    assert_null(strstr(t, "samples armed"));
+    free(t);
+    wasp_profile_set_meta(p, "events", "deadstore,alloc");
+    t = render(p, WASP_FORMAT_TEXT, 0);
+    at(t, "  warning    no samples armed: the watch budget was spent before the first");
+    free(t);
+    wasp_profile_add_counter(p, "armed", 20);
     t = render(p, WASP_FORMAT_TEXT, 0);
     assert_null(strstr(t, "samples armed:"));
     at(t, "  nothing found (the detail below says why)\n");

@@ -42,11 +42,17 @@ bool wasp_report_budget_spent(const wasp_profile *p)
  * few watched pages. */
 enum { THIN_ARMED = 20 };
 
-/* The samples armed when they are that few under a spent budget, else -1. */
+/* The samples armed when they are that few under a spent budget, else -1;
+ * -1 too when no analysis shown arms samples (-e alloc alone watches TLAB
+ * boundaries, not samples: its budget spent says nothing of "armed"). */
 static int64_t thin_armed(const wasp_profile *p)
 {
+    uint32_t shown = wasp_report_shown_analyses(p);
+    bool arming = false;
+    for (int id = 0; id < WASP_ANALYSES; id++)
+        arming |= (shown & (1u << id)) && wasp_report_part_of(id)->counts_armed;
     uint64_t armed = wasp_profile_get_counter(p, "armed");
-    return wasp_report_budget_spent(p) && armed < THIN_ARMED ? (int64_t)armed : -1;
+    return arming && wasp_report_budget_spent(p) && armed < THIN_ARMED ? (int64_t)armed : -1;
 }
 
 /* What to do about it. Page protection arms a few samples a second within
