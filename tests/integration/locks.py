@@ -193,7 +193,17 @@ def t_locks(ctx, jdk, variant):
 # lowest that stays 4 sd above the c-doubled estimate (0.38, sd 0.03), puts
 # it 6.3 and 2.3 away. (The unweighted one, 0.47, is a failure of the runs
 # whose period was raised only, which neither bound could catch for sure.)
-ACQ_RATIO = (0.50, 1.05)
+# Where debug registers do not trap (2026-11-30, a Firecracker guest on AMD
+# EPYC, c 5.8-7.0 ns) the same test gives 0.97-1.22 (JDK 17, 7 runs; one CI
+# run failed at 1.19 against the old upper bound of 1.05) and 0.86, 0.90
+# (JDK 25): over both JDKs mean 1.04, sd 0.13. How many samples a
+# compare-and-swap draws, against the loop that times it, is the machine's:
+# this kind's timer interrupts land on it more. The upper bound 1.60 is 4.3
+# of this kind's sd above its mean; counting the release samples too gives
+# ~2.1 here (the exact check catches it on either kind). The lower bound
+# stays 0.50, 4.1 sd under this kind's mean; a doubled c (~0.52 here) is
+# caught on the other kind only.
+ACQ_RATIO = (0.50, 1.60)
 
 
 def t_acquisitions(ctx, jdk):

@@ -279,8 +279,16 @@ def t_dump(ctx, jdk):
 # 2,251 beside a CI run and two busy loops, of the 1,573 sessions.folds
 # needs (1.2 times the records), the walks coming at a CPU-time period.
 # 14 s of CPU: as long as 16 of the clock under CI's load, and as many
-# walks however loaded the machine.
-DEEP_LEVELS, DEEP_SECONDS = 150, 14
+# walks however loaded the machine. Where debug registers do not trap
+# (2026-11-30, a Firecracker guest on AMD EPYC) 14 s at 1 ms gave 1,036-1,297
+# walks on JDK 17 in five runs, one of them CI's (JDK 25: 3,188): only 10% of
+# the samples landed on an instruction with a memory operand, and only those
+# are the objects analysis's and walked. A 500 us period did not help (the
+# sampler backed off to 1 ms within the run); 28 s gave 2,032-2,084 walks
+# (three runs), only 1.3 times the 1,573 needed, against a spread of ~100
+# walks a 14-s run. So sessions.folds runs 36 s of CPU: ~2,600 walks there,
+# ~1,000 (5 sd of a 36-s run's spread at the least) above the need.
+DEEP_LEVELS, DEEP_SECONDS, FOLD_SECONDS = 150, 14, 36
 
 
 def t_folds(ctx, jdk):
@@ -291,7 +299,7 @@ def t_folds(ctx, jdk):
     out = ctx.path("folds.wprof")
     r = H.run([H.WASP, "run", "-e", "objects", "--period", "1ms", "-o", out, "-q", "--",
                jdk.java, "-Xss8m", "-cp", H.CLASSES, "DeepPaths", str(DEEP_LEVELS),
-               str(DEEP_SECONDS)])
+               str(FOLD_SECONDS)])
     H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
     rep = ctx.report(out)
     c = rep["counters"]
