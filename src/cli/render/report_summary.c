@@ -346,6 +346,14 @@ static bool unnumbered(const wasp_profile *p, const wasp_finding *f)
     return at && at->kind == WASP_FRAME_JAVA && at->line < 0 && !at->file;
 }
 
+/* Why a watching analysis found nothing, when it is too few samples armed
+ * (render.h, wasp_report_thin_nothing): false otherwise. */
+static bool empty_why(const wasp_profile *p, const wasp_report_part *part, const found *c,
+                      char *buf, size_t n)
+{
+    return c->n == 0 && part->counts_armed && wasp_report_thin_nothing(p, buf, n);
+}
+
 static void analysis_text(const wasp_profile *p, int id, const found *c, double due, void *arg)
 {
     text_out *t = arg;
@@ -359,7 +367,7 @@ static void analysis_text(const wasp_profile *p, int id, const found *c, double 
     char thin[200];
     if (c->n == 0 && (c->startup > 0 || (isfinite(c->shown) && c->shown < 1)))
         fputs("  nothing else found\n", out);
-    else if (c->n == 0 && part->counts_armed && wasp_report_thin_nothing(p, thin, sizeof thin))
+    else if (empty_why(p, part, c, thin, sizeof thin))
         fprintf(out, "  nothing found: %s\n", thin);
     else if (c->n == 0)
         fputs("  nothing found (the detail below says why)\n", out);
@@ -512,7 +520,7 @@ static void analysis_json(const wasp_profile *p, int id, const found *c, double 
     wasp_json_double(j, "startup_share", c->startup); /* null: no evidence */
     wasp_json_double(j, "shown_share", c->shown);     /* null: no --include/--exclude */
     char thin[200];
-    if (c->n == 0 && part->counts_armed && wasp_report_thin_nothing(p, thin, sizeof thin))
+    if (empty_why(p, part, c, thin, sizeof thin))
         wasp_json_string(j, "empty_why", thin);
     else
         wasp_json_null(j, "empty_why");
