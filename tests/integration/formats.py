@@ -229,8 +229,14 @@ def t_pprof_totals(ctx, jdk):
         types = re.search(r"^\s*(\w+/\w+(\[dflt\])?(\s+\w+/\w+(\[dflt\])?)*)\s*$", raw, re.M)
         H.check(types, "pprof -raw lists no sample types: %s" % H.tail(raw, 12))
         names = [t.split("/")[0] for t in types.group(1).split()]
-        H.check(set(names) == set(want), "sample types %s, expected %s"
-                % (sorted(names), sorted(want)))
+        # Every series with evidence has its sample types; one without any
+        # has none (a series is made by its stacks). Where debug registers do
+        # not trap the pair analyses' page windows can spend the watch budget
+        # alloc's TLAB watches need, and alloc catch nothing (docs/corpus.md,
+        # Finding 15): its type is then absent, its JSON total 0.
+        evidenced = {k for k, v in want.items() if v > 0}
+        H.check(evidenced <= set(names) <= set(want), "sample types %s, expected %s (and no "
+                "other of %s)" % (sorted(names), sorted(evidenced), sorted(want)))
         H.check(types.group(1).split()[0] == "deadstore_bytes_watched/bytes[dflt]",
                 "the default sample type is %s, not deadstore_bytes_watched"
                 % types.group(1).split()[0])
