@@ -95,7 +95,7 @@ static void text_header(const wasp_diff *d, const wasp_diff_names *names, FILE *
     }
     /* A side armed too few samples for its fractions to mean much: its
      * changes are mostly noise, and the noise test knows only part of it. */
-    char thin[512];
+    char thin[WASP_THIN_WARNING_MAX];
     for (int s = 0; s < 2; s++)
         if (wasp_report_thin_evidence(d->side[s], thin, sizeof thin))
             fprintf(out, "  %-7s %s: %s\n", "warning", label[s], thin);
@@ -231,7 +231,7 @@ static void json_side(wasp_json *j, const wasp_diff *d, const wasp_diff_names *n
     wasp_json_string(j, "file", names->file[s]);
     wasp_json_string(j, "java_command", wasp_profile_get_meta(d->side[s], "java_command"));
     wasp_json_string(j, "run_id", wasp_profile_get_meta(d->side[s], "run_id"));
-    char thin[512];
+    char thin[WASP_THIN_WARNING_MAX];
     wasp_json_begin_array(j, "warnings", true);
     if (wasp_report_thin_evidence(d->side[s], thin, sizeof thin))
         wasp_json_string(j, NULL, thin);

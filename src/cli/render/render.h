@@ -46,6 +46,11 @@ int wasp_report_stacks(const wasp_profile *p, struct wasp_stack_sink *sink);
 /* Whether the run's watch budget was spent (samples went unarmed, or were
  * never taken while sampling slowed). */
 bool wasp_report_budget_spent(const wasp_profile *p);
+/* Whether an analysis in shown (a mask of ids) arms samples (report_part.h,
+ * counts_armed): the pair analyses. */
+bool wasp_report_arms_samples(uint32_t shown);
+/* Room for the warning below. */
+enum { WASP_THIN_WARNING_MAX = 512 };
 /* The report's warning that its fractions rest on too few armed samples
  * (written to buf, n bytes), shown by every renderer; false: none. */
 bool wasp_report_thin_evidence(const wasp_profile *p, char *buf, size_t n);

@@ -45,32 +45,41 @@ enum { THIN_ARMED = 20 };
 /* The samples armed when they are that few under a spent budget, else -1;
  * -1 too when no analysis shown arms samples (-e alloc alone watches TLAB
  * boundaries, not samples: its budget spent says nothing of "armed"). */
+bool wasp_report_arms_samples(uint32_t shown)
+{
+    for (int id = 0; id < WASP_ANALYSES; id++)
+        if ((shown & (1u << id)) && wasp_report_part_of(id)->counts_armed)
+            return true;
+    return false;
+}
+
 static int64_t thin_armed(const wasp_profile *p)
 {
-    uint32_t shown = wasp_report_shown_analyses(p);
-    bool arming = false;
-    for (int id = 0; id < WASP_ANALYSES; id++)
-        arming |= (shown & (1u << id)) && wasp_report_part_of(id)->counts_armed;
     uint64_t armed = wasp_profile_get_counter(p, "armed");
-    return arming && wasp_report_budget_spent(p) && armed < THIN_ARMED ? (int64_t)armed : -1;
+    return wasp_report_arms_samples(wasp_report_shown_analyses(p)) &&
+                   wasp_report_budget_spent(p) && armed < THIN_ARMED
+               ? (int64_t)armed
+               : -1;
 }
 
 /* What to do about it. Page protection arms a few samples a second within
  * its budget (each watched page costs hundreds of faults: docs/corpus.md),
  * so a short run on a machine whose debug registers do not trap arms a
  * handful: say why, not only what. */
-static const char *thin_remedy(const wasp_profile *p)
+static void thin_remedy(const wasp_profile *p, char *buf, size_t n)
 {
     const char *watch = wasp_profile_get_meta(p, "watch");
-    if (!watch || strcmp(watch, "page") != 0)
-        return "run longer or raise --watch-budget";
+    if (!watch || strcmp(watch, "page") != 0) {
+        snprintf(buf, n, "run longer or raise --watch-budget");
+        return;
+    }
     const char *passed = wasp_profile_get_meta(p, "watch_passed_over");
-    return passed && strstr(passed, "debugreg")
-               ? "page protection, used because debug registers are not usable here, "
-                 "arms a few samples a second within its budget: run a minute or longer, or "
-                 "raise --watch-budget"
-               : "page protection arms a few samples a second within its budget: run a minute "
-                 "or longer, or raise --watch-budget";
+    snprintf(buf, n,
+             "page protection%s arms a few samples a second within its budget: run a minute or "
+             "longer, or raise --watch-budget",
+             passed && strstr(passed, "debugreg") ? ", used because debug registers are not "
+                                                    "usable here,"
+                                                  : "");
 }
 
 bool wasp_report_thin_evidence(const wasp_profile *p, char *buf, size_t n)
@@ -85,11 +94,14 @@ bool wasp_report_thin_evidence(const wasp_profile *p, char *buf, size_t n)
     if (armed == 0)
         snprintf(buf, n, "no samples armed: the watch budget was spent before the first; raise "
                          "--watch-budget");
-    else
+    else {
+        char remedy[200];
+        thin_remedy(p, remedy, sizeof remedy);
         snprintf(buf, n,
                  "only %lld sample%s armed: each fraction below rests on that few watched pages "
                  "and may differ from run to run; %s",
-                 (long long)armed, armed == 1 ? "" : "s", thin_remedy(p));
+                 (long long)armed, armed == 1 ? "" : "s", remedy);
+    }
     return true;
 }
 

@@ -151,7 +151,7 @@ static int render_json(wasp_json *j, const wasp_profile *p, int top)
 
     wasp_json_u64(j, "merged_profiles", p->merged);
 
-    char thin[512];
+    char thin[WASP_THIN_WARNING_MAX];
     wasp_json_begin_array(j, "warnings", false);
     if (wasp_report_thin_evidence(p, thin, sizeof thin))
         wasp_json_string(j, NULL, thin);

@@ -100,7 +100,7 @@ static void header_watch(const wasp_profile *p, FILE *out)
                      "--watch-budget for more pairs at more cost\n", "",
                 (unsigned long long)wasp_profile_get_counter(p, "dropped.budget"),
                 (unsigned long long)wasp_profile_get_counter(p, "armed"), not_taken);
-    char thin[512];
+    char thin[WASP_THIN_WARNING_MAX];
     if (wasp_report_thin_evidence(p, thin, sizeof thin))
         line(out, "", thin);
 }
@@ -227,10 +227,7 @@ static bool counter_of_a_section(uint32_t shown, const char *name)
 static void header_counters(const wasp_profile *p, uint32_t shown, FILE *out)
 {
     char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], d[WASP_UNIT_BUF];
-    bool armed = !shown;
-    for (int id = 0; id < WASP_ANALYSES; id++)
-        armed |= (shown & (1u << id)) && wasp_report_part_of(id)->counts_armed;
-    if (armed)
+    if (!shown || wasp_report_arms_samples(shown))
         fprintf(out, "  %-10s %s taken, %s with a memory access, %s armed, %s trapped\n",
                 "samples", wasp_fmt_u64(wasp_profile_get_counter(p, "samples"), a, sizeof a),
                 wasp_fmt_u64(wasp_profile_get_counter(p, "samples.memory"), b, sizeof b),
@@ -291,7 +288,7 @@ static void header_used(const wasp_profile *p, FILE *out)
         return;
     fprintf(out, "  %-10s sampler %s, watchpoints %s (--verbose: how, counters, drops)\n",
             "wasp used", s ? s : "unknown", w ? w : "none");
-    char thin[512];
+    char thin[WASP_THIN_WARNING_MAX];
     if (wasp_report_thin_evidence(p, thin, sizeof thin))
         line(out, "warning", thin);
 }
