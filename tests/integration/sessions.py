@@ -117,7 +117,14 @@ def t_cycles(ctx, jdk):
 # ExitPaths runs DeadStoreEuler's planted dead stores: the profile of any of
 # its ends must still blame that pair. Whatever engine proves itself here
 # (the page engine where debug registers do not trap) gets the page tests'
-# budget, so a few seconds give hundreds of pairs.
+# budget, so a few seconds give hundreds of pairs. The ends run EXIT_STEPS
+# thousand steps first: at 300 (1.5-2 s) the page engine armed only 59-83
+# samples, and the estimated pairs spread 240-794 (JDK 25), one CI run 40
+# against MIN_PAIRS' 100; three times the steps triples the mean and not
+# the spread's relative width as much.
+EXIT_STEPS = "900"
+
+
 def run_flags():
     return ["-e", "deadstore", "--watch-budget", H.PAGE_TEST_BUDGET]
 
@@ -143,7 +150,7 @@ def t_exit(ctx, jdk, mode, code, ended_word):
     out = ctx.path("exit-%s.wprof" % mode)
     r = H.run([H.WASP, "run"] + run_flags() + ["-o", out, "-q", "--", jdk.java, "-Xmx64m",
                                                 "-XX:+ExitOnOutOfMemoryError", "-cp", H.CLASSES,
-                                                "ExitPaths", mode, "300"])
+                                                "ExitPaths", mode, EXIT_STEPS])
     H.check(r.rc == code, "wasp run exited %d, the program's own code is %d: %s"
             % (r.rc, code, H.tail(r.err)))
     H.check(os.path.exists(out), "no profile after %s: %s" % (mode, H.tail(r.err)))
