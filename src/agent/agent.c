@@ -645,9 +645,6 @@ static int setup(JavaVM *vm, char *why, size_t len)
         wasp_log("%s: a JVM that exits at once (-XX:+ExitOnOutOfMemoryError) writes no profile "
                  "(use --snapshot)", hook_why);
     wasp_probe_heap_addresses();
-    /* What the last session (wasp attach, detach, attach again) measured of
-     * the process is not this one's. */
-    wasp_budget_session_start();
     wasp_sampler_period_reset();
     setup_tracking(&opts, &s);
     setup_parts(&opts, &s);
@@ -669,6 +666,9 @@ static int setup(JavaVM *vm, char *why, size_t len)
     if (asked && !why[0])
         take_asked_period(&s);
     wasp_session_set(&s);
+    /* What the last session (wasp attach, detach, attach again) measured of
+     * the process is not this one's. */
+    wasp_budget_session_start(needing_of(s.enabled, WASP_NEEDS_WATCH));
     wasp_handler_enable(s.enabled);
     if (wasp_pc_hist_init(WASP_CPU_PC_SLOTS) != 0)
         wasp_log("out of memory for the CPU samples' table: the summary's CPU shares are "

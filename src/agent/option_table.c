@@ -145,7 +145,8 @@ static const wasp_option_row rows[] = {
         .lo = 0.0, .hi = 0.5, .def_share = -1.0, /* < 0: the engine's own */
         .metavar = "X",
         .help = "most CPU the watchpoint engine may cost, as a share of the watching "
-                "thread's time (and the process's)",
+                "thread's time (and the process's), split evenly among the analyses that "
+                "watch",
         .accepted = "a fraction from 0 to 0.5 such as 0.02 or 2% (0: no limit)",
         .default_help = "2% for page, 10% for debugreg",
         .flag = "watch-budget", .cli = RUN_ATTACH,

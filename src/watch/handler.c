@@ -23,6 +23,7 @@
 
 #include "common/clock.h"
 #include "sample/signal.h"
+#include "watch/budget.h"
 #include "watch/chain.h"
 #include "watch/code_map.h"
 #include "watch/engine.h"
@@ -229,7 +230,7 @@ static void on_watch(wasp_thread *t, int i, const ucontext_t *uc, int async)
     t->rec.counters[WASP_C_TRAPPED]++;
     const wasp_mechanisms *m = wasp_chosen();
     if (m->watch && m->watch->events_are_traps)
-        t->watch_cost_ns += m->watch_event_ns;
+        wasp_budget_charge(t, wasp_budget_owner(t, i), m->watch_event_ns);
     if (wasp_watch_epoch_check(t))
         return;
     if (async) {
@@ -337,7 +338,8 @@ void wasp_handler_access(wasp_thread *t, const uint16_t *slots, int n, void *uco
         window_hooks[i](t, ucontext, a);
     uint64_t ns = handler_ns_since(t0);
     t->rec.counters[WASP_C_WATCH_HANDLER_NS] += ns;
-    t->watch_cost_ns += ns; /* the engine charged its faults without this work: the budget's */
+    /* The engine charged its faults without this work: the budget's. */
+    wasp_budget_charge(t, n ? wasp_budget_owner(t, slots[0]) : -1, ns);
     let_go(t);
 }
 

@@ -704,11 +704,13 @@ static void find_hit(stepper *st, const page_rec *r, pid_t me, const ucontext_t 
     }
 }
 
-static int owns_watch(const page_rec *r, pid_t me, uint32_t *thread)
+/* Whether me watches on r: its registry index and one of its slots there. */
+static int owns_watch(const page_rec *r, pid_t me, uint32_t *thread, int *slot)
 {
     for (uint32_t i = 0; i < r->refs_high; i++)
         if (r->ref[i].used && r->ref[i].tid == me) {
             *thread = r->ref[i].thread;
+            *slot = r->ref[i].slot;
             return 1;
         }
     return 0;
@@ -722,11 +724,12 @@ static void release_page(page_rec *r)
     __atomic_add_fetch(&stats.released, 1, __ATOMIC_RELAXED);
 }
 
-/* The cost of a fault, to its owner's budget or the process's. */
-static void charge(wasp_thread *t, uint64_t ns)
+/* The cost of a fault, to its owner's budget (the analysis of its watch
+ * there) or the process's. */
+static void charge(wasp_thread *t, int analysis, uint64_t ns)
 {
     if (t)
-        t->watch_cost_ns += ns;
+        wasp_budget_charge(t, analysis, ns);
     else
         __atomic_add_fetch(&foreign_cost_ns, ns, __ATOMIC_RELAXED);
 }
@@ -768,15 +771,16 @@ static int foreign_over_budget(void)
     return over;
 }
 
-/* Drop t's watches on r: all of them when t's budget is spent, else those
+/* Drop t's watches on r: those whose analysis's budget is spent, and those
  * past WASP_WATCH_FAULT_CAP (r's lock held). Returns 1 when some were dropped. */
-static int drop_own(page_rec *r, wasp_thread *t, pid_t me, int spent)
+static int drop_own(page_rec *r, wasp_thread *t, pid_t me)
 {
     int dropped = 0;
     for (uint32_t i = 0; i < r->refs_high; i++) {
         watch_ref *w = &r->ref[i];
         if (!w->used || w->tid != me)
             continue;
+        int spent = wasp_budget_spent(t, wasp_budget_owner(t, w->slot));
         if (!spent && ++w->faults <= WASP_WATCH_FAULT_CAP)
             continue;
         if (wasp_handler_slot_lost(t, w->slot, spent ? WASP_C_DROP_BUDGET : WASP_C_DROP_FAULT_CAP) != 0)
@@ -948,8 +952,11 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
     r->closed_faults++;
     uint32_t owner;
     wasp_thread *t = NULL; /* this thread, when it owns a watch on the page */
-    if (owns_watch(r, me, &owner))
+    int owner_slot = -1, analysis = -1; /* the fault's cost goes to analysis's budget */
+    if (owns_watch(r, me, &owner, &owner_slot))
         t = wasp_thread_at(owner); /* t is this thread: nobody frees it meanwhile */
+    if (t)
+        analysis = wasp_budget_owner(t, owner_slot);
     if (!t) {
         __atomic_add_fetch(&stats.foreign, 1, __ATOMIC_RELAXED);
         if (foreign_over_budget() || ++r->foreign > WASP_WATCH_FAULT_CAP) {
@@ -958,7 +965,7 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
             return 1;
         }
     }
-    if (t && drop_own(r, t, me, wasp_budget_spent(t))) {
+    if (t && drop_own(r, t, me)) {
         /* Its budget is spent, or a watch cost too many faults: they go, and
          * so may the fault. */
         if (!live_refs(r, &loads) && !r->steppers) {
@@ -1003,14 +1010,14 @@ static int handle_fault(siginfo_t *si, ucontext_t *uc)
             __atomic_add_fetch(&stats.stepped, 1, __ATOMIC_RELAXED);
         __atomic_add_fetch(&stats.emulated, 1, __ATOMIC_RELAXED);
         uint64_t cost = store ? cost_emulated_ns : cost_emulated_load_ns();
-        charge(t, cost);
+        charge(t, analysis, cost);
         if (weigh_readable(r, cost, store))
             apply(r);
         unlock(&r->lock);
         report_access(&done, t, done.seen, me, uc); /* it ran: RIP is past it */
         return 1;
     }
-    charge(t, cost_stepped_ns);
+    charge(t, analysis, cost_stepped_ns);
     weigh_readable(r, cost_stepped_ns, store); /* applied when the step closes the page */
     int listed = 0;
     for (uint32_t i = 0; i < st->npages; i++)

@@ -87,11 +87,15 @@ typedef struct wasp_thread {
     uint64_t watch_cost_ns; /* estimated CPU cost of this thread's watch events (budget) */
     uint64_t self_sampled_ns; /* CPU time samples found in wasp's handling (budget.c) */
     uint64_t budget_cpu_ns;   /* thread CPU time at the last budget check */
-    uint64_t budget_cost_seen_ns; /* watch_cost_ns at the last budget check */
     uint64_t budget_self_seen_ns; /* self_sampled_ns at the last budget check */
-    double budget_ledger_ns;  /* budget earned minus spent, capped (handler.c) */
+    /* The budget kept apart for each analysis that watches (budget.c):
+     * what its watches cost, as charged and as the last check saw it, and
+     * its ledger, earned minus spent, capped. */
+    uint64_t budget_cost_ns[WASP_ANALYSES];
+    uint64_t budget_cost_seen_ns[WASP_ANALYSES];
+    double budget_ledger_ns[WASP_ANALYSES];
+    uint32_t budget_open;      /* a bit per analysis: may arm until the next check */
     uint32_t budget_countdown; /* samples until the next budget check */
-    int budget_open;       /* 1: arming allowed until the next check */
     uint32_t budget_asks;  /* calls of wasp_budget_allows (a sample reached the budget) */
     /* Per analysis, the weight of samples that no watch of it stood for
      * when they came (refused with none alive): its next armed sample's

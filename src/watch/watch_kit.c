@@ -81,7 +81,7 @@ static void slot_set(wasp_thread *t, wasp_slot *slot, uint64_t addr, int len)
 
 wasp_slot *wasp_watch_move(wasp_thread *t, int i, uint64_t addr, int len, int loads_too)
 {
-    if (!wasp_budget_allows(t)) {
+    if (!wasp_budget_allows(t, wasp_budget_owner(t, i))) {
         wasp_watch_drop(t, i, WASP_C_DROP_BUDGET);
         return NULL;
     }
@@ -124,7 +124,7 @@ static double take_unheld(wasp_thread *t, int owner)
 wasp_slot *wasp_watch_claim(wasp_thread *t, int owner, uint64_t addr, int len, int loads_too)
 {
     double w = wasp_sample_weight(t);
-    if (!wasp_budget_allows(t)) {
+    if (!wasp_budget_allows(t, owner)) {
         int lost = wasp_reservoir_pass(t->reservoir, t->nslots, owner, w, &t->rng);
         if (lost >= 0)
             wasp_watch_drop(t, lost, WASP_C_COUNT); /* counted below, as the sample */
@@ -180,7 +180,7 @@ static int claim_window_slot(wasp_thread *t, int owner, uint64_t addr, int len, 
         n += wasp_watch_page_of(s->addr) == wasp_watch_page_of(addr) && t->reservoir[i].in_use &&
              t->reservoir[i].analysis == owner;
     }
-    if (!n || free_slot < 0 || wasp_budget_spent(t) ||
+    if (!n || free_slot < 0 || wasp_budget_spent(t, owner) ||
         wasp_slot_arm(t, free_slot, addr, len, loads_too) != 0)
         return -1;
     /* No weight of its own: the analysis shares its sample's (pairs/window.h). */

@@ -305,7 +305,8 @@ static void page_access_hits_every_watch(void)
     volatile uint64_t *w = engine_heap(4096, &t);
     t.index = wasp_registry_reserve();
     t.active = 1;
-    t.budget_ledger_ns = 1e15; /* a watch budget these faults cannot spend */
+    for (int a = 0; a < WASP_ANALYSES; a++)
+        t.budget_ledger_ns[a] = 1e15; /* a watch budget these faults cannot spend */
     wasp_registry_publish(t.index, &t);
     wasp_mechanisms_set(&(wasp_mechanisms){.watch = &wasp_page_engine});
     wasp_sampling_set(true);
