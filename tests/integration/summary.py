@@ -96,6 +96,11 @@ FEW_TRIES = 3
 # over the truth by more than 4 of its sd (0.02; the lowest end of wasp's
 # interval was 0.003-0.037 under the truth, 4.1 sd from that): a share of
 # the sampled memory (99.9%) still fails wherever the truth is under 0.977.
+# Where debug registers do not trap (a Firecracker guest, 2026-11-30) the
+# medians' truth came out 0.913-0.940 in 6 runs (T0, 0.12-0.17 s of mostly
+# start-up, moved it) and a CI run's wasp interval started 0.031 over it:
+# its truth is from the least CPU of the runs each way (TRUTH_BY_LEAST), as
+# T0 has no JIT modes to choose among and what moves it is added time.
 #
 # "line": a pair's cost is the samples taken in the code of its line
 # (docs/findings.md: every sample counted at its PC, mapped through the
@@ -186,6 +191,7 @@ FEW_TRIES = 3
 # 0.2 (0.11 at the mean truth, 4.5 sd of wasp's spread under its mean),
 # most 1 (the whole program fails by 6 sd of the truth).
 TRUTH_PAIRS = 3
+TRUTH_BY_LEAST = {"objects"}
 
 TRUTH = {
     "objects": ("loop", 0.005, 0.9, 1),
@@ -233,14 +239,15 @@ def check_truth(ctx, jdk, analysis, workload, args, first, watch=None):
     for _ in range(TRUTH_PAIRS):
         t1s.append(program_cpu(ctx, jdk, workload, args, 1))
         t0s.append(program_cpu(ctx, jdk, workload, args, 0))
-    t1, t0 = statistics.median(t1s), statistics.median(t0s)
+    pick = min if analysis in TRUTH_BY_LEAST else statistics.median
+    t1, t0 = pick(t1s), pick(t0s)
     truth = (t1 - t0) / t1
     share, lo, hi = first["cpu_share"], first["cpu_low"], first["cpu_high"]
     H.check(share is not None, "the %s finding has no CPU share (truth %.3f, T1 %.2f s, T0 %.2f s)"
             % (analysis, truth, t1, t0))
     pairs = sorted((a - b) / a for a, b in zip(t1s, t0s))
-    note = ("CPU %.3f (%.3f-%.3f), truth %.3f (median T1 %.2f s, T0 %.2f s; pairs %.3f-%.3f)"
-            % (share, lo, hi, truth, t1, t0, pairs[0], pairs[-1]))
+    note = ("CPU %.3f (%.3f-%.3f), truth %.3f (%s T1 %.2f s, T0 %.2f s; pairs %.3f-%.3f)"
+            % (share, lo, hi, truth, pick.__name__, t1, t0, pairs[0], pairs[-1]))
     H.check(kind not in ("line", "body", "ahead", "creation") or first.get("cpu_estimate") is False,
             "the %s finding's CPU share is an estimate: the profile has no samples by line" % analysis)
     if kind == "line":
@@ -434,12 +441,16 @@ def t_interpreted(ctx, jdk):
 # (4 sd of the ratios under their mean; none counted, 0, fails) and not
 # over it by more than 4 sd of the truth (the whole program, 1, fails by
 # far). The control, the same program with no stack traces (the native
-# call made, no stack walked): 0.011-0.031, under EXCEPTIONS_CONTROL. The
+# call made, no stack walked): 0.011-0.031; where debug registers do not
+# trap (a Firecracker guest, 2026-11-30) 0.014-0.062 in 7 runs (mean 0.030,
+# sd 0.016; a CI run failed the earlier bound of 0.05 at 0.062): under
+# EXCEPTIONS_CONTROL, 4.4 of that sd over the mean; the share with stack
+# traces (0.24-0.48) fails it by far. The
 # place needs a sampled stack through fillInStackTrace, which armed samples
 # give (debug registers: every run; the page engine arms a few a run).
 EXCEPTIONS_LEAST = 0.45
 EXCEPTIONS_TRUTH_SD = 0.03
-EXCEPTIONS_CONTROL = 0.05
+EXCEPTIONS_CONTROL = 0.10
 NO_TRACES = "-XX:-StackTraceInThrowable"
 
 
