@@ -773,14 +773,27 @@ static int foreign_over_budget(void)
 
 /* Drop t's watches on r: those whose analysis's budget is spent, and those
  * past WASP_WATCH_FAULT_CAP (r's lock held). Returns 1 when some were dropped. */
+_Static_assert(WASP_ANALYSES < 32, "drop_own keeps a bit per analysis and one for none");
+
 static int drop_own(page_rec *r, wasp_thread *t, pid_t me)
 {
     int dropped = 0;
+    /* Each analysis's verdict asked once a fault: a window puts up to
+     * hundreds of one analysis's watches on a page (bit WASP_ANALYSES: a
+     * watch of none). */
+    uint32_t asked = 0, in_debt = 0;
     for (uint32_t i = 0; i < r->refs_high; i++) {
         watch_ref *w = &r->ref[i];
         if (!w->used || w->tid != me)
             continue;
-        int spent = wasp_budget_spent(t, wasp_budget_owner(t, w->slot));
+        int a = wasp_budget_owner(t, w->slot);
+        uint32_t bit = 1u << (a >= 0 && a < WASP_ANALYSES ? a : WASP_ANALYSES);
+        if (!(asked & bit)) {
+            asked |= bit;
+            if (wasp_budget_spent(t, a))
+                in_debt |= bit;
+        }
+        int spent = (in_debt & bit) != 0;
         if (!spent && ++w->faults <= WASP_WATCH_FAULT_CAP)
             continue;
         if (wasp_handler_slot_lost(t, w->slot, spent ? WASP_C_DROP_BUDGET : WASP_C_DROP_FAULT_CAP) != 0)
