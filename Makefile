@@ -50,7 +50,7 @@ CLI_OBJS   := $(call obj,$(CLI_SRCS))
 UNIT_OBJS  := $(call obj,$(UNIT_SRCS))
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all check layers unit integration workloads bench bench-render demo clean
+.PHONY: all check layers unit integration workloads bench bench-render bench-fault demo clean
 all: $(B)/bin/wasp $(B)/lib/libwasp.so workloads
 
 # `make V=1` shows the full commands.
@@ -213,6 +213,13 @@ $(B)/bench/large_profile: bench/large_profile.c $(B)/lib/libwaspcore.a
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(B)/lib/libwaspcore.a $(LDLIBS_CORE)
 bench-render: all $(B)/bench/large_profile
 	@python3 bench/render.py
+
+# The kernel's own cost of a fault on a protected page (the page engine's floor).
+$(B)/bench/fault_round_trip: bench/fault_round_trip.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+bench-fault: $(B)/bench/fault_round_trip
+	@$(B)/bench/fault_round_trip
 
 # Profile the bundled example and print the report. Where debug registers do
 # not trap (`wasp doctor`), wasp watches with page protection, which arms a few
