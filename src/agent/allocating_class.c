@@ -171,8 +171,8 @@ int wasp_context_allocating_class(const wasp_records *rec, uint32_t id, char *ou
     if (wasp_chain_is_context(frames, tr->nframes))
         return 0; /* (method, depth) pairs: no bytecode index */
     for (uint32_t i = 0; i < tr->nframes; i++) {
-        if (frames[i].bci == WASP_RFRAME_NATIVE)
-            continue; /* the JVM's clearing code under the Java frame */
+        if (frames[i].bci == WASP_RFRAME_NATIVE || frames[i].bci == WASP_RFRAME_CALLER_AT)
+            continue; /* the JVM's clearing code under the Java frame; a return address */
         return wasp_allocating_class(wasp_jvmti, (jmethodID)frames[i].method, frames[i].bci, out,
                                      len);
     }

@@ -505,6 +505,22 @@ int wasp_code_map_frames(uint32_t id, uint64_t after, wasp_rframe *out, int cap)
     return n;
 }
 
+int wasp_code_map_caller_frames(jmethodID root, uint64_t ret, wasp_rframe *out, int cap)
+{
+    int n = 0;
+    pthread_mutex_lock(&lock);
+    for (uint32_t id = ninfos; id > 0 && !n; id--) { /* the newest first: an address reused */
+        const nm_info *m = &infos[id - 1];
+        if (m->state == FREE || m->method != root || ret <= m->start || ret > m->end)
+            continue;
+        wasp_pc_frames d = {.npcs = m->npcs, .pcs = m->pcs, .first = m->first,
+                            .nframes = m->nframes, .frames = m->frames};
+        n = wasp_pc_frames_placed(&d, ret - 1, out, cap);
+    }
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
 void wasp_code_map_stats(uint64_t *methods, uint64_t *unknown_shape, uint64_t *bytes)
 {
     pthread_mutex_lock(&lock);

@@ -51,6 +51,13 @@ jmethodID wasp_code_map_method(uint32_t id);
  * unknown id or a pc outside the method. */
 int wasp_code_map_frames(uint32_t id, uint64_t after, wasp_rframe *out, int cap);
 
+/* The Java frames (leaf first) of the call whose return address into
+ * method root's compiled code is ret: the first debug record after the call
+ * with a position (wasp_pc_frames_placed), among the compiled methods known
+ * (unloaded ones until a dump frees them) whose root is root and whose code
+ * holds the call. At most cap into out; 0 when none. */
+int wasp_code_map_caller_frames(jmethodID root, uint64_t ret, wasp_rframe *out, int cap);
+
 /* Counts for the profile: compiled methods known, those whose prologue had
  * no known shape, and the bytes their copies hold. */
 void wasp_code_map_stats(uint64_t *methods, uint64_t *unknown_shape, uint64_t *bytes);

@@ -18,6 +18,7 @@
 #include "agent/agent_part.h"
 #include "agent/alloc.h"
 #include "agent/chain_dump.h"
+#include "agent/code_map_load.h"
 #include "agent/java_names.h"
 #include "agent/jvm.h"
 #include "agent/log.h"
@@ -178,6 +179,15 @@ static int leaf_native_frame(wasp_profile *p, uint64_t pc, wasp_frame *f)
     return 0;
 }
 
+/* A Java frame, interned. */
+static uint32_t java_frame(wasp_profile *p, method_cache *mc, void *method, int32_t bci)
+{
+    method_entry *m = method_lookup(mc, p, method);
+    wasp_frame f = {.kind = WASP_FRAME_JAVA, .name = m ? m->name : 0, .file = m ? m->file : 0,
+                    .line = wasp_jvm_line((jmethodID)method, bci)};
+    return wasp_profile_intern_frame(p, &f);
+}
+
 /* Java frames (captured leaf first; native frames below them among them) as
  * profile frame ids, root first, into ids; a failed walk (status) becomes
  * one explanatory frame. Returns the count. */
@@ -195,6 +205,19 @@ static uint32_t java_frames(wasp_profile *p, method_cache *mc, const wasp_rframe
     }
     for (int i = (int)nframes - 1; i >= 0 && n < cap; i--) {
         const wasp_rframe *rf = &frames[i];
+        if (rf->bci == WASP_RFRAME_CALLER_AT)
+            continue; /* read with the frame it places, next */
+        if (rf->bci < 0 && i > 0 && frames[i - 1].bci == WASP_RFRAME_CALLER_AT) {
+            /* A stub's caller the walk named without a position: the call
+             * as the method's debug records place it (watch/context.c). */
+            wasp_rframe at[64];
+            int k = wasp_code_map_caller_frames(
+                (jmethodID)rf->method, (uint64_t)(uintptr_t)frames[i - 1].method, at, 64);
+            for (int j = k - 1; j >= 0 && n < cap; j--)
+                ids[n++] = java_frame(p, mc, at[j].method, at[j].bci);
+            if (k > 0)
+                continue;
+        }
         if (rf->bci == WASP_RFRAME_NATIVE) {
             /* A return address: the call is the instruction before it. One
              * that names no function (a frame pointer chain gone astray)
@@ -204,11 +227,7 @@ static uint32_t java_frames(wasp_profile *p, method_cache *mc, const wasp_rframe
                 ids[n++] = wasp_profile_intern_frame(p, &f);
             continue;
         }
-        method_entry *m = method_lookup(mc, p, rf->method);
-        wasp_frame f = {.kind = WASP_FRAME_JAVA, .name = m ? m->name : 0,
-                        .file = m ? m->file : 0,
-                        .line = wasp_jvm_line((jmethodID)rf->method, rf->bci)};
-        ids[n++] = wasp_profile_intern_frame(p, &f);
+        ids[n++] = java_frame(p, mc, rf->method, rf->bci);
     }
     return n;
 }

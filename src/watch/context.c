@@ -5,6 +5,7 @@
  * ASYNC-SIGNAL-SAFE: runs in the SIGTRAP handler.
  */
 #include <jni.h>
+#include <string.h>
 #include <time.h>
 
 #include "common/clock.h"
@@ -64,6 +65,26 @@ static int prepend_native(wasp_thread *t, int n, const uint64_t *pcs, int k)
     return n + k;
 }
 
+/* The n frames in t->scratch were walked from a stub's caller at its return
+ * address ret (walk_from_caller). When they name the caller's method without
+ * a position (bci < 0), ret goes before them, for the profile's writer to
+ * place the call by the method's own debug records (agent/dump.c): on JDK 25
+ * the first record after a C2 leaf call to a fill stub can be the return's
+ * safepoint poll, which has none, and AsyncGetCallTrace then describes the
+ * frame as a native one (3-58% of DeadStoreFill's dead stores came out at
+ * `reset` without a line). The handler cannot place it: the compiled methods
+ * are published in batches, and the first seconds' are not there yet. The
+ * scratch array has room past max_frames. Returns the count. */
+static int mark_caller(wasp_thread *t, int n, uint64_t ret)
+{
+    if (n <= 0 || t->scratch[0].bci >= 0)
+        return n;
+    memmove(&t->scratch[1], &t->scratch[0], (size_t)n * sizeof *t->scratch);
+    t->scratch[0] = (wasp_rframe){.bci = WASP_RFRAME_CALLER_AT, .method = (void *)(uintptr_t)ret};
+    t->rec.counters[WASP_C_STACK_CALLER_AT]++;
+    return n + 1;
+}
+
 /* Walks again from the caller of the code at the PC: generated stubs (fill,
  * arraycopy, compare, string intrinsics) are not Java frames, so the walk
  * from their PC fails. Their caller's return address is on the stack: at
@@ -101,7 +122,7 @@ static int walk_from_caller(wasp_thread *t, ucontext_t *copy, uint64_t sp, uint6
         copy->uc_mcontext.gregs[REG_RBP] = (greg_t)caller_fp;
         int n = walk(t, copy);
         if (n > 0)
-            return n;
+            return mark_caller(t, n, ret);
     }
     /* Native code called from Java without leaving it (the JVM's leaf calls:
      * monitor exit, barriers, code-cache lookups) pushes more than a few

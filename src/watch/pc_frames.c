@@ -47,6 +47,19 @@ int wasp_pc_frames_at(const wasp_pc_frames *d, uint64_t after, wasp_rframe *out,
     return n;
 }
 
+int wasp_pc_frames_placed(const wasp_pc_frames *d, uint64_t after, wasp_rframe *out, int cap)
+{
+    for (uint32_t i = first_above(d, after); i < d->npcs; i++) {
+        if (!d->nframes[i] || d->frames[d->first[i]].bci < 0)
+            continue;
+        int n = 0;
+        for (uint32_t j = 0; j < d->nframes[i] && n < cap; j++)
+            out[n++] = d->frames[d->first[i] + j];
+        return n;
+    }
+    return 0;
+}
+
 /* A jump's target (1), a ret (2), or neither (0), for the len bytes at pc. */
 static int branch(const uint8_t *b, int len, uint64_t pc, uint64_t *target)
 {

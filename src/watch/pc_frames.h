@@ -48,6 +48,12 @@ typedef struct wasp_pc_frames {
  * of a method without records (a native method's wrapper). */
 int wasp_pc_frames_at(const wasp_pc_frames *d, uint64_t after, wasp_rframe *out, int cap);
 
+/* The frames of the first record above `after` whose innermost frame has a
+ * position (bci >= 0), at most cap into out (leaf first); 0 when none. Where
+ * a call's own record has no scope (JDK 25's return poll after a leaf
+ * call), the next one with a position stands for it. No tail, no root. */
+int wasp_pc_frames_placed(const wasp_pc_frames *d, uint64_t after, wasp_rframe *out, int cap);
+
 /* Splits code [from, end) (the method's bytes, code[0] at base; from: its
  * last record's PC) into the ranges wasp_pc_frames_at reads: each ends with
  * a jump, into the body [base, from] (tail_to: its target) or out of the

@@ -57,6 +57,7 @@ static const char *const counter_names[WASP_C_COUNT] = {
     [WASP_C_STACK_WALK_NS] = "stack.walk_ns",
     [WASP_C_STACK_RETRY_NS] = "stack.retry_ns",
     [WASP_C_STACK_NATIVE_FRAMES] = "stack.native_frames",
+    [WASP_C_STACK_CALLER_AT] = "stack.caller_at_return",
     [WASP_C_OBJ_SAMPLES] = "objects.samples",
     [WASP_C_OBJ_UNATTRIBUTED] = "objects.unattributed",
     [WASP_C_OBJ_STALE] = "objects.stale",

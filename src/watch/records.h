@@ -19,13 +19,22 @@
 /* One Java frame as AsyncGetCallTrace returns it (same layout as
  * ASGCT_CallFrame: the bci, then the jmethodID); or, with bci
  * WASP_RFRAME_NATIVE, a native frame between the leaf and the Java frames:
- * `method` is then its return address (named when the profile is written). */
+ * `method` is then its return address (named when the profile is written);
+ * or, with bci WASP_RFRAME_CALLER_AT, leaf of a stub's caller the walk named
+ * without a position (the next frame, bci < 0): `method` is the return
+ * address into the caller's compiled code, whose debug records the profile's
+ * writer reads (watch/context.c, agent/dump.c). */
 typedef struct wasp_rframe {
     int32_t bci;
     void *method;
 } wasp_rframe;
 
-enum { WASP_RFRAME_NATIVE = INT32_MIN, WASP_NATIVE_FRAMES_MAX = 16 };
+enum {
+    WASP_RFRAME_NATIVE = INT32_MIN,
+    /* INT32_MIN + 1: a CallerChaining mark (watch/caller_chain.h) */
+    WASP_RFRAME_CALLER_AT = INT32_MIN + 2,
+    WASP_NATIVE_FRAMES_MAX = 16
+};
 
 /* Whether n frames are the same, field by field: the four bytes of padding
  * after bci are not data (frames built by assignment leave them undefined,
@@ -120,6 +129,7 @@ typedef enum wasp_counter_id {
     WASP_C_STACK_RETRY_NS,    /* of which the retries (from a stub's caller, the anchor) and the
                                * native frames */
     WASP_C_STACK_NATIVE_FRAMES, /* native frames found below the Java frames (frame pointers) */
+    WASP_C_STACK_CALLER_AT,   /* stub callers the walk gave no position: placed when written (code map) */
     WASP_C_OBJ_SAMPLES,      /* accesses the objects analysis looked up */
     WASP_C_OBJ_UNATTRIBUTED, /* ... that hit no tracked object */
     WASP_C_OBJ_STALE,        /* ... taken while the object map awaited its post-GC rebuild */
