@@ -149,8 +149,9 @@ static wasp_thread *create(pid_t tid, JNIEnv *env, const char *name)
     t->rng = (seed ^ ((uint64_t)t->tid * 0x9e3779b97f4a7c15ull)) | 1;
     t->epoch = wasp_gc_epoch();
     snprintf(t->name, sizeof t->name, "%s", name ? name : "?");
-    /* Java frames, and the native frames below them (watch/context.c). */
-    t->scratch = calloc(s->max_frames + WASP_NATIVE_FRAMES_MAX, sizeof *t->scratch);
+    /* Java frames, the native frames below them, and a stub caller's return
+     * address before them (watch/context.c). */
+    t->scratch = calloc(s->max_frames + WASP_NATIVE_FRAMES_MAX + 1, sizeof *t->scratch);
     /* --context chain: its quadruples (watch/caller_chain.h). */
     if (s->context != WASP_CONTEXT_WALK)
         t->chain = wasp_chain_thread_new();

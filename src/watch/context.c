@@ -74,7 +74,8 @@ static int prepend_native(wasp_thread *t, int n, const uint64_t *pcs, int k)
  * frame as a native one (3-58% of DeadStoreFill's dead stores came out at
  * `reset` without a line). The handler cannot place it: the compiled methods
  * are published in batches, and the first seconds' are not there yet. The
- * scratch array has room past max_frames. Returns the count. */
+ * scratch array has a slot for it past max_frames and the native frames
+ * (agent/threads.c). Returns the count. */
 static int mark_caller(wasp_thread *t, int n, uint64_t ret)
 {
     if (n <= 0 || t->scratch[0].bci >= 0)
