@@ -597,7 +597,7 @@ def t_few_samples(ctx, jdk):
         few = f["samples"] < below
         H.check(f["few_samples"] == few, "a finding on %.2f samples has few_samples %r" % (f["samples"], f["few_samples"]))
         count = ("no samples" if f["samples"] <= 0 else
-                 "few samples: " + ("<1" if f["samples"] < 0.5 else "%.0f" % f["samples"]))
+                 "few samples: " + ("under 1" if f["samples"] < 0.5 else "%.0f" % f["samples"]))
         if few:
             H.check(line.endswith("; %s" % count), "the line does not say %s: %r" % (count, line))
         else:

@@ -250,7 +250,7 @@ const waspReport = (function () {
         el('b', { class: 'mono', text: f.place || '(no frames)' }),
         f.inner ? el('span', { class: 'mono', text: ', in ' + f.inner }) : null, ': ' + f.what,
         f.few_samples ? el('span', { class: 'few', text: !(f.samples > 0) ? 'no samples'
-          : 'few samples: ' + (f.samples < 0.5 ? '<1' : Math.round(f.samples)) }) : null]));
+          : 'few samples: ' + (f.samples < 0.5 ? 'under 1' : Math.round(f.samples)) }) : null]));
       box.append(items.length ? el('ol', { class: 'findings' }, items)
                               : el('p', { class: 'note', text: a.empty_why ? 'Nothing found: ' + a.empty_why + '.'
                                                                             : 'Nothing found (the detail below says why).' }));

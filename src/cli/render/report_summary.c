@@ -256,13 +256,14 @@ static bool few(const wasp_finding *f)
     return !(f->evidence >= FEW_SAMPLES);
 }
 
-/* "few samples: 8" ("<1" below one; "no samples" at none). */
+/* "few samples: 8" ("under 1" below a half: a window's share of one sample;
+ * "no samples" at none). */
 static const char *few_text(const wasp_finding *f, char *buf, size_t n)
 {
     if (!(f->evidence > 0))
         snprintf(buf, n, "no samples");
     else if (f->evidence < 0.5)
-        snprintf(buf, n, "few samples: <1");
+        snprintf(buf, n, "few samples: under 1");
     else
         snprintf(buf, n, "few samples: %.0f", f->evidence);
     return buf;
