@@ -480,6 +480,14 @@ void wasp_code_map_drain_end(void)
     pthread_mutex_unlock(&lock);
 }
 
+/* m's debug records, as pc_frames.h reads them. */
+static wasp_pc_frames records_of(const nm_info *m)
+{
+    return (wasp_pc_frames){.npcs = m->npcs, .pcs = m->pcs, .first = m->first,
+                            .nframes = m->nframes, .frames = m->frames, .ntail = m->ntail,
+                            .tail_end = m->tail_end, .tail_to = m->tail_to, .root = m->method};
+}
+
 jmethodID wasp_code_map_method(uint32_t id)
 {
     pthread_mutex_lock(&lock);
@@ -495,10 +503,7 @@ int wasp_code_map_frames(uint32_t id, uint64_t after, wasp_rframe *out, int cap)
     /* A pc outside the method's code: a sample counted as its id was freed
      * and taken again (a tiny window): not this method's. */
     if (id && id <= ninfos && infos[id - 1].start <= after && after < infos[id - 1].end) {
-        const nm_info *m = &infos[id - 1];
-        wasp_pc_frames d = {.npcs = m->npcs, .pcs = m->pcs, .first = m->first,
-                            .nframes = m->nframes, .frames = m->frames, .ntail = m->ntail,
-                            .tail_end = m->tail_end, .tail_to = m->tail_to, .root = m->method};
+        wasp_pc_frames d = records_of(&infos[id - 1]);
         n = wasp_pc_frames_at(&d, after, out, cap);
     }
     pthread_mutex_unlock(&lock);
@@ -513,8 +518,7 @@ int wasp_code_map_caller_frames(jmethodID root, uint64_t ret, wasp_rframe *out, 
         const nm_info *m = &infos[id - 1];
         if (m->state == FREE || m->method != root || ret <= m->start || ret > m->end)
             continue;
-        wasp_pc_frames d = {.npcs = m->npcs, .pcs = m->pcs, .first = m->first,
-                            .nframes = m->nframes, .frames = m->frames};
+        wasp_pc_frames d = records_of(m);
         n = wasp_pc_frames_placed(&d, ret - 1, out, cap);
     }
     pthread_mutex_unlock(&lock);

@@ -210,9 +210,10 @@ static uint32_t java_frames(wasp_profile *p, method_cache *mc, const wasp_rframe
         if (rf->bci < 0 && i > 0 && frames[i - 1].bci == WASP_RFRAME_CALLER_AT) {
             /* A stub's caller the walk named without a position: the call
              * as the method's debug records place it (watch/context.c). */
-            wasp_rframe at[64];
+            enum { INLINED_MAX = 64 };
+            wasp_rframe at[INLINED_MAX];
             int k = wasp_code_map_caller_frames(
-                (jmethodID)rf->method, (uint64_t)(uintptr_t)frames[i - 1].method, at, 64);
+                (jmethodID)rf->method, (uint64_t)(uintptr_t)frames[i - 1].method, at, INLINED_MAX);
             for (int j = k - 1; j >= 0 && n < cap; j--)
                 ids[n++] = java_frame(p, mc, at[j].method, at[j].bci);
             if (k > 0)

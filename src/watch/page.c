@@ -771,10 +771,10 @@ static int foreign_over_budget(void)
     return over;
 }
 
-/* Drop t's watches on r: those whose analysis's budget is spent, and those
- * past WASP_WATCH_FAULT_CAP (r's lock held). Returns 1 when some were dropped. */
 _Static_assert(WASP_ANALYSES < 32, "drop_own keeps a bit per analysis and one for none");
 
+/* Drop t's watches on r: those whose analysis's budget is spent, and those
+ * past WASP_WATCH_FAULT_CAP (r's lock held). Returns 1 when some were dropped. */
 static int drop_own(page_rec *r, wasp_thread *t, pid_t me)
 {
     int dropped = 0;

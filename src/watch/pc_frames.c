@@ -21,6 +21,15 @@ static uint32_t first_above(const wasp_pc_frames *d, uint64_t after)
     return lo;
 }
 
+/* Record i's frames, at most cap into out. */
+static int record_frames(const wasp_pc_frames *d, uint32_t i, wasp_rframe *out, int cap)
+{
+    int n = 0;
+    for (uint32_t j = 0; j < d->nframes[i] && n < cap; j++)
+        out[n++] = d->frames[d->first[i] + j];
+    return n;
+}
+
 int wasp_pc_frames_at(const wasp_pc_frames *d, uint64_t after, wasp_rframe *out, int cap)
 {
     uint32_t lo = first_above(d, after);
@@ -40,23 +49,14 @@ int wasp_pc_frames_at(const wasp_pc_frames *d, uint64_t after, wasp_rframe *out,
             return 1;
         }
     }
-    int n = 0;
-    if (lo < d->npcs)
-        for (uint32_t j = 0; j < d->nframes[lo] && n < cap; j++)
-            out[n++] = d->frames[d->first[lo] + j];
-    return n;
+    return lo < d->npcs ? record_frames(d, lo, out, cap) : 0;
 }
 
 int wasp_pc_frames_placed(const wasp_pc_frames *d, uint64_t after, wasp_rframe *out, int cap)
 {
-    for (uint32_t i = first_above(d, after); i < d->npcs; i++) {
-        if (!d->nframes[i] || d->frames[d->first[i]].bci < 0)
-            continue;
-        int n = 0;
-        for (uint32_t j = 0; j < d->nframes[i] && n < cap; j++)
-            out[n++] = d->frames[d->first[i] + j];
-        return n;
-    }
+    for (uint32_t i = first_above(d, after); i < d->npcs; i++)
+        if (d->nframes[i] && d->frames[d->first[i]].bci >= 0)
+            return record_frames(d, i, out, cap);
     return 0;
 }
 
