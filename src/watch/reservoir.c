@@ -116,11 +116,11 @@ int wasp_reservoir_pass(wasp_reservoir_slot *slots, int n, int analysis, double 
         all += slots[i].in_use;
         same += slots[i].in_use && slots[i].analysis == analysis;
     }
-    if (all == n) {
-        int picked = lottery(slots, n, w, rng);
-        if (picked >= 0)
-            return picked;
-    }
+    if (all < n)
+        return WASP_RESERVOIR_UNHELD; /* it would have had a free register */
+    int picked = lottery(slots, n, w, rng);
+    if (picked >= 0)
+        return picked;
     if (!same)
         return WASP_RESERVOIR_UNHELD;
     for (int i = 0; i < n; i++)

@@ -45,15 +45,21 @@ wasp_reservoir_result wasp_reservoir_offer(wasp_reservoir_slot *slots, int n,
                                            int analysis, double w, uint64_t *rng);
 
 /* A sample of `analysis`, weighing w, that arms nothing (the watchpoint budget is spent).
+ * With a slot free it would have armed its own watchpoint: its weight is the
+ * caller's to hand to the next sample armed (WASP_RESERVOIR_UNHELD). Given
+ * to the live watchpoints instead, it went to whichever lived longest: a
+ * page window whose reach is never spent (DeadStoreEuler's array of
+ * references, stored once at start-up) took the weight of every sample the
+ * budget refused all run, and F_prog fell from 0.5 to 0.02 (1 run in 24).
  * When every slot is in use it runs the same lottery as an offer: the slot
  * that would have taken the sample is returned, for the caller to drop its
- * watchpoint with its weight (the sample cannot be armed in its place).
- * Otherwise the sample's weight is shared by the live watchpoints of its
+ * watchpoint with its weight (the sample cannot be armed in its place);
+ * otherwise the sample's weight is shared by the live watchpoints of its
  * analysis, as for a sample the reservoir did not pick (-1), or, with none
- * alive, is the caller's to keep (WASP_RESERVOIR_UNHELD). Without the
- * lottery a watchpoint lived as long as the budget stayed spent and took
- * the weight of every sample meanwhile: one armed at start-up and trapped
- * at exit carried 82% of a control run's bytes. */
+ * of its analysis alive, is the caller's (WASP_RESERVOIR_UNHELD). Without
+ * the lottery a watchpoint lived as long as the budget stayed spent and
+ * took the weight of every sample meanwhile: one armed at start-up and
+ * trapped at exit carried 82% of a control run's bytes. */
 enum { WASP_RESERVOIR_UNHELD = -2 };
 int wasp_reservoir_pass(wasp_reservoir_slot *slots, int n, int analysis, double w,
                         uint64_t *rng);

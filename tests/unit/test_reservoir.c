@@ -144,20 +144,27 @@ static void budget_passes_run_the_lottery(void **state)
      * every run would survive. */
     assert_true(survived <= 10);
 
-    /* A free slot: nothing to drop, the weight goes to the live one. */
+    /* A free slot: the sample would have armed it; nothing is dropped and
+     * the live watchpoint's weight stays its own (the caller keeps the
+     * sample's for the next one armed). */
     wasp_reservoir_slot two[2];
     memset(two, 0, sizeof two);
     wasp_reservoir_offer(two, 2, 0, 1.0, &rng);
     for (int i = 0; i < 100; i++)
-        assert_int_equal(wasp_reservoir_pass(two, 2, 0, 1.0, &rng), -1);
-    assert_float_equal(two[0].weight, 101.0, 1e-12);
-
-    /* No live watchpoint of the sample's analysis: the weight is not
-     * shared, the caller keeps it. */
-    for (int i = 0; i < 100; i++)
-        assert_int_equal(wasp_reservoir_pass(two, 2, 1, 1.0, &rng), WASP_RESERVOIR_UNHELD);
-    assert_float_equal(two[0].weight, 101.0, 1e-12);
+        assert_int_equal(wasp_reservoir_pass(two, 2, 0, 1.0, &rng), WASP_RESERVOIR_UNHELD);
+    assert_float_equal(two[0].weight, 1.0, 1e-12);
     assert_float_equal(two[1].weight, 0.0, 1e-12);
+
+    /* Every slot in use (seen so much that the lottery picks none): the
+     * weight is shared by the live watchpoints of the sample's analysis,
+     * and with none of its analysis alive the caller keeps it. */
+    wasp_reservoir_offer(two, 2, 0, 1.0, &rng);
+    two[0].seen = two[1].seen = 1e12;
+    assert_int_equal(wasp_reservoir_pass(two, 2, 0, 1.0, &rng), -1);
+    assert_float_equal(two[0].weight, 1.5, 1e-12);
+    assert_float_equal(two[1].weight, 1.5, 1e-12);
+    assert_int_equal(wasp_reservoir_pass(two, 2, 1, 1.0, &rng), WASP_RESERVOIR_UNHELD);
+    assert_float_equal(two[0].weight + two[1].weight, 3.0, 1e-12);
 }
 
 /* Samples of unequal weight (a thread paced while the watch budget was
@@ -189,8 +196,8 @@ static void survivor_follows_weight(void **state)
     assert_in_range(hits[3], 9400, 10600);
 }
 
-/* A pass of weight w credits w to the live watchpoint, and drops it with
- * probability w/seen. */
+/* With a slot free a pass leaves the live watchpoint alone; with every
+ * slot in use it drops one with probability w/seen. */
 static void pass_weighs(void **state)
 {
     (void)state;
@@ -201,8 +208,8 @@ static void pass_weighs(void **state)
         wasp_reservoir_slot s[2];
         memset(s, 0, sizeof s);
         wasp_reservoir_offer(s, 2, 0, 1.0, &rng);
-        assert_int_equal(wasp_reservoir_pass(s, 2, 0, 8.0, &rng), -1); /* a free slot */
-        assert_float_equal(s[0].weight, 9.0, 1e-12);
+        assert_int_equal(wasp_reservoir_pass(s, 2, 0, 8.0, &rng), WASP_RESERVOIR_UNHELD); /* a free slot */
+        assert_float_equal(s[0].weight, 1.0, 1e-12);
         wasp_reservoir_offer(s, 2, 0, 1.0, &rng); /* both in use: seen 2 and 1 */
         int lost = wasp_reservoir_pass(s, 2, 0, 2.0, &rng);
         dropped += lost >= 0;

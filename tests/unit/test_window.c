@@ -14,9 +14,11 @@
 
 #include "analysis/pairs/profile.h"
 #include "analysis/pairs/window.h"
+#include "watch/budget.h"
 #include "watch/engine.h"
 #include "watch/kit.h"
 #include "watch/mechanisms.h"
+#include "watch/session.h"
 #include "watch/slots.h"
 
 static int armed_calls;
@@ -282,6 +284,36 @@ static void unheld_weight_goes_to_the_next_armed_sample(void **state)
     assert_true(t->unheld_weight[1] == 0.0);
 }
 
+/* Samples the budget refuses while a watch of their analysis is alive and a
+ * slot free stand for themselves in the next sample armed, not in the live
+ * watch: credited to it, a window whose reach is never spent (a page stored
+ * once at start-up) took the weight of every sample refused all run. */
+static void refused_weight_skips_the_live_watch(void **state)
+{
+    (void)state;
+    wasp_thread *t = new_thread();
+    wasp_session_set(&(wasp_session){.enabled = 1u << 1, .watch_budget = 0.02});
+    wasp_mechanisms_set(&(wasp_mechanisms){NULL, &fake, 20000});
+    wasp_budget_session_start(1u << 1);
+    t->budget_open = 1u << 1;
+    t->budget_countdown = 1000; /* the answers below are budget_open's */
+    wasp_slot *live = sampled_watch(t);
+    t->budget_open = 0;
+    for (int i = 0; i < 10; i++)
+        assert_null(wasp_watch_claim(t, 1, PAGE + 0x2008, 8, 0));
+    assert_int_equal(t->rec.counters[WASP_C_DROP_BUDGET], 10);
+    assert_true(weight_of(t, 1) == 1.0);
+    assert_true(t->unheld_weight[1] == 10.0);
+
+    t->budget_open = 1u << 1;
+    wasp_slot *next = wasp_watch_claim(t, 1, PAGE + 0x2008, 8, 0);
+    assert_non_null(next);
+    assert_true(t->reservoir[next - t->slots].weight == 11.0); /* itself and the ten */
+    assert_true(t->reservoir[live - t->slots].weight == 1.0);
+    wasp_budget_session_start(0);
+    wasp_session_set(&(wasp_session){0});
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -293,6 +325,7 @@ int main(void)
         cmocka_unit_test(wasteful_members_share_an_entry),
         cmocka_unit_test(only_beside_its_own_analysis_on_the_page),
         cmocka_unit_test(unheld_weight_goes_to_the_next_armed_sample),
+        cmocka_unit_test(refused_weight_skips_the_live_watch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
