@@ -48,8 +48,8 @@ wasp_reservoir_result wasp_reservoir_offer(wasp_reservoir_slot *slots, int n,
  * With a slot free it would have armed its own watchpoint: its weight is the
  * caller's to hand to the next sample armed (WASP_RESERVOIR_UNHELD). Given
  * to the live watchpoints instead, it went to whichever lived longest: a
- * page window whose reach is never spent (DeadStoreEuler's array of
- * references, stored once at start-up) took the weight of every sample the
+ * page window whose reach is never spent (opened at start-up on a page of
+ * DeadStoreEuler's never stored again) took the weight of every sample the
  * budget refused all run, and F_prog fell from 0.5 to 0.02 (1 run in 24).
  * When every slot is in use it runs the same lottery as an offer: the slot
  * that would have taken the sample is returned, for the caller to drop its

@@ -606,8 +606,8 @@ WINDOW_F = {"DeadStoreEuler": (0.4, 0.6)}
 # stores (its first sample finds the budget's bank full) then took the top
 # pair (main:57, once in about 14 runs, F 0.64). At three times: 10-14
 # armed, F 0.469-0.506, the planted line on top in 8 of 8 runs. It still
-# failed in CI at F 0.069 and 0.359: a window opened on the array of
-# references stored once at start-up is never spent, and it took the weight
+# failed in CI at F 0.069 and 0.359: a window opened at start-up on a page
+# never stored again is never spent, and it took the weight
 # of every sample the budget refused (1 run in 24 here, F 0.024). Those go
 # to the next sample armed now (watch/reservoir.h): 24 runs 0.433-0.547.
 WINDOW_WORK = 3
