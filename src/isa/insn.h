@@ -50,8 +50,13 @@ typedef struct wasp_insn {
     uint8_t float_size;   /* 4 or 8 when the operand holds float/double */
     int8_t src_reg;       /* the register a `mov` store writes from, or -1 */
     uint8_t src_imm;      /* 1: a `mov` store of the immediate imm */
-    uint8_t pad_;
+    uint8_t string;       /* wasp_insn_string: a stos or movs, rep or not */
 } wasp_insn;
+
+/* The string moves a watch can see trap (memset's and memcpy's `rep stosb`
+ * and `rep movsb`, the JVM's clearing loops): their element size is `size`,
+ * their flags carry WASP_INSN_REP when repeated. */
+enum wasp_insn_string { WASP_STRING_NONE, WASP_STRING_STOS, WASP_STRING_MOVS };
 
 /* Decode the instruction at the start of bytes[0..n) (n is clamped to 15):
  * 0 with *out filled, -1 when the bytes do not decode (out->flags is then 0).

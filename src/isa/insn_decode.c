@@ -206,6 +206,29 @@ static void describe_memory(const ZydisDecodedInstruction *insn, const ZydisDeco
     store_source(insn, ops, op, out);
 }
 
+/* stos and movs (their string forms: SSE's movsd shares the mnemonic, not
+ * the category), with their element size and whether they repeat. */
+static void describe_string(const ZydisDecodedInstruction *insn, wasp_insn *out)
+{
+    if (insn->meta.category != ZYDIS_CATEGORY_STRINGOP || insn->address_width != 64)
+        return;
+    switch (insn->mnemonic) {
+    case ZYDIS_MNEMONIC_STOSB: case ZYDIS_MNEMONIC_STOSW:
+    case ZYDIS_MNEMONIC_STOSD: case ZYDIS_MNEMONIC_STOSQ:
+        out->string = WASP_STRING_STOS;
+        break;
+    case ZYDIS_MNEMONIC_MOVSB: case ZYDIS_MNEMONIC_MOVSW:
+    case ZYDIS_MNEMONIC_MOVSD: case ZYDIS_MNEMONIC_MOVSQ:
+        out->string = WASP_STRING_MOVS;
+        break;
+    default:
+        return;
+    }
+    out->size = (uint16_t)(insn->operand_width / 8u);
+    if (insn->attributes & ZYDIS_ATTRIB_HAS_REP)
+        out->flags |= WASP_INSN_REP;
+}
+
 /* Zydis' decode of bytes[0..n); with `exact`, only an instruction exactly n
  * bytes long counts, and the operands of any other are not decoded (the
  * backward search tries 15 lengths, most of which decode to something else). */
@@ -244,6 +267,7 @@ static int decode_zydis(const uint8_t *bytes, size_t n, int exact, wasp_insn *ou
     const ZydisDecodedOperand *mem = data_operand(&insn, ops);
     if (mem)
         describe_memory(&insn, ops, mem, out);
+    describe_string(&insn, out);
     return 0;
 }
 

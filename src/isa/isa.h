@@ -24,6 +24,7 @@ typedef struct wasp_regs {
      * JavaThread: safepoint poll word, allocation buffer pointers), never
      * program data; 0, 0 when not known. */
     uint64_t vm_lo, vm_hi;
+    uint8_t backward; /* EFLAGS.DF: string instructions walk down */
 } wasp_regs;
 
 enum wasp_access_kind {
@@ -54,6 +55,11 @@ typedef struct wasp_access {
     uint8_t has_base;  /* a general register as the base (not RIP) */
     uint8_t has_index;
     uint8_t atomic;    /* a locked read-modify-write; 2 when it is a cmpxchg */
+    uint8_t in_progress; /* a trap's access: a rep string instruction that starts at
+                            the trap PC (more elements to go), not one ending there */
+    uint8_t element;     /* a string instruction's bytes per element, which is what
+                            one of its steps writes (size counts the block ahead); 0 */
+    uint8_t repeated;    /* a rep string instruction: rcx elements from addr on */
 } wasp_access;
 
 /* Fill regs from a signal context. */
@@ -111,6 +117,21 @@ int wasp_isa_recover_trap(const uint8_t *before, size_t n, uint64_t trap_pc,
                           const wasp_regs *regs, uint64_t watch_addr,
                           uint32_t watch_len, wasp_access *out);
 
+/* Trap-PC recovery for string instructions (memset's `rep stosb`, memcpy's
+ * `rep movsb`), which wasp_isa_recover_trap does not place: a repeated one
+ * traps between elements with the PC still on it (`at`, the nat bytes at
+ * the trap PC), a finished one like any other (`before`: the bytes ending
+ * at the trap PC). regs is the
+ * state after the trap: rdi (and movs's rsi) just past the element touched.
+ * Fills out (addr is the watched address, kind the side that touched it:
+ * stos and movs's destination store, movs's source loads; in_progress when
+ * it runs on) and returns 1 when the instruction touched the watched range,
+ * -1 when a repeated one at trap_pc has not reached it yet (its next
+ * element's trap is the one), 0 when no string instruction is there. */
+int wasp_isa_string_trap(const uint8_t *at, size_t nat, const uint8_t *before, size_t nbefore,
+                         const wasp_regs *regs, uint64_t watch_addr, uint32_t watch_len,
+                         wasp_access *out);
+
 /* Format one instruction in AT&T syntax, e.g. "movl %eax, 0x10(%rbx)".
  * Not for signal handlers (used when the profile is written).
  * Returns the string length, 0 when the bytes do not decode. */
@@ -146,7 +167,9 @@ wasp_emulated_memory wasp_emulated_proc_mem(int *fd);
  * a plain move between a register or an immediate and memory (mov, movzx,
  * movsx, and SSE/AVX moves of xmm/ymm/zmm 0-15 without masking), or integer
  * or scalar floating-point arithmetic with a memory operand (emulate_arith.c
- * lists the forms), doing its memory access through mem. On success the
+ * lists the forms), or a forward `rep stos` (its elements on the page of
+ * the next one: rdi and rcx move past them, and the PC stays on it while
+ * some are left), doing its memory access through mem. On success the
  * destination register or memory and the flags hold the result, the PC is
  * past the instruction, *addr its effective address, and 1 is returned; 0:
  * not a form emulated here (nothing changed); -1: the memory access failed (a

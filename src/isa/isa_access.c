@@ -17,6 +17,8 @@
 #include "isa/insn.h"
 #include "isa/memo.h"
 
+enum { EFLAGS_DF = 1 << 10 };
+
 void wasp_isa_regs_from_ucontext(const ucontext_t *uc, wasp_regs *regs)
 {
     /* gregs uses the kernel's sigcontext order; regs uses hardware encoding order. */
@@ -28,6 +30,7 @@ void wasp_isa_regs_from_ucontext(const ucontext_t *uc, wasp_regs *regs)
         regs->gpr[i] = (uint64_t)uc->uc_mcontext.gregs[map[i]];
     regs->rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
     regs->vm_lo = regs->vm_hi = 0;
+    regs->backward = (uc->uc_mcontext.gregs[REG_EFL] & EFLAGS_DF) != 0;
 }
 
 static int has_mem(const wasp_insn *d)
@@ -78,6 +81,9 @@ static void fill(const wasp_insn *d, uint64_t pc, const wasp_regs *regs, wasp_ac
     out->base_val = out->has_base ? regs->gpr[d->base] : 0;
     out->has_index = d->index >= 0;
     out->atomic = (d->flags & WASP_INSN_CMPXCHG) ? 2 : (d->flags & WASP_INSN_ATOMIC) ? 1 : 0;
+    out->in_progress = 0;
+    out->element = d->string ? (uint8_t)d->size : 0;
+    out->repeated = d->string && (d->flags & WASP_INSN_REP);
 }
 
 int wasp_isa_decode_access(const uint8_t *bytes, size_t n, uint64_t pc, const wasp_regs *regs,
@@ -362,4 +368,58 @@ int wasp_isa_recover_trap(const uint8_t *before, size_t n, uint64_t trap_pc, con
         }
     }
     return best_tier > 0;
+}
+
+/* How far past a watched element a string instruction's pointer may be when
+ * its trap comes: a page, since the page engine emulates a `rep stos`'s
+ * elements on one page at once (and the CPU may report a debug register's
+ * hit in a fast string operation a group of elements late). */
+enum { STRING_LATE = 4096 };
+
+/* Whether pointer p (after the trap) has just passed [watch_addr, +len). */
+static int string_passed(uint64_t p, uint32_t size, int backward, uint64_t watch_addr,
+                         uint32_t watch_len)
+{
+    uint64_t lo = backward ? p + size : p - STRING_LATE;
+    uint64_t hi = backward ? p + size + STRING_LATE : p;
+    return watch_addr < hi && lo < watch_addr + watch_len;
+}
+
+int wasp_isa_string_trap(const uint8_t *at, size_t nat, const uint8_t *before, size_t nbefore,
+                         const wasp_regs *regs, uint64_t watch_addr, uint32_t watch_len,
+                         wasp_access *out)
+{
+    wasp_insn d;
+    int running = nat && wasp_insn_decode(at, nat, &d) == 0 && d.string &&
+                  (d.flags & WASP_INSN_REP);
+    if (!running) {
+        if (nbefore > WASP_MAX_INSN) {
+            before += nbefore - WASP_MAX_INSN;
+            nbefore = WASP_MAX_INSN;
+        }
+        /* The longest that decodes whole: its prefixes (rep, REX) are its own. */
+        int found = 0;
+        for (size_t k = nbefore; k >= 1 && !found; k--)
+            found = wasp_insn_decode(before + (nbefore - k), k, &d) == 0 && d.length == k &&
+                    d.string;
+        if (!found)
+            return 0;
+    }
+    uint8_t kind;
+    if (string_passed(regs->gpr[7], d.size, regs->backward, watch_addr, watch_len))
+        kind = WASP_ACCESS_STORE; /* rdi: the destination */
+    else if (d.string == WASP_STRING_MOVS &&
+             string_passed(regs->gpr[6], d.size, regs->backward, watch_addr, watch_len))
+        kind = WASP_ACCESS_LOAD; /* rsi: movs's source */
+    else
+        return running ? -1 : 0;
+    memset(out, 0, sizeof *out);
+    out->addr = watch_addr;
+    out->size = d.size;
+    out->kind = kind;
+    out->len = d.length;
+    out->in_progress = (uint8_t)running;
+    out->element = (uint8_t)d.size;
+    out->repeated = (d.flags & WASP_INSN_REP) != 0;
+    return 1;
 }

@@ -100,13 +100,19 @@ double wasp_watch_done(wasp_thread *t, int i);
 /* Watchpoints never outlive a GC epoch (JXPerf Sec. 5.3): drops them all
  * when the epoch moved. Returns 1 when it did. */
 int wasp_watch_epoch_check(wasp_thread *t);
-/* The instruction that ended at trap_pc and touched the slot's bytes
- * (decoded backwards, cached per thread). 1 with acc and insn filled, 0. */
+/* The instruction that touched the slot's bytes and trapped at trap_pc:
+ * the one ending there (decoded backwards, cached per thread), or a
+ * repeated string instruction still running there (acc.in_progress; its
+ * start is then trap_pc itself). 1 with acc and insn filled; -1 when a
+ * repeated string instruction at trap_pc has not reached the bytes yet
+ * (not this trap: its later one will be); 0 when nothing decodes. */
 int wasp_watch_trap_insn(wasp_thread *t, const wasp_slot *slot, uint64_t trap_pc,
                          const wasp_regs *regs, wasp_access *acc, uint8_t *insn);
 /* The context of the access that trapped at uc's PC (its own instruction
  * when it can be decoded, else the PC alone). */
 uint32_t wasp_watch_trap_context(wasp_thread *t, const wasp_slot *slot, const ucontext_t *uc);
+/* Where the instruction wasp_watch_trap_insn found starts. */
+uint64_t wasp_watch_trap_insn_pc(uint64_t trap_pc, const wasp_access *acc);
 
 /* 1 when the chosen engine watches only the Java heap (engine.h,
  * set_heap): its events come out of its own CPU budget, and memory outside

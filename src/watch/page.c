@@ -81,11 +81,14 @@ enum {
     READABLE_SLACK = 8,  /* stepped faults' worth a closed page may lose before it turns readable */
     STALE_SLOTS = 256,   /* threads whose faults on recycled pages are counted */
     EFLAGS_TF = 0x100,
+    EFLAGS_DF_BIT = 0x400, /* string instructions walk down */
     TRAP_TRACE_CODE = 2,
     PROBE_THREAD = 0xffffffffu,
-    /* Watches one access may hit: a 64-byte vector access over byte-wide
-     * window members, and the sampled watches. */
-    MAX_HITS = 64 + WASP_SAMPLED_SLOTS,
+    /* Watches one access may hit: all of the thread's, since an emulated
+     * `rep stos` writes a whole page at once (the ones past 68, a 64-byte
+     * vector access over byte-wide members and the sampled watches, were
+     * written unjudged and judged wrongly later). */
+    MAX_HITS = WASP_MAX_SLOTS,
 };
 
 enum { PROT_OPEN = 0, PROT_RO = 1, PROT_CLOSED = 2 };
@@ -681,9 +684,15 @@ static void find_hit(stepper *st, const page_rec *r, pid_t me, const ucontext_t 
     st->seen = 0;
     if (n && wasp_isa_decode_access(code, n, pc, &regs, &acc) == 1 && lo >= acc.addr &&
         lo < acc.addr + acc.size) {
-        /* The whole access, not only its first faulting byte. */
+        /* The whole access, not only its first faulting byte: for a rep
+         * string instruction, its elements on this page (emulated at once;
+         * stepped, each one's trap judges only what it reached). */
         lo = acc.addr;
         hi = acc.addr + acc.size;
+        if (acc.repeated && !(uc->uc_mcontext.gregs[REG_EFL] & EFLAGS_DF_BIT)) {
+            uint64_t block = regs.gpr[1] * acc.element, room = r->page + PAGE - acc.addr;
+            hi = acc.addr + (block < room ? block : room);
+        }
         store = (acc.kind & WASP_ACCESS_STORE) != 0;
         if (acc.len <= sizeof st->access.insn && (acc.addr & ~(uint64_t)(PAGE - 1)) == r->page &&
             ((acc.addr + acc.size - 1) & ~(uint64_t)(PAGE - 1)) == r->page) {

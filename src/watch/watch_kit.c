@@ -211,9 +211,24 @@ wasp_slot *wasp_watch_claim_hold(wasp_thread *t, int owner, uint64_t addr, int l
     return &t->slots[i];
 }
 
+/* A repeated string instruction running at trap_pc (1 or -1, as
+ * wasp_watch_trap_insn), or 0. Looked at first: the instruction ending
+ * there, which the cache and the backward search would find, only precedes
+ * it. */
+static int running_string(uint64_t trap_pc, const wasp_regs *regs, const wasp_slot *slot,
+                          wasp_access *acc, uint8_t *insn)
+{
+    size_t n = wasp_read_code(trap_pc, insn, WASP_MAX_INSN, trap_pc);
+    int got = wasp_isa_string_trap(insn, n, NULL, 0, regs, slot->addr, slot->watch.len, acc);
+    return got != 0 && acc->in_progress ? got : 0; /* a finished one is for the search */
+}
+
 int wasp_watch_trap_insn(wasp_thread *t, const wasp_slot *slot, uint64_t trap_pc,
                          const wasp_regs *regs, wasp_access *acc, uint8_t *insn)
 {
+    int running = running_string(trap_pc, regs, slot, acc, insn);
+    if (running)
+        return running;
     unsigned h = (unsigned)(trap_pc ^ (trap_pc >> 7)) & 63;
     if (t->trap_cache_pc[h] == trap_pc) {
         uint8_t len = t->trap_cache_len[h];
@@ -231,13 +246,24 @@ int wasp_watch_trap_insn(wasp_thread *t, const wasp_slot *slot, uint64_t trap_pc
     size_t n = wasp_read_code(trap_pc - sizeof buf, buf, sizeof buf, trap_pc - 1);
     if (n != sizeof buf)
         return 0;
-    if (!wasp_isa_recover_trap(buf, n, trap_pc, regs, slot->addr, slot->watch.len, acc))
-        return 0;
+    if (!wasp_isa_recover_trap(buf, n, trap_pc, regs, slot->addr, slot->watch.len, acc)) {
+        /* A string instruction that ended here: found by what it moved,
+         * not by its address operand. Not cached: the cache knows lengths. */
+        if (wasp_isa_string_trap(NULL, 0, buf, n, regs, slot->addr, slot->watch.len, acc) != 1)
+            return 0;
+        memcpy(insn, buf + sizeof buf - acc->len, acc->len);
+        return 1;
+    }
     memcpy(insn, buf + sizeof buf - acc->len, acc->len);
     t->trap_cache_pc[h] = trap_pc;
     t->trap_cache_len[h] = acc->len;
     t->trap_cache_kind[h] = acc->kind;
     return 1;
+}
+
+uint64_t wasp_watch_trap_insn_pc(uint64_t trap_pc, const wasp_access *acc)
+{
+    return acc->in_progress ? trap_pc : trap_pc - acc->len;
 }
 
 uint32_t wasp_watch_trap_context(wasp_thread *t, const wasp_slot *slot, const ucontext_t *uc)
@@ -247,7 +273,7 @@ uint32_t wasp_watch_trap_context(wasp_thread *t, const wasp_slot *slot, const uc
     wasp_isa_regs_from_ucontext(uc, &regs);
     wasp_access acc;
     uint8_t insn[WASP_MAX_INSN];
-    if (wasp_watch_trap_insn(t, slot, trap_pc, &regs, &acc, insn))
-        return wasp_capture_context(t, uc, trap_pc - acc.len, insn, acc.len);
+    if (wasp_watch_trap_insn(t, slot, trap_pc, &regs, &acc, insn) == 1)
+        return wasp_capture_context(t, uc, wasp_watch_trap_insn_pc(trap_pc, &acc), insn, acc.len);
     return wasp_capture_context(t, uc, trap_pc, insn, 0);
 }

@@ -3,8 +3,11 @@
  * code that stores into a Java array, so that a sample in it must be named
  * by its function (ELF symbols) and followed by its Java caller.
  * Built by the Makefile with frame pointers and without inlining fill_longs.
+ * Also memset over a Java array (tests/workloads/DeadStoreMemset.java): a
+ * store of a string instruction, glibc's `rep stosb`.
  */
 #include <jni.h>
+#include <string.h>
 
 /* The native frame the report must name. Two stores per step, the second
  * at a displacement (a[i + 1]): the sampled accesses wasp decodes backwards
@@ -29,5 +32,16 @@ JNIEXPORT void JNICALL Java_NativeStore_fill(JNIEnv *env, jclass cls, jlongArray
     if (!a)
         return;
     fill_longs(a, n, v, rounds);
+    (*env)->ReleasePrimitiveArrayCritical(env, array, a, 0);
+}
+
+JNIEXPORT void JNICALL Java_DeadStoreMemset_clear(JNIEnv *env, jclass cls, jlongArray array)
+{
+    (void)cls;
+    jsize n = (*env)->GetArrayLength(env, array);
+    jlong *a = (*env)->GetPrimitiveArrayCritical(env, array, NULL);
+    if (!a)
+        return;
+    memset(a, 0, (size_t)n * sizeof *a);
     (*env)->ReleasePrimitiveArrayCritical(env, array, a, 0);
 }

@@ -146,6 +146,14 @@ CASE(ucomisd_legacy, "ucomisd 0x108(%%r12), %%xmm4")
 CASE(comiss_legacy, "comiss 0x110(%%r12), %%xmm10")
 CASE(vucomisd, "vucomisd 0x100(%%r12), %%xmm6")
 CASE(vucomiss_equal, "vucomiss 0x130(%%r12), %%xmm15")
+/* rep stos: the elements on the faulted page in one write, rdi and rcx
+ * moved past them (emulate_rep_stos); rdi compared as an offset into the
+ * page, which is another one natively. */
+#define REP_STOS(offset, count, insn)                                                          \
+    "lea " #offset "(%%r12), %%rdi\n mov $" #count ", %%ecx\n " insn "\n sub %%r12, %%rdi"
+CASE(rep_stosb, REP_STOS(0x200, 100, "rep stosb"))
+CASE(rep_stosq, REP_STOS(0x300, 33, "rep stosq"))
+CASE(rep_stosl_page_end, REP_STOS(0xfec, 5, "rep stosl"))
 /* Not emulated: locked, bit operations, multiplication by an immediate, packed vector
  * arithmetic — stepped instead. */
 CASE(lock_xadd, "lock xadd %%ecx, 0x20(%%r12)")
@@ -263,7 +271,7 @@ static void test_emulated_forms(void **st)
         dec64,          neg16,          not8,             imul_load32,      imul_load64,             addsd_legacy,     subsd_legacy,
         mulss_legacy,   divsd_legacy,   maxss_legacy,     vaddsd,           vmulsd,
         vdivss,         vminsd,         vsubss,           ucomisd_legacy,   comiss_legacy,
-        vucomisd,       vucomiss_equal,
+        vucomisd,       vucomiss_equal, rep_stosb,        rep_stosq,        rep_stosl_page_end,
     };
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
         int took = differential(forms[i]);
@@ -287,11 +295,38 @@ static void test_refused_forms_unchanged(void **st)
     }
 }
 
+/* A rep stos that runs past the protected page: the emulator writes the
+ * elements on it and leaves the PC on the instruction, which the CPU then
+ * finishes on the next (open) page by itself. */
+static void test_rep_stos_leaves_the_page(void **st)
+{
+    (void)st;
+    setup_handler();
+    uint8_t *two = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(two != MAP_FAILED);
+    memset(two, 0x11, 8192);
+    locked_page = two;
+    assert_int_equal(mprotect(two, 4096, PROT_NONE), 0);
+    int before = emulated, refused_before = refused;
+    uint8_t *dst = two + 4000;
+    size_t count = 200;
+    __asm__ volatile("rep stosb" : "+D"(dst), "+c"(count) : "a"(0x5a) : "memory");
+    mprotect(two, 4096, PROT_READ | PROT_WRITE);
+    assert_int_equal(emulated, before + 1); /* one fault: the 96 bytes before the page's end */
+    assert_int_equal(refused, refused_before);
+    assert_ptr_equal(dst, two + 4200);
+    assert_int_equal(count, 0);
+    for (size_t i = 0; i < 8192; i++)
+        assert_int_equal(two[i], i >= 4000 && i < 4200 ? 0x5a : 0x11);
+    munmap(two, 8192);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_emulated_forms),
         cmocka_unit_test(test_refused_forms_unchanged),
+        cmocka_unit_test(test_rep_stos_leaves_the_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

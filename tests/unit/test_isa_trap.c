@@ -260,6 +260,58 @@ static void test_short_history(void **state)
     assert_int_equal(a.addr, r.gpr[RBX] + 0x10);
 }
 
+/* String instructions (wasp_isa_string_trap): a repeated one traps with the
+ * PC still on it, rdi (movs: rsi too) just past the element that touched
+ * the watch; a finished one like any other instruction. */
+static void test_string_traps(void **state)
+{
+    (void)state;
+    static const uint8_t running[] = {0xf3, 0xaa, 0x90};       /* rep stos %al,%es:(%rdi) */
+    static const uint8_t movsq[] = {NOPS16, 0xf3, 0x48, 0xa5}; /* rep movsq (finished) */
+    static const uint8_t plain[] = {NOPS16, 0x89, 0x4c, 0x02, 0x08};
+    wasp_regs r = regs();
+    wasp_access a;
+    uint64_t watch = 0x5000;
+
+    /* rdi one past the watched byte: this element wrote it. */
+    r.gpr[RDI] = watch + 1;
+    assert_int_equal(wasp_isa_string_trap(running, sizeof running, NULL, 0, &r, watch, 1, &a), 1);
+    assert_int_equal(a.kind, WASP_ACCESS_STORE);
+    assert_int_equal(a.in_progress, 1);
+    assert_int_equal(a.len, 2);
+    assert_int_equal(a.element, 1);
+    assert_int_equal(a.addr, watch);
+    /* A page's elements at once (the page engine's emulation): still it. */
+    r.gpr[RDI] = watch + 4000;
+    assert_int_equal(wasp_isa_string_trap(running, sizeof running, NULL, 0, &r, watch, 8, &a), 1);
+    /* Not reached yet: its later trap is the one. */
+    r.gpr[RDI] = watch - 16;
+    assert_int_equal(wasp_isa_string_trap(running, sizeof running, NULL, 0, &r, watch, 8, &a), -1);
+    /* Walking down (DF): the element just written is above rdi. */
+    r.backward = 1;
+    r.gpr[RDI] = watch - 1;
+    assert_int_equal(wasp_isa_string_trap(running, sizeof running, NULL, 0, &r, watch, 1, &a), 1);
+    r.backward = 0;
+
+    /* A finished movs: its source side loaded the watched word. */
+    r.gpr[RDI] = 0x90000;
+    r.gpr[RSI] = watch + 8;
+    assert_int_equal(wasp_isa_string_trap(NULL, 0, movsq, sizeof movsq, &r, watch, 8, &a), 1);
+    assert_int_equal(a.kind, WASP_ACCESS_LOAD);
+    assert_int_equal(a.in_progress, 0);
+    assert_int_equal(a.len, 3);
+    assert_int_equal(a.element, 8);
+    /* ... and its destination side stored it. */
+    r.gpr[RSI] = 0x90000;
+    r.gpr[RDI] = watch + 8;
+    assert_int_equal(wasp_isa_string_trap(NULL, 0, movsq, sizeof movsq, &r, watch, 8, &a), 1);
+    assert_int_equal(a.kind, WASP_ACCESS_STORE);
+    /* Finished and elsewhere: not it. No string instruction: none. */
+    r.gpr[RDI] = r.gpr[RSI] = 0x90000;
+    assert_int_equal(wasp_isa_string_trap(NULL, 0, movsq, sizeof movsq, &r, watch, 8, &a), 0);
+    assert_int_equal(wasp_isa_string_trap(plain + 16, 4, plain, sizeof plain, &r, watch, 8, &a), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -268,7 +320,7 @@ int main(void)
         cmocka_unit_test(test_mismatch_rejected),     cmocka_unit_test(test_rip_relative_store),
         cmocka_unit_test(test_vector_store),          cmocka_unit_test(test_oop_float_and_rmw),
         cmocka_unit_test(test_short_history),         cmocka_unit_test(test_atomics_on_rax),
-        cmocka_unit_test(test_self_overwriting_index),
+        cmocka_unit_test(test_self_overwriting_index), cmocka_unit_test(test_string_traps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

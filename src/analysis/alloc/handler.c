@@ -237,11 +237,11 @@ static uint64_t store_base(wasp_thread *t, const wasp_slot *slot, const wasp_sam
     uint64_t pc = v->s->pc;
     wasp_access acc;
     uint8_t insn[WASP_MAX_INSN];
-    if (!wasp_watch_trap_insn(t, slot, pc, &v->regs, &acc, insn)) {
+    if (wasp_watch_trap_insn(t, slot, pc, &v->regs, &acc, insn) != 1) {
         *ctx = wasp_capture_context(t, v->uc, pc, insn, 0);
         return 0;
     }
-    *ctx = wasp_capture_context(t, v->uc, pc - acc.len, insn, acc.len);
+    *ctx = wasp_capture_context(t, v->uc, wasp_watch_trap_insn_pc(pc, &acc), insn, acc.len);
     if (acc.has_index)
         return acc.has_base ? acc.base_val : 0;
     return acc.addr - (uint64_t)acc.disp;

@@ -99,6 +99,14 @@ static const wasp_analysis_client *locate(wasp_thread *t, const wasp_sample_view
     return client;
 }
 
+/* The bytes a watch of acc covers: a string instruction's element, which
+ * is what its step wrote (a watch over the block it goes on to write would
+ * be judged by its own next elements). */
+static void watch_span(const wasp_access *acc, uint64_t *waddr, int *wlen)
+{
+    wasp_watch_span(acc->addr, acc->element ? acc->element : acc->size, waddr, wlen);
+}
+
 /* A claimed slot starts watching the access acc made by the instruction at
  * `at` (insn): its context, its value now, and whether its own first trap
  * is still to come (not when it already ran: `executed`). */
@@ -192,7 +200,7 @@ static void reach(wasp_thread *t, const ucontext_t *uc, uint64_t pc, const wasp_
             continue;
         uint64_t waddr;
         int wlen;
-        wasp_watch_span(acc->addr, acc->size, &waddr, &wlen);
+        watch_span(acc, &waddr, &wlen);
         wasp_slot *slot = wasp_watch_claim_window(t, client->id, waddr, wlen,
                                                   client->watch_loads);
         if (slot) {
@@ -232,7 +240,7 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
 
     uint64_t waddr;
     int wlen;
-    wasp_watch_span(acc.addr, acc.size, &waddr, &wlen);
+    watch_span(&acc, &waddr, &wlen);
     wasp_slot *slot = wasp_watch_claim(t, client->id, waddr, wlen, client->watch_loads);
     if (!slot)
         return;
@@ -276,6 +284,20 @@ static void classify(wasp_thread *t, int i, const wasp_analysis_client *client,
                       trap_ctx, bytes, weight);
 }
 
+/* Whether the trap at trap_pc is a step of the sampled instruction itself, a
+ * repeated string instruction whose element was the sampled one: it traps
+ * with its PC still on it (more elements to go), not past it. */
+static int own_string_step(wasp_thread *t, const wasp_slot *slot, uint64_t trap_pc,
+                           const ucontext_t *uc)
+{
+    wasp_regs regs;
+    wasp_isa_regs_from_ucontext(uc, &regs);
+    wasp_access acc;
+    uint8_t insn[WASP_MAX_INSN];
+    return wasp_watch_trap_insn(t, slot, trap_pc, &regs, &acc, insn) == 1 && acc.in_progress &&
+           trap_pc + acc.len == slot->first_end;
+}
+
 static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
 {
     wasp_slot *slot = &t->slots[i];
@@ -289,7 +311,7 @@ static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
     }
     uint64_t trap_pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
     if (slot->state == WASP_SLOT_FIRST) {
-        if (trap_pc != slot->first_end) {
+        if (trap_pc != slot->first_end && !own_string_step(t, slot, trap_pc, uc)) {
             wasp_watch_drop(t, i, WASP_C_DROP_FIRST_TRAP);
             return;
         }
@@ -302,7 +324,10 @@ static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
     wasp_isa_regs_from_ucontext(uc, &regs);
     wasp_access acc;
     uint8_t insn[WASP_MAX_INSN];
-    if (!wasp_watch_trap_insn(t, slot, trap_pc, &regs, &acc, insn)) {
+    int found = wasp_watch_trap_insn(t, slot, trap_pc, &regs, &acc, insn);
+    if (found < 0)
+        return; /* a string instruction on its way to the bytes: its later trap */
+    if (!found) {
         wasp_watch_drop(t, i, WASP_C_DROP_TRAP_DECODE);
         return;
     }
@@ -317,7 +342,8 @@ static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
                                                              : WASP_C_DROP_STORE_CHAIN);
         break;
     default:
-        classify(t, i, client, v, approx, uc, trap_pc - acc.len, insn, acc.len);
+        classify(t, i, client, v, approx, uc, wasp_watch_trap_insn_pc(trap_pc, &acc), insn,
+                 acc.len);
     }
     /* The access that judged it is reached like any other, whatever its
      * members' outcomes (window.h): the engine reports it as a window access
