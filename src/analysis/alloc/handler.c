@@ -242,6 +242,8 @@ static uint64_t store_base(wasp_thread *t, const wasp_slot *slot, const wasp_sam
         return 0;
     }
     *ctx = wasp_capture_context(t, v->uc, wasp_watch_trap_insn_pc(pc, &acc), insn, acc.len);
+    if (acc.element)
+        return 0; /* a string instruction (the runtime clearing a body): no base */
     if (acc.has_index)
         return acc.has_base ? acc.base_val : 0;
     return acc.addr - (uint64_t)acc.disp;
