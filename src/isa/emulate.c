@@ -12,8 +12,8 @@
  * bits (32-bit destinations clear the upper half; VEX/EVEX loads clear the
  * vector register above the loaded width; legacy SSE loads leave bits 128
  * and up alone), and `rep stos` over the page it faulted on. Integer and
- * scalar floating-point arithmetic with a memory operand is emulate_arith.c's. Anything else answers "not emulated" and is
- * stepped by the caller.
+ * scalar floating-point arithmetic with a memory operand is emulate_arith.c's.
+ * Anything else answers "not emulated" and is stepped by the caller.
  *
  * ASYNC-SIGNAL-SAFE: wasp_isa_emulate runs in the SIGSEGV handler (Zydis
  * decoding on the stack, one read or write through the caller's memory:
@@ -167,13 +167,13 @@ wasp_emulated_memory wasp_emulated_proc_mem(int *fd)
     return (wasp_emulated_memory){.read = proc_mem_read, .write = proc_mem_write, .ctx = fd};
 }
 
-/* `rep stos` forward: the elements that fall on the page its next one is
- * on, written at once (memset's `rep stosb` stepped element by element cost
+/* `rep stos` forward: the elements on the page its next one is on,
+ * written at once (memset's `rep stosb` stepped element by element cost
  * a fault each, 4,096 a page: a third to a half of the page engine's faults
  * on batik, h2 and lucene). rdi and rcx move past them; the PC moves past
  * the instruction only when none is left, else the CPU runs on from the next
  * page, faulting again there if it is watched too. */
-enum { EFLAGS_DF = 1 << 10, STOS_CHUNK = 256 };
+enum { STOS_CHUNK = 256 };
 
 static int emulate_rep_stos(ucontext_t *uc, const ZydisDecodedInstruction *insn,
                             const wasp_emulated_memory *memory, uint64_t *addr_out)
@@ -182,7 +182,7 @@ static int emulate_rep_stos(ucontext_t *uc, const ZydisDecodedInstruction *insn,
     uint64_t size = insn->operand_width / 8u, left = (uint64_t)g[REG_RCX];
     uint64_t at = (uint64_t)g[REG_RDI];
     if (insn->address_width != 64 || !(insn->attributes & ZYDIS_ATTRIB_HAS_REP) ||
-        (g[REG_EFL] & EFLAGS_DF) || !left || (size != 1 && size != 2 && size != 4 && size != 8))
+        (g[REG_EFL] & WASP_EFLAGS_DF) || !left || (size != 1 && size != 2 && size != 4 && size != 8))
         return 0;
     uint64_t room = ((at | 4095u) + 1 - at) / size;
     uint64_t count = left < room ? left : room;
@@ -195,7 +195,7 @@ static int emulate_rep_stos(ucontext_t *uc, const ZydisDecodedInstruction *insn,
     for (uint64_t done = 0, bytes = count * size; done < bytes;) {
         size_t piece = bytes - done < sizeof chunk ? (size_t)(bytes - done) : sizeof chunk;
         if (memory->write(memory->ctx, at + done, chunk, piece) != (ssize_t)piece)
-            return done ? -1 : 0; /* as the CPU leaves it: rdi and rcx not moved yet */
+            return done ? -1 : 0; /* rdi and rcx not moved: a step writes it all again */
         done += piece;
     }
     *addr_out = at;

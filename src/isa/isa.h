@@ -17,6 +17,8 @@
 /* Register file in hardware encoding order:
  * rax rcx rdx rbx rsp rbp rsi rdi r8 .. r15. */
 enum { WASP_REG_COUNT = 16 };
+/* EFLAGS.DF: string instructions walk down. */
+enum { WASP_EFLAGS_DF = 1 << 10 };
 typedef struct wasp_regs {
     uint64_t gpr[WASP_REG_COUNT];
     uint64_t rip;
@@ -121,8 +123,8 @@ int wasp_isa_recover_trap(const uint8_t *before, size_t n, uint64_t trap_pc,
  * `rep movsb`), which wasp_isa_recover_trap does not place: a repeated one
  * traps between elements with the PC still on it (`at`, the nat bytes at
  * the trap PC), a finished one like any other (`before`: the bytes ending
- * at the trap PC). regs is the
- * state after the trap: rdi (and movs's rsi) just past the element touched.
+ * at the trap PC). regs is the state after the trap: rdi (and movs's rsi)
+ * just past the element touched.
  * Fills out (addr is the watched address, kind the side that touched it:
  * stos and movs's destination store, movs's source loads; in_progress when
  * it runs on) and returns 1 when the instruction touched the watched range,
@@ -167,8 +169,8 @@ wasp_emulated_memory wasp_emulated_proc_mem(int *fd);
  * a plain move between a register or an immediate and memory (mov, movzx,
  * movsx, and SSE/AVX moves of xmm/ymm/zmm 0-15 without masking), or integer
  * or scalar floating-point arithmetic with a memory operand (emulate_arith.c
- * lists the forms), or a forward `rep stos` (its elements on the page of
- * the next one: rdi and rcx move past them, and the PC stays on it while
+ * lists the forms), or a forward `rep stos` (its elements on the page its
+ * next one is on: rdi and rcx move past them, and the PC stays on it while
  * some are left), doing its memory access through mem. On success the
  * destination register or memory and the flags hold the result, the PC is
  * past the instruction, *addr its effective address, and 1 is returned; 0:

@@ -17,8 +17,6 @@
 #include "isa/insn.h"
 #include "isa/memo.h"
 
-enum { EFLAGS_DF = 1 << 10 };
-
 void wasp_isa_regs_from_ucontext(const ucontext_t *uc, wasp_regs *regs)
 {
     /* gregs uses the kernel's sigcontext order; regs uses hardware encoding order. */
@@ -30,7 +28,7 @@ void wasp_isa_regs_from_ucontext(const ucontext_t *uc, wasp_regs *regs)
         regs->gpr[i] = (uint64_t)uc->uc_mcontext.gregs[map[i]];
     regs->rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
     regs->vm_lo = regs->vm_hi = 0;
-    regs->backward = (uc->uc_mcontext.gregs[REG_EFL] & EFLAGS_DF) != 0;
+    regs->backward = (uc->uc_mcontext.gregs[REG_EFL] & WASP_EFLAGS_DF) != 0;
 }
 
 static int has_mem(const wasp_insn *d)

@@ -81,7 +81,6 @@ enum {
     READABLE_SLACK = 8,  /* stepped faults' worth a closed page may lose before it turns readable */
     STALE_SLOTS = 256,   /* threads whose faults on recycled pages are counted */
     EFLAGS_TF = 0x100,
-    EFLAGS_DF_BIT = 0x400, /* string instructions walk down */
     TRAP_TRACE_CODE = 2,
     PROBE_THREAD = 0xffffffffu,
     /* Watches one access may hit: all of the thread's, since an emulated
@@ -689,7 +688,7 @@ static void find_hit(stepper *st, const page_rec *r, pid_t me, const ucontext_t 
          * stepped, each one's trap judges only what it reached). */
         lo = acc.addr;
         hi = acc.addr + acc.size;
-        if (acc.repeated && !(uc->uc_mcontext.gregs[REG_EFL] & EFLAGS_DF_BIT)) {
+        if (acc.repeated && !regs.backward) {
             uint64_t block = regs.gpr[1] * acc.element, room = r->page + PAGE - acc.addr;
             hi = acc.addr + (block < room ? block : room);
         }
