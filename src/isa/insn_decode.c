@@ -94,22 +94,31 @@ static int gpr_index(ZydisRegister r)
     return -1;
 }
 
+/* stos and movs (their string forms: SSE's movsd shares the mnemonic, not
+ * the category), or WASP_STRING_NONE. */
+static enum wasp_insn_string string_of(const ZydisDecodedInstruction *insn)
+{
+    if (insn->meta.category != ZYDIS_CATEGORY_STRINGOP || insn->address_width != 64)
+        return WASP_STRING_NONE;
+    switch (insn->mnemonic) {
+    case ZYDIS_MNEMONIC_STOSB: case ZYDIS_MNEMONIC_STOSW:
+    case ZYDIS_MNEMONIC_STOSD: case ZYDIS_MNEMONIC_STOSQ:
+        return WASP_STRING_STOS;
+    case ZYDIS_MNEMONIC_MOVSB: case ZYDIS_MNEMONIC_MOVSW:
+    case ZYDIS_MNEMONIC_MOVSD: case ZYDIS_MNEMONIC_MOVSQ:
+        return WASP_STRING_MOVS;
+    default:
+        return WASP_STRING_NONE;
+    }
+}
+
 /* stos (memset's and the JVM's clearing loops, `rep stosb` where the CPU
  * makes it fast): its store to [rdi] is an implicit operand, computed like
  * any other; the other string instructions stay excluded. */
 static const ZydisDecodedOperand *store_string_operand(const ZydisDecodedInstruction *insn,
                                                        const ZydisDecodedOperand *ops)
 {
-    switch (insn->mnemonic) {
-    case ZYDIS_MNEMONIC_STOSB:
-    case ZYDIS_MNEMONIC_STOSW:
-    case ZYDIS_MNEMONIC_STOSD:
-    case ZYDIS_MNEMONIC_STOSQ:
-        break;
-    default:
-        return NULL;
-    }
-    if (insn->address_width != 64)
+    if (string_of(insn) != WASP_STRING_STOS)
         return NULL;
     for (unsigned i = 0; i < insn->operand_count; i++)
         if (ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY && ops[i].mem.base == ZYDIS_REGISTER_RDI &&
@@ -206,24 +215,12 @@ static void describe_memory(const ZydisDecodedInstruction *insn, const ZydisDeco
     store_source(insn, ops, op, out);
 }
 
-/* stos and movs (their string forms: SSE's movsd shares the mnemonic, not
- * the category), with their element size and whether they repeat. */
+/* A string instruction's kind, element size and whether it repeats. */
 static void describe_string(const ZydisDecodedInstruction *insn, wasp_insn *out)
 {
-    if (insn->meta.category != ZYDIS_CATEGORY_STRINGOP || insn->address_width != 64)
+    out->string = (uint8_t)string_of(insn);
+    if (!out->string)
         return;
-    switch (insn->mnemonic) {
-    case ZYDIS_MNEMONIC_STOSB: case ZYDIS_MNEMONIC_STOSW:
-    case ZYDIS_MNEMONIC_STOSD: case ZYDIS_MNEMONIC_STOSQ:
-        out->string = WASP_STRING_STOS;
-        break;
-    case ZYDIS_MNEMONIC_MOVSB: case ZYDIS_MNEMONIC_MOVSW:
-    case ZYDIS_MNEMONIC_MOVSD: case ZYDIS_MNEMONIC_MOVSQ:
-        out->string = WASP_STRING_MOVS;
-        break;
-    default:
-        return;
-    }
     out->size = (uint16_t)(insn->operand_width / 8u);
     if (insn->attributes & ZYDIS_ATTRIB_HAS_REP)
         out->flags |= WASP_INSN_REP;

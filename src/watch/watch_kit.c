@@ -214,13 +214,13 @@ wasp_slot *wasp_watch_claim_hold(wasp_thread *t, int owner, uint64_t addr, int l
 /* A repeated string instruction running at trap_pc (1 or -1, as
  * wasp_watch_trap_insn), or 0. Looked at first: the instruction ending
  * there, which the cache and the backward search would find, only precedes
- * it. */
+ * it. Given no bytes before trap_pc, wasp_isa_string_trap finds only one
+ * still running. */
 static int running_string(uint64_t trap_pc, const wasp_regs *regs, const wasp_slot *slot,
                           wasp_access *acc, uint8_t *insn)
 {
     size_t n = wasp_read_code(trap_pc, insn, WASP_MAX_INSN, trap_pc);
-    int got = wasp_isa_string_trap(insn, n, NULL, 0, regs, slot->addr, slot->watch.len, acc);
-    return got != 0 && acc->in_progress ? got : 0; /* a finished one is for the search */
+    return wasp_isa_string_trap(insn, n, NULL, 0, regs, slot->addr, slot->watch.len, acc);
 }
 
 int wasp_watch_trap_insn(wasp_thread *t, const wasp_slot *slot, uint64_t trap_pc,
