@@ -449,6 +449,7 @@ static struct {
     uint32_t ended, ended_busy; /* threads folded at their end */
     uint32_t live, live_busy;   /* ... and by the write, still running */
     double cpu;                 /* their CPU seconds in the segment */
+    double kernel;              /* ... of which in the kernel */
 } acc = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* The session's earlier segments, for the next write (only the writer
@@ -456,7 +457,7 @@ static struct {
 static struct {
     wasp_profile *done; /* the last profile written, all segments so far */
     uint32_t ended, ended_busy;
-    double cpu;
+    double cpu, kernel;
     /* The watch engine's counter figures at the last write (they count
      * from the session's start; each segment adds its part). */
     char figure_names[16][64];
@@ -497,6 +498,8 @@ void wasp_dump_fold_thread(const wasp_thread *t)
             acc.live_busy += busy;
         }
         acc.cpu += s > 0 ? s : 0;
+        double k = t->kernel_mark_s - t->kernel_folded_s;
+        acc.kernel += k > 0 ? k : 0;
     }
     pthread_mutex_unlock(&acc.lock);
 }
@@ -655,9 +658,9 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d),
     acc.profile = NULL;
     uint32_t ended = acc.ended, ended_busy = acc.ended_busy, live = acc.live,
              live_busy = acc.live_busy;
-    double cpu = acc.cpu;
+    double cpu = acc.cpu, kernel = acc.kernel;
     acc.ended = acc.ended_busy = acc.live = acc.live_busy = 0;
-    acc.cpu = 0;
+    acc.cpu = acc.kernel = 0;
     free(acc.methods.e);
     memset(&acc.methods, 0, sizeof acc.methods);
     pthread_mutex_unlock(&acc.lock);
@@ -722,6 +725,7 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d),
     session.ended += ended;
     session.ended_busy += ended_busy;
     session.cpu += cpu;
+    session.kernel += kernel;
     uint32_t profiled = session.ended + live, busy = session.ended_busy + live_busy;
     cpu = session.cpu;
     double wall = (double)(time(NULL) - info->start_time);
@@ -729,6 +733,7 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d),
     wasp_profile_set_meta_rounded(p, "threads", profiled, "%.0f");
     wasp_profile_set_meta_rounded(p, "busy_threads", busy, "%.0f");
     wasp_profile_set_meta_rounded(p, "cpu_seconds", cpu, "%.3f");
+    wasp_profile_set_meta_rounded(p, "cpu_kernel_seconds", session.kernel, "%.3f");
     uint64_t samples = wasp_profile_get_counter(p, "samples");
     uint64_t classified = wasp_profile_get_counter(p, "classified");
     if (cpu > 0) {

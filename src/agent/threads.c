@@ -188,6 +188,30 @@ wasp_thread *wasp_thread_self(void)
     return self_state();
 }
 
+/* The thread's CPU seconds in the kernel so far (/proc's stime, in clock
+ * ticks), 0 when unreadable. The perf sampler samples user code only: the
+ * report says how much of the CPU it could not see. */
+static double task_kernel_seconds(pid_t tid)
+{
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(line, 1, sizeof line - 1, f);
+    fclose(f);
+    line[n] = 0;
+    const char *after = strrchr(line, ')'); /* the name may hold spaces */
+    unsigned long long utime, stime;
+    long ticks = sysconf(_SC_CLK_TCK);
+    /* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime */
+    if (!after || ticks <= 0 ||
+        sscanf(after + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
+               &stime) != 2)
+        return 0;
+    return (double)stime / (double)ticks;
+}
+
 void wasp_thread_begin(JNIEnv *env, const char *name)
 {
     if (!wasp_sampling() || self_state())
@@ -195,6 +219,7 @@ void wasp_thread_begin(JNIEnv *env, const char *name)
     wasp_thread *t = create(gettid(), env, name);
     if (t) {
         t->cpu_ns_start = (uint64_t)(thread_cpu_now() * 1e9);
+        t->kernel_start_s = task_kernel_seconds(t->tid);
         pthread_setspecific(self_key, (void *)t->token);
     }
 }
@@ -257,6 +282,7 @@ int wasp_threads_adopt_existing(void)
         if (t) {
             t->adopted = 1;
             t->cpu_ns_start = (uint64_t)(task_cpu_seconds(tid) * 1e9);
+            t->kernel_start_s = task_kernel_seconds(tid);
             adopted++;
         }
     }
@@ -312,6 +338,7 @@ void wasp_thread_finish(void)
         used = task_cpu_seconds(t->tid) - (double)t->cpu_ns_start / 1e9;
     t->cpu_ns_start = (uint64_t)(used * 1e9) | (1ull << 63); /* finished: holds CPU used */
     t->cpu_mark_s = used;
+    t->kernel_mark_s = task_kernel_seconds(t->tid) - t->kernel_start_s;
     wasp_registry_remove(t->index);
     wasp_registry_release(t->index);
     ended_samples += t->rec.counters[WASP_C_SAMPLES];
@@ -326,6 +353,14 @@ void wasp_thread_finish(void)
     discard(t);
 }
 
+/* A running thread's CPU seconds and kernel seconds since it began. */
+static void mark_cpu(wasp_thread *t)
+{
+    t->cpu_mark_s = wasp_thread_cpu_seconds(t);
+    double k = task_kernel_seconds(t->tid) - t->kernel_start_s;
+    t->kernel_mark_s = k > 0 ? k : 0;
+}
+
 void wasp_threads_stop_all(void (*visit)(const wasp_thread *t))
 {
     pthread_mutex_lock(&registry_lock);
@@ -336,7 +371,7 @@ void wasp_threads_stop_all(void (*visit)(const wasp_thread *t))
             continue;
         quiet(t);
         if (!(t->cpu_ns_start >> 63))
-            t->cpu_mark_s = wasp_thread_cpu_seconds(t);
+            mark_cpu(t);
         if (visit)
             visit(t);
     }
@@ -387,9 +422,10 @@ int wasp_threads_fold_live(void (*fold)(const wasp_thread *t))
         /* Its watches go, as at a collection: their contexts are the
          * records' about to be cleared. */
         wasp_thread_release_slots(t);
-        t->cpu_mark_s = wasp_thread_cpu_seconds(t);
+        mark_cpu(t);
         fold(t);
         t->cpu_folded_s = t->cpu_mark_s;
+        t->kernel_folded_s = t->kernel_mark_s;
         ended_samples += t->rec.counters[WASP_C_SAMPLES];
         clear_records(t);
         __atomic_thread_fence(__ATOMIC_SEQ_CST);

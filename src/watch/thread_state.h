@@ -84,6 +84,9 @@ typedef struct wasp_thread {
     uint64_t cpu_ns_start;
     double cpu_mark_s;     /* its CPU seconds when last folded or stopped (agent/threads.c) */
     double cpu_folded_s;   /* ... of which an earlier snapshot's profile holds */
+    double kernel_start_s;  /* its kernel CPU seconds when its profiling began */
+    double kernel_mark_s;   /* ... of them since, when last folded or stopped */
+    double kernel_folded_s; /* ... of which an earlier snapshot's profile holds */
     uint64_t watch_cost_ns; /* estimated CPU cost of this thread's watch events (budget) */
     uint64_t self_sampled_ns; /* CPU time samples found in wasp's handling (budget.c) */
     uint64_t budget_cpu_ns;   /* thread CPU time at the last budget check */

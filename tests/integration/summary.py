@@ -34,6 +34,7 @@ which returns [(name, thunk(ctx, jdk))], run per JDK. `h` is run.py's module.
   and on its text line.
 """
 
+import collections
 import json
 import os
 import re
@@ -49,10 +50,12 @@ H = None  # run.py's module, set by make_tests
 # them against the warm one's ~30%, too close to be sure which leads.
 CASES = [
     ("deadstore", "DeadStoreEuler", [], []),
+    ("silentstore", "SilentStoreRefresh", [], []),
     ("silentstore", "SilentStoreIS", [], []),
     ("silentload", "SilentLoadSearch", [], []),
     ("objects", "ObjectsStride", [], ["--alloc-rate", "50000"]),
     ("replicas", "ReplicaKMeans", [], ["--alloc-interval", "0"]),
+    ("alloc", "AllocRing", [], []),
     ("alloc", "AllocBytes", ["120"], []),
     ("locks", "LocksHot", ["100", "1", "1"], ["--period", "1ms"]),
 ]
@@ -128,6 +131,22 @@ FEW_TRIES = 3
 # 4 sd of the truth (0.16). The truth's spread is too wide here for this
 # check to catch the older estimate (0.150-0.246) every time: summary.
 # silentload does.
+#
+# "line" too, the loops of their own (issue 40's test: a CPU share within its
+# interval of the loop's time). The sd is that of wasp's share less the
+# truth, which moves more than the truth alone (2026-11-30, the Firecracker
+# guest, page protection; JDK 25 and 17):
+# SilentStoreRefresh's refresh (one line: a copy of a table into a cache
+# that holds it already, then reads of the cache about as long): truth
+# 0.459-0.524 in 8 runs, wasp 0.472-0.526 (intervals +-0.025), wasp less the
+# truth -0.018 to +0.061 (sd 0.03), the truth outside wasp's interval by at
+# most 0.042. AllocRing's fill (one line: 256 new long[126] into a ring; the
+# rest of a round arithmetic), run with a pre-touched heap (JVM_OPTS): truth
+# 0.587-0.619 in 7 runs, wasp 0.589-0.667 (intervals +-0.015), wasp less the
+# truth +0.001 to +0.080 (mean 0.025, sd 0.027), outside the interval by at
+# most 0.065. Widened by 4 x 0.03 = 0.12: SilentStoreIS's kind of share
+# (twice the truth) and AllocBytes's (half of it) fail by 0.1 and more, as
+# does the share of the whole program.
 #
 # "body": the finding's line is its loop's body, and the loop's header is a
 # line of its own (its compare, increment and safepoint poll), so the line
@@ -214,32 +233,56 @@ FEW_TRIES = 3
 # 0.2 (0.11 at the mean truth, 4.5 sd of wasp's spread under its mean),
 # most 1 (the whole program fails by 6 sd of the truth).
 TRUTH_PAIRS = 3
-TRUTH_BY_LEAST = {"objects"}
+TRUTH_BY_LEAST = {"ObjectsStride"}
+# The JVM options a workload runs with, in its profile and its truth runs.
+# AllocRing's heap is written once at start-up: on our Firecracker guests a
+# first write to the heap's memory cost more than the creation (in the kernel,
+# which the perf sampler does not see, and in user time, from 0.24 to 0.52 of
+# the program's in one test's pairs); summary.kernel runs it without.
+JVM_OPTS = {"AllocRing": ["-XX:+AlwaysPreTouch", "-Xms256m", "-Xmx256m"]}
 
+# By workload: (kind, the truth's sd, least, most).
 TRUTH = {
-    "objects": ("loop", 0.005, 0.9, 1),
-    "deadstore": ("line", 0.04, None, None),
-    "silentload": ("body", 0.004, 0.8, 1),
-    "locks": ("accesses", 0.07, 0.25, 1),
-    "silentstore": ("ahead", 0.006, 1.1, 2.7),
-    "alloc": ("creation", 0.054, 0.05, 1),
-    "replicas": ("readers", 0.042, 0.2, 1),
+    "ObjectsStride": ("loop", 0.005, 0.9, 1),
+    "DeadStoreEuler": ("line", 0.04, None, None),
+    "SilentStoreRefresh": ("line", 0.03, None, None),
+    "SilentLoadSearch": ("body", 0.004, 0.8, 1),
+    "LocksHot": ("accesses", 0.07, 0.25, 1),
+    "SilentStoreIS": ("ahead", 0.006, 1.1, 2.7),
+    "AllocRing": ("line", 0.03, None, None),
+    "AllocBytes": ("creation", 0.054, 0.05, 1),
+    "ReplicaKMeans": ("readers", 0.042, 0.2, 1),
 }
 
 
+def case_name(analysis, workload):
+    """summary.<analysis> for an analysis's first case, summary.<workload>.<analysis>
+    for the others (-k summary.<analysis> picks the first alone)."""
+    first = next(w for a, w, _, _ in CASES if a == analysis)
+    return "summary.%s" % (analysis if workload == first else workload + "." + analysis)
+
+
+Times = collections.namedtuple("Times", "cpu before user user_before")
+
+
 def program_cpu(ctx, jdk, workload, args, repeat, jvm=()):
-    """The CPU seconds of the workload's threads (main, and LocksHot's
-    workers), run without the agent, its planted loop run `repeat` times;
-    and, where the workload prints it (BEFORE_MAIN), the main thread's CPU
-    seconds before main() ran (else 0)."""
+    """Times (seconds) of the workload's threads (main, and LocksHot's
+    workers), run without the agent, its planted loop run `repeat` times:
+    their CPU time and, where the workload prints them (AllocRing,
+    ObjectsStride...), the main thread's CPU time before main() ran (else 0)
+    and both in user time alone (else None)."""
     cmd = [jdk.java] + list(jvm) + ["-Dwasp.truth.repeat=%d" % repeat, "-cp", H.CLASSES,
                                     workload] + list(args)
     r = H.run(cmd)
     H.check(r.rc == 0, "%s exited %d: %s" % (" ".join(cmd), r.rc, H.tail(r.err)))
-    m = re.search(r"^truth: cpu-ns (\d+)$", r.err, re.M)
-    H.check(m, "%s printed no truth line: %s" % (workload, H.tail(r.err)))
-    b = re.search(r"^truth: cpu-ns-before-main (\d+)$", r.err, re.M)
-    return int(m.group(1)) / 1e9, int(b.group(1)) / 1e9 if b else 0.0
+
+    def line(what):
+        m = re.search(r"^truth: %s (\d+)$" % what, r.err, re.M)
+        return int(m.group(1)) / 1e9 if m else None
+    cpu = line("cpu-ns")
+    H.check(cpu is not None, "%s printed no truth line: %s" % (workload, H.tail(r.err)))
+    times = Times(cpu, line("cpu-ns-before-main") or 0.0, line("user-ns"), line("user-ns-before-main"))
+    return times
 
 
 # Where debug registers do not trap (2026-11-30, a Firecracker guest; page
@@ -252,10 +295,12 @@ def program_cpu(ctx, jdk, workload, args, repeat, jvm=()):
 PAGE_LEAST = {"replicas": 0.05}
 
 
-def check_truth(ctx, jdk, analysis, workload, args, first, watch=None):
+def check_truth(ctx, jdk, analysis, workload, args, first, rep):
     """wasp's CPU share of the first finding against the truth (TRUTH).
     Returns a note of both."""
-    kind, sd, least, most = TRUTH[analysis]
+    meta = rep.get("meta") or {}
+    watch = meta.get("watch")
+    kind, sd, least, most = TRUTH[workload]
     if watch == "page" and analysis in PAGE_LEAST:
         least = PAGE_LEAST[analysis]
     # Three pairs, interleaved, and the medians: one pair's difference moved
@@ -263,12 +308,12 @@ def check_truth(ctx, jdk, analysis, workload, args, first, watch=None):
     # against 2.46 s, where 17 runs had given 0.216-0.478).
     runs1, runs0 = [], []
     for _ in range(TRUTH_PAIRS):
-        runs1.append(program_cpu(ctx, jdk, workload, args, 1))
-        runs0.append(program_cpu(ctx, jdk, workload, args, 0))
-    t1s, t0s = [t for t, _ in runs1], [t for t, _ in runs0]
-    pick = min if analysis in TRUTH_BY_LEAST else statistics.median
+        runs1.append(program_cpu(ctx, jdk, workload, args, 1, JVM_OPTS.get(workload, ())))
+        runs0.append(program_cpu(ctx, jdk, workload, args, 0, JVM_OPTS.get(workload, ())))
+    t1s, t0s = [r.cpu for r in runs1], [r.cpu for r in runs0]
+    pick = min if workload in TRUTH_BY_LEAST else statistics.median
     t1, t0 = pick(t1s), pick(t0s)
-    before = statistics.median(b for _, b in runs1)  # 0 where not printed
+    before = statistics.median(r.before for r in runs1)
     truth = (t1 - t0) / (t1 - before)
     share, lo, hi = first["cpu_share"], first["cpu_low"], first["cpu_high"]
     H.check(share is not None, "the %s finding has no CPU share (truth %.3f, T1 %.2f s, T0 %.2f s)"
@@ -293,11 +338,12 @@ def check_truth(ctx, jdk, analysis, workload, args, first, watch=None):
 def make_tests(h):
     global H
     H = h
-    tests = [("summary.%s" % a, (lambda a, w, args, extra: lambda c, j: t_first(c, j, a, w, args, extra))(
+    tests = [(case_name(a, w), (lambda a, w, args, extra: lambda c, j: t_first(c, j, a, w, args, extra))(
         a, w, args, extra)) for a, w, args, extra in CASES]
     return tests + [("summary.html", t_html), ("summary.few-samples", t_few_samples),
                     ("summary.thread", t_thread), ("summary.calls", t_calls),
-                    ("summary.interpreted", t_interpreted), ("summary.exceptions", t_exceptions)]
+                    ("summary.interpreted", t_interpreted), ("summary.exceptions", t_exceptions),
+                    ("summary.kernel", t_kernel)]
 
 
 def watching(analysis):
@@ -309,11 +355,13 @@ def watching(analysis):
                                                                   "silentload") else []
 
 
-def profile(ctx, jdk, events, workload, args, extra, tag=None):
-    """wasp run; returns (profile path, JSON report, text report)."""
+def profile(ctx, jdk, events, workload, args, extra, tag=None, jvm=None):
+    """wasp run (the JVM options `jvm`, else JVM_OPTS's); returns (profile
+    path, JSON report, text report)."""
     out = ctx.path("%s.wprof" % (tag or workload))
-    cmd = [H.WASP, "run", "-e", events] + list(extra) + ["-o", out, "-q", "--", jdk.java, "-cp",
-                                                         H.CLASSES, workload] + list(args)
+    jvm = JVM_OPTS.get(workload, []) if jvm is None else jvm
+    cmd = [H.WASP, "run", "-e", events] + list(extra) + ["-o", out, "-q", "--", jdk.java] + \
+        list(jvm) + ["-cp", H.CLASSES, workload] + list(args)
     r = H.run(cmd)
     with open(out + ".log", "w") as f:
         f.write("$ %s\n--- stdout\n%s\n--- stderr\n%s" % (" ".join(cmd), r.out, r.err))
@@ -387,8 +435,7 @@ def t_first(ctx, jdk, analysis, workload, args, extra):
                 % (first["cpu_share"], first["cpu_low"], first["cpu_high"]))
     # The detail (the analysis's own section) comes after the summary.
     H.check(head < detail < len(text.splitlines()) - 1, "nothing after the summary")
-    truth = check_truth(ctx, jdk, analysis, workload, args, first,
-                        (rep.get("meta") or {}).get("watch")) if analysis in TRUTH else ""
+    truth = check_truth(ctx, jdk, analysis, workload, args, first, rep) if workload in TRUTH else ""
     return "%s; %s%s" % (lines[0].strip()[:110], "%.0f samples" % first["samples"],
                          "; " + truth if truth else "")
 
@@ -565,6 +612,44 @@ def t_calls(ctx, jdk):
     lines, _, _ = text_findings(text, a["title"])
     H.check(lines and "with the code it calls at least" in lines[0],
             "the text's first silent store says nothing of the calls: %r" % (lines[:1],))
+    return note
+
+
+# summary.kernel: the kernel's share of the profiled threads' CPU, which the
+# perf and PMU samplers do not sample (docs/findings.md, "What the samples do
+# not see"), against the same share without the agent. AllocRing without a
+# pre-touched heap, KERNEL_ROUNDS thousand rounds (2.5 GiB of long[126], 3-4
+# s here), profiled with -e alloc; the truth: its main thread's CPU in the
+# kernel over its CPU from main() on (ThreadMXBean's CPU less user time), the
+# median of TRUTH_PAIRS runs. Measured (2026-11-30, the Firecracker guest, JDK
+# 25 and 17, the perf sampler, page protection), wasp less the truth in 15
+# runs: -0.056 to +0.119 (mean 0.016, sd 0.042; truths 0.42-0.49, and
+# 0.26 with a sixteenth of the creations a round): a single run's kernel time
+# moves more than its truth's median. At most KERNEL_OFF apart (4.4 sd from
+# the mean), which a share of 0 (none said) and the whole CPU both fail where
+# the truth is over 0.2, as it was in every run here; the text must say it
+# from a truth of 0.05. With the timer sampler the JSON says null and the
+# text nothing: its samples count the kernel.
+KERNEL_ROUNDS = "10"
+KERNEL_OFF = 0.2
+
+
+def t_kernel(ctx, jdk):
+    _, rep, text = profile(ctx, jdk, "alloc", "AllocRing", [KERNEL_ROUNDS], [], jvm=[])
+    sampler = (rep.get("meta") or {}).get("sampler")
+    kernel = rep["summary"].get("kernel_share")
+    if sampler not in ("perf", "pmu"):
+        H.check(kernel is None, "the %s sampler's summary gives a kernel share, %s" % (sampler, kernel))
+        return "sampler %s: no kernel share (its samples count the kernel)" % sampler
+    runs = [program_cpu(ctx, jdk, "AllocRing", [KERNEL_ROUNDS], 1) for _ in range(TRUTH_PAIRS)]
+    truth = statistics.median(((r.cpu - r.before) - (r.user - r.user_before)) / (r.cpu - r.before)
+                              for r in runs)
+    note = "kernel %s of the CPU, %.3f without the agent" % (
+        "none" if kernel is None else "%.3f" % kernel, truth)
+    H.check(kernel is not None and abs(kernel - truth) <= KERNEL_OFF,
+            "the summary's kernel share is not the program's: %s" % note)
+    said = re.search(r"^  (\d+\.\d)% of the profiled threads' CPU ran in the kernel", text, re.M)
+    H.check(truth < 0.05 or said, "the text summary does not say the kernel's share (%s)" % note)
     return note
 
 

@@ -268,7 +268,8 @@ static wasp_profile *sample(void)
         double v;
     } numbers[] = {
         {"watch_budget", 0.02}, {"pid", 4242},     {"threads", 4},
-        {"cpu_seconds", 2.5},   {"numa_nodes", 2}, {"objects.min_size", 1024},
+        {"cpu_seconds", 2.5},   {"cpu_kernel_seconds", 0.66}, {"numa_nodes", 2},
+        {"objects.min_size", 1024},
         {"objects.sampling_interval", 524288},     {"objects.sampling_interval_max", 2097152},
     };
     for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++)

@@ -261,6 +261,53 @@ static void interpreted_share_noted(void **state)
     }
 }
 
+/* The kernel's share of the profiled threads' CPU, which the perf and PMU
+ * samplers take no sample of, is said under the summary's heading from 5%,
+ * with page protection's own faults named when it watched; the timer
+ * sampler's samples count the kernel, so nothing is said for it. */
+static void kernel_share_noted(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *sampler, *watch;
+        double kernel;
+        const char *said; /* NULL: nothing */
+    } cases[] = {
+        {"perf", "page", 3.0, "  30.0% of the profiled threads' CPU ran in the kernel (page faults, "
+                              "as on new heap memory; system calls; wasp's own page-protection "
+                              "faults), where the perf sampler takes no sample"},
+        {"pmu", "debugreg", 1.0, "  10.0% of the profiled threads' CPU ran in the kernel (page "
+                                 "faults, as on new heap memory; system calls), where the pmu"},
+        {"perf", "page", 0.4, NULL}, /* 4% */
+        {"timer", "page", 3.0, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        wasp_profile *p = wasp_profile_new();
+        wasp_profile_set_meta(p, "events", "deadstore");
+        wasp_profile_set_meta(p, "sampler", cases[i].sampler);
+        wasp_profile_set_meta(p, "watch", cases[i].watch);
+        wasp_profile_set_meta_num(p, "cpu_seconds", 10);
+        wasp_profile_set_meta_num(p, "cpu_kernel_seconds", cases[i].kernel);
+        wasp_profile_add_counter(p, "samples", 7000);
+        wasp_frame work = at_line(p, "pkg.Main.work", 42);
+        uint32_t f = wasp_profile_intern_frame(p, &work);
+        uint32_t c = wasp_profile_intern_context(p, &f, 1, 0);
+        wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c, c, 100, 40);
+        wasp_totals t = {1000, 100, 0, 40};
+        wasp_profile_add_totals(p, WASP_AN_DEADSTORE, &t);
+        char *buf = text_report(p);
+        const char *note = strstr(buf, "ran in the kernel");
+        if (cases[i].said && !strstr(buf, cases[i].said))
+            fail_msg("%s, %.0f%% in the kernel not said so:\n%s", cases[i].sampler,
+                     cases[i].kernel * 10, buf);
+        if (!cases[i].said && note)
+            fail_msg("%s, %.0f%% in the kernel said:\n%s", cases[i].sampler, cases[i].kernel * 10,
+                     buf);
+        free(buf);
+        wasp_profile_free(p);
+    }
+}
+
 /* A class compiled without line numbers (javac -g:none, "Unknown Source"):
  * the finding is its method, whose samples are all at line -1; the dead
  * store's own words say "method", and the summary says why once. One with a
@@ -344,6 +391,7 @@ int main(void)
         cmocka_unit_test(native_method_shared_by_places),
         cmocka_unit_test(with_calls_by_method),
         cmocka_unit_test(interpreted_share_noted),
+        cmocka_unit_test(kernel_share_noted),
         cmocka_unit_test(unnumbered_class_noted),
         cmocka_unit_test(exceptions_cost_noted),
     };

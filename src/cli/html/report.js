@@ -227,6 +227,11 @@ const waspReport = (function () {
     if (interpreted >= 0.1) box.append(el('p', { class: 'note', 'data-interpreted': '', text: pct(interpreted) +
       ' of the CPU samples ran in the interpreter (code the JIT had not compiled yet) and count at no line: ' +
       'a longer run shows more of the program at its lines.' }));
+    if (s.kernel_share >= 0.05) box.append(el('p', { class: 'note', 'data-kernel': '', text: pct(s.kernel_share) +
+      ' of the profiled threads\' CPU ran in the kernel (page faults, as on new heap memory; system calls' +
+      ((rep.meta || {}).watch === 'page' ? '; wasp\'s own page-protection faults' : '') + '), where the ' +
+      (rep.meta || {}).sampler + ' sampler takes no sample: no share here includes it ' +
+      '(--sampler timer counts it at the code that entered the kernel).' }));
     const ex = s.exceptions; // what filling in exceptions' stack traces cost (docs/findings.md "Exceptions")
     if (ex && ex.cpu_share >= 0.02) box.append(el('p', { class: 'note', 'data-exceptions': '', text: pct(ex.cpu_share) +
       ' of the CPU samples (' + small(ex.cpu_low).replace('%', '') + '\u2013' + small(ex.cpu_high) + ') fill in exceptions\' ' +

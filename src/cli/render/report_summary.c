@@ -329,6 +329,23 @@ static void finding_text(const wasp_profile *p, const wasp_finding *f, int rank,
 /* The interpreter's share of the samples from which the summary says so: a
  * short run's findings in code not yet compiled show less CPU than they cost. */
 #define INTERPRETED_NOTE 0.1
+#define KERNEL_NOTE 0.05
+
+/* The share of the profiled threads' CPU spent in the kernel, where the perf
+ * and PMU samplers take no sample (they sample user code only), so no share
+ * of the samples includes it; NAN where the profile does not say, or where
+ * the sampler sees it (the timer's signal arrives at the user instruction
+ * that entered the kernel, and counts there). */
+static double kernel_share(const wasp_profile *p)
+{
+    const char *sampler = wasp_profile_get_meta(p, "sampler");
+    double cpu, kernel;
+    if (!sampler || (strcmp(sampler, "perf") != 0 && strcmp(sampler, "pmu") != 0) ||
+        !wasp_profile_get_meta_num(p, "cpu_seconds", &cpu) ||
+        !wasp_profile_get_meta_num(p, "cpu_kernel_seconds", &kernel) || !(cpu > 0))
+        return NAN;
+    return kernel < cpu ? kernel / cpu : 1;
+}
 
 /* Start-up work below this share of an analysis's evidence goes unsaid in
  * the text (the JSON has it): a note about 0.1% is noise on the first screen. */
@@ -438,6 +455,15 @@ static int summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *ou
                      "yet) and count at no line: a longer run shows more of the program at its "
                      "lines\n",
                 wasp_fmt_percent(interpreted / by_line, a, sizeof a));
+    double kernel = kernel_share(p);
+    const char *watch = wasp_profile_get_meta(p, "watch");
+    if (kernel >= KERNEL_NOTE)
+        fprintf(out, "  %s of the profiled threads' CPU ran in the kernel (page faults, as on new heap "
+                     "memory; system calls%s), where the %s sampler takes no sample: no share here "
+                     "includes it (--sampler timer counts it at the code that entered the kernel)\n",
+                wasp_fmt_percent(kernel, a, sizeof a),
+                watch && !strcmp(watch, "page") ? "; wasp's own page-protection faults" : "",
+                wasp_profile_get_meta(p, "sampler"));
     if (exceptions_text(p, shown, out) != 0)
         return -1;
     text_out t = {out, 0};
@@ -603,6 +629,11 @@ static int summary_json(wasp_json *j, const wasp_profile *p, uint32_t shown, int
     wasp_json_begin_object(j, "summary", false);
     wasp_json_double(j, "samples_due", wasp_report_samples_due(p));
     wasp_json_u64(j, "few_samples_below", FEW_SAMPLES);
+    double kernel = kernel_share(p);
+    if (isnan(kernel))
+        wasp_json_null(j, "kernel_share");
+    else
+        wasp_json_double(j, "kernel_share", kernel);
     wasp_json_begin_array(j, "analyses", false);
     if (each_analysis(p, shown, top, analysis_json, j) != 0)
         return -1;
