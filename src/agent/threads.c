@@ -212,6 +212,12 @@ static double task_kernel_seconds(pid_t tid)
     return (double)stime / (double)ticks;
 }
 
+static double kernel_since_start(const wasp_thread *t)
+{
+    double k = task_kernel_seconds(t->tid) - t->kernel_start_s;
+    return k > 0 ? k : 0; /* 0 when /proc could not be read */
+}
+
 void wasp_thread_begin(JNIEnv *env, const char *name)
 {
     if (!wasp_sampling() || self_state())
@@ -338,7 +344,7 @@ void wasp_thread_finish(void)
         used = task_cpu_seconds(t->tid) - (double)t->cpu_ns_start / 1e9;
     t->cpu_ns_start = (uint64_t)(used * 1e9) | (1ull << 63); /* finished: holds CPU used */
     t->cpu_mark_s = used;
-    t->kernel_mark_s = task_kernel_seconds(t->tid) - t->kernel_start_s;
+    t->kernel_mark_s = kernel_since_start(t);
     wasp_registry_remove(t->index);
     wasp_registry_release(t->index);
     ended_samples += t->rec.counters[WASP_C_SAMPLES];
@@ -357,8 +363,7 @@ void wasp_thread_finish(void)
 static void mark_cpu(wasp_thread *t)
 {
     t->cpu_mark_s = wasp_thread_cpu_seconds(t);
-    double k = task_kernel_seconds(t->tid) - t->kernel_start_s;
-    t->kernel_mark_s = k > 0 ? k : 0;
+    t->kernel_mark_s = kernel_since_start(t);
 }
 
 void wasp_threads_stop_all(void (*visit)(const wasp_thread *t))
