@@ -18,12 +18,16 @@
  * Prints "acquisitions: LocksHot$HotLock=N LocksHot$WarmLock=N
  * LocksHot$ColdLock=N" and "checksum: ...".
  *
- * With -Dwasp.truth.repeat=0 (summary.py's CPU-share truth, run without the
- * agent) hot() does its work without taking the lock, and with any
- * -Dwasp.truth.repeat the CPU time of the program's threads (main and the
- * workers) is printed at the end ("truth: cpu-ns N"): the hot lock's
- * operations' share of the program's CPU is (T(1) - T(0)) / T(1). UNLOCKED
- * is a static final: at its default the JIT folds the test away.
+ * With -Dwasp.truth.repeat=R (summary.py's CPU-share truth, run without the
+ * agent), each worker runs its steps in ten chunks, and after each chunk the
+ * same steps again with hot() doing its work without the lock (hotFree(), on
+ * an object of its own), both timed in the thread's CPU time: the hot lock's
+ * operations cost the difference. It prints the program's CPU (main and the
+ * workers, less main's CPU before main() and the lock-free twins' time) and
+ * that difference ("truth: cpu-ns N", "truth: part-ns L"): the hot lock's
+ * share is L / N. Both halves of a difference run within milliseconds of
+ * each other, so a neighbour's load moves both: measured across two runs,
+ * with and without the lock, the share moved 0.12-0.56 under load.
  */
 public class LocksHot {
     static final class HotLock { long n, sum; }
@@ -40,8 +44,11 @@ public class LocksHot {
      * however the threads are scheduled, even on a loaded machine where
      * they rarely run at the same time. */
     static boolean YIELD_HOLDING;
-    static final boolean UNLOCKED = Integer.getInteger("wasp.truth.repeat", 1) == 0;
+    static final boolean TRUTH = Integer.getInteger("wasp.truth.repeat") != null;
     static final java.util.concurrent.atomic.AtomicLong WORKER_CPU = new java.util.concurrent.atomic.AtomicLong();
+    static final java.util.concurrent.atomic.AtomicLong LOCK_NS = new java.util.concurrent.atomic.AtomicLong();
+    /* hotFree()'s object: HOT's shape, never locked. */
+    static final HotLock FREE = new HotLock();
     static final int[] PATTERN = {0, 1, 0, 2, 0, 1, 0, 0, 1, 0};
 
     static long mix(long x) {
@@ -50,10 +57,6 @@ public class LocksHot {
     }
 
     static long hot(long x) {
-        if (UNLOCKED) { /* the truth's run without the lock: its work alone (one thread, WORK 1) */
-            HOT.n++;
-            return HOT.sum += mix(x + HOT.n);
-        }
         synchronized (HOT) { // WASP-EXPECT: locks
             HOT.n++;
             if (YIELD_HOLDING && (HOT.n & 255) == 0)
@@ -62,6 +65,12 @@ public class LocksHot {
                 HOT.sum += mix(x + j);
             return HOT.sum += mix(x + HOT.n);
         }
+    }
+
+    /* hot()'s work without the lock, for the truth (one thread, WORK 1). */
+    static long hotFree(long x) {
+        FREE.n++;
+        return FREE.sum += mix(x + FREE.n);
     }
 
     static long warm(long x) {
@@ -94,7 +103,41 @@ public class LocksHot {
         return s;
     }
 
+    /* run() with hotFree() for hot(). */
+    static long runFree(long steps) {
+        long s = 0;
+        for (long i = 0; i < steps; i++) {
+            switch (PATTERN[(int) (i % PATTERN.length)]) {
+            case 0: s += hotFree(i); break;
+            case 1: s += warm(i); break;
+            default: s += cold(i); break;
+            }
+        }
+        return s;
+    }
+
+    /* The truth's worker: run() in ten chunks, each followed by its lock-free
+     * twin; the twins' time is left out of the CPU it reports (WORKER_CPU)
+     * and the difference is the lock's (LOCK_NS). */
+    static long runTimed(long steps) {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long s = 0, free = 0, locked = 0;
+        for (int c = 0; c < 10; c++) {
+            long a = mx.getCurrentThreadCpuTime();
+            s += run(steps / 10);
+            long b = mx.getCurrentThreadCpuTime();
+            runFree(steps / 10);
+            long d = mx.getCurrentThreadCpuTime();
+            locked += b - a;
+            free += d - b;
+        }
+        WORKER_CPU.addAndGet(mx.getCurrentThreadCpuTime() - free);
+        LOCK_NS.addAndGet(locked - free);
+        return s;
+    }
+
     public static void main(String[] args) throws Exception {
+        long before = TRUTH ? java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() : 0;
         long steps = (args.length > 0 ? Long.parseLong(args[0]) : 100) * 1_000_000L;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 1;
         WORK = args.length > 2 ? Integer.parseInt(args[2]) : 1;
@@ -104,9 +147,7 @@ public class LocksHot {
         for (int t = 0; t < threads; t++) {
             final int k = t;
             ts[t] = new Thread(() -> {
-                sums[k] = run(steps);
-                if (Integer.getInteger("wasp.truth.repeat") != null)
-                    WORKER_CPU.addAndGet(java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
+                sums[k] = TRUTH ? runTimed(steps) : run(steps);
             }, "locks-" + t);
             ts[t].start();
         }
@@ -121,8 +162,9 @@ public class LocksHot {
          * checksum is the counts, which do not. */
         System.out.println("checksum: " + Long.toHexString(HOT.n * 961 + WARM.n * 31 + COLD.n)
                 + (threads == 1 ? "-" + Long.toHexString(checksum) : ""));
-        if (Integer.getInteger("wasp.truth.repeat") != null)
-            System.err.println("truth: cpu-ns " + (WORKER_CPU.get()
-                    + java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime()));
+        if (TRUTH)
+            System.err.println("truth: cpu-ns " + (WORKER_CPU.get() - before
+                    + java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime())
+                    + "\ntruth: part-ns " + LOCK_NS.get());
     }
 }
