@@ -1,9 +1,10 @@
 /* The summary's CPU share of an allocation and of a replica finding (issue
  * 40, docs/findings.md): an allocation's is the samples counted at its
  * creating line over every sample counted; a replica's (without -e objects)
- * those at the lines where its objects were compared, each line once, the
- * births' comparisons (no instruction: wasp's own read at the next
- * allocation) left out. Without samples by line neither is measured. */
+ * those at the lines where its objects were compared or accessed (a record
+ * of no comparisons: a sampled access's place), each line once, the births'
+ * comparisons (no instruction: wasp's own read at the next allocation) left
+ * out. Without samples by line neither is measured. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -205,6 +206,41 @@ static void replica_paths_at_one_place(void **state)
            "replicated; CPU not measured\n  try:");
 }
 
+/* A place where the site's objects were accessed, compared nowhere (a
+ * record of no comparisons): its line's samples count, θ and the detail's
+ * comparison contexts do not change. */
+static wasp_profile *place_profile(bool with_lines)
+{
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "replicas");
+    uint32_t s = wasp_profile_intern_site(p, context(p, "pkg.Grid.build", 12, NULL),
+                                          wasp_profile_intern_string(p, "int[]"));
+    wasp_profile_add_site_allocs(p, s, 100, 819200);
+    wasp_profile_add_replica(p, s, context(p, "pkg.Grid.build", 12, NULL), 400, 100);
+    wasp_profile_add_replica(p, s, context(p, "pkg.Grid.sum", 20, "mov 0x10(%rbx), %eax"), 30, 10);
+    wasp_profile_add_replica(p, s, context(p, "pkg.Grid.scan", 30, "mov 0x18(%rbx), %edx"), 0, 0);
+    cpu_lines(p, with_lines, (const char *const[]){"pkg.Grid.build", "pkg.Grid.sum", "pkg.Grid.scan"},
+              (const int[]){12, 20, 30}, (const double[]){200, 250, 150}, 3);
+    return p;
+}
+
+static void replica_places_accessed_count(void **state)
+{
+    (void)state;
+    /* lines 20 and 30: 400 of 1,000, Wilson 37.0-43.1%; θ 430 / 540 */
+    expect(place_profile,
+           "  1. pkg.Grid.build(Main.java:12): int[] objects created here are copies of each "
+           "other: 79.6% of sampled fields equal the previous object's, ~637.0 KiB "
+           "replicated; 40.0% of CPU (37.0\xe2\x80\x93" "43.1%)\n",
+           "replicated; CPU not measured\n");
+    wasp_profile *p = place_profile(true);
+    char *r = text(p);
+    if (strstr(r, "pkg.Grid.scan") || !strstr(r, "pkg.Grid.sum"))
+        fail_msg("the place is listed among the comparison contexts, or the comparison is not:\n%s", r);
+    free(r);
+    wasp_profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +249,7 @@ int main(void)
         cmocka_unit_test(replica_is_the_lines_that_accessed_it),
         cmocka_unit_test(replica_share_is_of_the_samples_counted_by_line),
         cmocka_unit_test(replica_paths_at_one_place),
+        cmocka_unit_test(replica_places_accessed_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

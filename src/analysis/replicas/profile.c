@@ -259,19 +259,26 @@ fail:
     return NULL;
 }
 
+/* A record with no comparison is a place where the site's objects were
+ * accessed (profile.h). */
+static bool is_comparison(const wasp_replica *x)
+{
+    return x->same + x->different > 0;
+}
+
 uint32_t *wasp_profile_sorted_site_replicas(const wasp_profile *p, uint32_t site, uint32_t *n)
 {
     uint32_t nx, k = 0;
     const wasp_replica *x = wasp_profile_replicas(p, &nx);
     *n = 0;
     for (uint32_t i = 0; i < nx; i++)
-        k += x[i].site == site;
+        k += x[i].site == site && is_comparison(&x[i]);
     wasp_ranked *r = malloc((k ? k : 1) * sizeof *r);
     if (!r)
         return NULL;
     k = 0;
     for (uint32_t i = 0; i < nx; i++)
-        if (x[i].site == site)
+        if (x[i].site == site && is_comparison(&x[i]))
             r[k++] = (wasp_ranked){{wasp_profile_context_walked(p, x[i].access_ctx), /* unwalked last */
                                     x[i].same + x[i].different},
                                    {x[i].access_ctx},

@@ -16,7 +16,10 @@
 typedef struct wasp_profile wasp_profile;
 
 /* Replica comparisons of one allocation site (index into sites), by the
- * access context where the later object's field was compared. */
+ * access context where the later object's field was compared. A record with
+ * neither (same and different 0) is a place where the site's objects were
+ * accessed, sampled (the handler keeps one a thread per 10 ms at most): the
+ * summary counts the CPU samples at its line, the rankings leave it out. */
 typedef struct wasp_replica {
     uint32_t site;
     uint32_t access_ctx;
@@ -67,9 +70,9 @@ const wasp_replica_check *wasp_profile_replica_check(const wasp_profile *p, uint
  * class and site id. Caller frees; non-NULL (even for none) unless out of
  * memory. *n receives the count. */
 uint32_t *wasp_profile_sorted_replica_sites(const wasp_profile *p, uint32_t *n);
-/* Indices (into the records) of one site's records by comparisons,
- * descending; ties by access context id. Caller frees; NULL only when out of
- * memory. */
+/* Indices (into the records) of one site's records with comparisons, by
+ * comparisons, descending (places, with none, left out); ties by access
+ * context id. Caller frees; NULL only when out of memory. */
 uint32_t *wasp_profile_sorted_site_replicas(const wasp_profile *p, uint32_t site, uint32_t *n);
 /* θ of a site = same / (same + different) over all its replica records; 0 when none.
  * *comparisons (when not NULL) receives same + different. */

@@ -339,8 +339,9 @@ typedef struct replica_group {
 } replica_group;
 
 /* The program's CPU samples (cpu_lines.h) at the lines where group g's
- * objects were accessed: the places of its sites' comparison contexts, each
- * (method, line) once. A birth's comparison (no instruction: wasp read the
+ * objects were accessed: the places of its sites' records, comparisons'
+ * contexts and sampled accesses' places (profile.h), each (method, line)
+ * once. A birth's comparison (no instruction: wasp read the
  * object at the site's next allocation) is no access of the program's. A
  * line inlined into another of them would count twice (their samples are
  * kept per line, not per chain). NAN without samples by line, or out of
