@@ -129,15 +129,24 @@ static void one_line_two_classes(void **state)
     wasp_profile_free(p);
 }
 
-static wasp_profile *replica_profile(bool with_lines)
+/* A replicas profile with site 0, int[] created at Grid.build:12, and its
+ * births' comparisons (at the site's allocation path: no instruction). */
+static wasp_profile *grid_profile(uint32_t *site)
 {
     wasp_profile *p = wasp_profile_new();
     wasp_profile_set_meta(p, "events", "replicas");
     uint32_t s = wasp_profile_intern_site(p, context(p, "pkg.Grid.build", 12, NULL),
                                           wasp_profile_intern_string(p, "int[]"));
     wasp_profile_add_site_allocs(p, s, 100, 819200);
-    /* births, compared at the site's allocation path: no instruction */
     wasp_profile_add_replica(p, s, context(p, "pkg.Grid.build", 12, NULL), 400, 100);
+    *site = s;
+    return p;
+}
+
+static wasp_profile *replica_profile(bool with_lines)
+{
+    uint32_t s;
+    wasp_profile *p = grid_profile(&s);
     /* line 20 through two instructions: one line */
     wasp_profile_add_replica(p, s, context(p, "pkg.Grid.sum", 20, "mov 0x10(%rbx), %eax"), 30, 10);
     wasp_profile_add_replica(p, s, context(p, "pkg.Grid.sum", 20, "mov 0x14(%rbx), %ecx"), 5, 5);
@@ -211,12 +220,8 @@ static void replica_paths_at_one_place(void **state)
  * comparison contexts do not change. */
 static wasp_profile *place_profile(bool with_lines)
 {
-    wasp_profile *p = wasp_profile_new();
-    wasp_profile_set_meta(p, "events", "replicas");
-    uint32_t s = wasp_profile_intern_site(p, context(p, "pkg.Grid.build", 12, NULL),
-                                          wasp_profile_intern_string(p, "int[]"));
-    wasp_profile_add_site_allocs(p, s, 100, 819200);
-    wasp_profile_add_replica(p, s, context(p, "pkg.Grid.build", 12, NULL), 400, 100);
+    uint32_t s;
+    wasp_profile *p = grid_profile(&s);
     wasp_profile_add_replica(p, s, context(p, "pkg.Grid.sum", 20, "mov 0x10(%rbx), %eax"), 30, 10);
     wasp_profile_add_replica(p, s, context(p, "pkg.Grid.scan", 30, "mov 0x18(%rbx), %edx"), 0, 0);
     cpu_lines(p, with_lines, (const char *const[]){"pkg.Grid.build", "pkg.Grid.sum", "pkg.Grid.scan"},
