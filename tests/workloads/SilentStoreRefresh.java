@@ -16,21 +16,24 @@
  * other silent stores), about as long as the refresh.
  *
  * Usage: java SilentStoreRefresh [rounds-in-thousands]   (default 12000)
- * Prints "checksum: ...". With -Dwasp.truth.repeat=R (summary.py's truth,
- * run without the agent) the refresh runs R times a round (at 0 the cache
- * keeps its first copy), and the main thread's CPU time is printed at the
- * end ("truth: cpu-ns N") with its CPU time when main() began ("truth:
- * cpu-ns-before-main B": the JVM's start-up, which wasp does not sample):
- * the refresh's share is (T(1) - T(0)) / (T(1) - B(1)). REPEAT is a static
- * final: at its default 1 the JIT folds the repeat away.
+ * Prints "checksum: ...". With -Dwasp.truth.repeat (summary.py's truth, run
+ * without the agent) the rounds run in ten chunks, each followed by as many
+ * rounds without the refresh, all timed in the main thread's CPU time: the
+ * refresh costs the difference. It prints the program's CPU (less the JVM's
+ * start-up before main() and the rounds without the refresh: "truth: cpu-ns
+ * N") and that difference ("truth: part-ns P"): the refresh's share is P /
+ * N. Both halves of a difference run in one JVM, the same compiled code,
+ * milliseconds apart: measured across runs with the refresh and without it,
+ * JDK 17's truth moved 0.37-0.66 within one test's pairs, as the copy loop
+ * was compiled one way or another from one run to the next.
  */
 public class SilentStoreRefresh {
     static final int N = 2048; /* two 16 KiB arrays: both stay in the cache */
     static final int READS = 64;
-    static final int REPEAT = Integer.getInteger("wasp.truth.repeat", 1);
+    static final boolean TRUTH = Integer.getInteger("wasp.truth.repeat") != null;
 
     static void refresh(long[] cache, long[] table) {
-        for (int r = 0; r < REPEAT; r++) for (int i = 0; i < cache.length; i++) cache[i] = table[i]; // WASP-EXPECT: silentstore
+        for (int i = 0; i < cache.length; i++) cache[i] = table[i]; // WASP-EXPECT: silentstore
     }
 
     /* The rest of the round: scattered reads of the cache, a dependency
@@ -41,25 +44,52 @@ public class SilentStoreRefresh {
         return h;
     }
 
+    /* Rounds [from, to): a change to the table, the refresh, the reads. */
+    static long rounds(long[] cache, long[] table, long h, long from, long to) {
+        for (long r = from; r < to; r++) {
+            table[(int) (r % N)] += r;
+            refresh(cache, table);
+            h = digest(cache, h);
+        }
+        return h;
+    }
+
+    /* The same rounds without the refresh, for the truth. */
+    static long roundsWithoutRefresh(long[] cache, long[] table, long h, long from, long to) {
+        for (long r = from; r < to; r++) {
+            table[(int) (r % N)] += r;
+            h = digest(cache, h);
+        }
+        return h;
+    }
+
     public static void main(String[] args) {
         long before = truthCpu();
         int thousands = args.length > 0 ? Integer.parseInt(args[0]) : 12000;
         long[] table = new long[N], cache = new long[N];
         for (int i = 0; i < N; i++)
             table[i] = cache[i] = i * 0x9E3779B97F4A7C15L;
-        long h = 1;
-        for (long r = 0, rounds = thousands * 1000L; r < rounds; r++) {
-            table[(int) (r % N)] += r;
-            refresh(cache, table);
-            h = digest(cache, h);
+        long h = 1, all = thousands * 1000L, with = 0, without = 0;
+        /* In ten chunks with the truth or without, so that the JIT compiles
+         * the same code both ways. */
+        for (int c = 0; c < 10; c++) {
+            long from = all * c / 10, to = all * (c + 1) / 10;
+            long a = truthCpu();
+            h = rounds(cache, table, h, from, to);
+            if (TRUTH) {
+                long b = truthCpu();
+                roundsWithoutRefresh(cache, table, h, from, to);
+                without += truthCpu() - b;
+                with += b - a;
+            }
         }
         System.out.println("checksum: " + Long.toHexString(h));
-        if (Integer.getInteger("wasp.truth.repeat") != null)
-            System.err.println("truth: cpu-ns " + truthCpu() + "\ntruth: cpu-ns-before-main " + before);
+        if (TRUTH)
+            System.err.println("truth: cpu-ns " + (truthCpu() - before - without) + "\ntruth: part-ns "
+                    + (with - without));
     }
 
     static long truthCpu() {
-        return Integer.getInteger("wasp.truth.repeat") == null ? 0
-                : java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        return !TRUTH ? 0 : java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
     }
 }
