@@ -176,10 +176,13 @@ FEW_TRIES = 3
 # 0.12-0.50 under load. wasp 0.460-0.511, under the truth by 0.010-0.055
 # (mean 0.033, sd 0.013; intervals +-0.025): the lock's fences hold up the
 # instructions after the compare-and-swap, where a sample then lands
-# (docs/findings.md, "Locks"). Within the interval widened by 4 x 0.02
-# (the truth past the interval's end by 0.009 on average, 5.5 sd of 0.013
-# under 0.08); counting the acquisitions alone (half of it), every lock's
-# samples (0.8) or none fails by far.
+# (docs/findings.md, "Locks"). Within the interval widened by 4 x 0.03:
+# here the truth was past the interval's end by 0.009 on average (sd 0.013);
+# the Intel guests, whose debug registers trap, were not measured against
+# this truth, and against the older one gave ratios of 0.76-0.93, under a
+# truth of ~0.4 by up to 0.1, which 0.12 past the interval's end covers.
+# Counting the acquisitions alone (half of it), every lock's samples (0.8 of
+# the CPU here) or none still fails by 0.05 and more.
 # "ahead": SilentStoreIS's planted line is one line of straight code, and
 # its truth is what taking it away saves: the program with it and without
 # it (-Dwasp.truth.repeat=0 keeps the constructor's values), 0.100-0.119 in
@@ -256,7 +259,7 @@ TRUTH = {
     "DeadStoreEuler": ("line", 0.04, None, None),
     "SilentStoreRefresh": ("line", 0.03, None, None),
     "SilentLoadSearch": ("body", 0.004, 0.8, 1),
-    "LocksHot": ("lock", 0.02, None, None),
+    "LocksHot": ("lock", 0.03, None, None),
     "SilentStoreIS": ("ahead", 0.006, 1.1, 2.7),
     "AllocRing": ("line", 0.03, None, None),
     "AllocBytes": ("creation", 0.054, 0.05, 1),
