@@ -319,10 +319,9 @@ def check_truth(ctx, jdk, analysis, workload, args, first):
         # Three pairs, interleaved, and the medians: one pair's difference moved
         # with a neighbour's load (DeadStoreEuler's truth once 0.110, T0 2.19 s
         # against 2.46 s, where 17 runs had given 0.216-0.478).
-        runs1, runs0 = [first_run], []
-        for i in range(TRUTH_PAIRS):
-            if i:
-                runs1.append(program_cpu(ctx, jdk, workload, args, 1, jvm))
+        runs1, runs0 = [first_run], [program_cpu(ctx, jdk, workload, args, 0, jvm)]
+        for _ in range(TRUTH_PAIRS - 1):
+            runs1.append(program_cpu(ctx, jdk, workload, args, 1, jvm))
             runs0.append(program_cpu(ctx, jdk, workload, args, 0, jvm))
         t1s, t0s = [r.cpu for r in runs1], [r.cpu for r in runs0]
         pick = min if workload in TRUTH_BY_LEAST else statistics.median

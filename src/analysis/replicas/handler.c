@@ -61,23 +61,25 @@ static void record(wasp_thread *t, uint32_t site, uint32_t ctx, int same)
 }
 
 /* The sampled access's place, with no comparison: a record of (0, 0). Wall
- * time from the vDSO, as births read it. */
-static void keep_place(wasp_thread *t, replica_thread *rt, const wasp_sample_view *v,
-                       const wasp_object_hit *h)
+ * time from the vDSO, as births read it. Returns the context captured (0:
+ * none), which a comparison of the same sample uses too. */
+static uint32_t keep_place(wasp_thread *t, replica_thread *rt, const wasp_sample_view *v,
+                           const wasp_object_hit *h)
 {
     uint64_t now = wasp_clock_ns(CLOCK_MONOTONIC);
     if (now < rt->next_place_ns)
-        return;
+        return 0;
     rt->next_place_ns = now + PLACE_GAP_NS;
     uint32_t ctx = wasp_capture_context(t, v->uc, h->at, h->insn, h->acc.len);
     if (ctx && wasp_records_site(&t->rec, WASP_ID_replicas, h->obj.site, ctx, 0.0, 0.0) == 0)
         t->rec.part_counters[WASP_ID_replicas][C_PLACES]++;
+    return ctx;
 }
 
 static void on_object(wasp_thread *t, const wasp_sample_view *v, const wasp_object_hit *h)
 {
     replica_thread *rt = t->part_state[WASP_ID_replicas];
-    keep_place(t, rt, v, h);
+    uint32_t place = keep_place(t, rt, v, h);
     uint64_t field;
     int len;
     wasp_watch_span(h->acc.addr, h->acc.size, &field, &len);
@@ -104,7 +106,8 @@ static void on_object(wasp_thread *t, const wasp_sample_view *v, const wasp_obje
         wasp_replica_sample(rt->snaps, REPLICA_SNAPS, h->obj.site, epoch, base, h->obj.size,
                             field, (uint8_t)len, value, ok, &waddr, &wlen, &v1);
     if (act == WASP_REPLICA_DIFFERENT) {
-        record(t, h->obj.site, wasp_capture_context(t, v->uc, h->at, h->insn, h->acc.len), 0);
+        record(t, h->obj.site,
+               place ? place : wasp_capture_context(t, v->uc, h->at, h->insn, h->acc.len), 0);
         return;
     }
     if (act != WASP_REPLICA_WATCH)
