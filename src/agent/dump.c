@@ -388,8 +388,8 @@ static void name_class_sites(wasp_profile *p)
 }
 
 void wasp_dump_site_table(wasp_dump *d, const wasp_records *r, int id,
-                          void (*add)(wasp_profile *p, uint32_t site, uint32_t ctx, double a,
-                                      double b),
+                          void (*add)(wasp_profile *p, uint32_t site, uint32_t ctx,
+                                      const wasp_rsite *e),
                           int (*keep)(wasp_dump *d, const wasp_records *r, const wasp_rsite *e))
 {
     const wasp_rsite *table = r->sites[id];
@@ -400,7 +400,7 @@ void wasp_dump_site_table(wasp_dump *d, const wasp_records *r, int id,
         uint32_t site = wasp_dump_site(d, e->site - 1);
         if (site == UINT32_MAX)
             continue;
-        add(d->p, site, wasp_dump_context(d, r, e->access_ctx), e->a, e->b);
+        add(d->p, site, wasp_dump_context(d, r, e->access_ctx), e);
     }
 }
 

@@ -37,12 +37,13 @@ uint32_t wasp_dump_context(wasp_dump *d, const wasp_records *r, uint32_t id);
 /* An allocation site (the id handlers record) as a profile site, UINT32_MAX
  * when unknown. */
 uint32_t wasp_dump_site(wasp_dump *d, uint32_t alloc_site);
-/* Every (site, access context, a, b) of analysis id's site table in r, with
- * profile ids, through add; when keep is given, only the entries it keeps
- * (it sees the records' own entry, ids unconverted). */
+/* Every entry of analysis id's site table in r, with its site and access
+ * context as profile ids, through add (its sums: e); when keep is given,
+ * only the entries it keeps (it sees the records' own entry, ids
+ * unconverted). */
 void wasp_dump_site_table(wasp_dump *d, const wasp_records *r, int id,
-                          void (*add)(wasp_profile *p, uint32_t site, uint32_t ctx, double a,
-                                      double b),
+                          void (*add)(wasp_profile *p, uint32_t site, uint32_t ctx,
+                                      const wasp_rsite *e),
                           int (*keep)(wasp_dump *d, const wasp_records *r, const wasp_rsite *e));
 /* An allocation site already in hand as a profile site, for visitors of
  * wasp_alloc_each_site (its lock is held: wasp_dump_site would wait on it). */

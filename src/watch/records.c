@@ -295,7 +295,8 @@ int wasp_records_pair(wasp_records *r, wasp_analysis a, uint16_t flags,
     return -1;
 }
 
-int wasp_records_site(wasp_records *r, int id, uint32_t site, uint32_t ctx, double a, double b)
+int wasp_records_site(wasp_records *r, int id, uint32_t site, uint32_t ctx, double a, double b,
+                      double c)
 {
     if (id < 0 || id >= WASP_ANALYSES || !r->sites[id])
         return -1;
@@ -320,6 +321,7 @@ int wasp_records_site(wasp_records *r, int id, uint32_t site, uint32_t ctx, doub
         }
         e->a += a;
         e->b += b;
+        e->c += c;
         return 0;
     }
     r->counters[WASP_C_DROP_TABLE_FULL]++;

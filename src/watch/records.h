@@ -74,13 +74,13 @@ typedef struct wasp_rpair {
     double count;
 } wasp_rpair;
 
-/* Two numbers an object-level analysis keeps per allocation site and access
- * context: objects, samples and remote samples; replicas, same and different
- * comparisons. */
+/* The numbers an object-level analysis keeps per allocation site and access
+ * context: objects, samples and remote samples (c unused); replicas, same
+ * and different comparisons, and c of the same that compared zero words. */
 typedef struct wasp_rsite {
     uint32_t site;       /* allocation-site id + 1; 0 = empty slot */
     uint32_t access_ctx; /* context id */
-    double a, b;
+    double a, b, c;
 } wasp_rsite;
 
 /* Counters of an analysis's own, named by its handler part. */
@@ -195,10 +195,10 @@ uint32_t wasp_records_trace(wasp_records *r, const wasp_rframe *frames, int nfra
 /* Intern a context. Returns its index + 1, 0 when full. */
 uint32_t wasp_records_context(wasp_records *r, uint32_t trace, uint64_t pc,
                               const uint8_t *insn, uint8_t insn_len);
-/* Add a and b to analysis id's numbers of site (id, not + 1) at access_ctx.
- * Returns 0, -1 when full or when id has no table. */
+/* Add a, b and c to analysis id's numbers of site (id, not + 1) at
+ * access_ctx. Returns 0, -1 when full or when id has no table. */
 int wasp_records_site(wasp_records *r, int id, uint32_t site, uint32_t access_ctx, double a,
-                      double b);
+                      double b, double c);
 /* Add to pair <watch, trap> of analysis a. Returns 0, -1 when full. */
 int wasp_records_pair(wasp_records *r, wasp_analysis a, uint16_t flags,
                       uint32_t watch_ctx, uint32_t trap_ctx, double bytes, double count);

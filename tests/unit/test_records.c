@@ -111,11 +111,11 @@ static void site_tables_are_per_analysis(void **state)
     wasp_records r;
     assert_int_equal(wasp_records_init(&r, 64, 1u << WASP_ID_objects | 1u << WASP_ID_replicas), 0);
     assert_null(r.sites[WASP_ID_deadstore]);
-    assert_int_equal(wasp_records_site(&r, WASP_ID_deadstore, 1, 1, 1.0, 0.0), -1);
-    assert_int_equal(wasp_records_site(&r, WASP_ID_objects, 7, 3, 1.0, 0.0), 0);
-    assert_int_equal(wasp_records_site(&r, WASP_ID_objects, 7, 3, 1.0, 1.0), 0);
-    assert_int_equal(wasp_records_site(&r, WASP_ID_objects, 8, 3, 1.0, 0.0), 0);
-    assert_int_equal(wasp_records_site(&r, WASP_ID_replicas, 7, 3, 0.0, 1.0), 0);
+    assert_int_equal(wasp_records_site(&r, WASP_ID_deadstore, 1, 1, 1.0, 0.0, 0.0), -1);
+    assert_int_equal(wasp_records_site(&r, WASP_ID_objects, 7, 3, 1.0, 0.0, 0.0), 0);
+    assert_int_equal(wasp_records_site(&r, WASP_ID_objects, 7, 3, 1.0, 1.0, 0.0), 0);
+    assert_int_equal(wasp_records_site(&r, WASP_ID_objects, 8, 3, 1.0, 0.0, 0.0), 0);
+    assert_int_equal(wasp_records_site(&r, WASP_ID_replicas, 7, 3, 0.0, 1.0, 0.0), 0);
     assert_int_equal(r.nsites[WASP_ID_objects], 2);
     assert_int_equal(r.nsites[WASP_ID_replicas], 1);
     double a = 0, b = 0;
@@ -125,7 +125,7 @@ static void site_tables_are_per_analysis(void **state)
             a += e->a, b += e->b;
     }
     assert_true(a == 2.0 && b == 1.0);
-    assert_int_equal(wasp_records_site(&r, WASP_ID_objects, 7, 0, 1.0, 0.0), -1); /* no context */
+    assert_int_equal(wasp_records_site(&r, WASP_ID_objects, 7, 0, 1.0, 0.0, 0.0), -1); /* no context */
     wasp_records_free(&r);
 }
 

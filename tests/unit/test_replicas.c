@@ -609,6 +609,59 @@ static size_t count(const char *text, const char *want)
     return n;
 }
 
+/* ---- equal comparisons of zero words ---- */
+
+/* The int[] site's equal comparisons were all of zeros, the double[]'s
+ * none: the file keeps them (RZER, only when there are some), a merge sums
+ * them, and the report says the int[] objects are unwritten space, not
+ * copies, where the double[] ones stay copies. */
+static void test_zeros(void **state)
+{
+    (void)state;
+    wasp_profile *p = sample_verified(false);
+    char err[256];
+    size_t len, size;
+    assert_int_equal(wasp_profile_write(p, path, err, sizeof err), 0);
+    unsigned char *b = slurp(&len);
+    assert_int_equal(find_section(b, len, "RZER", &size), 0); /* none: none written */
+    free(b);
+
+    uint32_t i = site_named(p, "pkg.Grid.idx", "int[]");
+    uint32_t copy = replica_named(p, i, "pkg.Grid.copy")->access_ctx;
+    /* int[]: 60 of 80 comparisons equal, all zero words */
+    wasp_profile_add_replica(p, i, copy, 55, 5);
+    wasp_profile_add_replica_zeros(p, i, copy, 60);
+    assert_int_equal(wasp_profile_write(p, path, err, sizeof err), 0);
+    b = slurp(&len);
+    assert_true(find_section(b, len, "RZER", &size) > 0);
+    assert_int_equal(size, 12 + 4 + 1 * 24);
+    free(b);
+    wasp_profile *q = wasp_profile_read(path, err, sizeof err);
+    if (!q)
+        fail_msg("read: %s", err);
+    uint32_t qi = site_named(q, "pkg.Grid.idx", "int[]");
+    NEAR(wasp_replica_site_zero(q, qi), 60);
+    NEAR(wasp_replica_site_zero(q, site_named(q, "pkg.Grid.<init>", "double[]")), 0);
+    assert_int_equal(wasp_profile_merge(q, p), 0); /* the same run twice: sums */
+    NEAR(wasp_replica_site_zero(q, qi), 120);
+    wasp_profile_free(q);
+
+    char *t = render(p, false, 10);
+    expect(t, "over 80 comparisons   int[]   50 allocations (195.3 KiB)\n"
+              "      100.0% of the equal comparisons compared zeros: space allocated and not "
+              "written, more than copies\n");
+    assert_int_equal(count(t, "compared zeros"), 1); /* not the double[] site's */
+    expect(t, "int[] objects created here are mostly unwritten zeros: 75.0% of sampled fields "
+              "equal the previous object's, 100.0% of those zero (allocate less, later, or "
+              "reuse one)");
+    expect(t, "double[] objects created here are copies of each other");
+    free(t);
+    t = render(p, true, 0);
+    expect(t, "\"zero_equal\": 60");
+    free(t);
+    wasp_profile_free(p);
+}
+
 static void test_render_text(void **state)
 {
     (void)state;
@@ -771,6 +824,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_file_without_sections, make_file, remove_file),
         cmocka_unit_test_setup_teardown(test_file_bad_ids, make_file, remove_file),
         cmocka_unit_test(test_merge),
+        cmocka_unit_test_setup_teardown(test_zeros, make_file, remove_file),
         cmocka_unit_test(test_group_by_line),
         cmocka_unit_test(test_render_text),
         cmocka_unit_test(test_render_json),

@@ -77,9 +77,14 @@ static int setup(const wasp_options *o, char *why, size_t len)
     return 0;
 }
 
+static void add_access(wasp_profile *p, uint32_t site, uint32_t ctx, const wasp_rsite *e)
+{
+    wasp_profile_add_site_access(p, site, ctx, e->a, e->b);
+}
+
 static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
 {
-    wasp_dump_site_table(d, &t->rec, id, wasp_profile_add_site_access, keep_now);
+    wasp_dump_site_table(d, &t->rec, id, add_access, keep_now);
 }
 
 /* An untracked site: where objects of its class, too small to track, were

@@ -13,7 +13,8 @@
 static void on_object(wasp_thread *t, const wasp_sample_view *v, const wasp_object_hit *h)
 {
     uint32_t ctx = wasp_capture_context(t, v->uc, h->at, h->insn, h->acc.len);
-    wasp_records_site(&t->rec, WASP_ID_objects, h->obj.site, ctx, 1.0, h->remote ? 1.0 : 0.0);
+    wasp_records_site(&t->rec, WASP_ID_objects, h->obj.site, ctx, 1.0, h->remote ? 1.0 : 0.0,
+                      0.0);
 }
 
 /* Kept with its context only so the dump can tell allocation clearing
@@ -21,7 +22,7 @@ static void on_object(wasp_thread *t, const wasp_sample_view *v, const wasp_obje
 static void on_no_object(wasp_thread *t, const wasp_sample_view *v, const wasp_object_hit *h)
 {
     uint32_t ctx = wasp_capture_context(t, v->uc, h->at, h->insn, h->acc.len);
-    wasp_records_site(&t->rec, WASP_ID_objects, WASP_NO_OBJECT_SITE, ctx, 1.0, 0.0);
+    wasp_records_site(&t->rec, WASP_ID_objects, WASP_NO_OBJECT_SITE, ctx, 1.0, 0.0, 0.0);
 }
 
 const wasp_handler_part wasp_handler_objects = {

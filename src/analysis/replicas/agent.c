@@ -28,9 +28,17 @@ static void stop(jvmtiEnv *jvmti, JNIEnv *env, const wasp_options *o)
     wasp_replica_verify_stop(env);
 }
 
+/* Comparisons, and of the equal ones those of zero words (c). */
+static void add_comparisons(wasp_profile *p, uint32_t site, uint32_t ctx, const wasp_rsite *e)
+{
+    wasp_profile_add_replica(p, site, ctx, e->a, e->b);
+    if (e->c > 0)
+        wasp_profile_add_replica_zeros(p, site, ctx, e->c);
+}
+
 static void fold_thread(wasp_dump *d, const wasp_thread *t, int id)
 {
-    wasp_dump_site_table(d, &t->rec, id, wasp_profile_add_replica, NULL);
+    wasp_dump_site_table(d, &t->rec, id, add_comparisons, NULL);
 }
 
 static void finish(wasp_dump *d, int id)

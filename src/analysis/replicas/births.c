@@ -42,7 +42,9 @@ static wasp_birth_verdict compare(const wasp_birth_slot *b, wasp_birth_reader re
     if (!ok)
         return WASP_BIRTH_NONE;
     uint64_t mask = b->len >= 8 ? ~0ull : ((1ull << (8 * b->len)) - 1);
-    return (v & mask) == (b->value & mask) ? WASP_BIRTH_SAME : WASP_BIRTH_DIFFERENT;
+    if ((v & mask) != (b->value & mask))
+        return WASP_BIRTH_DIFFERENT;
+    return (v & mask) == 0 ? WASP_BIRTH_ZERO : WASP_BIRTH_SAME;
 }
 
 wasp_birth_verdict wasp_replica_born(wasp_birth_slot *table, uint32_t nslots, uint32_t site,

@@ -39,6 +39,7 @@ typedef struct wasp_birth_slot {
 typedef enum wasp_birth_verdict {
     WASP_BIRTH_NONE,      /* nothing compared */
     WASP_BIRTH_SAME,      /* the word is the same as the previous object's */
+    WASP_BIRTH_ZERO,      /* ... and both are zero (space not written) */
     WASP_BIRTH_DIFFERENT  /* it differs, or the objects' sizes do */
 } wasp_birth_verdict;
 

@@ -10,7 +10,9 @@
  *    objects, which samples rarely hit twice, are compared so; so are they
  *    where no watchpoint engine works.
  * Comparisons are recorded per site and comparing context: "same" and
- * "different" (t->rec's replicas table, first and second number). So are,
+ * "different" (t->rec's replicas table, first and second number), and of
+ * the same those whose words were zero (third: space allocated and not
+ * written, which reads as a copy but is fixed otherwise). So are,
  * with neither, the places where a site's objects are accessed: a sampled
  * access's context, one a thread per PLACE_GAP_NS at most. The summary
  * counts the CPU samples at their lines as the replicas' cost; the
@@ -54,9 +56,11 @@ typedef struct replica_thread {
     uint64_t next_place_ns; /* ... and accesses' places not kept */
 } replica_thread;
 
-static void record(wasp_thread *t, uint32_t site, uint32_t ctx, int same)
+/* A comparison: equal or not, and when equal whether the words were zero. */
+static void record(wasp_thread *t, uint32_t site, uint32_t ctx, int same, int zero)
 {
-    wasp_records_site(&t->rec, WASP_ID_replicas, site, ctx, same ? 1.0 : 0.0, same ? 0.0 : 1.0);
+    wasp_records_site(&t->rec, WASP_ID_replicas, site, ctx, same ? 1.0 : 0.0, same ? 0.0 : 1.0,
+                      same && zero ? 1.0 : 0.0);
     t->rec.part_counters[WASP_ID_replicas][C_COMPARED]++;
 }
 
@@ -71,7 +75,7 @@ static uint32_t keep_place(wasp_thread *t, replica_thread *rt, const wasp_sample
         return 0;
     rt->next_place_ns = now + PLACE_GAP_NS;
     uint32_t ctx = wasp_capture_context(t, v->uc, h->at, h->insn, h->acc.len);
-    if (ctx && wasp_records_site(&t->rec, WASP_ID_replicas, h->obj.site, ctx, 0.0, 0.0) == 0)
+    if (ctx && wasp_records_site(&t->rec, WASP_ID_replicas, h->obj.site, ctx, 0.0, 0.0, 0.0) == 0)
         t->rec.part_counters[WASP_ID_replicas][C_PLACES]++;
     return ctx;
 }
@@ -107,7 +111,7 @@ static void on_object(wasp_thread *t, const wasp_sample_view *v, const wasp_obje
                             field, (uint8_t)len, value, ok, &waddr, &wlen, &v1);
     if (act == WASP_REPLICA_DIFFERENT) {
         record(t, h->obj.site,
-               place ? place : wasp_capture_context(t, v->uc, h->at, h->insn, h->acc.len), 0);
+               place ? place : wasp_capture_context(t, v->uc, h->at, h->insn, h->acc.len), 0, 0);
         return;
     }
     if (act != WASP_REPLICA_WATCH)
@@ -140,7 +144,7 @@ static void on_birth(wasp_thread *t, const wasp_birth *b)
     /* Compared where the site allocates again: its allocation path. */
     uint32_t trace = wasp_records_trace(&t->rec, b->frames, (int)b->nframes);
     uint32_t ctx = trace ? wasp_records_context(&t->rec, trace, 0, NULL, 0) : 0;
-    record(t, b->site, ctx, v == WASP_BIRTH_SAME);
+    record(t, b->site, ctx, v != WASP_BIRTH_DIFFERENT, v == WASP_BIRTH_ZERO);
     wasp_replica_comparisons_count(b->site);
     t->rec.part_counters[WASP_ID_replicas][C_BIRTH_COMPARED]++;
 }
@@ -157,7 +161,9 @@ static void on_trap(wasp_thread *t, int i, const ucontext_t *uc)
         return;
     }
     uint32_t ctx = wasp_watch_trap_context(t, slot, uc);
-    record(t, slot->tag, ctx, wasp_replica_same(now, slot->watch.v1, slot->watch.len));
+    uint8_t len = slot->watch.len;
+    record(t, slot->tag, ctx, wasp_replica_same(now, slot->watch.v1, len),
+           wasp_replica_same(now, 0, len));
     wasp_replica_comparisons_count(slot->tag); /* field comparisons rank --verify-top */
     wasp_watch_done(t, i);
 }

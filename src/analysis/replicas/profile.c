@@ -1,7 +1,9 @@
 /*
  * The replicas analysis's part in the profile (OJXPerf): comparison records
  * keyed by (site, access context) in a site record table
- * (profile/site_records.h), and at most one verification per site. θ, ω and
+ * (profile/site_records.h), of their equal comparisons those of zero words
+ * in another (only where there are some: older profiles have none), and at
+ * most one verification per site. θ, ω and
  * γ are OJXPerf's Section 6:
  *
  *   θ = same / (same + different)
@@ -27,12 +29,14 @@ WASP_SITE_RECORD_LAYOUT(wasp_replica, site, access_ctx, same, different);
 enum {
     SEC_RECORDS = WASP_TAG('R', 'E', 'P', 'L'),
     SEC_CHECKS = WASP_TAG('R', 'C', 'H', 'K'),
+    SEC_ZEROS = WASP_TAG('R', 'Z', 'E', 'R'),
     ROLE_COMPARISON = 0, /* where the later object's field was compared */
     CHECK_FILE_BYTES = 36
 };
 
 typedef struct replicas_data {
     wasp_site_records records;
+    wasp_site_records zeros; /* (site, ctx, equal comparisons of zero words, 0) */
     wasp_replica_check *checks; /* few (the verified sites): searched linearly */
     uint32_t nchecks, cap_checks;
 } replicas_data;
@@ -41,6 +45,7 @@ static void free_data(void *data)
 {
     replicas_data *r = data;
     wasp_site_records_free(&r->records);
+    wasp_site_records_free(&r->zeros);
     free(r->checks);
     free(r);
 }
@@ -76,6 +81,36 @@ void wasp_profile_add_replica(wasp_profile *p, uint32_t site, uint32_t access_ct
                               double different)
 {
     (void)wasp_profile_add_replica_checked(p, site, access_ctx, same, different);
+}
+
+/* The second sum is unused (0): the table shares site_records' layout. */
+int wasp_profile_add_replica_zeros_checked(wasp_profile *p, uint32_t site, uint32_t access_ctx,
+                                           double zeros, double unused)
+{
+    if (site >= p->nsites || access_ctx >= p->ncontexts)
+        return -1;
+    replicas_data *r = wasp_profile_part_data(p, WASP_ID_replicas, sizeof *r);
+    if (!r)
+        return -1;
+    return wasp_site_records_add(&r->zeros, site, access_ctx, zeros, unused) == WASP_NOID ? -1 : 0;
+}
+
+void wasp_profile_add_replica_zeros(wasp_profile *p, uint32_t site, uint32_t access_ctx,
+                                    double zeros)
+{
+    (void)wasp_profile_add_replica_zeros_checked(p, site, access_ctx, zeros, 0);
+}
+
+double wasp_replica_site_zero(const wasp_profile *p, uint32_t site)
+{
+    const replicas_data *r = p->parts[WASP_ID_replicas];
+    double z = 0;
+    for (uint32_t i = 0; r && i < r->zeros.n; i++) {
+        wasp_site_record x = wasp_site_records_get(&r->zeros, i);
+        if (x.site == site)
+            z += x.sum[0];
+    }
+    return z;
 }
 
 /* ---- checks ---- */
@@ -307,7 +342,8 @@ static int check(const wasp_profile *p, char *err, size_t errlen)
     const replicas_data *r = p->parts[WASP_ID_replicas];
     if (!r)
         return 0;
-    if (wasp_site_records_check(p, &r->records, "replica record", err, errlen) != 0)
+    if (wasp_site_records_check(p, &r->records, "replica record", err, errlen) != 0 ||
+        wasp_site_records_check(p, &r->zeros, "replica zero record", err, errlen) != 0)
         return -1;
     for (uint32_t i = 0; i < r->nchecks; i++)
         if (r->checks[i].site >= p->nsites) {
@@ -334,6 +370,7 @@ static void encode(const wasp_profile *p, wasp_wbuf *b)
     if (!r)
         return;
     wasp_site_records_encode(&r->records, SEC_RECORDS, b);
+    wasp_site_records_encode(&r->zeros, SEC_ZEROS, b);
     if (r->nchecks)
         wasp_put_table(b, SEC_CHECKS, r->nchecks, put_check, r);
 }
@@ -363,7 +400,9 @@ static int decode_checks(wasp_profile *p, wasp_decoder *d)
 static int decode(wasp_profile *p, wasp_decoder *d)
 {
     if (wasp_site_records_decode(p, d, SEC_RECORDS, "replica record",
-                                 wasp_profile_add_replica_checked) != 0)
+                                 wasp_profile_add_replica_checked) != 0 ||
+        wasp_site_records_decode(p, d, SEC_ZEROS, "replica zero record",
+                                 wasp_profile_add_replica_zeros_checked) != 0)
         return -1;
     return decode_checks(p, d);
 }
@@ -376,7 +415,9 @@ static int merge(wasp_profile *dst, const wasp_profile *src, const wasp_id_map *
     if (!r)
         return 0;
     if (wasp_site_records_merge(dst, &r->records, m, ROLE_COMPARISON,
-                                wasp_profile_add_replica_checked) != 0)
+                                wasp_profile_add_replica_checked) != 0 ||
+        wasp_site_records_merge(dst, &r->zeros, m, ROLE_COMPARISON,
+                                wasp_profile_add_replica_zeros_checked) != 0)
         return -1;
     for (uint32_t i = 0; i < r->nchecks; i++) {
         wasp_replica_check c = r->checks[i];
@@ -394,7 +435,7 @@ static int weigh(const wasp_profile *p, wasp_context_weights *w)
 }
 
 const wasp_profile_part wasp_profile_part_replicas = {
-    .sections = {SEC_RECORDS, SEC_CHECKS},
+    .sections = {SEC_RECORDS, SEC_CHECKS, SEC_ZEROS},
     .context_roles = 1,
     .free = free_data,
     .check = check,

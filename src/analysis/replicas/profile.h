@@ -47,6 +47,21 @@ void wasp_profile_add_replica(wasp_profile *p, uint32_t site, uint32_t access_ct
 /* The same, saying 0, or -1 when an id is out of range or out of memory. */
 int wasp_profile_add_replica_checked(wasp_profile *p, uint32_t site, uint32_t access_ctx,
                                      double same, double different);
+/* Adds to the equal comparisons of zero words (both objects' words were 0:
+ * space allocated and not written) of the record (site, access_ctx), which
+ * has as many equal comparisons or more. */
+void wasp_profile_add_replica_zeros(wasp_profile *p, uint32_t site, uint32_t access_ctx,
+                                    double zeros);
+/* The same, saying 0, or -1 when an id is out of range or out of memory
+ * (unused: 0, the table's second sum). */
+int wasp_profile_add_replica_zeros_checked(wasp_profile *p, uint32_t site, uint32_t access_ctx,
+                                           double zeros, double unused);
+/* A site's equal comparisons of zero words, over all its contexts (0 in
+ * profiles written before they were counted). */
+double wasp_replica_site_zero(const wasp_profile *p, uint32_t site);
+/* A site whose equal comparisons are this share zero words or more is
+ * said to hold mostly unwritten space, not copies (the report's words). */
+#define WASP_REPLICA_MOSTLY_ZERO 0.5
 /* Replaces c->site's check, or adds it (nothing when the site is out of range
  * or out of memory). */
 void wasp_profile_set_replica_check(wasp_profile *p, const wasp_replica_check *c);

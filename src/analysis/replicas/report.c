@@ -32,6 +32,7 @@ static bool shown(const wasp_profile *p, int id)
 struct replica_site {
     const wasp_site *site;
     double theta, comparisons, same; /* same: summed in record order, as θ is */
+    double zero;                      /* of the same, comparisons of zero words */
     const wasp_replica_check *check; /* NULL when not verified */
     const wasp_replica *records;     /* the profile's */
     uint32_t *order, n;              /* the site's records ranked (the caller frees order) */
@@ -56,6 +57,7 @@ static void site_sums(const wasp_profile *p, uint32_t id, struct replica_site *v
     for (uint32_t i = 0; i < all; i++)
         if (v->records[i].site == id)
             v->same += v->records[i].same;
+    v->zero = wasp_replica_site_zero(p, id);
     v->order = NULL;
     v->n = 0;
 }
@@ -68,6 +70,12 @@ static int replica_site(const wasp_profile *p, uint32_t id, struct replica_site 
 }
 
 /* ---- text ---- */
+
+/* Whether a site's (or group's) equal comparisons are mostly of zero words. */
+static bool mostly_zero(double zero, double same)
+{
+    return same > 0 && zero >= WASP_REPLICA_MOSTLY_ZERO * same;
+}
 
 /* "α 3.1%  ω = θ−α 73.0%  γ 88.2%  (verified: ...)" for a verified site. */
 static void check_text(const wasp_site *s, const wasp_replica_check *k, double theta, FILE *out)
@@ -126,6 +134,9 @@ static int site_text(const wasp_profile *p, int id, uint32_t index, uint32_t ran
             wasp_site_class(p, s), wasp_fmt_site_allocations(p, s, a, sizeof a));
     if (v.check)
         check_text(s, v.check, v.theta, out);
+    if (mostly_zero(v.zero, v.same))
+        fprintf(out, "      %s of the equal comparisons compared zeros: space allocated and not "
+                "written, more than copies\n", wasp_fmt_percent(v.zero / v.same, t, sizeof t));
     wasp_text_site_allocation(p, s, out);
     fputs("      compared at:\n", out);
     uint32_t shown = v.n < TEXT_COMPARES_PER_SITE ? v.n : TEXT_COMPARES_PER_SITE;
@@ -202,12 +213,13 @@ static void cells(const wasp_profile *p, int id, uint32_t index, const wasp_view
     x[4].num = v.comparisons;
     x[5].num = v.same;
     x[6].num = v.comparisons - v.same;
-    x[7].site = index;
-    x[8].num = wasp_profile_site_samples(p, index, NULL);
-    x[9].num = k ? k->alpha : NAN;
-    x[10].num = k ? wasp_replica_omega(v.theta, k->alpha) : NAN;
-    x[11].num = k ? wasp_replica_gamma(v.theta, k->alpha, v.site->allocations) : NAN;
-    x[13].site = index;
+    x[7].num = v.zero;
+    x[8].site = index;
+    x[9].num = wasp_profile_site_samples(p, index, NULL);
+    x[10].num = k ? k->alpha : NAN;
+    x[11].num = k ? wasp_replica_omega(v.theta, k->alpha) : NAN;
+    x[12].num = k ? wasp_replica_gamma(v.theta, k->alpha, v.site->allocations) : NAN;
+    x[14].site = index;
 }
 
 /* "verified": the verification's counts, null without one. */
@@ -300,6 +312,7 @@ static const wasp_view view = {
                 COL("comparisons", "comparisons", WASP_VIEW_COUNT, 0),
                 COL("same", "equal", WASP_VIEW_COUNT, WASP_VIEW_VALUE),
                 COL("different", "different", WASP_VIEW_COUNT, 0),
+                COL("zero_equal", "equal zeros", WASP_VIEW_COUNT, 0),
                 COL("class", "class", WASP_VIEW_SITE, WASP_VIEW_KEY),
                 COL("samples", "samples", WASP_VIEW_COUNT, WASP_VIEW_ESTIMATE),
                 COL("alpha", "\xce\xb1", WASP_VIEW_SHARE, 0),
@@ -334,7 +347,7 @@ typedef struct replica_group {
     uint32_t head;         /* its first site in the ranking: its context names it */
     const wasp_frame *at;  /* the place; NULL for a class site */
     uint32_t cls;
-    double same, comparisons, replicated, accesses, pairs, identical;
+    double same, zero, comparisons, replicated, accesses, pairs, identical;
     bool has_replicated, checked;
 } replica_group;
 
@@ -423,6 +436,7 @@ static int32_t group_site(const wasp_profile *p, uint32_t id, double same, doubl
     double remote, replicated = replicated_bytes(site, comparisons > 0 ? same / comparisons : 0);
     const wasp_replica_check *check = wasp_profile_replica_check(p, id);
     r->same += same;
+    r->zero += wasp_replica_site_zero(p, id);
     r->comparisons += comparisons;
     r->accesses += wasp_profile_site_samples(p, id, &remote);
     if (!isnan(replicated)) {
@@ -454,11 +468,21 @@ static int group_finding(const wasp_profile *p, const replica_group *r, const in
                       .cpu_line_samples = lines,
                       .evidence = r->accesses > 0 ? r->accesses * wasp_report_taken_per_due(p)
                                   : isfinite(lines) ? lines : r->comparisons};
-    char t[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], where[96];
+    char t[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], z[WASP_UNIT_BUF], where[96];
     const char *placed = class_site_place(p, &v, &f, where, sizeof where);
-    int len = snprintf(f.what, sizeof f.what, "%s objects %s are copies of each other: %s of "
-                       "sampled fields equal the previous object's",
-                       wasp_site_class(p, v.site), placed, wasp_fmt_percent(theta, t, sizeof t));
+    /* Equal because nothing was written (lucene's per-scorer scratch
+     * arrays): the fix is less space or later, not one shared copy. */
+    int len = mostly_zero(r->zero, r->same)
+                  ? snprintf(f.what, sizeof f.what, "%s objects %s are mostly unwritten zeros: %s "
+                             "of sampled fields equal the previous object's, %s of those zero "
+                             "(allocate less, later, or reuse one)",
+                             wasp_site_class(p, v.site), placed,
+                             wasp_fmt_percent(theta, t, sizeof t),
+                             wasp_fmt_percent(r->zero / r->same, z, sizeof z))
+                  : snprintf(f.what, sizeof f.what, "%s objects %s are copies of each other: %s "
+                             "of sampled fields equal the previous object's",
+                             wasp_site_class(p, v.site), placed,
+                             wasp_fmt_percent(theta, t, sizeof t));
     if (r->has_replicated && len > 0 && (size_t)len < sizeof f.what)
         len += snprintf(f.what + len, sizeof f.what - (size_t)len, ", ~%s replicated",
                         wasp_fmt_bytes(r->replicated, b, sizeof b));

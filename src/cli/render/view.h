@@ -82,7 +82,7 @@ typedef struct wasp_view_column {
  * a warning from any compiler. */
 #define WASP_VIEW_COL(m, t, k, r) {.member = (m), .title = (t), .kind = (k), .roles = (r)}
 
-enum { WASP_VIEW_COLUMNS = 16 };
+enum { WASP_VIEW_COLUMNS = 20 };
 
 /* One cell's value. */
 typedef union wasp_view_cell {
