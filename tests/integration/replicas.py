@@ -278,15 +278,55 @@ def t_replicas_defaults(ctx, jdk):
     H.check(s["theta"] < CONTROL_MAX, "θ = %.3f for scratch tables that all differ (need < %s)"
             % (s["theta"], CONTROL_MAX))
     H.check(i > rank, "the scratch tables (θ %.3f) rank above the replicated ones" % s["theta"])
-    return "replicated θ=%.3f over %.0f comparisons (#%d); scratch θ=%.3f over %.0f (#%d)" % (
-        theta, n, rank + 1, s["theta"], s["comparisons"], i + 1)
+    zeros = check_zeros(rep, workload, mine[0], r.out)
+    return "replicated θ=%.3f over %.0f comparisons (#%d); scratch θ=%.3f over %.0f (#%d); %s" % (
+        theta, n, rank + 1, s["theta"], s["comparisons"], i + 1, zeros)
+
+
+# The counts arrays' equal comparisons are of zero words (the workload's
+# counts-zero, 0.97 of their words, the equal comparisons ~1), the lookup
+# tables' never (their words are i * 7 + 3): at least ZERO_LEAST of the
+# counts' equal comparisons and none of the tables' are zero ones, and the
+# summary says so in its words. Uncounted zeros fail the first by 0.9.
+ZERO_LEAST = 0.9
+
+
+def check_zeros(rep, workload, table, out):
+    """The counts site (WASP-ZERO) reported as mostly zeros, the lookup
+    tables (`table`, their site) as copies."""
+    H.check(printed(out, "counts-zero") > 0.9, "the workload's counts are not mostly zero: %s" % H.tail(out))
+    line = marked_line(workload, "WASP-ZERO")
+    counts = [s for s in sites_of(rep) if H.at(H.leaf(s.get("allocation")), "%s.counts" % workload, line)]
+    H.check(counts, "no replica site for the counts arrays at line %d" % line)
+    c = counts[0]
+    H.check(c["same"] >= DEFAULTS_MIN_COMPARISONS / 2, "only %.0f equal comparisons of the counts" % c["same"])
+    share = c["zero_equal"] / c["same"]
+    H.check(share >= ZERO_LEAST, "%.3f of the counts' equal comparisons were zero words (need >= %s)"
+            % (share, ZERO_LEAST))
+    H.check(table["zero_equal"] == 0, "%.0f of the lookup tables' equal comparisons were zero words, "
+            "which hold none" % table["zero_equal"])
+    found = {}
+    for a in (rep.get("summary") or {}).get("analyses") or []:
+        for f in a.get("findings") or [] if a.get("analysis") == "replicas" else []:
+            found.setdefault(f.get("line"), f.get("what") or "")
+    e = H.expectation(workload)
+    H.check(line in found and "mostly unwritten zeros" in found[line],
+            "the summary does not call the counts unwritten zeros: %r" % found.get(line))
+    H.check(e["line"] in found and "copies of each other" in found[e["line"]],
+            "the summary does not call the lookup tables copies: %r" % found.get(e["line"]))
+    return "counts: %.3f of %.0f equal comparisons zero" % (share, c["same"])
 
 
 def unique_line(workload):
     """The line marked `// WASP-UNIQUE: replicas` in the workload's source."""
+    return marked_line(workload, "WASP-UNIQUE")
+
+
+def marked_line(workload, marker):
+    """The line marked `// MARKER: replicas` in the workload's source."""
     path = os.path.join(H.WORKLOAD_SRC, workload + ".java")
     with open(path) as f:
         for i, l in enumerate(f, 1):
-            if re.search(r"//\s*WASP-UNIQUE:\s*replicas", l):
+            if re.search(r"//\s*%s:\s*replicas" % marker, l):
                 return i
-    raise H.Fail("%s: no WASP-UNIQUE marker" % path)
+    raise H.Fail("%s: no %s marker" % (path, marker))

@@ -125,6 +125,16 @@ static void site_tables_are_per_analysis(void **state)
             a += e->a, b += e->b;
     }
     assert_true(a == 2.0 && b == 1.0);
+    /* the third sum (replicas: equal comparisons of zero words) adds up too */
+    assert_int_equal(wasp_records_site(&r, WASP_ID_replicas, 7, 3, 1.0, 0.0, 1.0), 0);
+    assert_int_equal(wasp_records_site(&r, WASP_ID_replicas, 7, 3, 1.0, 0.0, 0.0), 0);
+    double c = 0;
+    for (uint32_t i = 0; i < r.cap_sites; i++) {
+        const wasp_rsite *e = &r.sites[WASP_ID_replicas][i];
+        if (e->site == 7 + 1 && e->access_ctx == 3)
+            a = e->a, b = e->b, c = e->c;
+    }
+    assert_true(a == 2.0 && b == 1.0 && c == 1.0);
     assert_int_equal(wasp_records_site(&r, WASP_ID_objects, 7, 0, 1.0, 0.0, 0.0), -1); /* no context */
     wasp_records_free(&r);
 }

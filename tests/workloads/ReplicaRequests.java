@@ -2,14 +2,18 @@
  * Object replicas at defaults, as a server builds them (issue 14): every
  * request builds a 2 KiB lookup table whose contents never change — a
  * replica of the previous request's — next to a scratch table of the same
- * size whose contents are new every time. Both die with the request, so a
+ * size whose contents are new every time, and a smaller array of counts that
+ * the request writes at two places only (as lucene's ExactPhraseScorer makes
+ * counts and gens arrays for every scorer): its objects are equal too, but
+ * because they are mostly zeros, not copies. All die with the request, so a
  * sample rarely hits one of them twice: the comparisons have to come from
  * watching new objects.
  *
  * Usage: java ReplicaRequests [requests]   (default 1000000, about 2 s)
  * Prints "replication: X" (the share of consecutive lookup tables that are
  * bitwise identical: 1), "scratch-replication: Y" (the same for the scratch
- * tables: 0) and "checksum: ...".
+ * tables: 0), "counts-zero: Z" (the share of the counts' words that are
+ * zero when the request ends) and "checksum: ...".
  */
 import java.util.Arrays;
 
@@ -38,8 +42,17 @@ public class ReplicaRequests {
         return s;
     }
 
-    static long serve(int[] table, int[] scratch, int k) {
-        long h = k;
+    static final int COUNTS = 256; // ints: 1 KiB (tracked: 1 KiB and more), two of them written
+
+    static int[] counts(int k) {
+        int[] c = new int[COUNTS]; // WASP-ZERO: replicas
+        c[k & (COUNTS - 1)] = k;
+        c[(k * 31 + 7) & (COUNTS - 1)] += 1;
+        return c;
+    }
+
+    static long serve(int[] table, int[] scratch, int[] counts, int k) {
+        long h = k + counts[k & (COUNTS - 1)];
         for (int i = 0; i < 64; i++) {
             int j = (k + i * 37) & (SIZE - 1);
             h = h * 31 + table[j] + scratch[SIZE - 1 - j];
@@ -50,11 +63,18 @@ public class ReplicaRequests {
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000000;
         int[] prevTable = null, prevScratch = null;
-        long checksum = 0, pairs = 0, sameTables = 0, sameScratch = 0;
+        long checksum = 0, pairs = 0, sameTables = 0, sameScratch = 0, countWords = 0, zeroWords = 0;
         for (int k = 0; k < n; k++) {
             int[] table = lookupTable();
             int[] scratch = scratchTable();
-            checksum = checksum * 1000003 + serve(table, scratch, k);
+            int[] c = counts(k);
+            checksum = checksum * 1000003 + serve(table, scratch, c, k);
+            if (k % 64 == 0) {
+                countWords++;
+                for (int i = 0; i < COUNTS; i += 2)
+                    if (c[i] == 0 && c[i + 1] == 0)
+                        zeroWords++;
+            }
             if (k % 64 == 0) { // the exact answer, on a sample of consecutive pairs
                 if (prevTable != null) {
                     pairs++;
@@ -71,6 +91,7 @@ public class ReplicaRequests {
         }
         System.out.println("replication: " + (pairs > 0 ? (double) sameTables / pairs : 0));
         System.out.println("scratch-replication: " + (pairs > 0 ? (double) sameScratch / pairs : 0));
+        System.out.println("counts-zero: " + (countWords > 0 ? (double) zeroWords / (countWords * COUNTS / 2) : 0));
         System.out.println("checksum: " + checksum);
     }
 }

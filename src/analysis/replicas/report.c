@@ -19,6 +19,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { TEXT_COMPARES_PER_SITE = 3 }; /* comparison contexts shown per replica site */
 
@@ -75,6 +76,15 @@ static int replica_site(const wasp_profile *p, uint32_t id, struct replica_site 
 static bool mostly_zero(double zero, double same)
 {
     return same > 0 && zero >= WASP_REPLICA_MOSTLY_ZERO * same;
+}
+
+/* An array's zero words are space the program did not write (a scratch
+ * array sized for the worst case); an instance's zero fields are values
+ * (null, 0, false) it may well have set. */
+static bool is_array(const char *cls)
+{
+    size_t n = strlen(cls);
+    return n > 2 && cls[n - 1] == ']';
 }
 
 /* "α 3.1%  ω = θ−α 73.0%  γ 88.2%  (verified: ...)" for a verified site. */
@@ -135,8 +145,11 @@ static int site_text(const wasp_profile *p, int id, uint32_t index, uint32_t ran
     if (v.check)
         check_text(s, v.check, v.theta, out);
     if (mostly_zero(v.zero, v.same))
-        fprintf(out, "      %s of the equal comparisons compared zeros: space allocated and not "
-                "written, more than copies\n", wasp_fmt_percent(v.zero / v.same, t, sizeof t));
+        fprintf(out, "      %s of the equal comparisons compared %s\n",
+                wasp_fmt_percent(v.zero / v.same, t, sizeof t),
+                is_array(wasp_site_class(p, s))
+                    ? "zero words: space allocated and not written, more than copied data"
+                    : "zero or null fields (their default values)");
     wasp_text_site_allocation(p, s, out);
     fputs("      compared at:\n", out);
     uint32_t shown = v.n < TEXT_COMPARES_PER_SITE ? v.n : TEXT_COMPARES_PER_SITE;
@@ -470,19 +483,22 @@ static int group_finding(const wasp_profile *p, const replica_group *r, const in
                                   : isfinite(lines) ? lines : r->comparisons};
     char t[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], z[WASP_UNIT_BUF], where[96];
     const char *placed = class_site_place(p, &v, &f, where, sizeof where);
-    /* Equal because nothing was written (lucene's per-scorer scratch
+    /* Arrays equal because nothing was written (lucene's per-scorer scratch
      * arrays): the fix is less space or later, not one shared copy. */
-    int len = mostly_zero(r->zero, r->same)
+    const char *cls = wasp_site_class(p, v.site);
+    bool zeros = mostly_zero(r->zero, r->same);
+    int len = zeros && is_array(cls)
                   ? snprintf(f.what, sizeof f.what, "%s objects %s are mostly unwritten zeros: %s "
                              "of sampled fields equal the previous object's, %s of those zero "
                              "(allocate less, later, or reuse one)",
-                             wasp_site_class(p, v.site), placed,
-                             wasp_fmt_percent(theta, t, sizeof t),
+                             cls, placed, wasp_fmt_percent(theta, t, sizeof t),
                              wasp_fmt_percent(r->zero / r->same, z, sizeof z))
                   : snprintf(f.what, sizeof f.what, "%s objects %s are copies of each other: %s "
                              "of sampled fields equal the previous object's",
-                             wasp_site_class(p, v.site), placed,
-                             wasp_fmt_percent(theta, t, sizeof t));
+                             cls, placed, wasp_fmt_percent(theta, t, sizeof t));
+    if (zeros && !is_array(cls) && len > 0 && (size_t)len < sizeof f.what)
+        len += snprintf(f.what + len, sizeof f.what - (size_t)len, ", %s of those zero or null",
+                        wasp_fmt_percent(r->zero / r->same, z, sizeof z));
     if (r->has_replicated && len > 0 && (size_t)len < sizeof f.what)
         len += snprintf(f.what + len, sizeof f.what - (size_t)len, ", ~%s replicated",
                         wasp_fmt_bytes(r->replicated, b, sizeof b));
@@ -542,7 +558,8 @@ const wasp_report_part wasp_report_replicas = {
     .summary = summary,
     .title = "Replicas: allocation sites whose objects hold identical contents",
     .hint = "share one instance (a cache, a constant, an interned or immutable value) instead "
-            "of building an equal copy each time",
+            "of building an equal copy each time; arrays of unwritten zeros: allocate them "
+            "smaller, when first needed, or once per thread",
     .shown = shown,
     .json_place = WASP_JSON_TOP_LEVEL,
 };
