@@ -65,16 +65,34 @@ const wasp_replica_check *wasp_profile_replica_checks(const wasp_profile *p, uin
 
 /* ---- records ---- */
 
-int wasp_profile_add_replica_checked(wasp_profile *p, uint32_t site, uint32_t access_ctx,
-                                     double same, double different)
+/* Adds to the record (site, ctx) of one of the part's tables (records or
+ * zeros, picked by `table`): 0, or -1 when an id is out of range or out of
+ * memory. */
+static int add_to(wasp_profile *p, wasp_site_records *(*table)(replicas_data *), uint32_t site,
+                  uint32_t ctx, double first, double second)
 {
-    if (site >= p->nsites || access_ctx >= p->ncontexts)
+    if (site >= p->nsites || ctx >= p->ncontexts)
         return -1;
     replicas_data *r = wasp_profile_part_data(p, WASP_ID_replicas, sizeof *r);
     if (!r)
         return -1;
-    return wasp_site_records_add(&r->records, site, access_ctx, same, different) == WASP_NOID ? -1
-                                                                                              : 0;
+    return wasp_site_records_add(table(r), site, ctx, first, second) == WASP_NOID ? -1 : 0;
+}
+
+static wasp_site_records *records_of(replicas_data *r)
+{
+    return &r->records;
+}
+
+static wasp_site_records *zeros_of(replicas_data *r)
+{
+    return &r->zeros;
+}
+
+int wasp_profile_add_replica_checked(wasp_profile *p, uint32_t site, uint32_t access_ctx,
+                                     double same, double different)
+{
+    return add_to(p, records_of, site, access_ctx, same, different);
 }
 
 void wasp_profile_add_replica(wasp_profile *p, uint32_t site, uint32_t access_ctx, double same,
@@ -87,12 +105,7 @@ void wasp_profile_add_replica(wasp_profile *p, uint32_t site, uint32_t access_ct
 int wasp_profile_add_replica_zeros_checked(wasp_profile *p, uint32_t site, uint32_t access_ctx,
                                            double zeros, double unused)
 {
-    if (site >= p->nsites || access_ctx >= p->ncontexts)
-        return -1;
-    replicas_data *r = wasp_profile_part_data(p, WASP_ID_replicas, sizeof *r);
-    if (!r)
-        return -1;
-    return wasp_site_records_add(&r->zeros, site, access_ctx, zeros, unused) == WASP_NOID ? -1 : 0;
+    return add_to(p, zeros_of, site, access_ctx, zeros, unused);
 }
 
 void wasp_profile_add_replica_zeros(wasp_profile *p, uint32_t site, uint32_t access_ctx,
