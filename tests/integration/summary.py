@@ -746,12 +746,14 @@ def t_few_samples(ctx, jdk):
     for f, line in zip(findings, lines):
         few = f["samples"] < below
         H.check(f["few_samples"] == few, "a finding on %.2f samples has few_samples %r" % (f["samples"], f["few_samples"]))
-        count = ("no samples" if f["samples"] <= 0 else
-                 "few samples: " + ("under 1" if f["samples"] < 0.5 else "%.0f" % f["samples"]))
+        unit = f.get("samples_unit")
+        H.check(unit == "watched samples", "a dead-store finding's samples are %r, not watched samples" % unit)
+        count = ("no %s" % unit if f["samples"] <= 0 else
+                 "few %s: " % unit + ("under 1" if f["samples"] < 0.5 else "%.0f" % f["samples"]))
         if few:
             H.check(line.endswith("; %s" % count), "the line does not say %s: %r" % (count, line))
         else:
-            H.check("few samples" not in line, "a finding on %.0f samples says few: %r" % (f["samples"], line))
+            H.check("few " not in line, "a finding on %.0f samples says few: %r" % (f["samples"], line))
     H.check(any(f["few_samples"] for f in findings), "at one sample per %s no finding is marked "
             "(samples: %s)" % (FEW_PERIOD, ", ".join("%.1f" % f["samples"] for f in findings)))
     return "%s samples taken; %s" % (rep["counters"].get("samples"), lines[0].strip()[:100])

@@ -339,7 +339,7 @@ static void summary_by_lower_end(void **state)
     assert_non_null(second);
     assert_non_null(strstr(first, "allocates 2.9 KiB (2.2 KiB\xe2\x80\x93" "3.8 KiB) in pkg.Steady"));
     assert_non_null(strstr(second, "allocates 4.9 KiB ("));
-    assert_non_null(strstr(second, "few samples: 1\n"));
+    assert_non_null(strstr(second, "few catches: 1\n"));
     free(text);
     wasp_profile_free(p);
 }

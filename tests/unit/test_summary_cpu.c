@@ -122,7 +122,7 @@ static void native_leaf_counts_its_method(void **state)
         fail_msg("the native method's samples not in the finding's:\n%s", buf);
     if (!strstr(buf, "(Main.java:50): the value stored here is overwritten by this line again "
                      "before any read (20.0% of the bytes stored); 15.0% of CPU (13.5\xe2\x80\x93"
-                     "16.6%); few samples: 10\n"))
+                     "16.6%); few watched samples: 10\n"))
         fail_msg("a Java access's finding has other samples than its line's:\n%s", buf);
     free(buf);
     wasp_profile_free(p);

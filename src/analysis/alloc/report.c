@@ -433,7 +433,8 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
         wasp_finding f = {.ctx = g->item.ctx, .created = g->item.created,
                           .share = wasp_share(g->item.weight, whole),
                           .cpu = NAN, /* a profile without samples by line: not measured */
-                          .cpu_by_line = true, .evidence = g->effective};
+                          .cpu_by_line = true, .evidence = g->effective,
+                          .evidence_unit = r.by_bytes ? "catches" : "sampled creations"};
         char share[WASP_UNIT_BUF], b[WASP_UNIT_BUF], lo[WASP_UNIT_BUF], hi[WASP_UNIT_BUF];
         const char *cls = p->strings[all[g->item.index].cls];
         if (r.by_bytes)

@@ -218,6 +218,8 @@ int wasp_pairs_summary(const wasp_profile *p, int id, int max, wasp_finding_sink
                           .cpu = lines[i].count * k, /* the estimate of older profiles */
                           .cpu_by_line = true,
                           .evidence = isnan(draws) ? lines[i].count : lines[i].count * draws,
+                          /* armed draws: a window of watches is one */
+                          .evidence_unit = isnan(draws) ? NULL : "watched samples",
                           /* the line's pairs in several methods it calls: none names them */
                           .spread = lines[i].inner_bytes < lines[i].bytes / 2};
         with_calls(p, q->watch_ctx, draws, &f);

@@ -480,7 +480,8 @@ static int group_finding(const wasp_profile *p, const replica_group *r, const in
                       .has_cpu_line_samples = isfinite(lines),
                       .cpu_line_samples = lines,
                       .evidence = r->accesses > 0 ? r->accesses * wasp_report_taken_per_due(p)
-                                  : isfinite(lines) ? lines : r->comparisons};
+                                  : isfinite(lines) ? lines : r->comparisons,
+                      .evidence_unit = r->accesses > 0 || isfinite(lines) ? NULL : "comparisons"};
     char t[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], z[WASP_UNIT_BUF], where[96];
     const char *placed = class_site_place(p, &v, &f, where, sizeof where);
     /* Arrays equal because nothing was written (lucene's per-scorer scratch

@@ -217,6 +217,11 @@ const waspReport = (function () {
   // One line per finding: where, what happens, its cost in CPU with its
   // interval, and a mark when it rests on few samples.
   const small = v => v > 0 && v < 0.0005 ? '<0.1%' : pct(v); // as the text report
+  // "few watched samples: 2", naming what was counted, as the text report does
+  const fewText = f => {
+    const unit = f.samples_unit || 'samples';
+    return !(f.samples > 0) ? 'no ' + unit : 'few ' + unit + ': ' + (f.samples < 0.5 ? 'under 1' : Math.round(f.samples));
+  };
   function summary() {
     const s = rep.summary;
     if (!s || !(s.analyses || []).length) return;
@@ -254,8 +259,7 @@ const waspReport = (function () {
           : f.waiting ? 'waiting uses no CPU' : 'CPU not measured' }), ' ',
         el('b', { class: 'mono', text: f.place || '(no frames)' }),
         f.inner ? el('span', { class: 'mono', text: ', in ' + f.inner }) : null, ': ' + f.what,
-        f.few_samples ? el('span', { class: 'few', text: !(f.samples > 0) ? 'no samples'
-          : 'few samples: ' + (f.samples < 0.5 ? 'under 1' : Math.round(f.samples)) }) : null]));
+        f.few_samples ? el('span', { class: 'few', text: fewText(f) }) : null]));
       box.append(items.length ? el('ol', { class: 'findings' }, items)
                               : el('p', { class: 'note', text: a.empty_why ? 'Nothing found: ' + a.empty_why + '.'
                                                                             : 'Nothing found (the detail below says why).' }));

@@ -64,6 +64,8 @@ typedef struct wasp_finding {
     double evidence;  /* the samples it rests on, as independent draws (an
                        * armed watch's window is one): the interval's and
                        * the few-samples warning's count */
+    const char *evidence_unit; /* what evidence counts, plural ("watched samples",
+                                * "catches"); NULL: "samples" */
     bool spread;      /* the code involved runs in several methods the place
                        * calls (the place's pairs summed): the summary names
                        * none of them beside the place */

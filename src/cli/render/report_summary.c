@@ -256,16 +256,21 @@ static bool few(const wasp_finding *f)
     return !(f->evidence >= FEW_SAMPLES);
 }
 
-/* "few samples: 8" ("under 1" below a half: a window's share of one sample;
- * "no samples" at none). */
+static const char *evidence_unit(const wasp_finding *f)
+{
+    return f->evidence_unit ? f->evidence_unit : "samples";
+}
+
+/* "few samples: 8", "few watched samples: 2" ("under 1" below a half: a
+ * window's share of one sample; "no samples" at none). */
 static const char *few_text(const wasp_finding *f, char *buf, size_t n)
 {
     if (!(f->evidence > 0))
-        snprintf(buf, n, "no samples");
+        snprintf(buf, n, "no %s", evidence_unit(f));
     else if (f->evidence < 0.5)
-        snprintf(buf, n, "few samples: under 1");
+        snprintf(buf, n, "few %s: under 1", evidence_unit(f));
     else
-        snprintf(buf, n, "few samples: %.0f", f->evidence);
+        snprintf(buf, n, "few %s: %.0f", evidence_unit(f), f->evidence);
     return buf;
 }
 
@@ -531,6 +536,7 @@ static void finding_json(wasp_json *j, const wasp_profile *p, const wasp_finding
     else
         wasp_json_null(j, "cpu_same_as");
     wasp_json_double(j, "samples", f->evidence);
+    wasp_json_string(j, "samples_unit", evidence_unit(f));
     wasp_json_bool(j, "few_samples", few(f));
     wasp_json_bool(j, "waiting", f->waiting);
     wasp_json_end_object(j);
