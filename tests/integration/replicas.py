@@ -310,8 +310,8 @@ def check_zeros(rep, workload, table, out):
         for f in a.get("findings") or [] if a.get("analysis") == "replicas" else []:
             found.setdefault(f.get("line"), f.get("what") or "")
     e = H.expectation(workload)
-    H.check(line in found and "mostly unwritten zeros" in found[line],
-            "the summary does not call the counts unwritten zeros: %r" % found.get(line))
+    H.check(line in found and "hold mostly zeros" in found[line],
+            "the summary does not say the counts hold mostly zeros: %r" % found.get(line))
     H.check(e["line"] in found and "copies of each other" in found[e["line"]],
             "the summary does not call the lookup tables copies: %r" % found.get(e["line"]))
     return "counts: %.3f of %.0f equal comparisons zero" % (share, c["same"])

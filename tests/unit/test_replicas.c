@@ -613,7 +613,7 @@ static size_t count(const char *text, const char *want)
 
 /* The int[] site's equal comparisons were all of zeros, the double[]'s
  * none: the file keeps them (RZER, only when there are some), a merge sums
- * them, and the report says the int[] objects are unwritten space, not
+ * them, and the report says the int[] objects hold mostly zeros, not
  * copies, where the double[] ones stay copies. */
 static void test_zeros(void **state)
 {
@@ -648,16 +648,16 @@ static void test_zeros(void **state)
 
     char *t = render(p, false, 10);
     expect(t, "over 80 comparisons   int[]   50 allocations (195.3 KiB)\n"
-              "      100.0% of the equal comparisons compared zero words: space allocated and "
-              "not written, more than copied data\n");
+              "      100.0% of the equal comparisons compared zero words (space not yet "
+              "written, or zeros written)\n");
     assert_int_equal(count(t, "compared zero words"), 1); /* not the double[] site's */
-    expect(t, "int[] objects created here are mostly unwritten zeros: 75.0% of sampled fields "
-              "equal the previous object's, 100.0% of those zero (allocate less, later, or "
-              "reuse one)");
+    expect(t, "int[] objects created here hold mostly zeros: 75.0% of sampled fields equal the "
+              "previous object's, 100.0% of those zero (space not yet written, or zeros: "
+              "allocate less, later, or reuse one)");
     expect(t, "double[] objects created here are copies of each other");
     free(t);
 
-    /* an instance's zero fields are values (null, 0), not unwritten space */
+    /* an instance's zero fields are values (null, 0), not space unwritten */
     uint32_t cell = site(p, "pkg.Grid.cell", 60, "pkg.Cell", 40, 4e4);
     wasp_profile_add_replica(p, cell, copy, 30, 0);
     wasp_profile_add_replica_zeros(p, cell, copy, 30);
@@ -666,7 +666,7 @@ static void test_zeros(void **state)
               "equal the previous object's, 100.0% of those zero or null");
     expect(t, "      100.0% of the equal comparisons compared zero or null fields (their default "
               "values)\n");
-    assert_int_equal(count(t, "mostly unwritten zeros"), 1); /* the int[] site's alone */
+    assert_int_equal(count(t, "hold mostly zeros"), 1); /* the int[] site's alone */
     free(t);
     t = render(p, true, 0);
     expect(t, "\"zero_equal\": 60");

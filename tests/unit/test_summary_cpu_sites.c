@@ -19,6 +19,7 @@
 #include "analysis/objects/profile.h"
 #include "analysis/replicas/profile.h"
 #include "cli/render/render.h"
+#include "heap/class_site.h"
 #include "profile/cpu_lines.h"
 #include "profile/profile.h"
 #include "render_string.h"
@@ -246,6 +247,34 @@ static void replica_places_accessed_count(void **state)
     wasp_profile_free(p);
 }
 
+/* A class site (untracked objects of a class, their allocation unknown):
+ * its lines are every access to any object of the class, so the finding
+ * says its CPU is the class's. */
+static wasp_profile *class_site_profile(bool with_lines)
+{
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "replicas");
+    wasp_frame f = {WASP_FRAME_UNKNOWN, wasp_profile_intern_string(p, WASP_CLASS_SITE_FRAME), 0, -1};
+    uint32_t frame = wasp_profile_intern_frame(p, &f);
+    uint32_t s = wasp_profile_intern_site(p, wasp_profile_intern_context(p, &frame, 1, 0),
+                                          wasp_profile_intern_string(p, "float[]"));
+    wasp_profile_add_replica(p, s, context(p, "pkg.Matrix.init", 51, "mov %eax, 0x10(%rbx)"), 40, 10);
+    wasp_profile_add_replica(p, s, context(p, "pkg.Render.scale", 80, "movss 0x14(%rbx), %xmm0"), 0, 0);
+    cpu_lines(p, with_lines, (const char *const[]){"pkg.Matrix.init", "pkg.Render.scale"},
+              (const int[]){51, 80}, (const double[]){100, 200}, 2);
+    return p;
+}
+
+static void replica_class_site_cost_is_the_class(void **state)
+{
+    (void)state;
+    expect(class_site_profile,
+           "float[] objects (untracked, created elsewhere) compared here are copies of each "
+           "other: 80.0% of sampled fields equal the previous object's; its CPU: every line that "
+           "accessed an untracked float[]" THIRTY,
+           "equal the previous object's; CPU not measured\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -255,6 +284,7 @@ int main(void)
         cmocka_unit_test(replica_share_is_of_the_samples_counted_by_line),
         cmocka_unit_test(replica_paths_at_one_place),
         cmocka_unit_test(replica_places_accessed_count),
+        cmocka_unit_test(replica_class_site_cost_is_the_class),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

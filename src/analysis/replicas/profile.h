@@ -60,7 +60,7 @@ int wasp_profile_add_replica_zeros_checked(wasp_profile *p, uint32_t site, uint3
  * profiles written before they were counted). */
 double wasp_replica_site_zero(const wasp_profile *p, uint32_t site);
 /* A site whose equal comparisons are this share zero words or more is
- * said to hold mostly unwritten space, not copies (the report's words). */
+ * said to hold mostly zeros, not copies (the report's words). */
 #define WASP_REPLICA_MOSTLY_ZERO 0.5
 /* Replaces c->site's check, or adds it (nothing when the site is out of range
  * or out of memory). */
