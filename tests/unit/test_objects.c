@@ -251,7 +251,27 @@ static void test_has_objects_and_numa(void **state)
     assert_true(wasp_profile_has_objects(p));
     wasp_profile_set_meta(p, "events", "deadstore");
     wasp_profile_add_counter(p, "objects.samples", 0);
+    assert_false(wasp_profile_has_objects(p)); /* the run names its analyses: not objects */
+    wasp_profile_free(p);
+    p = wasp_profile_new(); /* a profile that names none (an older wasp's): its data decide */
+    wasp_profile_add_counter(p, "objects.samples", 0);
     assert_true(wasp_profile_has_objects(p));
+    wasp_profile_free(p);
+    /* -e replicas tracks objects (sites, address samples) but records no
+     * access of the objects analysis: no objects section */
+    p = sample();
+    wasp_profile_set_meta(p, "events", "replicas");
+    assert_true(wasp_profile_has_objects(p)); /* sample() has accesses */
+    wasp_profile_free(p);
+    p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "replicas");
+    wasp_frame f = {WASP_FRAME_JAVA, wasp_profile_intern_string(p, "pkg.A.make"), 0, 3};
+    uint32_t fr = wasp_profile_intern_frame(p, &f);
+    wasp_profile_intern_site(p, wasp_profile_intern_context(p, &fr, 1, 0),
+                             wasp_profile_intern_string(p, "int[]"));
+    wasp_profile_add_counter(p, "objects.samples", 10);
+    assert_int_equal(p->nsites, 1);
+    assert_false(wasp_profile_has_objects(p));
     wasp_profile_free(p);
 
     p = sample();

@@ -187,8 +187,15 @@ bool wasp_profile_has_objects(const wasp_profile *p)
 {
     uint32_t n;
     wasp_profile_site_accesses(p, &n);
-    if (p->nsites || n ||
-        wasp_events_name(wasp_profile_get_meta(p, "events"), "objects"))
+    const char *events = wasp_profile_get_meta(p, "events");
+    if (n || wasp_events_name(events, "objects"))
+        return true;
+    /* Sites and address samples come with the analyses that track objects
+     * (replicas) too: when the run names its analyses, those alone are
+     * not the objects analysis (a section of rows all 0% said nothing). */
+    if (events && *events)
+        return false;
+    if (p->nsites)
         return true;
     for (uint32_t i = 0; i < p->ncounters; i++)
         if (strcmp(p->counters[i].name, "objects.samples") == 0)

@@ -62,9 +62,10 @@ uint32_t *wasp_profile_sorted_sites(const wasp_profile *p, uint32_t *n);
 /* Indices (into the accesses) of one site's accesses by samples, descending;
  * ties by access context id. Caller frees; NULL only when out of memory. */
 uint32_t *wasp_profile_sorted_site_accesses(const wasp_profile *p, uint32_t site, uint32_t *n);
-/* Does the report show the object-centric section? True when p has sites or
- * accesses, when meta "events" names "objects" ("objects",
- * "deadstore+objects"), or when the counter "objects.samples" exists. */
+/* Does the report show the object-centric section? True when p has
+ * accesses or meta "events" names "objects" ("objects", "deadstore+objects");
+ * in a profile whose "events" is absent (an older wasp's), also when it has
+ * sites or the counter "objects.samples". */
 bool wasp_profile_has_objects(const wasp_profile *p);
 /* Are remote accesses impossible here? True when meta "numa_nodes" is "1"
  * and no access recorded a remote sample (a merge with a profile from a
