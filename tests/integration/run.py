@@ -615,7 +615,11 @@ WINDOW_WORK = 3
 # changing ints, one on the generators' page only silent doubles, and with
 # 6-8 armed one histogram window that carries much of the weight moved F to
 # 0.50-0.78 in about 1 run in 10 on JDK 25 (truth 0.94, bound 0.4).
-WINDOW_WORK_OF = {"SilentStoreIS": 6}
+# DeadStoreEuler five times: at three, with 8-14 armed, a CI run on the
+# Firecracker guest (2026-11-30, JDK 17) gave F 0.620, and 8 runs by hand
+# 0.497-0.569 (two over 0.52); at five, 15-25 armed, 12 runs (JDK 17 and 25)
+# 0.468-0.505.
+WINDOW_WORK_OF = {"SilentStoreIS": 6, "DeadStoreEuler": 5}
 
 
 def t_page_window(ctx, jdk, workload, lo, hi):
