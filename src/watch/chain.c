@@ -5,6 +5,9 @@
  */
 #include "watch/chain.h"
 
+#include <pthread.h>
+#include <ucontext.h>
+
 void wasp_chain_signal(const struct sigaction *previous, int sig, siginfo_t *si, void *uc)
 {
     if (previous->sa_flags & SA_SIGINFO) {
@@ -17,4 +20,16 @@ void wasp_chain_signal(const struct sigaction *previous, int sig, siginfo_t *si,
         signal(sig, SIG_DFL);
         raise(sig);
     }
+}
+
+void wasp_let_faults_through(const void *ucontext)
+{
+    const ucontext_t *uc = ucontext;
+    if (!sigismember(&uc->uc_sigmask, SIGSEGV) && !sigismember(&uc->uc_sigmask, SIGBUS))
+        return;
+    sigset_t faults;
+    sigemptyset(&faults);
+    sigaddset(&faults, SIGSEGV);
+    sigaddset(&faults, SIGBUS);
+    pthread_sigmask(SIG_UNBLOCK, &faults, NULL);
 }

@@ -346,6 +346,7 @@ void wasp_handler_access(wasp_thread *t, const uint16_t *slots, int n, void *uco
 static void on_sigtrap(int sig, siginfo_t *si, void *ucv)
 {
     int saved = errno;
+    wasp_let_faults_through(ucv);
     uint64_t data;
     if (!wasp_perf_signal_data(si, &data)) {
         int handled = 0;

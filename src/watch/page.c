@@ -176,6 +176,7 @@ static struct {
     uint64_t lock_waits;     /* lock takings that found the lock held */
     uint64_t lock_wait_ns;   /* ... and the time they waited */
     uint64_t table_waits;    /* ... of those, the table lock's */
+    uint64_t nested;         /* faults raised inside our handling, passed on (install_segv) */
 } stats;
 /* Faults on heap pages that have no record (any longer), per thread (by tid,
  * hashed): the same access faulting again and again is not ours. */
@@ -1077,16 +1078,25 @@ static int page_on_step(const void *siginfo, void *ucontext)
     return 1;
 }
 
+/* This thread's SIGSEGV handlers of ours under way: more than one when a
+ * fault was raised inside our handling (install_segv says why it may be). */
+static __thread uint32_t segv_depth __attribute__((tls_model("initial-exec")));
+
 static void on_sigsegv(int sig, siginfo_t *si, void *ucv)
 {
     int saved = errno;
+    segv_depth++;
     if (si->si_code == SEGV_ACCERR && __atomic_load_n(&nrecs, __ATOMIC_ACQUIRE) &&
         handle_fault(si, (ucontext_t *)ucv)) {
+        segv_depth--;
         errno = saved;
         return;
     }
+    if (segv_depth > 1)
+        __atomic_add_fetch(&stats.nested, 1, __ATOMIC_RELAXED);
     errno = saved;
     wasp_chain_signal(&previous_segv, sig, si, ucv);
+    segv_depth--;
 }
 
 /* Install our SIGSEGV handler in front of the current one (once). */
@@ -1100,11 +1110,17 @@ static int install_segv(void)
         return -1;
     sa.sa_sigaction = on_sigsegv;
     /* HotSpot's mask and flags, so its handler runs as it expects when we
-     * pass a fault on; never SIGTRAP or SIGSEGV in the mask. */
+     * pass a fault on; never SIGTRAP or SIGSEGV in the mask, and SA_NODEFER:
+     * SIGSEGV stays deliverable while we handle one. Our handling reports
+     * accesses, and a report walks the stack with AsyncGetCallTrace, which
+     * probes pointers with HotSpot's SafeFetch: a probe's fault must reach
+     * HotSpot's handler, which resumes the probe. With SIGSEGV blocked the
+     * kernel kills the process at that fault instead: no handler runs, no
+     * hs_err file (a JVM died so once in CI; tests/unit/test_page_nested_fault.c). */
     sa.sa_mask = previous_segv.sa_mask;
     sigdelset(&sa.sa_mask, SIGTRAP);
     sigdelset(&sa.sa_mask, SIGSEGV);
-    sa.sa_flags = SA_SIGINFO | (previous_segv.sa_flags & (SA_ONSTACK | SA_RESTART));
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER | (previous_segv.sa_flags & (SA_ONSTACK | SA_RESTART));
     if (sigaction(SIGSEGV, &sa, NULL) != 0)
         return -1;
     segv_installed = 1;
@@ -1216,6 +1232,7 @@ static int page_figures(wasp_watch_figure *out, int max)
         {"watch.table_lock_waits", (double)__atomic_load_n(&stats.table_waits, __ATOMIC_RELAXED),
          0},
         {"watch.arm_skipped", (double)wasp_page_cost_skipped(), 0},
+        {"watch.faults_nested", (double)__atomic_load_n(&stats.nested, __ATOMIC_RELAXED), 0},
         {"watch.lock_wait_us",
          (double)__atomic_load_n(&stats.lock_wait_ns, __ATOMIC_RELAXED) / 1000.0, 0},
         {"watch_emulated_us", (double)cost_emulated_ns / 1000.0, 1},
