@@ -87,7 +87,12 @@ CRC_WALKED_MIN = 0.95
 # the fault cap): no pair at all, "nothing found". Measured since (JDK 17
 # and 25, page protection, 4-7 armed): the planted pair's trap in memset
 # holds 97-98% of the dead bytes; the rest is memset's own stores killed by
-# the next round's fill. The bar: half.
+# the next round's fill. Where debug registers trap, memset's stores are
+# sampled as often as its time gives (26% of the CPU, the fill 66%), and a
+# rep stos sample weighs the bytes its step stores: memset's zeros killed by
+# the fill took 76% of the dead bytes (2026-12-01, JDK 17 and 25, both CI
+# runs), a true pair too. So the check is of the fill's pairs: of the dead
+# bytes watched at the planted line, the planted pair's share. The bar: half.
 MEMSET_SHARE_MIN = 0.5
 
 
@@ -121,22 +126,25 @@ def t_memset(ctx, jdk):
     a = H.analysis(rep, "deadstore")
     H.check(a["pairs"], "no dead-store pairs (dropped: %s)" % ", ".join(
         "%s %d" % (k, v) for k, v in sorted(rep["counters"].items()) if k.startswith("dropped")))
-    wasted = sum(p["bytes"] for p in a["pairs"])
-    planted = [p for p in a["pairs"] if H.at(H.leaf(p["watch"]), e["method"], e["line"]) and
-               any("memset" in (f.get("method") or "") for f in (p.get("trap") or {}).get("frames", []))]
+    fill = [p for p in a["pairs"] if H.at(H.leaf(p["watch"]), e["method"], e["line"])]
+    H.check(fill, "no dead-store pair is watched at %s:%d; pairs at %s" % (
+        e["method"], e["line"], [H.where(H.leaf(p["watch"])) for p in a["pairs"][:5]]))
+    wasted = sum(p["bytes"] for p in fill)
+    planted = [p for p in fill
+               if any("memset" in (f.get("method") or "") for f in (p.get("trap") or {}).get("frames", []))]
     share = sum(p["bytes"] for p in planted) / wasted if wasted else 0.0
-    top = a["pairs"][0]
+    top = fill[0]
     H.check(planted and top is planted[0],
-            "the top pair is %s -> %s, expected %s:%d killed in memset" % (
-                H.where(H.leaf(top["watch"])), H.where(H.leaf(top.get("trap"))), e["method"], e["line"]))
-    H.check(share >= MEMSET_SHARE_MIN, "the planted pair holds %.1f%% of the dead bytes (need %.0f%%)"
-            % (100 * share, 100 * MEMSET_SHARE_MIN))
+            "the top pair watched at %s:%d is killed at %s, expected in memset" % (
+                e["method"], e["line"], H.where(H.leaf(top.get("trap")))))
+    H.check(share >= MEMSET_SHARE_MIN, "the planted pair holds %.1f%% of the dead bytes watched at "
+            "the planted line (need %.0f%%)" % (100 * share, 100 * MEMSET_SHARE_MIN))
     insn = planted[0]["trap"].get("instruction", "")
     if cpu_has_erms():
         H.check(insn.startswith("rep stos"), "memset's killing store is %r, expected rep stos "
                 "(this CPU has fast string stores)" % insn)
     frames = planted[0]["trap"]["frames"]
-    return "%.1f%% of dead bytes at %s:%d killed by %s in %s <- %s; %d armed" % (
+    return "%.1f%% of the dead bytes at %s:%d killed by %s in %s <- %s; %d armed" % (
         100 * share, e["method"], e["line"], insn or "?", frames[-1].get("method"),
         H.where(frames[-2]) if len(frames) > 1 else "-", H.counter(rep, "armed"))
 
