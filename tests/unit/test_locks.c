@@ -6,6 +6,7 @@
 
 #include "profile_bytes.h"
 
+#include "analysis/locks/lock_stack.h"
 #include "analysis/locks/profile.h"
 #include "analysis/locks/ranking.h"
 #include "analysis/locks/records.h"
@@ -48,6 +49,58 @@ static void test_cas_source(void **state)
     assert_int_equal(wasp_lock_cas_source(r15, sizeof r15), 15);
     assert_int_equal(wasp_lock_cas_source(add, sizeof add), -1);
     assert_int_equal(wasp_lock_cas_source(rcx, 4), -1); /* no ModRM byte */
+}
+
+/* The lock-stack instructions of JDK 25's C2 code for LocksHot (objdump of
+ * the running method), and look-alikes that are not. */
+static void test_lock_stack_decode(void **state)
+{
+    (void)state;
+    static const uint8_t cmp8[] = {0x4d, 0x3b, 0x5c, 0x1f, 0xf8};  /* cmp -0x8(%r15,%rbx,1),%r11 */
+    static const uint8_t cmp16[] = {0x4d, 0x3b, 0x5c, 0x07, 0xf0}; /* cmp -0x10(%r15,%rax,1),%r11 */
+    static const uint8_t push[] = {0x4d, 0x89, 0x1c, 0x1f};        /* mov %r11,(%r15,%rbx,1) */
+    static const uint8_t up[] = {0x41, 0x83, 0x87, 0xd0, 0x07, 0x00, 0x00, 0x08}; /* addl $8,0x7d0(%r15) */
+    static const uint8_t down[] = {0x41, 0x83, 0xaf, 0xd0, 0x07, 0x00, 0x00, 0x08}; /* subl */
+    static const uint8_t cmp_rbx_base[] = {0x4c, 0x3b, 0x5c, 0x03, 0xf8}; /* base rbx: not r15 */
+    static const uint8_t cmp_disp24[] = {0x4d, 0x3b, 0x5c, 0x1f, 0xe8};   /* -0x18: no */
+    static const uint8_t add4[] = {0x41, 0x83, 0x87, 0xd0, 0x07, 0x00, 0x00, 0x04}; /* $4: no */
+    static const uint8_t top_load[] = {0x41, 0x8b, 0x9f, 0xd0, 0x07, 0x00, 0x00}; /* mov: no */
+    wasp_lock_stack_op op;
+    wasp_lock_stack_decode(cmp8, sizeof cmp8, &op);
+    assert_int_equal(op.form, WASP_LOCK_STACK_CMP);
+    assert_int_equal(op.reg, 11);
+    assert_int_equal(op.disp, -8);
+    wasp_lock_stack_decode(cmp16, sizeof cmp16, &op);
+    assert_int_equal(op.form, WASP_LOCK_STACK_CMP);
+    assert_int_equal(op.disp, -16);
+    wasp_lock_stack_decode(push, sizeof push, &op);
+    assert_int_equal(op.form, WASP_LOCK_STACK_PUSH);
+    assert_int_equal(op.reg, 11);
+    wasp_lock_stack_decode(up, sizeof up, &op);
+    assert_int_equal(op.form, WASP_LOCK_STACK_UP);
+    assert_int_equal(op.disp, 0x7d0);
+    wasp_lock_stack_decode(down, sizeof down, &op);
+    assert_int_equal(op.form, WASP_LOCK_STACK_DOWN);
+    assert_int_equal(op.disp, 0x7d0);
+    /* Exact lengths only: the bytes ending at a PC must be one instruction. */
+    wasp_lock_stack_decode(cmp8, 4, &op);
+    assert_int_equal(op.form, WASP_LOCK_STACK_NONE);
+    wasp_lock_stack_decode(up, 7, &op);
+    assert_int_equal(op.form, WASP_LOCK_STACK_NONE);
+    const uint8_t *none[] = {cmp_rbx_base, cmp_disp24, add4, top_load};
+    const unsigned lens[] = {sizeof cmp_rbx_base, sizeof cmp_disp24, sizeof add4, sizeof top_load};
+    for (int i = 0; i < 4; i++) {
+        wasp_lock_stack_decode(none[i], lens[i], &op);
+        assert_int_equal(op.form, WASP_LOCK_STACK_NONE);
+    }
+    /* After the check: the exit's path pops next (jne rel32, then subl);
+     * the enter's goes to the compare-and-swap. */
+    static const uint8_t exit_path[] = {0x0f, 0x85, 0x2e, 0x00, 0x00, 0x00, 0x41, 0x83, 0xaf,
+                                        0xd0, 0x07, 0x00, 0x00, 0x08, 0x4d, 0x3b};
+    static const uint8_t enter_path[] = {0x74, 0x16, 0x4c, 0x89, 0xd0, 0x48, 0x83, 0xc8, 0x01,
+                                         0x49, 0x83, 0xe2, 0xfe, 0xf0, 0x4d, 0x0f};
+    assert_true(wasp_lock_stack_pops_next(exit_path, sizeof exit_path));
+    assert_false(wasp_lock_stack_pops_next(enter_path, sizeof enter_path));
 }
 
 static void test_slow_function(void **state)
@@ -395,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_cas_kind),
         cmocka_unit_test(test_mark_kind),
         cmocka_unit_test(test_cas_source),
+        cmocka_unit_test(test_lock_stack_decode),
         cmocka_unit_test(test_slow_function),
         cmocka_unit_test(test_slow_path_names),
         cmocka_unit_test(test_add_and_reject),

@@ -13,6 +13,7 @@
  * no stdio; memory is read only through wasp_safe_read (java_object.c).
  */
 #include "watch/handler_part.h"
+#include "analysis/locks/lock_stack.h"
 #include "analysis/locks/records.h"
 #include "heap/java_layout.h"
 #include "heap/heap_addresses.h"
@@ -25,7 +26,7 @@
 
 enum {
     C_CAS, C_NOT_OBJECT, C_OTHER_CAS, C_SLOW, C_TABLE_FULL, C_CLASS_SET_FULL, C_MONITOR,
-    C_SLOW_BY_PENDING, C_SLOW_BY_REGISTER,
+    C_SLOW_BY_PENDING, C_SLOW_BY_REGISTER, C_LOCK_STACK, C_LOCK_STACK_NOT_OBJECT,
 };
 
 wasp_lock_code wasp_lock_code_ranges;
@@ -237,6 +238,62 @@ static uint64_t register_class(const wasp_sample_view *v)
     return 0;
 }
 
+/* The object a lock-stack instruction worked on, read after it ran: its
+ * register, or the slot the top now points past (pushed) or at (popped). */
+static uint64_t lock_stack_object(const wasp_sample_view *v, const wasp_lock_stack_op *op)
+{
+    uint64_t thread = v->regs.gpr[15], obj = 0;
+    uint32_t top = 0;
+    if (op->form == WASP_LOCK_STACK_CMP || op->form == WASP_LOCK_STACK_PUSH)
+        return v->regs.gpr[op->reg];
+    if (wasp_safe_read(thread + (uint64_t)op->disp, &top, sizeof top) != sizeof top || top < 8)
+        return 0;
+    uint64_t slot = thread + top - (op->form == WASP_LOCK_STACK_UP ? 8 : 0);
+    if (v->regs.vm_lo && (slot < v->regs.vm_lo || slot + 8 > v->regs.vm_hi))
+        return 0;
+    return wasp_safe_read(slot, &obj, sizeof obj) == sizeof obj ? obj : 0;
+}
+
+/* A software sample right after a lock-stack instruction of lightweight
+ * locking (lock_stack.h): the lock's work, as the compare-and-swap is;
+ * recorded as its acquisition or release. 1 when it was one. */
+static int lock_stack_sample(wasp_thread *t, const wasp_sample_view *v)
+{
+    static const unsigned lengths[] = {4, 5, 8};
+    uint8_t before[8];
+    uint64_t pc = v->s->pc;
+    if (v->s->executed || pc < sizeof before ||
+        wasp_read_code(pc - sizeof before, before, sizeof before, pc) != sizeof before)
+        return 0;
+    /* HotSpot's compiled code keeps the current JavaThread in r15. */
+    if (v->regs.vm_lo && v->regs.gpr[15] != v->regs.vm_lo)
+        return 0;
+    wasp_lock_stack_op op = {0};
+    unsigned k = 0;
+    for (unsigned i = 0; i < sizeof lengths / sizeof lengths[0] && !op.form; i++) {
+        k = lengths[i];
+        wasp_lock_stack_decode(before + sizeof before - k, k, &op);
+    }
+    if (!op.form)
+        return 0;
+    int kind = WASP_LOCK_ACQUIRE;
+    if (op.form == WASP_LOCK_STACK_DOWN || (op.form == WASP_LOCK_STACK_CMP && op.disp == -16) ||
+        (op.form == WASP_LOCK_STACK_CMP && wasp_lock_stack_pops_next(v->code, v->n)))
+        kind = WASP_LOCK_RELEASE;
+    uint64_t obj = lock_stack_object(v, &op);
+    wasp_java_object o;
+    if (!obj || wasp_java_object_at(obj, obj, wasp_object_hit_recent(t), &o) != 1 || o.offset != 0) {
+        count(t, C_LOCK_STACK_NOT_OBJECT);
+        return 1;
+    }
+    count(t, C_LOCK_STACK);
+    if (!wasp_klass_set_add(o.klass))
+        count(t, C_CLASS_SET_FULL);
+    uint8_t *insn = before + sizeof before - k;
+    record(t, o.klass, wasp_capture_context(t, v->uc, pc - k, insn, (uint8_t)k), (uint32_t)kind);
+    return 1;
+}
+
 static void on_sample(wasp_thread *t, const wasp_sample_view *v)
 {
     const wasp_lock_code *code = &wasp_lock_code_ranges;
@@ -265,8 +322,10 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
         return;
     }
     wasp_object_hit h;
-    if (!find_cas(v, &h))
+    if (!find_cas(v, &h)) {
+        lock_stack_sample(t, v);
         return;
+    }
     int src = wasp_lock_cas_source(h.insn, h.acc.len);
     if (src < 0 || h.acc.size != 8) {
         count(t, C_OTHER_CAS);
@@ -322,7 +381,9 @@ const wasp_handler_part wasp_handler_locks = {
                  [C_CLASS_SET_FULL] = "locks.class_set_full",
                  [C_MONITOR] = "locks.monitor_cas",
                  [C_SLOW_BY_PENDING] = "locks.slow_by_pending_monitor",
-                 [C_SLOW_BY_REGISTER] = "locks.slow_by_register"},
+                 [C_SLOW_BY_REGISTER] = "locks.slow_by_register",
+                 [C_LOCK_STACK] = "locks.lock_stack",
+                 [C_LOCK_STACK_NOT_OBJECT] = "locks.lock_stack_not_object"},
     .thread_state = sizeof(wasp_lock_thread),
     .period_ns = wasp_period_for_shares, /* lock classes by share */
 };

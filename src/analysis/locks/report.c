@@ -179,8 +179,9 @@ static void text_head(const wasp_profile *p, int id, int top, FILE *out)
         return;
     }
     char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], d[WASP_UNIT_BUF], f[WASP_UNIT_BUF];
-    fprintf(out, "  %s lock samples: %s at an acquiring compare-and-swap on an object's header, "
-                 "%s in the runtime's slow path (%s); %s at releases\n",
+    fprintf(out, "  %s lock samples: %s acquiring (the compare-and-swap on an object's header, "
+                 "the lock stack's checks and push), %s in the runtime's slow path (%s); %s at "
+                 "releases\n",
             wasp_fmt_count(all, a, sizeof a), wasp_fmt_count(acquire, b, sizeof b),
             wasp_fmt_count(slow, c, sizeof c), wasp_fmt_percent(wasp_share(slow, all), d, sizeof d),
             wasp_fmt_count(release, f, sizeof f));
