@@ -256,18 +256,18 @@ static uint64_t lock_stack_object(const wasp_sample_view *v, const wasp_lock_sta
 
 /* A software sample right after a lock-stack instruction of lightweight
  * locking (lock_stack.h): the lock's work, as the compare-and-swap is;
- * recorded as its acquisition or release. 1 when it was one. */
-static int lock_stack_sample(wasp_thread *t, const wasp_sample_view *v)
+ * recorded as its acquisition or release. */
+static void lock_stack_sample(wasp_thread *t, const wasp_sample_view *v)
 {
     static const unsigned lengths[] = {4, 5, 8};
     uint8_t before[8];
     uint64_t pc = v->s->pc;
     if (v->s->executed || pc < sizeof before ||
         wasp_read_code(pc - sizeof before, before, sizeof before, pc) != sizeof before)
-        return 0;
+        return;
     /* HotSpot's compiled code keeps the current JavaThread in r15. */
     if (v->regs.vm_lo && v->regs.gpr[15] != v->regs.vm_lo)
-        return 0;
+        return;
     wasp_lock_stack_op op = {0};
     unsigned k = 0;
     for (unsigned i = 0; i < sizeof lengths / sizeof lengths[0] && !op.form; i++) {
@@ -275,23 +275,25 @@ static int lock_stack_sample(wasp_thread *t, const wasp_sample_view *v)
         wasp_lock_stack_decode(before + sizeof before - k, k, &op);
     }
     if (!op.form)
-        return 0;
+        return;
+    /* A check is the exit's when the pop follows at once: a branch (6
+     * bytes at most), then the pop (8). */
+    unsigned next = v->n < 16 ? v->n : 16;
     int kind = WASP_LOCK_ACQUIRE;
     if (op.form == WASP_LOCK_STACK_DOWN || (op.form == WASP_LOCK_STACK_CMP && op.disp == -16) ||
-        (op.form == WASP_LOCK_STACK_CMP && wasp_lock_stack_pops_next(v->code, v->n)))
+        (op.form == WASP_LOCK_STACK_CMP && wasp_lock_stack_pops_next(v->code, next)))
         kind = WASP_LOCK_RELEASE;
     uint64_t obj = lock_stack_object(v, &op);
     wasp_java_object o;
     if (!obj || wasp_java_object_at(obj, obj, wasp_object_hit_recent(t), &o) != 1 || o.offset != 0) {
         count(t, C_LOCK_STACK_NOT_OBJECT);
-        return 1;
+        return;
     }
     count(t, C_LOCK_STACK);
     if (!wasp_klass_set_add(o.klass))
         count(t, C_CLASS_SET_FULL);
     uint8_t *insn = before + sizeof before - k;
     record(t, o.klass, wasp_capture_context(t, v->uc, pc - k, insn, (uint8_t)k), (uint32_t)kind);
-    return 1;
 }
 
 static void on_sample(wasp_thread *t, const wasp_sample_view *v)

@@ -13,7 +13,7 @@
  *
  * The loads they wait for hold the thread up as the compare-and-swap does:
  * on an AMD EPYC guest, JDK 25, a third of the samples of a hot lock's
- * enter and exit landed after them (docs/findings.md, "Locks").
+ * enter and exit landed after them (docs/locks.md, "The lock stack").
  *
  * ASYNC-SIGNAL-SAFE: pure decoding.
  */
@@ -42,7 +42,8 @@ void wasp_lock_stack_decode(const uint8_t *insn, unsigned len, wasp_lock_stack_o
 
 /* Whether the n code bytes after a CMP with disp -8 take the exit's path:
  * a `subl $8,TOP(%r15)` within them (the enter's path goes to the
- * compare-and-swap instead). */
+ * compare-and-swap instead). Give it the next 16 bytes or so: the exit's
+ * body, further on, pops too. */
 int wasp_lock_stack_pops_next(const uint8_t *code, unsigned n);
 
 #endif
