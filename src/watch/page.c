@@ -1116,7 +1116,7 @@ static int install_segv(void)
      * probes pointers with HotSpot's SafeFetch: a probe's fault must reach
      * HotSpot's handler, which resumes the probe. With SIGSEGV blocked the
      * kernel kills the process at that fault instead: no handler runs, no
-     * hs_err file (a JVM died so once in CI; tests/unit/test_page_nested_fault.c). */
+     * hs_err file (a JVM died so once in CI; tests/unit/test_nested_fault.c). */
     sa.sa_mask = previous_segv.sa_mask;
     sigdelset(&sa.sa_mask, SIGTRAP);
     sigdelset(&sa.sa_mask, SIGSEGV);

@@ -121,20 +121,27 @@ static int monitor_object(uint64_t mark, wasp_java_object *o)
     return wasp_java_object_at(obj, obj, NULL, o) == 1;
 }
 
-/* The `lock cmpxchg` that ended at the interrupted PC (software samples:
- * the instruction that held the thread up). wasp_view_prev does not look
- * for accesses without a displacement, and the mark word is at offset 0: a
- * lock prefix k bytes back that decodes as a cmpxchg of exactly k bytes.
- * cmpxchg changes only rax and memory, never its address registers in
- * HotSpot's code, so the address is recomputed from the registers now. */
-static int prev_cas(const wasp_sample_view *v, wasp_object_hit *h)
+/* The WASP_MAX_INSN code bytes that end at the interrupted PC, for the
+ * instruction that just ran (software samples: the one that held the thread
+ * up); 0 when there is none to look at (a PMU sample: the sampled access is
+ * at the PC), or the bytes cannot be read. */
+static int code_before(const wasp_sample_view *v, uint8_t before[WASP_MAX_INSN])
 {
-    uint8_t before[WASP_MAX_INSN];
     uint64_t pc = v->s->pc;
-    if (v->s->executed || pc < WASP_MAX_INSN ||
-        wasp_read_code(pc - WASP_MAX_INSN, before, WASP_MAX_INSN, pc) != WASP_MAX_INSN)
-        return 0;
-    for (unsigned k = 4; k <= WASP_MAX_INSN; k++) {
+    return !v->s->executed && pc >= WASP_MAX_INSN &&
+           wasp_read_code(pc - WASP_MAX_INSN, before, WASP_MAX_INSN, pc) == WASP_MAX_INSN;
+}
+
+/* The `lock cmpxchg` that ended at the interrupted PC (before: the bytes up
+ * to it, code_before). wasp_view_prev does not look for accesses without a
+ * displacement, and the mark word is at offset 0: a lock prefix k bytes
+ * back that decodes as a cmpxchg of exactly k bytes. cmpxchg changes only
+ * rax and memory, never its address registers in HotSpot's code, so the
+ * address is recomputed from the registers now. */
+static int prev_cas(const wasp_sample_view *v, const uint8_t *before, wasp_object_hit *h)
+{
+    uint64_t pc = v->s->pc;
+    for (unsigned k = 4; before && k <= WASP_MAX_INSN; k++) {
         const uint8_t *b = before + WASP_MAX_INSN - k;
         if (b[0] != 0xf0 || wasp_isa_decode_access(b, k, pc - k, &v->regs, &h->acc) != 1 ||
             h->acc.len != k || h->acc.atomic != 2)
@@ -149,9 +156,9 @@ static int prev_cas(const wasp_sample_view *v, wasp_object_hit *h)
 
 /* A compare-and-swap at the sample: the one that just ran, else the
  * thread's next access (the sampled one on a PMU). */
-static int find_cas(const wasp_sample_view *v, wasp_object_hit *h)
+static int find_cas(const wasp_sample_view *v, const uint8_t *before, wasp_object_hit *h)
 {
-    if (prev_cas(v, h))
+    if (prev_cas(v, before, h))
         return 1;
     const int any = WASP_ACCESS_LOAD | WASP_ACCESS_STORE;
     if (wasp_view_find(v, any, &h->acc, &h->at) != 1 || h->acc.atomic != 2)
@@ -257,13 +264,11 @@ static uint64_t lock_stack_object(const wasp_sample_view *v, const wasp_lock_sta
 /* A software sample right after a lock-stack instruction of lightweight
  * locking (lock_stack.h): the lock's work, as the compare-and-swap is;
  * recorded as its acquisition or release. */
-static void lock_stack_sample(wasp_thread *t, const wasp_sample_view *v)
+static void lock_stack_sample(wasp_thread *t, const wasp_sample_view *v, const uint8_t *before)
 {
     static const unsigned lengths[] = {4, 5, 8};
-    uint8_t before[8];
     uint64_t pc = v->s->pc;
-    if (v->s->executed || pc < sizeof before ||
-        wasp_read_code(pc - sizeof before, before, sizeof before, pc) != sizeof before)
+    if (!before)
         return;
     /* HotSpot's compiled code keeps the current JavaThread in r15. */
     if (v->regs.vm_lo && v->regs.gpr[15] != v->regs.vm_lo)
@@ -272,7 +277,7 @@ static void lock_stack_sample(wasp_thread *t, const wasp_sample_view *v)
     unsigned k = 0;
     for (unsigned i = 0; i < sizeof lengths / sizeof lengths[0] && !op.form; i++) {
         k = lengths[i];
-        wasp_lock_stack_decode(before + sizeof before - k, k, &op);
+        wasp_lock_stack_decode(before + WASP_MAX_INSN - k, k, &op);
     }
     if (!op.form)
         return;
@@ -292,7 +297,7 @@ static void lock_stack_sample(wasp_thread *t, const wasp_sample_view *v)
     count(t, C_LOCK_STACK);
     if (!wasp_klass_set_add(o.klass))
         count(t, C_CLASS_SET_FULL);
-    uint8_t *insn = before + sizeof before - k;
+    const uint8_t *insn = before + WASP_MAX_INSN - k;
     record(t, o.klass, wasp_capture_context(t, v->uc, pc - k, insn, (uint8_t)k), (uint32_t)kind);
 }
 
@@ -324,8 +329,10 @@ static void on_sample(wasp_thread *t, const wasp_sample_view *v)
         return;
     }
     wasp_object_hit h;
-    if (!find_cas(v, &h)) {
-        lock_stack_sample(t, v);
+    uint8_t bytes[WASP_MAX_INSN];
+    const uint8_t *before = code_before(v, bytes) ? bytes : NULL;
+    if (!find_cas(v, before, &h)) {
+        lock_stack_sample(t, v, before);
         return;
     }
     int src = wasp_lock_cas_source(h.insn, h.acc.len);
