@@ -44,6 +44,11 @@ enum { PROBES = 32 };
 static table tables[2];
 static uint32_t current = 2; /* the table handlers count in; 2: none (not initialised) */
 static uint32_t mask, outside_cap;
+/* Samples that found no table: a handler lost to drains ENTER_TRIES times in
+ * a row (the handler's thread was preempted through whole drains). They
+ * count in the next drain's totals, as not compiled, so that no drain's
+ * total misses a sample. */
+static uint64_t unplaced, unplaced_via_caller;
 
 int wasp_pc_hist_init(uint32_t slots)
 {
@@ -64,6 +69,8 @@ int wasp_pc_hist_init(uint32_t slots)
     }
     mask = slots - 1;
     outside_cap = slots / 8;
+    __atomic_store_n(&unplaced, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&unplaced_via_caller, 0, __ATOMIC_RELAXED);
     for (int i = 0; i < 2; i++) {
         memset(tables[i].slots, 0, (size_t)slots * sizeof(slot));
         tables[i].outside_slots = 0;
@@ -80,12 +87,17 @@ static uint32_t hash(uint64_t key)
     return (uint32_t)(key >> 32);
 }
 
-/* The current table, counted as entered (NULL: none, or two drains came
- * and went meanwhile). A drain that made the other table current after the
- * load below sees this handler inside, or this handler sees the change. */
-static table *enter(void)
+enum { ENTER_TRIES = 16 };
+
+/* The current table, counted as entered (NULL: not initialised, or the
+ * sample went to `unplaced`). A drain that made the other table current
+ * after the load below sees this handler inside, or this handler sees the
+ * change and tries again: each failed try needs a drain to have flipped the
+ * tables, so a few tries fail only when the thread is preempted through a
+ * drain between its load and its check, again and again. */
+static table *enter(int via_caller)
 {
-    for (int tries = 0; tries < 2; tries++) {
+    for (int tries = 0; tries < ENTER_TRIES; tries++) {
         uint32_t i = __atomic_load_n(&current, __ATOMIC_SEQ_CST);
         if (i > 1)
             return NULL;
@@ -94,6 +106,9 @@ static table *enter(void)
             return &tables[i];
         __atomic_sub_fetch(&tables[i].inside, 1, __ATOMIC_SEQ_CST);
     }
+    __atomic_add_fetch(&unplaced, 1, __ATOMIC_RELAXED);
+    if (via_caller)
+        __atomic_add_fetch(&unplaced_via_caller, 1, __ATOMIC_RELAXED);
     return NULL;
 }
 
@@ -150,7 +165,7 @@ static void count_key(table *t, uint64_t key, int outside)
 
 void wasp_pc_hist_count(uint32_t id, uint64_t pc)
 {
-    table *t = enter();
+    table *t = enter(0);
     if (!t)
         return;
     count_key(t, pc_key(id, pc), !id);
@@ -159,7 +174,7 @@ void wasp_pc_hist_count(uint32_t id, uint64_t pc)
 
 void wasp_pc_hist_count_caller(uint32_t id, uint64_t pc)
 {
-    table *t = enter();
+    table *t = enter(1);
     if (!t)
         return;
     __atomic_add_fetch(&t->totals.via_caller, 1, __ATOMIC_RELAXED);
@@ -170,7 +185,7 @@ void wasp_pc_hist_count_caller(uint32_t id, uint64_t pc)
 void wasp_pc_hist_count_interpreted(const void *method, int32_t bci)
 {
     uint64_t m = (uint64_t)(uintptr_t)method;
-    table *t = enter();
+    table *t = enter(0);
     if (!t)
         return;
     int keyed = m && !(m & 7) && !(m >> 47) && bci >= 0 && bci <= 0xffff;
@@ -178,16 +193,33 @@ void wasp_pc_hist_count_interpreted(const void *method, int32_t bci)
     leave(t);
 }
 
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* Until no handler counts in t: handlers are short and never wait, so this
- * is microseconds; bounded all the same (a thread stopped inside a handler
- * by a debugger): after about 100 ms the table is read as it is. */
+ * is microseconds, unless a handler's thread was preempted inside (then a
+ * scheduler's slice or more). Bounded all the same, by time, since a thread
+ * may be stopped inside a handler by a debugger: after 100 ms the table is
+ * read as it is (its totals are taken by exchange, so a late handler's
+ * sample counts in the table's next drain; a slot's may be lost). */
 static void wait_out(table *t)
 {
-    for (int i = 0; __atomic_load_n(&t->inside, __ATOMIC_SEQ_CST) && i < 1100; i++) {
-        if (i < 1000)
+    uint64_t start = 0;
+    for (int i = 0; __atomic_load_n(&t->inside, __ATOMIC_SEQ_CST); i++) {
+        if (i < 1000) {
             sched_yield();
-        else
-            nanosleep(&(struct timespec){0, 100000}, NULL);
+            continue;
+        }
+        uint64_t now = now_ns();
+        if (!start)
+            start = now;
+        else if (now - start > 100000000u)
+            return;
+        nanosleep(&(struct timespec){0, 100000}, NULL);
     }
 }
 
@@ -210,7 +242,15 @@ void wasp_pc_hist_drain(wasp_pc_hist_visit visit, wasp_pc_hist_visit_interpreted
             visit(ctx, (uint32_t)(s->key >> 48), s->key & ((1ull << 48) - 1), s->count);
         *s = (slot){0, 0};
     }
-    *totals = t->totals;
-    t->totals = (wasp_pc_hist_totals){0, 0, 0, 0};
+    /* Taken by exchange: a handler wait_out gave up on counts in the next
+     * drain of this table, not nowhere. */
+    totals->total = __atomic_exchange_n(&t->totals.total, 0, __ATOMIC_RELAXED);
+    totals->not_compiled = __atomic_exchange_n(&t->totals.not_compiled, 0, __ATOMIC_RELAXED);
+    totals->dropped = __atomic_exchange_n(&t->totals.dropped, 0, __ATOMIC_RELAXED);
+    totals->via_caller = __atomic_exchange_n(&t->totals.via_caller, 0, __ATOMIC_RELAXED);
+    uint64_t lost = __atomic_exchange_n(&unplaced, 0, __ATOMIC_RELAXED);
+    totals->total += lost;
+    totals->not_compiled += lost;
+    totals->via_caller += __atomic_exchange_n(&unplaced_via_caller, 0, __ATOMIC_RELAXED);
     t->outside_slots = 0;
 }

@@ -210,18 +210,24 @@ static void interpreted_by_method_and_bci(void **state)
     assert_int_equal(m1_7, 1);
 }
 
-enum { COUNTERS = 2, COUNTS = 200000 };
-static int counters_done;
+enum { COUNTERS = 2, COUNTS = 200000, MIN_DRAINS = 20 };
+static int counters_done, drains_done;
+static uint64_t counted[COUNTERS];
 
+/* Counts at least COUNTS samples, and goes on until MIN_DRAINS drains have
+ * run, so that drains overlap the counting however the threads are
+ * scheduled. */
 static void *counter(void *arg)
 {
-    uint64_t base = (uint64_t)(uintptr_t)arg;
-    for (uint64_t i = 0; i < COUNTS; i++) {
+    int me = (int)(uintptr_t)arg;
+    uint64_t base = 0x10000 * (uint64_t)(me + 1), i = 0;
+    for (; i < COUNTS || __atomic_load_n(&drains_done, __ATOMIC_ACQUIRE) < MIN_DRAINS; i++) {
         if (i % 3 == 0)
             wasp_pc_hist_count_caller(5, base + i % 64);
         else
             wasp_pc_hist_count(5, base + i % 64);
     }
+    counted[me] = i;
     __atomic_add_fetch(&counters_done, 1, __ATOMIC_RELEASE);
     return NULL;
 }
@@ -241,10 +247,8 @@ static void drains_lose_nothing(void **state)
     assert_int_equal(wasp_pc_hist_init(1024), 0);
     pthread_t th[COUNTERS];
     for (int i = 0; i < COUNTERS; i++)
-        assert_int_equal(pthread_create(&th[i], NULL, counter,
-                                        (void *)(uintptr_t)(0x10000 * (uint64_t)(i + 1))), 0);
+        assert_int_equal(pthread_create(&th[i], NULL, counter, (void *)(uintptr_t)i), 0);
     uint64_t visited = 0, total = 0, via = 0;
-    int drains = 0;
     while (__atomic_load_n(&counters_done, __ATOMIC_ACQUIRE) < COUNTERS) {
         uint64_t v = 0;
         wasp_pc_hist_totals t;
@@ -253,20 +257,23 @@ static void drains_lose_nothing(void **state)
         visited += v;
         total += t.total;
         via += t.via_caller;
-        drains++;
+        __atomic_add_fetch(&drains_done, 1, __ATOMIC_RELEASE);
     }
-    for (int i = 0; i < COUNTERS; i++)
+    uint64_t want = 0, want_via = 0;
+    for (int i = 0; i < COUNTERS; i++) {
         pthread_join(th[i], NULL);
+        want += counted[i];
+        want_via += (counted[i] + 2) / 3;
+    }
     uint64_t v = 0;
     wasp_pc_hist_totals t;
     wasp_pc_hist_drain(sum_visit, no_interpreted, &v, &t);
     visited += v;
     total += t.total;
     via += t.via_caller;
-    assert_true(drains > 1);
-    assert_int_equal(total, (uint64_t)COUNTERS * COUNTS);
-    assert_int_equal(visited, (uint64_t)COUNTERS * COUNTS);
-    assert_int_equal(via, (uint64_t)COUNTERS * ((COUNTS + 2) / 3));
+    assert_int_equal(total, want);
+    assert_int_equal(visited, want);
+    assert_int_equal(via, want_via);
 }
 
 /* The debug records of one compiled method: at 0x110 line A's bci inlined
