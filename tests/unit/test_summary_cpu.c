@@ -330,7 +330,7 @@ static void unnumbered_class_noted(void **state)
         wasp_profile_add_counter(p, WASP_CPU_SAMPLES, 1000);
         char *buf = text_report(p);
         bool method = strstr(buf, "overwritten by this method again") != NULL,
-             note = strstr(buf, "\n1 of these findings are in classes compiled without line "
+             note = strstr(buf, "\n1 of these findings is in classes compiled without line "
                                 "numbers") != NULL;
         if (line < 0 && !(method && note && strstr(buf, "(Unknown Source): the value stored")))
             fail_msg("a method's place not said so:\n%s", buf);

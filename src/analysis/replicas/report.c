@@ -482,22 +482,33 @@ static int group_finding(const wasp_profile *p, const replica_group *r, const in
                       .evidence = r->accesses > 0 ? r->accesses * wasp_report_taken_per_due(p)
                                   : isfinite(lines) ? lines : r->comparisons,
                       .evidence_unit = r->accesses > 0 || isfinite(lines) ? NULL : "comparisons"};
-    char t[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], z[WASP_UNIT_BUF], where[96];
+    char t[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], z[WASP_UNIT_BUF], where[96],
+        iv[3 * WASP_UNIT_BUF + 32];
     const char *placed = class_site_place(p, &v, &f, where, sizeof where);
+    /* θ's interval and what it rests on: the finding's samples are its CPU
+     * cost's, and a site shown on one comparison (xalan's BufferedReader
+     * buffers) read "100.0%" with no word of it. */
+    double lo, hi;
+    wasp_replica_theta_interval(r->same, r->comparisons, &lo, &hi);
+    wasp_fmt_percent(lo, b, sizeof b);
+    b[strlen(b) - 1] = 0; /* one percent sign */
+    snprintf(iv, sizeof iv, " (95%%: %s\xe2\x80\x93%s, %s comparison%s)", b,
+             wasp_fmt_percent(hi, c, sizeof c), wasp_fmt_count(r->comparisons, z, sizeof z),
+             r->comparisons == 1 ? "" : "s");
     /* Arrays equal because nothing was written (lucene's per-scorer scratch
      * arrays): the fix is less space or later, not one shared copy. */
     const char *cls = wasp_site_class(p, v.site);
     bool zeros = mostly_zero(r->zero, r->same);
     int len = zeros && is_array(cls)
                   ? snprintf(f.what, sizeof f.what, "%s objects %s hold mostly zeros: %s of "
-                             "sampled fields equal the previous object's, %s of those zero "
+                             "sampled fields equal the previous object's%s, %s of those zero "
                              "(space not yet written, or zeros: allocate less, later, or reuse "
                              "one)",
-                             cls, placed, wasp_fmt_percent(theta, t, sizeof t),
+                             cls, placed, wasp_fmt_percent(theta, t, sizeof t), iv,
                              wasp_fmt_percent(r->zero / r->same, z, sizeof z))
                   : snprintf(f.what, sizeof f.what, "%s objects %s are copies of each other: %s "
-                             "of sampled fields equal the previous object's",
-                             cls, placed, wasp_fmt_percent(theta, t, sizeof t));
+                             "of sampled fields equal the previous object's%s",
+                             cls, placed, wasp_fmt_percent(theta, t, sizeof t), iv);
     if (zeros && !is_array(cls) && len > 0 && (size_t)len < sizeof f.what)
         len += snprintf(f.what + len, sizeof f.what - (size_t)len, ", %s of those zero or null",
                         wasp_fmt_percent(r->zero / r->same, z, sizeof z));

@@ -53,7 +53,7 @@ typedef struct wasp_stack_sink {
 typedef struct wasp_finding {
     uint32_t ctx;     /* the code involved: its first application frame (else
                        * its leaf) names the place */
-    char what[320];   /* plain words, its share included ("stores the value
+    char what[448];   /* plain words, its share included ("stores the value
                        * already there (41.0% of the bytes stored)") */
     uint32_t created; /* the class of the objects ctx creates (string id; 0:
                        * none): its place is where they are created, past

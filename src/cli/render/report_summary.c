@@ -475,9 +475,9 @@ static int summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *ou
     if (each_analysis(p, shown, top, analysis_text, &t) != 0)
         return -1;
     if (t.unnumbered)
-        fprintf(out, "\n%d of these findings are in classes compiled without line numbers "
+        fprintf(out, "\n%d of these findings %s in classes compiled without line numbers "
                      "(\"Unknown Source\"): each is placed at its method, and its CPU is the "
-                     "whole method's\n", t.unnumbered);
+                     "whole method's\n", t.unnumbered, t.unnumbered == 1 ? "is" : "are");
     fputs("\nDETAIL\n", out);
     return 0;
 }
