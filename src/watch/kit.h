@@ -56,7 +56,9 @@ void wasp_view_count_miss(wasp_thread *t, int rc);
 
 /* The Java frame the thread runs (AsyncGetCallTrace, one frame: its method
  * and bytecode index), for a sample in the interpreter, where it is the
- * method being interpreted: 1 with *out, else 0. */
+ * method being interpreted, or in the runtime it called, where it is the
+ * method that made the call (the frame anchor's pc filled in when HotSpot
+ * has not yet): 1 with *out, else 0. */
 int wasp_top_java_frame(wasp_thread *t, const ucontext_t *uc, wasp_rframe *out);
 
 /* The records' context id of the instruction at pc (its bytes insn, insn_len
