@@ -31,12 +31,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agent/alloc_event.h"
+#include "agent/threads.h"
 #include "common/clock.h"
 #include "heap/heap_addresses.h"
 #include "heap/tlab.h"
 #include "heap/tracked.h"
+#include "watch/thread_registry.h"
 
 /* Keys kept at most, and their slots: a program's large-array sites are
  * few; past that, samples are counted as `full`, the table does not grow. */
@@ -122,6 +125,24 @@ static uint64_t interval_now(void)
     return wasp_objects.on ? wasp_alloc_interval_now() : WASP_ALLOC_OUTSIDE_INTERVAL;
 }
 
+/* The calling thread's own estimate of its bytes outside TLABs, which its
+ * alloc windows need (thread_state.h): its state by its thread-local
+ * pointer, or, for a thread adopted at attach (none), by its tid. */
+static void count_for_thread(double bytes)
+{
+    wasp_thread *t = wasp_thread_self();
+    if (!t) {
+        pid_t tid = gettid();
+        for (uint32_t i = 0, n = wasp_registry_count(); !t && i < n; i++) {
+            wasp_thread *u = wasp_thread_at(i);
+            if (u && u->tid == tid)
+                t = u;
+        }
+    }
+    if (t)
+        __atomic_add_fetch(&t->alloc_outside_bytes, (uint64_t)bytes, __ATOMIC_RELAXED);
+}
+
 void wasp_alloc_outside_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, jobject object,
                                   jclass klass, jlong size)
 {
@@ -138,6 +159,8 @@ void wasp_alloc_outside_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, 
     }
     uint64_t interval = interval_now();
     double p = -expm1(-(double)size / (double)interval), bytes = (double)size / p;
+    if (out == 1)
+        count_for_thread(bytes);
     pthread_mutex_lock(&O.lock);
     O.s.events++;
     O.s.unplaced += out < 0;

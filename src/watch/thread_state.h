@@ -111,6 +111,12 @@ typedef struct wasp_thread {
      * wasp_mark_wasp_exit): a sample delivered right there measures wasp. */
     volatile uint64_t wasp_exit_pc, wasp_exit_ns;
     uint32_t handler_samples;
+    /* Bytes it allocated outside TLABs, as its JVMTI allocation samples
+     * estimate them (agent/alloc_outside.c, s/p a sample): the alloc
+     * windows across a GC leave them out of the TLAB bytes
+     * (analysis/alloc/coverage.c). Written by the thread's JVMTI callback,
+     * read by its own signal handler. */
+    uint64_t alloc_outside_bytes;
     wasp_rframe *scratch;  /* AsyncGetCallTrace output, max_frames long */
     void *part_state[WASP_ANALYSES]; /* each analysis's own (handler_part.h thread_state) */
     wasp_recent_objects recent_objects; /* large objects it found lately (wasp_object_hit_recent) */

@@ -19,6 +19,8 @@ enum { KIB = 1024 };
 
 /* The fake JavaThread, its JNIEnv at offset 0. */
 static uint64_t thread[8];
+/* The thread's bytes outside TLABs as its allocation samples estimate them. */
+static uint64_t outside_now;
 
 static void set_tlab(uint64_t start, uint64_t top, uint64_t end, uint32_t refills,
                      uint64_t retired)
@@ -35,6 +37,7 @@ static int setup(void **state)
 {
     (void)state;
     memset(thread, 0, sizeof thread);
+    outside_now = 0;
     wasp_tlab.start_from_env = 0;
     wasp_tlab.top_from_env = 8;
     wasp_tlab.end_from_env = 16;
@@ -84,7 +87,7 @@ static void close_window(wasp_alloc_coverage *c, uint32_t epoch, uint64_t *alloc
 {
     memset(added, 0, sizeof added);
     memset(added_bytes, 0, sizeof added_bytes);
-    wasp_alloc_cover_close(c, thread, epoch, add, NULL, allocated, covered);
+    wasp_alloc_cover_close(c, thread, epoch, outside_now, add, NULL, allocated, covered);
 }
 
 /* A slow window covered whole weighs as caught; a fast one, whose chain
@@ -171,6 +174,42 @@ static void a_gc_window_falls_back_on_allocated_bytes(void **state)
     assert_true(added[0] > 136.0 / 56.0 - 1 - 1e-9 && added[0] < 136.0 / 56.0 - 1 + 1e-9);
 }
 
+/* Objects allocated outside TLABs are in the thread's allocated bytes and
+ * in no TLAB: a window across a GC leaves out what the allocation samples
+ * estimate of them, and one without a GC goes by the TLAB counts alone, even
+ * when they say no TLAB byte was allocated. */
+static void outside_bytes_are_not_tlab_bytes(void **state)
+{
+    (void)state;
+    const uint64_t T = 1 << 20;
+    wasp_alloc_coverage c;
+    memset(&c, 0, sizeof c);
+    uint64_t a, cov;
+    outside_now = 100 * KIB;
+    set_tlab(T, T + 8 * KIB, T + 64 * KIB, 9, 5000);
+    close_window(&c, 1, &a, &cov);
+    wasp_alloc_cover_from(&c, T + 8 * KIB, T + 64 * KIB);
+    wasp_alloc_cover_caught(&c, 0, 1.0, 1.0 * 16);
+    /* A GC; 300 KiB outside TLABs, and the TLAB bytes of the window before:
+     * 56 KiB to the first TLAB's end, one retired TLAB, 16 KiB of this one. */
+    outside_now += 300 * KIB;
+    set_tlab(T + 512 * KIB, T + 528 * KIB, T + 576 * KIB, 1, 5000 + 128 * KIB + 300 * KIB);
+    close_window(&c, 2, &a, &cov);
+    assert_int_equal(a, 136 * KIB);
+    /* No GC, no TLAB byte, 200 KiB outside: none of them the TLAB's. */
+    wasp_alloc_cover_from(&c, T + 528 * KIB, T + 576 * KIB);
+    wasp_alloc_cover_caught(&c, 1, 1.0, 1.0 * 16);
+    outside_now += 200 * KIB;
+    set_tlab(T + 512 * KIB, T + 528 * KIB, T + 576 * KIB, 1, 5000 + 128 * KIB + 500 * KIB);
+    close_window(&c, 2, &a, &cov);
+    assert_int_equal(a, 0);
+    /* An estimate above what the thread allocated (sampling noise): none. */
+    outside_now += 900 * KIB;
+    set_tlab(T + 1024 * KIB, T + 1032 * KIB, T + 1088 * KIB, 0, 5000 + 128 * KIB + 600 * KIB);
+    close_window(&c, 3, &a, &cov);
+    assert_int_equal(a, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -178,6 +217,7 @@ int main(void)
         cmocka_unit_test(factor_is_bounded),
         cmocka_unit_test_setup(catches_weigh_by_the_window_coverage, setup),
         cmocka_unit_test_setup(a_gc_window_falls_back_on_allocated_bytes, setup),
+        cmocka_unit_test_setup(outside_bytes_are_not_tlab_bytes, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

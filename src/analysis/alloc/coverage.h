@@ -38,6 +38,7 @@ typedef struct wasp_alloc_coverage {
     uint64_t uncovered; /* bytes of earlier windows no chain covered at all */
     uint64_t used_mark, size_mark; /* the TLAB's used bytes and size when the window opened */
     uint64_t allocated_mark;       /* the thread's allocated bytes then (heap/tlab.h) */
+    uint64_t outside_mark;         /* its bytes allocated outside TLABs then (estimated) */
     uint32_t refills_mark, epoch_mark;
     int open; /* the marks are set */
     uint32_t ncaught;
@@ -69,9 +70,11 @@ void wasp_alloc_cover_caught(wasp_alloc_coverage *c, uint32_t rec, double weight
  * bytes, factor) for each of its catches, which added weight and bytes to
  * rec and now weighs factor (> 1) times that; then the next window opens.
  * `env` is the thread's JNIEnv,
- * `epoch` the GC epoch now. *allocated and *covered get the window's bytes
+ * `epoch` the GC epoch now, `outside` the bytes the thread allocated outside
+ * TLABs so far as its allocation samples estimate them (thread_state.h; 0
+ * when not sampled). *allocated and *covered get the window's TLAB bytes
  * (0 and 0 when not known). */
-void wasp_alloc_cover_close(wasp_alloc_coverage *c, void *env, uint32_t epoch,
+void wasp_alloc_cover_close(wasp_alloc_coverage *c, void *env, uint32_t epoch, uint64_t outside,
                             void (*add)(void *arg, uint32_t rec, double weight, double bytes,
                                         double factor),
                             void *arg,

@@ -118,8 +118,9 @@ static void close_window(wasp_thread *t)
 {
     wasp_alloc_thread *at = wasp_alloc_state(t);
     uint64_t allocated, covered;
-    wasp_alloc_cover_close(&at->cover, t->jni_env, wasp_gc_epoch(), add_weight, at, &allocated,
-                           &covered);
+    wasp_alloc_cover_close(&at->cover, t->jni_env, wasp_gc_epoch(),
+                           __atomic_load_n(&t->alloc_outside_bytes, __ATOMIC_RELAXED), add_weight,
+                           at, &allocated, &covered);
     t->rec.part_counters[WASP_ID_alloc][C_WINDOW_BYTES] += allocated;
     t->rec.part_counters[WASP_ID_alloc][C_COVERED_BYTES] += covered;
 }
