@@ -19,9 +19,11 @@
 
 /* Whether the profile holds a creation profile (alloc records or its run). */
 bool wasp_objects_have_creations(const wasp_profile *p);
-/* The context where most of class site s's objects were created (sampled
- * creations, or allocations when -e alloc did not run), with its share of
- * them: false when s is no class site or nothing was recorded. */
+/* The place where most of class site s's objects were created (sampled
+ * creations, or allocations when -e alloc did not run; a place is where the
+ * summary puts a context that creates the class, wasp_created_place): its
+ * heaviest context, and the share of them all that the place's contexts
+ * hold together. false when s is no class site or nothing was recorded. */
 bool wasp_objects_top_creation(const wasp_profile *p, const wasp_site *s, uint32_t *ctx,
                                double *share);
 /* Text: the creation contexts of site s's class (at most top), indented under
