@@ -36,7 +36,6 @@ static uint64_t here(void)
 int wasp_frame_anchor_load(JNIEnv *env, char *why, size_t len)
 {
     uint64_t anchor, state, sp_off, pc_off, fp_off, anchor_size, base_off, size_off;
-    (void)fp_off; /* required: a JavaFrameAnchor without it is not the x86 one assumed here */
     if (offset_of("JavaThread", "_anchor", &anchor) != 0 ||
         offset_of("JavaThread", "_thread_state", &state) != 0 ||
         offset_of("JavaThread", "_stack_base", &base_off) != 0 ||
@@ -80,6 +79,7 @@ int wasp_frame_anchor_load(JNIEnv *env, char *why, size_t len)
             : 0;
     wasp_frame_anchor.sp_off = (uint32_t)sp_off;
     wasp_frame_anchor.pc_off = (uint32_t)pc_off;
+    wasp_frame_anchor.fp_off = (uint32_t)fp_off;
     __atomic_store_n(&wasp_frame_anchor.ready, 1, __ATOMIC_RELEASE);
     return 0;
 }

@@ -19,7 +19,9 @@ int wasp_frame_anchor_read(const void *jni_env, uint64_t sp, wasp_anchor_view *a
     a->stack_base = *(volatile uint64_t *)(env + (uintptr_t)l->stack_base_from_env);
     a->sp_slot = (volatile uint64_t *)(anchor + l->sp_off);
     a->pc_slot = (volatile uint64_t *)(anchor + l->pc_off);
+    a->fp_slot = (volatile uint64_t *)(anchor + l->fp_off);
     a->sp = *a->sp_slot;
     a->pc = *a->pc_slot;
+    a->fp = *a->fp_slot;
     return a->sp > sp && a->sp < a->stack_base && a->stack_base - sp < (1ull << 30);
 }

@@ -32,7 +32,7 @@ typedef struct wasp_frame_anchor_layout {
     int64_t stack_base_from_env; /* JavaThread::_stack_base: the stack's top end */
     int64_t thread_from_env;     /* the JavaThread itself (for other fields' places) */
     uint32_t thread_size;        /* sizeof(JavaThread), 0 when VMStructs do not say */
-    uint32_t sp_off, pc_off; /* in the anchor */
+    uint32_t sp_off, pc_off, fp_off; /* in the anchor */
 } wasp_frame_anchor_layout;
 
 extern wasp_frame_anchor_layout wasp_frame_anchor;
@@ -40,8 +40,8 @@ extern wasp_frame_anchor_layout wasp_frame_anchor;
 /* The interrupted thread's frame anchor and state, as read. */
 typedef struct wasp_anchor_view {
     int32_t state;
-    uint64_t sp, pc, stack_base;
-    volatile uint64_t *sp_slot, *pc_slot;
+    uint64_t sp, pc, fp, stack_base;
+    volatile uint64_t *sp_slot, *pc_slot, *fp_slot;
 } wasp_anchor_view;
 
 /* Reads the anchor of the thread whose JNIEnv is jni_env, interrupted at

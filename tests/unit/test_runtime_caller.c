@@ -14,6 +14,7 @@
 
 #include "watch/code_map.h"
 #include "watch/frame_anchor.h"
+#include "watch/interpreter.h"
 #include "watch/runtime_caller.h"
 
 enum { IN_JAVA = 8, STACK = 64, ANCHOR_AT = 10 };
@@ -23,7 +24,7 @@ enum { IN_JAVA = 8, STACK = 64, ANCHOR_AT = 10 };
 typedef struct fake_thread {
     uint64_t pad;
     int32_t state, pad2;
-    uint64_t anchor_sp, anchor_pc;
+    uint64_t anchor_sp, anchor_pc, anchor_fp;
     uint64_t stack_base;
 } fake_thread;
 
@@ -44,6 +45,7 @@ static int setup(void **state)
         .stack_base_from_env = offsetof(fake_thread, stack_base),
         .sp_off = 0,
         .pc_off = 8,
+        .fp_off = 16,
     };
     thread.state = 6; /* in the VM */
     thread.anchor_sp = (uint64_t)(uintptr_t)&stack[ANCHOR_AT];
@@ -98,6 +100,51 @@ static void test_stub_frame(void **state)
     stack[ANCHOR_AT + 3] = 0x10100;
     assert_int_equal(caller(&id), 0x100ff);
     assert_int_equal(id, 7);
+}
+
+/* A stub that built a frame and saved every register below it (C1's
+ * runtime blobs): its caller's return address is above its saved fp, the
+ * anchor's fp, past the first eight slots. */
+static void test_stub_frame_pointer(void **state)
+{
+    (void)state;
+    uint32_t id;
+    stack[ANCHOR_AT - 1] = 0x20000; /* in the stub */
+    thread.anchor_fp = (uint64_t)(uintptr_t)&stack[ANCHOR_AT + 20];
+    stack[ANCHOR_AT + 20] = (uint64_t)(uintptr_t)&stack[ANCHOR_AT + 40]; /* the caller's fp */
+    stack[ANCHOR_AT + 21] = 0x10200;
+    assert_int_equal(caller(&id), 0x101ff);
+    assert_int_equal(id, 7);
+    /* the walk's anchor at that call: sp past the return address, fp restored */
+    wasp_anchor_view a;
+    assert_true(wasp_frame_anchor_read(&thread, (uint64_t)(uintptr_t)&stack[0], &a));
+    wasp_stub_call c;
+    assert_int_equal(wasp_stub_caller(&a, map, &c), 1);
+    assert_int_equal(c.ret, 0x10200);
+    assert_int_equal(c.sp, (uint64_t)(uintptr_t)&stack[ANCHOR_AT + 22]);
+    assert_int_equal(c.fp, (uint64_t)(uintptr_t)&stack[ANCHOR_AT + 40]);
+    /* a frame pointer below the anchor's sp is no stub's frame */
+    thread.anchor_fp = (uint64_t)(uintptr_t)&stack[ANCHOR_AT - 2];
+    assert_int_equal(caller(&id), 0);
+}
+
+/* No stub: the anchor's frame is compiled code's own (its caller is the
+ * direct one, above) or the interpreter's (its frame's fp leads to its
+ * caller, which is not where the runtime was called from). */
+static void test_no_stub_no_fp(void **state)
+{
+    (void)state;
+    stack[ANCHOR_AT - 1] = 0x10200; /* a compiled method's own call */
+    thread.anchor_fp = (uint64_t)(uintptr_t)&stack[ANCHOR_AT + 20];
+    stack[ANCHOR_AT + 21] = 0x10100;
+    wasp_anchor_view a;
+    wasp_stub_call c;
+    assert_true(wasp_frame_anchor_read(&thread, (uint64_t)(uintptr_t)&stack[0], &a));
+    assert_int_equal(wasp_stub_caller(&a, map, &c), 0);
+    wasp_interpreter_publish(0x30000, 0x31000);
+    stack[ANCHOR_AT - 1] = 0x30010; /* the interpreter's call */
+    assert_true(wasp_frame_anchor_read(&thread, (uint64_t)(uintptr_t)&stack[0], &a));
+    assert_int_equal(wasp_stub_caller(&a, map, &c), 0);
 }
 
 /* Only the first eight slots above the anchor are the stub's. */
@@ -157,6 +204,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_return_below_anchor, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stub_frame, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stub_frame_pointer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_stub_no_fp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stub_scan_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_native_wrapper, setup, teardown),
         cmocka_unit_test_setup_teardown(test_none, setup, teardown),
