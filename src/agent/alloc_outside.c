@@ -31,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "agent/alloc_event.h"
 #include "agent/threads.h"
@@ -39,7 +38,6 @@
 #include "heap/heap_addresses.h"
 #include "heap/tlab.h"
 #include "heap/tracked.h"
-#include "watch/thread_registry.h"
 
 /* Keys kept at most, and their slots: a program's large-array sites are
  * few; past that, samples are counted as `full`, the table does not grow. */
@@ -126,19 +124,10 @@ static uint64_t interval_now(void)
 }
 
 /* The calling thread's own estimate of its bytes outside TLABs, which its
- * alloc windows need (thread_state.h): its state by its thread-local
- * pointer, or, for a thread adopted at attach (none), by its tid. */
+ * alloc windows need (thread_state.h). */
 static void count_for_thread(double bytes)
 {
-    wasp_thread *t = wasp_thread_self();
-    if (!t) {
-        pid_t tid = gettid();
-        for (uint32_t i = 0, n = wasp_registry_count(); !t && i < n; i++) {
-            wasp_thread *u = wasp_thread_at(i);
-            if (u && u->tid == tid)
-                t = u;
-        }
-    }
+    wasp_thread *t = wasp_thread_self_or_adopted();
     if (t)
         __atomic_add_fetch(&t->alloc_outside_bytes, (uint64_t)bytes, __ATOMIC_RELAXED);
 }

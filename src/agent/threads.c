@@ -325,14 +325,18 @@ static wasp_thread *find_adopted(pid_t tid)
     return NULL;
 }
 
+wasp_thread *wasp_thread_self_or_adopted(void)
+{
+    wasp_thread *t = self_state();
+    return t ? t : find_adopted(gettid());
+}
+
 void wasp_thread_finish(void)
 {
     /* Looked up under the lock: the end of a session may be retiring every
      * state at this moment. */
     pthread_mutex_lock(&registry_lock);
-    wasp_thread *t = self_state();
-    if (!t)
-        t = find_adopted(gettid());
+    wasp_thread *t = wasp_thread_self_or_adopted();
     pthread_setspecific(self_key, NULL);
     if (!t) {
         pthread_mutex_unlock(&registry_lock);

@@ -24,6 +24,9 @@ int wasp_threads_adopt_existing(void);
 /* The calling thread's state; NULL when it is not profiled or was adopted at
  * attach (adopted threads have no thread-local pointer). */
 wasp_thread *wasp_thread_self(void);
+/* The same, and for a thread adopted at attach its state found by its tid
+ * (a scan of the registry). */
+wasp_thread *wasp_thread_self_or_adopted(void);
 /* Stop profiling the calling thread (it is ending). */
 void wasp_thread_finish(void);
 /* Stop every thread's sampling, wait until no handler is running, then call

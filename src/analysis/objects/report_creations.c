@@ -103,31 +103,20 @@ bool wasp_objects_top_creation(const wasp_profile *p, const wasp_site *s, uint32
     uint32_t n;
     double total;
     creation *c = creations_of(p, src, s->class_name, &n, &total);
-    const wasp_frame **at = n ? malloc(n * sizeof *at) : NULL;
-    bool found = at && total > 0;
     /* Summed by place: one method's creations come by many paths (sunflow's
      * Ray.transform: 65% of the Ray bytes by the allocations' summary, its
      * heaviest path alone 17%), and the summary names the place. */
-    double best = -1;
-    for (uint32_t i = 0; found && i < n; i++)
-        at[i] = wasp_created_place(p, &p->contexts[c[i].ctx], s->class_name);
-    for (uint32_t i = 0; found && i < n; i++) {
-        bool first = true;
-        for (uint32_t k = 0; k < i && first; k++)
-            first = at[k] != at[i];
-        if (!first)
-            continue; /* counted with the heavier context of its place */
-        double sum = 0;
-        for (uint32_t k = i; k < n; k++)
-            sum += at[k] == at[i] ? c[k].samples : 0;
-        if (sum > best) {
-            best = sum;
-            *ctx = c[i].ctx;
-        }
+    wasp_place_item *items = n ? malloc(n * sizeof *items) : NULL;
+    for (uint32_t i = 0; items && i < n; i++)
+        items[i] = (wasp_place_item){.index = i, .key = s->class_name, .ctx = c[i].ctx,
+                                     .created = s->class_name, .weight = c[i].samples};
+    uint32_t places = 0;
+    bool found = items && total > 0 && wasp_place_merge(p, items, n, &places) == 0 && places > 0;
+    if (found) {
+        *ctx = items[0].ctx; /* the place's heaviest path (merge keeps the first) */
+        *share = items[0].weight / total;
     }
-    if (found)
-        *share = best / total;
-    free(at);
+    free(items);
     free(c);
     return found;
 }
