@@ -557,9 +557,15 @@ def t_interpreted(ctx, jdk):
 # (2026-12-01, the AMD EPYC guest whose debug registers trap, perf
 # sampler): wasp 0.509-0.553 (JDK 25, 3 runs) and 0.519-0.534 (JDK 17, 2
 # runs) of ~900 samples (binomial sd ~0.017); single truth pairs
-# 0.465-0.558 (JDK 25). Within XINT_TOLERANCE as above; before the anchor's
-# pc was filled in for the one-frame walk those samples were at no line
-# (cpu.in_native) and the line held 0.024, which fails by far.
+# 0.465-0.558 (JDK 25). wasp less the truth in the test's own runs: +0.024,
+# +0.032 (JDK 25), -0.064 (JDK 17), -0.072 (a CI run, loaded): sd ~0.05,
+# more than the sibling's, since the truth is a difference of two runs
+# whose creations miss the cache by how busy the machine is. So within
+# XINT_RUNTIME_TOLERANCE, 4.4 of that sd; before the anchor's pc was filled
+# in for the one-frame walk those samples were at no line (cpu.in_native)
+# and the line held 0.024, 0.45 and more under the truth: it fails by 4 sd
+# beyond the bound.
+XINT_RUNTIME_TOLERANCE = 0.22
 XINT_RUNTIME_ARGS = ["600"]
 XINT_RUNTIME_JVM = ["-Xint", "-XX:+AlwaysPreTouch", "-Xms256m", "-Xmx256m"]
 # summary.c1-runtime: the same through C1's runtime blob. CompiledArrays
@@ -572,13 +578,15 @@ XINT_RUNTIME_JVM = ["-Xint", "-XX:+AlwaysPreTouch", "-Xms256m", "-Xmx256m"]
 # the method is not yet published to the code map (up to 250 ms: at 30,000
 # arrays, half as long a run, 0.894-0.916). Within XINT_TOLERANCE; before
 # the walk went from the call that led to the blob, the planted line held
-# 0.004 and the next 0.978, which fails by far. The truth is the zeroing alone, steady: the least of 2 runs each way.
+# 0.004 and the next 0.978, which fails by far. The truth is the zeroing
+# alone, steady: the least of 2 runs each way (wasp less the truth -0.040
+# to -0.055 in 4 runs, one of them CI's: 0.13 is 12 of its sd past them).
 C1_RUNTIME_ARGS = ["60000"]
 C1_TRUTH_RUNS = 2
 C1_RUNTIME_JVM = ["-XX:TieredStopAtLevel=1", "-XX:+AlwaysPreTouch", "-Xms256m", "-Xmx256m"]
 
 
-def runtime_line(ctx, jdk, workload, jvm, args, what, truth_runs=XINT_TRUTH_RUNS):
+def runtime_line(ctx, jdk, workload, jvm, args, what, tolerance, truth_runs=XINT_TRUTH_RUNS):
     """The workload's samples at its planted line (summary.hot_lines, run
     with -e locks) against the truth, the program with its creations and
     without them (the least CPU of truth_runs runs each way)."""
@@ -604,7 +612,7 @@ def runtime_line(ctx, jdk, workload, jvm, args, what, truth_runs=XINT_TRUTH_RUNS
     note = "line %d %.3f, truth %.3f (T1 %.2f s, T0 %.2f s); top %s; cpu.via_caller %s, cpu.interpreted %s" % (
         e["line"], share, truth, t1.cpu, t0, top, counters.get("cpu.via_caller"),
         counters.get("cpu.interpreted"))
-    H.check(abs(share - truth) <= XINT_TOLERANCE, "%s is not the line's: %s" % (what, note))
+    H.check(abs(share - truth) <= tolerance, "%s is not the line's: %s" % (what, note))
     return note
 
 
@@ -612,14 +620,15 @@ def t_interpreted_runtime(ctx, jdk):
     """InterpretedArrays's creations, interpreted, hold their share of the
     samples at the planted line in summary.hot_lines."""
     return runtime_line(ctx, jdk, "InterpretedArrays", XINT_RUNTIME_JVM, XINT_RUNTIME_ARGS,
-                        "the runtime's zeroing for the interpreted line")
+                        "the runtime's zeroing for the interpreted line", XINT_RUNTIME_TOLERANCE)
 
 
 def t_c1_runtime(ctx, jdk):
     """CompiledArrays's creations, compiled by C1, hold their share of the
     samples at the planted line, not at the next line's allocation."""
     return runtime_line(ctx, jdk, "CompiledArrays", C1_RUNTIME_JVM, C1_RUNTIME_ARGS,
-                        "the runtime's zeroing for the C1-compiled line", C1_TRUTH_RUNS)
+                        "the runtime's zeroing for the C1-compiled line", XINT_TOLERANCE,
+                        C1_TRUTH_RUNS)
 
 
 # summary.exceptions: the CPU filling in exceptions' stack traces, and where
