@@ -355,9 +355,10 @@ void JNICALL wasp_alloc_on_object(jvmtiEnv *jvmti, JNIEnv *env, jthread thread, 
     if (publish)
         wake_keeper_to_publish();
     /* The object is new and this is its thread: analyses may watch it from
-     * its first write (replicas compare short-lived objects so). */
+     * its first write (replicas compare short-lived objects so). A thread
+     * that ran before an attach is adopted, not registered at its start. */
     if (placed == 1)
-        wasp_handler_object_born(wasp_thread_self(),
+        wasp_handler_object_born(wasp_thread_self_or_adopted(),
                                  &(wasp_birth){.addr = addr, .size = (uint32_t)size, .site = site,
                                                .epoch = epoch, .frames = rf, .nframes = n});
 }

@@ -14,6 +14,7 @@
  * profile is written and keep every one.
  */
 #include "agent/code_map_load.h"
+#include "agent/coarse_code.h"
 
 #include <jvmticmlr.h>
 #include <pthread.h>
@@ -42,6 +43,7 @@ typedef struct nm_info {
     uint64_t *tail_end, *tail_to; /* ntail: the code past the last record (pc_frames.h) */
     uint32_t ntail;
     uint8_t state;        /* LIVE, UNLOADED (since the drain unload_gen), FREE */
+    bool coarse;          /* its records at safepoints only (coarse_code.h) */
     uint32_t unload_gen;
 } nm_info;
 
@@ -68,6 +70,10 @@ typedef struct removal {
 } removal;
 static removal *removes;
 static uint32_t nremoves, cap_removes;
+/* While GenerateEvents reports the methods compiled already, on this
+ * thread (wasp_code_map_existing_begin): whether they are all coarse. */
+static bool reporting_existing, existing_coarse;
+static pthread_t existing_thread;
 /* During a drain: the methods known, by address (wasp_code_map_late_id). */
 static wasp_code_range *known;
 static uint64_t *known_reach;
@@ -285,6 +291,11 @@ void JNICALL wasp_code_map_on_load(jvmtiEnv *jvmti, jmethodID method, jint code_
     m->method = method;
     m->start = (uint64_t)(uintptr_t)code_addr;
     m->end = m->start + (uint64_t)code_size;
+    if (reporting_existing && pthread_equal(pthread_self(), existing_thread)) {
+        if (existing_coarse)
+            wasp_coarse_code_add(m->start, method);
+        m->coarse = existing_coarse || wasp_coarse_code_has(m->start, method);
+    }
     /* The code itself only for CallerChaining (its frame shape, and
      * wasp_nmethod_holds): the CPU samples by place need the debug
      * information alone. */
@@ -319,6 +330,7 @@ void JNICALL wasp_code_map_on_unload(jvmtiEnv *jvmti, jmethodID method, const vo
     (void)jvmti;
     uint64_t start = (uint64_t)(uintptr_t)code_addr;
     pthread_mutex_lock(&lock);
+    wasp_coarse_code_forget(start, method);
     int waiting = 0; /* loaded and unloaded since the last flush: never published */
     for (uint32_t i = 0; i < nadds && !waiting; i++)
         if (adds[i].start == start && infos[adds[i].id - 1].method == method) {
@@ -523,6 +535,31 @@ int wasp_code_map_caller_frames(jmethodID root, uint64_t ret, wasp_rframe *out, 
     }
     pthread_mutex_unlock(&lock);
     return n;
+}
+
+void wasp_code_map_existing_begin(bool compiled_coarse)
+{
+    pthread_mutex_lock(&lock);
+    reporting_existing = true;
+    existing_coarse = compiled_coarse;
+    existing_thread = pthread_self();
+    pthread_mutex_unlock(&lock);
+}
+
+void wasp_code_map_existing_end(void)
+{
+    pthread_mutex_lock(&lock);
+    reporting_existing = false;
+    wasp_coarse_code_added();
+    pthread_mutex_unlock(&lock);
+}
+
+bool wasp_code_map_coarse(uint32_t id)
+{
+    pthread_mutex_lock(&lock);
+    bool coarse = id && id <= ninfos && infos[id - 1].state != FREE && infos[id - 1].coarse;
+    pthread_mutex_unlock(&lock);
+    return coarse;
 }
 
 void wasp_code_map_stats(uint64_t *methods, uint64_t *unknown_shape, uint64_t *bytes)

@@ -12,6 +12,7 @@
 #define WASP_CODE_MAP_LOAD_H
 
 #include <jvmti.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "watch/records.h"
@@ -57,6 +58,17 @@ int wasp_code_map_frames(uint32_t id, uint64_t after, wasp_rframe *out, int cap)
  * (unloaded ones until a dump frees them) whose root is root and whose code
  * holds the call. At most cap into out; 0 when none. */
 int wasp_code_map_caller_frames(jmethodID root, uint64_t ret, wasp_rframe *out, int cap);
+
+/* Around GenerateEvents' reports of the methods compiled already, on the
+ * thread that asks for them: those methods are coarse (agent/coarse_code.h)
+ * when `compiled_coarse` (DebugNonSafepoints was off until now), else when
+ * an earlier session found them so. Methods compiled meanwhile, reported
+ * on compiler threads, are exact. */
+void wasp_code_map_existing_begin(bool compiled_coarse);
+void wasp_code_map_existing_end(void);
+/* Whether compiled method id's lines are coarse (its records at safepoints
+ * only). */
+bool wasp_code_map_coarse(uint32_t id);
 
 /* Counts for the profile: compiled methods known, those whose prologue had
  * no known shape, and the bytes their copies hold. */

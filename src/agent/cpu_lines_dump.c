@@ -20,7 +20,7 @@ static const char *const place_counter[PLACES] = {WASP_CPU_INTERPRETER, WASP_CPU
 
 typedef struct drain {
     wasp_dump *d;
-    uint64_t unmapped, late, interpreted;
+    uint64_t unmapped, late, interpreted, coarse;
     uint64_t at[PLACES];
 } drain;
 
@@ -63,6 +63,8 @@ static void one_pc(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
         }
         dr->late += count;
     }
+    if (wasp_code_map_coarse(id))
+        dr->coarse += count;
     /* The sampled instruction is described by the first record after it
      * (pc_frames.h). */
     int n = wasp_code_map_frames(id, pc, rf, MAX_INLINE);
@@ -92,6 +94,7 @@ void wasp_cpu_lines_dump(wasp_dump *d)
     wasp_profile_add_counter(p, WASP_CPU_NOT_COMPILED, t.not_compiled - dr.late - dr.interpreted);
     wasp_profile_add_counter(p, WASP_CPU_INTERPRETED, dr.interpreted);
     wasp_profile_add_counter(p, WASP_CPU_LATE, dr.late);
+    wasp_profile_add_counter(p, WASP_CPU_COARSE, dr.coarse);
     wasp_profile_add_counter(p, WASP_CPU_VIA_CALLER, t.via_caller);
     for (int i = 0; i < PLACES; i++)
         wasp_profile_add_counter(p, place_counter[i], dr.at[i]);

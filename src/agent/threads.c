@@ -183,11 +183,6 @@ static wasp_thread *create(pid_t tid, JNIEnv *env, const char *name)
     return t;
 }
 
-wasp_thread *wasp_thread_self(void)
-{
-    return self_state();
-}
-
 /* The thread's CPU seconds in the kernel so far (/proc's stime, in clock
  * ticks), 0 when unreadable. The perf sampler samples user code only: the
  * report says how much of the CPU it could not see. */
@@ -313,7 +308,8 @@ static void quiet(wasp_thread *t)
     wasp_slots_close(t);
 }
 
-/* A thread adopted at attach has no thread-local pointer: find it by tid. */
+/* A thread adopted at attach has no thread-local pointer until it first
+ * asks: find it by tid. */
 static wasp_thread *find_adopted(pid_t tid)
 {
     uint32_t n = wasp_registry_count();
@@ -328,7 +324,32 @@ static wasp_thread *find_adopted(pid_t tid)
 wasp_thread *wasp_thread_self_or_adopted(void)
 {
     wasp_thread *t = self_state();
-    return t ? t : find_adopted(gettid());
+    if (t)
+        return t;
+    t = find_adopted(gettid());
+    /* Its token from now on, so the next ask is not a registry scan (the
+     * token, checked by self_state, goes stale with the session). */
+    if (t)
+        pthread_setspecific(self_key, (void *)t->token);
+    return t;
+}
+
+wasp_thread *wasp_agent_enter(void)
+{
+    wasp_thread *t = wasp_thread_self_or_adopted();
+    if (t) {
+        t->in_agent++;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST); /* before the callback's work */
+    }
+    return t;
+}
+
+void wasp_agent_leave(wasp_thread *t)
+{
+    if (!t)
+        return;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* after it */
+    t->in_agent--;
 }
 
 void wasp_thread_finish(void)

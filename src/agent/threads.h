@@ -21,12 +21,16 @@ void wasp_thread_begin(JNIEnv *env, const char *name);
 /* Start profiling the threads that already run (agent loaded by attach),
  * except JVM-internal ones. Returns how many. */
 int wasp_threads_adopt_existing(void);
-/* The calling thread's state; NULL when it is not profiled or was adopted at
- * attach (adopted threads have no thread-local pointer). */
-wasp_thread *wasp_thread_self(void);
-/* The same, and for a thread adopted at attach its state found by its tid
- * (a scan of the registry). */
+/* The calling thread's state, NULL when it is not profiled. A thread adopted
+ * at attach is found by its tid the first time (a scan of the registry). */
 wasp_thread *wasp_thread_self_or_adopted(void);
+/* Around a JVMTI callback of wasp's on a program thread (an allocation
+ * sampled, a class prepared): the thread's samples meanwhile count as
+ * wasp's (samples.in_wasp), not at the program's line that led there.
+ * enter returns the thread's state (NULL when not profiled), which leave
+ * takes. */
+wasp_thread *wasp_agent_enter(void);
+void wasp_agent_leave(wasp_thread *t);
 /* Stop profiling the calling thread (it is ending). */
 void wasp_thread_finish(void);
 /* Stop every thread's sampling, wait until no handler is running, then call

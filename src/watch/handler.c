@@ -176,7 +176,7 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
     t->rec.counters[WASP_C_SAMPLES]++;
     if (m->source->tick)
         m->source->tick(m->source, &t->sampler); /* the next, randomised interval */
-    if (in_wasp(uc) || just_out_of_wasp(t, uc) ||
+    if (in_wasp(uc) || t->in_agent || just_out_of_wasp(t, uc) ||
         (m->watch && m->watch->busy && m->watch->busy(t->tid))) {
         t->rec.counters[WASP_C_SAMPLES_SELF]++;
         if (m->source->time_based)

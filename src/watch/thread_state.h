@@ -110,6 +110,10 @@ typedef struct wasp_thread {
      * instruction stream after a fault on a page it watches (watch/handler.h,
      * wasp_mark_wasp_exit): a sample delivered right there measures wasp. */
     volatile uint64_t wasp_exit_pc, wasp_exit_ns;
+    /* How deep the thread is in wasp's JVMTI callbacks (agent/threads.h,
+     * wasp_agent_enter): samples meanwhile, in the JVM's code the callback
+     * called, measure wasp, not the program. */
+    volatile uint32_t in_agent;
     uint32_t handler_samples;
     /* Bytes it allocated outside TLABs, as its JVMTI allocation samples
      * estimate them (agent/alloc_outside.c, s/p a sample): the alloc

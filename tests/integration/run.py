@@ -1349,17 +1349,21 @@ class Lines:
                 return line
 
 
-def run_attached(jdk, during):
-    """Starts AttachTarget, waits until it runs JIT-warm, calls during(p), and
-    then checks that the JVM computes correct results after the detach and
-    exits cleanly on "stop". Returns (during's result, the "done" line)."""
-    p = subprocess.Popen([jdk.java, "-cp", CLASSES, "AttachTarget"], cwd=ROOT,
+def run_attached(jdk, during, jvm=(), warm=None):
+    """Starts AttachTarget (with JVM options jvm), waits until it runs JIT-warm
+    (and, given warm, until a line of its output satisfies it), calls
+    during(p), and then checks that the JVM computes correct results after
+    the detach and exits cleanly on "stop". Returns (during's result, the
+    "done" line)."""
+    p = subprocess.Popen([jdk.java] + list(jvm) + ["-cp", CLASSES, "AttachTarget"], cwd=ROOT,
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          start_new_session=True)
     try:
         lines = Lines(p)
         check(lines.until(lambda l: l == "ready", TIMEOUT) == "ready", "no 'ready'")
         lines.until(lambda l: l.startswith("tick"), TIMEOUT)  # running and JIT-warm
+        if warm:
+            lines.until(warm, TIMEOUT)
         result = during(p)
         check(p.poll() is None, "the JVM died while attached")
         # After detach: still running, still correct, and wasp's events are gone.
@@ -1529,6 +1533,93 @@ def t_attach_existing(ctx, jdk):
     check(later, "the buffer allocated at %s:%d after the attach is missing" % (e["method"], e["line"]))
     return "%d existing objects, table share %.2f of allocation sites' samples (%d attributed), " \
         "then %s" % (found, top["site_share"], attributed, done)
+
+
+# attach.coarse-lines: code the JIT compiled before an attach to a JVM started
+# without -XX:+DebugNonSafepoints has debug records at its safepoints only, so
+# its samples count at the next safepoint's line (a loop's header: the
+# planted dead store of DeadStoreEuler read line 47 for 48). The agent marks
+# that code (agent/coarse_code.h) and the profile counts its samples
+# (cpu.coarse_lines); the summary says so in the text, the JSON and the
+# page. AttachTarget's `unit` settles in its C2 code by its 100th round
+# (-XX:+PrintCompilation: C2's first code is made not entrant right after
+# the first round and compiled again, 0.16 s in; attached at the first
+# round, 0.002-0.003 of the samples were coarse), so attached at its
+# COARSE_ROUND-th round most of its samples are in such code: at least
+# COARSE_LEAST of them, in the first attach and in a second to the same JVM
+# (the flag is on by then: the methods are remembered). A marking that never happens gives 0; one that marks every
+# method, the JVM started with the flag too, which must give exactly 0 (and
+# the silent load at its own line, the `WASP-EXACT` line).
+COARSE_LEAST = 0.5
+COARSE_ROUND = 300
+COARSE_NOTE = "of the CPU samples ran in code compiled before wasp attached"
+
+
+def coarse_share(rep):
+    return counter(rep, "cpu.coarse_lines") / max(counter(rep, "cpu.samples"), 1)
+
+
+def t_attach_coarse_lines(ctx, jdk):
+    """Lines in code compiled before the attach: counted and said (see above)."""
+    import report_html
+    report_html.H = sys.modules[__name__]
+
+    def attach(p, name):
+        out = ctx.path(name + ".wprof")
+        r = run([WASP, "attach", "-d", "2", "-e", "silentload", "-o", out, "-q", str(p.pid)])
+        check(r.rc == 0, "wasp attach exited %d: %s" % (r.rc, tail(r.err)))
+        text = run([WASP, "report", out]).out
+        return out, ctx.report(out), text
+
+    def twice(p):
+        return attach(p, "coarse-first"), attach(p, "coarse-second")
+
+    (first, second), _ = run_attached(jdk, twice, warm=settled)
+    shares = []
+    for (prof, rep, text), which in ((first, "first"), (second, "second")):
+        share = coarse_share(rep)
+        shares.append(share)
+        check(share >= COARSE_LEAST, "the %s attach counted %.3f of its samples in code compiled "
+              "before it (need >= %s)" % (which, share, COARSE_LEAST))
+        check(abs(rep["summary"].get("coarse_line_share") - share) < 1e-9,
+              "the JSON summary's coarse_line_share is %r, the counters say %.4f"
+              % (rep["summary"].get("coarse_line_share"), share))
+        said = re.search(r"^  (\d+\.\d)% " + re.escape(COARSE_NOTE), text, re.M)
+        check(said, "the %s attach's summary does not say so: %s" % (which, tail(text)))
+    page = ctx.path("coarse.html")
+    r = run([WASP, "report", "--format", "html", "-o", page, first[0]])
+    check(r.rc == 0, "wasp report --format html exited %d: %s" % (r.rc, tail(r.err)))
+    dom = report_html.browse(ctx, report_html.chromium(), page, ["--dump-dom"]).out
+    shown = re.search(r'<p[^>]*data-coarse[^>]*>([^<]*)</p>', dom)
+    check(shown and COARSE_NOTE in shown.group(1), "the page does not say it: %s"
+          % (shown.group(1) if shown else "no data-coarse paragraph"))
+
+    exact_line = marked_line("AttachTarget", "WASP-EXACT")
+    (exact, _), _ = run_attached(jdk, lambda p: (attach(p, "exact"), None),
+                                 jvm=["-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints"],
+                                 warm=settled)
+    prof, rep, text = exact
+    check(counter(rep, "cpu.coarse_lines") == 0, "%d samples counted as coarse in a JVM started "
+          "with -XX:+DebugNonSafepoints" % counter(rep, "cpu.coarse_lines"))
+    check(COARSE_NOTE not in text, "the summary calls the lines coarse in a JVM started with the flag")
+    top = leaf(analysis(rep, "silentload")["pairs"][0].get("watch"))
+    check(at(top, "AttachTarget.unit", exact_line), "top silent load at %s, expected "
+          "AttachTarget.unit:%d" % (where(top), exact_line))
+    return "coarse %.3f then %.3f of the samples; with the flag 0, the silent load at :%d" % (
+        shares[0], shares[1], exact_line)
+
+
+def settled(line):
+    """AttachTarget's COARSE_ROUND-th round: its JIT-compiled code settled."""
+    return line.startswith("tick %d " % COARSE_ROUND)
+
+
+def marked_line(workload, marker):
+    """The line of the workload's source marked `// MARKER`."""
+    with open(os.path.join(WORKLOAD_SRC, workload + ".java")) as f:
+        found = [i for i, l in enumerate(f, 1) if re.search(r"//\s*%s\b" % marker, l)]
+    check(len(found) == 1, "%s.java: expected one %s marker, found %d" % (workload, marker, len(found)))
+    return found[0]
 
 
 NOPERF = os.path.join(ROOT, "build", "tests", "noperf.so")
@@ -1903,6 +1994,7 @@ def build_tests(jdks):
                       for n, f in summary.make_tests(sys.modules[__name__])]
         tests.append(("attach.existing", jdk, lambda c, j=jdk: t_attach_existing(c, j)))
         tests.append(("attach.progress", jdk, lambda c, j=jdk: t_attach_progress(c, j)))
+        tests.append(("attach.coarse-lines", jdk, lambda c, j=jdk: t_attach_coarse_lines(c, j)))
         tests.append(("attach.progress-planted", jdk, lambda c, j=jdk: t_attach_progress_planted(c, j)))
         tests.append(("attach.dev-null", jdk, lambda c, j=jdk: t_attach_dev_null(c, j)))
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in sessions.make_tests(sys.modules[__name__])]

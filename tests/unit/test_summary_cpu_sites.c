@@ -1,10 +1,11 @@
 /* The summary's CPU share of an allocation and of a replica finding (issue
  * 40, docs/findings.md): an allocation's is the samples counted at its
  * creating line over every sample counted; a replica's (without -e objects)
- * those at the lines where its objects were compared or accessed (a record
- * of no comparisons: a sampled access's place), each line once, the births'
- * comparisons (no instruction: wasp's own read at the next allocation) left
- * out. Without samples by line neither is measured. */
+ * those at its creating line and at the lines where its objects were
+ * compared or accessed (a record of no comparisons: a sampled access's
+ * place), each line once; the births' comparisons (no instruction: wasp's
+ * own read at the next allocation) add no line of their own. Without
+ * samples by line neither is measured. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -80,8 +81,9 @@ static void expect(wasp_profile *(*make)(bool with_lines), const char *with, con
     }
 }
 
-/* 300 of 1,000 samples: Wilson(300, 1000) = 27.2-32.9%. */
+/* 300 of 1,000 samples: Wilson(300, 1000) = 27.2-32.9%; 500: 46.9-53.1%. */
 #define THIRTY "; 30.0% of CPU (27.2\xe2\x80\x93" "32.9%)\n"
+#define FIFTY "; 50.0% of CPU (46.9\xe2\x80\x93" "53.1%)\n"
 
 static wasp_profile *alloc_profile(bool with_lines)
 {
@@ -161,11 +163,12 @@ static wasp_profile *replica_profile(bool with_lines)
 static void replica_is_the_lines_that_accessed_it(void **state)
 {
     (void)state;
-    /* lines 20 and 25, not the births' 12: 300 (with 12: 500; 20 twice: 550) */
+    /* the creating line 12 (once, births or not), lines 20 and 25: 500
+     * (without 12: 300; 20 twice: 750) */
     expect(replica_profile,
            "  1. pkg.Grid.build(Main.java:12): int[] objects created here are copies of each "
            "other: 79.5% of sampled fields equal the previous object's (95%: 75.9–82.6%, 560 comparisons), ~635.7 KiB "
-           "replicated" THIRTY,
+           "replicated" FIFTY,
            "replicated; CPU not measured\n");
 }
 
@@ -178,14 +181,14 @@ static void replica_share_is_of_the_samples_counted_by_line(void **state)
     wasp_profile *p = replica_profile(true);
     wasp_profile_add_counter(p, "sampler.paced_skips", 1000); /* 2,000 due */
     char *r = text(p);
-    if (!strstr(r, "of the program's 2,000 CPU samples") || !strstr(r, "replicated" THIRTY))
-        fail_msg("not 300 of 1,000 counted by line in:\n%s", r);
+    if (!strstr(r, "of the program's 2,000 CPU samples") || !strstr(r, "replicated" FIFTY))
+        fail_msg("not 500 of 1,000 counted by line in:\n%s", r);
     free(r);
     r = render_string(p, WASP_FORMAT_JSON, WASP_BY_LINE, NULL);
     const char *f = strstr(r, "\"place\": \"pkg.Grid.build(Main.java:12)\"");
-    if (!f || !strstr(f, "\"cpu_share\": 0.3,") || !strstr(f, "\"cpu_samples\": 300.0,") ||
-        !strstr(f, "\"samples\": 300.0,"))
-        fail_msg("not 300 of 1,000 counted by line in:\n%s", r);
+    if (!f || !strstr(f, "\"cpu_share\": 0.5,") || !strstr(f, "\"cpu_samples\": 500.0,") ||
+        !strstr(f, "\"samples\": 500.0,"))
+        fail_msg("not 500 of 1,000 counted by line in:\n%s", r);
     free(r);
     wasp_profile_free(p);
 }
@@ -212,7 +215,7 @@ static void replica_paths_at_one_place(void **state)
     expect(two_paths_profile,
            "  1. pkg.Grid.build(Main.java:12): int[] objects created here are copies of each "
            "other: 79.2% of sampled fields equal the previous object's (95%: 75.7–82.2%, 600 comparisons), ~1.2 MiB "
-           "replicated" THIRTY "  try:",
+           "replicated" FIFTY "  try:",
            "replicated; CPU not measured\n  try:");
 }
 
@@ -233,11 +236,11 @@ static wasp_profile *place_profile(bool with_lines)
 static void replica_places_accessed_count(void **state)
 {
     (void)state;
-    /* lines 20 and 30: 400 of 1,000, Wilson 37.0-43.1%; θ 430 / 540 */
+    /* lines 12, 20 and 30: 600 of 1,000, Wilson 56.9-63.0%; θ 430 / 540 */
     expect(place_profile,
            "  1. pkg.Grid.build(Main.java:12): int[] objects created here are copies of each "
            "other: 79.6% of sampled fields equal the previous object's (95%: 76.0–82.8%, 540 comparisons), ~637.0 KiB "
-           "replicated; 40.0% of CPU (37.0\xe2\x80\x93" "43.1%)\n",
+           "replicated; 60.0% of CPU (56.9\xe2\x80\x93" "63.0%)\n",
            "replicated; CPU not measured\n");
     wasp_profile *p = place_profile(true);
     char *r = text(p);

@@ -19,7 +19,7 @@ public class AttachTarget {
         for (int q = 0; q < 2000; q++) {
             int key = (q * 977) & (N - 1);
             for (int i = 0; i < N; i++) {
-                if (table[i] == key) { acc += i; break; }
+                if (table[i] == key) { acc += i; break; } // WASP-EXACT: the silent load
             }
         }
         for (int b = 0; b < 8; b++) {

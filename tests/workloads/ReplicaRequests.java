@@ -9,7 +9,9 @@
  * sample rarely hits one of them twice: the comparisons have to come from
  * watching new objects.
  *
- * Usage: java ReplicaRequests [requests]   (default 1000000, about 2 s)
+ * Usage: java [-Dwasp.announce=true] ReplicaRequests [requests]
+ *   (default 1000000, about 2 s; with wasp.announce it prints "ready" after a
+ *   tenth of the requests, JIT-warm, for a profiler to attach)
  * Prints "replication: X" (the share of consecutive lookup tables that are
  * bitwise identical: 1), "scratch-replication: Y" (the same for the scratch
  * tables: 0), "counts-zero: Z" (the share of the counts' words that are
@@ -64,7 +66,12 @@ public class ReplicaRequests {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000000;
         int[] prevTable = null, prevScratch = null;
         long checksum = 0, pairs = 0, sameTables = 0, sameScratch = 0, countWords = 0, zeroWords = 0;
+        int announceAt = Boolean.getBoolean("wasp.announce") ? n / 10 : -1;
         for (int k = 0; k < n; k++) {
+            if (k == announceAt) {
+                System.out.println("ready");
+                System.out.flush();
+            }
             int[] table = lookupTable();
             int[] scratch = scratchTable();
             int[] c = counts(k);

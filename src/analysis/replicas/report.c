@@ -365,23 +365,30 @@ typedef struct replica_group {
 } replica_group;
 
 /* The program's CPU samples (cpu_lines.h) at the lines where group g's
- * objects were accessed: the places of its sites' records, comparisons'
- * contexts and sampled accesses' places (profile.h), each (method, line)
- * once. A birth's comparison (no instruction: wasp read the
- * object at the site's next allocation) is no access of the program's. A
- * line inlined into another of them would count twice (their samples are
- * kept per line, not per chain). NAN without samples by line, or out of
- * memory. */
-static double access_lines_cpu(const wasp_profile *p, const int32_t *group_of, int32_t g)
+ * objects were created and accessed: its place (the line that creates them
+ * and zeroes them: a copy's cost begins there, and short-lived objects,
+ * which a sample seldom hits, are compared at their births alone), then
+ * the places of its sites' records, comparisons' contexts and sampled
+ * accesses' places (profile.h), each (method, line) once. A birth's
+ * comparison (no instruction: wasp read the object at the site's next
+ * allocation) is no access of the program's. A line inlined into another
+ * of them would count twice (their samples are kept per line, not per
+ * chain). NAN without samples by line, or out of memory. */
+static double access_lines_cpu(const wasp_profile *p, const int32_t *group_of, int32_t g,
+                               const wasp_frame *created)
 {
     if (!wasp_profile_has_cpu_lines(p))
         return NAN;
     uint32_t n_records, n = 0;
     const wasp_replica *x = wasp_profile_replicas(p, &n_records);
-    const wasp_frame **seen = malloc((n_records ? n_records : 1) * sizeof *seen);
+    const wasp_frame **seen = malloc((n_records + 1) * sizeof *seen);
     if (!seen)
         return NAN;
     double k = 0;
+    if (created) {
+        seen[n++] = created;
+        k += wasp_profile_cpu_at(p, created->name, created->line);
+    }
     for (uint32_t i = 0; i < n_records; i++) {
         if (x[i].site >= p->nsites || group_of[x[i].site] != g)
             continue;
@@ -472,7 +479,7 @@ static int group_finding(const wasp_profile *p, const replica_group *r, const in
     if (replica_site(p, r->head, &v) != 0)
         return -1;
     double theta = r->comparisons > 0 ? r->same / r->comparisons : 0;
-    double lines = r->accesses > 0 ? NAN : access_lines_cpu(p, group_of, g);
+    double lines = r->accesses > 0 ? NAN : access_lines_cpu(p, group_of, g, r->at);
     /* evidence: the CPU samples the cost rests on (its interval's count);
      * the lines' samples are a share of those counted by line */
     wasp_finding f = {.ctx = v.site->ctx, .created = v.site->class_name, .share = theta,

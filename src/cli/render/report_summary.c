@@ -352,6 +352,16 @@ static double kernel_share(const wasp_profile *p)
     return kernel < cpu ? kernel / cpu : 1;
 }
 
+/* The share of the samples counted by line that ran in code compiled before
+ * an attach turned DebugNonSafepoints on (agent/coarse_code.h), whose lines
+ * are its safepoints'; NAN without samples by line. */
+#define COARSE_NOTE 0.05
+static double coarse_share(const wasp_profile *p)
+{
+    double by_line = (double)wasp_profile_get_counter(p, WASP_CPU_SAMPLES);
+    return by_line > 0 ? (double)wasp_profile_get_counter(p, WASP_CPU_COARSE) / by_line : NAN;
+}
+
 /* Start-up work below this share of an analysis's evidence goes unsaid in
  * the text (the JSON has it): a note about 0.1% is noise on the first screen. */
 #define STARTUP_NOTE 0.01
@@ -469,6 +479,15 @@ static int summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *ou
                 wasp_fmt_percent(kernel, a, sizeof a),
                 watch && !strcmp(watch, "page") ? "; wasp's own page-protection faults" : "",
                 wasp_profile_get_meta(p, "sampler"));
+    double coarse = coarse_share(p);
+    if (coarse >= COARSE_NOTE)
+        fprintf(out, "  %s of the CPU samples ran in code compiled before wasp attached, in a JVM "
+                     "started without -XX:+DebugNonSafepoints: HotSpot placed their lines at "
+                     "safepoints only, so a finding there may name a loop's header rather than "
+                     "the line in its body (code compiled since is exact; for exact lines "
+                     "everywhere, start the JVM with -XX:+UnlockDiagnosticVMOptions "
+                     "-XX:+DebugNonSafepoints, or under wasp run)\n",
+                wasp_fmt_percent(coarse, a, sizeof a));
     if (exceptions_text(p, shown, out) != 0)
         return -1;
     text_out t = {out, 0};
@@ -640,6 +659,11 @@ static int summary_json(wasp_json *j, const wasp_profile *p, uint32_t shown, int
         wasp_json_null(j, "kernel_share");
     else
         wasp_json_double(j, "kernel_share", kernel);
+    double coarse = coarse_share(p);
+    if (isnan(coarse))
+        wasp_json_null(j, "coarse_line_share");
+    else
+        wasp_json_double(j, "coarse_line_share", coarse);
     wasp_json_begin_array(j, "analyses", false);
     if (each_analysis(p, shown, top, analysis_json, j) != 0)
         return -1;
