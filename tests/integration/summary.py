@@ -238,9 +238,9 @@ LOCK_SHADOW = 0.04
 # at least 0.05 of it (0.011 at the mean truth, 4.1 sd of wasp's spread
 # under its mean; a share of 0, or "CPU not measured", fails).
 #
-# "readers": a replica's cost is the samples at the lines where its
-# objects were accessed (the places of its comparisons' contexts, births
-# left out: docs/findings.md); the truth is the code that reads the copies,
+# "readers": a replica's cost is the samples at the line that creates its
+# objects and the lines where they were accessed (the places of its
+# comparisons' contexts, births adding no line: docs/findings.md); the truth is the code that reads the copies,
 # ReplicaKMeans's update passes (-Dwasp.truth.repeat=0 leaves them out; the
 # program's threads: main and the pool's two workers). In 21 runs (JDK 17
 # and 25; 12 by hand, 9 of this test): truth 0.45-0.63 (mean 0.53, sd
@@ -256,7 +256,9 @@ LOCK_SHADOW = 0.04
 # births' were 99.5%), and wasp's ratio fell to 0.095-0.15 in 2 runs of 5;
 # with the sampled accesses' places (replicas.places) there: wasp
 # 0.215-0.259 against truths 0.313-0.374, a ratio 0.59-0.82 in 5 runs (JDK
-# 17 and 25).
+# 17 and 25). Since 2026-12-01 the creating line counts too, and wasp's
+# allocation callback no longer does (samples.in_wasp): wasp 0.29-0.37
+# against truths 0.50-0.58, a ratio 0.58-0.70 in 6 runs (JDK 17 and 25).
 TRUTH_PAIRS = 3
 TRUTH_BY_LEAST = {"ObjectsStride"}
 # The JVM options a workload runs with, in its profile and its truth runs.
