@@ -191,17 +191,19 @@ static void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *env, jthread thread)
     wasp_thread_finish();
 }
 
-/* Whether the code compiled before this session has coarse lines: an
- * attach turned DebugNonSafepoints on just now (agent/coarse_code.h). */
-static bool compiled_coarse;
+/* Whether this attach turned DebugNonSafepoints on: its detach turns it off
+ * again, leaving the JVM as it was. */
+static bool lines_turned_on;
 
 /* DebugNonSafepoints, so that compiled code maps to exact lines rather than
- * the nearest safepoint's. At load (wasp run) nothing is compiled yet. */
+ * the nearest safepoint's. At load (wasp run) nothing is compiled yet; at an
+ * attach the code compiled without it keeps coarse lines
+ * (agent/coarse_code.h). */
 static void exact_lines_on(jvmtiEnv *jvmti)
 {
     jvmtiPhase phase = JVMTI_PHASE_ONLOAD;
     int was = 1;
-    compiled_coarse = false;
+    lines_turned_on = false;
     if (wasp_vm_get_bool_flag("DebugNonSafepoints", &was) != 0 ||
         wasp_vm_set_bool_flag("DebugNonSafepoints", 1) != 0) {
         wasp_log("cannot turn on DebugNonSafepoints: lines in JIT code may be off by a few; "
@@ -210,12 +212,22 @@ static void exact_lines_on(jvmtiEnv *jvmti)
     }
     if ((*jvmti)->GetPhase(jvmti, &phase) == JVMTI_ERROR_NONE && phase == JVMTI_PHASE_LIVE &&
         !was) {
-        compiled_coarse = true;
+        lines_turned_on = true;
         wasp_log("the code the JIT compiled before this attach has lines at its safepoints "
                  "only (the JVM runs without -XX:+DebugNonSafepoints): samples there may count "
                  "at a loop's header rather than the line in its body; code compiled from now "
                  "on has exact lines");
     }
+    wasp_code_map_lines_turned_on(lines_turned_on);
+}
+
+/* At the detach: DebugNonSafepoints as the attach found it. */
+static void exact_lines_off(void)
+{
+    if (lines_turned_on && wasp_vm_set_bool_flag("DebugNonSafepoints", 0) == 0)
+        wasp_log("DebugNonSafepoints is off again, as this attach found it");
+    lines_turned_on = false;
+    wasp_code_map_lines_turned_on(false);
 }
 
 /* --context chain: the compiled methods, as they come and go and those
@@ -230,7 +242,7 @@ static void chain_events(jvmtiEnv *jvmti, jvmtiEventMode mode)
     (*jvmti)->SetEventNotificationMode(jvmti, mode, JVMTI_EVENT_COMPILED_METHOD_UNLOAD, NULL);
     if (mode != JVMTI_ENABLE)
         return;
-    wasp_code_map_existing_begin(compiled_coarse);
+    wasp_code_map_existing_begin();
     jvmtiError g = a == JVMTI_ERROR_NONE
                        ? (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_COMPILED_METHOD_LOAD)
                        : a;
@@ -450,6 +462,7 @@ static void stop_and_write_locked(jvmtiEnv *jvmti, JNIEnv *env, const char *ende
     drop_all_watches(); /* every thread is quiet: nothing stays watched */
     session_events(jvmti, JVMTI_DISABLE);
     chain_events(jvmti, JVMTI_DISABLE);
+    exact_lines_off();
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_END, NULL);
     /* Nothing of this session reaches the next (wasp attach again): its

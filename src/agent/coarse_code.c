@@ -1,7 +1,8 @@
 /*
  * See coarse_code.h. A sorted array of (start, method): lookups by binary
- * search, additions appended and sorted once the batch is done (the
- * methods a JVM had compiled, reported together by GenerateEvents).
+ * search; additions (a session's compilations, one at a time) go to an
+ * unsorted tail, searched linearly (by an unload) until the next attach's
+ * first lookup sorts them in.
  */
 #include "agent/coarse_code.h"
 
@@ -10,35 +11,22 @@
 
 #include "profile/part.h"
 
-typedef struct coarse_method {
+typedef struct exact_method {
     uint64_t start;
     jmethodID method;
-} coarse_method;
+    bool seen; /* asked about since the last prune */
+} exact_method;
 
-static coarse_method *all;
-static uint32_t n, cap, sorted; /* all[0..sorted) is sorted */
+static exact_method *all;
+static uint32_t n, cap, sorted; /* all[0..sorted) is sorted by start */
 
-void wasp_coarse_code_add(uint64_t start, jmethodID method)
+void wasp_exact_code_add(uint64_t start, jmethodID method)
 {
-    if (wasp_grow(&all, &cap, n + 1, sizeof *all) == 0) /* out of memory: taken as exact */
-        all[n++] = (coarse_method){start, method};
+    if (wasp_grow(&all, &cap, n + 1, sizeof *all) == 0) /* out of memory: taken as coarse */
+        all[n++] = (exact_method){start, method, false};
 }
 
-static int by_start(const void *a, const void *b)
-{
-    uint64_t x = ((const coarse_method *)a)->start, y = ((const coarse_method *)b)->start;
-    return x < y ? -1 : x > y;
-}
-
-void wasp_coarse_code_added(void)
-{
-    if (n > sorted)
-        qsort(all, n, sizeof *all, by_start);
-    sorted = n;
-}
-
-/* The index of (start, method), or n. Starts are unique among live code;
- * a start remembered twice (unloaded unseen, reused) is looked through. */
+/* The index of (start, method), or n. */
 static uint32_t find(uint64_t start, jmethodID method)
 {
     uint32_t lo = 0, hi = sorted;
@@ -52,20 +40,52 @@ static uint32_t find(uint64_t start, jmethodID method)
     for (; lo < sorted && all[lo].start == start; lo++)
         if (all[lo].method == method)
             return lo;
+    for (uint32_t i = sorted; i < n; i++)
+        if (all[i].start == start && all[i].method == method)
+            return i;
     return n;
 }
 
-bool wasp_coarse_code_has(uint64_t start, jmethodID method)
+static int by_start(const void *a, const void *b);
+
+bool wasp_exact_code_has(uint64_t start, jmethodID method)
 {
-    return find(start, method) < n;
+    if (sorted < n) { /* an attach's first question: the last session's additions sorted in */
+        qsort(all, n, sizeof *all, by_start);
+        sorted = n;
+    }
+    uint32_t i = find(start, method);
+    if (i < n)
+        all[i].seen = true;
+    return i < n;
 }
 
-void wasp_coarse_code_forget(uint64_t start, jmethodID method)
+static int by_start(const void *a, const void *b)
+{
+    uint64_t x = ((const exact_method *)a)->start, y = ((const exact_method *)b)->start;
+    return x < y ? -1 : x > y;
+}
+
+void wasp_exact_code_prune(void)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (all[i].seen) {
+            all[kept] = all[i];
+            all[kept++].seen = false;
+        }
+    n = kept;
+    qsort(all, n, sizeof *all, by_start);
+    sorted = n;
+}
+
+void wasp_exact_code_forget(uint64_t start, jmethodID method)
 {
     uint32_t i = find(start, method);
     if (i >= n)
         return;
     memmove(&all[i], &all[i + 1], (n - i - 1) * sizeof *all);
     n--;
-    sorted--;
+    if (i < sorted)
+        sorted--;
 }

@@ -1,15 +1,17 @@
 /*
- * Compiled methods whose lines are coarse: compiled before HotSpot's
- * DebugNonSafepoints was on, so their debug records are at safepoints only
+ * Compiled methods whose lines are coarse: compiled while HotSpot's
+ * DebugNonSafepoints was off, so their debug records are at safepoints only
  * (calls, a loop's back edge, returns), and a sample between two counts at
  * the next one's line: a loop's header instead of the line in its body.
  * That is the code of a JVM wasp attached to that was started without the
- * flag: wasp turns it on, and only code compiled from then on is exact.
+ * flag: wasp turns it on for the session (and off again at the detach, as
+ * it found it), and only code compiled meanwhile is exact.
  *
- * The agent library stays loaded between sessions, and a later attach sees
- * the flag on: the methods compiled before the first attach are remembered
- * here (by code address and method), for as long as the JVM runs, less
- * those the JVM unloads while a session listens.
+ * So what is remembered, from one attach to the next (the agent library
+ * stays loaded), is the code compiled while a session had the flag on: its
+ * code address and method, less what the JVM unloads while a session
+ * listens, and at each attach less what the JVM no longer reports. A method
+ * reported at an attach is coarse unless remembered so.
  *
  * Not async-signal-safe: JVMTI callbacks, under the code map's lock.
  */
@@ -20,13 +22,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Remembers the method compiled at start as coarse. */
-void wasp_coarse_code_add(uint64_t start, jmethodID method);
-/* Done adding (sorts what was added). */
-void wasp_coarse_code_added(void);
-/* Whether the method compiled at start was remembered as coarse. */
-bool wasp_coarse_code_has(uint64_t start, jmethodID method);
+/* Remembers the method compiled at start as exact (compiled with the flag on). */
+void wasp_exact_code_add(uint64_t start, jmethodID method);
+/* Whether the method compiled at start was remembered as exact; each one
+ * asked about is marked as still there. */
+bool wasp_exact_code_has(uint64_t start, jmethodID method);
+/* Forgets those not asked about since the last call (no longer compiled);
+ * sorts what was added. */
+void wasp_exact_code_prune(void);
 /* The JVM unloaded it: an address taken again holds new code. */
-void wasp_coarse_code_forget(uint64_t start, jmethodID method);
+void wasp_exact_code_forget(uint64_t start, jmethodID method);
 
 #endif

@@ -70,9 +70,9 @@ typedef struct removal {
 } removal;
 static removal *removes;
 static uint32_t nremoves, cap_removes;
-/* While GenerateEvents reports the methods compiled already, on this
- * thread (wasp_code_map_existing_begin): whether they are all coarse. */
-static bool reporting_existing, existing_coarse;
+/* Whether this session turned DebugNonSafepoints on; while GenerateEvents
+ * reports the methods compiled already, on this thread. */
+static bool lines_turned_on, reporting_existing;
 static pthread_t existing_thread;
 /* During a drain: the methods known, by address (wasp_code_map_late_id). */
 static wasp_code_range *known;
@@ -291,10 +291,11 @@ void JNICALL wasp_code_map_on_load(jvmtiEnv *jvmti, jmethodID method, jint code_
     m->method = method;
     m->start = (uint64_t)(uintptr_t)code_addr;
     m->end = m->start + (uint64_t)code_size;
-    if (reporting_existing && pthread_equal(pthread_self(), existing_thread)) {
-        if (existing_coarse)
-            wasp_coarse_code_add(m->start, method);
-        m->coarse = existing_coarse || wasp_coarse_code_has(m->start, method);
+    if (lines_turned_on) {
+        if (reporting_existing && pthread_equal(pthread_self(), existing_thread))
+            m->coarse = !wasp_exact_code_has(m->start, method);
+        else /* compiled just now, with the flag on */
+            wasp_exact_code_add(m->start, method);
     }
     /* The code itself only for CallerChaining (its frame shape, and
      * wasp_nmethod_holds): the CPU samples by place need the debug
@@ -330,7 +331,8 @@ void JNICALL wasp_code_map_on_unload(jvmtiEnv *jvmti, jmethodID method, const vo
     (void)jvmti;
     uint64_t start = (uint64_t)(uintptr_t)code_addr;
     pthread_mutex_lock(&lock);
-    wasp_coarse_code_forget(start, method);
+    if (lines_turned_on)
+        wasp_exact_code_forget(start, method);
     int waiting = 0; /* loaded and unloaded since the last flush: never published */
     for (uint32_t i = 0; i < nadds && !waiting; i++)
         if (adds[i].start == start && infos[adds[i].id - 1].method == method) {
@@ -537,11 +539,17 @@ int wasp_code_map_caller_frames(jmethodID root, uint64_t ret, wasp_rframe *out, 
     return n;
 }
 
-void wasp_code_map_existing_begin(bool compiled_coarse)
+void wasp_code_map_lines_turned_on(bool on)
+{
+    pthread_mutex_lock(&lock);
+    lines_turned_on = on;
+    pthread_mutex_unlock(&lock);
+}
+
+void wasp_code_map_existing_begin(void)
 {
     pthread_mutex_lock(&lock);
     reporting_existing = true;
-    existing_coarse = compiled_coarse;
     existing_thread = pthread_self();
     pthread_mutex_unlock(&lock);
 }
@@ -550,7 +558,8 @@ void wasp_code_map_existing_end(void)
 {
     pthread_mutex_lock(&lock);
     reporting_existing = false;
-    wasp_coarse_code_added();
+    if (lines_turned_on) /* what was not reported is no longer compiled */
+        wasp_exact_code_prune();
     pthread_mutex_unlock(&lock);
 }
 

@@ -59,12 +59,13 @@ int wasp_code_map_frames(uint32_t id, uint64_t after, wasp_rframe *out, int cap)
  * holds the call. At most cap into out; 0 when none. */
 int wasp_code_map_caller_frames(jmethodID root, uint64_t ret, wasp_rframe *out, int cap);
 
-/* Around GenerateEvents' reports of the methods compiled already, on the
- * thread that asks for them: those methods are coarse (agent/coarse_code.h)
- * when `compiled_coarse` (DebugNonSafepoints was off until now), else when
- * an earlier session found them so. Methods compiled meanwhile, reported
- * on compiler threads, are exact. */
-void wasp_code_map_existing_begin(bool compiled_coarse);
+/* Whether this session turned DebugNonSafepoints on (an attach to a JVM
+ * started without it): then the methods compiled while it is on are
+ * remembered as exact (agent/coarse_code.h), and around GenerateEvents'
+ * reports of the methods compiled already (on the thread that asks for
+ * them) those not remembered so are coarse. */
+void wasp_code_map_lines_turned_on(bool on);
+void wasp_code_map_existing_begin(void);
 void wasp_code_map_existing_end(void);
 /* Whether compiled method id's lines are coarse (its records at safepoints
  * only). */

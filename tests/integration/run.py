@@ -1547,12 +1547,16 @@ def t_attach_existing(ctx, jdk):
 # round, 0.002-0.003 of the samples were coarse), so attached at its
 # COARSE_ROUND-th round most of its samples are in such code: at least
 # COARSE_LEAST of them, in the first attach and in a second to the same JVM
-# (the flag is on by then: the methods are remembered). A marking that never happens gives 0; one that marks every
+# (the first detach turned the flag off again, as it found it: the methods
+# compiled since are coarse too, and those compiled in the first session,
+# which are not, remembered). A marking that never happens gives 0; one that marks every
 # method, the JVM started with the flag too, which must give exactly 0 (and
 # the silent load at its own line, the `WASP-EXACT` line).
 COARSE_LEAST = 0.5
 COARSE_ROUND = 300
 COARSE_NOTE = "of the CPU samples ran in code compiled before wasp attached"
+FLAG_OFF = "the JVM runs without -XX:+DebugNonSafepoints"
+FLAG_RESTORED = "DebugNonSafepoints is off again"
 
 
 def coarse_share(rep):
@@ -1569,14 +1573,19 @@ def t_attach_coarse_lines(ctx, jdk):
         r = run([WASP, "attach", "-d", "2", "-e", "silentload", "-o", out, "-q", str(p.pid)])
         check(r.rc == 0, "wasp attach exited %d: %s" % (r.rc, tail(r.err)))
         text = run([WASP, "report", out]).out
-        return out, ctx.report(out), text
+        return out, ctx.report(out), text, r.err
 
     def twice(p):
         return attach(p, "coarse-first"), attach(p, "coarse-second")
 
     (first, second), _ = run_attached(jdk, twice, warm=settled)
+    # The detach leaves the flag as the attach found it: off, so the second
+    # attach finds it off too (and says so), not on from the first.
+    for (_, _, _, err), which in ((first, "first"), (second, "second")):
+        check(FLAG_OFF in err and FLAG_RESTORED in err, "the %s attach did not find "
+              "DebugNonSafepoints off and leave it so: %s" % (which, tail(err)))
     shares = []
-    for (prof, rep, text), which in ((first, "first"), (second, "second")):
+    for (prof, rep, text, _), which in ((first, "first"), (second, "second")):
         share = coarse_share(rep)
         shares.append(share)
         check(share >= COARSE_LEAST, "the %s attach counted %.3f of its samples in code compiled "
@@ -1598,7 +1607,9 @@ def t_attach_coarse_lines(ctx, jdk):
     (exact, _), _ = run_attached(jdk, lambda p: (attach(p, "exact"), None),
                                  jvm=["-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints"],
                                  warm=settled)
-    prof, rep, text = exact
+    prof, rep, text, err = exact
+    check(FLAG_OFF not in err and FLAG_RESTORED not in err, "the flag the JVM was started with "
+          "was not left alone: %s" % tail(err))
     check(counter(rep, "cpu.coarse_lines") == 0, "%d samples counted as coarse in a JVM started "
           "with -XX:+DebugNonSafepoints" % counter(rep, "cpu.coarse_lines"))
     check(COARSE_NOTE not in text, "the summary calls the lines coarse in a JVM started with the flag")
