@@ -85,12 +85,7 @@ def start_target(jdk, cwd):
 
 
 def stop(p):
-    if p.poll() is None:
-        H.kill_group(p)
-    p.wait()
-    for f in (p.stdout, p.stdin, p.stderr):
-        if f:
-            f.close()
+    H.reap(p)
 
 
 def check_not_permission(err):

@@ -319,11 +319,7 @@ def t_replicas_attach(ctx, jdk):
                 break
         H.check(p.wait(timeout=H.TIMEOUT) == 0, "the JVM exited %s" % p.returncode)
     finally:
-        if p.poll() is None:
-            H.kill_group(p)
-            p.wait()
-        for f in (p.stdout, p.stderr):
-            f.close()
+        H.reap(p)
     text = "\n".join(rest) + "\n"
     H.check(printed(text, "replication") == 1, "the workload's own answer changed: %s" % H.tail(text))
     base = ctx.baseline(jdk, [], workload, args)

@@ -179,6 +179,17 @@ def kill_group(p):
         pass
 
 
+def reap(p):
+    """A target process done with: killed (its group) if still running,
+    waited for, its pipes closed."""
+    if p.poll() is None:
+        kill_group(p)
+    p.wait()
+    for f in (p.stdin, p.stdout, p.stderr):
+        if f:
+            f.close()
+
+
 def checksum_of(text):
     m = re.findall(r"^checksum: (\S+)\s*$", text, re.M)
     return m[-1] if m else None
@@ -1381,11 +1392,7 @@ def run_attached(jdk, during, jvm=(), warm=None):
         check(p.wait(timeout=TIMEOUT) == 0, "the JVM exited %s after detach" % p.returncode)
         return result, done
     finally:
-        if p.poll() is None:
-            kill_group(p)
-            p.wait()
-        for f in (p.stdout, p.stdin, p.stderr):
-            f.close()
+        reap(p)
 
 
 BEFORE_ATTACH = "[in the heap when wasp attached: allocation path unknown]"

@@ -200,11 +200,7 @@ def t_snapshot_kill(ctx, jdk):
         os.kill(pid, signal.SIGKILL)
         p.wait(timeout=H.TIMEOUT)
     finally:
-        if p.poll() is None:
-            H.kill_group(p)
-            p.wait()
-        for f in (p.stdout, p.stderr):
-            f.close()
+        H.reap(p)
     rep = ctx.report(out)
     H.check("snapshot" in rep["meta"], "the profile left after SIGKILL is not marked a snapshot")
     a = check_planted(rep, "after SIGKILL")
@@ -256,11 +252,7 @@ def t_dump(ctx, jdk):
         lines.until(lambda l: l.startswith("done"), H.TIMEOUT)
         H.check(p.wait(timeout=H.TIMEOUT) == 0, "the JVM exited %s" % p.returncode)
     finally:
-        if p.poll() is None:
-            H.kill_group(p)
-            p.wait()
-        for f in (p.stdout, p.stdin, p.stderr):
-            f.close()
+        H.reap(p)
     rep = ctx.report(out)
     H.check("snapshot" not in rep["meta"], "the final profile is marked a snapshot")
     final = dump_numbers(rep)
