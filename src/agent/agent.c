@@ -823,11 +823,13 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     opts = o;
     char why[512];
     if (setup(vm, why, sizeof why) != 0) {
+        exact_lines_off(); /* the JVM as it was */
         wasp_log("%s. Nothing is profiled.", why);
         return JNI_ERR;
     }
     JNIEnv *env = NULL;
     if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK || !env) {
+        exact_lines_off();
         wasp_log("attach: no JNI environment on the attach thread. Nothing is profiled.");
         return JNI_ERR;
     }

@@ -50,6 +50,7 @@ GC_HEAP = "-Xmx128m"  # small heap: GcStress then triggers ~40-110 collections p
 # thousands of samples when the sampler works.
 MIN_SAMPLES = 300
 MIN_PAIRS = 100
+TIMER_MIN_PAIRS = 40  # with the timer sampler (with_mechanism)
 
 
 class Fail(Exception):
@@ -101,7 +102,7 @@ class Result:
 
 # The mechanism a test runs with (see with_mechanism): flags added to every
 # `wasp run`/`wasp attach` and options to every -agentpath a test starts.
-MECHANISM = {"flags": [], "agent": "", "scale": 1}
+MECHANISM = {"flags": [], "agent": "", "scale": 1, "min_pairs": None}
 
 # Under the page engine a test's program spends up to PAGE_TEST_BUDGET of its
 # CPU in wasp's fault handling, so it runs this many times its usual work (or
@@ -524,8 +525,9 @@ def enough_data(rep, a, name):
     due = samples_due(rep)
     check(due >= MIN_SAMPLES, "only %d samples due, %d taken (need >= %d)"
           % (due, counter(rep, "samples"), MIN_SAMPLES))
-    check(a["pairs_classified"] >= MIN_PAIRS, "only %.0f %s pairs classified (need >= %d)"
-          % (a["pairs_classified"], name, MIN_PAIRS))
+    least = MECHANISM["min_pairs"] or MIN_PAIRS
+    check(a["pairs_classified"] >= least, "only %.0f %s pairs classified (need >= %d)"
+          % (a["pairs_classified"], name, least))
 
 
 # ---------------------------------------------------------------- tests
@@ -1898,11 +1900,19 @@ def with_mechanism(fn, jdk, watch=None, sampler=None):
             # period. The planted silent loads got 88-381 pairs of the 100
             # needed at the default size; at the page scale, twice that.
             scale = max(scale, PAGE_SCALE)
-        MECHANISM.update(flags=flags, agent=agent, scale=scale)
+            # Even so, JDK 17's planted silent loads under the timer gave
+            # 84-720 pairs in 23 runs (2026-12-01, old and new builds alike;
+            # 84 and 89 under 100 once each, CI's among them): the pairs
+            # follow the run's samples, 1,265-1,995. A broken classifier
+            # gives next to none; TIMER_MIN_PAIRS is half the least seen.
+            min_pairs = TIMER_MIN_PAIRS
+        else:
+            min_pairs = None
+        MECHANISM.update(flags=flags, agent=agent, scale=scale, min_pairs=min_pairs)
         try:
             return fn(ctx)
         finally:
-            MECHANISM.update(flags=[], agent="", scale=1)
+            MECHANISM.update(flags=[], agent="", scale=1, min_pairs=None)
     return thunk
 
 
