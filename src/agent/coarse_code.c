@@ -26,6 +26,12 @@ void wasp_exact_code_add(uint64_t start, jmethodID method)
         all[n++] = (exact_method){start, method, false};
 }
 
+static int by_start(const void *a, const void *b)
+{
+    uint64_t x = ((const exact_method *)a)->start, y = ((const exact_method *)b)->start;
+    return x < y ? -1 : x > y;
+}
+
 /* The index of (start, method), or n. */
 static uint32_t find(uint64_t start, jmethodID method)
 {
@@ -46,8 +52,6 @@ static uint32_t find(uint64_t start, jmethodID method)
     return n;
 }
 
-static int by_start(const void *a, const void *b);
-
 bool wasp_exact_code_has(uint64_t start, jmethodID method)
 {
     if (sorted < n) { /* an attach's first question: the last session's additions sorted in */
@@ -58,12 +62,6 @@ bool wasp_exact_code_has(uint64_t start, jmethodID method)
     if (i < n)
         all[i].seen = true;
     return i < n;
-}
-
-static int by_start(const void *a, const void *b)
-{
-    uint64_t x = ((const exact_method *)a)->start, y = ((const exact_method *)b)->start;
-    return x < y ? -1 : x > y;
 }
 
 void wasp_exact_code_prune(void)
