@@ -198,7 +198,7 @@ static bool lines_turned_on;
 /* DebugNonSafepoints, so that compiled code maps to exact lines rather than
  * the nearest safepoint's. At load (wasp run) nothing is compiled yet; at an
  * attach the code compiled without it keeps coarse lines
- * (agent/coarse_code.h). */
+ * (agent/exact_code.h). */
 static void exact_lines_on(jvmtiEnv *jvmti)
 {
     jvmtiPhase phase = JVMTI_PHASE_ONLOAD;

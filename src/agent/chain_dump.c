@@ -141,7 +141,7 @@ static int frames_at(uint32_t id, uint64_t after, wasp_rframe *out, int cap)
 {
     if (cap <= 0)
         return 0;
-    int n = wasp_code_map_frames(id, after, out, cap);
+    int n = wasp_code_map_frames(id, after, out, cap, NULL);
     if (n > 0)
         return n;
     jmethodID m = wasp_code_map_method(id);

@@ -14,7 +14,7 @@
  * profile is written and keep every one.
  */
 #include "agent/code_map_load.h"
-#include "agent/coarse_code.h"
+#include "agent/exact_code.h"
 
 #include <jvmticmlr.h>
 #include <pthread.h>
@@ -43,7 +43,7 @@ typedef struct nm_info {
     uint64_t *tail_end, *tail_to; /* ntail: the code past the last record (pc_frames.h) */
     uint32_t ntail;
     uint8_t state;        /* LIVE, UNLOADED (since the drain unload_gen), FREE */
-    bool coarse;          /* its records at safepoints only (coarse_code.h) */
+    bool coarse;          /* its records at safepoints only (exact_code.h) */
     uint32_t unload_gen;
 } nm_info;
 
@@ -510,10 +510,12 @@ jmethodID wasp_code_map_method(uint32_t id)
     return m;
 }
 
-int wasp_code_map_frames(uint32_t id, uint64_t after, wasp_rframe *out, int cap)
+int wasp_code_map_frames(uint32_t id, uint64_t after, wasp_rframe *out, int cap, bool *coarse)
 {
     int n = 0;
     pthread_mutex_lock(&lock);
+    if (coarse)
+        *coarse = id && id <= ninfos && infos[id - 1].state != FREE && infos[id - 1].coarse;
     /* A pc outside the method's code: a sample counted as its id was freed
      * and taken again (a tiny window): not this method's. */
     if (id && id <= ninfos && infos[id - 1].start <= after && after < infos[id - 1].end) {
@@ -561,14 +563,6 @@ void wasp_code_map_existing_end(void)
     if (lines_turned_on) /* what was not reported is no longer compiled */
         wasp_exact_code_prune();
     pthread_mutex_unlock(&lock);
-}
-
-bool wasp_code_map_coarse(uint32_t id)
-{
-    pthread_mutex_lock(&lock);
-    bool coarse = id && id <= ninfos && infos[id - 1].state != FREE && infos[id - 1].coarse;
-    pthread_mutex_unlock(&lock);
-    return coarse;
 }
 
 void wasp_code_map_stats(uint64_t *methods, uint64_t *unknown_shape, uint64_t *bytes)

@@ -49,8 +49,10 @@ jmethodID wasp_code_map_method(uint32_t id);
  * last one, C2's out-of-line stubs, as where they jump back to, else the
  * root method at bci -1, as all of a method without records
  * (watch/pc_frames.h). At most cap into out. Returns their count, 0 for an
- * unknown id or a pc outside the method. */
-int wasp_code_map_frames(uint32_t id, uint64_t after, wasp_rframe *out, int cap);
+ * unknown id or a pc outside the method. *coarse (unless NULL): whether the
+ * method's lines are coarse, its records at safepoints only (a method
+ * compiled before an attach; wasp_code_map_lines_turned_on). */
+int wasp_code_map_frames(uint32_t id, uint64_t after, wasp_rframe *out, int cap, bool *coarse);
 
 /* The Java frames (leaf first) of the call whose return address into
  * method root's compiled code is ret: the first debug record after the call
@@ -61,15 +63,12 @@ int wasp_code_map_caller_frames(jmethodID root, uint64_t ret, wasp_rframe *out, 
 
 /* Whether this session turned DebugNonSafepoints on (an attach to a JVM
  * started without it): then the methods compiled while it is on are
- * remembered as exact (agent/coarse_code.h), and around GenerateEvents'
+ * remembered as exact (agent/exact_code.h), and around GenerateEvents'
  * reports of the methods compiled already (on the thread that asks for
  * them) those not remembered so are coarse. */
 void wasp_code_map_lines_turned_on(bool on);
 void wasp_code_map_existing_begin(void);
 void wasp_code_map_existing_end(void);
-/* Whether compiled method id's lines are coarse (its records at safepoints
- * only). */
-bool wasp_code_map_coarse(uint32_t id);
 
 /* Counts for the profile: compiled methods known, those whose prologue had
  * no known shape, and the bytes their copies hold. */

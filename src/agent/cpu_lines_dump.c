@@ -63,11 +63,12 @@ static void one_pc(void *ctx, uint32_t id, uint64_t pc, uint64_t count)
         }
         dr->late += count;
     }
-    if (wasp_code_map_coarse(id))
-        dr->coarse += count;
     /* The sampled instruction is described by the first record after it
      * (pc_frames.h). */
-    int n = wasp_code_map_frames(id, pc, rf, MAX_INLINE);
+    bool coarse;
+    int n = wasp_code_map_frames(id, pc, rf, MAX_INLINE, &coarse);
+    if (coarse)
+        dr->coarse += count;
     if (n <= 0) {
         dr->unmapped += count;
         return;

@@ -40,7 +40,7 @@ typedef struct wasp_cpu_line {
  * published to the handler's code map (up to 250 ms after it ran). */
 #define WASP_CPU_LATE "cpu.published_late"
 /* Of the samples in compiled code, those in code compiled before
- * DebugNonSafepoints was on (an attach: agent/coarse_code.h), counted at
+ * DebugNonSafepoints was on (an attach: agent/exact_code.h), counted at
  * the line of the safepoint after them. */
 #define WASP_CPU_COARSE "cpu.coarse_lines"
 /* Of the samples counted at lines, those taken in the JVM's runtime or a

@@ -79,13 +79,9 @@ def start_target(jdk, cwd):
         H.check(lines.until(lambda l: l == "ready", H.TIMEOUT) == "ready", "no 'ready'")
         lines.until(lambda l: l.startswith("tick"), H.TIMEOUT)
     except BaseException:
-        stop(p)
+        H.reap(p)
         raise
     return p
-
-
-def stop(p):
-    H.reap(p)
 
 
 def check_not_permission(err):
@@ -173,7 +169,7 @@ def t_attach_killed(ctx, jdk):
                 H.kill_group(w)
                 w.wait()
     finally:
-        stop(target)
+        H.reap(target)
     err = "\n".join(said.lines) + "\n" + said.buf.decode(errors="replace") + rest
     with open(out + ".stderr", "w") as f:
         f.write(err)
@@ -206,7 +202,7 @@ def t_attach_crash(ctx, jdk):
         r = H.run([H.WASP, "attach", "--agent", agent, "-o", out, str(target.pid)], cwd=d)
         rc = target.wait(timeout=H.TIMEOUT)
     finally:
-        stop(target)
+        H.reap(target)
     log_run(out + ".stderr", r)
     H.check(rc != 0, "the JVM did not die of the planted crash (exit %d)" % rc)
     report = os.path.join(d, "hs_err_pid%d.log" % target.pid)
@@ -234,7 +230,7 @@ def t_detach_killed(ctx, jdk):
         os.kill(target.pid, signal.SIGKILL)
         target.wait()
     finally:
-        stop(target)
+        H.reap(target)
     r = H.run([H.WASP, "detach", str(target.pid)], cwd=d)
     log_run(out + ".stderr", r)
     H.check(r.rc == 1, "wasp detach exited %d: %s" % (r.rc, H.tail(r.err)))

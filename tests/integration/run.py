@@ -1548,7 +1548,7 @@ def t_attach_existing(ctx, jdk):
 # without -XX:+DebugNonSafepoints has debug records at its safepoints only, so
 # its samples count at the next safepoint's line (a loop's header: the
 # planted dead store of DeadStoreEuler read line 47 for 48). The agent marks
-# that code (agent/coarse_code.h) and the profile counts its samples
+# that code (agent/exact_code.h) and the profile counts its samples
 # (cpu.coarse_lines); the summary says so in the text, the JSON and the
 # page. AttachTarget's `unit` settles in its C2 code by its 100th round
 # (-XX:+PrintCompilation: C2's first code is made not entrant right after

@@ -353,7 +353,7 @@ static double kernel_share(const wasp_profile *p)
 }
 
 /* The share of the samples counted by line that ran in code compiled before
- * an attach turned DebugNonSafepoints on (agent/coarse_code.h), whose lines
+ * an attach turned DebugNonSafepoints on (agent/exact_code.h), whose lines
  * are its safepoints'; NAN without samples by line. */
 #define COARSE_NOTE 0.05
 static double coarse_share(const wasp_profile *p)

@@ -1,6 +1,6 @@
 /*
- * Compiled methods whose lines are coarse: compiled while HotSpot's
- * DebugNonSafepoints was off, so their debug records are at safepoints only
+ * Compiled methods whose lines are exact, in an attached JVM. The others
+ * are coarse: compiled while HotSpot's DebugNonSafepoints was off, so their debug records are at safepoints only
  * (calls, a loop's back edge, returns), and a sample between two counts at
  * the next one's line: a loop's header instead of the line in its body.
  * That is the code of a JVM wasp attached to that was started without the
@@ -15,8 +15,8 @@
  *
  * Not async-signal-safe: JVMTI callbacks, under the code map's lock.
  */
-#ifndef WASP_COARSE_CODE_H
-#define WASP_COARSE_CODE_H
+#ifndef WASP_EXACT_CODE_H
+#define WASP_EXACT_CODE_H
 
 #include <jvmti.h>
 #include <stdbool.h>

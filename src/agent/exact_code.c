@@ -1,10 +1,10 @@
 /*
- * See coarse_code.h. A sorted array of (start, method): lookups by binary
+ * See exact_code.h. A sorted array of (start, method): lookups by binary
  * search; additions (a session's compilations, one at a time) go to an
  * unsorted tail, searched linearly (by an unload) until the next attach's
  * first lookup sorts them in.
  */
-#include "agent/coarse_code.h"
+#include "agent/exact_code.h"
 
 #include <stdlib.h>
 #include <string.h>
