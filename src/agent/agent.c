@@ -35,6 +35,7 @@
 #include "agent/probe.h"
 #include "agent/progress.h"
 #include "agent/snapshots.h"
+#include "common/attach_refusal.h"
 #include "common/clock.h"
 #include "agent/threads.h"
 #include "agent/vmflags.h"
@@ -763,7 +764,8 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 }
 
 /* wasp attach / wasp detach: loaded (again) into a running JVM. Returns 0 on
- * success; the attach reply carries a non-zero code and the log says why. */
+ * success; the attach reply carries a non-zero code: a refusal the client
+ * words itself (common/attach_refusal.h), else JNI_ERR and the log says why. */
 JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
 {
     (void)reserved;
@@ -775,8 +777,10 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     }
     if (o.action == WASP_ACTION_STOP) {
         if (!active || !attached) {
-            wasp_log_to(o.log, "detach: this JVM is not being profiled by wasp attach");
-            return JNI_ERR;
+            wasp_log_to(o.log, active ? "detach: this JVM was started with wasp: its profile "
+                                        "ends with it"
+                                      : "detach: this JVM is not being profiled by wasp");
+            return active ? WASP_REFUSED_STARTED_WITH_JVM : WASP_REFUSED_NOT_PROFILED;
         }
         /* wasp detach names the log it will print; a stop without log= keeps
          * the session's log rather than falling back to stderr. */
@@ -797,7 +801,7 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     if (o.action == WASP_ACTION_DUMP) {
         if (!active) {
             wasp_log_to(o.log, "dump: this JVM is not being profiled by wasp");
-            return JNI_ERR;
+            return WASP_REFUSED_NOT_PROFILED;
         }
         JNIEnv *env = NULL;
         if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK)
@@ -818,7 +822,7 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     }
     if (active) {
         wasp_log_to(o.log, "attach: this JVM is already being profiled by wasp");
-        return JNI_ERR;
+        return WASP_REFUSED_ALREADY_PROFILED;
     }
     opts = o;
     char why[512];

@@ -550,7 +550,8 @@ static const char *pairs_note(int watching, uint64_t classified)
     static char buf[64];
     buf[0] = 0;
     if (watching)
-        snprintf(buf, sizeof buf, ", %llu pairs classified", (unsigned long long)classified);
+        snprintf(buf, sizeof buf, ", %llu pair%s classified", (unsigned long long)classified,
+                 classified == 1 ? "" : "s");
     return buf;
 }
 
@@ -752,11 +753,13 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d),
     char err[512];
     int rc = wasp_profile_write(p, path, err, sizeof err);
     if (rc == 0 && how->final)
-        wasp_log("profile written to %s (%u threads, %llu samples%s)", path, profiled,
-                 (unsigned long long)samples, pairs_note(watching, classified));
+        wasp_log("profile written to %s (%u thread%s, %llu sample%s%s)", path, profiled,
+                 profiled == 1 ? "" : "s", (unsigned long long)samples, samples == 1 ? "" : "s",
+                 pairs_note(watching, classified));
     else if (rc == 0 && !how->quiet)
-        wasp_log("snapshot written to %s (%llu samples so far%s)", path,
-                 (unsigned long long)samples, pairs_note(watching, classified));
+        wasp_log("snapshot written to %s (%llu sample%s so far%s)", path,
+                 (unsigned long long)samples, samples == 1 ? "" : "s",
+                 pairs_note(watching, classified));
     else if (rc != 0)
         wasp_log("could not write the %s: %s", how->final ? "profile" : "snapshot", err);
     if (how->final) {

@@ -43,6 +43,7 @@ def make_tests(h):
         ("messages.attach-killed", t_attach_killed),
         ("messages.attach-crash", t_attach_crash),
         ("messages.detach-killed", t_detach_killed),
+        ("messages.refusals", t_refusals),
     ]
 
 
@@ -69,9 +70,9 @@ class _ErrPipe:
         self.stdout = p.stderr
 
 
-def start_target(jdk, cwd):
+def start_target(jdk, cwd, jvm_args=()):
     """AttachTarget running in cwd, once it printed "ready" and a tick (JIT-warm)."""
-    p = subprocess.Popen([jdk.java, "-cp", H.CLASSES, "AttachTarget"], cwd=cwd,
+    p = subprocess.Popen([jdk.java] + list(jvm_args) + ["-cp", H.CLASSES, "AttachTarget"], cwd=cwd,
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          start_new_session=True)
     lines = H.Lines(p)
@@ -240,3 +241,86 @@ def t_detach_killed(ctx, jdk):
     H.check("no profile was written to %s" % out in r.err, "no word of the profile: %s"
             % H.tail(r.err))
     check_not_permission(r.err)
+
+
+def stop_target(p):
+    """Asks AttachTarget to stop; its output after that (it must end "done N"
+    with no "WRONG": nothing the refusals did touched its state)."""
+    try:
+        out, _ = p.communicate(b"stop\n", timeout=H.TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise H.Fail("AttachTarget did not stop when asked")
+    finally:
+        H.reap(p)
+    out = out.decode(errors="replace")
+    H.check(p.returncode == 0 and re.search(r"^done \d+$", out, re.M) and "WRONG" not in out,
+            "AttachTarget exited %s: %s" % (p.returncode, H.tail(out)))
+
+
+def refused(d, args, says, leaves_no=None):
+    """wasp ARGS, refused: exit 1, its stderr has `says` and no word of a
+    failed agent, and the log file `leaves_no` (the request's own) is not
+    left behind."""
+    r = H.run([H.WASP] + args, cwd=d)
+    log_run(os.path.join(d, "%s-%d.log" % (args[0], len(os.listdir(d)))), r)
+    H.check(r.rc == 1, "wasp %s exited %d: %s" % (" ".join(args), r.rc, H.tail(r.err)))
+    H.check(says in r.err, "wasp %s does not say %r: %s" % (" ".join(args), says, H.tail(r.err)))
+    H.check("Agent_OnAttach returned" not in r.err and "the agent failed" not in r.err,
+            "a refusal called a failure: %s" % H.tail(r.err))
+    if leaves_no:
+        H.check(not os.path.exists(leaves_no), "the refused request left %s" % leaves_no)
+    return r
+
+
+def t_refusals(ctx, jdk):
+    """What the agent refuses, said as what to do, not as a failed agent:
+    a dump or a detach of a JVM no session profiles, a second attach (with
+    and without attach's record), and a detach of a JVM started with the
+    agent (its profile ends with the JVM). Each refusal leaves no log file
+    of its own and the session it met runs on: its profile is written at
+    its end, and the program's results stay right."""
+    d = fresh_dir(ctx, "refusals")
+    target = start_target(jdk, d)
+    try:
+        pid = str(target.pid)
+        nope = os.path.join(d, "nope.wprof")
+        refused(d, ["dump", "-o", nope, pid], "is not being profiled by wasp: there is no "
+                "profile to dump (start with: wasp attach %s)" % pid, nope + ".log")
+        refused(d, ["detach", "-o", nope, pid], "is not being profiled by wasp: nothing to stop",
+                nope + ".log")
+        first = os.path.join(d, "first.wprof")
+        r = H.run([H.WASP, "attach", "-o", first, pid], cwd=d)
+        H.check(r.rc == 0, "wasp attach exited %d: %s" % (r.rc, H.tail(r.err)))
+        second = os.path.join(d, "second.wprof")
+        refused(d, ["attach", "-o", second, pid], "is already being profiled by wasp attach, "
+                "into %s; one session at a time: stop it with wasp detach %s" % (first, pid),
+                second + ".log")
+        os.unlink("/tmp/wasp-attach-0-%s" % pid)  # attach's record, as another user's /tmp
+        refused(d, ["attach", "-o", second, pid], "is already being profiled by wasp (another "
+                "wasp attach, or the agent given at its start)", second + ".log")
+        r = H.run([H.WASP, "detach", "-q", "-o", first, pid], cwd=d)
+        H.check(r.rc == 0 and "detached; the JVM runs on unprofiled" in r.err,
+                "the first session did not detach: %s" % H.tail(r.err))
+        rep = ctx.report(first)
+        H.check(rep["meta"].get("ended") == "wasp detach", "the first session's profile ended %r"
+                % rep["meta"].get("ended"))
+        stop_target(target)
+    finally:
+        H.reap(target)
+    at_start = os.path.join(d, "at-start.wprof")
+    target = start_target(jdk, d, ["-agentpath:%s=events=silentload,file=%s" % (H.AGENT,
+                                                                               at_start)])
+    try:
+        pid = str(target.pid)
+        refused(d, ["detach", "-o", at_start, pid], "was started with the wasp agent (wasp run "
+                "or -agentpath), which profiles it until it exits; wasp dump %s writes the "
+                "profile so far" % pid)
+        refused(d, ["attach", "-o", second, pid], "is already being profiled by wasp",
+                second + ".log")
+        stop_target(target)
+    finally:
+        H.reap(target)
+    rep = ctx.report(at_start)
+    H.check(rep["meta"].get("ended") not in (None, "wasp detach"),
+            "the session started with the JVM ended %r" % rep["meta"].get("ended"))
+    return "6 refusals said, both sessions ran on"

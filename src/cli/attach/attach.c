@@ -11,6 +11,7 @@
 #include "cli/attach/hotspot_attach.h"
 #include "cli/attach/jvm_death.h"
 #include "cli/commands/run.h"
+#include "common/attach_refusal.h"
 #include "common/clock.h"
 
 #include <errno.h>
@@ -379,6 +380,69 @@ static void print_log_since(const char *log, off_t from)
     fclose(f);
 }
 
+/* The refusal the agent answered with (common/attach_refusal.h), 0 when
+ * the load failed otherwise. */
+static int refusal_of(const wasp_hs_load_result *res)
+{
+    if (!res->have_rc)
+        return 0;
+    switch (res->agent_rc) {
+    case WASP_REFUSED_NOT_PROFILED:
+    case WASP_REFUSED_ALREADY_PROFILED:
+    case WASP_REFUSED_STARTED_WITH_JVM:
+        return res->agent_rc;
+    }
+    return 0;
+}
+
+/* A refused request is said in the client's words (say_refused): the log
+ * the agent opened for it alone, with that one line, goes. */
+static void forget_refusal_log(const char *log, bool existed)
+{
+    if (log[0] && !existed)
+        unlink(log);
+}
+
+/* Why the agent in JVM pid refused `cmd`, in words that say what to do.
+ * A stale record of wasp attach goes with a session that no longer runs. */
+static void say_refused(const char *cmd, int pid, int refusal)
+{
+    char state_path[128];
+    wasp_attach_state st;
+    wasp_attach_state_path(pid, state_path, sizeof state_path);
+    bool recorded = wasp_attach_state_read(pid, &st) == 0;
+    switch (refusal) {
+    case WASP_REFUSED_ALREADY_PROFILED:
+        if (recorded)
+            fprintf(stderr,
+                    "wasp attach: JVM %d is already being profiled by wasp attach, into %s; "
+                    "one session at a time: stop it with wasp detach %d (wasp dump %d writes "
+                    "its profile so far)\n",
+                    pid, st.file, pid, pid);
+        else
+            fprintf(stderr,
+                    "wasp attach: JVM %d is already being profiled by wasp (another wasp "
+                    "attach, or the agent given at its start); one session at a time: wasp "
+                    "dump %d writes its profile so far\n",
+                    pid, pid);
+        return;
+    case WASP_REFUSED_STARTED_WITH_JVM:
+        fprintf(stderr,
+                "wasp detach: JVM %d was started with the wasp agent (wasp run or "
+                "-agentpath), which profiles it until it exits; wasp dump %d writes the "
+                "profile so far\n",
+                pid, pid);
+        return;
+    default:
+        fprintf(stderr, "wasp %s: JVM %d is not being profiled by wasp: %s (start with: wasp "
+                        "attach %d)\n",
+                cmd, pid, strcmp(cmd, "dump") ? "nothing to stop" : "there is no profile to dump",
+                pid);
+        if (recorded)
+            unlink(state_path);
+    }
+}
+
 /* The agent library's file name, which a fatal-error report's frames name. */
 static const char *agent_base(const char *agent_abs)
 {
@@ -464,13 +528,20 @@ static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
     else
         snprintf(says_why, sizeof says_why, "the JVM's standard error says why");
     off_t logged = log_size(log);
-    int stopped = wasp_hs_load_agent(t, agent_abs, opts, WASP_HS_SOCKET_TIMEOUT_MS, NULL, err,
+    bool log_existed = log[0] && access(log, F_OK) == 0;
+    wasp_hs_load_result res;
+    int stopped = wasp_hs_load_agent(t, agent_abs, opts, WASP_HS_SOCKET_TIMEOUT_MS, &res, err,
                                      sizeof err);
     if (stopped == WASP_HS_DIED)
         return report_death(cfg, (int)t->pid, death,
                             dump ? "while the agent wrote the profile so far"
                                  : "while the agent stopped and wrote its profile",
                             agent_abs, log, logged, wasp_file_is_new(&before, cfg->agent.file));
+    if (stopped < 0 && refusal_of(&res)) {
+        forget_refusal_log(log, log_existed);
+        say_refused(cmd, (int)t->pid, refusal_of(&res));
+        return 1;
+    }
     if (stopped < 0) {
         print_log_since(log, logged);
         fprintf(stderr, "wasp %s: cannot %s the agent in JVM %d: %s\n", cmd,
@@ -631,8 +702,15 @@ int wasp_cmd_attach(int argc, char **argv)
     wasp_jvm_death death;
     wasp_jvm_death_prepare(&death, t.pid, t.ns_pid, time(NULL));
     wasp_file_id before = wasp_file_id_of(cfg.agent.file);
-    int loaded = wasp_hs_load_agent(&t, agent_abs, opts, WASP_HS_SOCKET_TIMEOUT_MS, NULL, err,
+    bool log_existed = log[0] && access(log, F_OK) == 0;
+    wasp_hs_load_result res;
+    int loaded = wasp_hs_load_agent(&t, agent_abs, opts, WASP_HS_SOCKET_TIMEOUT_MS, &res, err,
                                     sizeof err);
+    if (loaded < 0 && loaded != WASP_HS_DIED && refusal_of(&res)) {
+        forget_refusal_log(log, log_existed);
+        say_refused("attach", cfg.pid, refusal_of(&res));
+        return 1;
+    }
     print_log_since(log, logged);
     logged = log_size(log);
     if (loaded == WASP_HS_DIED)
@@ -640,12 +718,6 @@ int wasp_cmd_attach(int argc, char **argv)
                             log, logged, log[0] && wasp_file_is_new(&before, cfg.agent.file));
     if (loaded < 0) {
         fprintf(stderr, "wasp attach: cannot attach to JVM %d: %s\n", cfg.pid, err);
-        wasp_attach_state prev;
-        if (wasp_attach_state_read(cfg.pid, &prev) == 0 && prev.start_time == t.start_time)
-            fprintf(stderr,
-                    "wasp attach: wasp attach already profiles it into %s; stop with: wasp "
-                    "detach %d\n",
-                    prev.file, cfg.pid);
         return 1;
     }
 
