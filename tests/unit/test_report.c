@@ -236,6 +236,12 @@ static void test_summary_place(void **state)
     double lo, hi;
     wasp_wilson95(5, 10, &lo, &hi); /* Wilson's interval of 5/10: 0.2366-0.7634 */
     assert_true(lo > 0.2365 && lo < 0.2367 && hi > 0.7633 && hi < 0.7635);
+    for (double n = 1; n < 5000; n = n * 3 + 1) { /* exact ends at none and all */
+        wasp_wilson95(0, n, &lo, &hi);
+        assert_true(lo == 0 && hi > 0);
+        wasp_wilson95(n, n, &lo, &hi);
+        assert_true(hi == 1 && lo < 1);
+    }
     wasp_profile_free(p);
 }
 
