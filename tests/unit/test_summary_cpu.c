@@ -75,6 +75,15 @@ static void line_share_of_all_samples(void **state)
                      "any read (30.0% of the bytes stored); 25.0% of CPU (23.2\xe2\x80\x93"
                      "26.9%)\n"))
         fail_msg("no line share in:\n%s", buf);
+    if (strstr(buf, "not taken while the watch budget"))
+        fail_msg("pacing named for a profile without it:\n%s", buf);
+    free(buf);
+    /* Paced: 1,000 taken, 5,000 not; the heading says why so few count. */
+    wasp_profile_add_counter(p, "sampler.paced_skips", 5000);
+    buf = text_report(p);
+    if (!strstr(buf, "of the program's 6,000 CPU samples (2,000 counted by line: the others were "
+                     "not taken while the watch budget was spent)"))
+        fail_msg("pacing not named in the heading:\n%s", buf);
     free(buf);
     wasp_profile_free(p);
 }
