@@ -402,7 +402,10 @@ static void test_parse_attach(void **state)
     assert_int_equal(PARSE(WASP_CLI_ATTACH, &cfg, err, "0"), WASP_RUN_ERROR);
     assert_int_equal(PARSE(WASP_CLI_ATTACH, &cfg, err, "-d", "0", "12"), WASP_RUN_ERROR);
     assert_string_equal(err, "wasp attach: bad option '-d 0': expected a whole number of "
-                             "seconds, 1 or more");
+                             "seconds, 1 or more, bare or with a unit (s, m, h): 30, 30s, 5m, "
+                             "1h");
+    assert_int_equal(PARSE(WASP_CLI_ATTACH, &cfg, err, "-d", "5m", "12"), 0);
+    assert_int_equal(cfg.duration_s, 300);
     assert_int_equal(PARSE(WASP_CLI_ATTACH, &cfg, err, "--watchpoints", "9", "12"),
                      WASP_RUN_ERROR);
     assert_string_equal(err, "wasp attach: bad option '--watchpoints 9': expected a number from "

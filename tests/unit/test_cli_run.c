@@ -376,6 +376,23 @@ static void test_parse_uint(void **state)
     assert_int_equal(wasp_cli_parse_uint("1x", 0, 10, &v), -1);
     assert_int_equal(wasp_cli_parse_uint("-1", 0, 10, &v), -1);
     assert_int_equal(wasp_cli_parse_uint("18446744073709551616", 0, UINT64_MAX, &v), -1);
+    /* seconds, bare or with a unit */
+    assert_int_equal(wasp_cli_parse_seconds("90", 1, 86400, &v), 0);
+    assert_int_equal(v, 90);
+    assert_int_equal(wasp_cli_parse_seconds("90s", 1, 86400, &v), 0);
+    assert_int_equal(v, 90);
+    assert_int_equal(wasp_cli_parse_seconds("5m", 1, 86400, &v), 0);
+    assert_int_equal(v, 300);
+    assert_int_equal(wasp_cli_parse_seconds("2h", 1, 86400, &v), 0);
+    assert_int_equal(v, 7200);
+    assert_int_equal(wasp_cli_parse_seconds("25h", 1, 86400, &v), -1);
+    assert_int_equal(wasp_cli_parse_seconds("0s", 1, 86400, &v), -1);
+    assert_int_equal(wasp_cli_parse_seconds("s", 1, 86400, &v), -1);
+    assert_int_equal(wasp_cli_parse_seconds("1.5", 1, 86400, &v), -1);
+    assert_int_equal(wasp_cli_parse_seconds("5ms", 1, 86400, &v), -1);
+    assert_int_equal(wasp_cli_parse_seconds("1d", 1, 86400, &v), -1);
+    assert_int_equal(wasp_cli_parse_seconds("5mm", 1, 86400, &v), -1);
+    assert_int_equal(wasp_cli_parse_seconds("6148914691236517377h", 1, UINT64_MAX, &v), -1);
 }
 
 static void test_option_detail(void **state)

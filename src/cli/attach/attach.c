@@ -136,8 +136,9 @@ void wasp_attach_usage(FILE *out)
           "(-XX:+EnableDynamicAgentLoading silences it).\n"
           "\n"
           "Options:\n"
-          "  -d, --duration SECONDS   profile for SECONDS, then stop and print the\n"
-          "                           report (Ctrl-C or SIGTERM stops sooner)\n",
+          "  -d, --duration SECONDS   profile for SECONDS (or 30s, 5m, 1h), then stop\n"
+          "                           and print the report (Ctrl-C or SIGTERM stops\n"
+          "                           sooner)\n",
           out);
     wasp_run_help_agent_flags(out, WASP_CLI_ATTACH);
     wasp_run_help_report_flags(out);

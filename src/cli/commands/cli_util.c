@@ -8,13 +8,40 @@
 #include "common/parse.h"
 #include <unistd.h>
 
-int wasp_cli_parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+/* v into *out when within [lo, hi]: 0, else -1. */
+static int wasp_cli_parse_uint_range(uint64_t v, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-    uint64_t v;
-    if (wasp_parse_u64(s, &v) < 0 || v < lo || v > hi)
+    if (v < lo || v > hi)
         return -1;
     *out = v;
     return 0;
+}
+
+int wasp_cli_parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    uint64_t v;
+    return wasp_parse_u64(s, &v) < 0 ? -1 : wasp_cli_parse_uint_range(v, lo, hi, out);
+}
+
+int wasp_cli_parse_seconds(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    static const struct { char unit; uint64_t seconds; } units[] = {{'s', 1}, {'m', 60}, {'h', 3600}};
+    size_t n = strlen(s);
+    char digits[24];
+    uint64_t scale = 1, v;
+    for (size_t i = 0; n > 1 && i < sizeof units / sizeof units[0]; i++)
+        if (s[n - 1] == units[i].unit) {
+            scale = units[i].seconds;
+            n--;
+            break;
+        }
+    if (n >= sizeof digits)
+        return -1;
+    memcpy(digits, s, n);
+    digits[n] = '\0';
+    if (wasp_parse_u64(digits, &v) < 0 || v > hi / scale)
+        return -1;
+    return wasp_cli_parse_uint_range(v * scale, lo, hi, out);
 }
 
 int wasp_cli_abs_path(const char *cwd, const char *path, char *out, size_t outlen)

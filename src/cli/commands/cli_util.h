@@ -13,6 +13,10 @@
  * Returns 0 or -1. */
 int wasp_cli_parse_uint(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 
+/* A whole number of seconds in [lo, hi], bare or with a unit: "90", "90s",
+ * "5m", "2h" (as JFR's durations are written). Returns 0 or -1. */
+int wasp_cli_parse_seconds(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
+
 /* path made absolute against cwd (kept as is when it already starts with
  * '/'). No normalization: "a/../b" stays. Returns 0, or -1 when path is
  * empty or the result does not fit. */

@@ -233,9 +233,10 @@ static int set_flag(wasp_run_config *cfg, const struct flag *f, const char *show
         cfg->agent_path = value;
         return 0;
     case F_DURATION:
-        if (wasp_cli_parse_uint(value, 1, INT_MAX, &n) < 0) {
+        if (wasp_cli_parse_seconds(value, 1, INT_MAX, &n) < 0) {
             wasp_cli_bad_option(why, sizeof why, shown, value,
-                                "expected a whole number of seconds, 1 or more");
+                                "expected a whole number of seconds, 1 or more, bare or with "
+                                "a unit (s, m, h): 30, 30s, 5m, 1h");
             break;
         }
         cfg->duration_s = (unsigned)n;
