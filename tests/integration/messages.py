@@ -44,6 +44,7 @@ def make_tests(h):
         ("messages.attach-crash", t_attach_crash),
         ("messages.detach-killed", t_detach_killed),
         ("messages.refusals", t_refusals),
+        ("messages.attach-ends-at-stop", t_attach_ends_at_stop),
     ]
 
 
@@ -324,3 +325,51 @@ def t_refusals(ctx, jdk):
     H.check(rep["meta"].get("ended") not in (None, "wasp detach"),
             "the session started with the JVM ended %r" % rep["meta"].get("ended"))
     return "6 refusals said, both sessions ran on"
+
+
+def t_attach_ends_at_stop(ctx, jdk):
+    """A JVM that exits just as `wasp attach -d 2` ends its session: the agent
+    wrote the profile at the JVM's exit, a moment before the stop request
+    looked at the file. Until 2026-12-01 wasp then said "no profile was
+    written" beside the profile (8 of 8 runs at that moment, JDK 17). The
+    moment is searched for: Lifecycle ready-exit3 MILLIS, the range of MILLIS
+    halved between an exit within the session ("ended while wasp was
+    profiling it") and one after its stop ("stopped profiling JVM"), until a
+    run meets it ("ended as wasp stopped profiling it"; 150-300 ms wide on
+    the development VM, so 3-4 runs find it). Every run: exit 0, a profile,
+    no "no profile was written"."""
+    d = fresh_dir(ctx, "attach-ends")
+    lo, hi = 1000, 3200  # ms: the exit within the session; after it
+    tried = []
+    for i in range(8):
+        millis = (lo + hi) // 2
+        out = os.path.join(d, "p%d.wprof" % i)
+        p = subprocess.Popen([jdk.java, "-cp", H.CLASSES, "Lifecycle", "ready-exit3", str(millis)],
+                             cwd=d, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            lines = H.Lines(p)
+            H.check(lines.until(lambda l: l == "ready", H.TIMEOUT) == "ready", "no 'ready'")
+            r = H.run([H.WASP, "attach", "-q", "-d", "2", "-e", "deadstore", "-o", out,
+                       str(p.pid)], cwd=d)
+            rc = p.wait(timeout=H.TIMEOUT)
+        finally:
+            H.reap(p)
+        log_run(out + ".stderr", r)
+        tried.append(millis)
+        H.check(rc == 3, "Lifecycle exited %s, not 3" % rc)
+        H.check(r.rc == 0 and os.path.isfile(out) and "no profile was written" not in r.err,
+                "wasp attach exited %d, %s: %s" % (r.rc, "a profile beside it" if
+                                                   os.path.isfile(out) else "no profile",
+                                                   H.tail(r.err)))
+        if "ended as wasp stopped profiling it" in r.err:
+            H.check("the agent wrote the profile as the JVM ended: %s" % out in r.err,
+                    "the profile written at the exit is not named: %s" % H.tail(r.err))
+            return "met at %d ms (runs at %s ms)" % (millis, ", ".join(map(str, tried)))
+        if "ended while wasp was profiling it" in r.err:
+            lo = millis
+        elif "stopped profiling JVM %d" % p.pid in r.err:
+            hi = millis
+        else:
+            raise H.Fail("an unexpected end: %s" % H.tail(r.err))
+    raise H.Fail("no run met the stop (runs at %s ms)" % ", ".join(map(str, tried)))

@@ -4,6 +4,9 @@
  *   java Lifecycle exit3 [millis]   computes for about `millis` ms (wall clock)
  *                                  (default 1500), prints its checksum and
  *                                  ends with System.exit(3).
+ *   java Lifecycle ready-exit3 millis  prints "ready" (flushed) once the JVM
+ *                                  is up, then as exit3: a JVM whose end a
+ *                                  test can place against an attach's end.
  *   java Lifecycle forever [millis] computes for about `millis` ms (default
  *                                  500), prints "ready" (flushed), then keeps
  *                                  computing until it is killed (the test sends
@@ -44,6 +47,10 @@ public class Lifecycle {
         String mode = args.length > 0 ? args[0] : "exit3";
         for (int i = 0; i < N; i++) table[i] = i * 0x9E3779B1;
         switch (mode) {
+            case "ready-exit3":
+                System.out.println("ready");
+                System.out.flush();
+                // fall through
             case "exit3": {
                 long millis = args.length > 1 ? Long.parseLong(args[1]) : 1500;
                 // The amount of work depends on time, so the checksum is of a fixed part.
@@ -63,7 +70,7 @@ public class Lifecycle {
                 for (int r = 0; ; r++) sink += chunk(r);
             }
             default:
-                System.err.println("usage: java Lifecycle exit3|forever [millis]");
+                System.err.println("usage: java Lifecycle exit3|ready-exit3|forever [millis]");
                 System.exit(2);
         }
     }

@@ -499,9 +499,13 @@ static int report_death(const wasp_run_config *cfg, int pid, const wasp_jvm_deat
 
 /* Send action=stop (detach) or action=dump with the profile's path (dump),
  * wait for the profile, print the report. cfg->agent.file is the absolute
- * profile path. Returns the exit status. */
+ * profile path. session: the file as it was when this client's session
+ * began (attach -d), else NULL: a JVM that ends as the stop is sent writes
+ * the session's profile at its exit, maybe before this stop looked at the
+ * file. Returns the exit status. */
 static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
-                           const char *agent_abs, const wasp_jvm_death *death)
+                           const char *agent_abs, const wasp_jvm_death *death,
+                           const wasp_file_id *session)
 {
     const char *cmd = wasp_cli_cmd_name(cfg->cmd);
     int dump = cfg->cmd == WASP_CLI_DUMP;
@@ -533,11 +537,20 @@ static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
     wasp_hs_load_result res;
     int stopped = wasp_hs_load_agent(t, agent_abs, opts, WASP_HS_SOCKET_TIMEOUT_MS, &res, err,
                                      sizeof err);
+    bool by_this = wasp_file_is_new(&before, cfg->agent.file);
+    /* written at the JVM's exit, just before this stop looked */
+    bool at_exit = !by_this && session && wasp_file_is_new(session, cfg->agent.file);
     if (stopped == WASP_HS_DIED)
         return report_death(cfg, (int)t->pid, death,
-                            dump ? "while the agent wrote the profile so far"
-                                 : "while the agent stopped and wrote its profile",
-                            agent_abs, log, logged, wasp_file_is_new(&before, cfg->agent.file));
+                            at_exit ? "as wasp stopped profiling it"
+                            : dump  ? "while the agent wrote the profile so far"
+                                    : "while the agent stopped and wrote its profile",
+                            agent_abs, log, logged, by_this || at_exit);
+    /* The session ended with the JVM's exit just before this stop. */
+    if (stopped < 0 && session && refusal_of(&res) == WASP_REFUSED_NOT_PROFILED &&
+        wasp_hs_gone(t, -1, WASP_HS_DEATH_WAIT_MS))
+        return report_death(cfg, (int)t->pid, death, "as wasp stopped profiling it", agent_abs,
+                            log, log_size(log), by_this || at_exit);
     if (stopped < 0 && refusal_of(&res)) {
         forget_refusal_log(log, log_existed);
         say_refused(cmd, (int)t->pid, refusal_of(&res));
@@ -753,7 +766,7 @@ int wasp_cmd_attach(int argc, char **argv)
     }
     if (sig)
         fprintf(stderr, "wasp: %s; stopping the profile\n", strsignal(sig));
-    return stop_and_report(&cfg, &t, agent_abs, &death);
+    return stop_and_report(&cfg, &t, agent_abs, &death, &before);
 }
 
 /* detach and dump, once their profile path is settled: the agent library
@@ -773,7 +786,7 @@ static int load_and_report(wasp_run_config *cfg, const wasp_hs_target *t,
         return 2;
     wasp_jvm_death death;
     wasp_jvm_death_prepare(&death, t->pid, t->ns_pid, time(NULL));
-    return stop_and_report(cfg, t, agent_abs, &death);
+    return stop_and_report(cfg, t, agent_abs, &death, NULL);
 }
 
 int wasp_cmd_detach(int argc, char **argv)
