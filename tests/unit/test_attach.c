@@ -525,6 +525,31 @@ static void test_state_file(void **state)
     assert_true(r.death.since == 1700000000);
     assert_string_equal(r.death.file[0], "/app/hs_err_pid2000000000.log");
     assert_string_equal(r.death.file[1], "/tmp/hs_err_pid2000000000.log");
+    assert_false(r.has_profile_before);
+    /* The profile file as the session began: a later one is the session's. */
+    char prof[300];
+    snprintf(prof, sizeof prof, "%s/session.wprof", fx.dir);
+    FILE *pf = fopen(prof, "w");
+    assert_non_null(pf);
+    fclose(pf);
+    s.has_profile_before = true;
+    s.profile_before = wasp_file_id_of(prof);
+    assert_int_equal(wasp_attach_state_write(pid, &s, err, sizeof err), 0);
+    assert_int_equal(wasp_attach_state_read(pid, &r), 0);
+    assert_true(r.has_profile_before);
+    assert_false(wasp_file_is_new(&r.profile_before, prof));
+    char renamed[320];
+    snprintf(renamed, sizeof renamed, "%s.tmp", prof); /* as the agent writes: a new file */
+    pf = fopen(renamed, "w");
+    assert_non_null(pf);
+    fclose(pf);
+    assert_int_equal(rename(renamed, prof), 0);
+    assert_true(wasp_file_is_new(&r.profile_before, prof));
+    s.profile_before = (wasp_file_id){0}; /* none then */
+    assert_int_equal(wasp_attach_state_write(pid, &s, err, sizeof err), 0);
+    assert_int_equal(wasp_attach_state_read(pid, &r), 0);
+    assert_true(r.has_profile_before && !r.profile_before.exists);
+    assert_true(wasp_file_is_new(&r.profile_before, prof));
     /* Rewritten in place. */
     strcpy(s.file, "/data/other.wprof");
     assert_int_equal(wasp_attach_state_write(pid, &s, err, sizeof err), 0);

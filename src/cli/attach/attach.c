@@ -61,6 +61,12 @@ int wasp_attach_state_write(int pid, const wasp_attach_state *s, char *err, size
     fprintf(f, "file=%s\nagent=%s\nstart=%llu\n", s->file, s->agent, s->start_time);
     if (s->death.n)
         fprintf(f, "since=%lld\n", (long long)s->death.since);
+    if (s->has_profile_before) {
+        const wasp_file_id *b = &s->profile_before;
+        fprintf(f, "profile_before=%d %llu %llu %lld %ld\n", b->exists,
+                (unsigned long long)b->st.st_dev, (unsigned long long)b->st.st_ino,
+                (long long)b->st.st_mtim.tv_sec, (long)b->st.st_mtim.tv_nsec);
+    }
     for (int i = 0; i < s->death.n; i++)
         if (!strchr(s->death.file[i], '\n'))
             fprintf(f, "hs_err=%s\n", s->death.file[i]);
@@ -111,6 +117,18 @@ int wasp_attach_state_read(int pid, wasp_attach_state *s)
             s->start_time = strtoull(line + 6, NULL, 10);
         else if (!strncmp(line, "since=", 6))
             s->death.since = (time_t)strtoll(line + 6, NULL, 10);
+        else if (!strncmp(line, "profile_before=", 15)) {
+            unsigned long long dev, ino;
+            long long sec;
+            long nsec;
+            wasp_file_id *b = &s->profile_before;
+            s->has_profile_before = sscanf(line + 15, "%d %llu %llu %lld %ld", &b->exists, &dev,
+                                           &ino, &sec, &nsec) == 5;
+            b->st.st_dev = (dev_t)dev;
+            b->st.st_ino = (ino_t)ino;
+            b->st.st_mtim.tv_sec = (time_t)sec;
+            b->st.st_mtim.tv_nsec = nsec;
+        }
         else if (!strncmp(line, "hs_err=", 7) && s->death.n < WASP_JVM_DEATH_CANDIDATES)
             snprintf(s->death.file[s->death.n++], sizeof s->death.file[0], "%s", line + 7);
     }
@@ -741,6 +759,8 @@ int wasp_cmd_attach(int argc, char **argv)
     snprintf(st.agent, sizeof st.agent, "%s", agent_abs);
     st.start_time = t.start_time;
     st.death = death;
+    st.has_profile_before = true;
+    st.profile_before = before;
     int recorded = wasp_attach_state_write(cfg.pid, &st, err, sizeof err) == 0;
     if (!recorded)
         fprintf(stderr, "wasp attach: warning: %s\n", err);
@@ -786,7 +806,11 @@ static int load_and_report(wasp_run_config *cfg, const wasp_hs_target *t,
         return 2;
     wasp_jvm_death death;
     wasp_jvm_death_prepare(&death, t->pid, t->ns_pid, time(NULL));
-    return stop_and_report(cfg, t, agent_abs, &death, NULL);
+    /* detach of the session attach recorded: a JVM that exits meanwhile
+     * writes that session's profile */
+    bool session = cfg->cmd == WASP_CLI_DETACH && st && st->has_profile_before &&
+                   !strcmp(st->file, cfg->agent.file);
+    return stop_and_report(cfg, t, agent_abs, &death, session ? &st->profile_before : NULL);
 }
 
 int wasp_cmd_detach(int argc, char **argv)

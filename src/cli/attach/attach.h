@@ -27,6 +27,7 @@
 
 #include "agent/options.h"
 #include "cli/attach/jvm_death.h"
+#include "cli/commands/run.h"
 
 /* How long detach waits for the profile file after the agent stopped. */
 enum { WASP_ATTACH_PROFILE_TIMEOUT_MS = 30000 };
@@ -36,6 +37,10 @@ typedef struct wasp_attach_state {
     char agent[WASP_PATH_MAX]; /* absolute path of the library loaded */
     unsigned long long start_time; /* /proc/P/stat field 22 of the JVM */
     wasp_jvm_death death; /* where its fatal-error report would go (n 0: unknown) */
+    /* The profile file as it was when the session began: a profile newer
+     * than that is the session's (one the JVM's exit wrote as detach came). */
+    bool has_profile_before;
+    wasp_file_id profile_before;
 } wasp_attach_state;
 
 /* /tmp/wasp-attach-<euid>-<pid>. */
