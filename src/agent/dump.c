@@ -19,6 +19,7 @@
 #include "agent/alloc.h"
 #include "agent/chain_dump.h"
 #include "agent/code_map_load.h"
+#include "agent/fd_budget.h"
 #include "agent/java_names.h"
 #include "agent/jvm.h"
 #include "agent/log.h"
@@ -745,6 +746,17 @@ int wasp_dump_write(const wasp_dump_info *info, void (*extra)(wasp_dump *d),
         session.folds++;
     if (session.folds) /* folds made for room, all session */
         wasp_profile_set_counter(p, "profile.folds", session.folds);
+    uint64_t refused = wasp_fd_budget_refused();
+    if (refused) { /* all session: the threads this profile lacks */
+        char text[256];
+        wasp_profile_set_counter(p, "threads.fd_budget", refused);
+        snprintf(text, sizeof text,
+                 "%llu thread%s not profiled: wasp keeps to a quarter of the file descriptors "
+                 "free when profiling began, and each thread's events take some; raise the "
+                 "JVM's open-file limit (ulimit -n) to profile them",
+                 (unsigned long long)refused, refused == 1 ? " was" : "s were");
+        wasp_profile_set_meta(p, "warning.fd_budget", text);
+    }
     if (how->fold_only) {
         session.done = p;
         return 0;

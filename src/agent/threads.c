@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent/fd_budget.h"
 #include "agent/log.h"
 #include "watch/caller_chain.h"
 #include "watch/handler.h"
@@ -98,6 +99,7 @@ void wasp_threads_init(const wasp_options *o, void (*on_end)(const wasp_thread *
     ended_samples = 0;
     warned_slots = warned_source = warned_full = 0;
     pthread_mutex_unlock(&registry_lock);
+    wasp_fd_budget_start();
     thread_ended = on_end;
     seed = o->seed ? o->seed : ((uint64_t)time(NULL) * 2654435761u) ^ (uint64_t)getpid();
 }
@@ -124,6 +126,25 @@ static int create_part_state(wasp_thread *t)
             return -1;
     }
     return wasp_records_init(&t->rec, wasp_session_get()->max_frames, site_tables);
+}
+
+/* The descriptors a thread's events may take: its sampler's perf event and
+ * a perf event per sampled slot of an engine that has them. */
+static int fds_needed(int nslots)
+{
+    const wasp_mechanisms *m = wasp_chosen();
+    if (nslots > WASP_SAMPLED_SLOTS)
+        nslots = WASP_SAMPLED_SLOTS;
+    return (m->source->uses_perf ? 1 : 0) + (m->watch ? m->watch->fds_per_slot * nslots : 0);
+}
+
+/* Those thread t's events hold now. */
+static int fds_open(const wasp_thread *t)
+{
+    int n = t->sampler.fd >= 0;
+    for (int i = 0; i < t->capacity; i++)
+        n += t->slots[i].fd >= 0;
+    return n;
 }
 
 /* Create and publish the state of thread tid; NULL when it stays unprofiled. */
@@ -162,9 +183,15 @@ static wasp_thread *create(pid_t tid, JNIEnv *env, const char *name)
         return NULL;
     }
     char err[256] = "";
+    int fds = fds_needed(s->nslots);
+    if (!wasp_fd_budget_take(fds, t->name)) {
+        discard(t);
+        return NULL;
+    }
     if (wasp_chosen()->watch && wasp_slots_open(t, s->nslots, err, sizeof err) == 0) {
         if (!warned_slots++)
             wasp_log("watchpoints unavailable (%s): threads are not profiled", err);
+        wasp_fd_budget_give(fds);
         discard(t);
         return NULL;
     }
@@ -174,12 +201,15 @@ static wasp_thread *create(pid_t tid, JNIEnv *env, const char *name)
     if (src->open_thread(src, &t->sampler, err, sizeof err) != 0) {
         t->active = 0;
         wasp_slots_close(t);
+        wasp_fd_budget_give(fds);
         if (!warned_source++)
             wasp_log("address sampling unavailable (%s): thread '%s' and later ones are not "
                      "profiled",
                      err, t->name);
         return NULL; /* stays in the registry (empty) so the index is never reused */
     }
+    t->fds_held = fds_open(t);
+    wasp_fd_budget_give(fds - t->fds_held); /* what it did not open */
     return t;
 }
 
@@ -257,12 +287,30 @@ static double task_cpu_seconds(pid_t tid)
     return (double)ns / 1e9;
 }
 
-int wasp_threads_adopt_existing(void)
+/* A running thread found at attach. */
+typedef struct candidate {
+    pid_t tid;
+    double cpu_s;
+    char comm[32];
+} candidate;
+
+/* Busiest first: when the descriptors' budget (fd_budget.h) cannot take
+ * every thread, the threads that ran most are the ones profiled. */
+static int by_cpu(const void *a, const void *b)
+{
+    const candidate *x = a, *y = b;
+    return x->cpu_s != y->cpu_s ? (x->cpu_s > y->cpu_s ? -1 : 1) : (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* The running threads wasp profiles (not the JVM's own: internal_thread),
+ * into *out (malloc'ed); their count, or -1. */
+static int candidates(candidate **out)
 {
     DIR *dir = opendir("/proc/self/task");
     if (!dir)
-        return 0;
-    int adopted = 0;
+        return -1;
+    int n = 0, cap = 0;
+    candidate *c = NULL;
     pid_t self = gettid();
     for (struct dirent *e; (e = readdir(dir));) {
         pid_t tid = (pid_t)atoi(e->d_name);
@@ -279,15 +327,37 @@ int wasp_threads_adopt_existing(void)
         comm[strcspn(comm, "\n")] = 0;
         if (internal_thread(comm))
             continue;
-        wasp_thread *t = create(tid, NULL, comm);
+        if (n == cap) {
+            candidate *grown = realloc(c, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *c);
+            if (!grown)
+                break; /* those found so far */
+            c = grown;
+        }
+        c[n] = (candidate){.tid = tid, .cpu_s = task_cpu_seconds(tid)};
+        snprintf(c[n].comm, sizeof c[n].comm, "%s", comm);
+        n++;
+    }
+    closedir(dir);
+    *out = c;
+    return n;
+}
+
+int wasp_threads_adopt_existing(void)
+{
+    candidate *c = NULL;
+    int n = candidates(&c), adopted = 0;
+    if (n > 0)
+        qsort(c, (size_t)n, sizeof *c, by_cpu);
+    for (int i = 0; i < n; i++) {
+        wasp_thread *t = create(c[i].tid, NULL, c[i].comm);
         if (t) {
             t->adopted = 1;
-            t->cpu_ns_start = (uint64_t)(task_cpu_seconds(tid) * 1e9);
-            t->kernel_start_s = task_kernel_seconds(tid);
+            t->cpu_ns_start = (uint64_t)(task_cpu_seconds(c[i].tid) * 1e9);
+            t->kernel_start_s = task_kernel_seconds(c[i].tid);
             adopted++;
         }
     }
-    closedir(dir);
+    free(c);
     return adopted;
 }
 
@@ -306,6 +376,8 @@ static void quiet(wasp_thread *t)
     src->close_thread(src, &t->sampler);
     wasp_thread_release_slots(t);
     wasp_slots_close(t);
+    wasp_fd_budget_give(t->fds_held);
+    t->fds_held = 0;
 }
 
 /* A thread adopted at attach has no thread-local pointer until it first

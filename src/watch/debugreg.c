@@ -156,6 +156,7 @@ const wasp_watch_engine wasp_debugreg_engine = {
     .event_word = "trap",
     .self_test = debugreg_self_test,
     .thread_open = debugreg_thread_open,
+    .fds_per_slot = 1,
     .thread_close = debugreg_thread_close,
     .arm = debugreg_arm,
     .disarm = debugreg_disarm,

@@ -42,6 +42,9 @@ typedef struct wasp_watch_engine {
      * descriptor, no page): up to n for samples. Returns how many (0: why in
      * err). */
     int (*thread_open)(wasp_thread *t, int n, char *err, size_t errlen);
+    /* File descriptors a sampled slot holds (a perf event per debug
+     * register: 1; page protection: 0), for the budget (agent/fd_budget.h). */
+    int fds_per_slot;
     void (*thread_close)(wasp_thread *t);
     /* Watch [addr, addr+len) (len 1/2/4/8, aligned) for stores, or loads and
      * stores, by thread t. len 0 (engines with window slots only): a hold,

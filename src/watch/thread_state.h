@@ -62,6 +62,7 @@ typedef struct wasp_thread {
     void *jni_env;         /* for AsyncGetCallTrace */
     volatile int active;   /* 0: the handler ignores this thread's signals */
     int quieted;           /* its events closed (agent/threads.c, once) */
+    int fds_held;          /* descriptors its events hold (agent/fd_budget.h) */
     volatile int in_handler;
     uint32_t entries;      /* handler entries so far (take, handler.c) */
     /* The last context captured, and in which entry: one access's context is

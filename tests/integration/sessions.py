@@ -15,6 +15,7 @@ report).
 
 import json
 import os
+import resource
 import signal
 import subprocess
 import time
@@ -39,7 +40,8 @@ def make_tests(h):
             ("sessions.exit-thread", lambda c, j: t_exit(c, j, "exit-thread", 4, "exited")),
             ("sessions.dump", t_dump),
             ("sessions.folds", t_folds),
-            ("sessions.bounded", t_bounded)]
+            ("sessions.bounded", t_bounded),
+            ("sessions.fd-budget", t_fd_budget)]
 
 
 def session_numbers(rep):
@@ -370,3 +372,76 @@ def t_bounded(ctx, jdk):
     share = sum(a["samples"] for a in merged) / max(1e-9, sum(s["samples"] for s in sites))
     return "%d prunings, %d contexts in the sites, %d pruned, the merged entries %.0f%% of the " \
            "samples" % (prunings, len(contexts), pruned, 100 * share)
+
+
+# FdHungry under an open-file limit of FD_LIMIT: FD_THREADS threads, more
+# than the limit even at one descriptor a thread (the perf sampler's; five
+# with debug registers), and rounds of FD_HOLD files held open at once.
+FD_LIMIT, FD_THREADS, FD_HOLD = 2048, 2200, 1200
+
+
+def t_fd_budget(ctx, jdk):
+    """wasp attached to a JVM with more threads than its open-file limit
+    allows events for: the program's own opens never fail (before the
+    budget, 400 threads under 2,048 took 2,006 descriptors and 569 of 600
+    opens failed, "Too many open files"), wasp holds at most a quarter of
+    the descriptors, says so once when it attaches and in the report's
+    warnings with the threads it left out, and gives every descriptor back
+    at the detach."""
+    out = ctx.path("fd-budget.wprof")
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (FD_LIMIT, FD_LIMIT))
+
+    p = subprocess.Popen([jdk.java, "-Xss256k", "-cp", H.CLASSES, "FdHungry", str(FD_THREADS),
+                          str(FD_HOLD)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, preexec_fn=limited, start_new_session=True)
+    try:
+        lines = H.Lines(p)
+        H.check(lines.until(lambda l: l == "ready", H.TIMEOUT) == "ready", "no 'ready'")
+
+        def fds():
+            return len(os.listdir("/proc/%d/fd" % p.pid))
+
+        def round_(tag):
+            p.stdin.write(tag.encode() + b"\n")
+            p.stdin.flush()
+            got = lines.until(lambda l: l.startswith("round " + tag), H.TIMEOUT)
+            H.check(got is not None, "no answer to round %s" % tag)
+            return int(got.split()[-1])
+
+        H.check(round_("before") == 0, "the program's opens failed before any attach")
+        before = fds()
+        r = H.run([H.WASP, "attach", "-e", "deadstore", "-o", out, str(p.pid)])
+        H.check(r.rc == 0, "wasp attach exited %d: %s" % (r.rc, H.tail(r.err)))
+        held = fds() - before
+        failed = round_("attached")
+        H.check(failed == 0, "%d of the program's %d opens failed while wasp held %d "
+                "descriptors" % (failed, FD_HOLD, held))
+        # a quarter of those free, and its log (at most 8 beside the events)
+        H.check(held <= FD_LIMIT // 4 + 8, "wasp held %d descriptors, more than a quarter of %d"
+                % (held, FD_LIMIT))
+        H.check("are not profiled while wasp's events hold" in r.err and
+                "open-file limit %d" % FD_LIMIT in r.err,
+                "wasp attach does not say it left threads out: %s" % H.tail(r.err))
+        d = H.run([H.WASP, "detach", "-q", str(p.pid)])
+        H.check(d.rc == 0, "wasp detach exited %d: %s" % (d.rc, H.tail(d.err)))
+        # Kept after a detach: the session's log and the libraries' symbol
+        # files elfutils read (docs/overhead.md, "Long runs": 7 at most).
+        H.check(fds() - before <= 8, "%d descriptors still held after the detach"
+                % (fds() - before))
+        H.check(round_("detached") == 0, "the program's opens failed after the detach")
+        p.stdin.write(b"stop\n")
+        p.stdin.flush()
+        H.check(p.wait(timeout=H.TIMEOUT) == 0, "FdHungry exited %s" % p.returncode)
+    finally:
+        H.reap(p)
+    rep = ctx.report(out)
+    refused = H.counter(rep, "threads.fd_budget")
+    profiled = int(rep["meta"].get("threads") or 0)
+    H.check(refused >= FD_THREADS - FD_LIMIT // 4, "only %d threads left out" % refused)
+    H.check(profiled <= FD_LIMIT // 4, "%d threads profiled" % profiled)
+    warning = rep["meta"].get("warning.fd_budget", "")
+    H.check(("%d threads were not profiled" % refused) in warning,
+            "the report's warning does not count them: %r" % warning)
+    return "held %d descriptors, %d threads profiled, %d left out" % (held, profiled, refused)
