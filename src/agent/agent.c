@@ -14,6 +14,7 @@
 #include <jvmti.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -795,6 +796,9 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
         stop_and_write(wasp_jvmti, env, "wasp detach");
         if (framed)
             (*env)->PopLocalFrame(env, NULL);
+        /* What the session freed goes back to the system, not to malloc's
+         * arenas, where it would stay in the JVM's memory (bench/attach_rss.py). */
+        malloc_trim(0);
         wasp_log("detached; the JVM runs on unprofiled");
         return JNI_OK;
     }

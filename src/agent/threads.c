@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,10 +71,11 @@ static wasp_thread *self_state(void)
 static void free_tables(wasp_thread *t)
 {
     wasp_records_free(&t->rec);
-    for (int id = 0; id < WASP_ANALYSES; id++) {
-        free(t->part_state[id]);
+    if (t->part_state_map)
+        munmap(t->part_state_map, t->part_state_len);
+    t->part_state_map = NULL;
+    for (int id = 0; id < WASP_ANALYSES; id++)
         t->part_state[id] = NULL;
-    }
     free(t->scratch);
     t->scratch = NULL;
     wasp_chain_thread_free(t->chain);
@@ -112,18 +114,35 @@ static double thread_cpu_now(void)
 }
 
 /* What the enabled analyses keep per thread: site tables for those that
- * need tracked objects, and each one's own state. 0, or -1 out of memory. */
+ * need tracked objects, and each one's own state, all of it in one fresh
+ * mapping: its pages are zero and take no memory until a sample writes them
+ * (-e all: 280 KiB a thread, of which an idle thread touches none), and
+ * they go back to the system with the thread. calloc'ed, they came from
+ * chunks a former session freed, which calloc clears page by page: a JVM of
+ * 1,000 threads grew by 230 MiB at its second attach, and kept it after
+ * the detach. 0, or -1 out of memory. */
 static int create_part_state(wasp_thread *t)
 {
     uint32_t site_tables = 0;
+    size_t at[WASP_ANALYSES], len = 0;
     for (int id = 0; id < WASP_ANALYSES; id++) {
         const wasp_handler_part *p = wasp_handler_part_of(id);
+        at[id] = len;
         if (!wasp_session_runs(id))
             continue;
         if (p->needs & WASP_NEEDS_OBJECTS)
             site_tables |= 1u << id;
-        if (p->thread_state && !(t->part_state[id] = calloc(1, p->thread_state)))
+        len += (p->thread_state + 63) & ~(size_t)63;
+    }
+    if (len) {
+        void *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (map == MAP_FAILED)
             return -1;
+        t->part_state_map = map;
+        t->part_state_len = len;
+        for (int id = 0; id < WASP_ANALYSES; id++)
+            if (wasp_session_runs(id) && wasp_handler_part_of(id)->thread_state)
+                t->part_state[id] = (char *)map + at[id];
     }
     return wasp_records_init(&t->rec, wasp_session_get()->max_frames, site_tables);
 }

@@ -124,6 +124,8 @@ typedef struct wasp_thread {
     uint64_t alloc_outside_bytes;
     wasp_rframe *scratch;  /* AsyncGetCallTrace output, max_frames long */
     void *part_state[WASP_ANALYSES]; /* each analysis's own (handler_part.h thread_state) */
+    void *part_state_map;            /* one mapping holds them all (agent/threads.c) */
+    size_t part_state_len;
     wasp_recent_objects recent_objects; /* large objects it found lately (wasp_object_hit_recent) */
     struct wasp_chain_thread *chain; /* --context chain: quadruples (watch/caller_chain.h) */
     wasp_records rec;
