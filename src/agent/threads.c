@@ -318,7 +318,9 @@ typedef struct candidate {
 static int by_cpu(const void *a, const void *b)
 {
     const candidate *x = a, *y = b;
-    return x->cpu_s != y->cpu_s ? (x->cpu_s > y->cpu_s ? -1 : 1) : (x->tid > y->tid) - (x->tid < y->tid);
+    if (x->cpu_s != y->cpu_s)
+        return x->cpu_s > y->cpu_s ? -1 : 1;
+    return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
 /* The running threads wasp profiles (not the JVM's own: internal_thread),

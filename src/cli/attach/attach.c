@@ -422,14 +422,16 @@ static void forget_refusal_log(const char *log, bool existed)
         unlink(log);
 }
 
-/* Why the agent in JVM pid refused `cmd`, in words that say what to do.
+/* Why the agent in JVM t refused `cmd`, in words that say what to do.
  * A stale record of wasp attach goes with a session that no longer runs. */
-static void say_refused(const char *cmd, int pid, int refusal)
+static void say_refused(const char *cmd, const wasp_hs_target *t, int refusal)
 {
     char state_path[128];
     wasp_attach_state st;
+    int pid = (int)t->pid;
     wasp_attach_state_path(pid, state_path, sizeof state_path);
-    bool recorded = wasp_attach_state_read(pid, &st) == 0;
+    bool recorded = wasp_attach_state_read(pid, &st) == 0 &&
+                    !(st.start_time && t->start_time && st.start_time != t->start_time);
     switch (refusal) {
     case WASP_REFUSED_ALREADY_PROFILED:
         if (recorded)
@@ -571,7 +573,7 @@ static int stop_and_report(const wasp_run_config *cfg, const wasp_hs_target *t,
                             log, log_size(log), by_this || at_exit);
     if (stopped < 0 && refusal_of(&res)) {
         forget_refusal_log(log, log_existed);
-        say_refused(cmd, (int)t->pid, refusal_of(&res));
+        say_refused(cmd, t, refusal_of(&res));
         return 1;
     }
     if (stopped < 0) {
@@ -740,7 +742,7 @@ int wasp_cmd_attach(int argc, char **argv)
                                     sizeof err);
     if (loaded < 0 && loaded != WASP_HS_DIED && refusal_of(&res)) {
         forget_refusal_log(log, log_existed);
-        say_refused("attach", cfg.pid, refusal_of(&res));
+        say_refused("attach", &t, refusal_of(&res));
         return 1;
     }
     print_log_since(log, logged);
