@@ -45,7 +45,7 @@ bool wasp_fd_budget_take(int n, const char *thread_name)
         return true;
     __atomic_sub_fetch(&held, (uint64_t)n, __ATOMIC_RELAXED);
     if (__atomic_fetch_add(&refused, 1, __ATOMIC_RELAXED) == 0)
-        wasp_log("thread '%s' and later ones are not profiled while wasp's events hold %llu "
+        wasp_log("threads (the first: '%s') are not profiled while wasp's events hold %llu "
                  "file descriptors, a quarter of those free when profiling began (open-file "
                  "limit %llu, %llu open): the program keeps the rest; raise the JVM's limit "
                  "(ulimit -n) to profile more threads",
