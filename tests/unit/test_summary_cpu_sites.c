@@ -306,6 +306,31 @@ static void class_site_created_where_most_are(void **state)
     expect(created_by_paths_profile, line, line);
 }
 
+/* A site of 100 MiB replicated on 1 comparison (θ's low end 20.7%) ranks
+ * above Grid.build's 500 in the detail, but the summary lists it after. */
+static void few_comparisons_come_last(void **state)
+{
+    (void)state;
+    uint32_t grid;
+    wasp_profile *p = grid_profile(&grid);
+    uint32_t s = wasp_profile_intern_site(p, context(p, "pkg.Cache.fill", 40, NULL),
+                                          wasp_profile_intern_string(p, "byte[]"));
+    wasp_profile_add_site_allocs(p, s, 100, 100 << 20);
+    wasp_profile_add_replica(p, s, context(p, "pkg.Cache.fill", 40, NULL), 1, 0);
+    char *r = text(p);
+    const char *first = strstr(r, "  1. pkg.Grid.build(Main.java:12)"),
+               *second = strstr(r, "  2. pkg.Cache.fill(Main.java:40)"),
+               *detail = strstr(r, "DETAIL"),
+               *cache = detail ? strstr(detail, "pkg.Cache.fill") : NULL,
+               *build = detail ? strstr(detail, "pkg.Grid.build") : NULL;
+    if (!first || !second || !cache || !build || cache > build)
+        fail_msg("the summary does not list the site of 1 comparison second, or the detail "
+                 "does not rank it first:\n%s", r);
+    assert_non_null(strstr(second, "(95%: 20.7\xe2\x80\x93" "100.0%, 1 comparison)"));
+    free(r);
+    wasp_profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +342,7 @@ int main(void)
         cmocka_unit_test(replica_places_accessed_count),
         cmocka_unit_test(replica_class_site_cost_is_the_class),
         cmocka_unit_test(class_site_created_where_most_are),
+        cmocka_unit_test(few_comparisons_come_last),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -474,9 +474,10 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
                           .evidence = s * wasp_report_taken_per_due(p)};
         char label[160], a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF];
         member_label(p, g, label, sizeof label);
-        snprintf(f.what, sizeof f.what, "accesses %s: %s of the heap samples (%s loads, %s "
-                 "stores)", label, wasp_fmt_percent(f.share, a, sizeof a),
-                 wasp_fmt_count(g->loads, b, sizeof b), wasp_fmt_count(g->stores, c, sizeof c));
+        snprintf(f.what, sizeof f.what, "accesses %s: %s of the heap samples (%s load%s, %s "
+                 "store%s)", label, wasp_fmt_percent(f.share, a, sizeof a),
+                 wasp_fmt_count(g->loads, b, sizeof b), g->loads == 1 ? "" : "s",
+                 wasp_fmt_count(g->stores, c, sizeof c), g->stores == 1 ? "" : "s");
         rc = sink->emit(sink, p, &f);
     }
     wasp_field_ranking_free(&r);

@@ -330,10 +330,10 @@ static void blocked_text_head(const wasp_profile *p, int id, int top, FILE *out)
         return;
     char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
     fprintf(out, "\n  Time blocked on locks (threads found waiting to enter a monitor or parked by a "
-                 "lock, a look every %s ms, %s looks costing %s ms of CPU): %s in %s samples\n",
+                 "lock, a look every %s ms, %s looks costing %s ms of CPU): %s in %s sample%s\n",
             meta(p, "locks_blocked_period_ms"), meta(p, "locks_blocked_looks"),
             meta(p, "locks_blocked_cpu_ms"), seconds(w.seconds, a, sizeof a),
-            wasp_fmt_count(w.samples, b, sizeof b));
+            wasp_fmt_count(w.samples, b, sizeof b), w.samples == 1 ? "" : "s");
     wasp_lock_waits_free(&w);
 }
 
@@ -345,10 +345,11 @@ static int blocked_text_row(const wasp_profile *p, int id, uint32_t index, uint3
     double lo, hi;
     wasp_lock_waits_interval(k->samples, k->seconds, &lo, &hi);
     char a[WASP_UNIT_BUF], b[WASP_UNIT_BUF], c[WASP_UNIT_BUF], d[WASP_UNIT_BUF], e[WASP_UNIT_BUF];
-    fprintf(out, "\n  #%-2" PRIu32 " %s blocked  %s (%s to %s)  %s  %s   %s samples\n", rank,
+    fprintf(out, "\n  #%-2" PRIu32 " %s blocked  %s (%s to %s)  %s  %s   %s sample%s\n", rank,
             wasp_fmt_percent(wasp_share(k->seconds, t->total), a, sizeof a),
             seconds(k->seconds, b, sizeof b), seconds(lo, c, sizeof c), seconds(hi, d, sizeof d),
-            p->strings[k->where], class_name(p, k->cls), wasp_fmt_count(k->samples, e, sizeof e));
+            p->strings[k->where], class_name(p, k->cls), wasp_fmt_count(k->samples, e, sizeof e),
+            k->samples == 1 ? "" : "s");
     for (uint32_t x = 0; x < k->ncontexts && x < TEXT_CONTEXTS; x++) {
         char lab[96];
         snprintf(lab, sizeof lab, "%s blocked", seconds(k->contexts[x].seconds, a, sizeof a));
@@ -530,6 +531,7 @@ const wasp_report_part wasp_report_locks = {
     .title = "Locks: where the program locks most, and how often it waits (slow path)",
     .hint = "hold the lock for less work, split it (one lock per part of the data), or use a "
             "concurrent structure (ConcurrentHashMap, LongAdder) instead",
+    .evidence = "lock samples", /* the blocked time's start-up waits are not counted */
     .shown = shown,
     .counter_prefix = "locks.",
     .json_place = WASP_JSON_TOP_LEVEL,

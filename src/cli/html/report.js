@@ -255,7 +255,8 @@ const waspReport = (function () {
       box.append(el('h3', { 'data-summary': a.analysis, text: a.title }));
       if (isNum(a.shown_share)) box.append(el('p', { class: 'note', text: 'The filter shows ' + pct(a.shown_share) + ' of its evidence.' }));
       if (a.startup_share > 0) box.append(el('p', { class: 'note', 'data-startup': a.analysis, text: pct(a.startup_share) +
-        ' of its evidence is JVM start-up work (class loading, linking, lambda bootstrap), not among these findings.' }));
+        ' of its ' + (a.startup_of || 'evidence') + (a.startup_of && a.startup_of !== 'evidence' ? ' are' : ' is') +
+        ' JVM start-up work (class loading, linking, lambda bootstrap), not among these findings.' }));
       const items = (a.findings || []).map(f => el('li', { 'data-place': (f.file || '') + ':' + (f.line == null ? '' : f.line) }, [
         el('span', { class: 'cpu', text: f.cpu_same_as ? 'CPU counted with ' + f.cpu_same_as + ' (the same line)'
           : isNum(f.cpu_share) ? small(f.cpu_share) + ' of CPU (' + small(f.cpu_low).replace('%', '') + '\u2013' + small(f.cpu_high) + ')' +

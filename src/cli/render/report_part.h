@@ -129,6 +129,10 @@ typedef struct wasp_report_part {
     /* The summary's heading of its findings ("Dead stores"), and what to
      * try about them, one line (docs/findings.md says more). */
     const char *title, *hint;
+    /* What the summary's start-up share is of (evidence_share.h: its
+     * stacks' weight), plural, when that is not all its findings rest on
+     * (locks: its lock samples, not the blocked time); NULL: "evidence". */
+    const char *evidence;
     /* Its results described once (view.h): the generic renderers draw its
      * text, JSON, stacks, diff and HTML section from it (WASP_VIEW_REPORT).
      * NULL: the part's own text, json, stacks and its diff and HTML parts. */

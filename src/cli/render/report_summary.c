@@ -409,9 +409,10 @@ static void analysis_text(const wasp_profile *p, int id, const found *c, double 
     if (isfinite(c->shown))
         fprintf(out, "  the filter shows %s of its evidence\n", wasp_fmt_percent(c->shown, s, sizeof s));
     if (c->startup >= STARTUP_NOTE || (c->n == 0 && c->startup > 0))
-        fprintf(out, "  %s of its evidence is JVM start-up work (class loading, linking, lambda "
+        fprintf(out, "  %s of its %s %s JVM start-up work (class loading, linking, lambda "
                      "bootstrap), not among these findings\n",
-                wasp_fmt_percent(c->startup, s, sizeof s));
+                wasp_fmt_percent(c->startup, s, sizeof s),
+                part->evidence ? part->evidence : "evidence", part->evidence ? "are" : "is");
     if (c->n > 0 && part->hint)
         fprintf(out, "  try: %s\n", part->hint);
 }
@@ -575,6 +576,7 @@ static void analysis_json(const wasp_profile *p, int id, const found *c, double 
     wasp_json_string(j, "title", part->title);
     wasp_json_string(j, "hint", part->hint);
     wasp_json_double(j, "startup_share", c->startup); /* null: no evidence */
+    wasp_json_string(j, "startup_of", part->evidence ? part->evidence : "evidence");
     wasp_json_double(j, "shown_share", c->shown);     /* null: no --include/--exclude */
     char thin[200];
     if (empty_why(p, part, c, thin, sizeof thin))
