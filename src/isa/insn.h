@@ -25,7 +25,7 @@ enum wasp_insn_flag {
     WASP_INSN_VALID = 1,    /* the bytes decode */
     WASP_INSN_MEM = 2,      /* has an explicit data-memory operand we can compute */
     WASP_INSN_TRANSFER = 4, /* the next instruction in memory may not run next */
-    WASP_INSN_SYSTEM = 8,   /* a system instruction (never a Java heap access) */
+    WASP_INSN_ODD = 8,      /* never a heap access of compiled code (odd_access) */
     WASP_INSN_ADDR32 = 16,  /* 0x67 prefix: the address wraps at 4 GiB */
     WASP_INSN_ATOMIC = 32,  /* a locked read-modify-write (lock prefix, or xchg with memory) */
     WASP_INSN_CMPXCHG = 64, /* cmpxchg: compare-and-swap */

@@ -8,6 +8,7 @@
  */
 #include "isa/insn.h"
 
+#include <stdbool.h>
 #include <string.h>
 #include <Zydis/Zydis.h>
 
@@ -226,6 +227,31 @@ static void describe_string(const ZydisDecodedInstruction *insn, wasp_insn *out)
         out->flags |= WASP_INSN_REP;
 }
 
+/* An instruction no compiler of Java code (C1, C2, the JVM's stubs) nor
+ * a C compiler's hot loop emits, which the backward search would otherwise
+ * take: system instructions, x87, lock elision prefixes (xacquire,
+ * xrelease), rotates of memory and arithmetic with carry on it. Tails of
+ * longer instructions read so (sunflow: `ficomp -0x2e(%rsi)`, `xrelease
+ * mov %r12d, 0x8c(%rbx)`, `sbb -0x37(%rsi), %ebx` among its hot objects'
+ * accesses). */
+static bool odd_access(const ZydisDecodedInstruction *insn)
+{
+    switch (insn->mnemonic) {
+    case ZYDIS_MNEMONIC_RCL:
+    case ZYDIS_MNEMONIC_RCR:
+    case ZYDIS_MNEMONIC_ROL:
+    case ZYDIS_MNEMONIC_ROR:
+    case ZYDIS_MNEMONIC_ADC:
+    case ZYDIS_MNEMONIC_SBB:
+        return true;
+    default:
+        break;
+    }
+    return insn->meta.category == ZYDIS_CATEGORY_SYSTEM ||
+           insn->meta.isa_set == ZYDIS_ISA_SET_X87 ||
+           (insn->attributes & (ZYDIS_ATTRIB_HAS_XACQUIRE | ZYDIS_ATTRIB_HAS_XRELEASE));
+}
+
 /* Zydis' decode of bytes[0..n); with `exact`, only an instruction exactly n
  * bytes long counts, and the operands of any other are not decoded (the
  * backward search tries 15 lengths, most of which decode to something else). */
@@ -249,8 +275,8 @@ static int decode_zydis(const uint8_t *bytes, size_t n, int exact, wasp_insn *ou
     out->length = insn.length;
     if (transfers_control(&insn))
         out->flags |= WASP_INSN_TRANSFER;
-    if (insn.meta.category == ZYDIS_CATEGORY_SYSTEM)
-        out->flags |= WASP_INSN_SYSTEM;
+    if (odd_access(&insn))
+        out->flags |= WASP_INSN_ODD;
     for (unsigned i = 0; i < insn.operand_count; i++) {
         const ZydisDecodedOperand *op = &ops[i];
         int r = op->type == ZYDIS_OPERAND_TYPE_REGISTER ? gpr_index(op->reg.value) : -1;

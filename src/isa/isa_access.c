@@ -161,11 +161,12 @@ static int all_zero(const uint8_t *b, size_t n)
 
 /* Backward decoding also finds the tails of longer instructions, and those
  * decode as odd accesses through a bare register: `sbb %dl, (%rax)`,
- * `sldt (%rax)`. Accesses to Java objects always carry a displacement (the
- * object header comes first), and are never system instructions. */
+ * `sldt (%rax)`, or as instructions compiled code never runs: `ficomp
+ * -0x2e(%rsi)` (WASP_INSN_ODD). Accesses to Java objects always carry a
+ * displacement (the object header comes first). */
 static int plausible_data_access(const wasp_insn *d)
 {
-    return !(d->flags & WASP_INSN_SYSTEM) && d->disp != 0;
+    return !(d->flags & WASP_INSN_ODD) && d->disp != 0;
 }
 
 /* Whether the k bytes ending the n-byte window `before` are an access that
@@ -334,8 +335,11 @@ int wasp_isa_recover_trap(const uint8_t *before, size_t n, uint64_t trap_pc, con
 {
     /* Best candidate so far: tier 2 = address recomputed and overlapping the
      * watch, tier 1 = address lost because the instruction overwrote its own
-     * base/index. Ties go to the longer length (iterated last), which keeps
-     * prefixes such as REX with their instruction. */
+     * base/index; within a tier, one compiled code runs before an odd one
+     * (WASP_INSN_ODD: `xrelease mov %r12d, 0x8c(%rbx)`, the last byte of the
+     * instruction before taken for a prefix of the mov). Ties go to the
+     * longer length (iterated last), which keeps prefixes such as REX with
+     * their instruction. */
     int best_tier = 0;
     if (n > WASP_MAX_INSN) { /* keep the window ending at trap_pc */
         before += n - WASP_MAX_INSN;
@@ -360,6 +364,7 @@ int wasp_isa_recover_trap(const uint8_t *before, size_t n, uint64_t trap_pc, con
         } else {
             continue;
         }
+        tier = 2 * tier + !(d.flags & WASP_INSN_ODD);
         if (tier >= best_tier) {
             best_tier = tier;
             *out = a;

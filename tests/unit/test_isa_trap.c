@@ -260,6 +260,23 @@ static void test_short_history(void **state)
     assert_int_equal(a.addr, r.gpr[RBX] + 0x10);
 }
 
+/* A byte of the instruction before read as a prefix: `f3` in front of
+ * `mov %r12d,0x8c(%rbx)` decodes as `xrelease mov`, longer, at the same
+ * address; compiled code never takes the prefix, so the mov alone is the
+ * access (the report showed the xrelease form). */
+static void test_stray_prefix(void **state)
+{
+    (void)state;
+    static const uint8_t code[] = {NOPS16, 0xc5, 0xfa, 0x10, 0xf3, /* vmovss %xmm3,%xmm0,%xmm6 */
+                                   0x44, 0x89, 0xa3, 0x8c, 0x00, 0x00, 0x00};
+    wasp_regs r = regs();
+    wasp_access a;
+    assert_int_equal(recover(code, sizeof code, &r, r.gpr[RBX] + 0x8c, 4, &a), 1);
+    assert_int_equal(a.len, 7);
+    assert_int_equal(a.addr, r.gpr[RBX] + 0x8c);
+    assert_int_equal(a.kind, WASP_ACCESS_STORE);
+}
+
 /* String instructions (wasp_isa_string_trap): a repeated one traps with the
  * PC still on it, rdi (movs: rsi too) just past the element that touched
  * the watch; a finished one like any other instruction. */
@@ -321,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_vector_store),          cmocka_unit_test(test_oop_float_and_rmw),
         cmocka_unit_test(test_short_history),         cmocka_unit_test(test_atomics_on_rax),
         cmocka_unit_test(test_self_overwriting_index), cmocka_unit_test(test_string_traps),
+        cmocka_unit_test(test_stray_prefix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
