@@ -6,6 +6,7 @@
  * allocation sites (class + the creating store's context) ranked likewise;
  * what was not usable, by cause. JSON: the top-level "alloc" member.
  */
+#include "analysis/alloc/report_creating_line.h"
 #include "analysis/alloc/profile.h"
 #include "analysis/alloc/ranking.h"
 #include "cli/diff/diff_part.h"
@@ -118,16 +119,18 @@ static void text_head(const wasp_profile *p, int id, int top, FILE *out)
         int known = covered_share(p, &covered);
         snprintf(e, sizeof e, "%.0f%%", 100 * covered);
         fprintf(out,
-                "  %s sampled creations of %s classes: objects holding watched TLAB page boundaries,\n"
+                "  %s sampled creation%s of %s class%s: objects holding watched TLAB page boundaries,\n"
                 "  each weighed by its size (named %s at their class-word store, %s once built)\n"
                 "  and by the share of the allocation the watches covered (%s of the bytes)\n",
-                wasp_fmt_count(r.samples, a, sizeof a), wasp_fmt_count(r.nclasses, b, sizeof b),
+                wasp_fmt_count(r.samples, a, sizeof a), r.samples == 1 ? "" : "s",
+                wasp_fmt_count(r.nclasses, b, sizeof b), r.nclasses == 1 ? "" : "es",
                 wasp_fmt_u64(at_store, c, sizeof c),
                 wasp_fmt_u64(wasp_profile_get_counter(p, "alloc.named_later"), d, sizeof d),
                 known ? e : "not known");
     } else
-        fprintf(out, "  %s sampled creations of %s classes: sampled stores of a class word\n",
-                wasp_fmt_count(r.samples, a, sizeof a), wasp_fmt_count(r.nclasses, b, sizeof b));
+        fprintf(out, "  %s sampled creation%s of %s class%s: sampled stores of a class word\n",
+                wasp_fmt_count(r.samples, a, sizeof a), r.samples == 1 ? "" : "s",
+                wasp_fmt_count(r.nclasses, b, sizeof b), r.nclasses == 1 ? "" : "es");
     counters_text(p, out);
     if (!strcmp(method(p), "boundaries") && !wasp_profile_get_counter(p, "alloc.armed") &&
         wasp_profile_get_counter(p, "alloc.chain_ended") > 0)
@@ -387,7 +390,9 @@ static int by_low(const void *a, const void *b)
  * TransactionMap catch was 52 MiB, 35% of the bytes, its interval 0.7-290
  * MiB), and the first screen leads with what the evidence shows at least.
  * Their cost in CPU is the samples counted at the creating line (the TLAB
- * bump, the header, the zeroing); not the runtime's TLAB refills nor the GC
+ * bump, the header, the zeroing): the place's, or the part that is the
+ * place's of a callee's line where the objects are created
+ * (report_creating_line.h); not the runtime's TLAB refills nor the GC
  * (docs/findings.md). Their evidence, for the few-samples warning, is the
  * effective catches (the catches of equal weight that would spread as
  * much), not CPU time. */
@@ -435,6 +440,8 @@ static int summary(const wasp_profile *p, int id, int max, wasp_finding_sink *si
                           .cpu = NAN, /* a profile without samples by line: not measured */
                           .cpu_by_line = true, .evidence = g->effective,
                           .evidence_unit = r.by_bytes ? "catches" : "sampled creations"};
+        f.cpu_line_samples = wasp_alloc_callee_line_cpu(p, g->item.ctx, g->item.created);
+        f.has_cpu_line_samples = isfinite(f.cpu_line_samples);
         char share[WASP_UNIT_BUF], b[WASP_UNIT_BUF], lo[WASP_UNIT_BUF], hi[WASP_UNIT_BUF];
         const char *cls = p->strings[all[g->item.index].cls];
         if (r.by_bytes)
