@@ -275,7 +275,8 @@ def refused(d, args, says, leaves_no=None):
 
 def t_refusals(ctx, jdk):
     """What the agent refuses, said as what to do, not as a failed agent:
-    a dump or a detach of a JVM no session profiles, a second attach (with
+    a detach of a JVM never profiled (no record, no agent in its maps), a
+    dump or a detach of a JVM no session profiles, a second attach (with
     and without attach's record), and a detach of a JVM started with the
     agent (its profile ends with the JVM). Each refusal leaves no log file
     of its own and the session it met runs on: its profile is written at
@@ -284,6 +285,10 @@ def t_refusals(ctx, jdk):
     target = start_target(jdk, d)
     try:
         pid = str(target.pid)
+        # First, before any request loads the agent: no record and no agent
+        # in its maps (until 2026-12-01: "no record ...; pass -o FILE", exit 2)
+        refused(d, ["detach", pid], "is not being profiled by wasp: no wasp agent was ever "
+                "loaded into it, so there is nothing to detach")
         nope = os.path.join(d, "nope.wprof")
         refused(d, ["dump", "-o", nope, pid], "is not being profiled by wasp: there is no "
                 "profile to dump (start with: wasp attach %s)" % pid, nope + ".log")
@@ -324,7 +329,7 @@ def t_refusals(ctx, jdk):
     rep = ctx.report(at_start)
     H.check(rep["meta"].get("ended") not in (None, "wasp detach"),
             "the session started with the JVM ended %r" % rep["meta"].get("ended"))
-    return "6 refusals said, both sessions ran on"
+    return "7 refusals said, both sessions ran on"
 
 
 def t_attach_ends_at_stop(ctx, jdk):

@@ -860,6 +860,12 @@ int wasp_cmd_detach(int argc, char **argv)
         have_state = 0;
     }
     if (!cfg.output_given) {
+        if (!have_state && !t.has_agent) {
+            fprintf(stderr, "wasp detach: JVM %d (%s) is not being profiled by wasp: no wasp "
+                            "agent was ever loaded into it, so there is nothing to detach\n",
+                    cfg.pid, t.name);
+            return 1;
+        }
         if (!have_state) {
             fprintf(stderr,
                     "wasp detach: no record of 'wasp attach %d' (%s); pass -o FILE, the "

@@ -105,9 +105,10 @@ static const char *user_name(uid_t uid, char *buf, size_t n)
 
 /* What the maps say about the VM: 1 HotSpot (libjvm.so), 2 OpenJ9
  * (libj9vm*.so: it maps a libjvm.so too, but speaks another protocol), 0
- * neither, -1 unreadable. */
-static int vm_kind(pid_t pid)
+ * neither, -1 unreadable; *agent: whether it maps a libwasp.so. */
+static int vm_kind(pid_t pid, bool *agent)
 {
+    *agent = false;
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
     FILE *f = fopen(path, "re");
@@ -126,6 +127,8 @@ static int vm_kind(pid_t pid)
             jvm = 1;
         else if (!strncmp(base, "libj9vm", 7))
             j9 = 1;
+        else if (!strncmp(base, "libwasp.so", 10) && (base[10] == '\0' || base[10] == ' '))
+            *agent = true; /* " (deleted)" after a rebuild */
     }
     free(line);
     int err = ferror(f);
@@ -200,7 +203,7 @@ int wasp_hs_inspect(pid_t pid, wasp_hs_target *t, char *err, size_t errlen)
         return WASP_HS_OTHER_USER;
     }
 
-    int kind = vm_kind(pid);
+    int kind = vm_kind(pid, &t->has_agent);
     if (kind < 0) {
         int e = errno;
         if (e == ENOENT || e == ESRCH) {

@@ -30,6 +30,7 @@
 #define WASP_CLI_HOTSPOT_ATTACH_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <sys/types.h>
 
 /* Protocol limits (HotSpot's AttachOperation, version 1). */
@@ -46,6 +47,8 @@ typedef struct wasp_hs_target {
     gid_t gid;                     /* effective gid */
     unsigned long long start_time; /* /proc/P/stat field 22: tells a reused pid apart */
     char name[64];                 /* the command name (/proc/P/status Name) */
+    bool has_agent;                /* it maps a libwasp.so: a session runs or ran (an
+                                    * agent stays loaded after its detach) */
 } wasp_hs_target;
 
 /* wasp_hs_inspect's refusals. */
