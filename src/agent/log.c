@@ -57,8 +57,9 @@ void wasp_log_to(const char *where, const char *msg)
     if (f) {
         fprintf(f, "wasp: %s\n", msg);
         fclose(f);
+    } else if (!where || strcmp(where, "none") != 0) {
+        fprintf(stderr, "wasp: %s\n", msg);
     }
-    fprintf(stderr, "wasp: %s\n", msg);
 }
 
 void wasp_log(const char *fmt, ...)

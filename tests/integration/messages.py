@@ -246,9 +246,10 @@ def t_detach_killed(ctx, jdk):
 
 def stop_target(p):
     """Asks AttachTarget to stop; its output after that (it must end "done N"
-    with no "WRONG": nothing the refusals did touched its state)."""
+    with no "WRONG": nothing the refusals did touched its state). Returns its
+    standard error."""
     try:
-        out, _ = p.communicate(b"stop\n", timeout=H.TIMEOUT)
+        out, err = p.communicate(b"stop\n", timeout=H.TIMEOUT)
     except subprocess.TimeoutExpired:
         raise H.Fail("AttachTarget did not stop when asked")
     finally:
@@ -256,6 +257,7 @@ def stop_target(p):
     out = out.decode(errors="replace")
     H.check(p.returncode == 0 and re.search(r"^done \d+$", out, re.M) and "WRONG" not in out,
             "AttachTarget exited %s: %s" % (p.returncode, H.tail(out)))
+    return (err or b"").decode(errors="replace")
 
 
 def refused(d, args, says, leaves_no=None):
@@ -310,7 +312,12 @@ def t_refusals(ctx, jdk):
         rep = ctx.report(first)
         H.check(rep["meta"].get("ended") == "wasp detach", "the first session's profile ended %r"
                 % rep["meta"].get("ended"))
-        stop_target(target)
+        # The requests' words went to their logs, which the client read: the
+        # service's own stderr (its logs) got none (until 2026-12-01 each
+        # refusal and dump wrote its line there too).
+        err = stop_target(target)
+        H.check("wasp:" not in err, "the refused requests wrote to the JVM's stderr: %s"
+                % H.tail(err))
     finally:
         H.reap(target)
     at_start = os.path.join(d, "at-start.wprof")
