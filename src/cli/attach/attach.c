@@ -815,6 +815,18 @@ static int load_and_report(wasp_run_config *cfg, const wasp_hs_target *t,
     return stop_and_report(cfg, t, agent_abs, &death, session ? &st->profile_before : NULL);
 }
 
+/* Whether the JVM maps a wasp agent: libwasp.so, or the library --agent
+ * names; true when its maps cannot be read (no evidence either way). An
+ * agent stays loaded after its session ends, so true is "may profile". */
+static bool agent_mapped(const wasp_run_config *cfg)
+{
+    const char *given = cfg->agent_path ? strrchr(cfg->agent_path, '/') : NULL;
+    given = given ? given + 1 : cfg->agent_path;
+    int lib = wasp_hs_maps_library(cfg->pid, "libwasp.so");
+    int other = given && *given ? wasp_hs_maps_library(cfg->pid, given) : 0;
+    return lib != 0 || other != 0;
+}
+
 int wasp_cmd_detach(int argc, char **argv)
 {
     wasp_run_config cfg;
@@ -860,9 +872,10 @@ int wasp_cmd_detach(int argc, char **argv)
         have_state = 0;
     }
     if (!cfg.output_given) {
-        if (!have_state && !t.has_agent) {
+        if (!have_state && !agent_mapped(&cfg)) {
             fprintf(stderr, "wasp detach: JVM %d (%s) is not being profiled by wasp: no wasp "
-                            "agent was ever loaded into it, so there is nothing to detach\n",
+                            "agent was ever loaded into it (it maps no libwasp.so), so there is "
+                            "nothing to detach (an agent of another name: pass --agent PATH)\n",
                     cfg.pid, t.name);
             return 1;
         }

@@ -12,6 +12,7 @@
 #include <poll.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,12 +104,21 @@ static const char *user_name(uid_t uid, char *buf, size_t n)
     return buf;
 }
 
+/* Whether a mapped file's base name (base, which runs to the line's end)
+ * is lib: exactly, or with " (deleted)" after it (a rebuilt library). */
+static bool is_library(const char *base, const char *lib)
+{
+    size_t n = strlen(lib);
+    return n && !strncmp(base, lib, n) && (base[n] == '\0' || base[n] == ' ');
+}
+
 /* What the maps say about the VM: 1 HotSpot (libjvm.so), 2 OpenJ9
  * (libj9vm*.so: it maps a libjvm.so too, but speaks another protocol), 0
- * neither, -1 unreadable; *agent: whether it maps a libwasp.so. */
-static int vm_kind(pid_t pid, bool *agent)
+ * neither, -1 unreadable; *found: whether it maps a library of base name
+ * lib (NULL: none asked). */
+static int vm_kind(pid_t pid, const char *lib, bool *found)
 {
-    *agent = false;
+    bool seen = false;
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
     FILE *f = fopen(path, "re");
@@ -123,19 +133,27 @@ static int vm_kind(pid_t pid, bool *agent)
             continue;
         file[strcspn(file, "\n")] = '\0';
         char *base = strrchr(file, '/') + 1;
-        if (!strncmp(base, "libjvm.so", 9) && (base[9] == '\0' || base[9] == ' '))
+        if (is_library(base, "libjvm.so"))
             jvm = 1;
         else if (!strncmp(base, "libj9vm", 7))
             j9 = 1;
-        else if (!strncmp(base, "libwasp.so", 10) && (base[10] == '\0' || base[10] == ' '))
-            *agent = true; /* " (deleted)" after a rebuild */
+        else if (lib && is_library(base, lib))
+            seen = true;
     }
     free(line);
     int err = ferror(f);
     fclose(f);
     if (err)
         return -1;
+    if (found)
+        *found = seen;
     return j9 ? 2 : jvm;
+}
+
+int wasp_hs_maps_library(pid_t pid, const char *lib)
+{
+    bool found;
+    return vm_kind(pid, lib, &found) < 0 ? -1 : found;
 }
 
 int wasp_hs_inspect(pid_t pid, wasp_hs_target *t, char *err, size_t errlen)
@@ -203,7 +221,7 @@ int wasp_hs_inspect(pid_t pid, wasp_hs_target *t, char *err, size_t errlen)
         return WASP_HS_OTHER_USER;
     }
 
-    int kind = vm_kind(pid, &t->has_agent);
+    int kind = vm_kind(pid, NULL, NULL);
     if (kind < 0) {
         int e = errno;
         if (e == ENOENT || e == ESRCH) {

@@ -30,7 +30,6 @@
 #define WASP_CLI_HOTSPOT_ATTACH_H
 
 #include <stddef.h>
-#include <stdbool.h>
 #include <sys/types.h>
 
 /* Protocol limits (HotSpot's AttachOperation, version 1). */
@@ -47,8 +46,6 @@ typedef struct wasp_hs_target {
     gid_t gid;                     /* effective gid */
     unsigned long long start_time; /* /proc/P/stat field 22: tells a reused pid apart */
     char name[64];                 /* the command name (/proc/P/status Name) */
-    bool has_agent;                /* it maps a libwasp.so: a session runs or ran (an
-                                    * agent stays loaded after its detach) */
 } wasp_hs_target;
 
 /* wasp_hs_inspect's refusals. */
@@ -64,6 +61,10 @@ enum {
  * (same effective uid, or we are root), it maps libjvm.so. Fills t. Returns
  * WASP_HS_OK or one of the refusals above with a message in err. */
 int wasp_hs_inspect(pid_t pid, wasp_hs_target *t, char *err, size_t errlen);
+
+/* Whether process pid maps a library of base name lib ("libwasp.so"): 1,
+ * 0, or -1 when its maps cannot be read. */
+int wasp_hs_maps_library(pid_t pid, const char *lib);
 
 /* Whether the process catches SIGQUIT (and does not ignore it), from
  * /proc/P/status: a JVM does once started, unless run with -Xrs. Returns 1,
