@@ -290,7 +290,7 @@ def t_refusals(ctx, jdk):
         # First, before any request loads the agent: no record and no agent
         # in its maps (until 2026-12-01: "no record ...; pass -o FILE", exit 2)
         refused(d, ["detach", pid], "is not being profiled by wasp: no wasp agent was ever "
-                "loaded into it, so there is nothing to detach")
+                "loaded into it (it maps no libwasp.so), so there is nothing to detach")
         nope = os.path.join(d, "nope.wprof")
         refused(d, ["dump", "-o", nope, pid], "is not being profiled by wasp: there is no "
                 "profile to dump (start with: wasp attach %s)" % pid, nope + ".log")
