@@ -207,7 +207,16 @@ def t_locks(ctx, jdk, variant):
 # releasing (2026-12-01, docs/locks.md), JDK 25 on the AMD KVM guest gives
 # 0.76 and 1.04 in two runs (was 0.69-0.82); JDK 17, which has no lock
 # stack, 0.69.
-ACQ_RATIO = (0.50, 1.60)
+# JDK 17 has since run lower on this kind (2026-12-01): CI gave 0.46 (a
+# failure at 0.50), 0.58 and 0.52; by hand 0.53, 0.53, 0.59, 0.71 and,
+# with -XX:-EliminateLocks (C2's lock coarsening ruled out: the counted
+# acquisitions are then all real), 0.74, 0.56, 0.47, 0.58: mean 0.57, sd
+# 0.085, the acquiring samples 795-1,207 for the same 6e8 acquisitions.
+# Why it drifted from 0.77 is not known (a note on the issue). The lower
+# bound is 0.40, 2 of that sd under the mean; a doubled c gives half the
+# ratio (~0.29, sd ~0.04), 2.7 of its sd under the bound, and the exact
+# check below catches any change of the arithmetic.
+ACQ_RATIO = (0.40, 1.60)
 
 
 def t_acquisitions(ctx, jdk):
