@@ -12,14 +12,6 @@ static bool same_line(const wasp_frame *a, const wasp_frame *b)
     return a && b && a->name == b->name && a->line == b->line;
 }
 
-static bool passes(const wasp_profile *p, const wasp_context *c, const wasp_frame *at)
-{
-    for (uint32_t k = 0; k < c->nframes; k++)
-        if (&p->frames[p->frame_refs[c->first + k]] == at)
-            return true;
-    return false;
-}
-
 double wasp_alloc_callee_line_cpu(const wasp_profile *p, uint32_t ctx, uint32_t cls)
 {
     if (ctx >= p->ncontexts || !wasp_profile_has_cpu_lines(p))
@@ -40,7 +32,7 @@ double wasp_alloc_callee_line_cpu(const wasp_profile *p, uint32_t ctx, uint32_t 
         if (!same_line(wasp_created_inner(p, x, e[i].cls), in))
             continue;
         all += e[i].samples;
-        if (passes(p, x, at))
+        if (wasp_context_passes(p, x, (uint32_t)(at - p->frames)))
             through += e[i].samples;
     }
     if (!(all > 0))

@@ -109,15 +109,6 @@ static int sum_lines(const wasp_profile *p, wasp_analysis a, line_sum **lines, u
     return 0;
 }
 
-/* Whether context c has frame `at` (interned: one index per frame). */
-static bool passes(const wasp_profile *p, const wasp_context *c, uint32_t at)
-{
-    for (uint32_t k = 0; k < c->nframes; k++)
-        if (p->frame_refs[c->first + k] == at)
-            return true;
-    return false;
-}
-
 /* The context's innermost method, as a string id; p->nstrings when it has
  * no Java frame. */
 static uint32_t inner_method(const wasp_profile *p, const wasp_context *c)
@@ -175,7 +166,7 @@ static void with_calls(const wasp_profile *p, uint32_t ctx, double draws, wasp_f
             const wasp_context *c = &p->contexts[q->watch_ctx];
             stratum *s = &st[inner_method(p, c)];
             s->all += q->count;
-            if (passes(p, c, place))
+            if (wasp_context_passes(p, c, place))
                 s->through += q->count;
         }
         free(order);

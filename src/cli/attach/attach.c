@@ -823,7 +823,9 @@ static bool agent_mapped(const wasp_run_config *cfg)
     const char *given = cfg->agent_path ? strrchr(cfg->agent_path, '/') : NULL;
     given = given ? given + 1 : cfg->agent_path;
     int lib = wasp_hs_maps_library(cfg->pid, "libwasp.so");
-    int other = given && *given ? wasp_hs_maps_library(cfg->pid, given) : 0;
+    int other = given && *given && strcmp(given, "libwasp.so") != 0 && lib == 0
+                    ? wasp_hs_maps_library(cfg->pid, given)
+                    : 0;
     return lib != 0 || other != 0;
 }
 

@@ -89,6 +89,14 @@ static uint32_t filling_in(const wasp_profile *p, const wasp_context *c)
     return 0; /* constructors to the root: no caller to name */
 }
 
+bool wasp_context_passes(const wasp_profile *p, const wasp_context *c, uint32_t frame)
+{
+    for (uint32_t k = 0; k < c->nframes; k++)
+        if (p->frame_refs[c->first + k] == frame)
+            return true;
+    return false;
+}
+
 const wasp_frame *wasp_place_frame(const wasp_profile *p, const wasp_context *c)
 {
     uint32_t skip = filling_in(p, c);

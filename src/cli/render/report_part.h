@@ -190,6 +190,8 @@ const char *wasp_fmt_site_allocations(const wasp_profile *p, const wasp_site *s,
  * the exception's constructors (...Exception, ...Error): where it is
  * created. */
 const wasp_frame *wasp_place_frame(const wasp_profile *p, const wasp_context *c);
+/* Whether context c's frames include frame `frame` (an index of p->frames). */
+bool wasp_context_passes(const wasp_profile *p, const wasp_context *c, uint32_t frame);
 /* Its Java frame nearest the leaf (the innermost method it ran), NULL when
  * it has none. */
 const wasp_frame *wasp_inner_java_frame(const wasp_profile *p, const wasp_context *c);
