@@ -536,6 +536,9 @@ static void add_watch_meta(wasp_profile *p, const wasp_dump_info *info)
     wasp_profile_set_meta(p, "watch_detail", m->watch->what);
     wasp_profile_set_meta_rounded(p, "watch_budget", info->watch_budget, "%g");
     wasp_profile_set_meta_rounded(p, "watch_event_us", (double)m->watch_event_ns / 1000.0, "%.1f");
+    if (m->string_watch_share > 0)
+        wasp_profile_set_meta_rounded(p, "watch_string_slowdown", 1.0 / (1.0 - m->string_watch_share),
+                                      "%.1f");
     wasp_watch_figure fig[16];
     int nfig = m->watch->figures ? m->watch->figures(fig, 16) : 0;
     for (int i = 0; i < nfig; i++)

@@ -102,6 +102,14 @@ int wasp_probe_source(const wasp_options *o, unsigned wants, char *passed, size_
     return -1;
 }
 
+/* What an armed watch costs of a string move's time (mechanisms.h): under
+ * 1.5 times slower the self-test's two timings are not told from noise. */
+static double string_watch_share(const wasp_watch_engine *e)
+{
+    double slowdown = e->string_slowdown ? e->string_slowdown() : 1.0;
+    return slowdown >= 1.5 ? 1.0 - 1.0 / slowdown : 0.0;
+}
+
 int wasp_probe_watch(const wasp_options *o, char *passed, size_t plen, char *why, size_t len)
 {
     /* auto: every engine, in the list's order of preference; else the one
@@ -118,7 +126,8 @@ int wasp_probe_watch(const wasp_options *o, char *passed, size_t plen, char *why
         char err[1024], advice[400];
         uint64_t ns = 0;
         if (order[i]->self_test(err, sizeof err, &ns) == 0) {
-            wasp_mechanisms_set(&(wasp_mechanisms){wasp_chosen()->source, order[i], ns});
+            wasp_mechanisms_set(&(wasp_mechanisms){wasp_chosen()->source, order[i], ns,
+                                                   string_watch_share(order[i])});
             return 0;
         }
         if (order[i]->uses_perf && wasp_perf_refusal(advice, sizeof advice) != 0) {

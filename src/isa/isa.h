@@ -134,6 +134,12 @@ int wasp_isa_string_trap(const uint8_t *at, size_t nat, const uint8_t *before, s
                          const wasp_regs *regs, uint64_t watch_addr, uint32_t watch_len,
                          wasp_access *out);
 
+/* Whether the instruction at bytes[0..n) is a repeated string move (`rep
+ * stos`, `rep movs`: memset's and memcpy's fast forms, the JVM's clearing),
+ * which many CPUs run element by element, many times slower, while a data
+ * breakpoint is enabled (watch/engine.h, string_slowdown). */
+int wasp_isa_repeated_string(const uint8_t *bytes, size_t n);
+
 /* Format one instruction in AT&T syntax, e.g. "movl %eax, 0x10(%rbx)".
  * Not for signal handlers (used when the profile is written).
  * Returns the string length, 0 when the bytes do not decode. */

@@ -388,6 +388,12 @@ static int string_passed(uint64_t p, uint32_t size, int backward, uint64_t watch
     return watch_addr < hi && lo < watch_addr + watch_len;
 }
 
+int wasp_isa_repeated_string(const uint8_t *bytes, size_t n)
+{
+    wasp_insn d;
+    return n && wasp_insn_decode(bytes, n, &d) == 0 && d.string && (d.flags & WASP_INSN_REP);
+}
+
 int wasp_isa_string_trap(const uint8_t *at, size_t nat, const uint8_t *before, size_t nbefore,
                          const wasp_regs *regs, uint64_t watch_addr, uint32_t watch_len,
                          wasp_access *out)

@@ -106,6 +106,20 @@ void wasp_budget_charge(wasp_thread *t, int analysis, uint64_t ns)
             t->budget_cost_ns[a] += ns / (uint64_t)nwatching;
 }
 
+void wasp_budget_charge_seen(wasp_thread *t, uint64_t ns)
+{
+    /* The ledgers scale what they are charged by the model's correction:
+     * this cost is no model's, so it goes in divided by it, and stays out
+     * of watch_cost_ns, which the correction compares with the samples in
+     * wasp's handling. */
+    if (!nwatching)
+        return;
+    uint64_t share = (uint64_t)((double)ns / cost_scale(t)) / (uint64_t)nwatching;
+    for (int a = 0; a < WASP_ANALYSES; a++)
+        if (watches(a))
+            t->budget_cost_ns[a] += share;
+}
+
 int wasp_budget_owner(const wasp_thread *t, int slot)
 {
     if (slot < 0 || slot >= t->capacity || !t->reservoir[slot].in_use)

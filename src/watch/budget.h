@@ -34,6 +34,9 @@ int wasp_budget_spent(const wasp_thread *t, int analysis);
 /* t's watch events cost ns, to analysis's share (-1, or an analysis that
  * does not watch: to every share evenly). */
 void wasp_budget_charge(wasp_thread *t, int analysis, uint64_t ns);
+/* t spent ns that its samples saw its watches cost (not a modeled event:
+ * the string moves they slow, handler.c), to every share evenly. */
+void wasp_budget_charge_seen(wasp_thread *t, uint64_t ns);
 /* The analysis holding t's slot, -1 when the slot is nobody's. */
 int wasp_budget_owner(const wasp_thread *t, int slot);
 

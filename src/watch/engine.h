@@ -70,6 +70,11 @@ typedef struct wasp_watch_engine {
     /* The CPU share of the watching thread's time the engine may spend when
      * the user sets none (the watch_budget option). */
     double default_budget;
+    /* How many times slower a repeated string move (`rep stos`, `rep movs`:
+     * memset, memcpy, the JVM's clearing of large arrays) runs on a thread
+     * while one of the engine's watches is armed there, as its self-test
+     * measured (1: not slower). NULL: not slowed. */
+    double (*string_slowdown)(void);
     /* 1 when the engine needs perf_event_open (a refusal explains its failure). */
     int uses_perf;
     /* Addresses the engine may watch: only the Java heap, set once it exists

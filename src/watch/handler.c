@@ -169,6 +169,32 @@ static void count_place(wasp_thread *t, const ucontext_t *uc)
     wasp_code_map_leave();
 }
 
+/* Whether a watch is armed on t (a debug register enabled). */
+static int armed(const wasp_thread *t)
+{
+    for (int i = 0; i < t->capacity; i++)
+        if (t->reservoir[i].in_use)
+            return 1;
+    return 0;
+}
+
+/* A sample in a repeated string move while a watch is armed stands for
+ * time the watch made that move take (mechanisms.h, string_watch_share):
+ * charged to the watch budget, which then arms less, so that a program's
+ * memset and memcpy do not run many times slower for the run's length
+ * (ReplicaRing's copies on JDK 17: the JVM's clearing of them went from 5%
+ * to 20% of the program's CPU). Shared by the analyses that watch: any
+ * armed watch slows every string move of its thread. */
+static void charge_string_move(wasp_thread *t, const wasp_sample_view *v,
+                               const wasp_mechanisms *m)
+{
+    if (!(m->string_watch_share > 0) || !m->source->time_based || !armed(t) ||
+        !wasp_isa_repeated_string(v->code, v->n))
+        return;
+    t->rec.counters[WASP_C_STRING_UNDER_WATCH]++;
+    wasp_budget_charge_seen(t, (uint64_t)((double)t->sampler.period_ns * m->string_watch_share));
+}
+
 static void on_sample(wasp_thread *t, const ucontext_t *uc)
 {
     wasp_address_sample s;
@@ -189,6 +215,7 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
 
     wasp_sample_view v;
     wasp_view_init(&v, t, uc, &s);
+    charge_string_move(t, &v, m);
     if (nobject_parts) {
         wasp_object_hit h;
         if (wasp_object_hit_find(t, &v, &h, nsample_hooks == 0) == WASP_OBJ_HIT)

@@ -22,6 +22,10 @@ typedef struct wasp_mechanisms {
     wasp_source *source;
     const struct wasp_watch_engine *watch; /* NULL when no analysis watches */
     uint64_t watch_event_ns;               /* one watch event's cost, measured at start-up */
+    /* The part of a thread's time in a repeated string move, while a watch
+     * is armed on it, that the watch costs: 1 - 1 / the engine's
+     * string_slowdown, 0 when that is too small to tell. */
+    double string_watch_share;
 } wasp_mechanisms;
 
 /* The mechanisms chosen (never NULL; members NULL until chosen). */

@@ -83,6 +83,7 @@ static const char *const counter_names[WASP_C_COUNT] = {
     [WASP_C_SAMPLER_PACED_SKIPS] = "sampler.paced_skips",
     [WASP_C_SAMPLER_HANDLER_NS] = "sampler.handler_ns",
     [WASP_C_WATCH_HANDLER_NS] = "watch.handler_ns",
+    [WASP_C_STRING_UNDER_WATCH] = "watch.string_samples",
 };
 
 const char *wasp_counter_name(wasp_counter_id id)

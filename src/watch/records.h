@@ -156,6 +156,8 @@ typedef enum wasp_counter_id {
     WASP_C_CHAIN_QUADS_FULL,  /* quadruples not kept: the thread's table was full */
     WASP_C_WINDOW_ARMED,      /* watches started on an access the engine saw whole (window) */
     WASP_C_WINDOW_DROPPED,    /* ... of them dropped, for any reason (not in dropped.*) */
+    WASP_C_STRING_UNDER_WATCH, /* samples in a repeated string move while a watch was armed on the
+                                * thread (its slowdown charged to the watch budget) */
     WASP_C_COUNT
 } wasp_counter_id;
 

@@ -329,6 +329,24 @@ static void test_string_traps(void **state)
     assert_int_equal(wasp_isa_string_trap(plain + 16, 4, plain, sizeof plain, &r, watch, 8, &a), 0);
 }
 
+/* The samples the debug-register engine charges for its slowdown of
+ * string moves: repeated stos and movs only. */
+static void test_repeated_string(void **state)
+{
+    (void)state;
+    static const uint8_t rep_stosb[] = {0xf3, 0xaa};
+    static const uint8_t rep_movsq[] = {0xf3, 0x48, 0xa5};
+    static const uint8_t stosb[] = {0xaa};               /* one element, no rep */
+    static const uint8_t repe_cmpsb[] = {0xf3, 0xa6};    /* a compare, not a move */
+    static const uint8_t mov[] = {0x89, 0x4c, 0x02, 0x08};
+    assert_true(wasp_isa_repeated_string(rep_stosb, sizeof rep_stosb));
+    assert_true(wasp_isa_repeated_string(rep_movsq, sizeof rep_movsq));
+    assert_false(wasp_isa_repeated_string(stosb, sizeof stosb));
+    assert_false(wasp_isa_repeated_string(repe_cmpsb, sizeof repe_cmpsb));
+    assert_false(wasp_isa_repeated_string(mov, sizeof mov));
+    assert_false(wasp_isa_repeated_string(rep_stosb, 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -338,7 +356,7 @@ int main(void)
         cmocka_unit_test(test_vector_store),          cmocka_unit_test(test_oop_float_and_rmw),
         cmocka_unit_test(test_short_history),         cmocka_unit_test(test_atomics_on_rax),
         cmocka_unit_test(test_self_overwriting_index), cmocka_unit_test(test_string_traps),
-        cmocka_unit_test(test_stray_prefix),
+        cmocka_unit_test(test_stray_prefix),          cmocka_unit_test(test_repeated_string),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

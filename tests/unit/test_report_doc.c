@@ -271,6 +271,7 @@ static wasp_profile *sample(void)
         {"cpu_seconds", 2.5},   {"cpu_kernel_seconds", 0.66}, {"numa_nodes", 2},
         {"objects.min_size", 1024},
         {"objects.sampling_interval", 524288},     {"objects.sampling_interval_max", 2097152},
+        {"watch_string_slowdown", 27},
     };
     for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++)
         wasp_profile_set_meta_num(p, numbers[i].key, numbers[i].v);
@@ -284,6 +285,7 @@ static wasp_profile *sample(void)
     /* The budget spent with few samples armed: a warning. */
     wasp_profile_add_counter(p, "armed", 3);
     wasp_profile_add_counter(p, "dropped.budget", 51);
+    wasp_profile_add_counter(p, "watch.string_samples", 4);
 
     uint32_t w = ctx(p, "pkg.Main.work", 42, "mov %eax, 0x10(%rbx)");
     uint32_t t = ctx(p, "pkg.Main.work", 43, "mov %eax, 0x10(%rbx)");

@@ -49,7 +49,7 @@ static wasp_thread *new_thread(void)
     t.nslots = SAMPLED;
     t.nwindow = WINDOW;
     t.rng = 12345;
-    wasp_mechanisms_set(&(wasp_mechanisms){NULL, &fake, 0});
+    wasp_mechanisms_set(&(wasp_mechanisms){.watch = &fake});
     return &t;
 }
 
@@ -293,7 +293,7 @@ static void refused_weight_skips_the_live_watch(void **state)
     (void)state;
     wasp_thread *t = new_thread();
     wasp_session_set(&(wasp_session){.enabled = 1u << 1, .watch_budget = 0.02});
-    wasp_mechanisms_set(&(wasp_mechanisms){NULL, &fake, 20000});
+    wasp_mechanisms_set(&(wasp_mechanisms){.watch = &fake, .watch_event_ns = 20000});
     wasp_budget_session_start(1u << 1);
     t->budget_open = 1u << 1;
     t->budget_countdown = 1000; /* the answers below are budget_open's */

@@ -237,6 +237,10 @@ const waspReport = (function () {
       ((rep.meta || {}).watch === 'page' ? '; wasp\'s own page-protection faults' : '') + '), where the ' +
       (rep.meta || {}).sampler + ' sampler takes no sample: no share here includes it ' +
       '(--sampler timer counts it at the code that entered the kernel).' }));
+    if (s.string_under_watch_share >= 0.02) box.append(el('p', { class: 'note', 'data-strings': '', text: pct(s.string_under_watch_share) +
+      ' of the CPU samples were in memset or memcpy while wasp\'s debug registers watched the thread, which runs them ' +
+      Math.round((rep.meta || {}).watch_string_slowdown) + 'x slower here: wasp\'s cost, held within its watch budget ' +
+      '(--watch-budget); the code that clears or copies memory shows more CPU than it takes without wasp.' }));
     if (s.coarse_line_share >= 0.05) box.append(el('p', { class: 'note', 'data-coarse': '', text: pct(s.coarse_line_share) +
       ' of the CPU samples ran in code compiled before wasp attached, in a JVM started without -XX:+DebugNonSafepoints: ' +
       'HotSpot placed their lines at safepoints only, so a finding there may name a loop\'s header rather than the line in ' +

@@ -352,6 +352,19 @@ static double kernel_share(const wasp_profile *p)
     return kernel < cpu ? kernel / cpu : 1;
 }
 
+/* The share of the program's CPU samples in memset's and memcpy's string
+ * moves while a debug register was armed on the thread, which runs them
+ * many times slower (watch.string_samples, meta watch_string_slowdown);
+ * NAN where the engine does not slow them. */
+#define STRING_NOTE 0.02
+static double string_share(const wasp_profile *p, double *slowdown)
+{
+    double due = wasp_report_samples_due(p);
+    if (!wasp_profile_get_meta_num(p, "watch_string_slowdown", slowdown) || !(due > 0))
+        return NAN;
+    return (double)wasp_profile_get_counter(p, "watch.string_samples") / due;
+}
+
 /* The share of the samples counted by line that ran in code compiled before
  * an attach turned DebugNonSafepoints on (agent/exact_code.h), whose lines
  * are its safepoints'; NAN without samples by line. */
@@ -485,6 +498,13 @@ static int summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *ou
                 wasp_fmt_percent(kernel, a, sizeof a),
                 watch && !strcmp(watch, "page") ? "; wasp's own page-protection faults" : "",
                 wasp_profile_get_meta(p, "sampler"));
+    double slowdown, strings = string_share(p, &slowdown);
+    if (strings >= STRING_NOTE)
+        fprintf(out, "  %s of the CPU samples were in memset or memcpy while wasp's debug registers "
+                     "watched the thread, which runs them %.0fx slower here: wasp's cost, held "
+                     "within its watch budget (--watch-budget); the code that clears or copies "
+                     "memory shows more CPU than it takes without wasp\n",
+                wasp_fmt_percent(strings, a, sizeof a), slowdown);
     double coarse = coarse_share(p);
     if (coarse >= COARSE_NOTE)
         fprintf(out, "  %s of the CPU samples ran in code compiled before wasp attached, in a JVM "
@@ -666,6 +686,11 @@ static int summary_json(wasp_json *j, const wasp_profile *p, uint32_t shown, int
         wasp_json_null(j, "kernel_share");
     else
         wasp_json_double(j, "kernel_share", kernel);
+    double slowdown, strings = string_share(p, &slowdown);
+    if (isnan(strings))
+        wasp_json_null(j, "string_under_watch_share");
+    else
+        wasp_json_double(j, "string_under_watch_share", strings);
     double coarse = coarse_share(p);
     if (isnan(coarse))
         wasp_json_null(j, "coarse_line_share");

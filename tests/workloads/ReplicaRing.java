@@ -1,0 +1,99 @@
+/*
+ * Planted object replicas in a loop of their own, for the summary's CPU
+ * share against a truth (issue 40: the share of the program's CPU that the
+ * finding's code takes, against that code's time measured without the
+ * agent).
+ *
+ * Each round copies a template table into a new int[] (the copies, every one
+ * identical to the others: replicas, all made at one line), keeps it in a
+ * small ring of recent copies, as a cache of per-request state would, and
+ * reads the copy in a few passes. The copy is one line and the reads are one
+ * line, so those two lines' samples are the replicas' time, and taking them
+ * away takes nothing else with it (ReplicaKMeans's readers share their lines
+ * with arithmetic on other arrays: docs/findings.md). The rest of a round is
+ * a chain of multiplies that touches no memory, about as long.
+ *
+ * A round is about a millisecond and makes one 256 KiB copy, so that every
+ * copy can be tracked (--alloc-interval 0) at about a thousand allocation
+ * events a second, the agent's own cap (docs/design.md, "Tracking"); the
+ * copies stay under G1's humongous size for regions of 1 MiB and more.
+ *
+ * Usage: java ReplicaRing [rounds]   (default 24000)
+ * Prints "checksum: ...". With -Dwasp.truth.repeat (summary.py's truth, run
+ * without the agent) the rounds run in ten chunks, each followed by as many
+ * rounds without the copy and its reads, all timed in the main thread's CPU
+ * time: the copies cost the difference. It prints the program's CPU (less
+ * the JVM's start-up before main() and the rounds without the copies:
+ * "truth: cpu-ns N") and that difference ("truth: part-ns P"): the copies'
+ * share is P / N.
+ */
+public class ReplicaRing {
+    static final int N = 16384; /* int[16384]: 64 KiB a copy */
+    static final int RING = 4;
+    static final int PASSES = 4;
+    static final int SPIN = 20000;
+    static final boolean TRUTH = Integer.getInteger("wasp.truth.repeat") != null;
+
+    static int[] copy(int[] template, int[][] ring, int r) {
+        int[] c = new int[N]; for (int j = 0; j < N; j++) c[j] = template[j]; ring[r % RING] = c; return c; // WASP-EXPECT: replicas
+    }
+
+    static long read(int[] c, long h) {
+        for (int p = 0; p < PASSES; p++) for (int j = 0; j < c.length; j++) h += c[j] ^ p;
+        return h;
+    }
+
+    /* The rest of the round: a dependency chain of multiplies, no memory. */
+    static long spin(long h) {
+        for (int k = 0; k < SPIN; k++) h = h * 0x9E3779B97F4A7C15L + k;
+        return h;
+    }
+
+    /* Rounds [from, to): a copy, its reads, the spin. */
+    static long rounds(int[] template, int[][] ring, long h, int from, int to) {
+        for (int r = from; r < to; r++) {
+            int[] c = copy(template, ring, r);
+            h = read(c, h);
+            h = spin(h);
+        }
+        return h;
+    }
+
+    /* The same rounds without the copies, for the truth. */
+    static long roundsWithoutCopies(long h, int from, int to) {
+        for (int r = from; r < to; r++)
+            h = spin(h);
+        return h;
+    }
+
+    public static void main(String[] args) {
+        long before = truthCpu();
+        int all = args.length > 0 ? Integer.parseInt(args[0]) : 24000;
+        int[] template = new int[N];
+        for (int j = 0; j < N; j++)
+            template[j] = j * 0x9E3779B9;
+        int[][] ring = new int[RING][];
+        long h = 1, with = 0, without = 0;
+        /* In ten chunks with the truth or without, so that the JIT compiles
+         * the same code both ways. */
+        for (int c = 0; c < 10; c++) {
+            int from = all * c / 10, to = all * (c + 1) / 10;
+            long a = truthCpu();
+            h = rounds(template, ring, h, from, to);
+            if (TRUTH) {
+                long b = truthCpu();
+                h ^= roundsWithoutCopies(h, from, to);
+                without += truthCpu() - b;
+                with += b - a;
+            }
+        }
+        System.out.println("checksum: " + Long.toHexString(h));
+        if (TRUTH)
+            System.err.println("truth: cpu-ns " + (truthCpu() - before - without) + "\ntruth: part-ns "
+                    + (with - without));
+    }
+
+    static long truthCpu() {
+        return !TRUTH ? 0 : java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+    }
+}
