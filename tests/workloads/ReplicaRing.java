@@ -13,12 +13,15 @@
  * with arithmetic on other arrays: docs/findings.md). The rest of a round is
  * a chain of multiplies that touches no memory, about as long.
  *
- * A round is about a millisecond and makes one 256 KiB copy, so that every
- * copy can be tracked (--alloc-interval 0) at about a thousand allocation
- * events a second, the agent's own cap (docs/design.md, "Tracking"); the
- * copies stay under G1's humongous size for regions of 1 MiB and more.
+ * The copies are 256 KiB, a round about 0.2 ms (JDK 25): at its default
+ * allocation sampling (about a thousand events a second) the agent tracks
+ * about one copy in five, enough to compare them at their births and to
+ * find the reads' line among their accesses. summary.py runs it with a heap
+ * written at start-up (-XX:+AlwaysPreTouch), as AllocRing: a first write to
+ * fresh heap memory costs a page fault in the kernel, which the perf
+ * sampler does not see.
  *
- * Usage: java ReplicaRing [rounds]   (default 24000)
+ * Usage: java ReplicaRing [rounds]   (default 6000)
  * Prints "checksum: ...". With -Dwasp.truth.repeat (summary.py's truth, run
  * without the agent) the rounds run in ten chunks, each followed by as many
  * rounds without the copy and its reads, all timed in the main thread's CPU
@@ -28,10 +31,10 @@
  * share is P / N.
  */
 public class ReplicaRing {
-    static final int N = 16384; /* int[16384]: 64 KiB a copy */
+    static final int N = 65536; /* int[65536]: 256 KiB a copy */
     static final int RING = 4;
     static final int PASSES = 4;
-    static final int SPIN = 20000;
+    static final int SPIN = 80000;
     static final boolean TRUTH = Integer.getInteger("wasp.truth.repeat") != null;
 
     static int[] copy(int[] template, int[][] ring, int r) {
@@ -68,7 +71,7 @@ public class ReplicaRing {
 
     public static void main(String[] args) {
         long before = truthCpu();
-        int all = args.length > 0 ? Integer.parseInt(args[0]) : 24000;
+        int all = args.length > 0 ? Integer.parseInt(args[0]) : 6000;
         int[] template = new int[N];
         for (int j = 0; j < N; j++)
             template[j] = j * 0x9E3779B9;
