@@ -202,13 +202,14 @@ def checksum_of(text):
 
 # ---------------------------------------------------------------- workloads
 
-def expectation(workload):
+def expectation(workload, analysis=None):
     """What the workload's markers promise, as a dict: analysis, line and method
     ("Class.method") of the `// WASP-EXPECT: <analysis>` line (the watched
     access S1/L1), and trap_line / trap_method of the access that reveals the
     waste (S2/L2): the `// WASP-TRAP: <analysis>` line when there is one, else
     for silent stores and loads the planted line itself (the next execution of
-    the same line), else None (not checked)."""
+    the same line), else None (not checked). With `analysis`, the marker for
+    it among several (TableScan's objects and silentload)."""
     path = os.path.join(WORKLOAD_SRC, workload + ".java")
     with open(path) as f:
         lines = f.read().splitlines()
@@ -227,7 +228,10 @@ def expectation(workload):
         raise Fail("%s:%d: no method declaration above the marker" % (path, idx + 1))
 
     expect = marks("WASP-EXPECT")
-    check(len(expect) == 1, "%s: expected exactly one WASP-EXPECT marker, found %d" % (path, len(expect)))
+    if analysis is not None:  # a workload planting one inefficiency for each of several analyses
+        expect = [(i, a) for i, a in expect if a == analysis]
+    check(len(expect) == 1, "%s: expected exactly one WASP-EXPECT marker%s, found %d"
+          % (path, " for " + analysis if analysis else "", len(expect)))
     idx, analysis = expect[0]
     e = {"analysis": analysis, "line": idx + 1, "method": method_at(idx),
          "trap_line": None, "trap_method": None}

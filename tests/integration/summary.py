@@ -53,7 +53,9 @@ CASES = [
     ("silentstore", "SilentStoreRefresh", [], []),
     ("silentstore", "SilentStoreIS", [], []),
     ("silentload", "SilentLoadSearch", [], []),
+    ("silentload", "TableScan", [], []),
     ("objects", "ObjectsStride", [], ["--alloc-rate", "50000"]),
+    ("objects", "TableScan", [], ["--alloc-interval", "0"]),
     ("replicas", "ReplicaKMeans", [], ["--alloc-interval", "0"]),
     ("replicas", "ReplicaRing", [], []),
     ("alloc", "AllocRing", [], []),
@@ -276,6 +278,21 @@ LOCK_SHADOW = 0.04
 # alone 0.19-0.22 (JDK 25); until the replicas handler kept accesses'
 # places per site, the reads of the tracked copies, outnumbered by the
 # untracked ones', went unseen in 1 run of 3 and wasp gave 0.15-0.23.
+#
+# TableScan, "line", for objects and for silent loads: a table allocated
+# once and summed whole each round on one line, every load silent, the rest
+# of a round arithmetic, the truth within each run. 2026-12-01 (the same
+# machine, debug registers): JDK 25 truth 0.513-0.519, wasp's silent loads
+# 0.497-0.516 and hot object 0.484-0.526 (intervals +-0.023 and +-0.033),
+# wasp less the truth -0.035 to +0.008 in 6 runs; JDK 17 truth 0.480-0.483,
+# wasp 0.459-0.497: the truth inside wasp's interval in all 10. The loops'
+# ratios, ObjectsStride's 0.96-0.98 and SilentLoadSearch's 0.89-0.98, are
+# their index arithmetic and loop header, which the findings' code leaves
+# out and their loops' time holds. Under page protection (forced here) the
+# silent loads' share was 0.505 at the test budget of 50% (35% of the CPU
+# in the kernel, which the perf sampler does not see) and 0.43-0.49 at 10%
+# against truths of 0.48-0.52; at 10% as SilentStoreRefresh (WATCH_BUDGET),
+# whose stores' faults raised its share on the Firecracker guests.
 TRUTH_PAIRS = 3
 TRUTH_BY_LEAST = {"ObjectsStride"}
 # The JVM options a workload runs with, in its profile and its truth runs.
@@ -298,6 +315,7 @@ TRUTH = {
     "AllocBytes": ("creation", 0.054, 0.05, 1),
     "ReplicaKMeans": ("readers", 0.042, 0.2, 1),
     "ReplicaRing": ("line", 0.025, None, None),
+    "TableScan": ("line", 0.025, None, None),
 }
 
 
@@ -404,7 +422,7 @@ def make_tests(h):
 # 2026-11-30: each fault's return replays the store with its TLB entry and
 # cache line cold, at the refresh's instructions). At 10% (a fifth of the
 # faults, 8% in the kernel) the pair is still found first.
-WATCH_BUDGET = {"SilentStoreRefresh": "10%"}
+WATCH_BUDGET = {"SilentStoreRefresh": "10%", "TableScan": "10%"}
 
 
 def watching(analysis, workload):
@@ -471,8 +489,7 @@ def where(f):
 def t_first(ctx, jdk, analysis, workload, args, extra):
     """The planted line is the summary's first finding of its analysis, in
     JSON and text, and the summary precedes the detail."""
-    e = H.expectation(workload)
-    H.check(e["analysis"] == analysis, "%s's marker is for %r" % (workload, e["analysis"]))
+    e = H.expectation(workload, analysis)
     _, rep, text = profile(ctx, jdk, analysis, workload, args, list(extra) + watching(analysis, workload))
     s, a = summary_of(rep, analysis)
     H.check(a.get("findings"), "no %s finding in the summary (detail: %s)" % (analysis, H.tail(text, 30)))
