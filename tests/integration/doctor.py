@@ -71,6 +71,10 @@ def doctor_json():
         if v["ok"]:
             H.check(isinstance(v.get("event_us"), (int, float)) and v["event_us"] > 0,
                     "watch.%s works but event_us is %r" % (name, v.get("event_us")))
+            # Page protection slows no string move; debug registers may (design.md).
+            H.check(isinstance(v.get("string_slowdown"), (int, float)) and v["string_slowdown"] >= 1
+                    and (name == "debugreg" or v["string_slowdown"] == 1),
+                    "watch.%s works but string_slowdown is %r" % (name, v.get("string_slowdown")))
         else:
             H.check(v.get("why"), "doctor says engine %s fails without saying why" % name)
     for j in d["jdks"]:
