@@ -23,19 +23,15 @@
  *
  * Usage: java ReplicaRing [rounds]   (default 6000)
  * Prints "checksum: ...". With -Dwasp.truth.repeat (summary.py's truth, run
- * without the agent) the rounds run in ten chunks, each followed by as many
- * rounds without the copy and its reads, all timed in the main thread's CPU
- * time: the copies cost the difference. It prints the program's CPU (less
- * the JVM's start-up before main() and the rounds without the copies:
- * "truth: cpu-ns N") and that difference ("truth: part-ns P"): the copies'
- * share is P / N.
+ * without the agent) the copies' share of the program's CPU, measured within
+ * the run against the same rounds without the copy and its reads
+ * (TruthChunks).
  */
 public class ReplicaRing {
     static final int N = 65536; /* int[65536]: 256 KiB a copy */
     static final int RING = 4;
     static final int PASSES = 4;
     static final int SPIN = 80000;
-    static final boolean TRUTH = Integer.getInteger("wasp.truth.repeat") != null;
 
     static int[] copy(int[] template, int[][] ring, int r) {
         int[] c = new int[N]; for (int j = 0; j < N; j++) c[j] = template[j]; ring[r % RING] = c; return c; // WASP-EXPECT: replicas
@@ -70,33 +66,22 @@ public class ReplicaRing {
     }
 
     public static void main(String[] args) {
-        long before = truthCpu();
         int all = args.length > 0 ? Integer.parseInt(args[0]) : 6000;
         int[] template = new int[N];
         for (int j = 0; j < N; j++)
             template[j] = j * 0x9E3779B9;
         int[][] ring = new int[RING][];
-        long h = 1, with = 0, without = 0;
-        /* In ten chunks with the truth or without, so that the JIT compiles
-         * the same code both ways. */
-        for (int c = 0; c < 10; c++) {
-            int from = all * c / 10, to = all * (c + 1) / 10;
-            long a = truthCpu();
-            h = rounds(template, ring, h, from, to);
-            if (TRUTH) {
-                long b = truthCpu();
-                h ^= roundsWithoutCopies(h, from, to);
-                without += truthCpu() - b;
-                with += b - a;
+        TruthChunks truth = new TruthChunks() {
+            long planted(long h, int from, int to) {
+                return rounds(template, ring, h, from, to);
             }
-        }
-        System.out.println("checksum: " + Long.toHexString(h));
-        if (TRUTH)
-            System.err.println("truth: cpu-ns " + (truthCpu() - before - without) + "\ntruth: part-ns "
-                    + (with - without));
-    }
 
-    static long truthCpu() {
-        return !TRUTH ? 0 : java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            long twin(long h, int from, int to) {
+                return roundsWithoutCopies(h, from, to);
+            }
+        };
+        long h = truth.run(all, 1);
+        System.out.println("checksum: " + Long.toHexString(h));
+        truth.print();
     }
 }

@@ -16,16 +16,12 @@
  *
  * Usage: java TableScan [rounds]   (default 40000)
  * Prints "checksum: ...". With -Dwasp.truth.repeat (summary.py's truth, run
- * without the agent) the rounds run in ten chunks, each followed by as many
- * rounds without the sums, all timed in the main thread's CPU time: the
- * sums cost the difference. It prints the program's CPU (less the JVM's
- * start-up before main() and the rounds without the sums: "truth: cpu-ns
- * N") and that difference ("truth: part-ns P"): the sums' share is P / N.
+ * without the agent) the sums' share of the program's CPU, measured within
+ * the run against the same rounds without the sums (TruthChunks).
  */
 public class TableScan {
     static final int N = 1 << 16; /* int[65536]: 256 KiB */
     static final int SPIN = 15000;
-    static final boolean TRUTH = Integer.getInteger("wasp.truth.repeat") != null;
 
     static int sum(int[] table, int s) {
         for (int j = 0; j < table.length; j++) s += table[j]; // WASP-EXPECT: silentload
@@ -52,32 +48,21 @@ public class TableScan {
     }
 
     public static void main(String[] args) {
-        long before = truthCpu();
         int all = args.length > 0 ? Integer.parseInt(args[0]) : 40000;
         int[] table = new int[N]; // WASP-EXPECT: objects
         for (int j = 0; j < N; j++)
             table[j] = j * 0x9E3779B9;
-        long h = 1, with = 0, without = 0;
-        /* In ten chunks with the truth or without, so that the JIT compiles
-         * the same code both ways. */
-        for (int c = 0; c < 10; c++) {
-            int from = all * c / 10, to = all * (c + 1) / 10;
-            long a = truthCpu();
-            h = rounds(table, h, from, to);
-            if (TRUTH) {
-                long b = truthCpu();
-                h ^= roundsWithoutSums(h, from, to);
-                without += truthCpu() - b;
-                with += b - a;
+        TruthChunks truth = new TruthChunks() {
+            long planted(long h, int from, int to) {
+                return rounds(table, h, from, to);
             }
-        }
-        System.out.println("checksum: " + Long.toHexString(h));
-        if (TRUTH)
-            System.err.println("truth: cpu-ns " + (truthCpu() - before - without) + "\ntruth: part-ns "
-                    + (with - without));
-    }
 
-    static long truthCpu() {
-        return !TRUTH ? 0 : java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            long twin(long h, int from, int to) {
+                return roundsWithoutSums(h, from, to);
+            }
+        };
+        long h = truth.run(all, 1);
+        System.out.println("checksum: " + Long.toHexString(h));
+        truth.print();
     }
 }
