@@ -53,6 +53,7 @@
 #include "agent/threads.h"
 #include "common/clock.h"
 #include "heap/heap_addresses.h"
+#include "heap/humongous.h"
 #include "heap/objmap.h"
 #include "watch/handler.h"
 #include "watch/handler_part.h"
@@ -272,19 +273,39 @@ static int track(JNIEnv *env, jobject object, uint32_t site, uint32_t size)
     return 0;
 }
 
-/* Register object under site: weak reference, counts, map entry. Call with
- * T.lock held. When the object's address cannot be read safely (a collection
- * around the read), it is still tracked by its weak reference and the next
- * rebuild of the map places it. Returns 1 with *addr and *epoch when it is in
- * the map now, 0 when only tracked, -1 when not tracked. */
+/* Track a G1 humongous object by its address (heap/humongous.h). */
+static int track_by_address(uint64_t addr, uint64_t klass, uint32_t site, uint32_t size)
+{
+    if (T.nobjs == T.cap_objs) {
+        size_t cap = T.cap_objs ? T.cap_objs * 2 : 4096;
+        tracked *o = realloc(T.objs, cap * sizeof *o);
+        if (!o)
+            return -1;
+        T.objs = o;
+        T.cap_objs = cap;
+    }
+    T.objs[T.nobjs++] = (tracked){.addr = addr, .klass = klass, .site = site, .size = size};
+    return 0;
+}
+
+/* Register object under site: weak reference (a G1 humongous object: its
+ * address), counts, map entry. Call with T.lock held. When the object's
+ * address cannot be read safely (a collection around the read), it is still
+ * tracked by its weak reference and the next rebuild of the map places it.
+ * Returns 1 with *addr and *epoch when it is in the map now, 0 when only
+ * tracked, -1 when not tracked. */
 static int register_object(JNIEnv *env, jobject object, uint32_t site, uint32_t size,
                            uint64_t *addr, uint32_t *epoch)
 {
-    if (site == UINT32_MAX || track(env, object, site, size) != 0)
+    if (site == UINT32_MAX)
+        return -1;
+    int placed = wasp_object_address_now(object, addr, epoch);
+    uint64_t klass = placed ? wasp_humongous_klass(*addr, size) : 0;
+    if ((klass ? track_by_address(*addr, klass, site, size) : track(env, object, site, size)) != 0)
         return -1;
     T.sites[site].allocations += 1;
     T.sites[site].bytes += (double)size;
-    if (!wasp_object_address_now(object, addr, epoch) ||
+    if (!placed ||
         wasp_objmap_insert(wasp_objects.objmap, *addr & wasp_heap_addresses.address_mask, size, site,
                            *epoch) != 0)
         return 0;
@@ -422,8 +443,12 @@ static wasp_obj *resolve_all(JNIEnv *env, size_t *count)
         return NULL;
     size_t live = 0;
     for (size_t i = 0; i < T.nobjs; i++) {
-        uint64_t addr;
-        if (!current_address(env, T.objs[i].ref, &addr)) {
+        uint64_t addr = T.objs[i].addr;
+        if (!T.objs[i].ref) {
+            /* by address: still there, or collected */
+            if (wasp_humongous_klass(addr, T.objs[i].size) != T.objs[i].klass)
+                continue;
+        } else if (!current_address(env, T.objs[i].ref, &addr)) {
             /* collected: its memory is no longer the site's */
             (*env)->DeleteWeakGlobalRef(env, T.objs[i].ref);
             continue;
@@ -650,7 +675,8 @@ void wasp_alloc_forget(JNIEnv *env)
     }
     pthread_mutex_lock(&T.lock);
     for (size_t i = 0; env && i < T.nobjs; i++)
-        (*env)->DeleteWeakGlobalRef(env, T.objs[i].ref);
+        if (T.objs[i].ref)
+            (*env)->DeleteWeakGlobalRef(env, T.objs[i].ref);
     T.nobjs = 0;
     for (uint32_t id = 0; id < T.nsites; id++) {
         free(T.sites[id].class_name);

@@ -80,9 +80,13 @@ uint64_t wasp_alloc_take_untracked(void (*visit)(const wasp_alloc_site *site, vo
  * Returns 0, -1 for an unknown id. */
 int wasp_alloc_site_get(uint32_t id, wasp_alloc_site *out);
 /* A tracked object: its weak reference, site and size, and one bit the
- * analysis with the keeper's tick may keep for it (wasp_alloc_on_tick). */
+ * analysis with the keeper's tick may keep for it (wasp_alloc_on_tick). A
+ * G1 humongous object has no reference (heap/humongous.h: one would keep it
+ * from being reclaimed): ref is NULL, addr and klass say where it is and
+ * what it must still be there. */
 typedef struct wasp_alloc_object {
     jweak ref;
+    uint64_t addr, klass; /* ref NULL: tracked by address */
     uint32_t site;
     uint32_t size : 31;
     uint32_t mark : 1;
@@ -92,7 +96,7 @@ uint32_t wasp_alloc_site_count(void);
 /* Visit the tracked objects of site, newest first, under the tracker's lock
  * (o stays valid until this returns), until visit returns nonzero. Collected
  * objects may still be there until the next rebuild: their ref resolves to
- * NULL. */
+ * NULL, as does a humongous object's (tracked by address, no reference). */
 void wasp_alloc_each_object(uint32_t site, int (*visit)(wasp_alloc_object *o, void *arg),
                             void *arg);
 /* Work an analysis does on the keeper thread while tracking runs (the replicas

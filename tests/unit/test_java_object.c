@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "heap/java_layout.h"
+#include "heap/humongous.h"
 #include "heap/java_object.h"
 #include "heap/klass_set.h"
 #include "heap/recent_objects.h"
@@ -364,6 +365,33 @@ static void recent_classes_read_once_per_epoch(void **state)
     assert_int_equal(o.size, 416);
 }
 
+/* The fake heap as G1 regions of 4 KiB (eight of them), all free until
+ * set_region gives one a kind (its type tag). */
+enum { G1_SHIFT = 12, G1_REGIONS = sizeof heap >> G1_SHIFT, G1_TYPE = 8, G1_EDEN = 2,
+       G1_OLD = 16, G1_HUMONGOUS = 32 };
+static uint64_t g1_region[G1_REGIONS][4];
+
+static void fake_g1_regions(void)
+{
+    static uint64_t table[G1_REGIONS];
+    memset(g1_region, 0, sizeof g1_region);
+    for (int i = 0; i < G1_REGIONS; i++)
+        table[i] = (uint64_t)(uintptr_t)&g1_region[i][0];
+    wasp_java.gc = WASP_GC_G1;
+    wasp_java.g1_shift = G1_SHIFT;
+    wasp_java.g1_type_offset = G1_TYPE;
+    wasp_java.g1_eden = G1_EDEN;
+    wasp_java.g1_survivor = 4;
+    wasp_java.g1_humongous_mask = G1_HUMONGOUS;
+    wasp_java.g1_old_mask = G1_OLD;
+    wasp_java.g1_biased_base = (uint64_t)(uintptr_t)table - (wasp_java.heap_lo >> G1_SHIFT) * 8;
+}
+
+static void set_region(int i, int32_t tag)
+{
+    memcpy((char *)&g1_region[i][0] + G1_TYPE, &tag, sizeof tag);
+}
+
 /* G1 regions' areas kept by a thread for the GC epoch once known (eden,
  * survivor, old, humongous), never while free: a free region may become
  * eden or humongous at any time, the others change only in a pause. The
@@ -371,38 +399,47 @@ static void recent_classes_read_once_per_epoch(void **state)
 static void recent_regions_keep_their_area_per_epoch(void **state)
 {
     (void)state;
-    enum { SHIFT = 12, REGIONS = sizeof heap >> SHIFT, TYPE = 8, EDEN = 2, OLD_MASK = 16 };
-    static uint64_t region[REGIONS][4];
-    static uint64_t table[REGIONS];
-    memset(region, 0, sizeof region);
-    for (int i = 0; i < REGIONS; i++)
-        table[i] = (uint64_t)(uintptr_t)&region[i][0];
-    wasp_java.gc = WASP_GC_G1;
-    wasp_java.g1_shift = SHIFT;
-    wasp_java.g1_type_offset = TYPE;
-    wasp_java.g1_eden = EDEN;
-    wasp_java.g1_survivor = 4;
-    wasp_java.g1_humongous_mask = 32;
-    wasp_java.g1_old_mask = OLD_MASK;
-    wasp_java.g1_biased_base = (uint64_t)(uintptr_t)table - (wasp_java.heap_lo >> SHIFT) * 8;
-    int32_t tag = EDEN;
-    memcpy((char *)&region[1][0] + TYPE, &tag, sizeof tag);
-    uint64_t in1 = wasp_java.heap_lo + (1u << SHIFT) + 64, in2 = in1 + (1u << SHIFT);
+    fake_g1_regions();
+    set_region(1, G1_EDEN);
+    uint64_t in1 = wasp_java.heap_lo + (1u << G1_SHIFT) + 64, in2 = in1 + (1u << G1_SHIFT);
     wasp_recent_objects r;
     memset(&r, 0, sizeof r);
     wasp_recent_objects_sync(&r, 1);
     assert_int_equal(wasp_recent_heap_area(&r, in1, 0), WASP_AREA_EDEN);
-    tag = OLD_MASK;
-    memcpy((char *)&region[1][0] + TYPE, &tag, sizeof tag);
+    set_region(1, G1_OLD);
     assert_int_equal(wasp_recent_heap_area(&r, in1, 0), WASP_AREA_EDEN); /* kept */
     assert_int_equal(wasp_recent_heap_area(NULL, in1, 0), WASP_AREA_OLD);
     wasp_recent_objects_sync(&r, 2);
     assert_int_equal(wasp_recent_heap_area(&r, in1, 0), WASP_AREA_OLD);
     /* Region 2 is free (no kind): read again until it has one. */
     assert_int_equal(wasp_recent_heap_area(&r, in2, 0), WASP_AREA_HEAP);
-    tag = EDEN;
-    memcpy((char *)&region[2][0] + TYPE, &tag, sizeof tag);
+    set_region(2, G1_EDEN);
     assert_int_equal(wasp_recent_heap_area(&r, in2, 0), WASP_AREA_EDEN);
+}
+
+/* A G1 humongous object is tracked by its address (heap/humongous.h): its
+ * class while its region is humongous and its header has the class and
+ * size registered; nothing in a region of another kind, nor for another
+ * size. */
+static void humongous_objects_by_address(void **state)
+{
+    (void)state;
+    fake_g1_regions();
+    /* An int[1000] (16 + 4000 bytes) at the start of region 2. */
+    uint64_t arr = put_header((2u << G1_SHIFT) / 8, INT_ARRAY, 1000);
+    set_region(2, G1_EDEN); /* not humongous */
+    assert_int_equal(wasp_humongous_klass(arr, 4016), 0);
+    set_region(2, G1_HUMONGOUS | 1); /* starts humongous */
+    assert_int_equal(wasp_humongous_klass(arr, 4016), klass_addr(INT_ARRAY));
+    assert_int_equal(wasp_humongous_klass(arr, 4024), 0); /* another size */
+    assert_int_equal(wasp_humongous_klass(arr + 8, 4016), 0); /* no header there */
+    /* Freed: the region is no longer humongous, the header still there. */
+    set_region(2, 0);
+    assert_int_equal(wasp_humongous_klass(arr, 4016), 0);
+    /* Another collector: never by address. */
+    set_region(2, G1_HUMONGOUS | 1);
+    wasp_java.gc = WASP_GC_PARALLEL;
+    assert_int_equal(wasp_humongous_klass(arr, 4016), 0);
 }
 
 /* Serial's and Parallel's spaces, read once an epoch by a thread: bounds
@@ -518,6 +555,7 @@ int main(void)
         cmocka_unit_test_setup(recent_regions_keep_their_area_per_epoch, setup),
         cmocka_unit_test_setup(recent_spaces_are_read_once_per_epoch, setup),
         cmocka_unit_test_setup(outside_the_heap_and_before_the_layout, setup),
+        cmocka_unit_test_setup(humongous_objects_by_address, setup),
         cmocka_unit_test_setup(the_object_ending_at_the_top, setup),
         cmocka_unit_test_setup(the_search_by_size_reads_chunk_by_chunk, setup),
     };

@@ -9,6 +9,11 @@
  * times slower on the AMD EPYC KVM guest), so without a bound the memset
  * would take nearly all of the program's time under wasp.
  *
+ * On a 1 GiB G1 heap (regions of 1 MiB) both the array and the table are
+ * humongous: objects.humongous-reclaimed checks that the arrays tracked
+ * under -e objects are still reclaimed at the young collection after they
+ * die, and that the table's accesses are its site's.
+ *
  * Usage: java StringMoves [rounds]   (default 20000)
  * Prints "checksum: ...".
  */
@@ -18,7 +23,7 @@ public class StringMoves {
 
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 20000;
-        long[] table = new long[TABLE];
+        long[] table = new long[TABLE]; // WASP-EXPECT: objects
         long h = 0;
         for (int r = 0; r < rounds; r++) {
             byte[] big = new byte[BIG];
