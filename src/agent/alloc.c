@@ -254,38 +254,37 @@ int wasp_alloc_site_get(uint32_t id, wasp_alloc_site *out)
 
 /* ---- the allocation event --------------------------------------------------- */
 
+/* Append o to the tracked objects. */
+static int append_tracked(tracked o)
+{
+    if (T.nobjs == T.cap_objs) {
+        size_t cap = T.cap_objs ? T.cap_objs * 2 : 4096;
+        tracked *grown = realloc(T.objs, cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        T.objs = grown;
+        T.cap_objs = cap;
+    }
+    T.objs[T.nobjs++] = o;
+    return 0;
+}
+
 static int track(JNIEnv *env, jobject object, uint32_t site, uint32_t size)
 {
     jweak ref = (*env)->NewWeakGlobalRef(env, object);
     if (!ref)
         return -1;
-    if (T.nobjs == T.cap_objs) {
-        size_t cap = T.cap_objs ? T.cap_objs * 2 : 4096;
-        tracked *o = realloc(T.objs, cap * sizeof *o);
-        if (!o) {
-            (*env)->DeleteWeakGlobalRef(env, ref);
-            return -1;
-        }
-        T.objs = o;
-        T.cap_objs = cap;
+    if (append_tracked((tracked){.ref = ref, .site = site, .size = size}) != 0) {
+        (*env)->DeleteWeakGlobalRef(env, ref);
+        return -1;
     }
-    T.objs[T.nobjs++] = (tracked){.ref = ref, .site = site, .size = size};
     return 0;
 }
 
 /* Track a G1 humongous object by its address (heap/humongous.h). */
 static int track_by_address(uint64_t addr, uint64_t klass, uint32_t site, uint32_t size)
 {
-    if (T.nobjs == T.cap_objs) {
-        size_t cap = T.cap_objs ? T.cap_objs * 2 : 4096;
-        tracked *o = realloc(T.objs, cap * sizeof *o);
-        if (!o)
-            return -1;
-        T.objs = o;
-        T.cap_objs = cap;
-    }
-    T.objs[T.nobjs++] = (tracked){.addr = addr, .klass = klass, .site = site, .size = size};
-    return 0;
+    return append_tracked((tracked){.addr = addr, .klass = klass, .site = site, .size = size});
 }
 
 /* Register object under site: weak reference (a G1 humongous object: its

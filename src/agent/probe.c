@@ -102,12 +102,11 @@ int wasp_probe_source(const wasp_options *o, unsigned wants, char *passed, size_
     return -1;
 }
 
-/* What an armed watch costs of a string move's time (mechanisms.h): under
- * 1.5 times slower the self-test's two timings are not told from noise. */
+/* What an armed watch costs of a string move's time (mechanisms.h). */
 static double string_watch_share(const wasp_watch_engine *e)
 {
     double slowdown = e->string_slowdown ? e->string_slowdown() : 1.0;
-    return slowdown >= 1.5 ? 1.0 - 1.0 / slowdown : 0.0;
+    return slowdown > 1.0 ? 1.0 - 1.0 / slowdown : 0.0;
 }
 
 int wasp_probe_watch(const wasp_options *o, char *passed, size_t plen, char *why, size_t len)

@@ -73,7 +73,7 @@ typedef struct wasp_watch_engine {
     /* How many times slower a repeated string move (`rep stos`, `rep movs`:
      * memset, memcpy, the JVM's clearing of large arrays) runs on a thread
      * while one of the engine's watches is armed there, as its self-test
-     * measured (1: not slower). NULL: not slowed. */
+     * measured (1: not slower, or not measurably). NULL: not slowed. */
     double (*string_slowdown)(void);
     /* 1 when the engine needs perf_event_open (a refusal explains its failure). */
     int uses_perf;

@@ -415,9 +415,7 @@ static void print_engine(const facts *f, int i, FILE *out)
     if (v->ok) {
         fprintf(out, LABEL "works, %.1f µs per %s", e->label, (double)f->engine_ns[i] / 1000.0,
                 e->event_word);
-        /* The agent charges this to the watch budget from 1.5 times on
-         * (agent/probe.c). */
-        if (f->engine_string_slowdown[i] >= 1.5)
+        if (f->engine_string_slowdown[i] > 1.0)
             fprintf(out, "; memset and memcpy run %.0fx slower on a thread while one is armed "
                          "(charged to the watch budget)",
                     f->engine_string_slowdown[i]);
