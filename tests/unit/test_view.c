@@ -102,7 +102,8 @@ static void part_cells(const wasp_profile *p, int id, uint32_t i, const wasp_vie
 }
 
 static const wasp_view parts = {
-    .columns = {{"weight", "weight", WASP_VIEW_COUNT, WASP_VIEW_VALUE, NULL, 0, NULL, NULL, NULL},
+    .columns = {{"weight", "weight", WASP_VIEW_COUNT, WASP_VIEW_VALUE, NULL, 0, NULL, "weight",
+                 NULL},
                 {"at", "part at", WASP_VIEW_CONTEXT, WASP_VIEW_INLINE, NULL, 0, NULL, NULL, NULL}},
     .rank_in = parts_of, .cells = part_cells,
 };
@@ -127,7 +128,8 @@ static const wasp_view toy = {
                 {"at", "made at", WASP_VIEW_CONTEXT, WASP_VIEW_KEY, NULL, 0, "made at:", NULL},
                 {"price", "price", WASP_VIEW_BYTES, 0, "  ", 0, "price ", NULL},
                 {"maker", "maker", WASP_VIEW_SITE, 0, NULL, 0, NULL, NULL},
-                {"parts", "parts", WASP_VIEW_LIST, 0, NULL, 0, NULL, NULL, &parts}},
+                /* the text shows a row's first part and how many more */
+                {"parts", "parts", WASP_VIEW_LIST, 0, NULL, 1, "parts:", "part", &parts}},
     .head = {{"toy_bytes", "toy bytes", WASP_VIEW_BYTES, 0, NULL, 0, NULL, NULL}},
     .rank = rank, .cells = cells, .total = total, .head_cells = head_cells,
 };
@@ -192,7 +194,7 @@ __attribute__((noinline)) static char *render_top(const wasp_profile *p, wasp_fo
 }
 
 /* Text: the rows ranked, each line with its measures and its true flag, its
- * context under it. */
+ * context and nested list under it. */
 static void test_text(void **state)
 {
     (void)state;
@@ -207,6 +209,10 @@ static void test_text(void **state)
     assert_non_null(ball);
     assert_true(kite < yoyo && yoyo < ball);
     assert_non_null(strstr(kite, "      made at:    mov\n        at Toy.kite(Toy.java:11)\n"));
+    /* its nested list: the heading, its first part, how many more */
+    assert_non_null(strstr(kite, "      parts:\n        2 weights\n          at Toy.kite.part1(Toy."
+                                 "java:21)\n          at Toy.kite(Toy.java:11)\n        ... 1 more "
+                                 "part\n\n  #2"));
     free(s);
     wasp_profile_free(p);
 }

@@ -166,19 +166,7 @@ static int member_text(const wasp_profile *p, int id, uint32_t index, uint32_t r
             wasp_fmt_count(g->loads, b, sizeof b), wasp_fmt_count(g->stores, c, sizeof c));
     areas_text(g->area, g->loads + g->stores, out);
     fputc('\n', out);
-    uint32_t nc = g->nentries < TEXT_CONTEXTS ? g->nentries : TEXT_CONTEXTS;
-    const wasp_field_entry *e = wasp_profile_fields(p, &(uint32_t){0});
-    for (uint32_t k = 0; k < nc; k++) {
-        const wasp_field_entry *x = &e[g->entries[k]];
-        char lab[64];
-        snprintf(lab, sizeof lab, "%s sample%s", wasp_fmt_count(x->loads + x->stores, a, sizeof a),
-                 x->loads + x->stores == 1 ? "" : "s");
-        wasp_text_context(p, lab, x->ctx, out);
-    }
-    if (g->nentries > nc)
-        fprintf(out, "      ... %" PRIu32 " more context%s\n", g->nentries - nc,
-                g->nentries - nc == 1 ? "" : "s");
-    return 0;
+    return 0; /* then its contexts (the view's list) */
 }
 
 /* After the members: the classes, the first TEXT_CLASSES. */
@@ -412,7 +400,8 @@ static const wasp_view contexts = {
                 COL("stores", "stores", WASP_VIEW_COUNT, 0),
                 COL("area", "area", WASP_VIEW_STRING, 0),
                 COL("access", "accessed at", WASP_VIEW_CONTEXT, WASP_VIEW_INLINE),
-                COL("samples", "samples", WASP_VIEW_COUNT, WASP_VIEW_VALUE)},
+                {"samples", "samples", WASP_VIEW_COUNT, WASP_VIEW_VALUE, NULL, 0, NULL, "sample",
+                 NULL, NULL, NULL}},
     .rank_in = contexts_of, .cells = entry_cells,
 };
 
@@ -441,8 +430,8 @@ static const wasp_view view = {
                 {"member", "member", WASP_VIEW_STRING, WASP_VIEW_LEAF, NULL, 0, NULL, NULL, NULL,
                  "field"},
                 GROUP_COLUMNS("areas"),
-                {"contexts", "accessed", WASP_VIEW_LIST, WASP_VIEW_ALL, NULL, 0, NULL, NULL,
-                 &contexts},
+                {"contexts", "accessed", WASP_VIEW_LIST, WASP_VIEW_ALL, NULL, TEXT_CONTEXTS, NULL,
+                 "context", &contexts, NULL, NULL},
                 {"hottest", "hottest at", WASP_VIEW_CONTEXT, WASP_VIEW_DIFF | WASP_VIEW_HIDDEN,
                  NULL, 0, "hottest at:", NULL, NULL}},
     .head = {COL("heap_samples", "heap samples", WASP_VIEW_COUNT, 0),

@@ -213,22 +213,7 @@ static int text_row(const wasp_profile *p, int id, uint32_t index, uint32_t rank
     if (isfinite(n))
         fprintf(out, "  ~%s acquisitions (est.)", approx(n, a, sizeof a));
     fputc('\n', out);
-    uint32_t nc = 0;
-    while (nc < k->ncontexts && nc < TEXT_CONTEXTS && wasp_lock_samples(&k->contexts[nc]) > 0)
-        nc++;
-    for (uint32_t x = 0; x < nc; x++) {
-        const wasp_lock_sum *cs = &k->contexts[x];
-        char lab[96];
-        snprintf(lab, sizeof lab, "%s acquiring, %s slow", wasp_fmt_count(cs->acquire, a, sizeof a),
-                 wasp_fmt_count(cs->slow, b, sizeof b));
-        wasp_text_context(p, lab, cs->ctx, out);
-    }
-    uint32_t more = 0;
-    for (uint32_t x = nc; x < k->ncontexts; x++)
-        more += wasp_lock_samples(&k->contexts[x]) > 0;
-    if (more)
-        fprintf(out, "      ... %" PRIu32 " more context%s\n", more, more == 1 ? "" : "s");
-    return 0;
+    return 0; /* then its contexts (the view's list) */
 }
 
 /* The slow-path samples by runtime function, on one line. */
@@ -350,14 +335,7 @@ static int blocked_text_row(const wasp_profile *p, int id, uint32_t index, uint3
             seconds(k->seconds, b, sizeof b), seconds(lo, c, sizeof c), seconds(hi, d, sizeof d),
             p->strings[k->where], class_name(p, k->cls), wasp_fmt_count(k->samples, e, sizeof e),
             k->samples == 1 ? "" : "s");
-    for (uint32_t x = 0; x < k->ncontexts && x < TEXT_CONTEXTS; x++) {
-        char lab[96];
-        snprintf(lab, sizeof lab, "%s blocked", seconds(k->contexts[x].seconds, a, sizeof a));
-        wasp_text_context(p, lab, k->contexts[x].ctx, out);
-    }
-    if (k->ncontexts > TEXT_CONTEXTS)
-        fprintf(out, "      ... %" PRIu32 " more contexts\n", k->ncontexts - TEXT_CONTEXTS);
-    return 0;
+    return 0; /* then its contexts (the view's list) */
 }
 
 /* ---- the views ---- */
@@ -370,13 +348,20 @@ static int blocked_text_row(const wasp_profile *p, int id, uint32_t index, uint3
     COUNT("samples", "samples", roles), COUNT("acquire", "acquire", 0), COUNT("slow", "slow", 0),  \
         COUNT("release", "release", 0),                                                            \
         COUNT("acquisitions", "acquisitions (est.)", WASP_VIEW_ESTIMATE)
+#define SECONDS(m, title, roles) WASP_VIEW_COL(m, title, WASP_VIEW_SECONDS, roles)
 #define TIME(roles)                                                                                \
-    COUNT("samples", "samples", WASP_VIEW_EVIDENCE), COUNT("seconds", "blocked s", roles),         \
-        COUNT("seconds_low", "from s", 0), COUNT("seconds_high", "to s", 0)
+    COUNT("samples", "samples", WASP_VIEW_EVIDENCE), SECONDS("seconds", "blocked s", roles),       \
+        SECONDS("seconds_low", "from s", 0), SECONDS("seconds_high", "to s", 0)
 
 static const wasp_view context_view = {
     .what = "context", .whats = "contexts",
-    .columns = {LOCK_COUNTS(WASP_VIEW_VALUE), CONTEXT("acquire", "acquiring")},
+    .columns = {COUNT("samples", "samples", WASP_VIEW_VALUE),
+                {"acquire", "acquire", WASP_VIEW_COUNT, 0, NULL, 0, NULL, "acquiring", NULL, NULL,
+                 "acquiring"},
+                {"slow", "slow", WASP_VIEW_COUNT, 0, ", ", 0, NULL, "slow", NULL, NULL, "slow"},
+                COUNT("release", "release", 0),
+                COUNT("acquisitions", "acquisitions (est.)", WASP_VIEW_ESTIMATE),
+                CONTEXT("acquire", "acquiring")},
     .rank_in = locks_rank_contexts, .cells = context_cells, .weighed_only = true,
 };
 
@@ -389,7 +374,11 @@ static const wasp_view functions_view = {
 
 static const wasp_view blocked_context_view = {
     .what = "context", .whats = "contexts",
-    .columns = {TIME(WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE), CONTEXT("blocked", "waiting")},
+    .columns = {COUNT("samples", "samples", WASP_VIEW_EVIDENCE),
+                {"seconds", "blocked s", WASP_VIEW_SECONDS, WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE,
+                 NULL, 0, NULL, "blocked", NULL, NULL, "blocked"},
+                SECONDS("seconds_low", "from s", 0), SECONDS("seconds_high", "to s", 0),
+                CONTEXT("blocked", "waiting")},
     .rank_in = blocked_rank_contexts, .cells = blocked_context_cells,
 };
 
@@ -399,8 +388,8 @@ static const wasp_view blocked_view = {
     .more = "blocked classes", .member = "blocked", .rows = "classes", .of = "of blocked time",
     .columns = {STRING("class", "class", WASP_VIEW_KEY), STRING("kind", "kind", WASP_VIEW_KEY),
                 TIME(WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE), SHARE("share", "share"),
-                {"contexts", "waiting at", WASP_VIEW_LIST, WASP_VIEW_ALL, NULL, 0, NULL, NULL,
-                 &blocked_context_view, NULL}},
+                {"contexts", "waiting at", WASP_VIEW_LIST, WASP_VIEW_ALL, NULL, TEXT_CONTEXTS,
+                 NULL, "context", &blocked_context_view, NULL, NULL}},
     .head = {COUNT("period_ms", "a look every (ms)", 0), COUNT("looks", "looks", 0),
              COUNT("cpu_ms", "their CPU (ms)", 0), TIME(WASP_VIEW_ESTIMATE)},
     .shown = blocked_shown, .total = blocked_total, .release = blocked_release,
@@ -416,8 +405,8 @@ static const wasp_view view = {
                  "lock ", NULL, NULL, "lock"},
                 LOCK_COUNTS(WASP_VIEW_VALUE), SHARE("share", "share"),
                 SHARE("slow_share", "slow share"),
-                {"contexts", "acquiring at", WASP_VIEW_LIST, WASP_VIEW_ALL, NULL, 0, NULL, NULL,
-                 &context_view, NULL},
+                {"contexts", "acquiring at", WASP_VIEW_LIST, WASP_VIEW_ALL, NULL, TEXT_CONTEXTS,
+                 NULL, "context", &context_view, NULL, NULL},
                 {"hottest", "hottest at", WASP_VIEW_CONTEXT, WASP_VIEW_HIDDEN | WASP_VIEW_DIFF,
                  NULL, 0, "hottest at:", NULL, NULL, NULL}},
     .head = {LOCK_COUNTS(0)},

@@ -145,24 +145,6 @@ static void why_no_sites(const wasp_profile *p, int id, FILE *out)
                 wasp_fmt_u64(taken, a, sizeof a));
 }
 
-static void access_text(const wasp_profile *p, const wasp_site_access *a, double site_samples,
-                        bool single_node, FILE *out)
-{
-    char f[WASP_UNIT_BUF], c[WASP_UNIT_BUF], r[WASP_UNIT_BUF];
-    const wasp_context *ctx = &p->contexts[a->access_ctx];
-    const char *insn = wasp_context_insn(p, ctx);
-    fprintf(out, "        %-6s  %s sample%s",
-            wasp_fmt_percent(wasp_share(a->samples, site_samples), f, sizeof f),
-            wasp_fmt_count(a->samples, c, sizeof c), a->samples == 1 ? "" : "s");
-    if (!single_node)
-        fprintf(out, ", remote %s",
-                wasp_fmt_percent(wasp_share(a->remote, a->samples), r, sizeof r));
-    if (insn)
-        fprintf(out, "   %s", insn);
-    fputc('\n', out);
-    wasp_text_frames(p, ctx, 10, out);
-}
-
 static int site_text(const wasp_profile *p, int id, uint32_t index, uint32_t rank, int rank_width,
                      const wasp_view_total *t, FILE *out)
 {
@@ -181,21 +163,7 @@ static int site_text(const wasp_profile *p, int id, uint32_t index, uint32_t ran
     if (!wasp_site_by_class(p, s) || !wasp_objects_have_creations(p))
         wasp_text_site_allocation(p, s, out); /* else where the class is created says more */
     wasp_objects_creations_text(p, s, TEXT_CREATIONS_PER_SITE, out);
-
-    uint32_t n, naccesses;
-    uint32_t *order = wasp_profile_sorted_site_accesses(p, index, &n);
-    const wasp_site_access *accesses = wasp_profile_site_accesses(p, &naccesses);
-    if (!order)
-        return -1;
-    fputs(n ? "      accessed from:\n" : "      accessed from: no sample hit its objects\n", out);
-    uint32_t shown = n < TEXT_ACCESSES_PER_SITE ? n : TEXT_ACCESSES_PER_SITE;
-    for (uint32_t i = 0; i < shown; i++)
-        access_text(p, &accesses[order[i]], samples, single_node, out);
-    if (n > shown)
-        fprintf(out, "        ... %" PRIu32 " more access context%s\n", n - shown,
-                n - shown == 1 ? "" : "s");
-    free(order);
-    return 0;
+    return 0; /* then its access contexts (the view's list) */
 }
 
 static void text_head(const wasp_profile *p, int id, int top, FILE *out)
@@ -321,9 +289,12 @@ static void diff_summary(const wasp_diff_analysis *a, int id, FILE *out)
 
 #define COL WASP_VIEW_COL
 static const wasp_view accesses = {
-    .columns = {COL("share", "share", WASP_VIEW_SHARE, 0),
-                COL("samples", "samples", WASP_VIEW_COUNT, WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE),
-                COL("remote_share", "remote", WASP_VIEW_SHARE, 0),
+    .none = "no sample hit its objects",
+    .columns = {{"share", "share", WASP_VIEW_SHARE, 0, NULL, -6, NULL, NULL, NULL, NULL, NULL},
+                {"samples", "samples", WASP_VIEW_COUNT, WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE, "  ",
+                 0, NULL, "sample", NULL, NULL, NULL},
+                {"remote_share", "remote", WASP_VIEW_SHARE, WASP_VIEW_OPTIONAL, ", ", 0, "remote ",
+                 NULL, NULL, NULL, NULL},
                 COL("access", "accessed at", WASP_VIEW_CONTEXT, WASP_VIEW_INLINE)},
     .rank_in = rank_in, .cells = access_cells,
 };
@@ -337,7 +308,8 @@ static const wasp_view view = {
                 COL("remote_share", "remote", WASP_VIEW_SHARE, 0),
                 COL("allocation", "allocated at", WASP_VIEW_ALLOCATION, 0),
                 COL("creations", "created at", WASP_VIEW_HOOK, 0),
-                {"accesses", "accessed", WASP_VIEW_LIST, 0, NULL, 0, NULL, NULL, &accesses}},
+                {"accesses", "accessed", WASP_VIEW_LIST, 0, NULL, TEXT_ACCESSES_PER_SITE,
+                 "accessed from:", "access context", &accesses, NULL, NULL}},
     .head = {COL("metric", "metric", WASP_VIEW_STRING, 0),
              COL("samples", "address samples", WASP_VIEW_COUNT, WASP_VIEW_WHOLE),
              COL("unattributed", "unattributed", WASP_VIEW_COUNT, WASP_VIEW_WHOLE),

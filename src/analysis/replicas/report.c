@@ -110,20 +110,6 @@ static void check_text(const wasp_site *s, const wasp_replica_check *k, double t
             wasp_fmt_percent(k->false_positive, f, sizeof f));
 }
 
-static void record_text(const wasp_profile *p, const wasp_replica *r, FILE *out)
-{
-    char c[WASP_UNIT_BUF], t[WASP_UNIT_BUF];
-    const wasp_context *ctx = &p->contexts[r->access_ctx];
-    const char *insn = wasp_context_insn(p, ctx);
-    double all = r->same + r->different;
-    fprintf(out, "        %s comparison%s, \xce\xb8 %s", wasp_fmt_count(all, c, sizeof c),
-            all == 1 ? "" : "s", wasp_fmt_percent(wasp_share(r->same, all), t, sizeof t));
-    if (insn)
-        fprintf(out, "   %s", insn);
-    fputc('\n', out);
-    wasp_text_frames(p, ctx, 10, out);
-}
-
 static int site_text(const wasp_profile *p, int id, uint32_t index, uint32_t rank, int rank_width,
                      const wasp_view_total *totals, FILE *out)
 {
@@ -132,8 +118,7 @@ static int site_text(const wasp_profile *p, int id, uint32_t index, uint32_t ran
     char t[WASP_UNIT_BUF], c[WASP_UNIT_BUF], a[2 * WASP_UNIT_BUF + 32], l[WASP_UNIT_BUF],
         h[WASP_UNIT_BUF], b[WASP_UNIT_BUF];
     struct replica_site v;
-    if (replica_site(p, index, &v) != 0)
-        return -1;
+    site_sums(p, index, &v);
     const wasp_site *s = v.site;
     double lo, hi;
     wasp_replica_theta_interval(v.same, v.comparisons, &lo, &hi);
@@ -157,15 +142,7 @@ static int site_text(const wasp_profile *p, int id, uint32_t index, uint32_t ran
                     ? "zero words (space not yet written, or zeros written)"
                     : "zero or null fields (their default values)");
     wasp_text_site_allocation(p, s, out);
-    fputs("      compared at:\n", out);
-    uint32_t shown = v.n < TEXT_COMPARES_PER_SITE ? v.n : TEXT_COMPARES_PER_SITE;
-    for (uint32_t i = 0; i < shown; i++)
-        record_text(p, &v.records[v.order[i]], out);
-    if (v.n > shown)
-        fprintf(out, "        ... %" PRIu32 " more comparison context%s\n", v.n - shown,
-                v.n - shown == 1 ? "" : "s");
-    free(v.order);
-    return 0;
+    return 0; /* then its comparison contexts (the view's list) */
 }
 
 /* The heading: how the sites are ranked, so a reader weighs them so. */
@@ -275,8 +252,8 @@ static void access_cells(const wasp_profile *p, int id, uint32_t index,
     (void)id;
     (void)t;
     const wasp_replica *r = &wasp_profile_replicas(p, &(uint32_t){0})[index];
-    x[0].num = wasp_share(r->same, r->same + r->different);
-    x[1].num = r->same + r->different;
+    x[0].num = r->same + r->different;
+    x[1].num = wasp_share(r->same, r->same + r->different);
     x[2].ctx = r->access_ctx;
     x[3].num = r->same;
 }
@@ -309,9 +286,10 @@ static void diff_summary(const wasp_diff_analysis *a, int id, FILE *out)
 }
 
 static const wasp_view accesses = {
-    .columns = {{"theta", "\xce\xb8", WASP_VIEW_SHARE, 0, NULL, 0, NULL, NULL, NULL, NULL},
-                {"comparisons", "comparisons", WASP_VIEW_COUNT, WASP_VIEW_VALUE, NULL, 0, NULL,
-                 NULL, NULL, NULL},
+    .columns = {{"comparisons", "comparisons", WASP_VIEW_COUNT, WASP_VIEW_VALUE, NULL, 0, NULL,
+                 "comparison", NULL, NULL, NULL},
+                {"theta", "\xce\xb8", WASP_VIEW_SHARE, 0, ", ", 0, "\xce\xb8 ", NULL, NULL, NULL,
+                 NULL},
                 {"at", "compared at", WASP_VIEW_CONTEXT, WASP_VIEW_INLINE, NULL, 0, NULL, NULL,
                  NULL, "compare"},
                 /* stacks weigh a comparison context by its equal comparisons */
@@ -340,7 +318,8 @@ static const wasp_view view = {
                 COL("verified", "verified", WASP_VIEW_HOOK, 0),
                 {"allocation", "allocated at", WASP_VIEW_ALLOCATION, 0, NULL, 0, NULL, NULL, NULL,
                  "site"},
-                {"accesses", "compared at", WASP_VIEW_LIST, 0, NULL, 0, NULL, NULL, &accesses}},
+                {"accesses", "compared at", WASP_VIEW_LIST, 0, NULL, TEXT_COMPARES_PER_SITE,
+                 "compared at:", "comparison context", &accesses, NULL, NULL}},
     .rank = rank, .cells = cells, .total = total, .text_head = text_head,
     .text_empty = text_empty, .text_row = site_text, .json_member = json_member,
     .diff_summary = diff_summary,
@@ -512,34 +491,31 @@ static int group_finding(const wasp_profile *p, const replica_group *r, const in
      * arrays): the fix is less space or later, not one shared copy. */
     const char *cls = wasp_site_class(p, v.site);
     bool zeros = mostly_zero(r->zero, r->same);
-    int len = zeros && is_array(cls)
-                  ? snprintf(f.what, sizeof f.what, "%s objects %s hold mostly zeros: %s of "
-                             "sampled fields equal the previous object's%s, %s of those zero "
-                             "(space not yet written, or zeros: allocate less, later, or reuse "
-                             "one)",
-                             cls, placed, wasp_fmt_percent(theta, t, sizeof t), iv,
-                             wasp_fmt_percent(r->zero / r->same, z, sizeof z))
-                  : snprintf(f.what, sizeof f.what, "%s objects %s are copies of each other: %s "
-                             "of sampled fields equal the previous object's%s",
-                             cls, placed, wasp_fmt_percent(theta, t, sizeof t), iv);
-    if (zeros && !is_array(cls) && len > 0 && (size_t)len < sizeof f.what)
-        len += snprintf(f.what + len, sizeof f.what - (size_t)len, ", %s of those zero or null",
-                        wasp_fmt_percent(r->zero / r->same, z, sizeof z));
-    if (r->has_replicated && len > 0 && (size_t)len < sizeof f.what)
-        len += snprintf(f.what + len, sizeof f.what - (size_t)len, ", ~%s replicated",
-                        wasp_fmt_bytes(r->replicated, b, sizeof b));
-    if (r->checked && len > 0 && (size_t)len < sizeof f.what)
-        len += snprintf(f.what + len, sizeof f.what - (size_t)len, "; %s of %s object pairs "
-                        "verified identical", wasp_fmt_count(r->identical, b, sizeof b),
-                        wasp_fmt_count(r->pairs, c, sizeof c));
+    if (zeros && is_array(cls))
+        wasp_finding_say(&f, "%s objects %s hold mostly zeros: %s of sampled fields equal the "
+                         "previous object's%s, %s of those zero (space not yet written, or "
+                         "zeros: allocate less, later, or reuse one)",
+                         cls, placed, wasp_fmt_percent(theta, t, sizeof t), iv,
+                         wasp_fmt_percent(r->zero / r->same, z, sizeof z));
+    else
+        wasp_finding_say(&f, "%s objects %s are copies of each other: %s of sampled fields "
+                         "equal the previous object's%s", cls, placed,
+                         wasp_fmt_percent(theta, t, sizeof t), iv);
+    if (zeros && !is_array(cls))
+        wasp_finding_say(&f, ", %s of those zero or null",
+                         wasp_fmt_percent(r->zero / r->same, z, sizeof z));
+    if (r->has_replicated)
+        wasp_finding_say(&f, ", ~%s replicated", wasp_fmt_bytes(r->replicated, b, sizeof b));
+    if (r->checked)
+        wasp_finding_say(&f, "; %s of %s object pairs verified identical",
+                         wasp_fmt_count(r->identical, b, sizeof b),
+                         wasp_fmt_count(r->pairs, c, sizeof c));
     /* A class site's objects are every untracked object of the class, so
      * the lines that accessed them are the whole program's (pdfbox: every
      * small float[], 29% of its CPU): the cost is the class's, not the
      * place's, and the words say so. */
-    if (wasp_site_by_class(p, v.site) && isfinite(lines) && len > 0 &&
-        (size_t)len < sizeof f.what)
-        snprintf(f.what + len, sizeof f.what - (size_t)len, "; its CPU: every line that "
-                 "accessed an untracked %s", cls);
+    if (wasp_site_by_class(p, v.site) && isfinite(lines))
+        wasp_finding_say(&f, "; its CPU: every line that accessed an untracked %s", cls);
     free(v.order);
     return sink->emit(sink, p, &f);
 }

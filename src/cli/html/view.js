@@ -15,7 +15,8 @@ function waspViews(views) {
   // a weighted count reads "1,058 samples", not "1,057.75".
   const count = v => isNum(v) && (v >= 10 || Number.isInteger(v)) ? num(Math.round(v))
     : isNum(v) ? v.toFixed(1) : num(v);
-  const numbers = { share: pct, bytes: bytes, count: count };
+  const seconds = v => !isNum(v) ? num(v) : v < 1 ? Math.round(v * 1000) + ' ms' : v.toPrecision(3) + ' s';
+  const numbers = { share: pct, bytes: bytes, count: count, seconds: seconds };
 
   // A cell as the table shows it: numbers right-aligned, a true flag as its
   // title, a context as its leaf frame, a site as its class.

@@ -91,6 +91,9 @@ typedef struct wasp_finding {
                                 * interval (docs/findings.md) */
 } wasp_finding;
 
+/* Appends words (printf's fmt) to f->what, as far as they fit. */
+void wasp_finding_say(wasp_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Findings per analysis in the summary. */
 enum { WASP_SUMMARY_PER_ANALYSIS = 3 };
 

@@ -21,6 +21,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,16 @@ typedef struct found {
 
 /* Start-up work (startup_frames.h) and the stand-in of stacks hidden by
  * --include/--exclude are not findings. */
+void wasp_finding_say(wasp_finding *f, const char *fmt, ...)
+{
+    size_t len = strnlen(f->what, sizeof f->what);
+    va_list ap;
+    va_start(ap, fmt);
+    if (len + 1 < sizeof f->what)
+        vsnprintf(f->what + len, sizeof f->what - len, fmt, ap);
+    va_end(ap);
+}
+
 static bool passed_over(const wasp_profile *p, const wasp_finding *f)
 {
     const wasp_context *x = f->ctx < p->ncontexts ? &p->contexts[f->ctx] : NULL;

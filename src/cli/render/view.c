@@ -105,6 +105,8 @@ static const char *fmt_number(wasp_view_kind kind, double v, char *buf, size_t n
         return wasp_fmt_percent(v, buf, n);
     case WASP_VIEW_BYTES:
         return wasp_fmt_bytes(v, buf, n);
+    case WASP_VIEW_SECONDS:
+        return wasp_fmt_duration_ns(v > 0 ? (uint64_t)(v * 1e9 + 0.5) : 0, buf, n);
     default:
         return wasp_fmt_count(v, buf, n);
     }
@@ -126,12 +128,15 @@ static void cell_text(const wasp_view_column *c, const wasp_view_cell *x, FILE *
     case WASP_VIEW_SHARE:
     case WASP_VIEW_BYTES:
     case WASP_VIEW_COUNT:
-        if (!c->text && !c->unit && !c->width)
+    case WASP_VIEW_SECONDS:
+        if ((!c->text && !c->unit && !c->width) ||
+            ((c->roles & WASP_VIEW_OPTIONAL) && isnan(x->num)))
             return;
         fprintf(out, "%s%s%*s", c->sep ? c->sep : "", c->text ? c->text : "", c->width,
                 isnan(x->num) ? "n/a" : fmt_number(c->kind, x->num, b, sizeof b));
         if (c->unit)
-            fprintf(out, " %s%s", c->unit, x->num == 1 ? "" : "s");
+            fprintf(out, " %s%s", x->num == 1 || !c->units ? c->unit : c->units,
+                    x->num == 1 || c->units ? "" : "s");
         return;
     default: /* contexts print under the line; the rest only in tables */
         return;
@@ -150,6 +155,72 @@ static void row_text(const wasp_profile *p, const wasp_view *v, const wasp_view_
     for (int i = 0; i < n; i++)
         if (v->columns[i].kind == WASP_VIEW_CONTEXT && v->columns[i].text)
             wasp_text_context(p, v->columns[i].text, x[i].ctx, out);
+}
+
+/* List column c of row `parent` (c->width > 0): its heading, its first
+ * c->width rows (of a weighed_only list, those of positive value), each its
+ * measures on a line with its context's instruction and the context's
+ * frames under it, then "... N more". Under a heading they are indented
+ * below it. 0, or -1 when out of memory. */
+static int list_text(const wasp_profile *p, const wasp_view_column *c, int id, uint32_t parent,
+                     const wasp_view_total *t, FILE *out)
+{
+    const wasp_view *v = c->list;
+    uint32_t n, k = 0;
+    uint32_t *order = v->rank_in(p, id, parent, t, &n);
+    if (!order)
+        return -1;
+    int value = wasp_view_column_with(v, WASP_VIEW_VALUE), ncol = wasp_view_ncolumns(v->columns);
+    int ctx = -1, indent = c->text ? 8 : 6;
+    wasp_view_cell x[WASP_VIEW_COLUMNS];
+    for (uint32_t i = 0; i < n; i++) {
+        if (v->weighed_only && value >= 0)
+            v->cells(p, id, order[i], t, x);
+        if (!v->weighed_only || value < 0 || x[value].num > 0)
+            order[k++] = order[i];
+    }
+    for (int i = 0; i < ncol && ctx < 0; i++)
+        if (v->columns[i].kind == WASP_VIEW_CONTEXT)
+            ctx = i;
+    if (c->text)
+        fprintf(out, "      %s%s%s\n", c->text, k || !v->none ? "" : " ", k || !v->none ? "" : v->none);
+    uint32_t shown = k < (uint32_t)c->width ? k : (uint32_t)c->width;
+    for (uint32_t i = 0; i < shown && ctx >= 0; i++) {
+        char label[256] = "";
+        FILE *m = fmemopen(label, sizeof label - 1, "w");
+        if (!m)
+            break;
+        v->cells(p, id, order[i], t, x);
+        for (int col = 0; col < ncol; col++)
+            cell_text(&v->columns[col], &x[col], m);
+        fclose(m);
+        /* under a heading: the label, the instruction after it, frames below
+         * it; else as every context of a row is labelled */
+        const wasp_context *cx = &p->contexts[x[ctx].ctx];
+        const char *insn = c->text ? wasp_context_insn(p, cx) : NULL;
+        if (!c->text)
+            wasp_text_context(p, label, x[ctx].ctx, out);
+        else
+            fprintf(out, "%*s%s%s%s\n", indent, "", label, insn ? "   " : "", insn ? insn : "");
+        if (c->text)
+            wasp_text_frames(p, cx, indent + 2, out);
+    }
+    if (k > shown)
+        fprintf(out, "%*s... %" PRIu32 " more %s%s\n", indent, "", k - shown, c->unit,
+                k - shown == 1 ? "" : "s");
+    free(order);
+    return 0;
+}
+
+/* Row index's nested lists shown in the text, under its lines. */
+static int lists_text(const wasp_profile *p, const wasp_view *v, int id, uint32_t index,
+                      const wasp_view_total *t, FILE *out)
+{
+    int rc = 0;
+    for (int i = 0; i < wasp_view_ncolumns(v->columns) && rc == 0; i++)
+        if (v->columns[i].kind == WASP_VIEW_LIST && v->columns[i].width > 0)
+            rc = list_text(p, &v->columns[i], id, index, t, out);
+    return rc;
 }
 
 /* View v's section: its heading, rows, "... more", tail; then its sub's. */
@@ -173,10 +244,12 @@ static int view_text(const wasp_profile *p, const wasp_view *v, int id, int top,
     for (uint32_t i = 0; i < shown && rc == 0; i++) {
         if (v->text_row) {
             rc = v->text_row(p, id, order[i], i + 1, width, &t, out);
-            continue;
+        } else {
+            v->cells(p, id, order[i], &t, x);
+            row_text(p, v, x, i + 1, width, out);
         }
-        v->cells(p, id, order[i], &t, x);
-        row_text(p, v, x, i + 1, width, out);
+        if (rc == 0)
+            rc = lists_text(p, v, id, order[i], &t, out);
     }
     if (rc == 0 && n > shown)
         fprintf(out, "\n  ... %" PRIu32 " more %s (--top N shows more)\n", n - shown,
@@ -387,8 +460,8 @@ int wasp_view_stacks(const wasp_profile *p, int id, wasp_stack_sink *sink)
 
 /* ---- the description (for the HTML section) ---- */
 
-static const char *const kinds[] = {"share", "bytes",      "count", "flag", "context",
-                                    "string", "site", "allocation", "list", "hook"};
+static const char *const kinds[] = {"share",      "bytes", "count", "flag", "context", "string",
+                                    "site", "allocation", "list", "hook", "seconds"};
 
 static void describe_columns(wasp_json *j, const char *key, const wasp_view_column *c)
 {

@@ -38,6 +38,7 @@ typedef enum wasp_view_kind {
     WASP_VIEW_LIST,       /* a nested list (the column's `list` view, its rows
                            * those of the row: rank_in): JSON an array */
     WASP_VIEW_HOOK,       /* a member the view's json_member hook writes */
+    WASP_VIEW_SECONDS,    /* a duration in seconds: "320 ms", "1.6 s" */
 } wasp_view_kind;
 
 /* A column's roles (bits). */
@@ -57,6 +58,8 @@ enum {
                              * of its paths in flame graphs and stacks */
     WASP_VIEW_WEIGHT = 1024, /* stacks weigh the row's contexts by this, not the value
                               * (replicas' comparison contexts: equal comparisons) */
+    WASP_VIEW_OPTIONAL = 2048, /* the text leaves the measure out when it is NAN
+                                * (objects' remote share on one NUMA node) */
 };
 
 typedef struct wasp_view_column {
@@ -65,16 +68,21 @@ typedef struct wasp_view_column {
     wasp_view_kind kind;
     unsigned roles;
     /* Text. A measure or flag goes on the row's line: sep, then the value
-     * right-aligned in width, then " unit" (plural: unit + "s" unless the
-     * value is 1); a true flag prints `text` instead. A context prints on
-     * lines of its own: "      TEXT  INSN" and its frames. NULL text and
-     * unit with width 0: not in the text. */
+     * right-aligned in width (left-aligned when negative), then " unit"
+     * (plural: `units`, else unit + "s", unless the value is 1); a true flag
+     * prints `text` instead. A context prints on lines of its own: "      TEXT
+     * INSN" and its frames. NULL text and unit with width 0: not in the text.
+     * A nested list (LIST) prints under its row, for every view (view.c,
+     * list_text): the heading line `text` (NULL: none), its first `width`
+     * rows (0: none in the text), each its measures on a line, then its
+     * context's instruction, its frames under it; then "... N more UNITs". */
     const char *sep;
     int width;
     const char *text, *unit;
     const struct wasp_view *list; /* LIST: the nested rows' view */
     const char *frame;            /* LEAF: the kind of its frame ("field"); a context:
                                    * its side in stacks (NULL: the member) */
+    const char *units;            /* the plural of unit (NULL: unit + "s") */
 } wasp_view_column;
 
 /* A column with no text layout of its own (JSON, HTML, diff; the text's
@@ -112,6 +120,7 @@ typedef struct wasp_view {
     const char *title, *entry, *what, *whats, *of, *unit;
     const char *rows; /* the JSON member of the ranked rows ("pairs") */
     const char *more; /* the text's "... N more MORE" (NULL: what, whats) */
+    const char *none; /* a nested list: after its heading when it has no rows */
     bool has_fraction;
     wasp_view_column columns[WASP_VIEW_COLUMNS]; /* ends at the first without member */
     wasp_view_column head[WASP_VIEW_COLUMNS];    /* the totals' members (JSON, HTML) */
