@@ -125,6 +125,14 @@ int wasp_jvm_line(jmethodID m, int bci)
     jvmtiEnv *j = wasp_jvmti;
     jint n = 0;
     jvmtiLineNumberEntry *table = NULL;
+    /* -1 is a method's entry (HotSpot's InvocationEntryBci): a synchronized
+     * method waits for its monitor there, before its first bytecode, and a
+     * compiled frame's stack bang or prologue is there. The line of its first
+     * bytecode names the method's place; no line left JDK and application
+     * synchronized methods at "(Hashtable.java)", and split one wait between
+     * that and the interpreter's bci 0. */
+    if (bci == -1)
+        bci = 0;
     if (!j || bci < 0 || (*j)->GetLineNumberTable(j, m, &n, &table) != JVMTI_ERROR_NONE)
         return -1;
     int line = -1;

@@ -23,5 +23,5 @@ int wasp_frame_anchor_read(const void *jni_env, uint64_t sp, wasp_anchor_view *a
     a->sp = *a->sp_slot;
     a->pc = *a->pc_slot;
     a->fp = *a->fp_slot;
-    return a->sp > sp && a->sp < a->stack_base && a->stack_base - sp < (1ull << 30);
+    return a->sp >= sp && a->sp < a->stack_base && a->stack_base - sp < (1ull << 30);
 }

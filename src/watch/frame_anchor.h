@@ -46,7 +46,11 @@ typedef struct wasp_anchor_view {
 
 /* Reads the anchor of the thread whose JNIEnv is jni_env, interrupted at
  * sp: 1 when the layout is known and the anchor's sp lies on that thread's
- * stack above sp, else 0. For the interrupted thread itself, in its handler. */
+ * stack at or above sp, else 0. At sp itself: sp is a caller's, the runtime
+ * stub's that set the anchor at its call into the VM (the locks handler's
+ * slow path walks from there); the word below it, the call's return
+ * address, is on the stack the thread ran below it. For the interrupted
+ * thread itself, in its handler. */
 int wasp_frame_anchor_read(const void *jni_env, uint64_t sp, wasp_anchor_view *a);
 
 #endif
