@@ -3,6 +3,7 @@
  */
 #include "agent/jvm.h"
 #include "agent/java_type_name.h"
+#include "profile/profile.h"
 #include "watch/interpreter.h"
 
 #include <pthread.h>
@@ -133,12 +134,15 @@ int wasp_jvm_line(jmethodID m, int bci)
      * that and the interpreter's bci 0. */
     if (bci == -1)
         bci = 0;
-    if (!j || bci < 0 || (*j)->GetLineNumberTable(j, m, &n, &table) != JVMTI_ERROR_NONE)
+    if (!j)
         return -1;
+    jvmtiError e = (*j)->GetLineNumberTable(j, m, &n, &table); /* a native method's bci is -3 */
+    if (e != JVMTI_ERROR_NONE)
+        return e == JVMTI_ERROR_NATIVE_METHOD ? WASP_LINE_NATIVE : -1;
     int line = -1;
     jlocation best = -1;
     for (jint i = 0; i < n; i++) {
-        if (table[i].start_location <= bci && table[i].start_location > best) {
+        if (bci >= 0 && table[i].start_location <= bci && table[i].start_location > best) {
             best = table[i].start_location;
             line = table[i].line_number;
         }

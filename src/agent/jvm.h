@@ -27,7 +27,8 @@ void wasp_jvm_class_name(jclass klass, char *out, size_t len);
 /* "pkg.Class.method" and "File.java" for a method; 0 / -1 when unknown.
  * Fills name (always) and file ("" when unknown). */
 void wasp_jvm_method_names(jmethodID m, char *name, size_t namelen, char *file, size_t filelen);
-/* Source line of bci in m, -1 when unknown. */
+/* Source line of bci in m, -1 when unknown, WASP_LINE_NATIVE (profile.h)
+ * when m is a native method. */
 int wasp_jvm_line(jmethodID m, int bci);
 
 /* A system property, or def. Result is static storage. */

@@ -26,11 +26,16 @@ typedef enum wasp_frame_kind {
 } wasp_frame_kind;
 
 /* String ids index the profile's string table; id 0 is always the empty string. */
+/* A Java frame's line when its method is native (JNI or an intrinsic's
+ * Java declaration): no line, as -1, but printed "(Native Method)" as in a
+ * Java stack trace. */
+#define WASP_LINE_NATIVE (-2)
+
 typedef struct wasp_frame {
     uint32_t kind; /* wasp_frame_kind */
     uint32_t name; /* string id */
     uint32_t file; /* string id, 0 when unknown */
-    int32_t line;  /* source line, -1 when unknown */
+    int32_t line;  /* source line, -1 when unknown, WASP_LINE_NATIVE for a native method */
 } wasp_frame;
 
 /* A calling context: frames root first, leaf last, and the leaf machine

@@ -150,10 +150,11 @@ def t_memset(ctx, jdk):
 
 
 
-def fields_run(ctx, jdk, workload, args, jvm=()):
+def fields_run(ctx, jdk, workload, args, jvm=(), text=None):
     """The report of `wasp run -e fields` on workload, its checksum checked
     against a run without the agent. Sampled every 1 ms, not at fields' own
-    2 ms: these tests are of the stack walks, and their bars were measured so."""
+    2 ms: these tests are of the stack walks, and their bars were measured so.
+    text: a list that receives the text report too."""
     out = ctx.path(workload + ".wprof")
     r = H.run([H.WASP, "run", "-e", "fields", "--period", "1ms", "-o", out, "-q", "--", jdk.java] +
               list(jvm) +
@@ -161,6 +162,10 @@ def fields_run(ctx, jdk, workload, args, jvm=()):
     H.check(r.rc == 0, "wasp run exited %d: %s" % (r.rc, H.tail(r.err)))
     H.check(H.checksum_of(r.out) == ctx.baseline(jdk, list(jvm), workload, list(args)),
             "checksum differs from the run without the agent")
+    if text is not None:
+        r = H.run([H.WASP, "report", out])
+        H.check(r.rc == 0, "wasp report exited %d: %s" % (r.rc, H.tail(r.err)))
+        text.append(r.out)
     return ctx.report(out)
 
 
@@ -232,7 +237,8 @@ def contexts(rep):
 def t_jni(ctx, jdk):
     lib = os.path.join(H.ROOT, "build", "tests", "libnative_store.so")
     H.check(os.path.isfile(lib), "%s is missing (make integration builds it)" % lib)
-    rep = fields_run(ctx, jdk, "NativeStore", [CALLS], jvm=["-Dwasp.jni=" + lib])
+    text = []
+    rep = fields_run(ctx, jdk, "NativeStore", [CALLS], jvm=["-Dwasp.jni=" + lib], text=text)
     e = H.expectation("NativeStore")
     native = walked = 0
     seen = []
@@ -256,5 +262,9 @@ def t_jni(ctx, jdk):
     H.check(walked >= WALKED_MIN * native, "%d of %d samples in fill_longs continue into "
             "Java_NativeStore_fill <- NativeStore.fill <- %s:%d (need %.0f%%); e.g. %s" % (
                 walked, native, e["method"], e["line"], 100 * WALKED_MIN, "; ".join(seen[:2])))
+    # The native method reads as in a Java stack trace (JSON: line -1, as unknown).
+    H.check("at NativeStore.fill(Native Method)\n" in text[0],
+            "the text report does not name NativeStore.fill a native method: %s"
+            % [l.strip() for l in text[0].splitlines() if "NativeStore.fill" in l][:2])
     return "%d samples in libnative_store.so fill_longs, %.0f%% followed by Java_NativeStore_fill <- NativeStore.fill <- %s:%d" % (
         native, 100.0 * walked / native, e["method"], e["line"])

@@ -406,6 +406,31 @@ static void test_text_frames_fold(void **state)
     wasp_profile_free(p);
 }
 
+/* A native method's frame reads "(Native Method)" in the text, as in a Java
+ * stack trace; in JSON its line is -1, as any line unknown. */
+static void test_native_method_frame(void **state)
+{
+    (void)state;
+    wasp_profile *p = wasp_profile_new();
+    wasp_profile_set_meta(p, "events", "deadstore");
+    uint32_t f[2] = {jframe(p, "app.Main.main", "Main.java", 3),
+                     jframe(p, "java.util.zip.Inflater.inflate0", "Inflater.java", WASP_LINE_NATIVE)};
+    uint32_t c = wasp_profile_intern_context(p, f, 2, 0);
+    wasp_profile_add_pair(p, WASP_AN_DEADSTORE, 0, c, c, 8, 1);
+    wasp_totals t8 = {8, 8, 0, 1};
+    wasp_profile_add_totals(p, WASP_AN_DEADSTORE, &t8);
+    char *t = render(p, WASP_FORMAT_TEXT, 0);
+    at(t, "        at java.util.zip.Inflater.inflate0(Native Method)\n"
+          "        at app.Main.main(Main.java:3)\n");
+    at(t, "  1. app.Main.main(Main.java:3), in java.util.zip.Inflater.inflate0(Native Method): ");
+    free(t);
+    char *j = render(p, WASP_FORMAT_JSON, 0);
+    at(j, "\"method\": \"java.util.zip.Inflater.inflate0\", \"file\": \"Inflater.java\", "
+          "\"line\": -1");
+    free(j);
+    wasp_profile_free(p);
+}
+
 /* The page engine's line: a store's and a load's cost when they differ (the
  * load read from the closed page's copy), one cost for older profiles. */
 static void test_text_page_fault_costs(void **state)
@@ -1358,6 +1383,7 @@ int main(void)
         cmocka_unit_test(test_created_place),
         cmocka_unit_test(test_thrown_place),
         cmocka_unit_test(test_text_frames_fold),
+        cmocka_unit_test(test_native_method_frame),
         cmocka_unit_test(test_text_page_fault_costs),
         cmocka_unit_test(test_thin_evidence),
         cmocka_unit_test(test_text_top_and_reasons),

@@ -116,7 +116,8 @@ void wasp_diff_key_context(wasp_diff_key *k, const wasp_profile *p, uint32_t ctx
         put_name(k, wasp_profile_string(p, f->name));
         put(k, "\x1f", 1);
         puts_(k, wasp_profile_string(p, f->file));
-        snprintf(num, sizeof num, "\x1f%d\x1e", (int)f->line);
+        /* a native method's line (profiles since 2026-12-01) as any line unknown */
+        snprintf(num, sizeof num, "\x1f%d\x1e", f->line < 0 ? -1 : (int)f->line);
         puts_(k, num);
     }
     if (with_insn) {

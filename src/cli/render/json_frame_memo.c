@@ -47,7 +47,7 @@ static void write_frame(wasp_json *j, const wasp_profile *p, const wasp_frame *f
     wasp_json_string(j, "kind", wasp_frame_kind_name(f->kind));
     wasp_json_string(j, "method", wasp_profile_string(p, f->name));
     wasp_json_string(j, "file", f->file ? wasp_profile_string(p, f->file) : NULL);
-    wasp_json_i64(j, "line", f->line);
+    wasp_json_i64(j, "line", f->line < 0 ? -1 : f->line); /* a native method's too */
     wasp_json_end_object(j);
 }
 

@@ -199,6 +199,8 @@ void wasp_frame_label(const wasp_profile *p, const wasp_frame *f, char *buf, siz
             snprintf(buf, n, "%s(Unknown Source)", name);
         else if (f->line >= 0)
             snprintf(buf, n, "%s(%s:%" PRId32 ")", name, file, f->line);
+        else if (f->line == WASP_LINE_NATIVE)
+            snprintf(buf, n, "%s(Native Method)", name);
         else
             snprintf(buf, n, "%s(%s)", name, file);
         break;
