@@ -141,8 +141,8 @@ int wasp_jvm_line(jmethodID m, int bci)
         return e == JVMTI_ERROR_NATIVE_METHOD ? WASP_LINE_NATIVE : -1;
     int line = -1;
     jlocation best = -1;
-    for (jint i = 0; i < n; i++) {
-        if (bci >= 0 && table[i].start_location <= bci && table[i].start_location > best) {
+    for (jint i = 0; bci >= 0 && i < n; i++) {
+        if (table[i].start_location <= bci && table[i].start_location > best) {
             best = table[i].start_location;
             line = table[i].line_number;
         }

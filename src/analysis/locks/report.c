@@ -344,24 +344,26 @@ static int blocked_text_row(const wasp_profile *p, int id, uint32_t index, uint3
 #define SHARE(m, title) WASP_VIEW_COL(m, title, WASP_VIEW_SHARE, 0)
 #define STRING(m, title, roles) WASP_VIEW_COL(m, title, WASP_VIEW_STRING, roles)
 #define CONTEXT(m, title) WASP_VIEW_COL(m, title, WASP_VIEW_CONTEXT, WASP_VIEW_INLINE)
+/* A measure named by its unit on a context's text line ("5 acquiring, 2
+ * slow", "320 ms blocked"); only the nested lists' lines are drawn from
+ * their columns (the rows' and the head's text are the hooks' own). */
+#define LABELLED(m, t, k, r, separator, u)                                                         \
+    {.member = (m), .title = (t), .kind = (k), .roles = (r), .sep = (separator), .unit = (u),      \
+     .units = (u)}
 #define LOCK_COUNTS(roles)                                                                         \
-    COUNT("samples", "samples", roles), COUNT("acquire", "acquire", 0), COUNT("slow", "slow", 0),  \
-        COUNT("release", "release", 0),                                                            \
+    COUNT("samples", "samples", roles),                                                            \
+        LABELLED("acquire", "acquire", WASP_VIEW_COUNT, 0, NULL, "acquiring"),                     \
+        LABELLED("slow", "slow", WASP_VIEW_COUNT, 0, ", ", "slow"), COUNT("release", "release", 0), \
         COUNT("acquisitions", "acquisitions (est.)", WASP_VIEW_ESTIMATE)
 #define SECONDS(m, title, roles) WASP_VIEW_COL(m, title, WASP_VIEW_SECONDS, roles)
 #define TIME(roles)                                                                                \
-    COUNT("samples", "samples", WASP_VIEW_EVIDENCE), SECONDS("seconds", "blocked s", roles),       \
+    COUNT("samples", "samples", WASP_VIEW_EVIDENCE),                                               \
+        LABELLED("seconds", "blocked s", WASP_VIEW_SECONDS, roles, NULL, "blocked"),               \
         SECONDS("seconds_low", "from s", 0), SECONDS("seconds_high", "to s", 0)
 
 static const wasp_view context_view = {
     .what = "context", .whats = "contexts",
-    .columns = {COUNT("samples", "samples", WASP_VIEW_VALUE),
-                {"acquire", "acquire", WASP_VIEW_COUNT, 0, NULL, 0, NULL, "acquiring", NULL, NULL,
-                 "acquiring"},
-                {"slow", "slow", WASP_VIEW_COUNT, 0, ", ", 0, NULL, "slow", NULL, NULL, "slow"},
-                COUNT("release", "release", 0),
-                COUNT("acquisitions", "acquisitions (est.)", WASP_VIEW_ESTIMATE),
-                CONTEXT("acquire", "acquiring")},
+    .columns = {LOCK_COUNTS(WASP_VIEW_VALUE), CONTEXT("acquire", "acquiring")},
     .rank_in = locks_rank_contexts, .cells = context_cells, .weighed_only = true,
 };
 
@@ -374,11 +376,7 @@ static const wasp_view functions_view = {
 
 static const wasp_view blocked_context_view = {
     .what = "context", .whats = "contexts",
-    .columns = {COUNT("samples", "samples", WASP_VIEW_EVIDENCE),
-                {"seconds", "blocked s", WASP_VIEW_SECONDS, WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE,
-                 NULL, 0, NULL, "blocked", NULL, NULL, "blocked"},
-                SECONDS("seconds_low", "from s", 0), SECONDS("seconds_high", "to s", 0),
-                CONTEXT("blocked", "waiting")},
+    .columns = {TIME(WASP_VIEW_VALUE | WASP_VIEW_ESTIMATE), CONTEXT("blocked", "waiting")},
     .rank_in = blocked_rank_contexts, .cells = blocked_context_cells,
 };
 

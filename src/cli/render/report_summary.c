@@ -41,8 +41,6 @@ typedef struct found {
     double startup, shown; /* shares of the evidence (evidence_share.h); NAN: none */
 } found;
 
-/* Start-up work (startup_frames.h) and the stand-in of stacks hidden by
- * --include/--exclude are not findings. */
 void wasp_finding_say(wasp_finding *f, const char *fmt, ...)
 {
     size_t len = strnlen(f->what, sizeof f->what);
@@ -53,6 +51,8 @@ void wasp_finding_say(wasp_finding *f, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Start-up work (startup_frames.h) and the stand-in of stacks hidden by
+ * --include/--exclude are not findings. */
 static bool passed_over(const wasp_profile *p, const wasp_finding *f)
 {
     const wasp_context *x = f->ctx < p->ncontexts ? &p->contexts[f->ctx] : NULL;

@@ -182,8 +182,9 @@ static int list_text(const wasp_profile *p, const wasp_view_column *c, int id, u
     for (int i = 0; i < ncol && ctx < 0; i++)
         if (v->columns[i].kind == WASP_VIEW_CONTEXT)
             ctx = i;
+    const char *none = k ? NULL : v->none;
     if (c->text)
-        fprintf(out, "      %s%s%s\n", c->text, k || !v->none ? "" : " ", k || !v->none ? "" : v->none);
+        fprintf(out, "      %s%s%s\n", c->text, none ? " " : "", none ? none : "");
     uint32_t shown = k < (uint32_t)c->width ? k : (uint32_t)c->width;
     for (uint32_t i = 0; i < shown && ctx >= 0; i++) {
         char label[256] = "";
@@ -196,14 +197,14 @@ static int list_text(const wasp_profile *p, const wasp_view_column *c, int id, u
         fclose(m);
         /* under a heading: the label, the instruction after it, frames below
          * it; else as every context of a row is labelled */
-        const wasp_context *cx = &p->contexts[x[ctx].ctx];
-        const char *insn = c->text ? wasp_context_insn(p, cx) : NULL;
-        if (!c->text)
+        if (!c->text) {
             wasp_text_context(p, label, x[ctx].ctx, out);
-        else
-            fprintf(out, "%*s%s%s%s\n", indent, "", label, insn ? "   " : "", insn ? insn : "");
-        if (c->text)
-            wasp_text_frames(p, cx, indent + 2, out);
+            continue;
+        }
+        const wasp_context *cx = &p->contexts[x[ctx].ctx];
+        const char *insn = wasp_context_insn(p, cx);
+        fprintf(out, "%*s%s%s%s\n", indent, "", label, insn ? "   " : "", insn ? insn : "");
+        wasp_text_frames(p, cx, indent + 2, out);
     }
     if (k > shown)
         fprintf(out, "%*s... %" PRIu32 " more %s%s\n", indent, "", k - shown, c->unit,
