@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "bench", "corpus"))
 import measure  # noqa: E402
 import programs  # noqa: E402
+import repeat  # noqa: E402
 
 H = None  # run.py's module, set by make_tests
 
@@ -41,11 +42,20 @@ TABLE_FULL_MAX = 0.01  # issue 38: under 1% of samples dropped for want of room
 _baselines = {}
 
 
+# Attach, dump and detach on a JVM running a real program over and over
+# (bench/corpus_attach.py is the benchmark of all of them): one program.
+ATTACHED = "xalan"
+# Each session's profile has at least this many samples: a busy thread
+# sampled every 1-8 ms for 2 s or a round of xalan (3-5 s) gives 250-2,700.
+MIN_SESSION_SAMPLES = 100
+
+
 def make_tests(h):
     global H
     H = h
-    return [("corpus.%s.%s" % (p, e), lambda c, j, p=p, e=e: t_smoke(c, j, p, e))
-            for p in SMOKE for e in ENGINES]
+    return ([("corpus.%s.%s" % (p, e), lambda c, j, p=p, e=e: t_smoke(c, j, p, e))
+             for p in SMOKE for e in ENGINES] +
+            [("corpus.attach.%s" % ATTACHED, lambda c, j: t_attach(c, j, ATTACHED))])
 
 
 def prepared(prog, jdk):
@@ -102,3 +112,68 @@ def t_smoke(ctx, jdk, name, engine):
             "CPU %.1f s (%.1f s without), same output"
             % (m["samples"], m["pairs"], m["armed"], m["table_full"], m["no_java_frames"],
                m["stack_walks"], r.cpu, base.cpu))
+
+
+def session_profile(ctx, path, events, what):
+    """The session's profile reads, has samples and names its analyses."""
+    rep = ctx.report(path)
+    samples = rep["counters"].get("samples", 0)
+    H.check(samples >= MIN_SESSION_SAMPLES, "%s: %d samples (need >= %d)"
+            % (what, samples, MIN_SESSION_SAMPLES))
+    named = rep["meta"].get("events", "").split("+")
+    for e in events.split(","):
+        H.check(e in named, "%s: meta events %r lacks %s" % (what, "+".join(named), e))
+    return samples
+
+
+def t_attach(ctx, jdk, name):
+    """Three sessions on one JVM running a real program round after round
+    (bench/corpus/Repeat.java): `attach -d 2 -e all`; `attach -e
+    objects,replicas`, a dump after a whole round, a detach; `attach -d 2 -e
+    fields,locks`. Each profile must read with samples; the
+    JVM must end normally when asked, with every round's checksum as the run
+    without the agent gave it: the sessions left the program's results as
+    they were."""
+    prog = programs.BY_NAME[name]
+    inputs = prepared(prog, jdk)
+    base = baseline(ctx, jdk, prog, inputs)
+    jvm = repeat.RepeatJvm(prog, jdk.java, inputs, prog.sizes["short"], ctx.tmp)
+    pid = str(jvm.p.pid)
+    samples = []
+    try:
+        H.check(jvm.next_round(H.TIMEOUT), "the first round never ended: %s" % jvm.tail())
+        for k, events in ((0, "all"), (2, "fields,locks")):
+            prof = ctx.path("%s-attach%d.wprof" % (name, k))
+            r = H.run([H.WASP, "attach", "-q", "-d", "2", "-e", events, "-o", prof, pid])
+            H.check(r.rc == 0, "attach -d 2 -e %s exited %d: %s" % (events, r.rc, H.tail(r.err)))
+            what = "session %d (-e %s)" % (k, events)
+            samples.append(session_profile(ctx, prof, "deadstore,objects,locks"
+                                           if events == "all" else events, what))
+            if k == 0:
+                prof = ctx.path("%s-attach1.wprof" % name)
+                dump = ctx.path("%s-attach1.dump.wprof" % name)
+                r = H.run([H.WASP, "attach", "-q", "-e", "objects,replicas", "-o", prof, pid])
+                H.check(r.rc == 0, "attach -e objects,replicas exited %d: %s"
+                        % (r.rc, H.tail(r.err)))
+                # The dump after a whole round (the first one ends part-way).
+                for _ in range(2):
+                    H.check(jvm.next_round(H.TIMEOUT), "no round ended while attached")
+                r = H.run([H.WASP, "dump", "-q", "-o", dump, pid])
+                H.check(r.rc == 0, "wasp dump exited %d: %s" % (r.rc, H.tail(r.err)))
+                r = H.run([H.WASP, "detach", "-q", pid])
+                H.check(r.rc == 0, "wasp detach exited %d: %s" % (r.rc, H.tail(r.err)))
+                dumped = session_profile(ctx, dump, "objects,replicas", "the dump")
+                samples.append(session_profile(ctx, prof, "objects,replicas", "session 1"))
+                H.check(samples[-1] >= dumped, "the session's profile has fewer samples (%d) "
+                        "than its dump (%d)" % (samples[-1], dumped))
+        rc = jvm.stop(H.TIMEOUT)
+    finally:
+        if jvm.p.poll() is None:
+            jvm.kill()
+    H.check(rc == 0, "the JVM exited %s after the sessions: %s" % (rc, H.tail(jvm.stderr_text())))
+    sums = jvm.checksums()
+    wrong = [c for c in sums if c != base.digest]
+    H.check(len(sums) >= 3 and not wrong, "%d of %d rounds' checksums differ from the run "
+            "without the agent (%s): %s" % (len(wrong), len(sums), base.digest, wrong[:2]))
+    return "%d rounds, each as without the agent; samples by session %s" % (
+        len(sums), ", ".join(map(str, samples)))
