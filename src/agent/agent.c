@@ -35,6 +35,7 @@
 #include "agent/options.h"
 #include "agent/probe.h"
 #include "agent/progress.h"
+#include "agent/recompile.h"
 #include "agent/snapshots.h"
 #include "common/attach_refusal.h"
 #include "common/clock.h"
@@ -221,6 +222,22 @@ static void exact_lines_on(jvmtiEnv *jvmti)
                  "on has exact lines");
     }
     wasp_code_map_lines_turned_on(lines_turned_on);
+}
+
+/* --recompile (agent/recompile.h): only where this attach turned the lines
+ * on; with the flag on from the start every method is exact already. */
+static void recompile(JNIEnv *env)
+{
+    char how[256];
+    if (!lines_turned_on)
+        wasp_log("recompile: not needed, the JVM runs with DebugNonSafepoints: compiled code "
+                 "has exact lines");
+    else if (wasp_recompile_all(wasp_jvmti, env, how, sizeof how) != 0)
+        wasp_log("recompile: %s; code compiled before this attach keeps lines at safepoints "
+                 "only", how);
+    else
+        wasp_log("recompile: %s; the program runs slower while its hot methods compile again, "
+                 "with exact lines", how);
 }
 
 /* At the detach: DebugNonSafepoints as the attach found it. */
@@ -854,6 +871,8 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
             wasp_log("tracking %ld objects already in the heap (of at least %u bytes; %s)", found,
                      (unsigned)opts.min_size, how);
     }
+    if (opts.recompile)
+        recompile(env);
     int n = wasp_threads_adopt_existing();
     wasp_log("attached: profiling %d running threads and those started from now on; "
              "the profile goes to %s", n, dump_info.path);

@@ -573,3 +573,14 @@ void wasp_code_map_stats(uint64_t *methods, uint64_t *unknown_shape, uint64_t *b
     *unknown_shape = unknown_shapes;
     pthread_mutex_unlock(&lock);
 }
+
+uint32_t wasp_code_map_coarse_methods(jmethodID *out, uint32_t cap)
+{
+    uint32_t n = 0;
+    pthread_mutex_lock(&lock);
+    for (uint32_t i = 0; i < ninfos && n < cap; i++)
+        if (infos[i].state == LIVE && infos[i].coarse)
+            out[n++] = infos[i].method;
+    pthread_mutex_unlock(&lock);
+    return n;
+}

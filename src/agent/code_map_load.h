@@ -73,5 +73,9 @@ void wasp_code_map_existing_end(void);
 /* Counts for the profile: compiled methods known, those whose prologue had
  * no known shape, and the bytes their copies hold. */
 void wasp_code_map_stats(uint64_t *methods, uint64_t *unknown_shape, uint64_t *bytes);
+/* The methods of the live compiled code whose lines are coarse (compiled
+ * before this attach turned DebugNonSafepoints on), at most cap of them into
+ * out: their number (agent/recompile.h). */
+uint32_t wasp_code_map_coarse_methods(jmethodID *out, uint32_t cap);
 
 #endif

@@ -225,6 +225,17 @@ static const wasp_option_row rows[] = {
         .flag = "track-existing", .cli = WASP_OPT_IN_ATTACH | WASP_OPT_SWITCH,
     },
     {
+        .key = "recompile", .kind = WASP_OPT_NUMBER, FIELD(recompile),
+        .min = 0, .max = 1, .def = 0,
+        .metavar = "0|1",
+        .help = "at attach: have the JIT compile again the code it compiled before, so that "
+                "its samples get exact lines (without it, code compiled before the attach has "
+                "lines at safepoints only); the program runs slower for a few seconds while "
+                "its hot methods compile again",
+        .accepted = "0 or 1",
+        .flag = "recompile", .cli = WASP_OPT_IN_ATTACH | WASP_OPT_SWITCH,
+    },
+    {
         .key = "snapshot", .kind = WASP_OPT_DURATION, FIELD(snapshot_ns),
         .min = 1000000000ull, .max = 86400000000000ull, .def = 0,
         .metavar = "DURATION",

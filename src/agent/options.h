@@ -85,6 +85,7 @@ typedef struct wasp_options {
     uint32_t alloc_rate;
     uint32_t verify_top;
     int track_existing;
+    int recompile;           /* attach: compiled code compiled again with exact lines */
     uint64_t snapshot_ns;    /* 0: no periodic snapshots */
     uint32_t max_contexts;   /* the session's profile prunes its lightest contexts past this */
     int threads;             /* contexts carry their thread (profile/thread_frame.h) */

@@ -375,18 +375,23 @@ static int chain_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc, cons
     return 1;
 }
 
-uint32_t wasp_capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
-                              const uint8_t *insn, uint8_t insn_len)
+void wasp_thread_find_env(wasp_thread *t)
 {
     const wasp_session *s = wasp_session_get();
     if (!t->jni_env && s->jvm) {
-        /* A thread that ran before the agent attached: ask the JVM for its
-         * JNIEnv (GetEnv only reads the current thread's VM pointer). */
+        /* GetEnv only reads the current thread's VM pointer. */
         JavaVM *vm = s->jvm;
         void *env = NULL;
         if ((*vm)->GetEnv(vm, &env, JNI_VERSION_1_6) == JNI_OK)
             t->jni_env = env;
     }
+}
+
+uint32_t wasp_capture_context(wasp_thread *t, const ucontext_t *uc, uint64_t pc,
+                              const uint8_t *insn, uint8_t insn_len)
+{
+    const wasp_session *s = wasp_session_get();
+    wasp_thread_find_env(t);
     /* Within one handler entry the stack is where it was: a vector access
      * over many window members is their one context (a walk is ~9 us). */
     if (t->ctx_memo_entry == t->entries && t->ctx_memo_pc == pc && t->ctx_memo_len == insn_len)

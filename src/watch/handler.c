@@ -209,6 +209,7 @@ static void on_sample(wasp_thread *t, const ucontext_t *uc)
             t->self_sampled_ns += t->sampler.period_ns;
         return;
     }
+    wasp_thread_find_env(t);
     count_place(t, uc);
     if (!m->source->take(m->source, &t->sampler, uc, &s))
         return;

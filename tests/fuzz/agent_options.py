@@ -52,6 +52,7 @@ GOOD_VALUES = {
     b"alloc-rate": [b"0", b"1000000"],
     b"verify-top": [b"0", b"100"],
     b"track-existing": [b"0", b"1"],
+    b"recompile": [b"0", b"1"],
     b"seed": [b"0", b"18446744073709551615"],
     b"signal": [b"auto", b"sigtrap", b"fasync"],
     b"action": [b"start", b"stop"],

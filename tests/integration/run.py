@@ -1730,6 +1730,48 @@ def t_attach_coarse_lines(ctx, jdk):
         shares[0], shares[1], exact_line)
 
 
+# attach.recompile: `wasp attach --recompile` deoptimizes the code the JIT
+# compiled before the attach (agent/recompile.h: the classes of its methods
+# retransformed, unchanged), so that it compiles again with the flag on. At AttachTarget's COARSE_ROUND-th round, where
+# attach.coarse-lines counts at least COARSE_LEAST of the samples in coarse
+# code, at most RECOMPILED_MOST are with it, and the silent load is at its own
+# line. Before it, in the same JVM, `-e alloc` alone: a thread that ran before
+# the attach has no JNIEnv until the handler asks the JVM for it, and alloc's
+# samples, which read the thread's TLAB through it, never walked a stack that
+# would have asked: 0 catches in every attach until 2026-12-02.
+RECOMPILED_MOST = 0.05
+ATTACH_ALLOC_CATCHES = 50
+
+
+def t_attach_recompile(ctx, jdk):
+    """Alloc alone at an attach, then --recompile (see above)."""
+    def during(p):
+        alloc_out, out = ctx.path("attach-alloc.wprof"), ctx.path("recompile.wprof")
+        r = run([WASP, "attach", "-d", "2", "-e", "alloc", "-o", alloc_out, "-q", str(p.pid)])
+        check(r.rc == 0, "wasp attach -e alloc exited %d: %s" % (r.rc, tail(r.err)))
+        r = run([WASP, "attach", "--recompile", "-d", "3", "-e", "silentload", "-o", out,
+                 str(p.pid)])
+        check(r.rc == 0, "wasp attach --recompile exited %d: %s" % (r.rc, tail(r.err)))
+        return ctx.report(alloc_out), ctx.report(out), r.err
+
+    (alloc_rep, rep, err), done = run_attached(jdk, during, warm=settled)
+    catches = (alloc_rep.get("alloc") or {}).get("catches") or 0
+    check(catches >= ATTACH_ALLOC_CATCHES, "attach -e alloc caught %d creations in TLABs (need "
+          ">= %d)" % (catches, ATTACH_ALLOC_CATCHES))
+    said = re.search(r"recompile: (\d+) classes of (\d+) compiled methods retransformed", err)
+    check(said, "the agent did not say it recompiled: %s" % tail(err))
+    share = coarse_share(rep)
+    check(share <= RECOMPILED_MOST, "%.3f of the samples in code compiled before the attach "
+          "(at most %s with --recompile)" % (share, RECOMPILED_MOST))
+    exact_line = marked_line("AttachTarget", "WASP-EXACT")
+    top = leaf(analysis(rep, "silentload")["pairs"][0].get("watch"))
+    check(at(top, "AttachTarget.unit", exact_line), "top silent load at %s, expected "
+          "AttachTarget.unit:%d" % (where(top), exact_line))
+    return "alloc alone: %d catches; recompiled %s classes: coarse %.3f of %d samples, the " \
+        "silent load at :%d; then %s" % (catches, said.group(1), share, counter(rep, "cpu.samples"),
+                                         exact_line, done)
+
+
 def settled(line):
     """AttachTarget's COARSE_ROUND-th round: its JIT-compiled code settled."""
     return line.startswith("tick %d " % COARSE_ROUND)
@@ -2126,6 +2168,7 @@ def build_tests(jdks):
         tests.append(("attach.existing", jdk, lambda c, j=jdk: t_attach_existing(c, j)))
         tests.append(("attach.progress", jdk, lambda c, j=jdk: t_attach_progress(c, j)))
         tests.append(("attach.coarse-lines", jdk, lambda c, j=jdk: t_attach_coarse_lines(c, j)))
+        tests.append(("attach.recompile", jdk, lambda c, j=jdk: t_attach_recompile(c, j)))
         tests.append(("attach.progress-planted", jdk, lambda c, j=jdk: t_attach_progress_planted(c, j)))
         tests.append(("attach.dev-null", jdk, lambda c, j=jdk: t_attach_dev_null(c, j)))
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in sessions.make_tests(sys.modules[__name__])]

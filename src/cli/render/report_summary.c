@@ -522,8 +522,9 @@ static int summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *ou
                      "started without -XX:+DebugNonSafepoints: HotSpot placed their lines at "
                      "safepoints only, so a finding there may name a loop's header rather than "
                      "the line in its body (code compiled since is exact; for exact lines "
-                     "everywhere, start the JVM with -XX:+UnlockDiagnosticVMOptions "
-                     "-XX:+DebugNonSafepoints, or under wasp run)\n",
+                     "everywhere, attach with --recompile, or start the JVM with "
+                     "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints, or under wasp "
+                     "run)\n",
                 wasp_fmt_percent(coarse, a, sizeof a));
     if (exceptions_text(p, shown, out) != 0)
         return -1;
