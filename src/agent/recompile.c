@@ -89,7 +89,7 @@ int wasp_recompile_all(jvmtiEnv *jvmti, JNIEnv *env, char *how, size_t len)
                      (int)e);
         else {
             snprintf(how, len, "%d classes of %u compiled methods retransformed, unchanged, in "
-                     "%lld ms (a pause of the JVM)", (int)m, (unsigned)n,
+                     "%lld ms (the JVM stops at a safepoint for part of it)", (int)m, (unsigned)n,
                      wasp_mono_ms() - t0);
             rc = 0;
         }
