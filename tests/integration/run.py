@@ -2171,7 +2171,11 @@ def build_tests(jdks):
         tests.append(("attach.recompile", jdk, lambda c, j=jdk: t_attach_recompile(c, j)))
         tests.append(("attach.progress-planted", jdk, lambda c, j=jdk: t_attach_progress_planted(c, j)))
         tests.append(("attach.dev-null", jdk, lambda c, j=jdk: t_attach_dev_null(c, j)))
-        tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in sessions.make_tests(sys.modules[__name__])]
+        # Folding and pruning are the agent's, alike on every JDK (each JDK's
+        # walks are tested elsewhere): on the newest JDK only (CI's budget,
+        # 77 s of DeepPaths on the other).
+        tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in sessions.make_tests(sys.modules[__name__])
+                  if jdk is jdks[-1] or n not in ("sessions.folds", "sessions.bounded")]
         tests.append(("badinput.log-link-sticky", jdk, lambda c, j=jdk: t_log_link_sticky(c, j)))
         tests += [(n, jdk, lambda c, j=jdk, f=f: f(c, j)) for n, f in formats.make_tests(sys.modules[__name__])]
         for name, wl in OBJECTS:
