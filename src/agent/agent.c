@@ -229,9 +229,13 @@ static void exact_lines_on(jvmtiEnv *jvmti)
 static void recompile(JNIEnv *env)
 {
     char how[256];
-    if (!lines_turned_on)
+    int on = 0;
+    if (!lines_turned_on && wasp_vm_get_bool_flag("DebugNonSafepoints", &on) == 0 && on)
         wasp_log("recompile: not needed, the JVM runs with DebugNonSafepoints: compiled code "
                  "has exact lines");
+    else if (!lines_turned_on)
+        wasp_log("recompile: not done: DebugNonSafepoints is off, so code compiled again would "
+                 "have lines at safepoints only too");
     else if (wasp_recompile_all(wasp_jvmti, env, how, sizeof how) != 0)
         wasp_log("recompile: %s; code compiled before this attach keeps lines at safepoints "
                  "only", how);
