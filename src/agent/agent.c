@@ -877,7 +877,7 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
     }
     if (opts.recompile)
         recompile(env);
-    int n = wasp_threads_adopt_existing();
+    int n = wasp_threads_adopt_existing(wasp_jvmti, env);
     wasp_log("attached: profiling %d running threads and those started from now on; "
              "the profile goes to %s", n, dump_info.path);
     wasp_progress_start(dump_info.path);

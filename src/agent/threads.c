@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "agent/fd_budget.h"
+#include "agent/java_thread_names.h"
 #include "agent/log.h"
 #include "watch/caller_chain.h"
 #include "watch/handler.h"
@@ -306,12 +307,26 @@ static double task_cpu_seconds(pid_t tid)
     return (double)ns / 1e9;
 }
 
-/* A running thread found at attach. */
+/* A running thread found at attach: its name from /proc, then its Java name
+ * where the JVM gives it (java_thread_names.h). */
 typedef struct candidate {
     pid_t tid;
     double cpu_s;
-    char comm[32];
+    char name[64];
 } candidate;
+
+typedef struct candidates_found {
+    candidate *c;
+    int n;
+} candidates_found;
+
+static void java_name(pid_t tid, const char *name, void *arg)
+{
+    candidates_found *f = arg;
+    for (int i = 0; i < f->n; i++)
+        if (f->c[i].tid == tid)
+            snprintf(f->c[i].name, sizeof f->c[i].name, "%s", name);
+}
 
 /* Busiest first: when the descriptors' budget (fd_budget.h) cannot take
  * every thread, the threads that ran most are the ones profiled. */
@@ -355,7 +370,7 @@ static int candidates(candidate **out)
             c = grown;
         }
         c[n] = (candidate){.tid = tid, .cpu_s = task_cpu_seconds(tid)};
-        snprintf(c[n].comm, sizeof c[n].comm, "%s", comm);
+        snprintf(c[n].name, sizeof c[n].name, "%s", comm);
         n++;
     }
     closedir(dir);
@@ -363,14 +378,19 @@ static int candidates(candidate **out)
     return n;
 }
 
-int wasp_threads_adopt_existing(void)
+int wasp_threads_adopt_existing(jvmtiEnv *jvmti, JNIEnv *env)
 {
     candidate *c = NULL;
     int n = candidates(&c), adopted = 0;
-    if (n > 0)
+    if (n > 0) {
         qsort(c, (size_t)n, sizeof *c, by_cpu);
+        candidates_found f = {c, n};
+        if (wasp_java_thread_names(jvmti, env, java_name, &f) != 0)
+            wasp_log("the running threads keep their system names (the JVM does not say "
+                     "which Java thread is which): threads=1 frames name them so");
+    }
     for (int i = 0; i < n; i++) {
-        wasp_thread *t = create(c[i].tid, NULL, c[i].comm);
+        wasp_thread *t = create(c[i].tid, NULL, c[i].name);
         if (t) {
             t->adopted = 1;
             t->cpu_ns_start = (uint64_t)(task_cpu_seconds(c[i].tid) * 1e9);

@@ -19,8 +19,8 @@ void wasp_threads_init(const wasp_options *o, void (*on_end)(const wasp_thread *
  * thread unprofiled. */
 void wasp_thread_begin(JNIEnv *env, const char *name);
 /* Start profiling the threads that already run (agent loaded by attach),
- * except JVM-internal ones. Returns how many. */
-int wasp_threads_adopt_existing(void);
+ * except JVM-internal ones, under their Java names. Returns how many. */
+int wasp_threads_adopt_existing(jvmtiEnv *jvmti, JNIEnv *env);
 /* The calling thread's state, NULL when it is not profiled. A thread adopted
  * at attach is found by its tid the first time (a scan of the registry). */
 wasp_thread *wasp_thread_self_or_adopted(void);

@@ -1738,7 +1738,9 @@ def t_attach_coarse_lines(ctx, jdk):
 # line. Before it, in the same JVM, `-e alloc` alone: a thread that ran before
 # the attach has no JNIEnv until the handler asks the JVM for it, and alloc's
 # samples, which read the thread's TLAB through it, never walked a stack that
-# would have asked: 0 catches in every attach until 2026-12-02.
+# would have asked: 0 catches in every attach until 2026-12-02. That session
+# records threads (--threads): an adopted thread's root frame is its Java
+# name ("[thread main]"), not the system's ("java", cut at 15 bytes).
 RECOMPILED_MOST = 0.05
 ATTACH_ALLOC_CATCHES = 50
 
@@ -1747,14 +1749,19 @@ def t_attach_recompile(ctx, jdk):
     """Alloc alone at an attach, then --recompile (see above)."""
     def during(p):
         alloc_out, out = ctx.path("attach-alloc.wprof"), ctx.path("recompile.wprof")
-        r = run([WASP, "attach", "-d", "2", "-e", "alloc", "-o", alloc_out, "-q", str(p.pid)])
+        r = run([WASP, "attach", "-d", "2", "-e", "alloc", "--threads", "-o", alloc_out, "-q",
+                 str(p.pid)])
         check(r.rc == 0, "wasp attach -e alloc exited %d: %s" % (r.rc, tail(r.err)))
+        roots = set(re.findall(r"\[thread ([^\]]*)\]", run([WASP, "report", "--format", "json",
+                                                               alloc_out]).out))
         r = run([WASP, "attach", "--recompile", "-d", "3", "-e", "silentload", "-o", out,
                  str(p.pid)])
         check(r.rc == 0, "wasp attach --recompile exited %d: %s" % (r.rc, tail(r.err)))
-        return ctx.report(alloc_out), ctx.report(out), r.err
+        return ctx.report(alloc_out), roots, ctx.report(out), r.err
 
-    (alloc_rep, rep, err), done = run_attached(jdk, during, warm=settled)
+    (alloc_rep, roots, rep, err), done = run_attached(jdk, during, warm=settled)
+    check("main" in roots and "java" not in roots, "the adopted threads' roots are %s, expected "
+          "the main thread's Java name, main (not its system name, java)" % sorted(roots))
     catches = (alloc_rep.get("alloc") or {}).get("catches") or 0
     check(catches >= ATTACH_ALLOC_CATCHES, "attach -e alloc caught %d creations in TLABs (need "
           ">= %d)" % (catches, ATTACH_ALLOC_CATCHES))
