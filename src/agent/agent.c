@@ -219,7 +219,8 @@ static void exact_lines_on(jvmtiEnv *jvmti)
         wasp_log("the code the JIT compiled before this attach has lines at its safepoints "
                  "only (the JVM runs without -XX:+DebugNonSafepoints): samples there may count "
                  "at a loop's header rather than the line in its body; code compiled from now "
-                 "on has exact lines");
+                 "on has exact lines%s",
+                 opts.recompile ? "" : " (wasp attach --recompile has the rest compiled again)");
     }
     wasp_code_map_lines_turned_on(lines_turned_on);
 }

@@ -244,7 +244,7 @@ const waspReport = (function () {
     if (s.coarse_line_share >= 0.05) box.append(el('p', { class: 'note', 'data-coarse': '', text: pct(s.coarse_line_share) +
       ' of the CPU samples ran in code compiled before wasp attached, in a JVM started without -XX:+DebugNonSafepoints: ' +
       'HotSpot placed their lines at safepoints only, so a finding there may name a loop\'s header rather than the line in ' +
-      'its body (code compiled since is exact; for exact lines everywhere, attach with --recompile, or start the ' +
+      'its body, or a method the JIT inlined nearby (code compiled since is exact; for exact lines everywhere, attach with --recompile, or start the ' +
       'JVM with -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints, or under wasp run).' }));
     const ex = s.exceptions; // what filling in exceptions' stack traces cost (docs/findings.md "Exceptions")
     if (ex && ex.cpu_share >= 0.02) box.append(el('p', { class: 'note', 'data-exceptions': '', text: pct(ex.cpu_share) +

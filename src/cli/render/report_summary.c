@@ -521,7 +521,8 @@ static int summary_text(const wasp_profile *p, uint32_t shown, int top, FILE *ou
         fprintf(out, "  %s of the CPU samples ran in code compiled before wasp attached, in a JVM "
                      "started without -XX:+DebugNonSafepoints: HotSpot placed their lines at "
                      "safepoints only, so a finding there may name a loop's header rather than "
-                     "the line in its body (code compiled since is exact; for exact lines "
+                     "the line in its body, or a method the JIT inlined nearby (code compiled "
+                     "since is exact; for exact lines "
                      "everywhere, attach with --recompile, or start the JVM with "
                      "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints, or under wasp "
                      "run)\n",
