@@ -11,14 +11,15 @@ script
      one session per round of the program (paced by its "round N" lines);
   2. checks every profile: `wasp report --format json` reads it, it has samples,
      its meta names the analyses asked for, and the text report renders;
-  3. lastly attaches with `--snapshot 1s`, waits for two snapshots, and kills
-     the JVM with SIGKILL: the last snapshot must read (the production rule:
-     a kill loses at most the evidence since the last snapshot);
+  3. stops the JVM: it must exit 0, every round's checksum must equal the one
+     of a run without the agent (wasp left the program's results as they
+     were), and no hs_err file may be left.
 
-and a second JVM of the same program ends normally after its sessions: it must
-exit 0, every round's checksum must equal the one of a run without the agent
-(wasp left the program's results as they were), and no hs_err file may be
-left. RSS of the JVM is read before the first attach and after each detach.
+A second JVM of the program gets `wasp attach --snapshot 1s` and a SIGKILL
+after two snapshots: the last must read (the production rule: a kill loses at
+most the evidence since the last snapshot). A third, without the agent, runs
+as many rounds: the first JVM's RSS after each detach is compared with its RSS
+at the same round.
 
     python3 bench/corpus_attach.py                         # 7 programs, JDK 17, 6 sessions each
     python3 bench/corpus_attach.py --programs xalan,h2 --sessions 9 \\
