@@ -41,9 +41,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "corpus"))
+sys.path.insert(0, HERE)
 import measure  # noqa: E402
 import programs  # noqa: E402
 from repeat import RepeatJvm, repeatable  # noqa: E402
+import soak  # noqa: E402  (its command runner and JDK version)
 
 WASP = os.path.join(programs.ROOT, "build", "bin", "wasp")
 ROTATION = ["all", "deadstore,silentstore", "objects,replicas", "fields,locks", "alloc",
@@ -52,14 +54,11 @@ DEFAULT_PROGRAMS = "xalan,lucene,h2,pdfbox,batik,jfreechart,rhino"  # rounds pri
 CMD_TIMEOUT = 300
 
 
-def run(cmd, log, timeout=CMD_TIMEOUT):
-    """Runs cmd with its output in log: the exit code, or None on timeout."""
-    with open(log, "wb") as f:
-        try:
-            return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT,
-                                  timeout=timeout).returncode
-        except subprocess.TimeoutExpired:
-            return None
+def run(cmd, log):
+    """Runs cmd with its output in log (soak.py's runner): the exit code, or
+    None on timeout."""
+    r = soak.run(cmd, log=log, timeout=CMD_TIMEOUT)
+    return r.returncode if r else None
 
 
 class Bench:
@@ -67,7 +66,7 @@ class Bench:
         self.a = a
         self.failures, self.rows = [], []
         self.java = os.path.join(a.jdk, "bin", "java")
-        self.feature = jdk_feature(self.java)
+        self.feature = soak.jdk_feature(a.jdk)
         # JDK 21 and later warn of a dynamically loaded agent unless told
         self.extra = ["-XX:+EnableDynamicAgentLoading"] if self.feature >= 21 else []
 
@@ -244,15 +243,6 @@ class Bench:
 
 def mib(kib):
     return "%.0f" % (kib / 1024) if kib else "-"
-
-
-def jdk_feature(java):
-    r = subprocess.run([java, "-XshowSettings:properties", "-version"], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True)
-    for line in r.stdout.splitlines():
-        if "java.specification.version" in line:
-            return int(line.split("=")[1].strip())
-    return 17
 
 
 def main():

@@ -89,6 +89,7 @@ class RepeatJvm:
         except ProcessLookupError:
             pass
         self.p.wait()
+        self.err.close()
 
     def rss_kib(self):
         try:

@@ -63,7 +63,8 @@ int wasp_top_java_frame(wasp_thread *t, const ucontext_t *uc, wasp_rframe *out);
 
 /* t->jni_env of a thread that ran before the agent attached (adopted
  * without one): asked of the JVM. The handler asks at every sample until it
- * has it: TLAB reads, the frame anchor and the stack walk need it. */
+ * has it (TLAB reads and the frame anchor need it), and a stack walk asks
+ * too: the page engine's faults can come before a thread's first sample. */
 void wasp_thread_find_env(wasp_thread *t);
 
 /* The records' context id of the instruction at pc (its bytes insn, insn_len
