@@ -178,6 +178,22 @@ static int armed(const wasp_thread *t)
     return 0;
 }
 
+/* The charge below stops new arming, but not the watches already armed,
+ * which are what slows the move: one that never traps (its bytes never
+ * stored again, as start-up's write-once data) slowed every memset of its
+ * thread to the run's end, and the budget, spent, paced sampling, so the
+ * reservoir's lottery that might replace it ran rarely. DeadStoreMemset
+ * ran 4-7x as long in about 1 run of 10, each with one watch still armed
+ * at exit, and a CI run found no pair of its planted line at all. So the
+ * watches of an analysis deep in debt go, as page protection's do
+ * (budget.h, wasp_budget_spent). */
+static void drop_costly_watches(wasp_thread *t)
+{
+    for (int i = 0; i < t->capacity; i++)
+        if (t->reservoir[i].in_use && wasp_budget_spent(t, t->reservoir[i].analysis))
+            wasp_watch_drop(t, i, WASP_C_DROP_STRING_COST);
+}
+
 /* A sample in a repeated string move while a watch is armed stands for
  * time the watch made that move take (mechanisms.h, string_watch_share):
  * charged to the watch budget, which then arms less, so that a program's
@@ -193,6 +209,7 @@ static void charge_string_move(wasp_thread *t, const wasp_sample_view *v,
         return;
     t->rec.counters[WASP_C_STRING_UNDER_WATCH]++;
     wasp_budget_charge_seen(t, (uint64_t)((double)t->sampler.period_ns * m->string_watch_share));
+    drop_costly_watches(t);
 }
 
 static void on_sample(wasp_thread *t, const ucontext_t *uc)

@@ -84,6 +84,7 @@ static const char *const counter_names[WASP_C_COUNT] = {
     [WASP_C_SAMPLER_HANDLER_NS] = "sampler.handler_ns",
     [WASP_C_WATCH_HANDLER_NS] = "watch.handler_ns",
     [WASP_C_STRING_UNDER_WATCH] = "watch.string_samples",
+    [WASP_C_DROP_STRING_COST] = "dropped.string_cost",
 };
 
 const char *wasp_counter_name(wasp_counter_id id)

@@ -158,6 +158,8 @@ typedef enum wasp_counter_id {
     WASP_C_WINDOW_DROPPED,    /* ... of them dropped, for any reason (not in dropped.*) */
     WASP_C_STRING_UNDER_WATCH, /* samples in a repeated string move while a watch was armed on the
                                 * thread (its slowdown charged to the watch budget) */
+    WASP_C_DROP_STRING_COST,  /* armed watches dropped at such a sample: their analysis was deep in
+                               * debt to the watch budget */
     WASP_C_COUNT
 } wasp_counter_id;
 
