@@ -761,6 +761,19 @@ static int setup(JavaVM *vm, char *why, size_t len)
     return 0;
 }
 
+/* Options that only an attach acts on, given at start-up (-agentpath; wasp
+ * run refuses them): said once, then ignored, not refused, as one agent
+ * string may serve both. */
+static void note_attach_only_options(void)
+{
+    if (opts.recompile)
+        wasp_log("recompile=1 is for an attach (wasp attach --recompile): at start-up the JIT "
+                 "has compiled nothing yet, and what it compiles has exact lines; ignored");
+    if (opts.track_existing)
+        wasp_log("track-existing=1 is for an attach (wasp attach --track-existing): at "
+                 "start-up there are no objects yet, and each is tracked as it is made; ignored");
+}
+
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
     (void)reserved;
@@ -782,6 +795,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
         wasp_log("%s. The program runs without profiling.", why);
         return JNI_OK; /* still writes a profile that says why it is empty */
     }
+    note_attach_only_options();
     wasp_sampling_set(true);
     return JNI_OK;
 }

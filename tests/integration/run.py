@@ -1010,6 +1010,19 @@ def t_bad_agent_option(ctx, jdk):
     return "exit %d" % r.rc
 
 
+def t_attach_only_at_load(ctx, jdk):
+    """recompile=1 and track-existing=1 given at start-up (only an attach acts
+    on them) are each named once in the log as ignored, and the JVM runs."""
+    r = run([jdk.java, "-agentpath:%s=recompile=1,track-existing=1,events=deadstore,file=%s"
+             % (AGENT, ctx.path("attach-only.wprof")), "-version"], timeout=60)
+    check(r.rc == 0 and 'version "' in r.err, "the JVM did not run: exit %d: %s" % (r.rc, tail(r.err)))
+    for opt in ("recompile=1", "track-existing=1"):
+        said = [l for l in r.err.splitlines() if l.startswith("wasp: " + opt) and "ignored" in l]
+        check(len(said) == 1, "%s at start-up: %d log lines saying it is ignored: %s"
+              % (opt, len(said), tail(r.err)))
+    return "both named as ignored; exit 0"
+
+
 def t_bad_watchpoints(ctx, jdk):
     r = run([WASP, "run", "--watchpoints", "9", "--", jdk.java, "-version"], timeout=60)
     check(r.rc != 0, "wasp run --watchpoints 9 exited 0")
@@ -2159,6 +2172,7 @@ def build_tests(jdks):
                                           else skip("%s does not accept %s" % (j.name, f))),
                 jdk, watch="page")))
         tests.append(("badinput.agent-option", jdk, lambda c, j=jdk: t_bad_agent_option(c, j)))
+        tests.append(("badinput.attach-only-at-load", jdk, lambda c, j=jdk: t_attach_only_at_load(c, j)))
         tests.append(("faults.perf-refused", jdk, lambda c, j=jdk: t_perf_refused(c, j)))
         tests.append(("faults.perf-refused.forced", jdk, lambda c, j=jdk: t_perf_refused_forced(c, j)))
         tests.append(("faults.debugreg-forced", jdk, lambda c, j=jdk: t_debugreg_forced(c, j)))
