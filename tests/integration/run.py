@@ -1792,6 +1792,53 @@ def t_attach_recompile(ctx, jdk):
                                          exact_line, done)
 
 
+# attach.recompile-transformer: RetransformClasses changes no class when one
+# fails, and another agent's transformer can fail one (an APM agent's on a
+# class it cannot handle). FailingTransformer breaks the first class other
+# than AttachTarget it is asked to retransform. Until 2026-12-02 --recompile
+# was all or nothing: "retransforming N classes failed (JVMTI error 60)", and
+# every sample stayed in coarse code (0.86-0.90 of them, as without the
+# option). Now the batch is halved until the broken class stands alone
+# (common/batch_split.h): the log must say one class was left out, naming the
+# error, and the samples be as attach.recompile's (at most RECOMPILED_MOST
+# coarse, the silent load at its line).
+def t_attach_recompile_transformer(ctx, jdk):
+    """--recompile leaves out the one class another agent's transformer
+    breaks, and recompiles the rest."""
+    jar = ctx.path("failing-transformer.jar")
+    manifest = ctx.path("failing-transformer.mf")
+    with open(manifest, "w") as f:
+        f.write("Premain-Class: FailingTransformer\nCan-Retransform-Classes: true\n")
+    r = run([os.path.join(jdk.home, "bin", "jar"), "cfm", jar, manifest, "-C", CLASSES,
+             "FailingTransformer.class"])
+    check(r.rc == 0, "jar exited %d: %s" % (r.rc, tail(r.err)))
+
+    def during(p):
+        out = ctx.path("recompile-transformer.wprof")
+        r = run([WASP, "attach", "--recompile", "-d", "3", "-e", "silentload", "-o", out,
+                 str(p.pid)])
+        check(r.rc == 0, "wasp attach --recompile exited %d: %s" % (r.rc, tail(r.err)))
+        return ctx.report(out), r.err
+
+    (rep, err), done = run_attached(jdk, during, jvm=["-javaagent:" + jar], warm=settled)
+    said = re.search(r"recompile: (\d+) classes of \d+ compiled methods retransformed, "
+                     r"unchanged, in (\d+) ms.*; 1 left out, their methods still coarse: JVMTI "
+                     r"error (\d+)", err)
+    check(said, "the agent did not say it left one class out: %s" % next(
+        (l for l in err.splitlines() if "recompile:" in l), "no recompile line: " + tail(err)))
+    share = coarse_share(rep)
+    check(share <= RECOMPILED_MOST, "%.3f of the samples in code compiled before the attach "
+          "(at most %s with --recompile)" % (share, RECOMPILED_MOST))
+    exact_line = marked_line("AttachTarget", "WASP-EXACT")
+    top = leaf(analysis(rep, "silentload")["pairs"][0].get("watch"))
+    check(at(top, "AttachTarget.unit", exact_line), "top silent load at %s, expected "
+          "AttachTarget.unit:%d" % (where(top), exact_line))
+    return "recompiled %s classes in %s ms, 1 left out (JVMTI error %s): coarse %.3f of %d " \
+        "samples, the silent load at :%d; then %s" % (said.group(1), said.group(2), said.group(3),
+                                                      share, counter(rep, "cpu.samples"),
+                                                      exact_line, done)
+
+
 def settled(line):
     """AttachTarget's COARSE_ROUND-th round: its JIT-compiled code settled."""
     return line.startswith("tick %d " % COARSE_ROUND)
@@ -2190,6 +2237,8 @@ def build_tests(jdks):
         tests.append(("attach.progress", jdk, lambda c, j=jdk: t_attach_progress(c, j)))
         tests.append(("attach.coarse-lines", jdk, lambda c, j=jdk: t_attach_coarse_lines(c, j)))
         tests.append(("attach.recompile", jdk, lambda c, j=jdk: t_attach_recompile(c, j)))
+        tests.append(("attach.recompile-transformer", jdk,
+                      lambda c, j=jdk: t_attach_recompile_transformer(c, j)))
         tests.append(("attach.progress-planted", jdk, lambda c, j=jdk: t_attach_progress_planted(c, j)))
         tests.append(("attach.dev-null", jdk, lambda c, j=jdk: t_attach_dev_null(c, j)))
         # Folding and pruning are the agent's, alike on every JDK (each JDK's
