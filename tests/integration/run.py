@@ -1758,6 +1758,20 @@ RECOMPILED_MOST = 0.05
 ATTACH_ALLOC_CATCHES = 50
 
 
+def check_recompiled(rep):
+    """A --recompile session's profile: at most RECOMPILED_MOST of its samples
+    in coarse code, the silent load at its WASP-EXACT line. Returns (the
+    coarse share, that line)."""
+    share = coarse_share(rep)
+    check(share <= RECOMPILED_MOST, "%.3f of the samples in code compiled before the attach "
+          "(at most %s with --recompile)" % (share, RECOMPILED_MOST))
+    exact_line = marked_line("AttachTarget", "WASP-EXACT")
+    top = leaf(analysis(rep, "silentload")["pairs"][0].get("watch"))
+    check(at(top, "AttachTarget.unit", exact_line), "top silent load at %s, expected "
+          "AttachTarget.unit:%d" % (where(top), exact_line))
+    return share, exact_line
+
+
 def t_attach_recompile(ctx, jdk):
     """Alloc alone at an attach, then --recompile (see above)."""
     def during(p):
@@ -1780,13 +1794,7 @@ def t_attach_recompile(ctx, jdk):
           ">= %d)" % (catches, ATTACH_ALLOC_CATCHES))
     said = re.search(r"recompile: (\d+) classes of (\d+) compiled methods retransformed", err)
     check(said, "the agent did not say it recompiled: %s" % tail(err))
-    share = coarse_share(rep)
-    check(share <= RECOMPILED_MOST, "%.3f of the samples in code compiled before the attach "
-          "(at most %s with --recompile)" % (share, RECOMPILED_MOST))
-    exact_line = marked_line("AttachTarget", "WASP-EXACT")
-    top = leaf(analysis(rep, "silentload")["pairs"][0].get("watch"))
-    check(at(top, "AttachTarget.unit", exact_line), "top silent load at %s, expected "
-          "AttachTarget.unit:%d" % (where(top), exact_line))
+    share, exact_line = check_recompiled(rep)
     return "alloc alone: %d catches; recompiled %s classes: coarse %.3f of %d samples, the " \
         "silent load at :%d; then %s" % (catches, said.group(1), share, counter(rep, "cpu.samples"),
                                          exact_line, done)
@@ -1826,13 +1834,7 @@ def t_attach_recompile_transformer(ctx, jdk):
                      r"error (\d+)", err)
     check(said, "the agent did not say it left one class out: %s" % next(
         (l for l in err.splitlines() if "recompile:" in l), "no recompile line: " + tail(err)))
-    share = coarse_share(rep)
-    check(share <= RECOMPILED_MOST, "%.3f of the samples in code compiled before the attach "
-          "(at most %s with --recompile)" % (share, RECOMPILED_MOST))
-    exact_line = marked_line("AttachTarget", "WASP-EXACT")
-    top = leaf(analysis(rep, "silentload")["pairs"][0].get("watch"))
-    check(at(top, "AttachTarget.unit", exact_line), "top silent load at %s, expected "
-          "AttachTarget.unit:%d" % (where(top), exact_line))
+    share, exact_line = check_recompiled(rep)
     return "recompiled %s classes in %s ms, 1 left out (JVMTI error %s): coarse %.3f of %d " \
         "samples, the silent load at :%d; then %s" % (said.group(1), said.group(2), said.group(3),
                                                       share, counter(rep, "cpu.samples"),
