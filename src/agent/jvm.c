@@ -46,9 +46,28 @@ static pthread_mutex_t code_lock = PTHREAD_MUTEX_INITIALIZER;
 static code_block *blocks;
 static size_t nblocks, cap_blocks;
 
+/* Whether the block [start, end) named name is known already. Each attach's
+ * GenerateEvents reports every existing block again: kept each time, they
+ * grew the list by some 1,500 blocks a session (xalan, 40 attaches). Names
+ * handed out stay valid: nothing is freed. */
+static bool known_block(uint64_t start, uint64_t end, const char *name)
+{
+    for (size_t i = nblocks; i-- > 0;)
+        if (blocks[i].start == start && blocks[i].end == end && strcmp(blocks[i].name, name) == 0)
+            return true;
+    return false;
+}
+
 void wasp_jvm_add_code(const char *name, const void *addr, jint length)
 {
+    uint64_t start = (uint64_t)(uintptr_t)addr, end = start + (uint64_t)length;
+    if (!name)
+        name = "?";
     pthread_mutex_lock(&code_lock);
+    if (known_block(start, end, name)) {
+        pthread_mutex_unlock(&code_lock);
+        return;
+    }
     if (nblocks == cap_blocks) {
         size_t cap = cap_blocks ? cap_blocks * 2 : 256;
         code_block *b = realloc(blocks, cap * sizeof *b);
@@ -59,15 +78,11 @@ void wasp_jvm_add_code(const char *name, const void *addr, jint length)
         blocks = b;
         cap_blocks = cap;
     }
-    if (name && strcmp(name, "Interpreter") == 0) /* for the sampling handler */
-        wasp_interpreter_publish((uint64_t)(uintptr_t)addr, (uint64_t)(uintptr_t)addr + (uint64_t)length);
-    char *copy = strdup(name ? name : "?");
-    if (copy) {
-        blocks[nblocks].start = (uint64_t)(uintptr_t)addr;
-        blocks[nblocks].end = (uint64_t)(uintptr_t)addr + (uint64_t)length;
-        blocks[nblocks].name = copy;
-        nblocks++;
-    }
+    if (strcmp(name, "Interpreter") == 0) /* for the sampling handler */
+        wasp_interpreter_publish(start, end);
+    char *copy = strdup(name);
+    if (copy)
+        blocks[nblocks++] = (code_block){.start = start, .end = end, .name = copy};
     pthread_mutex_unlock(&code_lock);
 }
 
