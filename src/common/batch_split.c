@@ -29,8 +29,9 @@ static void run(split *s, char *items, size_t n)
     }
     if (!s->r.first_error)
         s->r.first_error = e;
-    if (n == 1 || !s->item_error(e)) {
-        s->r.stopped |= !s->item_error(e);
+    int items_fault = s->item_error(e);
+    if (n == 1 || !items_fault) {
+        s->r.stopped |= !items_fault;
         s->r.left_out += n;
         return;
     }
